@@ -1,0 +1,38 @@
+# Quick start: `make demo` and `make test` work on a fresh machine with only python3.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean venv
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	@echo "== validate the Ren Dhark examples (legal, unverified, illegal) =="
+	-$(BIN)/deckcheck validate examples/ren-dhark/terra-custom.txt examples/ren-dhark/terra-unverified.txt examples/ren-dhark/illegal-mixed.txt
+	@echo
+	@echo "== odds: at least 2 ships in the opening hand, with the redraw rule =="
+	$(BIN)/deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_validate.py
+	$(BIN)/python bench/bench_odds.py
+	$(BIN)/python bench/bench_simulate.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

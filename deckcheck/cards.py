@@ -1,0 +1,54 @@
+"""``cards``: finding cards in a game's catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckcheck.catalog.model import Card
+from deckcheck.errors import ConditionError
+from deckcheck.games.base import Game
+from deckcheck.games.registry import get_game
+from deckcheck.query.selectors import bind_selector
+from deckcheck.text import fold
+
+
+@dataclass(frozen=True)
+class CardSearch:
+    """Cards found, and for a single match the game's drawing of it (if it has one)."""
+
+    game: Game
+    search: str | None
+    cards: tuple[Card, ...]
+    art: str | None = None
+    fields: tuple[str, ...] = ()
+
+
+def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] = ()) -> CardSearch:
+    """Cards whose name, alias or id contains ``search`` (folded), or that match
+    ``field:value``; an exact name match wins over partial ones."""
+    game = get_game(game_id)
+    catalog = game.catalog(catalogs)
+    cards: list[Card]
+    if not search:
+        cards = list(catalog)
+    else:
+        exact = catalog.by_name(search) or ([catalog.by_id(search)] if catalog.by_id(search) else [])
+        if exact:
+            cards = exact
+        else:
+            key = fold(search)
+            cards = [c for c in catalog if key in fold(c.name) or key in fold(c.id)
+                     or any(key in fold(a) for a in c.aliases)]
+            if not cards and ":" in search:
+                try:
+                    selector = bind_selector(search, catalog)
+                except ConditionError:
+                    selector = None
+                if selector is not None:
+                    cards = [c for c in catalog if selector(c)]
+    art = game.card_art(cards[0]) if game.card_art and len(cards) == 1 else None
+    shown = tuple(f for f in game.field_specs if f not in ("type",)
+                  and game.field_specs[f].kind != "data")
+    return CardSearch(game, search, tuple(cards), art, shown)

@@ -1,0 +1,44 @@
+"""``catalog check``: every problem of an overlay file, with lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckcheck.catalog.load import Problem, check_overlay, read_document
+from deckcheck.games.registry import all_games, get_game
+
+
+@dataclass(frozen=True)
+class CatalogCheck:
+    """The outcome of checking one overlay file."""
+
+    label: str
+    game: str | None
+    problems: tuple[Problem, ...]
+    changed: int
+    added: int
+
+    @property
+    def ok(self) -> bool:
+        """No problems."""
+        return not self.problems
+
+
+def check_catalog_file(path: str | Path) -> CatalogCheck:
+    """Check an overlay against its game's bundled catalog; problems are collected, not raised."""
+    doc = read_document(path)
+    if doc.game is None:
+        return CatalogCheck(doc.label, None, doc.problems, 0, 0)
+    if doc.game not in all_games():
+        known = ", ".join(all_games())
+        problem = Problem(f"unknown game {doc.game!r} (known: {known})", 1)
+        return CatalogCheck(doc.label, doc.game, (*doc.problems, problem), 0, 0)
+    base = get_game(doc.game).bundled_catalog()
+    problems = check_overlay(base, doc)
+    changed = sum(
+        1 for raw in doc.cards
+        if (isinstance(raw.get("id"), str) and base.by_id(raw["id"]))
+        or (raw.get("id") is None and isinstance(raw.get("name"), str) and base.by_name(raw["name"]))
+    )
+    return CatalogCheck(doc.label, doc.game, tuple(problems), changed, len(doc.cards) - changed)

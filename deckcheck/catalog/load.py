@@ -1,0 +1,242 @@
+"""Loading catalogs: a game's bundled TOML, and overlays laid over it.
+
+An overlay entry that names an existing card (by id, or by name when it gives no id) sets or
+replaces the fields it gives; any other entry is a new card and needs a name and a type.
+Every problem in an overlay is collected, so ``catalog check`` can report them all at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from deckcheck.catalog.model import CORE_FIELDS, Card, Catalog, FieldSpec
+from deckcheck.errors import CatalogError
+from deckcheck.inputs import read_text, source_label
+from deckcheck.text import fold, slug, suggest
+from deckcheck.tomlfile import key_line, parse_toml, table_lines
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a catalog file, with its line where known."""
+
+    message: str
+    line: int | None = None
+
+    def describe(self, label: str) -> str:
+        """``file:line: message``."""
+        return f"{label}:{self.line}: {self.message}" if self.line else f"{label}: {self.message}"
+
+
+@dataclass(frozen=True)
+class CatalogDocument:
+    """A parsed catalog or overlay file: its header table and its raw card tables."""
+
+    label: str
+    text: str
+    game: str | None
+    name: str
+    cards: tuple[Mapping[str, Any], ...]
+    problems: tuple[Problem, ...]
+
+
+def card_from_mapping(data: Mapping[str, Any], order: int) -> Card:
+    """A :class:`Card` from a checked card table (``type`` may be a text or a list)."""
+    raw_type = data.get("type", ())
+    types = (raw_type,) if isinstance(raw_type, str) else tuple(raw_type)
+    raw_aliases = data.get("aliases", ())
+    aliases = (raw_aliases,) if isinstance(raw_aliases, str) else tuple(raw_aliases)
+    rest = {k: v for k, v in data.items() if k not in ("id", "name", "type", "aliases")}
+    card_id = str(data.get("id") or slug(str(data["name"])))
+    return Card(card_id, str(data["name"]), types, MappingProxyType(rest), aliases, order)
+
+
+def parse_document(text: str, label: str) -> CatalogDocument:
+    """Parse catalog TOML into a document; structural problems are collected, not raised."""
+    data = parse_toml(text, label, CatalogError)
+    problems: list[Problem] = []
+    header = data.get("catalog")
+    game: str | None = None
+    name = ""
+    if not isinstance(header, dict):
+        problems.append(Problem("missing the [catalog] table with game = \"…\"", 1))
+    else:
+        game_value = header.get("game")
+        if isinstance(game_value, str) and game_value.strip():
+            game = game_value.strip()
+        else:
+            problems.append(Problem("[catalog] needs game = \"<game id>\"", 1))
+        name = str(header.get("name", ""))
+    for key in data:
+        if key not in ("catalog", "cards"):
+            problems.append(Problem(f"unknown top-level key {key!r} (expected [catalog], [[cards]])"))
+    raw_cards = data.get("cards", [])
+    if not isinstance(raw_cards, list):
+        problems.append(Problem("cards must be an array of tables: [[cards]]"))
+        raw_cards = []
+    starts = table_lines(text, "cards")
+    cards: list[Mapping[str, Any]] = []
+    for index, raw in enumerate(raw_cards):
+        if not isinstance(raw, dict):
+            line = starts[index] if index < len(starts) else None
+            problems.append(Problem("each entry of cards must be a table", line))
+            continue
+        cards.append(raw)
+    return CatalogDocument(label, text, game, name, tuple(cards), tuple(problems))
+
+
+def read_document(path: str | Path) -> CatalogDocument:
+    """Read and parse a catalog file (or ``-``)."""
+    return parse_document(read_text(path), source_label(path))
+
+
+def check_overlay(base: Catalog, doc: CatalogDocument) -> list[Problem]:
+    """Every problem of ``doc`` as an overlay on ``base`` (empty list: it applies cleanly)."""
+    problems = list(doc.problems)
+    if doc.game is not None and doc.game != base.game:
+        problems.append(Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1))
+    starts = table_lines(doc.text, "cards")
+    seen_ids: dict[str, int] = {}
+    seen_names: dict[str, int] = {}
+    for index, raw in enumerate(doc.cards):
+        start = starts[index] if index < len(starts) else None
+        problems.extend(_check_entry(base, raw, index, start, doc.text, seen_ids, seen_names))
+    return problems
+
+
+def _check_entry(
+    base: Catalog,
+    raw: Mapping[str, Any],
+    index: int,
+    start: int | None,
+    text: str,
+    seen_ids: dict[str, int],
+    seen_names: dict[str, int],
+) -> Iterable[Problem]:
+    def at(key: str) -> int | None:
+        return key_line(text, start, key)
+
+    label = f"card {index + 1}"
+    card_id, name = raw.get("id"), raw.get("name")
+    if card_id is not None and not (isinstance(card_id, str) and card_id.strip()):
+        yield Problem(f"{label}: id must be a non-empty text", at("id"))
+        card_id = None
+    if name is not None and not (isinstance(name, str) and name.strip()):
+        yield Problem(f"{label}: name must be a non-empty text", at("name"))
+        name = None
+    if card_id is None and name is None:
+        yield Problem(f"{label}: needs an id (to change a card) or a name (to add one)", start)
+        return
+    label = f"card {card_id or name!r}"
+    existing = _existing(base, card_id, name)
+    if isinstance(existing, str):
+        yield Problem(f"{label}: {existing}", at("name"))
+        return
+    key = existing.id if existing else fold(card_id or name)
+    if key in seen_ids:
+        yield Problem(f"{label}: duplicate of the entry on line {seen_ids[key]}", start)
+    seen_ids[key] = start or 0
+    if name is not None:
+        folded = fold(name)
+        if folded in seen_names and (existing is None or existing.id not in seen_ids):
+            yield Problem(f"{label}: duplicate name (also on line {seen_names[folded]})", at("name"))
+        if existing is None and base.by_name(name):
+            taken = ", ".join(c.id for c in base.by_name(name))
+            yield Problem(
+                f"{label}: the name is already used by {taken}; give that id to change it",
+                at("name"),
+            )
+        seen_names[folded] = start or 0
+    if existing is None and "type" not in raw:
+        yield Problem(f"{label}: a new card needs a type", start)
+    if existing is None and name is None:
+        yield Problem(f"{label}: no card has id {card_id!r}; a new card needs a name", at("id"))
+    for field_name, value in raw.items():
+        if field_name in ("id", "name"):
+            continue
+        spec = base.fields.get(field_name)
+        if spec is None:
+            if field_name in CORE_FIELDS:
+                spec = FieldSpec(field_name, "list" if field_name == "aliases" else "text")
+            else:
+                known = sorted(set(base.fields) | CORE_FIELDS)
+                hint = suggest(field_name, known, limit=1)
+                extra = f" (did you mean {hint[0]!r}?)" if hint else ""
+                yield Problem(f"{label}: unknown field {field_name!r}{extra}", at(field_name))
+                continue
+        why = spec.check(value)
+        if why:
+            yield Problem(f"{label}: {why}", at(field_name))
+    merged = dict(existing.as_dict()) if existing else {}
+    merged.update(raw)
+    types_value = merged.get("type", ())
+    types = [types_value] if isinstance(types_value, str) else list(types_value or ())
+    folded_types = {fold(t) for t in types if isinstance(t, str)}
+    for field_name in raw:
+        spec = base.fields.get(field_name)
+        if spec and folded_types & {fold(t) for t in spec.not_for_types}:
+            yield Problem(
+                f"{label}: a {'/'.join(types)} card has no {field_name}", at(field_name)
+            )
+
+
+def _existing(base: Catalog, card_id: Any, name: Any) -> Card | None | str:
+    """The card an overlay entry changes, None for a new card, or a text saying why neither."""
+    if isinstance(card_id, str):
+        return base.by_id(card_id)
+    matches = base.by_name(name)
+    if len(matches) > 1:
+        ids = ", ".join(c.id for c in matches)
+        return f"the name matches several cards ({ids}); give the id of the one to change"
+    return matches[0] if matches else None
+
+
+def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:
+    """``base`` with ``doc`` laid over it; any problem raises one :class:`CatalogError`."""
+    problems = check_overlay(base, doc)
+    if problems:
+        raise CatalogError(
+            f"catalog overlay has {len(problems)} problem{'s' if len(problems) != 1 else ''}",
+            source=doc.label,
+            details=[p.describe(doc.label) for p in problems],
+        )
+    cards = {card.id: card for card in base.cards}
+    order = len(cards)
+    for raw in doc.cards:
+        existing = _existing(base, raw.get("id"), raw.get("name"))
+        if isinstance(existing, Card):
+            merged = dict(cards[existing.id].as_dict())
+            merged.update(raw)
+            cards[existing.id] = card_from_mapping(merged, existing.order)
+        else:
+            new = card_from_mapping(raw, order)
+            order += 1
+            cards[new.id] = new
+    return Catalog(
+        base.game, base.name, tuple(cards.values()), base.fields, (*base.sources, doc.label)
+    )
+
+
+def build_catalog(
+    game: str, name: str, fields: Mapping[str, FieldSpec], docs: Sequence[CatalogDocument]
+) -> Catalog:
+    """A catalog from bundled documents (trusted: written by us, checked by tests)."""
+    cards: list[Card] = []
+    for doc in docs:
+        if doc.problems:
+            raise CatalogError(
+                "bundled catalog is broken",
+                source=doc.label,
+                details=[p.describe(doc.label) for p in doc.problems],
+            )
+        for raw in doc.cards:
+            try:
+                cards.append(card_from_mapping(raw, len(cards)))
+            except (KeyError, TypeError) as exc:
+                raise CatalogError(f"card without {exc}", source=doc.label) from None
+    return Catalog(game, name, tuple(cards), MappingProxyType(dict(fields)),
+                   tuple(d.label for d in docs))

@@ -1,0 +1,149 @@
+"""Cards and catalogs as immutable values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from deckcheck.text import fold
+
+FieldKind = Literal["text", "int", "bool", "list", "data"]
+
+# Keys every catalog understands, whatever the game declares.
+CORE_FIELDS = frozenset({"id", "name", "type", "aliases", "note"})
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """What a game allows in one card field (from ``[fields.NAME]`` of its game.toml)."""
+
+    name: str
+    kind: FieldKind = "text"
+    values: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    not_for_types: tuple[str, ...] = ()
+    description: str = ""
+
+    def check(self, value: Any) -> str | None:
+        """Why ``value`` does not fit this field, or None when it does."""
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"{self.name} must be a whole number, not {value!r}"
+            if self.minimum is not None and value < self.minimum:
+                return f"{self.name} must be at least {self.minimum}, not {value}"
+            if self.maximum is not None and value > self.maximum:
+                return f"{self.name} must be at most {self.maximum}, not {value}"
+            return None
+        if self.kind == "data":
+            return None
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"{self.name} must be true or false"
+        if self.kind == "list":
+            items = [value] if isinstance(value, str) else value
+            if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+                return f"{self.name} must be a text or a list of texts, not {value!r}"
+            return self._check_values(items)
+        if not isinstance(value, str):
+            return f"{self.name} must be a text, not {value!r}"
+        return self._check_values([value])
+
+    def _check_values(self, items: list[str]) -> str | None:
+        if not self.values:
+            return None
+        allowed = {fold(v) for v in self.values}
+        bad = [v for v in items if fold(v) not in allowed]
+        if bad:
+            return f"{self.name} {bad[0]!r} is not one of: {', '.join(self.values)}"
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class Card:
+    """One card (or troop, hero, token) of a catalog.
+
+    ``types`` is a tuple because a card can have several (Ren Dhark's I/11 is ship and unit).
+    ``fields`` holds every other field; a missing field means *unknown*, never zero.
+    """
+
+    id: str
+    name: str
+    types: tuple[str, ...]
+    fields: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    aliases: tuple[str, ...] = ()
+    order: int = 0
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A field's value (``type``, ``name`` and ``id`` included), or ``default``."""
+        if key == "type":
+            return list(self.types)
+        if key == "name":
+            return self.name
+        if key == "id":
+            return self.id
+        return self.fields.get(key, default)
+
+    def has_type(self, kind: str) -> bool:
+        """Whether the card is of this type (case-insensitive)."""
+        k = fold(kind)
+        return any(fold(t) == k for t in self.types)
+
+    @property
+    def type_label(self) -> str:
+        """The types joined for display: ``ship/unit``."""
+        return "/".join(self.types) if self.types else "?"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The card as plain data (for JSON and TOML)."""
+        data: dict[str, Any] = {"id": self.id, "name": self.name}
+        if self.types:
+            data["type"] = self.types[0] if len(self.types) == 1 else list(self.types)
+        if self.aliases:
+            data["aliases"] = list(self.aliases)
+        data.update(self.fields)
+        return data
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """All cards of one game, in catalog order (earliest printing first), with lookups."""
+
+    game: str
+    name: str
+    cards: tuple[Card, ...]
+    fields: Mapping[str, FieldSpec]
+    sources: tuple[str, ...] = ()
+    _by_id: dict[str, Card] = field(default_factory=dict, repr=False)
+    _by_folded_id: dict[str, Card] = field(default_factory=dict, repr=False)
+    _by_name: dict[str, list[Card]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for card in self.cards:
+            self._by_id[card.id] = card
+            self._by_folded_id[fold(card.id)] = card
+            for spelling in (card.name, *card.aliases):
+                bucket = self._by_name.setdefault(fold(spelling), [])
+                if card not in bucket:
+                    bucket.append(card)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def by_id(self, card_id: str) -> Card | None:
+        """The card with this id (exact, then folded), or None."""
+        return self._by_id.get(card_id) or self._by_folded_id.get(fold(card_id))
+
+    def by_name(self, name: str) -> list[Card]:
+        """Every card whose name or alias folds to the same key as ``name``."""
+        return list(self._by_name.get(fold(name), ()))
+
+    def names(self) -> Iterable[str]:
+        """Every distinct spelling a card can be found by (names and aliases)."""
+        for card in self.cards:
+            yield card.name
+            yield from card.aliases

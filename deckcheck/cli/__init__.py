@@ -1,0 +1,1 @@
+"""The ``deckcheck`` command line: parse arguments, call one library function, render."""

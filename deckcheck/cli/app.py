@@ -1,0 +1,177 @@
+"""The ``deckcheck`` commands. Each parses its arguments, calls one library function and
+renders the result; bad input of any kind ends in :func:`_guarded`, exit code 2."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import functools
+from collections.abc import Callable
+
+import typer
+
+from deckcheck.cli import render
+from deckcheck.errors import DeckcheckError
+
+
+def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The one place where input errors become one clear message and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except DeckcheckError as exc:
+            render.err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            raise typer.Exit(2) from None
+        except RecursionError:
+            render.err.print("[bold red]error:[/] input is nested too deeply to read")
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def _command(target: typer.Typer, name: str | None = None) -> Callable[..., Any]:
+    """Register a command on ``target`` with deckcheck's error handling."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        target.command(name)(_guarded(fn))
+        return fn
+
+    return register
+
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Validate decks for card and board games, compute exact draw odds, simulate, export.\n\n"
+    "Example: [bold]deckcheck validate my-deck.txt[/]",
+)
+catalog_app = typer.Typer(
+    no_args_is_help=True,
+    help="Work with catalog files: a template to fill in, and a checker.",
+)
+app.add_typer(catalog_app, name="catalog")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on standard output.")]
+CatalogOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--catalog", "-c", help="A catalog overlay file laid over the bundled catalog "
+                 "(repeatable; later files win)."),
+]
+GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="The game, when the deck "
+                                            "does not say (see `deckcheck games`).")]
+VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="The variant to "
+                                               "check against (default: the deck's, else the "
+                                               "game's default).")]
+
+
+@_command(app)
+def games(json_out: JsonOpt = False) -> None:
+    """List the games deckcheck knows, their variants and built-in random piles.
+
+    Example: [bold]deckcheck games --json[/]
+    """
+    from deckcheck.games.registry import all_games
+
+    infos = [g.info() for g in all_games().values()]
+    if json_out:
+        render.emit_json(infos)
+        return
+    render.games(infos)
+
+
+@_command(app)
+def cards(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. ren-dhark.")],
+    search: Annotated[str | None, typer.Argument(help="Part of a name or id, or field:value.")] = None,
+    catalog: CatalogOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List a game's cards, optionally those matching SEARCH; one match is shown in full.
+
+    Example: [bold]deckcheck cards ren-dhark "type:ship"[/]  ·  [bold]deckcheck cards the-drake Monk[/]
+    """
+    from deckcheck.cards import find_cards
+
+    found = find_cards(game, search, catalog or [])
+    if json_out:
+        render.emit_json([c.as_dict() for c in found.cards])
+        return
+    render.card_list(found)
+
+
+@_command(app)
+def validate(
+    decks: Annotated[list[str], typer.Argument(help="Deck files (- for standard input).")],
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    catalog: CatalogOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check decks against their game's construction rules; every violation is reported.
+
+    Exit code 0: all legal; 1: a deck is illegal; 3: a rule could not be decided (catalog
+    data missing); 2: a deck could not be read.
+
+    Example: [bold]deckcheck validate examples/ren-dhark/terra-custom.txt --json[/]
+    """
+    from deckcheck.validate import validate_paths
+    from deckcheck.violations import worst_exit_code
+
+    outcomes = validate_paths(decks, game=game, variant=variant, catalogs=catalog or [])
+    if json_out:
+        items = [o.report.as_json() if o.report else
+                 {"deck": o.path, "status": "error", "error": str(o.error)} for o in outcomes]
+        render.emit_json(items[0] if len(items) == 1 else items)
+    for o in outcomes:
+        if o.error is not None:
+            render.err.print(f"[bold red]error:[/] {o.error}", highlight=False)
+        elif not json_out:
+            render.report(o.report)
+    raise typer.Exit(worst_exit_code(o.exit_code for o in outcomes))
+
+
+@_command(catalog_app, "template")
+def catalog_template(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    field: Annotated[list[str] | None, typer.Option("--field", "-f", help="List every card "
+                                                   "lacking this field, ready to fill in.")] = None,
+) -> None:
+    """Print a commented catalog overlay to fill in (standard output).
+
+    Example: [bold]deckcheck catalog template ren-dhark --field resource_points > mine.toml[/]
+    """
+    from deckcheck.catalog.template import render_template
+    from deckcheck.games.registry import get_game
+
+    the_game = get_game(game)
+    sys.stdout.write(render_template(the_game, the_game.bundled_catalog(), field or []))
+
+
+@_command(catalog_app, "check")
+def catalog_check(
+    file: Annotated[str, typer.Argument(help="The overlay file to check (- for stdin).")],
+) -> None:
+    """Check a catalog overlay and report every problem with its line; exit 2 if any.
+
+    Example: [bold]deckcheck catalog check examples/planetary-conquerors/example-set.toml[/]
+    """
+    from deckcheck.catalog.check import check_catalog_file
+
+    result = check_catalog_file(file)
+    if not result.ok:
+        render.problem_lines([p.describe(result.label) for p in result.problems],
+                             f"{result.label}: {len(result.problems)} problem(s)")
+        raise typer.Exit(2)
+    render.out.print(f"[green]ok[/]: {result.label} ({result.game}): "
+                     f"{result.changed} card(s) changed, {result.added} added")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="deckcheck")

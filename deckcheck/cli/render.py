@@ -1,0 +1,116 @@
+"""Rich rendering of library results for people (JSON goes through :func:`emit_json`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from deckcheck.violations import Report, Severity, Status
+
+out = Console(highlight=False, soft_wrap=False)
+err = Console(stderr=True, highlight=False)
+
+_STATUS_STYLE = {Status.LEGAL: "bold green", Status.ILLEGAL: "bold red",
+                 Status.UNVERIFIED: "bold yellow"}
+_SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.UNKNOWN: "magenta"}
+
+
+def emit_json(data: Any) -> None:
+    """Standard output holds only the JSON."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def report(rep: Report) -> None:
+    """A validation report: verdict line, then every finding with its code and cards."""
+    title = Text.assemble(
+        (rep.deck, "bold"), "  ", (rep.status.value.upper(), _STATUS_STYLE[rep.status]),
+    )
+    info = f"{rep.game} · variant {rep.variant} · {rep.card_count} cards"
+    if rep.deck_name:
+        info = f"{rep.deck_name} · " + info
+    body: list[Any] = [Text(info, style="dim")]
+    if rep.violations:
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        table.add_column("rule", no_wrap=True)
+        table.add_column("", no_wrap=True)
+        table.add_column("finding")
+        table.add_column("cards", style="cyan")
+        for v in rep.violations:
+            cards = ", ".join(v.cards[:8]) + (f" +{len(v.cards) - 8}" if len(v.cards) > 8 else "")
+            table.add_row(v.code, Text(v.severity.value, _SEVERITY_STYLE[v.severity]),
+                          v.message, cards)
+        body.append(table)
+    else:
+        body.append(Text(f"all {len(rep.rules_checked)} rules pass: "
+                         + ", ".join(rep.rules_checked), style="green"))
+    from rich.console import Group
+
+    out.print(Panel(Group(*body), title=title, title_align="left", expand=False))
+
+
+def problem_lines(lines: Sequence[str], header: str) -> None:
+    """A header and a bullet list on standard error."""
+    err.print(f"[bold red]{header}[/]")
+    for line in lines:
+        err.print(f"  • {line}", markup=False)
+
+
+def games(infos: Sequence[dict[str, Any]]) -> None:
+    """The table of known games."""
+    table = Table(title="games deckcheck knows", title_justify="left")
+    table.add_column("id", style="bold")
+    table.add_column("name")
+    table.add_column("variants (default first)")
+    table.add_column("cards", justify="right")
+    table.add_column("random piles")
+    for g in infos:
+        variants = [g["default_variant"], *[v for v in g["variants"] if v != g["default_variant"]]]
+        table.add_row(g["id"], g["name"], ", ".join(variants), str(g["cards"]),
+                      ", ".join(g["piles"]) or "—")
+    out.print(table)
+
+
+def card_list(found: Any) -> None:
+    """Cards as a table; a single card in full, with its drawing when the game has one."""
+    if not found.cards:
+        err.print(f"no {found.game.id} card matches {found.search!r}")
+        return
+    if len(found.cards) == 1:
+        card = found.cards[0]
+        table = Table(show_header=False, box=None, title=f"{card.name}  [dim]{card.id}[/]",
+                      title_justify="left")
+        table.add_column(style="bold")
+        table.add_column()
+        table.add_row("type", card.type_label)
+        if card.aliases:
+            table.add_row("also", ", ".join(card.aliases))
+        for key, value in card.fields.items():
+            if found.game.field_specs.get(key) and found.game.field_specs[key].kind == "data":
+                continue
+            table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+        out.print(table)
+        if found.art:
+            out.print(found.art, markup=False)
+        return
+    fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)][:6]
+    table = Table(title=f"{len(found.cards)} {found.game.id} cards", title_justify="left")
+    table.add_column("id", style="cyan", no_wrap=True)
+    table.add_column("name", style="bold")
+    table.add_column("type")
+    for f in fields:
+        table.add_column(f.replace("_", " "))
+    for card in found.cards:
+        row = [card.id, card.name, card.type_label]
+        for f in fields:
+            v = card.get(f)
+            row.append("" if v is None else ", ".join(map(str, v)) if isinstance(v, list) else str(v))
+        table.add_row(*row)
+    out.print(table)

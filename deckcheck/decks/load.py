@@ -1,0 +1,98 @@
+"""From a path to a resolved deck: parse, find the game, lay overlays, resolve names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckcheck.catalog.load import read_document
+from deckcheck.catalog.model import Catalog
+from deckcheck.decks.model import Deck, DeckSource
+from deckcheck.decks.parse import read_deck
+from deckcheck.decks.resolve import resolve_deck, unknown_names
+from deckcheck.errors import DeckcheckError, UsageError
+from deckcheck.games.base import Game, Variant
+from deckcheck.games.registry import all_games, get_game
+
+
+@dataclass(frozen=True)
+class LoadedDeck:
+    """A deck with everything needed to check or analyse it."""
+
+    deck: Deck
+    game: Game
+    catalog: Catalog
+    variant: Variant
+    source: DeckSource
+
+
+def load_deck(
+    path: str | Path,
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> LoadedDeck:
+    """Read a deck file (or ``-``) and resolve it against its game's catalog.
+
+    The game comes from the file (``game:`` header or TOML key), else ``game``, else the one
+    game whose catalog knows every card. Overlays: the file's own ``catalog:`` files first,
+    then ``catalogs`` (``--catalog``), so the command line has the last word.
+    """
+    source = read_deck(path)
+    return resolve_source(source, game=game, variant=variant, catalogs=catalogs)
+
+
+def resolve_source(
+    source: DeckSource,
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> LoadedDeck:
+    """Resolve an already parsed deck (see :func:`load_deck`)."""
+    overlays = [*source.catalogs, *catalogs]
+    declared = source.game
+    if declared and game and declared != game:
+        raise UsageError(
+            f"{source.label} says game {declared!r} but --game says {game!r}; drop one of them"
+        )
+    chosen = get_game(declared or game) if (declared or game) else _detect(source, overlays)
+    catalog = chosen.catalog(overlays)
+    the_variant = chosen.variant(variant or source.headers.get("variant"))
+    deck = resolve_deck(source, catalog, chosen, the_variant.name)
+    return LoadedDeck(deck, chosen, catalog, the_variant, source)
+
+
+def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
+    """The one game whose catalog knows every card of the deck."""
+    docs = [read_document(p) for p in overlays]
+    fits: list[Game] = []
+    tried: list[str] = []
+    for game in all_games().values():
+        mine = [p for p, d in zip(overlays, docs, strict=True) if d.game == game.id]
+        try:
+            catalog = game.catalog(mine)
+        except DeckcheckError:
+            tried.append(f"{game.id} (its overlay does not apply)")
+            continue
+        missing = unknown_names(source, catalog, game)
+        if missing == 0:
+            fits.append(game)
+        else:
+            tried.append(f"{game.id} ({missing} unknown)")
+    if len(fits) == 1:
+        return fits[0]
+    if not fits:
+        raise UsageError(
+            "the deck names no game and no game's catalog knows all its cards; add a "
+            "'game: …' line or --game",
+            source=source.label,
+            details=["tried: " + ", ".join(tried)],
+        )
+    raise UsageError(
+        "the deck names no game and several games know all its cards: "
+        + ", ".join(g.id for g in fits) + "; add a 'game: …' line or --game",
+        source=source.label,
+    )

@@ -1,0 +1,207 @@
+"""Parsing deck files: deckcheck text (and Lackey, its tab-separated cousin), TOML and JSON.
+
+The format is chosen by content, not only by extension: a file whose first meaningful
+character is ``{`` is JSON, one with a ``[cards]`` table or ``key = value`` lines is TOML,
+anything else is text. Lackey files are text files with tab-separated counts and sections.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from deckcheck.decks.model import DeckLine, DeckSource
+from deckcheck.errors import DeckFormatError
+from deckcheck.inputs import STDIN, read_text, source_label
+from deckcheck.tomlfile import key_line, parse_toml
+
+MAX_COPIES_PER_LINE = 10_000
+"""Largest count on one line; real decks hold a few copies, so more is surely a typo."""
+
+HEADER_KEYS = frozenset(
+    {"game", "variant", "name", "catalog", "author", "description", "format", "event", "date",
+     "player", "missions"}
+)
+_HEADER = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:\s*(\S.*)$")
+_SECTION = re.compile(r"^([^:]+):$")
+_COUNT_FIRST = re.compile(r"^(-?\d[\d_,]*)\s*(?:[xX×]\s+|[xX×](?=\S)|\t+|\s+)(.+)$")
+_COUNT_LAST = re.compile(r"^(.+?)\s+[xX×]\s*(-?\d+)$")
+_TOML_HINT = re.compile(r"^\s*(\[\s*cards\s*\]|\[\[\s*cards\s*\]\]|[A-Za-z_]+\s*=)", re.M)
+
+
+def read_deck(path: str | Path) -> DeckSource:
+    """Read and parse a deck file (or ``-`` for standard input)."""
+    text = read_text(path)
+    label = source_label(path)
+    base = None if str(path) == STDIN else Path(path)
+    return parse_deck(text, label, base)
+
+
+def parse_deck(text: str, label: str, path: Path | None = None) -> DeckSource:
+    """Parse deck text of any supported format (chosen by content and extension)."""
+    stripped = text.lstrip("\ufeff \t\n")
+    suffix = path.suffix.lower() if path else ""
+    if stripped.startswith("{") or suffix == ".json":
+        return _parse_json(text, label, path)
+    if suffix == ".toml" or (_TOML_HINT.search(text) and not _looks_like_text_deck(text)):
+        return _parse_toml(text, label, path)
+    return _parse_text(text, label, path)
+
+
+def _looks_like_text_deck(text: str) -> bool:
+    """A text deck has count lines or header lines; TOML has ``=`` assignments."""
+    for line in text.split("\n"):
+        s = line.strip()
+        if not s or s.startswith(("#", "//")):
+            continue
+        return "=" not in s or bool(_HEADER.match(s))
+    return False
+
+
+def _catalog_paths(value: Any, label: str, path: Path | None, line: int | None) -> tuple[Path, ...]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(v, str) and v.strip() for v in items):
+        raise DeckFormatError("catalog must name a file (or a list of files)", source=label, line=line)
+    base = path.parent if path else Path.cwd()
+    return tuple(base / item.strip() for item in items)
+
+
+def parse_count(raw: str, label: str, line: int | None) -> int:
+    """A count from a deck file, with clear errors for negative and absurd values."""
+    digits = raw.replace("_", "").replace(",", "")
+    try:
+        value = int(digits)
+    except ValueError:
+        raise DeckFormatError(f"count {raw!r} is not a whole number", source=label, line=line) from None
+    if value < 0:
+        raise DeckFormatError(f"count {value} is negative", source=label, line=line)
+    if value > MAX_COPIES_PER_LINE:
+        raise DeckFormatError(
+            f"count {raw} is more than the limit of {MAX_COPIES_PER_LINE:,} copies per line",
+            source=label,
+            line=line,
+        )
+    return value
+
+
+def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
+    headers: dict[str, str] = {}
+    header_lines: dict[str, int] = {}
+    lines: list[DeckLine] = []
+    section: str | None = None
+    sections_seen = False
+    for number, raw in enumerate(text.split("\n"), start=1):
+        s = raw.strip().lstrip("\ufeff")
+        if not s or s.startswith(("#", "//")):
+            continue
+        if not lines and section is None:
+            match = _HEADER.match(s)
+            if match and match.group(1).lower() in HEADER_KEYS:
+                key = match.group(1).lower()
+                headers[key] = match.group(2).strip()
+                header_lines[key] = number
+                continue
+        section_match = _SECTION.match(s)
+        if section_match:
+            section = section_match.group(1).strip()
+            sections_seen = True
+            continue
+        lines.append(_card_line(s, raw, number, label, section))
+    catalogs: tuple[Path, ...] = ()
+    if "catalog" in headers:
+        catalogs = _catalog_paths(
+            [c for c in re.split(r"\s*[,;]\s*", headers["catalog"]) if c],
+            label, path, header_lines["catalog"],
+        )
+    is_lackey = sections_seen and "\t" in text
+    return DeckSource(label, path, "lackey" if is_lackey else "text", headers, tuple(lines), catalogs)
+
+
+def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
+    body = re.sub(r"\s+(#|//)\s.*$", "", s)  # a trailing comment needs a space before it
+    match = _COUNT_FIRST.match(body)
+    if match:
+        count = parse_count(match.group(1), label, number)
+        name = match.group(2).strip()
+    else:
+        match = _COUNT_LAST.match(body)
+        if match:
+            count = parse_count(match.group(2), label, number)
+            name = match.group(1).strip()
+        else:
+            count, name = 1, body
+    if not name:
+        raise DeckFormatError(f"line {s!r} has a count but no card", source=label, line=number)
+    return DeckLine(name, count, number, raw.strip(), section)
+
+
+def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
+    data = parse_toml(text, label, DeckFormatError)
+    headers: dict[str, str] = {}
+    for key in ("game", "variant", "name", "author", "description"):
+        if key in data:
+            if not isinstance(data[key], str):
+                raise DeckFormatError(
+                    f"{key} must be a text, not {data[key]!r}", source=label,
+                    line=key_line(text, 0, key),
+                )
+            headers[key] = data[key]
+    unknown = [k for k in data if k not in {*headers, "catalog", "cards"}]
+    if unknown:
+        raise DeckFormatError(
+            f"unknown key {unknown[0]!r} (a TOML deck has game, variant, name, catalog and "
+            "a [cards] table)",
+            source=label, line=key_line(text, 0, unknown[0]),
+        )
+    catalogs: tuple[Path, ...] = ()
+    if "catalog" in data:
+        catalogs = _catalog_paths(data["catalog"], label, path, key_line(text, 0, "catalog"))
+    cards = data.get("cards")
+    if not isinstance(cards, dict):
+        raise DeckFormatError(
+            "a TOML deck needs a [cards] table: \"Card name\" = count", source=label
+        )
+    start = next((i for i, ln in enumerate(text.split("\n"), 1) if re.match(r"^\s*\[\s*cards\s*\]", ln)), None)
+    lines: list[DeckLine] = []
+    for name, value in cards.items():
+        number = key_line(text, start, name) if start else None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DeckFormatError(
+                f"the count of {name!r} must be a whole number, not {value!r}",
+                source=label, line=number,
+            )
+        count = parse_count(str(value), label, number)
+        lines.append(DeckLine(name, count, number, f"{name} = {value}"))
+    return DeckSource(label, path, "toml", headers, tuple(lines), catalogs)
+
+
+def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DeckFormatError(f"is not valid JSON: {exc.msg}", source=label, line=exc.lineno) from None
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        raise DeckFormatError(
+            'a JSON deck is an object with "cards": [{"count": N, "id": …, "name": …}]',
+            source=label,
+        )
+    headers = {k: data[k] for k in ("game", "variant", "name") if isinstance(data.get(k), str)}
+    lines: list[DeckLine] = []
+    for index, item in enumerate(data["cards"], start=1):
+        if not isinstance(item, dict):
+            raise DeckFormatError(f"card {index} is not an object", source=label)
+        ref = item.get("id") or item.get("name")
+        count = item.get("count", 1)
+        if not isinstance(ref, str) or isinstance(count, bool) or not isinstance(count, int):
+            raise DeckFormatError(
+                f'card {index} needs "id" or "name" (text) and a whole "count"', source=label
+            )
+        count = parse_count(str(count), label, None)
+        section = item.get("section") if isinstance(item.get("section"), str) else None
+        lines.append(DeckLine(ref, count, None, f"card {index}: {ref}", section))
+    catalogs: tuple[Path, ...] = ()
+    if "catalog" in data:
+        catalogs = _catalog_paths(data["catalog"], label, path, None)
+    return DeckSource(label, path, "json", headers, tuple(lines), catalogs)

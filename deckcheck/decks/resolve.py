@@ -1,0 +1,97 @@
+"""Resolving deck lines to catalog cards, every failure collected and reported together."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckcheck.catalog.model import Card, Catalog
+from deckcheck.decks.model import Deck, DeckEntry, DeckLine, DeckSource
+from deckcheck.errors import UnknownCardsError, UnresolvedLine
+from deckcheck.games.base import Game
+from deckcheck.text import suggest
+
+
+def lookup(name: str, catalog: Catalog, game: Game) -> list[Card]:
+    """Cards a spelling may mean: an id, then each of the game's candidate names."""
+    card = catalog.by_id(name)
+    if card is not None:
+        return [card]
+    for candidate in game.name_candidates(name):
+        found = catalog.by_name(candidate)
+        if found:
+            return found
+    return []
+
+
+def pick(cards: Sequence[Card], game: Game) -> Card | None:
+    """One card for a name several cards share: the earliest printing, when all agree on every
+    rule-relevant field; otherwise None (the user must write the id)."""
+    if len(cards) == 1:
+        return cards[0]
+    fields = game.spec.identity_fields
+    first = cards[0]
+    if all(all(c.get(f) == first.get(f) for f in fields) for c in cards[1:]):
+        return min(cards, key=lambda c: c.order)
+    return None
+
+
+def resolve_line(line: DeckLine, catalog: Catalog, game: Game) -> tuple[Card | None, int, list[Card]]:
+    """(card, count, candidates): the card a line names, or None with the candidates found."""
+    cards = lookup(line.name, catalog, game)
+    count = line.count
+    if not cards and line.text != line.name:
+        # A name may begin with a number ("1 Tribble - Bonus"): try the whole line as a name.
+        whole = lookup(line.text, catalog, game)
+        if whole:
+            cards, count = whole, 1
+    if not cards:
+        return None, count, []
+    card = pick(cards, game)
+    return card, count, ([] if card else cards)
+
+
+def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str) -> Deck:
+    """The deck with every line resolved; all unknown or ambiguous lines raise together."""
+    entries: list[DeckEntry] = []
+    unresolved: list[UnresolvedLine] = []
+    names: list[str] | None = None
+    for line in source.lines:
+        card, count, candidates = resolve_line(line, catalog, game)
+        if card is not None:
+            if count:
+                entries.append(DeckEntry(card, count, line.line, line.section))
+            continue
+        if candidates:
+            unresolved.append(
+                UnresolvedLine(
+                    source.label, line.line, line.name, reason="ambiguous name",
+                    candidates=tuple(f"{c.id} ({c.type_label}, {_where(c)})" for c in candidates),
+                )
+            )
+            continue
+        if names is None:
+            names = list(catalog.names())
+        unresolved.append(
+            UnresolvedLine(source.label, line.line, line.name, tuple(suggest(line.name, names)))
+        )
+    if unresolved:
+        raise UnknownCardsError(unresolved, game.id)
+    return Deck(
+        source.label, game.id, variant, tuple(entries), source.headers.get("name"),
+        source.format, source.headers,
+    )
+
+
+def _where(card: Card) -> str:
+    bits = [str(card.get(k)) for k in ("set", "affiliation", "faction", "colour") if card.get(k)]
+    return "; ".join(bits) or card.name
+
+
+def unknown_names(source: DeckSource, catalog: Catalog, game: Game) -> int:
+    """How many lines of ``source`` name no card of ``catalog`` (for game detection)."""
+    missing = 0
+    for line in source.lines:
+        card, _, candidates = resolve_line(line, catalog, game)
+        if card is None and not candidates:
+            missing += 1
+    return missing

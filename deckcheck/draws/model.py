@@ -1,0 +1,162 @@
+"""The abstract draw problem shared by the exact engine and the simulators.
+
+A deck's draw pile is partitioned into *groups*: cards that match exactly the same set of
+selectors are interchangeable for the question asked, so only how many of each group are seen
+matters. Selectors are numbered; conditions and mulligan triggers refer to them by index.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Op = Literal[">=", "<=", "=", ">", "<"]
+
+_OPS: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    "=": operator.eq,
+    "==": operator.eq,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+
+
+@dataclass(frozen=True)
+class CountTest:
+    """``count(cards matching selector) OP threshold``."""
+
+    selector: int
+    op: Op
+    threshold: int
+
+    def holds(self, count: int) -> bool:
+        """Whether a seen count of the selector's cards passes this test."""
+        return _OPS[self.op](count, self.threshold)
+
+
+@dataclass(frozen=True)
+class DrawProblem:
+    """A pile partitioned into groups, and the question asked of the cards seen.
+
+    ``group_sizes[g]`` cards of group ``g`` are in the pile; ``membership[g][s]`` says whether
+    a card of group ``g`` matches selector ``s``. ``conditions`` must all hold (the query);
+    ``selector_labels`` are for display only.
+    """
+
+    group_sizes: tuple[int, ...]
+    membership: tuple[tuple[bool, ...], ...]
+    conditions: tuple[CountTest, ...]
+    selector_labels: tuple[str, ...] = ()
+
+    @property
+    def pile_size(self) -> int:
+        """Cards in the draw pile."""
+        return sum(self.group_sizes)
+
+    def selector_counts(self, group_counts: Sequence[int]) -> list[int]:
+        """How many cards match each selector, given how many of each group are held."""
+        n_selectors = len(self.membership[0]) if self.membership else 0
+        totals = [0] * n_selectors
+        for g, k in enumerate(group_counts):
+            if k:
+                for s, member in enumerate(self.membership[g]):
+                    if member:
+                        totals[s] += k
+        return totals
+
+    def satisfied(self, group_counts: Sequence[int]) -> bool:
+        """Whether all query conditions hold for a holding of ``group_counts``."""
+        totals = self.selector_counts(group_counts)
+        return all(c.holds(totals[c.selector]) for c in self.conditions)
+
+
+@dataclass(frozen=True)
+class RedrawRule:
+    """Reshuffle the whole hand and draw a new one, when any trigger holds for the hand.
+
+    Ren Dhark: fewer than 2 ships or more than 3 actions. ``max_redraws`` None = unlimited.
+    Triggers use the same selector numbering as the problem (the game adds trigger selectors
+    to the partition).
+    """
+
+    triggers: tuple[CountTest, ...]
+    max_redraws: int | None = 1
+
+
+@dataclass(frozen=True)
+class ReturnRule:
+    """Once, return exactly ``count`` cards of the hand to the pile, shuffle, draw as many.
+
+    Planetary Conquerors: exactly 3. The choice (keep, or which cards to return) is made to
+    maximise the query's probability; the returned cards can be drawn again.
+    """
+
+    count: int = 3
+
+
+MulliganRule = RedrawRule | ReturnRule
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """How a game deals: opening hand, draws per turn, mulligan and look-ahead.
+
+    ``lookahead``: before the first draw of each turn the player sees the top card and may put
+    it at the bottom (Planetary Conquerors' kuk phase).
+    """
+
+    hand_size: int
+    hand_size_second: int | None = None
+    draws_per_turn: int = 1
+    mulligan: MulliganRule | None = None
+    lookahead: bool = False
+
+    def opening_size(self, second: bool) -> int:
+        """Opening hand size for the starting player or the other one."""
+        if second and self.hand_size_second is not None:
+            return self.hand_size_second
+        return self.hand_size
+
+    def seen_by_turn(self, turn: int, second: bool = False) -> int:
+        """Cards seen (held) by the start of own turn ``turn`` (1 = the opening hand)."""
+        return self.opening_size(second) + self.draws_per_turn * (turn - 1)
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question: how many cards end up seen, whether the mulligan rule applies."""
+
+    seen: int
+    second: bool = False
+    use_mulligan: bool = True
+    turns: int | None = None  # set when the question is "by the start of turn T"
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """An answer: probability with and without the mulligan, and how it was obtained."""
+
+    probability: float
+    probability_without_mulligan: float
+    exact: bool
+    method: str  # e.g. "exact (hypergeometric)", "exact (optimal mulligan, dynamic programming)"
+    probability_exact: str | None = None  # "p/q" when exact
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """A Monte Carlo estimate with its Wilson 95% interval."""
+
+    probability: float
+    ci95: tuple[float, float]
+    trials: int
+    successes: int
+    seed: int
+    probability_without_mulligan: float
+    ci95_without_mulligan: tuple[float, float]
+    method: str
+    notes: tuple[str, ...] = field(default=())

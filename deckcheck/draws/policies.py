@@ -1,0 +1,68 @@
+"""Decision policies shared by the exact engine and the simulators.
+
+Keeping one copy of each decision here is what lets tests compare the exact figures with the
+simulated ones: both follow the very same choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckcheck.draws.model import CountTest, DrawProblem, RedrawRule
+
+_LOWER_BOUND_OPS = (">=", ">", "=")
+
+
+def redraw_allowed(rule: RedrawRule, problem: DrawProblem, hand: Sequence[int]) -> bool:
+    """Whether the game's redraw rule lets the player redraw this hand (any trigger holds)."""
+    totals = problem.selector_counts(hand)
+    return any(t.holds(totals[t.selector]) for t in rule.triggers)
+
+
+def _advances(test: CountTest, count: int) -> bool:
+    """Whether one more matching card moves an unmet test toward holding."""
+    if test.holds(count):
+        return False
+    return test.op in _LOWER_BOUND_OPS and count < test.threshold + (1 if test.op == ">" else 0)
+
+
+def card_advances(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
+    """Whether a card of ``group`` advances some unmet query condition, given ``held``."""
+    totals = problem.selector_counts(held)
+    member = problem.membership[group]
+    return any(member[c.selector] and _advances(c, totals[c.selector]) for c in problem.conditions)
+
+
+def kuk_keep(problem: DrawProblem, held: Sequence[int], top_group: int) -> bool:
+    """Planetary Conquerors' look-ahead: keep the top card only if it advances an unmet condition.
+
+    Otherwise the card goes to the bottom of the pile (and the next card is drawn instead).
+    """
+    return card_advances(problem, held, top_group)
+
+
+def greedy_return(problem: DrawProblem, hand: Sequence[int], count: int) -> tuple[int, ...] | None:
+    """A fallback choice for a return-``count`` mulligan when the optimal one is out of reach.
+
+    Keep a hand that already satisfies the query (None); otherwise return ``count`` cards,
+    preferring cards that advance no unmet condition, then cards whose selectors are over-full.
+    """
+    if problem.satisfied(hand):
+        return None
+    held = list(hand)
+    returned = [0] * len(hand)
+    for _ in range(count):
+        candidates = [g for g, k in enumerate(held) if k > 0]
+        if not candidates:
+            return None
+        useless = [g for g in candidates if not _useful_to_keep(problem, held, g)]
+        pick = (useless or candidates)[0]
+        held[pick] -= 1
+        returned[pick] += 1
+    return tuple(returned)
+
+
+def _useful_to_keep(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
+    without = list(held)
+    without[group] -= 1
+    return card_advances(problem, without, group)

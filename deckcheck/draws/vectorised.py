@@ -1,0 +1,498 @@
+"""Vectorised Monte Carlo simulation with numpy: the fast path behind ``deckcheck simulate``.
+
+Only this module imports numpy; the rest of the package imports it lazily so that start-up stays
+fast. It follows the same rules as :mod:`deckcheck.draws.reference` and gives statistically
+identical results, but works on whole batches of trials at once and only tracks what matters:
+how many cards of each group are held (arrays shaped ``(groups, trials)``) and, for the
+look-ahead, the cards put under the pile.
+
+Sampling, by case:
+
+* the plain draw (no mulligan, no look-ahead): counts of the cards seen come straight from the
+  multivariate hypergeometric distribution, one group after another (each group's count given
+  the cards left to draw is hypergeometric), by inverse-CDF look-up in small precomputed tables.
+  That measured faster than ``Generator.multivariate_hypergeometric`` (both methods) and than
+  ``Generator.hypergeometric``, see ``bench/bench_simulate.py``;
+* a redraw rule: the triggering rows are dealt a new hand from the same tables, repeatedly;
+* a return rule: the choice is looked up once per distinct hand composition;
+* draws after the hand: per-row hypergeometric counts from what is left of each row's pile, or,
+  with the look-ahead, a card-by-card loop over the whole batch.
+
+Long runs are split into fixed chunks, each with its own stream from
+``SeedSequence(seed).spawn``; chunks run in worker processes when the run is long. Because the
+chunks do not depend on the number of workers, a seed gives the same result on any machine
+with any number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from deckcheck.draws.model import (
+    CountTest,
+    DrawProblem,
+    Procedure,
+    Query,
+    RedrawRule,
+    ReturnRule,
+    SimulationResult,
+)
+from deckcheck.draws.policies import kuk_keep
+from deckcheck.draws.reference import (
+    REDRAW_CAP,
+    ReturnChooser,
+    check_return,
+    deal_shape,
+    default_chooser,
+)
+from deckcheck.draws.stats import wilson_interval
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Trials per independent random stream. Fixed, so results do not depend on the worker count.
+CHUNK = 1 << 20
+#: Trials sampled at once inside a chunk: large enough to amortise numpy's per-call overhead,
+#: small enough that the working arrays stay in cache-friendly tens of megabytes.
+BATCH = 1 << 18
+#: Below this many trials, starting worker processes costs more than it saves.
+PARALLEL_MIN_TRIALS = 2_000_000
+
+_COMPARE: dict[str, Callable[[IntArray, int], BoolArray]] = {
+    ">=": np.greater_equal,
+    "<=": np.less_equal,
+    "=": np.equal,
+    "==": np.equal,
+    ">": np.greater,
+    "<": np.less,
+}
+
+ProgressCallback = Callable[[int, int], None]
+
+
+class FixedPileSampler:
+    """Group counts of ``n`` cards dealt from a fixed pile, sampled for many trials at once.
+
+    Groups are taken one after another: given the ``left`` cards still to deal, group ``g``'s
+    count is hypergeometric (its cards against those of the groups after it). Each such
+    conditional distribution is a row of a table built once with exact integer arithmetic; a
+    uniform number ``u`` picks the count by a binary search for ``left + u`` among the rows'
+    cumulative probabilities shifted by their row number, so one ``searchsorted`` serves every
+    value of ``left``. The largest group goes last: it takes whatever is left, for free.
+    """
+
+    def __init__(self, sizes: Sequence[int], n: int) -> None:
+        self.n_groups = len(sizes)
+        self.n = n
+        if n > sum(sizes):
+            raise ValueError(f"cannot deal {n} cards from a pile of {sum(sizes)}")
+        order = sorted(range(self.n_groups), key=lambda g: sizes[g])
+        self.last = order[-1] if order else -1
+        self.steps: list[tuple[int, npt.NDArray[np.float64], IntArray, IntArray]] = []
+        rest = sum(sizes)
+        for g in order[:-1]:
+            a = sizes[g]
+            rest -= a
+            if a == 0 or n == 0:
+                continue  # always 0 cards of this group
+            flat: list[float] = []
+            start = np.zeros(n + 1, dtype=np.int64)
+            cap = np.zeros(n + 1, dtype=np.int64)
+            for left in range(n + 1):
+                start[left] = len(flat)
+                total = math.comb(a + rest, left)
+                if total == 0:
+                    continue  # more cards to deal than remain: never reached
+                cap[left] = min(a, left)
+                cumulative = 0
+                for k in range(cap[left]):
+                    cumulative += math.comb(a, k) * math.comb(rest, left - k)
+                    flat.append(left + cumulative / total)
+            self.steps.append((g, np.asarray(flat, dtype=np.float64), start, cap))
+
+    def sample(self, rng: np.random.Generator, trials: int) -> IntArray:
+        """Counts per group, shaped ``(groups, trials)``."""
+        out = np.zeros((self.n_groups, trials), dtype=np.int64)
+        if self.n_groups == 0:
+            return out
+        left = np.full(trials, self.n, dtype=np.int64)
+        for g, flat, start, cap in self.steps:
+            key = rng.random(trials)
+            key += left
+            k = np.searchsorted(flat, key, side="right").astype(np.int64, copy=False)
+            k -= start[left]
+            # `left + u` can round up to `left + 1` when u is within 2**-47 of 1; the cap keeps
+            # such a (vanishingly rare) draw a valid count instead of spilling into the next row.
+            np.minimum(k, cap[left], out=k)
+            out[g] = k
+            left -= k
+        out[self.last] = left
+        return out
+
+
+def draw_rowwise(
+    rng: np.random.Generator, pile: IntArray, n: int, order: Sequence[int]
+) -> IntArray:
+    """Group counts of ``n`` cards dealt from each column's own pile (``pile``: groups x trials)."""
+    out = np.zeros_like(pile)
+    if n == 0 or pile.shape[1] == 0:
+        return out
+    left = np.full(pile.shape[1], n, dtype=np.int64)
+    rest = pile.sum(axis=0)
+    for g in order[:-1]:
+        rest -= pile[g]
+        k = rng.hypergeometric(pile[g], rest, left)
+        out[g] = k
+        left -= k
+    out[order[-1]] = left
+    return out
+
+
+class _Lookup:
+    """Apply a Python function once per distinct column of an integer matrix, with a cache.
+
+    Used for the decisions that live in :mod:`deckcheck.draws.policies` (the look-ahead) or in a
+    caller's table (the return choice): calling the very same Python code keeps the two
+    simulators and the exact engine in agreement, and distinct compositions are few.
+    """
+
+    def __init__(self, bounds: Sequence[int], fn: Callable[[tuple[int, ...]], Any]) -> None:
+        self.fn = fn
+        self.cache: dict[tuple[int, ...], Any] = {}
+        radix = [1]
+        for b in bounds[:-1]:
+            radix.append(radix[-1] * b)
+        # Mixed-radix keys make np.unique one fast 1-D sort; too many combinations would overflow
+        # int64, and then the slower row-wise unique is used.
+        self.radix: IntArray | None = None
+        if math.prod(bounds) < 2**62:
+            self.radix = np.asarray(radix, dtype=np.int64)
+
+    def __call__(self, mat: IntArray) -> tuple[list[Any], IntArray]:
+        """Values for the distinct columns and, per column of ``mat``, the index of its value."""
+        if self.radix is not None:
+            _, first, inverse = np.unique(self.radix @ mat, return_index=True, return_inverse=True)
+        else:
+            _, first, inverse = np.unique(mat.T, axis=0, return_index=True, return_inverse=True)
+        values = []
+        for col in first:
+            key = tuple(int(v) for v in mat[:, col])
+            if key not in self.cache:
+                self.cache[key] = self.fn(key)
+            values.append(self.cache[key])
+        return values, inverse.reshape(-1)
+
+
+class _Simulator:
+    """Everything precomputed for one (problem, procedure, query); runs batches of trials."""
+
+    def __init__(
+        self,
+        problem: DrawProblem,
+        procedure: Procedure,
+        query: Query,
+        choose_return: ReturnChooser | None,
+    ) -> None:
+        self.problem = problem
+        self.shape = deal_shape(problem, procedure, query)
+        sizes = problem.group_sizes
+        self.n_groups = len(sizes)
+        self.sizes = np.asarray(sizes, dtype=np.int64).reshape(-1, 1)
+        self.order = sorted(range(self.n_groups), key=lambda g: sizes[g])
+        self.selector_groups: dict[int, list[int]] = {}
+        rule = self.shape.rule
+        tests = list(problem.conditions) + (
+            list(rule.triggers) if isinstance(rule, RedrawRule) else []
+        )
+        for t in tests:
+            self.selector_groups[t.selector] = [
+                g for g in range(self.n_groups) if problem.membership[g][t.selector]
+            ]
+        plain = rule is None and not self.shape.lookahead
+        seen = self.shape.hand + self.shape.later
+        self.seen_sampler = FixedPileSampler(sizes, seen) if plain else None
+        self.hand_sampler = None if plain else FixedPileSampler(sizes, self.shape.hand)
+        self.kuk = _Lookup(
+            [s + 1 for s in sizes] + [max(self.n_groups, 1)],
+            lambda key: kuk_keep(problem, key[:-1], key[-1]),
+        )
+        self.returns: _Lookup | None = None
+        if isinstance(rule, ReturnRule):
+            chooser = choose_return or default_chooser(problem, rule)
+            count = rule.count
+            self.returns = _Lookup(
+                [s + 1 for s in sizes], lambda hand: check_return(hand, chooser(hand), count)
+            )
+
+    # -- conditions ---------------------------------------------------------------------------
+
+    def _totals(self, selector: int, held: IntArray) -> IntArray:
+        groups = self.selector_groups[selector]
+        if not groups:
+            return np.zeros(held.shape[1], dtype=np.int64)
+        if len(groups) == 1:
+            return held[groups[0]]
+        return held[groups].sum(axis=0)
+
+    def _test(self, test: CountTest, held: IntArray) -> BoolArray:
+        return _COMPARE[test.op](self._totals(test.selector, held), test.threshold)
+
+    def satisfied(self, held: IntArray) -> BoolArray:
+        """Per column: whether every query condition holds."""
+        ok = np.ones(held.shape[1], dtype=bool)
+        for test in self.problem.conditions:
+            ok &= self._test(test, held)
+        return ok
+
+    def triggered(self, rule: RedrawRule, held: IntArray) -> BoolArray:
+        """Per column: whether the redraw rule allows a redraw (any trigger holds)."""
+        hit = np.zeros(held.shape[1], dtype=bool)
+        for test in rule.triggers:
+            hit |= self._test(test, held)
+        return hit
+
+    # -- dealing ------------------------------------------------------------------------------
+
+    def later(self, rng: np.random.Generator, held: IntArray) -> IntArray:
+        """The holding after the draws that follow the hand; the pile is everything not held."""
+        if self.shape.later == 0:
+            return held
+        if self.shape.lookahead:
+            return self._lookahead(rng, held)
+        return held + draw_rowwise(rng, self.sizes - held, self.shape.later, self.order)
+
+    def _take(
+        self,
+        rng: np.random.Generator,
+        pile: IntArray,
+        under: IntArray,
+        head: IntArray,
+        cols: IntArray,
+    ) -> IntArray:
+        """Deal the top card of the columns ``cols``: from the shuffled pile while it lasts, then
+        from the cards put under it, in the order they went there."""
+        sub = pile[:, cols]
+        total = sub.sum(axis=0)
+        card = np.empty(cols.size, dtype=np.int64)
+        fresh = total > 0
+        if fresh.any():
+            c = cols[fresh]
+            # The next card of a uniformly shuffled pile is a uniform pick among its cards.
+            r = rng.integers(0, total[fresh])
+            g = (np.cumsum(sub[:, fresh], axis=0) <= r).sum(axis=0)
+            card[fresh] = g
+            pile[g, c] -= 1
+        if not fresh.all():
+            c = cols[~fresh]
+            card[~fresh] = under[head[c], c]
+            head[c] += 1
+        return card
+
+    def _lookahead(self, rng: np.random.Generator, held: IntArray) -> IntArray:
+        held = held.copy()
+        pile = self.sizes - held
+        trials = held.shape[1]
+        per_turn = self.shape.per_turn
+        looks = -(-self.shape.later // per_turn)
+        under = np.zeros((looks, trials), dtype=np.int64)  # cards put at the bottom, in order
+        head = np.zeros(trials, dtype=np.int64)
+        tail = np.zeros(trials, dtype=np.int64)
+        cols = np.arange(trials)
+        for j in range(self.shape.later):
+            card = self._take(rng, pile, under, head, cols)
+            if j % per_turn == 0:
+                values, inverse = self.kuk(np.vstack([held, card]))
+                keep = np.asarray(values, dtype=bool)[inverse]
+                moved = np.flatnonzero(~keep)
+                if moved.size:
+                    under[tail[moved], moved] = card[moved]
+                    tail[moved] += 1
+                    card[moved] = self._take(rng, pile, under, head, moved)
+            held[card, cols] += 1
+        return held
+
+    def _redraw(
+        self, rng: np.random.Generator, rule: RedrawRule, hand: IntArray
+    ) -> tuple[IntArray, IntArray, int]:
+        """Apply the redraw rule; returns the final hands, the redrawn columns and how many
+        columns hit the redraw cap."""
+        assert self.hand_sampler is not None
+        hand = hand.copy()
+        redrawn = np.zeros(hand.shape[1], dtype=bool)
+        active = np.flatnonzero(self.triggered(rule, hand))
+        rounds = 0
+        while active.size and (rule.max_redraws is None or rounds < rule.max_redraws):
+            if rounds >= REDRAW_CAP:
+                return hand, np.flatnonzero(redrawn), int(active.size)
+            new = self.hand_sampler.sample(rng, active.size)
+            hand[:, active] = new
+            redrawn[active] = True
+            rounds += 1
+            active = active[self.triggered(rule, new)]
+        return hand, np.flatnonzero(redrawn), 0
+
+    def _return(
+        self, rng: np.random.Generator, rule: ReturnRule, hand: IntArray
+    ) -> tuple[IntArray, IntArray]:
+        """Apply the return rule; returns the new hands of the columns that returned cards, and
+        those columns."""
+        assert self.returns is not None
+        values, inverse = self.returns(hand)
+        table = np.asarray(values, dtype=np.int64).reshape(len(values), self.n_groups)
+        returned = table[inverse].T
+        cols = np.flatnonzero(returned.sum(axis=0) > 0)
+        kept = hand[:, cols] - returned[:, cols]
+        kept += draw_rowwise(rng, self.sizes - kept, rule.count, self.order)
+        return kept, cols
+
+    def run(
+        self, rng: np.random.Generator, trials: int, progress: Callable[[int], None] | None = None
+    ) -> tuple[int, int, int]:
+        """Run ``trials`` trials in batches: (successes, successes without mulligan, capped)."""
+        totals = [0, 0, 0]
+        done = 0
+        while done < trials:
+            n = min(BATCH, trials - done)
+            for i, v in enumerate(self._batch(rng, n)):
+                totals[i] += v
+            done += n
+            if progress is not None:
+                progress(n)
+        return totals[0], totals[1], totals[2]
+
+    def _batch(self, rng: np.random.Generator, trials: int) -> tuple[int, int, int]:
+        rule = self.shape.rule
+        if self.seen_sampler is not None:
+            wins = int(np.count_nonzero(self.satisfied(self.seen_sampler.sample(rng, trials))))
+            return wins, wins, 0
+        assert self.hand_sampler is not None
+        first = self.hand_sampler.sample(rng, trials)
+        # The figure without the mulligan: the first hand and the cards under it. Columns the
+        # mulligan leaves alone reuse it, which couples the two estimates like the reference.
+        ok_plain = self.satisfied(self.later(rng, first))
+        ok = ok_plain
+        capped = 0
+        if isinstance(rule, RedrawRule):
+            hand, cols, capped = self._redraw(rng, rule, first)
+            if cols.size:
+                ok = ok_plain.copy()
+                ok[cols] = self.satisfied(self.later(rng, hand[:, cols]))
+        elif isinstance(rule, ReturnRule):
+            kept, cols = self._return(rng, rule, first)
+            if cols.size:
+                ok = ok_plain.copy()
+                ok[cols] = self.satisfied(self.later(rng, kept))
+        return int(np.count_nonzero(ok)), int(np.count_nonzero(ok_plain)), capped
+
+
+def _run_chunk(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    choose_return: ReturnChooser | None,
+    trials: int,
+    stream: np.random.SeedSequence,
+) -> tuple[int, int, int]:
+    """One chunk in a worker process (module level so that it can be pickled)."""
+    sim = _Simulator(problem, procedure, query, choose_return)
+    return sim.run(np.random.default_rng(stream), trials)
+
+
+def _picklable(obj: object) -> bool:
+    try:
+        pickle.dumps(obj)
+    except Exception:  # any failure means "cannot ship it to a worker"
+        return False
+    return True
+
+
+def simulate_vectorised(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    trials: int,
+    seed: int | None,
+    choose_return: ReturnChooser | None = None,
+    workers: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> SimulationResult:
+    """Estimate the query's probability from ``trials`` simulated deals, vectorised with numpy.
+
+    Same rules and result fields as :func:`deckcheck.draws.reference.simulate_reference`.
+    ``seed`` None draws a fresh seed (reported in the result). ``workers`` caps the worker
+    processes used for runs above ``PARALLEL_MIN_TRIALS`` (default: every CPU); the result for a
+    seed does not depend on it. ``progress(done, total)`` is called as trials complete.
+    """
+    if trials < 1:
+        raise ValueError(f"trials must be at least 1 (got {trials})")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+    sim = _Simulator(problem, procedure, query, choose_return)  # validates the query up front
+    sizes = [CHUNK] * (trials // CHUNK) + ([trials % CHUNK] if trials % CHUNK else [])
+    streams = np.random.SeedSequence(seed).spawn(len(sizes))
+    workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
+    workers = min(workers, len(sizes))
+    notes = list(sim.shape.notes)
+
+    results: dict[int, tuple[int, int, int]] = {}
+    done = 0
+    used = 1
+    if (
+        workers > 1
+        and trials > PARALLEL_MIN_TRIALS
+        and _picklable((problem, procedure, query, choose_return))
+    ):
+        try:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {
+                    pool.submit(_run_chunk, problem, procedure, query, choose_return, n, s): i
+                    for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
+                }
+                for future in as_completed(futures):
+                    i = futures[future]
+                    results[i] = future.result()
+                    done += sizes[i]
+                    if progress is not None:
+                        progress(done, trials)
+            used = workers
+        except (OSError, PermissionError, BrokenProcessPool, pickle.PicklingError):
+            # No worker processes here (sandbox, frozen app...): finish the missing chunks in
+            # this process; the chunks' streams are fixed, so the result is the same.
+            notes.append("worker processes unavailable; ran in one process")
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, trials)
+
+    for i, (n, stream) in enumerate(zip(sizes, streams, strict=True)):
+        if i not in results:
+            results[i] = sim.run(np.random.default_rng(stream), n, tick)
+
+    successes = sum(r[0] for r in results.values())
+    plain = sum(r[1] for r in results.values())
+    capped = sum(r[2] for r in results.values())
+    if capped:
+        notes.append(f"redraw limit of {REDRAW_CAP} reached in {capped} trials; hand kept")
+    method = "simulation (numpy, vectorised" + (f", {used} processes)" if used > 1 else ")")
+    return SimulationResult(
+        probability=successes / trials,
+        ci95=wilson_interval(successes, trials),
+        trials=trials,
+        successes=successes,
+        seed=seed,
+        probability_without_mulligan=plain / trials,
+        ci95_without_mulligan=wilson_interval(plain, trials),
+        method=method,
+        notes=tuple(notes),
+    )

@@ -1,0 +1,94 @@
+"""The one exception family for bad input. The CLI turns any of these into exit code 2."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+class DeckcheckError(Exception):
+    """Input that cannot be read or understood; the message is shown to the user as is.
+
+    ``source`` names the file (or ``<stdin>``), ``line`` the 1-based line where there is one;
+    ``details`` are further lines shown under the message.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        details: Sequence[str] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+        self.details = tuple(details)
+
+    def location(self) -> str:
+        """``file:line`` (or just ``file``) for the message prefix; empty when unknown."""
+        if self.source is None:
+            return ""
+        return f"{self.source}:{self.line}" if self.line is not None else self.source
+
+    def __str__(self) -> str:
+        where = self.location()
+        head = f"{where}: {self.message}" if where else self.message
+        return "\n".join([head, *("  " + d for d in self.details)])
+
+
+class UsageError(DeckcheckError):
+    """A command-line argument or option that makes no sense."""
+
+
+class InputFileError(DeckcheckError):
+    """A file that cannot be read: missing, a directory, too large, undecodable."""
+
+
+class DeckFormatError(DeckcheckError):
+    """A deck file whose content cannot be parsed."""
+
+
+class CatalogError(DeckcheckError):
+    """A catalog (bundled or overlay) that is broken."""
+
+
+class ConditionError(DeckcheckError):
+    """An odds/simulate condition that cannot be parsed or matches nothing sensible."""
+
+
+@dataclass(frozen=True)
+class UnresolvedLine:
+    """One deck line whose name matches no card (or several), with suggestions."""
+
+    source: str
+    line: int | None
+    text: str
+    suggestions: tuple[str, ...] = ()
+    reason: str = "unknown card"
+    candidates: tuple[str, ...] = field(default=())
+
+    def describe(self) -> str:
+        """One human line: where, what, and what might have been meant."""
+        where = f"{self.source}:{self.line}" if self.line is not None else self.source
+        text = f"{where}: {self.reason} {self.text!r}"
+        if self.candidates:
+            text += " — write one of these ids: " + ", ".join(self.candidates)
+        elif self.suggestions:
+            text += " — did you mean: " + ", ".join(self.suggestions) + "?"
+        return text
+
+
+class UnknownCardsError(DeckcheckError):
+    """Every deck line that names no card (or an ambiguous one), reported together."""
+
+    def __init__(self, unresolved: Sequence[UnresolvedLine], game: str) -> None:
+        self.unresolved = tuple(unresolved)
+        n = len(self.unresolved)
+        noun = "line names" if n == 1 else "lines name"
+        super().__init__(
+            f"{n} deck {noun} no single card of {game}",
+            details=[u.describe() for u in self.unresolved],
+        )

@@ -1,0 +1,165 @@
+"""The :class:`Game` object: everything game-specific that shared code may use.
+
+Shared code never branches on a game's name; it asks the game. A game is its ``game.toml``
+(numbers, lists, variants), its ``cards.toml`` and a few pure rule functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from deckcheck.catalog.load import apply_overlay, build_catalog, parse_document, read_document
+from deckcheck.catalog.model import Catalog, FieldSpec
+from deckcheck.errors import CatalogError, UsageError
+from deckcheck.games.spec import GameSpec
+from deckcheck.tomlfile import parse_toml
+from deckcheck.violations import Violation
+
+if TYPE_CHECKING:
+    from deckcheck.decks.model import Deck
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of rules and their numbers (``params``)."""
+
+    name: str
+    description: str
+    rules: tuple[str, ...]
+    params: Mapping[str, Any]
+    random: bool = False
+
+    def param(self, key: str) -> Any:
+        """A number or list from game.toml; a missing one is a bug in the game's data."""
+        try:
+            return self.params[key]
+        except KeyError:
+            raise CatalogError(f"variant {self.name!r} has no parameter {key!r}") from None
+
+
+Rule = Callable[["Deck", Catalog, Variant], Iterable[Violation]]
+"""A rule: a small pure function of the deck, the catalog and the variant."""
+
+Exporter = Callable[["Deck"], str]
+
+
+@dataclass
+class Game:
+    """A game deckcheck knows: data from its folder plus the code that data cannot express.
+
+    ``rules`` maps rule codes (as listed by the variants in game.toml) to rule functions;
+    ``name_candidates`` turns a deck spelling into names to try (persona suffixes, …);
+    ``exporters`` adds game-specific export formats; ``card_art`` draws a card as text.
+    """
+
+    directory: Traversable | Path
+    rules: Mapping[str, Rule]
+    name_candidates: Callable[[str], Sequence[str]] = lambda raw: [raw]
+    exporters: Mapping[str, Exporter] = field(default_factory=dict)
+    card_art: Callable[[Any], str] | None = None
+    _catalog: Catalog | None = field(default=None, init=False, repr=False)
+
+    @cached_property
+    def spec(self) -> GameSpec:
+        """The parsed game.toml."""
+        path = self.directory / "game.toml"
+        label = str(path)
+        data = parse_toml(path.read_text(encoding="utf-8"), label, CatalogError)
+        try:
+            spec = GameSpec.model_validate(data)
+        except ValidationError as exc:
+            raise CatalogError(f"game definition is broken: {exc}", source=label) from None
+        missing = {r for v in spec.variants.values() for r in v.rules} - set(self.rules)
+        if missing:
+            raise CatalogError(f"rules without code: {sorted(missing)}", source=label)
+        return spec
+
+    @property
+    def id(self) -> str:
+        """The game's id (``ren-dhark``)."""
+        return self.spec.game.id
+
+    @property
+    def name(self) -> str:
+        """The game's display name."""
+        return self.spec.game.name
+
+    @cached_property
+    def variants(self) -> dict[str, Variant]:
+        """Variant name → variant, in game.toml order."""
+        return {
+            name: Variant(name, v.description, tuple(v.rules), MappingProxyType(v.params), v.random)
+            for name, v in self.spec.variants.items()
+        }
+
+    def variant(self, name: str | None) -> Variant:
+        """The named variant (default when None); an unknown name is a usage error."""
+        chosen = name or self.spec.game.default_variant
+        if chosen not in self.variants:
+            raise UsageError(
+                f"{self.id} has no variant {chosen!r}; variants: {', '.join(self.variants)}"
+            )
+        return self.variants[chosen]
+
+    @cached_property
+    def field_specs(self) -> dict[str, FieldSpec]:
+        """Field name → what it may hold."""
+        return {
+            name: FieldSpec(
+                name, f.kind, tuple(f.values), f.min, f.max, tuple(f.not_for_types), f.description
+            )
+            for name, f in self.spec.fields.items()
+        }
+
+    def bundled_catalog(self) -> Catalog:
+        """The catalog shipped with the game (parsed once per process)."""
+        if self._catalog is None:
+            docs = []
+            for entry in sorted(self.directory.iterdir(), key=lambda p: p.name):
+                if entry.name.endswith(".toml") and entry.name != "game.toml":
+                    docs.append(parse_document(entry.read_text(encoding="utf-8"), str(entry)))
+            self._catalog = build_catalog(self.id, self.name, self.field_specs, docs)
+        return self._catalog
+
+    def catalog(self, overlays: Sequence[str | Path] = ()) -> Catalog:
+        """The bundled catalog with the user's overlay files laid over it, in order."""
+        catalog = self.bundled_catalog()
+        for path in overlays:
+            catalog = apply_overlay(catalog, read_document(path))
+        return catalog
+
+    def rule(self, code: str) -> Rule:
+        """The function behind a rule code."""
+        return self.rules[code]
+
+    def info(self) -> dict[str, Any]:
+        """The ``games --json`` entry (CONTRACT.md) plus piles."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "variants": list(self.variants),
+            "default_variant": self.spec.game.default_variant,
+            "cards": len(self.bundled_catalog()),
+            "piles": [f"{self.id}:{p}" for p in self.spec.piles],
+        }
+
+
+def game_directory(module_file: str, game_id: str) -> Traversable | Path:
+    """Where a built-in game's TOML lives: inside the installed package, or the repo's catalogs/.
+
+    The wheel carries ``catalogs/`` as ``deckcheck/catalogs``; a source checkout (editable
+    install, tests) has it at the top of the repository.
+    """
+    package_root = Path(module_file).resolve().parents[2]
+    for candidate in (package_root / "catalogs", package_root.parent / "catalogs"):
+        if (candidate / game_id / "game.toml").is_file():
+            return candidate / game_id
+    raise CatalogError(f"the bundled catalog of {game_id} is missing from this installation")

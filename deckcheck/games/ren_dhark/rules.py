@@ -1,0 +1,191 @@
+"""Ren Dhark's deck rules (RULES.md §1): small pure functions of deck, catalog and variant."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from deckcheck.catalog.model import Card, Catalog
+from deckcheck.decks.model import Deck
+from deckcheck.games.base import Variant
+from deckcheck.violations import Violation, error, undecided
+
+
+def _is(kind: str) -> Callable[[Card], bool]:
+    return lambda card: card.has_type(kind)
+
+
+def copies(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.copies: each card (by number) at most ``max_copies`` times."""
+    limit = variant.param("max_copies")
+    cards = deck.cards()
+    for card_id, n in deck.counts().items():
+        if n > limit:
+            yield error(
+                "rd.copies",
+                f"{card_id} {cards[card_id].name}: {n} copies, at most {limit} allowed",
+                [card_id],
+            )
+
+
+def points(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.points: total resource points within [points_min, points_max].
+
+    Ships, persons and units must have a value; actions and planets count where known. A
+    missing value makes the rule undecidable, unless the known part alone is already too high.
+    """
+    low, high = variant.param("points_min"), variant.param("points_max")
+    required = variant.param("points_required_types")
+    total = 0
+    missing: list[str] = []
+    for entry in deck:
+        value = entry.card.get("resource_points")
+        if value is None:
+            if any(entry.card.has_type(t) for t in required):
+                missing.append(entry.card.id)
+            continue
+        total += value * entry.count
+    missing = list(dict.fromkeys(missing))
+    if missing and total <= high:
+        yield undecided(
+            "rd.points",
+            f"resource points unknown for {len(missing)} card(s), so the total (must be "
+            f"{low}–{high}) cannot be checked; known part: {total}. Add the values printed on "
+            "your cards with --catalog (see `deckcheck catalog template ren-dhark "
+            "--field resource_points`)",
+            missing,
+        )
+    elif total > high or (not missing and total < low):
+        yield error(
+            "rd.points",
+            f"{total} resource points{' at least' if missing else ''}, must be {low}–{high}",
+        )
+
+
+def _composition(deck: Deck, variant: Variant) -> tuple[int, int, int, list[str]]:
+    """(ship-only, person/unit-only, dual) counts and the dual cards' ids."""
+    ship = variant.param("ship_type")
+    persons = variant.param("person_types")
+
+    def is_person(card: Card) -> bool:
+        return any(card.has_type(t) for t in persons)
+
+    ships_only = deck.count_where(lambda c: c.has_type(ship) and not is_person(c))
+    persons_only = deck.count_where(lambda c: is_person(c) and not c.has_type(ship))
+    dual = deck.count_where(lambda c: c.has_type(ship) and is_person(c))
+    dual_ids = deck.ids_where(lambda c: c.has_type(ship) and is_person(c))
+    return ships_only, persons_only, dual, dual_ids
+
+
+def _dual_note(dual: int, dual_ids: list[str]) -> str:
+    return f" ({dual} card(s) that are ship and unit, {', '.join(dual_ids)}, count as either)" if dual else ""
+
+
+def ships(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.ships: at least ``min_ships`` ships, dual ship/unit cards assigned where they help."""
+    need_s, need_p = variant.param("min_ships"), variant.param("min_persons")
+    s, p, d, dual_ids = _composition(deck, variant)
+    if s + d < need_s:
+        yield error("rd.ships", f"{s + d} ship cards, at least {need_s} needed"
+                    + _dual_note(d, dual_ids), dual_ids)
+    elif p + d >= need_p and s + p + d < need_s + need_p:
+        yield error(
+            "rd.ships",
+            f"{s} ships, {p} persons/units and {d} ship-or-unit card(s) cannot make both "
+            f"{need_s} ships and {need_p} persons/units",
+            dual_ids,
+        )
+
+
+def persons(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.persons: at least ``min_persons`` persons/units, dual cards assigned where they help."""
+    need_s, need_p = variant.param("min_ships"), variant.param("min_persons")
+    s, p, d, dual_ids = _composition(deck, variant)
+    if p + d < need_p:
+        yield error("rd.persons", f"{p + d} person/unit cards, at least {need_p} needed"
+                    + _dual_note(d, dual_ids), dual_ids)
+    elif s + d >= need_s and s + p + d < need_s + need_p:
+        yield error(
+            "rd.persons",
+            f"{s} ships, {p} persons/units and {d} ship-or-unit card(s) cannot make both "
+            f"{need_s} ships and {need_p} persons/units",
+            dual_ids,
+        )
+
+
+def actions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.actions: at most ``max_actions`` action cards."""
+    limit = variant.param("max_actions")
+    is_action = _is(variant.param("action_type"))
+    n = deck.count_where(is_action)
+    if n > limit:
+        yield error("rd.actions", f"{n} action cards, at most {limit} allowed",
+                    deck.ids_where(is_action))
+
+
+def planet(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.planet: exactly ``planets`` planet card(s)."""
+    want = variant.param("planets")
+    is_planet = _is(variant.param("planet_type"))
+    n = deck.count_where(is_planet)
+    if n != want:
+        yield error("rd.planet", f"{n} planet cards, exactly {want} required",
+                    deck.ids_where(is_planet))
+
+
+def colour(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.colour: every card of one colour (a player plays blue or red)."""
+    by_colour: dict[str, list[str]] = {}
+    for entry in deck:
+        by_colour.setdefault(str(entry.card.get("colour") or ""), []).append(entry.card.id)
+    unknown = by_colour.pop("", [])
+    if len(by_colour) > 1:
+        parts = [f"{len(ids)} {c} ({', '.join(ids[:6])}{', …' if len(ids) > 6 else ''})"
+                 for c, ids in sorted(by_colour.items(), key=lambda kv: -len(kv[1]))]
+        minority = sorted(by_colour.items(), key=lambda kv: len(kv[1]))[0][1]
+        yield error("rd.colour", "cards of more than one colour: " + "; ".join(parts), minority)
+    elif unknown:
+        yield undecided("rd.colour", f"colour unknown for {', '.join(unknown)}", unknown)
+
+
+_RANGE = re.compile(r"^(.*?)(\d+)-\1(\d+)$")
+
+
+def _expand(items: Iterable[str]) -> list[str]:
+    ids: list[str] = []
+    for item in items:
+        m = _RANGE.match(item)
+        if m:
+            ids.extend(f"{m.group(1)}{n}" for n in range(int(m.group(2)), int(m.group(3)) + 1))
+        else:
+            ids.append(item)
+    return ids
+
+
+def starter(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """rd.starter: the deck is exactly one colour's starter cards, each once."""
+    counts = deck.counts()
+    starters = {c: _expand(ids) for c, ids in variant.param("starters").items()}
+    best = max(starters, key=lambda c: sum(1 for i in starters[c] if i in counts))
+    wanted = starters[best]
+    missing = [i for i in wanted if i not in counts]
+    extra = [i for i in counts if i not in wanted]
+    doubled = [i for i in wanted if counts.get(i, 0) > 1]
+    if missing:
+        yield error("rd.starter", f"the {best} starter lacks {len(missing)} card(s)", missing)
+    if extra:
+        yield error("rd.starter", f"{len(extra)} card(s) are not in the {best} starter", extra)
+    if doubled:
+        yield error("rd.starter", f"{len(doubled)} card(s) more than once (each once)", doubled)
+
+
+RULES = {
+    "rd.copies": copies,
+    "rd.points": points,
+    "rd.ships": ships,
+    "rd.persons": persons,
+    "rd.actions": actions,
+    "rd.planet": planet,
+    "rd.colour": colour,
+    "rd.starter": starter,
+}

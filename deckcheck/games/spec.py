@@ -1,0 +1,111 @@
+"""The schema of a game's ``game.toml``: numbers and lists live in data, not in code."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GameInfo(_Strict):
+    """``[game]``: identity and defaults."""
+
+    id: str
+    name: str
+    default_variant: str
+    description: str = ""
+    deck_noun: str = "deck"
+    card_noun: str = "card"
+
+
+class FieldModel(_Strict):
+    """``[fields.NAME]``: what a card field may hold."""
+
+    kind: Literal["text", "int", "bool", "list", "data"] = "text"
+    values: list[str] = []
+    min: int | None = None
+    max: int | None = None
+    not_for_types: list[str] = []
+    description: str = ""
+
+
+class VariantModel(_Strict):
+    """``[variants.NAME]``: the rules a variant checks and their numbers."""
+
+    description: str = ""
+    rules: list[str] = []
+    params: dict[str, Any] = {}
+    random: bool = False  # the variant deals the deck at random: simulate, do not check
+
+
+class SetAsideModel(_Strict):
+    """Cards taken out of the pile before the shuffle (a planet, seed cards, starting miners)."""
+
+    select: str
+    count: int | None = None  # None: every matching card
+    why: str = ""
+
+
+class CountTestModel(_Strict):
+    """``SELECTOR OP COUNT`` in data (mulligan triggers)."""
+
+    select: str
+    op: Literal[">=", "<=", "=", ">", "<"]
+    count: int
+
+
+class MulliganModel(_Strict):
+    """``[mulligan]``: the game's own redraw or return rule."""
+
+    kind: Literal["redraw", "return"]
+    triggers: list[CountTestModel] = []
+    max_redraws: int | None = 1
+    count: int = 3
+    description: str = ""
+
+
+class OpeningModel(_Strict):
+    """``[opening]``: how the game deals and draws."""
+
+    hand_size: int
+    hand_size_second: int | None = None
+    draws_per_turn: int = 1
+    lookahead: bool = False
+    set_aside: list[SetAsideModel] = []
+    description: str = ""
+
+
+class PileModel(_Strict):
+    """``[piles.NAME]``: a built-in random pile, queried as ``GAME:NAME``."""
+
+    description: str
+    select: str
+    seen: int
+    seen_note: str = ""
+
+
+class TotalModel(_Strict):
+    """``[[totals]]``: a rule-relevant total shown by ``diff`` (a count or a field sum)."""
+
+    label: str
+    select: str = ""
+    sum_field: str = ""
+
+
+class GameSpec(_Strict):
+    """A whole ``game.toml``."""
+
+    game: GameInfo
+    fields: dict[str, FieldModel] = {}
+    identity_fields: list[str] = Field(default_factory=lambda: ["type"])
+    group_by: str = "type"
+    variants: dict[str, VariantModel]
+    opening: OpeningModel | None = None
+    mulligan: MulliganModel | None = None
+    piles: dict[str, PileModel] = {}
+    totals: list[TotalModel] = []
+    ordered: bool = False  # the order of the deck's lines matters (a Drake stack)

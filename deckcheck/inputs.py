@@ -1,0 +1,109 @@
+"""Reading the user's files: one place for paths, standard input, size limits and encodings."""
+
+from __future__ import annotations
+
+import codecs
+import sys
+from pathlib import Path
+
+from deckcheck.errors import InputFileError
+
+MAX_INPUT_BYTES = 5 * 1024 * 1024
+"""Largest deck, catalog or overlay file read (5 MiB): far above any real deck."""
+
+STDIN = "-"
+_CZECH_LETTERS = set("ěščřžýáíéůúňťďĚŠČŘŽÝÁÍÉŮÚŇŤĎ")
+
+
+def source_label(path: str | Path) -> str:
+    """How a file is named in messages (``<stdin>`` for ``-``)."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The raw bytes of a file or of standard input (``-``), within :data:`MAX_INPUT_BYTES`."""
+    label = source_label(path)
+    if str(path) == STDIN:
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise InputFileError("no such file", source=label)
+        if p.is_dir():
+            raise InputFileError("is a directory, not a file", source=label)
+        try:
+            size = p.stat().st_size
+            if size > MAX_INPUT_BYTES:
+                raise InputFileError(_too_large(size), source=label)
+            with p.open("rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        except OSError as exc:
+            raise InputFileError(f"cannot be read: {exc.strerror or exc}", source=label) from exc
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputFileError(_too_large(len(data)), source=label)
+    return data
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"is {size:,} bytes; deckcheck reads files of at most {MAX_INPUT_BYTES:,} bytes "
+        "(a deck or catalog is far smaller: is this the right file?)"
+    )
+
+
+def decode(data: bytes, label: str) -> str:
+    """Text from bytes: UTF-8 (with or without BOM) or UTF-16 with BOM; otherwise a clear error.
+
+    Newlines are normalised to ``\\n``.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        text = _strict(data[3:], "utf-8", label)
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text = _strict(data, "utf-16", label)
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputFileError(_undecodable_message(data, exc), source=label) from None
+    if "\x00" in text:
+        raise InputFileError(
+            "holds NUL bytes: this is not a text file (UTF-16 needs a byte-order mark)",
+            source=label,
+        )
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _strict(data: bytes, encoding: str, label: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise InputFileError(
+            f"starts like {encoding.upper()} but byte {exc.start} does not decode: the file is "
+            "damaged or not text",
+            source=label,
+        ) from None
+
+
+def _undecodable_message(data: bytes, exc: UnicodeDecodeError) -> str:
+    line = data.count(b"\n", 0, exc.start) + 1
+    try:
+        as_1250 = data.decode("cp1250")
+    except UnicodeDecodeError:
+        as_1250 = ""
+    if as_1250 and any(ch in _CZECH_LETTERS for ch in as_1250):
+        return (
+            f"is not UTF-8 (line {line}); it looks like Windows-1250 (Czech). Re-save it as "
+            "UTF-8, e.g. `iconv -f cp1250 -t utf-8 OLD > NEW` or 'Save as… UTF-8' in your editor"
+        )
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in data[:4096])
+    if data and printable / min(len(data), 4096) < 0.75:
+        return "is not a text file (binary data); deckcheck reads UTF-8 or UTF-16 text"
+    return (
+        f"is not UTF-8 (first bad byte on line {line}); re-save it as UTF-8 "
+        "(UTF-16 with a byte-order mark also works)"
+    )
+
+
+def read_text(path: str | Path) -> str:
+    """Decoded text of a file or of standard input, with every failure as an input error."""
+    return decode(read_bytes(path), source_label(path))

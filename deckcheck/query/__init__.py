@@ -1,0 +1,1 @@
+"""Questions about a deck: selectors, conditions, odds, sample hands and simulation."""

@@ -1,0 +1,73 @@
+"""Selectors pick cards: ``field:value``, ``id:I/25`` or a card's name.
+
+The same selectors serve the user's conditions and a game's data (set-aside cards, mulligan
+triggers, piles, totals), so there is one way to say "these cards".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from deckcheck.catalog.model import Card, Catalog
+from deckcheck.errors import ConditionError
+from deckcheck.text import fold, suggest
+
+
+@dataclass(frozen=True)
+class Selector:
+    """A bound selector: its text and the predicate it stands for."""
+
+    text: str
+    predicate: Callable[[Card], bool]
+
+    def __call__(self, card: Card) -> bool:
+        return self.predicate(card)
+
+
+def _value_matches(value: object, wanted: str) -> bool:
+    if isinstance(value, list | tuple):
+        return any(_value_matches(v, wanted) for v in value)
+    if isinstance(value, bool):
+        return fold(wanted) in ({"true", "yes", "1"} if value else {"false", "no", "0"})
+    return fold(str(value)) == wanted
+
+
+def bind_selector(text: str, catalog: Catalog) -> Selector:
+    """Turn selector text into a predicate over ``catalog``'s cards.
+
+    ``field:value`` when the part before the colon is a field the catalog knows; otherwise the
+    whole text is a card name (names may hold colons) or an id.
+    """
+    raw = text.strip().strip("\"'").strip()
+    if not raw:
+        raise ConditionError("empty selector: write field:value, id:ID or a card name")
+    key, sep, value = raw.partition(":")
+    key_folded = fold(key)
+    known_fields = {fold(f) for f in catalog.fields} | {"type", "name", "id"}
+    if sep and key_folded in known_fields and value.strip():
+        wanted = fold(value)
+        if key_folded == "id":
+            card = catalog.by_id(value.strip())
+            if card is None:
+                raise ConditionError(f"no card has id {value.strip()!r}")
+            target = card.id
+            return Selector(raw, lambda c: c.id == target)
+        field_name = next(f for f in (*catalog.fields, "type", "name") if fold(f) == key_folded)
+        if field_name == "name":
+            ids = {c.id for c in catalog.by_name(value)}
+            return Selector(raw, lambda c: c.id in ids)
+        return Selector(raw, lambda c: _value_matches(c.get(field_name), wanted))
+    by_id = catalog.by_id(raw)
+    if by_id is not None:
+        target = by_id.id
+        return Selector(raw, lambda c: c.id == target)
+    named = {c.id for c in catalog.by_name(raw)}
+    if named:
+        return Selector(raw, lambda c: c.id in named)
+    hint = suggest(raw, list(catalog.names()))
+    fields_hint = ", ".join(sorted(catalog.fields)[:8])
+    raise ConditionError(
+        f"{raw!r} is neither a card name nor field:value",
+        details=[f"did you mean: {', '.join(hint)}?"] if hint else [f"fields: type, {fields_hint}"],
+    )

@@ -1,0 +1,54 @@
+"""Validation: every rule of the deck's variant, all findings reported together."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.errors import DeckcheckError
+from deckcheck.violations import Report
+
+
+def validate_loaded(loaded: LoadedDeck) -> Report:
+    """Run every rule of the variant over the deck (never stopping at the first finding)."""
+    deck, game, variant = loaded.deck, loaded.game, loaded.variant
+    violations = []
+    for code in variant.rules:
+        violations.extend(game.rule(code)(deck, loaded.catalog, variant))
+    return Report(
+        deck.label, game.id, variant.name, deck.size, tuple(violations), variant.rules, deck.name
+    )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One deck's result: a report, or the input error that stopped it."""
+
+    path: str
+    report: Report | None = None
+    error: DeckcheckError | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """2 for an input error, else the report's code."""
+        return 2 if self.report is None else self.report.exit_code
+
+
+def validate_paths(
+    paths: Sequence[str | Path],
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> list[Outcome]:
+    """Validate several deck files; a broken file does not stop the others."""
+    outcomes = []
+    for path in paths:
+        try:
+            loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs)
+            outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
+        except DeckcheckError as exc:
+            outcomes.append(Outcome(str(path), error=exc))
+    return outcomes

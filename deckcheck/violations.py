@@ -1,0 +1,105 @@
+"""Violations and validation reports: frozen values, every rule's findings together."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Severity(StrEnum):
+    """How a finding affects the deck's status."""
+
+    ERROR = "error"      # the deck is illegal
+    WARNING = "warning"  # worth knowing; the deck stays legal
+    UNKNOWN = "unknown"  # the rule cannot be decided (catalog data missing)
+
+
+class Status(StrEnum):
+    """A deck's verdict."""
+
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    UNVERIFIED = "unverified"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One finding of one rule: stable code, severity, a message with numbers, the cards."""
+
+    code: str
+    severity: Severity
+    message: str
+    cards: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The CONTRACT.md JSON shape."""
+        return {
+            "code": self.code,
+            "severity": str(self.severity),
+            "message": self.message,
+            "cards": list(self.cards),
+        }
+
+
+def error(code: str, message: str, cards: Iterable[str] = ()) -> Violation:
+    """An error violation (the deck is illegal)."""
+    return Violation(code, Severity.ERROR, message, tuple(cards))
+
+
+def warning(code: str, message: str, cards: Iterable[str] = ()) -> Violation:
+    """A warning (the deck stays legal)."""
+    return Violation(code, Severity.WARNING, message, tuple(cards))
+
+
+def undecided(code: str, message: str, cards: Iterable[str] = ()) -> Violation:
+    """A rule that cannot be decided for lack of catalog data (status ``unverified``)."""
+    return Violation(code, Severity.UNKNOWN, message, tuple(cards))
+
+
+@dataclass(frozen=True)
+class Report:
+    """The validation of one deck."""
+
+    deck: str
+    game: str
+    variant: str
+    card_count: int
+    violations: tuple[Violation, ...]
+    rules_checked: tuple[str, ...] = ()
+    deck_name: str | None = None
+
+    @property
+    def status(self) -> Status:
+        """illegal if any error, else unverified if any rule was undecided, else legal."""
+        severities = {v.severity for v in self.violations}
+        if Severity.ERROR in severities:
+            return Status.ILLEGAL
+        if Severity.UNKNOWN in severities:
+            return Status.UNVERIFIED
+        return Status.LEGAL
+
+    @property
+    def exit_code(self) -> int:
+        """0 legal, 1 illegal, 3 unverified (CONTRACT.md)."""
+        return {Status.LEGAL: 0, Status.ILLEGAL: 1, Status.UNVERIFIED: 3}[self.status]
+
+    def as_json(self) -> dict[str, Any]:
+        """The CONTRACT.md JSON shape (plus ``rules_checked`` and ``name``)."""
+        return {
+            "deck": self.deck,
+            "game": self.game,
+            "variant": self.variant,
+            "status": str(self.status),
+            "card_count": self.card_count,
+            "violations": [v.as_json() for v in self.violations],
+            "rules_checked": list(self.rules_checked),
+            "name": self.deck_name,
+        }
+
+
+def worst_exit_code(codes: Iterable[int]) -> int:
+    """Several decks: 2 over all, then 1 over 3 over 0 (CONTRACT.md)."""
+    ranking = {2: 3, 1: 2, 3: 1, 0: 0}
+    return max(codes, key=lambda c: ranking[c], default=0)
