@@ -27,6 +27,12 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", text).strip().casefold()
 
 
+def tidy(text: str) -> str:
+    """Curly quotes, typographic dashes and odd spaces made plain, whitespace collapsed; case
+    and accents kept (for display and for parsing names)."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", text.translate(_QUOTES))).strip()
+
+
 def slug(text: str) -> str:
     """A lowercase ASCII identifier made of a name (for ids of user-defined cards)."""
     return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-") or "card"

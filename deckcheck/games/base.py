@@ -37,6 +37,19 @@ class Variant:
     params: Mapping[str, Any]
     random: bool = False
 
+    def with_params(self, overrides: Mapping[str, Any]) -> Variant:
+        """The variant with some numbers changed (``--missions 4``); unknown names are errors."""
+        unknown = [k for k in overrides if k not in self.params]
+        if unknown:
+            raise UsageError(
+                f"variant {self.name!r} has no setting {unknown[0]!r}"
+                + (f"; settings: {', '.join(self.params)}" if self.params else "")
+            )
+        return Variant(
+            self.name, self.description, self.rules,
+            MappingProxyType({**self.params, **overrides}), self.random,
+        )
+
     def param(self, key: str) -> Any:
         """A number or list from game.toml; a missing one is a bug in the game's data."""
         try:
@@ -96,7 +109,10 @@ class Game:
     def variants(self) -> dict[str, Variant]:
         """Variant name → variant, in game.toml order."""
         return {
-            name: Variant(name, v.description, tuple(v.rules), MappingProxyType(v.params), v.random)
+            name: Variant(
+                name, v.description, tuple(v.rules),
+                MappingProxyType({**self.spec.constants, **v.params}), v.random,
+            )
             for name, v in self.spec.variants.items()
         }
 

@@ -83,7 +83,8 @@ class PileModel(_Strict):
     """``[piles.NAME]``: a built-in random pile, queried as ``GAME:NAME``."""
 
     description: str
-    select: str
+    select: str = ""
+    cards: dict[str, int] = {}  # card id -> copies, instead of select
     seen: int
     seen_note: str = ""
 
@@ -92,7 +93,7 @@ class TotalModel(_Strict):
     """``[[totals]]``: a rule-relevant total shown by ``diff`` (a count or a field sum)."""
 
     label: str
-    select: str = ""
+    select: str | list[str] = ""  # a list: cards matching any of them
     sum_field: str = ""
 
 
@@ -104,6 +105,7 @@ class GameSpec(_Strict):
     identity_fields: list[str] = Field(default_factory=lambda: ["type"])
     group_by: str = "type"
     variants: dict[str, VariantModel]
+    constants: dict[str, Any] = {}  # numbers and lists every variant shares
     opening: OpeningModel | None = None
     mulligan: MulliganModel | None = None
     piles: dict[str, PileModel] = {}

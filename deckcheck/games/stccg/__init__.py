@@ -1,0 +1,24 @@
+"""Star Trek CCG, First Edition (RULES.md §2)."""
+
+from deckcheck.decks.model import Deck
+from deckcheck.games.base import Game, game_directory
+from deckcheck.games.stccg.lackey import write_lackey
+from deckcheck.games.stccg.names import name_candidates
+from deckcheck.games.stccg.rules import RULES
+
+
+def _lackey(deck: Deck) -> str:
+    constants = GAME.spec.constants
+    return write_lackey(
+        deck,
+        mission=lambda c: c.has_type(constants["mission_type"]),
+        seed=lambda c: any(c.has_type(t) for t in constants["seed_types"]),
+    )
+
+
+GAME = Game(
+    directory=game_directory(__file__, "stccg-1e"),
+    rules=RULES,
+    name_candidates=name_candidates,
+    exporters={"lackey": _lackey},
+)

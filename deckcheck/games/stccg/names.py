@@ -1,4 +1,4 @@
-"""Star Trek CCG 1E card names as deck files spell them (pure: no deckcheck imports).
+"""Star Trek CCG 1E card names as deck files spell them.
 
 Lackey deck files, the community's interchange format, spell names in several ways::
 
@@ -17,20 +17,11 @@ the names worth trying, most specific first; the resolver compares ``fold(candid
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from deckcheck.text import fold, tidy
 
 __all__ = ["SET_SUFFIXES", "fold", "name_candidates"]
 
-_PUNCTUATION = str.maketrans(
-    {
-        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-        "\u00b4": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"',
-        "\u2033": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
-        "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u00a0": " ", "\u2007": " ",
-        "\u202f": " ",
-    }
-)
-_SPACES = re.compile(r"\s+")
 
 # A set code (as used after a star in Lackey files, or as the Release code of the database,
 # casefolded) -> the "(Set Name)" suffixes the card database uses for that set's printings.
@@ -108,25 +99,6 @@ _SHIP_PREFIXES = {
 _SHIP_PREFIX = re.compile(r"^(USS|ISS|IKS|IKC|IRW)\b\.?", re.I)
 
 
-def fold(name: str) -> str:
-    """Return the comparison key of a name.
-
-    Case is folded, accents are stripped (NFKD, combining marks dropped), curly quotes become
-    straight ones, typographic dashes become ``-`` and whitespace is collapsed and stripped.
-
-    >>> fold("  Kivas  Fajo \u2013 COLLECTOR ") == fold("Kivas Fajo - Collector")
-    True
-    """
-    text = unicodedata.normalize("NFKD", name.translate(_PUNCTUATION))
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return _SPACES.sub(" ", text).strip().casefold()
-
-
-def _tidy(text: str) -> str:
-    """Collapse whitespace and normalise quotes and dashes, keeping the letter case."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", text.translate(_PUNCTUATION))).strip()
-
-
 def _with_set(core: str, code: str) -> list[str]:
     """``core (Set Name)`` for every database suffix of a set code (empty if unknown)."""
     return [f"{core} ({label})" for label in SET_SUFFIXES.get(code.casefold(), ())]
@@ -139,13 +111,13 @@ def _punctuation_variants(name: str) -> list[str]:
         variants.append(re.sub(r"\s*-\s*", " - ", name))
         variants.append(re.sub(r"\s+-\s+", "-", name))
     if "&" in name:
-        variants.append(_tidy(name.replace("&", " and ")))
+        variants.append(tidy(name.replace("&", " and ")))
     if re.search(r"\band\b", name, re.I):
-        variants.append(_tidy(re.sub(r"\band\b", "&", name, flags=re.I)))
+        variants.append(tidy(re.sub(r"\band\b", "&", name, flags=re.I)))
     dotted = _ABBREVIATIONS.sub(lambda m: m.group(1) + ".", name)
     dotted = _SHIP_PREFIX.sub(lambda m: _SHIP_PREFIXES[m.group(1).casefold()], dotted)
     dotted = re.sub(r":(?=\S)", ": ", dotted)
-    variants.append(_tidy(dotted))
+    variants.append(tidy(dotted))
     return [variant for variant in variants if variant and variant != name]
 
 
@@ -164,7 +136,7 @@ def name_candidates(raw: str) -> list[str]:
     >>> name_candidates("Vash (The Next Generation)")
     ['Vash (The Next Generation)', 'Vash']
     """
-    text = _LEADING_MARKS.sub("", _tidy(raw))
+    text = _LEADING_MARKS.sub("", tidy(raw))
     primary: list[str] = [text]
     coded = _SET_CODE.match(text)
     core = text
