@@ -136,6 +136,106 @@ def validate(
     raise typer.Exit(worst_exit_code(o.exit_code for o in outcomes))
 
 
+SeenOpt = Annotated[int | None, typer.Option("--seen", help="Cards seen in all (opening "
+                                            "hand plus draws).")]
+TurnOpt = Annotated[int | None, typer.Option("--turn", help="Cards seen by the start of own turn "
+                                            "T under the game's rules (1 = opening hand).")]
+SecondOpt = Annotated[bool, typer.Option("--second", help="The player who does not start "
+                                         "(where the game gives them more cards).")]
+MulliganOpt = Annotated[str, typer.Option("--mulligan", help="rules: the game's own "
+                                          "redraw/mulligan, chosen optimally; none: plain draw.")]
+RedrawsOpt = Annotated[str | None, typer.Option("--redraws", help="Redraw limit for games with "
+                                               "a redraw rule: a number or 'unlimited'.")]
+
+
+def _odds_options(seen: int | None, turn: int | None, second: bool, mulligan: str,
+                  redraws: str | None, by_turn: int | None = None) -> Any:
+    from deckcheck.errors import UsageError
+    from deckcheck.query.odds import UNLIMITED, OddsOptions
+
+    if mulligan not in ("rules", "none"):
+        raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
+    parsed: int | str | None = None
+    if redraws is not None:
+        if redraws.strip().lower() == UNLIMITED:
+            parsed = UNLIMITED
+        elif redraws.strip().isdigit() and int(redraws) <= 1000:
+            parsed = int(redraws)
+        else:
+            raise UsageError(f"--redraws is a number from 0 to 1000 or 'unlimited', not {redraws!r}")
+    return OddsOptions(seen, turn, second, mulligan, parsed, by_turn)  # type: ignore[arg-type]
+
+
+@_command(app)
+def odds(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    conditions: Annotated[list[str], typer.Argument(help="SELECTOR OP COUNT, all must hold: "
+                                                    "type:ship>=2 \"POINT OF>=1\" rarity:3>=1")],
+    seen: SeenOpt = None,
+    turn: TurnOpt = None,
+    second: SecondOpt = False,
+    mulligan: MulliganOpt = "rules",
+    redraws: RedrawsOpt = None,
+    by_turn: Annotated[int | None, typer.Option("--by-turn", help="A table of turns 1…T.")] = None,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
+
+    Cards set aside by the rules (a planet, seed cards, starting miners) are not drawn. With
+    the game's mulligan the choice is optimal for your question, and the figure without it is
+    shown too.
+
+    Example: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
+    """
+    from deckcheck.query.odds import compute_odds
+    from deckcheck.query.setup import open_setup
+
+    options = _odds_options(seen, turn, second, mulligan, redraws, by_turn)
+    setup = open_setup(deck, catalogs=catalog or [], game=game)
+    result = compute_odds(setup, conditions, options)
+    if json_out:
+        render.emit_json(result.as_json())
+    else:
+        render.odds(result)
+
+
+@_command(app)
+def simulate(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    conditions: Annotated[list[str], typer.Argument(help="SELECTOR OP COUNT, all must hold.")],
+    trials: Annotated[int, typer.Option("--trials", "-n", help="Simulated deals.")] = 1_000_000,
+    seed: Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")] = None,
+    seen: SeenOpt = None,
+    turn: TurnOpt = None,
+    second: SecondOpt = False,
+    mulligan: MulliganOpt = "rules",
+    redraws: RedrawsOpt = None,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
+
+    For what exact maths cannot reach (look-ahead choices over many turns, any rule with
+    choices). Uses numpy and every core for long runs; a seed makes a run reproducible.
+
+    Example: [bold]deckcheck simulate examples/planetary-conquerors/legal-50.txt "type:warrior>=2" --turn 3 --seed 7[/]
+    """
+    from deckcheck.query.odds import simulate_odds
+    from deckcheck.query.setup import open_setup
+
+    options = _odds_options(seen, turn, second, mulligan, redraws)
+    setup = open_setup(deck, catalogs=catalog or [], game=game)
+    with render.progress_bar(trials) as progress:
+        result = simulate_odds(setup, conditions, options, trials, seed, progress)
+    if json_out:
+        render.emit_json(result.as_json())
+    else:
+        render.odds(result)
+
+
 @_command(catalog_app, "template")
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],

@@ -114,3 +114,105 @@ def card_list(found: Any) -> None:
             row.append("" if v is None else ", ".join(map(str, v)) if isinstance(v, list) else str(v))
         table.add_row(*row)
     out.print(table)
+
+
+_SEGMENTS = {
+    "0": (" _ ", "| |", "|_|"), "1": ("   ", "  |", "  |"), "2": (" _ ", " _|", "|_ "),
+    "3": (" _ ", " _|", " _|"), "4": ("   ", "|_|", "  |"), "5": (" _ ", "|_ ", " _|"),
+    "6": (" _ ", "|_ ", "|_|"), "7": (" _ ", "  |", "  |"), "8": (" _ ", "|_|", "|_|"),
+    "9": (" _ ", "|_|", " _|"), ".": ("  ", "  ", " ."), "%": ("   ", "O/ ", "/O "),
+    " ": (" ", " ", " "),
+}
+
+
+def big_text(text: str) -> str:
+    """A number in large seven-segment type (three lines)."""
+    rows = ["", "", ""]
+    for ch in text:
+        glyph = _SEGMENTS.get(ch, (ch, " ", " "))
+        for i in range(3):
+            rows[i] += glyph[i]
+    return "\n".join(rows)
+
+
+def _percent(p: float) -> str:
+    if 0 < p < 0.0001:
+        return f"{p:.2e}"
+    return f"{100 * p:.2f} %"
+
+
+def odds(rep: Any) -> None:
+    """The odds panel: the probability in large type, the assumptions beneath."""
+    from rich.console import Group
+
+    colour = "green" if rep.probability >= 0.8 else "yellow" if rep.probability >= 0.5 else "red"
+    head = Text(big_text(_percent(rep.probability).replace(" ", "")), style=f"bold {colour}")
+    lines: list[Any] = [head, Text("")]
+    what = " and ".join(rep.conditions)
+    lines.append(Text.assemble(("P(", "dim"), (what, "bold"), (")", "dim"),
+                               f"  = {rep.probability:.6f}"))
+    if rep.probability_exact and rep.exact:
+        frac = rep.probability_exact
+        lines.append(Text(f"exactly {frac}" if len(frac) < 70 else "exact fraction in --json",
+                          style="dim"))
+    if rep.ci95:
+        lo, hi = rep.ci95
+        lines.append(Text(f"95% interval (Wilson) {lo:.6f} – {hi:.6f} · {rep.trials:,} trials · "
+                          f"seed {rep.seed}", style="dim"))
+    if rep.mulligan == "rules" and rep.probability != rep.probability_without_mulligan:
+        lines.append(Text(f"without the mulligan: {rep.probability_without_mulligan:.6f}"))
+    lines.append(Text(("exact" if rep.exact else "estimate") + f" · {rep.method}", style="cyan"))
+    lines.append(Text(""))
+    lines.extend(Text(f"• {a}", style="dim") for a in rep.assumptions)
+    title = f"{rep.deck} · {rep.game}"
+    out.print(Panel(Group(*lines), title=title, title_align="left", expand=False))
+    if rep.by_turn:
+        table = Table(title="by turn", title_justify="left", box=None)
+        table.add_column("turn", justify="right")
+        table.add_column("seen", justify="right")
+        table.add_column("probability", justify="right")
+        table.add_column("")
+        for row in rep.by_turn:
+            bar = "█" * round(30 * row.probability)
+            table.add_row(str(row.turn), str(row.cards_seen),
+                          f"{row.probability:.4f}" + ("" if row.exact else "~"),
+                          Text(bar, style=colour))
+        out.print(table)
+
+
+class _Progress:
+    """A rich progress bar on standard error, shown only for runs longer than about a second."""
+
+    def __init__(self, total: int) -> None:
+        import time
+
+        self.total = total
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        import time
+
+        if self.bar is None:
+            if time.monotonic() - self.started < 1.0 or done >= total:
+                return
+            from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+
+            self.bar = Progress("simulating", BarColumn(), TaskProgressColumn(),
+                                TimeRemainingColumn(), console=err, transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("sim", total=total)
+        self.bar.update(self.task, completed=done)
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def progress_bar(total: int) -> _Progress:
+    """A progress callback ``(done, total)`` usable as a context manager."""
+    return _Progress(total)

@@ -431,7 +431,8 @@ class _Engine:
                 f"{self.looks} put under, from {self.n})"
             )
         self.kuk = _KukOracle(problem, self.red) if self.lookahead else None
-        self.memo: dict[tuple[tuple[int, ...], _Vec, int, bool], int] = {}
+        self.memo: dict[tuple[object, ...], int] = {}
+        self._inert_cache: dict[_Vec, tuple[bool, ...]] = {}
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -467,6 +468,28 @@ class _Engine:
                 certain = False
         return True if certain else None
 
+    def _inert(self, vec: _Vec) -> tuple[bool, ...]:
+        """Per class: its cards can no longer change any capped count (nor be kept on a look).
+
+        All inert classes then act alike, so states differing only in how the remaining inert
+        cards split between them have the same value: they share one memo entry and one
+        pooled transition. That is what keeps long look-ahead queries in reach.
+        """
+        got = self._inert_cache.get(vec)
+        if got is None:
+            caps = self.red.cond.caps
+            got = tuple(
+                all(vec[p] == caps[p] for p in positions)
+                for positions in self.red.cond.class_positions
+            )
+            if self.kuk is not None and any(
+                self.kuk.keep(vec, c) for c, inert in enumerate(got) if inert
+            ):
+                # Not the shared policy's behaviour today; pooling would then be unsound.
+                raise Intractable("the look-ahead policy keeps cards that change no count")
+            self._inert_cache[vec] = got
+        return got
+
     def value(self, removed: tuple[int, ...], vec: _Vec, held: int, looked: bool, gone: int) -> int:
         """Successful ordered continuations, i.e. P(success) * perm(N - gone, reads - gone).
 
@@ -474,7 +497,22 @@ class _Engine:
         counts of the held cards; ``held``: cards held; ``looked``: this turn's look-ahead is
         already spent (the card was put under and the next one must be drawn blind).
         """
-        key = (removed, vec, held, looked)
+        sizes = self.red.sizes
+        inert = self._inert(vec)
+        pool = 0
+        pool_class = -1
+        if any(inert):
+            live: list[int] = []
+            for c, (size, r) in enumerate(zip(sizes, removed, strict=True)):
+                if inert[c]:
+                    pool += size - r
+                    if size > r and pool_class < 0:
+                        pool_class = c
+                else:
+                    live.append(r)
+            key: tuple[object, ...] = (tuple(live), pool, vec, held, looked)
+        else:
+            key = (removed, vec, held, looked)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
@@ -494,8 +532,14 @@ class _Engine:
             )
             cond = self.red.cond
             result = 0
-            for c, size in enumerate(self.red.sizes):
-                left = size - removed[c]
+            for c, size in enumerate(sizes):
+                if inert[c]:
+                    # One pooled draw for all inert classes (taken from the first with cards).
+                    if c != pool_class:
+                        continue
+                    left = pool
+                else:
+                    left = size - removed[c]
                 if left <= 0:
                     continue
                 after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])

@@ -63,7 +63,12 @@ BoolArray = npt.NDArray[np.bool_]
 CHUNK = 1 << 20
 #: Trials sampled at once inside a chunk: large enough to amortise numpy's per-call overhead,
 #: small enough that the working arrays stay in cache-friendly tens of megabytes.
-BATCH = 1 << 18
+BATCH = 1 << 16
+#: Largest key space for which a decision table is a dense array (int32: 16 MB at most).
+DENSE_KEYS = 1 << 22
+#: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
+#: batch, which pays off when the working arrays fit in the CPU cache.
+LOOKAHEAD_BATCH = 1 << 14
 #: Below this many trials, starting worker processes costs more than it saves.
 PARALLEL_MIN_TRIALS = 2_000_000
 
@@ -162,34 +167,55 @@ class _Lookup:
 
     Used for the decisions that live in :mod:`deckcheck.draws.policies` (the look-ahead) or in a
     caller's table (the return choice): calling the very same Python code keeps the two
-    simulators and the exact engine in agreement, and distinct compositions are few.
+    simulators and the exact engine in agreement, and distinct compositions are few. Results
+    must be hashable; each distinct result gets a small integer code, and :meth:`codes` maps
+    every column to the code of its result.
     """
 
     def __init__(self, bounds: Sequence[int], fn: Callable[[tuple[int, ...]], Any]) -> None:
         self.fn = fn
-        self.cache: dict[tuple[int, ...], Any] = {}
+        self.values: list[Any] = []
+        self._code_of: dict[Any, int] = {}
+        self._cache: dict[tuple[int, ...], int] = {}
         radix = [1]
         for b in bounds[:-1]:
             radix.append(radix[-1] * b)
-        # Mixed-radix keys make np.unique one fast 1-D sort; too many combinations would overflow
-        # int64, and then the slower row-wise unique is used.
-        self.radix: IntArray | None = None
-        if math.prod(bounds) < 2**62:
-            self.radix = np.asarray(radix, dtype=np.int64)
+        space = math.prod(bounds)
+        # Mixed-radix keys turn a column into one integer. A small key space gets a dense table
+        # (a gather per lookup, no sorting); a larger one a 1-D np.unique; one that would
+        # overflow int64 the slower column-wise unique.
+        self.radix = np.asarray(radix, dtype=np.int64) if space < 2**62 else None
+        self.dense = np.full(space, -1, dtype=np.int32) if space <= DENSE_KEYS else None
 
-    def __call__(self, mat: IntArray) -> tuple[list[Any], IntArray]:
-        """Values for the distinct columns and, per column of ``mat``, the index of its value."""
-        if self.radix is not None:
-            _, first, inverse = np.unique(self.radix @ mat, return_index=True, return_inverse=True)
-        else:
+    def _code(self, column: tuple[int, ...]) -> int:
+        code = self._cache.get(column)
+        if code is None:
+            value = self.fn(column)
+            code = self._code_of.setdefault(value, len(self.values))
+            if code == len(self.values):
+                self.values.append(value)
+            self._cache[column] = code
+        return code
+
+    def codes(self, mat: IntArray) -> npt.NDArray[np.int32]:
+        """Per column of ``mat``, the code of ``fn(column)``; decode through :attr:`values`."""
+        if self.radix is None:
             _, first, inverse = np.unique(mat.T, axis=0, return_index=True, return_inverse=True)
-        values = []
-        for col in first:
-            key = tuple(int(v) for v in mat[:, col])
-            if key not in self.cache:
-                self.cache[key] = self.fn(key)
-            values.append(self.cache[key])
-        return values, inverse.reshape(-1)
+            found = [self._code(tuple(int(v) for v in mat[:, c])) for c in first]
+            return np.asarray(found, dtype=np.int32)[inverse.reshape(-1)]
+        keys = self.radix @ mat
+        if self.dense is None:
+            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            found = [self._code(tuple(int(v) for v in mat[:, c])) for c in first]
+            return np.asarray(found, dtype=np.int32)[inverse.reshape(-1)]
+        got = self.dense[keys]
+        missing = np.flatnonzero(got < 0)
+        if missing.size:
+            new_keys, first = np.unique(keys[missing], return_index=True)
+            cols = missing[first]
+            self.dense[new_keys] = [self._code(tuple(int(v) for v in mat[:, c])) for c in cols]
+            got = self.dense[keys]
+        return got
 
 
 class _Simulator:
@@ -208,6 +234,8 @@ class _Simulator:
         self.n_groups = len(sizes)
         self.sizes = np.asarray(sizes, dtype=np.int64).reshape(-1, 1)
         self.order = sorted(range(self.n_groups), key=lambda g: sizes[g])
+        self.order_array = np.asarray(self.order, dtype=np.int64)
+        self.batch = LOOKAHEAD_BATCH if self.shape.lookahead else BATCH
         self.selector_groups: dict[int, list[int]] = {}
         rule = self.shape.rule
         tests = list(problem.conditions) + (
@@ -274,50 +302,72 @@ class _Simulator:
         self,
         rng: np.random.Generator,
         pile: IntArray,
+        left: IntArray,
         under: IntArray,
         head: IntArray,
-        cols: IntArray,
+        cols: IntArray | None,
     ) -> IntArray:
-        """Deal the top card of the columns ``cols``: from the shuffled pile while it lasts, then
-        from the cards put under it, in the order they went there."""
-        sub = pile[:, cols]
-        total = sub.sum(axis=0)
-        card = np.empty(cols.size, dtype=np.int64)
-        fresh = total > 0
-        if fresh.any():
-            c = cols[fresh]
-            # The next card of a uniformly shuffled pile is a uniform pick among its cards.
-            r = rng.integers(0, total[fresh])
-            g = (np.cumsum(sub[:, fresh], axis=0) <= r).sum(axis=0)
-            card[fresh] = g
-            pile[g, c] -= 1
-        if not fresh.all():
-            c = cols[~fresh]
-            card[~fresh] = under[head[c], c]
+        """Deal the top card of the columns ``cols`` (None: all): from the shuffled pile while it
+        lasts, then from the cards put under it, in the order they went there. ``left`` holds
+        each column's cards still in the shuffled pile and is kept up to date."""
+        sub = pile if cols is None else pile[:, cols]
+        total = left if cols is None else left[cols]
+        n = sub.shape[1]
+        if n and total.min() == 0:
+            # Rare: some piles are used up and deal from the cards put under them.
+            fresh = np.flatnonzero(total > 0)
+            stale = np.flatnonzero(total == 0)
+            every = np.arange(n) if cols is None else cols
+            card = np.empty(n, dtype=np.int64)
+            if fresh.size:
+                card[fresh] = self._take(rng, pile, left, under, head, every[fresh])
+            c = every[stale]
+            card[stale] = under[head[c], c]
             head[c] += 1
+            return card
+        # The next card of a uniformly shuffled pile is a uniform pick among its cards. Scaling
+        # a uniform double by a total of at most a few hundred is uniform to within 2**-45.
+        r = (rng.random(n) * total).astype(np.int64)
+        acc = sub[self.order[0]].copy()
+        card = np.zeros(n, dtype=np.int64)
+        for g in self.order[1:]:
+            # `card` counts the groups whose cumulative count is <= r, i.e. the group index in
+            # `order`; mapped back to real group numbers below.
+            card += acc <= r
+            acc += sub[g]
+        card = self.order_array[card]
+        if cols is None:
+            pile[card, np.arange(n)] -= 1
+            left -= 1
+        else:
+            pile[card, cols] -= 1
+            left[cols] -= 1
         return card
 
     def _lookahead(self, rng: np.random.Generator, held: IntArray) -> IntArray:
         held = held.copy()
         pile = self.sizes - held
+        left = pile.sum(axis=0)
         trials = held.shape[1]
         per_turn = self.shape.per_turn
         looks = -(-self.shape.later // per_turn)
         under = np.zeros((looks, trials), dtype=np.int64)  # cards put at the bottom, in order
         head = np.zeros(trials, dtype=np.int64)
         tail = np.zeros(trials, dtype=np.int64)
-        cols = np.arange(trials)
+        every = np.arange(trials)
+        keep_of_code = np.zeros(0, dtype=bool)
         for j in range(self.shape.later):
-            card = self._take(rng, pile, under, head, cols)
+            card = self._take(rng, pile, left, under, head, None)
             if j % per_turn == 0:
-                values, inverse = self.kuk(np.vstack([held, card]))
-                keep = np.asarray(values, dtype=bool)[inverse]
-                moved = np.flatnonzero(~keep)
+                codes = self.kuk.codes(np.vstack([held, card]))
+                if len(keep_of_code) != len(self.kuk.values):
+                    keep_of_code = np.asarray(self.kuk.values, dtype=bool)
+                moved = np.flatnonzero(~keep_of_code[codes])
                 if moved.size:
                     under[tail[moved], moved] = card[moved]
                     tail[moved] += 1
-                    card[moved] = self._take(rng, pile, under, head, moved)
-            held[card, cols] += 1
+                    card[moved] = self._take(rng, pile, left, under, head, moved)
+            held[card, every] += 1
         return held
 
     def _redraw(
@@ -346,9 +396,10 @@ class _Simulator:
         """Apply the return rule; returns the new hands of the columns that returned cards, and
         those columns."""
         assert self.returns is not None
-        values, inverse = self.returns(hand)
+        codes = self.returns.codes(hand)
+        values = self.returns.values
         table = np.asarray(values, dtype=np.int64).reshape(len(values), self.n_groups)
-        returned = table[inverse].T
+        returned = table[codes].T
         cols = np.flatnonzero(returned.sum(axis=0) > 0)
         kept = hand[:, cols] - returned[:, cols]
         kept += draw_rowwise(rng, self.sizes - kept, rule.count, self.order)
@@ -361,7 +412,7 @@ class _Simulator:
         totals = [0, 0, 0]
         done = 0
         while done < trials:
-            n = min(BATCH, trials - done)
+            n = min(self.batch, trials - done)
             for i, v in enumerate(self._batch(rng, n)):
                 totals[i] += v
             done += n

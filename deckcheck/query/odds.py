@@ -1,0 +1,306 @@
+"""``odds`` and ``simulate``: a deck, conditions and options in, a probability report out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
+from deckcheck.errors import UsageError
+from deckcheck.query.conditions import Condition, parse_condition
+from deckcheck.query.selectors import bind_selector
+from deckcheck.query.setup import DrawSetup
+
+MulliganPolicy = Literal["rules", "none"]
+UNLIMITED = "unlimited"
+MAX_TRIALS = 1_000_000_000
+# Engine notes that the assumptions below already say in the user's terms.
+_COVERED_NOTES = ("redraw whenever allowed", "mulligan choice is optimal", "look-ahead:")
+
+
+@dataclass(frozen=True)
+class OddsOptions:
+    """How many cards are seen and which mulligan applies."""
+
+    seen: int | None = None
+    turn: int | None = None
+    second: bool = False
+    mulligan: MulliganPolicy = "rules"
+    redraws: int | str | None = None  # None: the game's; an int; or "unlimited"
+    by_turn: int | None = None
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """One row of ``--by-turn``."""
+
+    turn: int
+    cards_seen: int
+    probability: float
+    probability_without_mulligan: float
+    exact: bool
+
+
+@dataclass(frozen=True)
+class OddsReport:
+    """An answer and everything it assumed."""
+
+    deck: str
+    game: str
+    conditions: tuple[str, ...]
+    cards_seen: int
+    mulligan: str
+    probability: float
+    probability_without_mulligan: float
+    exact: bool
+    method: str
+    assumptions: tuple[str, ...]
+    deck_size: int
+    pile_size: int
+    turn: int | None = None
+    second: bool = False
+    probability_exact: str | None = None
+    trials: int | None = None
+    seed: int | None = None
+    ci95: tuple[float, float] | None = None
+    ci95_without_mulligan: tuple[float, float] | None = None
+    by_turn: tuple[TurnRow, ...] = field(default=())
+
+    def as_json(self) -> dict[str, Any]:
+        """The CONTRACT.md shape, extended."""
+        data: dict[str, Any] = {
+            "deck": self.deck, "game": self.game, "conditions": list(self.conditions),
+            "cards_seen": self.cards_seen, "mulligan": self.mulligan,
+            "probability": self.probability,
+            "probability_without_mulligan": self.probability_without_mulligan,
+            "exact": self.exact,
+        }
+        if self.probability_exact is not None:
+            data["probability_exact"] = self.probability_exact
+        if self.trials is not None:
+            data.update(trials=self.trials, seed=self.seed, ci95=list(self.ci95 or ()))
+            if self.ci95_without_mulligan:
+                data["ci95_without_mulligan"] = list(self.ci95_without_mulligan)
+        data.update(
+            method=self.method, assumptions=list(self.assumptions), deck_size=self.deck_size,
+            pile_size=self.pile_size, turn=self.turn, second=self.second,
+        )
+        if self.by_turn:
+            data["by_turn"] = [row.__dict__ for row in self.by_turn]
+        return data
+
+
+@dataclass(frozen=True)
+class Bound:
+    """Conditions bound to a setup: the abstract problem and procedure."""
+
+    problem: DrawProblem
+    procedure: Procedure
+    conditions: tuple[Condition, ...]
+
+
+def bind(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions) -> Bound:
+    """Partition the pile into groups of cards matching the same selectors (conditions first,
+    then the mulligan's triggers) and build the abstract problem."""
+    if not condition_texts:
+        raise UsageError("give at least one condition, e.g. \"type:ship>=2\"")
+    conditions = tuple(parse_condition(t) for t in condition_texts)
+    selector_texts = [c.selector for c in conditions]
+    mulligan = setup.mulligan if options.mulligan == "rules" else None
+    triggers = list(mulligan.triggers) if mulligan and mulligan.kind == "redraw" else []
+    selector_texts += [t.select for t in triggers]
+    predicates = [bind_selector(t, setup.catalog) for t in selector_texts]
+    groups: dict[tuple[bool, ...], int] = {}
+    for card, n in setup.pile:
+        key = tuple(p(card) for p in predicates)
+        groups[key] = groups.get(key, 0) + n
+    keys = list(groups)
+    problem = DrawProblem(
+        tuple(groups[k] for k in keys), tuple(keys),
+        tuple(CountTest(i, c.op, c.count) for i, c in enumerate(conditions)),  # type: ignore[arg-type]
+        tuple(selector_texts),
+    )
+    redraws = "rules" if options.redraws is None else (
+        None if options.redraws == UNLIMITED else options.redraws)
+    procedure = setup.procedure(redraws)
+    if procedure.mulligan is not None and not isinstance(procedure.mulligan, ReturnRule):
+        offset = len(conditions)
+        rule = procedure.mulligan
+        procedure = Procedure(
+            procedure.hand_size, procedure.hand_size_second, procedure.draws_per_turn,
+            type(rule)(tuple(CountTest(offset + t.selector, t.op, t.threshold)
+                             for t in rule.triggers), rule.max_redraws),
+            procedure.lookahead,
+        )
+    return Bound(problem, procedure, conditions)
+
+
+def cards_seen(setup: DrawSetup, procedure: Procedure, options: OddsOptions, turn: int | None) -> int:
+    """Cards seen for ``--seen``/``--turn``/default, checked against the pile."""
+    if setup.builtin_pile and turn is not None:
+        raise UsageError(f"{setup.label} is a pile drawn once: use --seen, not --turn")
+    if options.seen is not None and turn is not None:
+        raise UsageError("give --seen or --turn, not both")
+    if turn is not None:
+        if turn < 1:
+            raise UsageError("--turn counts from 1 (the opening hand)")
+        seen = procedure.seen_by_turn(turn, options.second)
+    elif options.seen is not None:
+        seen = options.seen
+    else:
+        seen = procedure.opening_size(options.second)
+    opening = procedure.opening_size(options.second)
+    if seen < 0:
+        raise UsageError("--seen cannot be negative")
+    if seen > setup.pile_size:
+        raise UsageError(
+            f"{seen} cards seen, but the pile holds only {setup.pile_size} "
+            f"({setup.deck_size} cards, {setup.deck_size - setup.pile_size} set aside)"
+        )
+    if seen < opening and not setup.builtin_pile:
+        raise UsageError(f"--seen {seen} is fewer than the opening hand of {opening}")
+    return seen
+
+
+def _procedure_for(setup: DrawSetup, procedure: Procedure, seen: int) -> Procedure:
+    if setup.builtin_pile:
+        return Procedure(seen, None, 1, None, False)
+    return procedure
+
+
+def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int) -> list[str]:
+    """Human lines saying what the figure assumes."""
+    lines = []
+    if setup.builtin_pile:
+        lines.append(f"pile {setup.label}: {setup.pile_note} ({setup.pile_size} cards)")
+        note = setup.opening.description
+        lines.append(f"{seen} cards seen" + (f" (default: {note})" if note and options.seen is None
+                                             else ""))
+        return lines
+    else:
+        lines.append(f"deck {setup.deck_size} cards; draw pile {setup.pile_size}")
+        for a in setup.set_aside:
+            lines.append(f"set aside: {a.count}× {a.card.name} ({a.why})")
+    proc = bound.procedure
+    opening = proc.opening_size(options.second)
+    if not setup.builtin_pile:
+        who = "the player who does not start" if options.second else "the starting player"
+        if proc.hand_size_second is None:
+            who = "either player"
+        lines.append(f"{seen} cards seen: opening hand {opening}"
+                     + (f" + {seen - opening} drawn" if seen > opening else "") + f" ({who})")
+        if proc.lookahead and seen > opening:
+            lines.append("each turn's first draw looks at the top card first: kept if it "
+                         "advances an unmet condition, else put under the pile")
+    rule = proc.mulligan
+    if options.mulligan == "none" or rule is None:
+        lines.append("mulligan: none" + ("" if rule or options.mulligan == "none"
+                                          else " (the game has none)"))
+    elif setup.mulligan is not None:
+        desc = setup.mulligan.description
+        if isinstance(rule, ReturnRule):
+            lines.append(f"mulligan: {desc}; the choice is optimal for this query")
+        else:
+            limit = "unlimited" if rule.max_redraws is None else f"at most {rule.max_redraws}"
+            lines.append(f"mulligan: {desc}; redraw whenever allowed, {limit}")
+    return lines
+
+
+def compute_odds(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions) -> OddsReport:
+    """Exact odds where the state space allows, else a simulation (and the report says so)."""
+    from deckcheck.draws.exact import Intractable, exact_odds
+
+    bound = bind(setup, condition_texts, options)
+    seen = cards_seen(setup, bound.procedure, options, options.turn)
+    procedure = _procedure_for(setup, bound.procedure, seen)
+    query = Query(seen, options.second, options.mulligan == "rules", options.turn)
+    notes = assumptions(setup, bound, options, seen)
+    try:
+        result = exact_odds(bound.problem, procedure, query)
+    except Intractable as exc:
+        sim = simulate_bound(bound, procedure, query, trials=200_000, seed=0)
+        notes.append(f"exact computation out of reach ({exc}): simulated, 200,000 trials")
+        return _report(setup, bound, options, seen, sim.probability,
+                       sim.probability_without_mulligan, False, sim.method, notes,
+                       trials=sim.trials, seed=sim.seed, ci95=sim.ci95)
+    notes.extend(n for n in result.notes if not n.startswith(_COVERED_NOTES))
+    by_turn = _by_turn(setup, bound, options) if options.by_turn else ()
+    return _report(setup, bound, options, seen, result.probability,
+                   result.probability_without_mulligan, result.exact, result.method, notes,
+                   probability_exact=result.probability_exact, by_turn=by_turn)
+
+
+def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[TurnRow, ...]:
+    from deckcheck.draws.exact import Intractable, exact_odds
+
+    if setup.builtin_pile:
+        raise UsageError(f"{setup.label} is a pile drawn once: --by-turn does not apply")
+    assert options.by_turn is not None
+    if options.by_turn < 1 or options.by_turn > 200:
+        raise UsageError("--by-turn takes a number of turns from 1 to 200")
+    rows = []
+    for turn in range(1, options.by_turn + 1):
+        seen = bound.procedure.seen_by_turn(turn, options.second)
+        if seen > setup.pile_size:
+            break
+        query = Query(seen, options.second, options.mulligan == "rules", turn)
+        try:
+            r = exact_odds(bound.problem, bound.procedure, query)
+            rows.append(TurnRow(turn, seen, r.probability, r.probability_without_mulligan, True))
+        except Intractable:
+            s = simulate_bound(bound, bound.procedure, query, trials=100_000, seed=turn)
+            rows.append(TurnRow(turn, seen, s.probability, s.probability_without_mulligan, False))
+    return tuple(rows)
+
+
+def _report(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int, p: float,
+            p_plain: float, exact: bool, method: str, notes: list[str], **extra: Any) -> OddsReport:
+    return OddsReport(
+        setup.label, setup.game.id, tuple(c.text for c in bound.conditions), seen,
+        options.mulligan, p, p_plain, exact, method, tuple(notes), setup.deck_size,
+        setup.pile_size, options.turn, options.second, **extra,
+    )
+
+
+def simulate_bound(bound: Bound, procedure: Procedure, query: Query, *, trials: int, seed: int | None,
+                   progress: Callable[[int, int], None] | None = None) -> Any:
+    """Run the vectorised simulator (numpy), or the plain-Python one where numpy is missing.
+
+    For a return-mulligan the simulated player follows the exact optimal choice where it can be
+    computed, otherwise the greedy policy.
+    """
+    chooser = None
+    if isinstance(procedure.mulligan, ReturnRule) and query.use_mulligan:
+        from deckcheck.draws.exact import Intractable, optimal_return_choice
+
+        try:
+            chooser = optimal_return_choice(bound.problem, procedure, query)
+        except Intractable:
+            chooser = None
+    try:
+        from deckcheck.draws.vectorised import simulate_vectorised
+    except ImportError:
+        from deckcheck.draws.reference import simulate_reference
+
+        return simulate_reference(bound.problem, procedure, query, trials, seed or 0, chooser)
+    return simulate_vectorised(bound.problem, procedure, query, trials, seed, chooser,
+                               progress=progress)
+
+
+def simulate_odds(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions,
+                  trials: int, seed: int | None,
+                  progress: Callable[[int, int], None] | None = None) -> OddsReport:
+    """Monte Carlo over whole deals, with the Wilson 95% interval."""
+    if not 1 <= trials <= MAX_TRIALS:
+        raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")
+    bound = bind(setup, condition_texts, options)
+    seen = cards_seen(setup, bound.procedure, options, options.turn)
+    procedure = _procedure_for(setup, bound.procedure, seen)
+    query = Query(seen, options.second, options.mulligan == "rules", options.turn)
+    notes = assumptions(setup, bound, options, seen)
+    sim = simulate_bound(bound, procedure, query, trials=trials, seed=seed, progress=progress)
+    notes.extend(n for n in sim.notes if not n.startswith(_COVERED_NOTES))
+    return _report(setup, bound, options, seen, sim.probability, sim.probability_without_mulligan,
+                   False, sim.method, notes, trials=sim.trials, seed=sim.seed, ci95=sim.ci95,
+                   ci95_without_mulligan=sim.ci95_without_mulligan)
