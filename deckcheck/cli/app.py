@@ -236,6 +236,42 @@ def simulate(
         render.odds(result)
 
 
+@_command(app)
+def hand(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    conditions: Annotated[list[str] | None, typer.Argument(help="Optional goal (SELECTOR OP "
+                                                           "COUNT) that a choosing mulligan "
+                                                           "aims for.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")] = None,
+    count: Annotated[int, typer.Option("--count", "-k", help="How many hands.")] = 1,
+    mulligan: MulliganOpt = "rules",
+    second: SecondOpt = False,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Deal sample opening hands the way the game deals them, with the mulligan decision.
+
+    Cards are grouped by type; each hand says what was redrawn or returned, and why.
+
+    Example: [bold]deckcheck hand examples/ren-dhark/terra-custom.txt --count 3 --seed 1[/]
+    """
+    from deckcheck.query.hands import sample_hands
+    from deckcheck.query.setup import open_setup
+
+    if mulligan not in ("rules", "none"):
+        from deckcheck.errors import UsageError
+
+        raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
+    setup = open_setup(deck, catalogs=catalog or [], game=game)
+    result = sample_hands(setup, count=count, seed=seed, mulligan=mulligan,  # type: ignore[arg-type]
+                          conditions=conditions or [], second=second)
+    if json_out:
+        render.emit_json(render.hands_json(result))
+    else:
+        render.hands(result)
+
+
 @_command(catalog_app, "template")
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],

@@ -216,3 +216,49 @@ class _Progress:
 def progress_bar(total: int) -> _Progress:
     """A progress callback ``(done, total)`` usable as a context manager."""
     return _Progress(total)
+
+
+def _grouped(cards: Sequence[Any]) -> list[Text]:
+    by_type: dict[str, list[str]] = {}
+    for card in cards:
+        by_type.setdefault(card.type_label, []).append(card.name)
+    lines = []
+    for kind, names in sorted(by_type.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        lines.append(Text.assemble((f"{kind} ({len(names)}): ", "bold"), ", ".join(names)))
+    return lines
+
+
+def hands(rep: Any) -> None:
+    """Sample hands, cards grouped by type, with the mulligan decision under each."""
+    from rich.console import Group
+
+    for note in rep.notes:
+        err.print(f"[dim]{note}[/]")
+    for h in rep.hands:
+        body: list[Any] = _grouped(h.kept)
+        for d in h.decisions:
+            style = "yellow" if d.startswith(("redraw", "returned")) else "dim"
+            body.append(Text(f"→ {d}", style=style))
+        if h.decisions and h.decisions[0].startswith("redraw"):
+            body.append(Text("first hand: " + ", ".join(c.name for c in h.first), style="dim"))
+        if h.satisfied is not None:
+            body.append(Text("goal met" if h.satisfied else "goal not met",
+                             style="green" if h.satisfied else "red"))
+        out.print(Panel(Group(*body), title=f"hand {h.number} of {len(rep.hands)}",
+                        title_align="left", expand=False))
+    out.print(f"[dim]{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
+              f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})[/]")
+
+
+def hands_json(rep: Any) -> dict[str, Any]:
+    """Sample hands as JSON."""
+    return {
+        "deck": rep.deck, "game": rep.game, "seed": rep.seed, "hand_size": rep.hand_size,
+        "conditions": list(rep.conditions), "mulligan": rep.mulligan,
+        "hands": [
+            {"first": [c.id for c in h.first], "kept": [c.id for c in h.kept],
+             "returned": [c.id for c in h.returned], "decisions": list(h.decisions),
+             "goal_met": h.satisfied}
+            for h in rep.hands
+        ],
+    }

@@ -83,16 +83,22 @@ _COMPARE: dict[str, Callable[[IntArray, int], BoolArray]] = {
 
 ProgressCallback = Callable[[int, int], None]
 
+# Probabilities in the sampling tables are integers in units of 2**-53.
+_BITS = 53
+_ONE = 1 << _BITS
+
 
 class FixedPileSampler:
     """Group counts of ``n`` cards dealt from a fixed pile, sampled for many trials at once.
 
     Groups are taken one after another: given the ``left`` cards still to deal, group ``g``'s
     count is hypergeometric (its cards against those of the groups after it). Each such
-    conditional distribution is a row of a table built once with exact integer arithmetic; a
-    uniform number ``u`` picks the count by a binary search for ``left + u`` among the rows'
-    cumulative probabilities shifted by their row number, so one ``searchsorted`` serves every
-    value of ``left``. The largest group goes last: it takes whatever is left, for free.
+    conditional distribution is one row of a table built once, exactly, in integers: the
+    cumulative probabilities in units of 2**-53, padded to a common width ``W`` and offset by
+    ``left * 2**53``. A 53-bit uniform integer ``u`` then picks the count with one binary search
+    for ``left * 2**53 + u`` over all the rows: the search returns ``left * W + count``. No
+    floating point is involved, so no rounding can push a draw into the neighbouring row. The
+    largest group goes last: it takes whatever is left, for free.
     """
 
     def __init__(self, sizes: Sequence[int], n: int) -> None:
@@ -102,27 +108,29 @@ class FixedPileSampler:
             raise ValueError(f"cannot deal {n} cards from a pile of {sum(sizes)}")
         order = sorted(range(self.n_groups), key=lambda g: sizes[g])
         self.last = order[-1] if order else -1
-        self.steps: list[tuple[int, npt.NDArray[np.float64], IntArray, IntArray]] = []
+        self.steps: list[tuple[int, IntArray, int]] = []
         rest = sum(sizes)
         for g in order[:-1]:
             a = sizes[g]
             rest -= a
-            if a == 0 or n == 0:
+            width = min(a, n)
+            if width == 0:
                 continue  # always 0 cards of this group
-            flat: list[float] = []
-            start = np.zeros(n + 1, dtype=np.int64)
-            cap = np.zeros(n + 1, dtype=np.int64)
+            rows: list[int] = []
             for left in range(n + 1):
-                start[left] = len(flat)
+                base = left << _BITS
                 total = math.comb(a + rest, left)
-                if total == 0:
-                    continue  # more cards to deal than remain: never reached
-                cap[left] = min(a, left)
                 cumulative = 0
-                for k in range(cap[left]):
+                for k in range(width):
+                    if total == 0 or k >= left:
+                        # Beyond the possible counts (or a `left` never reached): a padding
+                        # entry that no key of this row reaches.
+                        rows.append(base + _ONE)
+                        continue
                     cumulative += math.comb(a, k) * math.comb(rest, left - k)
-                    flat.append(left + cumulative / total)
-            self.steps.append((g, np.asarray(flat, dtype=np.float64), start, cap))
+                    # floor(P(count <= k) * 2**53): exact, and below 2**53 while P < 1.
+                    rows.append(base + (cumulative << _BITS) // total)
+            self.steps.append((g, np.asarray(rows, dtype=np.int64), width))
 
     def sample(self, rng: np.random.Generator, trials: int) -> IntArray:
         """Counts per group, shaped ``(groups, trials)``."""
@@ -130,14 +138,11 @@ class FixedPileSampler:
         if self.n_groups == 0:
             return out
         left = np.full(trials, self.n, dtype=np.int64)
-        for g, flat, start, cap in self.steps:
-            key = rng.random(trials)
-            key += left
-            k = np.searchsorted(flat, key, side="right").astype(np.int64, copy=False)
-            k -= start[left]
-            # `left + u` can round up to `left + 1` when u is within 2**-47 of 1; the cap keeps
-            # such a (vanishingly rare) draw a valid count instead of spilling into the next row.
-            np.minimum(k, cap[left], out=k)
+        for g, table, width in self.steps:
+            key = rng.integers(0, _ONE, size=trials, dtype=np.int64)
+            key += left << _BITS
+            k = np.searchsorted(table, key, side="right")
+            k -= left * width
             out[g] = k
             left -= k
         out[self.last] = left

@@ -1,0 +1,161 @@
+"""``hand``: sample opening hands dealt the way the game deals, with the mulligan decision."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deckcheck.catalog.model import Card
+from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
+from deckcheck.errors import UsageError
+from deckcheck.query.odds import MulliganPolicy, OddsOptions, bind
+from deckcheck.query.selectors import bind_selector
+from deckcheck.query.setup import DrawSetup
+
+MAX_HANDS = 1000
+
+
+@dataclass(frozen=True)
+class SampleHand:
+    """One dealt hand: what was first drawn, what the mulligan did and why, what is kept."""
+
+    number: int
+    first: tuple[Card, ...]
+    kept: tuple[Card, ...]
+    decisions: tuple[str, ...]
+    returned: tuple[Card, ...] = ()
+    satisfied: bool | None = None
+
+
+@dataclass(frozen=True)
+class HandsReport:
+    """Several sample hands and how they were dealt."""
+
+    deck: str
+    game: str
+    seed: int
+    hands: tuple[SampleHand, ...]
+    hand_size: int
+    pile_size: int
+    conditions: tuple[str, ...]
+    mulligan: str
+    notes: tuple[str, ...]
+
+
+def sample_hands(
+    setup: DrawSetup,
+    *,
+    count: int = 1,
+    seed: int | None = None,
+    mulligan: MulliganPolicy = "rules",
+    conditions: Sequence[str] = (),
+    second: bool = False,
+) -> HandsReport:
+    """Deal ``count`` opening hands; apply the game's mulligan under the rules policy.
+
+    A redraw rule redraws whenever allowed (as ``odds`` assumes). A return-cards rule needs a
+    goal: with ``conditions`` the choice is the exact optimum for them; without, the hand is kept.
+    """
+    if not 1 <= count <= MAX_HANDS:
+        raise UsageError(f"--count must be between 1 and {MAX_HANDS}")
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    rng = random.Random(seed)
+    pile = [card for card, n in setup.pile for _ in range(n)]
+    size = setup.opening.hand_size_second if second and setup.opening.hand_size_second else \
+        setup.opening.hand_size
+    if size > len(pile):
+        raise UsageError(f"the pile holds {len(pile)} cards, fewer than a hand of {size}")
+    rule = setup.mulligan_rule() if mulligan == "rules" else None
+    notes: list[str] = []
+    chooser = None
+    group_of = None
+    if isinstance(rule, ReturnRule):
+        if conditions:
+            from deckcheck.draws.exact import Intractable, optimal_return_choice
+
+            bound = bind(setup, conditions, OddsOptions(second=second))
+            predicates = [bind_selector(t, setup.catalog) for t in bound.problem.selector_labels]
+            keys = list(bound.problem.membership)
+
+            def group_of(card: Card) -> int:  # noqa: F811 - defined only with a goal
+                return keys.index(tuple(p(card) for p in predicates))
+
+            try:
+                chooser = optimal_return_choice(bound.problem, bound.procedure,
+                                                Query(size, second, True))
+                notes.append("returns are the exact optimum for: " + " and ".join(conditions))
+            except Intractable:
+                notes.append("the optimal return is out of reach here: hands are kept")
+        else:
+            notes.append("no goal given, so hands are kept; add conditions (e.g. "
+                         "\"type:warrior>=2\") to see the optimal return")
+    triggers = []
+    if isinstance(rule, RedrawRule) and setup.mulligan is not None:
+        triggers = [(bind_selector(t.select, setup.catalog), t) for t in setup.mulligan.triggers]
+    goal = [(bind_selector(c.selector, setup.catalog), c) for c in
+            (bind(setup, conditions, OddsOptions()).conditions if conditions else ())]
+    hands = []
+    for number in range(1, count + 1):
+        deck = pile[:]
+        rng.shuffle(deck)
+        hand, rest = deck[:size], deck[size:]
+        first = tuple(hand)
+        decisions: list[str] = []
+        returned: tuple[Card, ...] = ()
+        if isinstance(rule, RedrawRule):
+            redraws = 0
+            while True:
+                reasons = [f"{_count(hand, sel)} {t.select.split(':')[-1]} ({t.op} {t.count})"
+                           for sel, t in triggers if _holds(_count(hand, sel), t.op, t.count)]
+                if not reasons:
+                    decisions.append("kept: no redraw allowed" if redraws == 0 else
+                                     "kept after the redraw")
+                    break
+                if rule.max_redraws is not None and redraws >= rule.max_redraws:
+                    decisions.append("kept: " + ", ".join(reasons) + ", but no redraws left")
+                    break
+                decisions.append("redraw: " + ", ".join(reasons))
+                deck = pile[:]
+                rng.shuffle(deck)
+                hand, rest = deck[:size], deck[size:]
+                redraws += 1
+        elif isinstance(rule, ReturnRule) and chooser is not None and group_of is not None:
+            composition = [0] * len(keys)
+            for card in hand:
+                composition[group_of(card)] += 1
+            choice = chooser(tuple(composition))
+            if choice is None:
+                decisions.append("kept: the hand already gives the best chance")
+            else:
+                wanted = list(choice)
+                back: list[Card] = []
+                for card in list(hand):
+                    g = group_of(card)
+                    if wanted[g] > 0:
+                        wanted[g] -= 1
+                        back.append(card)
+                        hand.remove(card)
+                returned = tuple(back)
+                rest = rest + back
+                rng.shuffle(rest)
+                drawn, rest = rest[:rule.count], rest[rule.count:]
+                hand = hand + drawn
+                decisions.append(f"returned {', '.join(c.name for c in back)}; drew "
+                                 f"{', '.join(c.name for c in drawn)}")
+        elif rule is None and mulligan == "none":
+            decisions.append("mulligan off")
+        satisfied = (all(_holds(_count(hand, sel), c.op, c.count) for sel, c in goal)
+                     if goal else None)
+        hands.append(SampleHand(number, first, tuple(hand), tuple(decisions), returned, satisfied))
+    return HandsReport(setup.label, setup.game.id, seed, tuple(hands), size, setup.pile_size,
+                       tuple(conditions), mulligan, tuple(notes))
+
+
+def _count(hand: Sequence[Card], selector: object) -> int:
+    return sum(1 for c in hand if selector(c))  # type: ignore[operator]
+
+
+def _holds(value: int, op: str, threshold: int) -> bool:
+    return CountTest(0, op, threshold).holds(value)  # type: ignore[arg-type]
