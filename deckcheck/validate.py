@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.errors import DeckcheckError
@@ -42,12 +43,13 @@ def validate_paths(
     game: str | None = None,
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
+    params: Mapping[str, Any] | None = None,
 ) -> list[Outcome]:
     """Validate several deck files; a broken file does not stop the others."""
     outcomes = []
     for path in paths:
         try:
-            loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs)
+            loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs, params=params)
             outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
         except DeckcheckError as exc:
             outcomes.append(Outcome(str(path), error=exc))

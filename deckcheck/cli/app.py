@@ -65,6 +65,9 @@ CatalogOpt = Annotated[
 ]
 GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="The game, when the deck "
                                             "does not say (see `deckcheck games`).")]
+MissionsOpt = Annotated[int | None, typer.Option("--missions", help="Number of missions where "
+                                                "the game has that setting (STCCG: the "
+                                                "rulebook's 4-per-side advice).")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="The variant to "
                                                "check against (default: the deck's, else the "
                                                "game's default).")]
@@ -111,6 +114,7 @@ def validate(
     game: GameOpt = None,
     variant: VariantOpt = None,
     catalog: CatalogOpt = None,
+    missions: MissionsOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Check decks against their game's construction rules; every violation is reported.
@@ -123,7 +127,9 @@ def validate(
     from deckcheck.validate import validate_paths
     from deckcheck.violations import worst_exit_code
 
-    outcomes = validate_paths(decks, game=game, variant=variant, catalogs=catalog or [])
+    params = {"missions": missions} if missions is not None else None
+    outcomes = validate_paths(decks, game=game, variant=variant, catalogs=catalog or [],
+                              params=params)
     if json_out:
         items = [o.report.as_json() if o.report else
                  {"deck": o.path, "status": "error", "error": str(o.error)} for o in outcomes]
@@ -270,6 +276,70 @@ def hand(
         render.emit_json(render.hands_json(result))
     else:
         render.hands(result)
+
+
+@_command(app)
+def export(
+    deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
+    to: Annotated[str, typer.Option("--to", "-t", help="Format: text, toml, json, csv, "
+                                    "markdown, or the game's own (lackey for stccg-1e).")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write "
+                                                "(default: standard output).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    allow_illegal: Annotated[bool, typer.Option("--allow-illegal", help="Export even an "
+                                                "illegal deck.")] = False,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+) -> None:
+    """Export a legal deck to another format; never overwrites without --force.
+
+    An illegal deck gets its validation report and exit code 1 (unless --allow-illegal); an
+    unverified one is exported with a warning. Files are written atomically.
+
+    Example: [bold]deckcheck export my-deck.txt --to lackey -o my-deck.dek[/]
+    """
+    from deckcheck.export import export_deck
+    from deckcheck.violations import Status
+
+    result = export_deck(deck, to, output=output, force=force, allow_illegal=allow_illegal,
+                         catalogs=catalog or [], game=game, variant=variant)
+    if result.refused:
+        render.err.print("[bold red]not exported:[/] the deck is illegal "
+                         "(--allow-illegal exports it anyway)")
+        render.report(result.report, console=render.err)
+        raise typer.Exit(1)
+    if result.report.status is Status.UNVERIFIED:
+        render.err.print("[yellow]warning:[/] the deck is unverified: "
+                         + "; ".join(v.message for v in result.report.violations
+                                     if v.severity.value == "unknown"), highlight=False)
+    elif result.report.status is Status.ILLEGAL:
+        render.err.print("[yellow]warning:[/] exporting an illegal deck (--allow-illegal)")
+    if output is None:
+        sys.stdout.write(result.text or "")
+    else:
+        render.err.print(f"wrote {output} ({to})", highlight=False)
+
+
+@_command(app)
+def diff(
+    deck_a: Annotated[str, typer.Argument(help="The first deck.")],
+    deck_b: Annotated[str, typer.Argument(help="The second deck.")],
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Compare two decks: cards added, removed and changed, by type, and the rule totals.
+
+    Example: [bold]deckcheck diff examples/ren-dhark/blue-starter.txt examples/ren-dhark/terra-custom.txt[/]
+    """
+    from deckcheck.diff import diff_decks
+
+    result = diff_decks(deck_a, deck_b, catalogs=catalog or [], game=game)
+    if json_out:
+        render.emit_json(result.as_json())
+    else:
+        render.deck_diff(result)
 
 
 @_command(catalog_app, "template")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -28,7 +29,7 @@ def emit_json(data: Any) -> None:
     sys.stdout.flush()
 
 
-def report(rep: Report) -> None:
+def report(rep: Report, console: Console | None = None) -> None:
     """A validation report: verdict line, then every finding with its code and cards."""
     title = Text.assemble(
         (rep.deck, "bold"), "  ", (rep.status.value.upper(), _STATUS_STYLE[rep.status]),
@@ -53,7 +54,7 @@ def report(rep: Report) -> None:
                          + ", ".join(rep.rules_checked), style="green"))
     from rich.console import Group
 
-    out.print(Panel(Group(*body), title=title, title_align="left", expand=False))
+    (console or out).print(Panel(Group(*body), title=title, title_align="left", expand=False))
 
 
 def problem_lines(lines: Sequence[str], header: str) -> None:
@@ -262,3 +263,30 @@ def hands_json(rep: Any) -> dict[str, Any]:
             for h in rep.hands
         ],
     }
+
+
+def deck_diff(d: Any) -> None:
+    """Changes grouped by type, then the totals with their change."""
+    if not d.changes:
+        out.print(f"[green]no card differs[/] between {d.deck_a} and {d.deck_b}")
+    for kind, changes in d.by_type().items():
+        table = Table(title=kind, title_justify="left", box=None, show_header=False)
+        table.add_column(justify="right")
+        table.add_column()
+        table.add_column(style="dim")
+        for c in changes:
+            delta = c.after - c.before
+            sign = Text(f"{delta:+d}", style="green" if delta > 0 else "red")
+            table.add_row(sign, c.card.name, f"{c.card.id} · {c.before} → {c.after} ({c.kind})")
+        out.print(table)
+    totals = Table(title="totals", title_justify="left")
+    totals.add_column("")
+    totals.add_column(Path(d.deck_a).name if d.deck_a else "A", justify="right")
+    totals.add_column(Path(d.deck_b).name if d.deck_b else "B", justify="right")
+    totals.add_column("change", justify="right")
+    for t in d.totals:
+        before = str(t.before) if t.before is not None else f"≥{t.before_known_part} (unknown)"
+        after = str(t.after) if t.after is not None else f"≥{t.after_known_part} (unknown)"
+        change = "" if t.before is None or t.after is None else f"{t.after - t.before:+d}"
+        totals.add_row(t.label, before, after, change)
+    out.print(totals)

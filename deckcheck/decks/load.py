@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from deckcheck.catalog.load import read_document
 from deckcheck.catalog.model import Catalog
@@ -33,15 +34,17 @@ def load_deck(
     game: str | None = None,
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
+    params: Mapping[str, Any] | None = None,
 ) -> LoadedDeck:
     """Read a deck file (or ``-``) and resolve it against its game's catalog.
 
     The game comes from the file (``game:`` header or TOML key), else ``game``, else the one
     game whose catalog knows every card. Overlays: the file's own ``catalog:`` files first,
-    then ``catalogs`` (``--catalog``), so the command line has the last word.
+    then ``catalogs`` (``--catalog``), so the command line has the last word. ``params``
+    change the variant's numbers (``--missions 4``); a header line may too (``missions: 4``).
     """
     source = read_deck(path)
-    return resolve_source(source, game=game, variant=variant, catalogs=catalogs)
+    return resolve_source(source, game=game, variant=variant, catalogs=catalogs, params=params)
 
 
 def resolve_source(
@@ -50,6 +53,7 @@ def resolve_source(
     game: str | None = None,
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
+    params: Mapping[str, Any] | None = None,
 ) -> LoadedDeck:
     """Resolve an already parsed deck (see :func:`load_deck`)."""
     overlays = [*source.catalogs, *catalogs]
@@ -61,6 +65,10 @@ def resolve_source(
     chosen = get_game(declared or game) if (declared or game) else _detect(source, overlays)
     catalog = chosen.catalog(overlays)
     the_variant = chosen.variant(variant or source.headers.get("variant"))
+    overrides = {k: _header_number(source, k) for k in source.headers if k in the_variant.params}
+    overrides.update(params or {})
+    if overrides:
+        the_variant = the_variant.with_params(overrides)
     deck = resolve_deck(source, catalog, chosen, the_variant.name)
     return LoadedDeck(deck, chosen, catalog, the_variant, source)
 
@@ -96,3 +104,10 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
         + ", ".join(g.id for g in fits) + "; add a 'game: …' line or --game",
         source=source.label,
     )
+
+
+def _header_number(source: DeckSource, key: str) -> int:
+    value = source.headers[key].strip()
+    if not value.isdigit() or int(value) > 10_000:
+        raise UsageError(f"header {key}: must be a whole number, not {value!r}", source=source.label)
+    return int(value)

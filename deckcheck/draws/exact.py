@@ -432,7 +432,7 @@ class _Engine:
             )
         self.kuk = _KukOracle(problem, self.red) if self.lookahead else None
         self.memo: dict[tuple[object, ...], int] = {}
-        self._inert_cache: dict[_Vec, tuple[bool, ...]] = {}
+        self._split_cache: dict[_Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -468,51 +468,57 @@ class _Engine:
                 certain = False
         return True if certain else None
 
-    def _inert(self, vec: _Vec) -> tuple[bool, ...]:
-        """Per class: its cards can no longer change any capped count (nor be kept on a look).
+    def _split(self, vec: _Vec) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Classes that can still change a capped count (live) and those that cannot (inert).
 
-        All inert classes then act alike, so states differing only in how the remaining inert
-        cards split between them have the same value: they share one memo entry and one
-        pooled transition. That is what keeps long look-ahead queries in reach.
+        All inert classes act alike (no count moves, never kept on a look), so states that
+        differ only in how the remaining inert cards split between those classes have the
+        same value. States keep that split in one canonical form (:meth:`_canonical`) and
+        draw an inert card as one pooled transition: this is what keeps long look-ahead
+        queries in reach.
         """
-        got = self._inert_cache.get(vec)
+        got = self._split_cache.get(vec)
         if got is None:
             caps = self.red.cond.caps
-            got = tuple(
+            inert_flags = [
                 all(vec[p] == caps[p] for p in positions)
                 for positions in self.red.cond.class_positions
-            )
-            if self.kuk is not None and any(
-                self.kuk.keep(vec, c) for c, inert in enumerate(got) if inert
-            ):
+            ]
+            live = tuple(c for c, flag in enumerate(inert_flags) if not flag)
+            inert = tuple(c for c, flag in enumerate(inert_flags) if flag)
+            if self.kuk is not None and any(self.kuk.keep(vec, c) for c in inert):
                 # Not the shared policy's behaviour today; pooling would then be unsound.
                 raise Intractable("the look-ahead policy keeps cards that change no count")
-            self._inert_cache[vec] = got
+            got = (live, inert)
+            self._split_cache[vec] = got
         return got
+
+    def _canonical(self, removed: tuple[int, ...], vec: _Vec) -> tuple[int, ...]:
+        """``removed`` with the inert classes' remaining cards packed into the first of them.
+
+        Pooled draws take from the last inert class that still has cards, which keeps the
+        packing, so only a change of the inert set (a count reaching its cap) needs this.
+        """
+        inert = self._split(vec)[1]
+        if len(inert) < 2:
+            return removed
+        sizes = self.red.sizes
+        left = sum(sizes[c] - removed[c] for c in inert)
+        out = list(removed)
+        for c in inert:
+            keep = min(sizes[c], left)
+            out[c] = sizes[c] - keep
+            left -= keep
+        return tuple(out)
 
     def value(self, removed: tuple[int, ...], vec: _Vec, held: int, looked: bool, gone: int) -> int:
         """Successful ordered continuations, i.e. P(success) * perm(N - gone, reads - gone).
 
-        ``removed``: cards gone from the pile per class (held or put under); ``vec``: capped
-        counts of the held cards; ``held``: cards held; ``looked``: this turn's look-ahead is
-        already spent (the card was put under and the next one must be drawn blind).
+        ``removed``: cards gone from the pile per class (held or put under), in canonical
+        form; ``vec``: capped counts of the held cards; ``held``: cards held; ``looked``: this
+        turn's look-ahead is spent (the card was put under; the next one is drawn blind).
         """
-        sizes = self.red.sizes
-        inert = self._inert(vec)
-        pool = 0
-        pool_class = -1
-        if any(inert):
-            live: list[int] = []
-            for c, (size, r) in enumerate(zip(sizes, removed, strict=True)):
-                if inert[c]:
-                    pool += size - r
-                    if size > r and pool_class < 0:
-                        pool_class = c
-                else:
-                    live.append(r)
-            key: tuple[object, ...] = (tuple(live), pool, vec, held, looked)
-        else:
-            key = (removed, vec, held, looked)
+        key = (removed, vec, held, looked)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
@@ -530,16 +536,12 @@ class _Engine:
                 and held >= self.hand
                 and (held - self.hand) % self.per_turn == 0
             )
+            sizes = self.red.sizes
             cond = self.red.cond
+            live, inert = self._split(vec)
             result = 0
-            for c, size in enumerate(sizes):
-                if inert[c]:
-                    # One pooled draw for all inert classes (taken from the first with cards).
-                    if c != pool_class:
-                        continue
-                    left = pool
-                else:
-                    left = size - removed[c]
+            for c in live:
+                left = sizes[c] - removed[c]
                 if left <= 0:
                     continue
                 after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
@@ -547,8 +549,26 @@ class _Engine:
                     # Put under: gone for good while the pile cannot run out (checked above).
                     sub = self.value(after, vec, held, True, gone + 1)
                 else:
-                    sub = self.value(after, cond.bump(vec, c, 1), held + 1, False, gone + 1)
+                    grown = cond.bump(vec, c, 1)
+                    if grown != vec:
+                        after = self._canonical(after, grown)
+                    sub = self.value(after, grown, held + 1, False, gone + 1)
                 result += left * sub
+            pool = 0
+            last = -1
+            for c in inert:
+                left = sizes[c] - removed[c]
+                if left > 0:
+                    pool += left
+                    last = c
+            if pool:
+                after = (*removed[:last], removed[last] + 1, *removed[last + 1 :])
+                # An inert card changes no count: put under on a look, else simply held.
+                if look:
+                    sub = self.value(after, vec, held, True, gone + 1)
+                else:
+                    sub = self.value(after, vec, held + 1, False, gone + 1)
+                result += pool * sub
         memo[key] = result
         if len(memo) > self.budget:
             raise Intractable(f"more than {self.budget:,} exact states")
@@ -556,7 +576,8 @@ class _Engine:
 
     def hand_value(self, hand: tuple[int, ...]) -> int:
         """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
-        return self.value(hand, self.red.cond.of(hand), self.hand, False, self.hand)
+        vec = self.red.cond.of(hand)
+        return self.value(self._canonical(hand, vec), vec, self.hand, False, self.hand)
 
     def hand_scale(self) -> int:
         """Denominator of :meth:`hand_value`."""
@@ -571,7 +592,7 @@ class _Engine:
         if self.kuk is None:
             return Fraction(_plain_ways(self.red, self.seen), math.comb(self.n, self.seen))
         self.check(self.sequential_estimate(0), "look-ahead")
-        zero = (0,) * len(self.red.sizes)
+        zero = (0,) * len(self.red.sizes)  # already canonical: every class is full
         num = self.value(zero, self.red.cond.zero, 0, False, 0)
         return Fraction(num, math.perm(self.n, self.reads))
 

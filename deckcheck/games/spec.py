@@ -95,6 +95,7 @@ class TotalModel(_Strict):
     label: str
     select: str | list[str] = ""  # a list: cards matching any of them
     sum_field: str = ""
+    required_for: list[str] = []  # a sum is unknown only when these cards lack the field
 
 
 class GameSpec(_Strict):

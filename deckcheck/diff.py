@@ -1,0 +1,119 @@
+"""``diff``: what changed between two decks of one game, and how the rule totals move."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from deckcheck.catalog.model import Card
+from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.errors import UsageError
+from deckcheck.query.selectors import bind_selector
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """One card whose count differs."""
+
+    card: Card
+    before: int
+    after: int
+
+    @property
+    def kind(self) -> str:
+        """added, removed or changed."""
+        return "added" if self.before == 0 else "removed" if self.after == 0 else "changed"
+
+
+@dataclass(frozen=True)
+class TotalChange:
+    """A rule-relevant total before and after; None where unknown (values missing)."""
+
+    label: str
+    before: int | None
+    after: int | None
+    before_known_part: int = 0
+    after_known_part: int = 0
+
+
+@dataclass(frozen=True)
+class DeckDiff:
+    """Changes grouped by type, and totals."""
+
+    deck_a: str
+    deck_b: str
+    game: str
+    changes: tuple[CardChange, ...]
+    totals: tuple[TotalChange, ...]
+
+    def by_type(self) -> dict[str, list[CardChange]]:
+        """Changes grouped by the card's type label."""
+        groups: dict[str, list[CardChange]] = {}
+        for change in self.changes:
+            groups.setdefault(change.card.type_label, []).append(change)
+        return groups
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON: added/removed/changed lists and totals."""
+        def item(c: CardChange) -> dict[str, Any]:
+            return {"id": c.card.id, "name": c.card.name, "type": c.card.type_label,
+                    "before": c.before, "after": c.after, "delta": c.after - c.before}
+
+        return {
+            "deck_a": self.deck_a, "deck_b": self.deck_b, "game": self.game,
+            "added": [item(c) for c in self.changes if c.kind == "added"],
+            "removed": [item(c) for c in self.changes if c.kind == "removed"],
+            "changed": [item(c) for c in self.changes if c.kind == "changed"],
+            "totals": [{"label": t.label, "before": t.before, "after": t.after,
+                        "delta": None if t.before is None or t.after is None
+                        else t.after - t.before} for t in self.totals],
+        }
+
+
+def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
+    """(total or None when a value is missing, the known part)."""
+    deck = loaded.deck
+    if spec.sum_field:
+        required = [bind_selector(s, loaded.catalog) for s in spec.required_for]
+        known, missing = 0, False
+        for e in deck:
+            v = e.card.get(spec.sum_field)
+            if isinstance(v, int) and not isinstance(v, bool):
+                known += v * e.count
+            elif not required or any(p(e.card) for p in required):
+                missing = True
+        return (None if missing else known), known
+    selects = [spec.select] if isinstance(spec.select, str) else list(spec.select)
+    selects = [s for s in selects if s]
+    if not selects:
+        return deck.size, deck.size
+    predicates = [bind_selector(s, loaded.catalog) for s in selects]
+    n = deck.count_where(lambda c: any(p(c) for p in predicates))
+    return n, n
+
+
+def diff_decks(a: str, b: str, *, catalogs: Sequence[str | Path] = (),
+               game: str | None = None) -> DeckDiff:
+    """Compare two decks of the same game."""
+    left = load_deck(a, game=game, catalogs=catalogs)
+    right = load_deck(b, game=game, catalogs=catalogs)
+    if left.game.id != right.game.id:
+        raise UsageError(f"{a} is a {left.game.id} deck and {b} a {right.game.id} deck: "
+                         "diff compares decks of one game")
+    ca, cb = left.deck.counts(), right.deck.counts()
+    cards = {**left.deck.cards(), **right.deck.cards()}
+    order = list(dict.fromkeys([*ca, *cb]))
+    changes = tuple(CardChange(cards[i], ca.get(i, 0), cb.get(i, 0)) for i in order
+                    if ca.get(i, 0) != cb.get(i, 0))
+    totals = []
+    specs = left.game.spec.totals or []
+    for spec in specs:
+        before, bk = _total(left, spec)
+        after, ak = _total(right, spec)
+        totals.append(TotalChange(spec.label, before, after, bk, ak))
+    if not specs:
+        totals.append(TotalChange("cards", left.deck.size, right.deck.size,
+                                  left.deck.size, right.deck.size))
+    return DeckDiff(left.deck.label, right.deck.label, left.game.id, changes, tuple(totals))

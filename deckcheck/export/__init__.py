@@ -1,0 +1,46 @@
+"""Export: a deck in the formats other tools read, written without ever losing a file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckcheck.decks.load import load_deck
+from deckcheck.export.formats import render
+from deckcheck.export.write import write_atomically
+from deckcheck.validate import validate_loaded
+from deckcheck.violations import Report, Status
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What export did: the text (None when refused), the validation, where it went."""
+
+    report: Report
+    text: str | None
+    written_to: Path | None
+    refused: bool
+
+
+def export_deck(
+    deck: str,
+    fmt: str,
+    *,
+    output: Path | None = None,
+    force: bool = False,
+    allow_illegal: bool = False,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> ExportResult:
+    """Validate, then render and (with ``output``) write atomically; an illegal deck is refused
+    unless ``allow_illegal``."""
+    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
+    report = validate_loaded(loaded)
+    if report.status is Status.ILLEGAL and not allow_illegal:
+        return ExportResult(report, None, None, True)
+    text = render(loaded, fmt, output)
+    if output is not None:
+        write_atomically(output, text, force=force)
+    return ExportResult(report, text, output, False)

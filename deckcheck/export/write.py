@@ -1,0 +1,71 @@
+"""Writing a file so that nothing the user had is lost: no overwrite without ``force``, and an
+atomic replace (a temporary file in the same directory, then a rename)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from deckcheck.errors import InputFileError
+
+
+def write_atomically(path: Path, text: str, *, force: bool = False, newline: str = "") -> None:
+    """Write ``text`` to ``path``; an interrupted write leaves the old file intact."""
+    label = str(path)
+    if path.is_dir():
+        raise InputFileError("is a directory; give a file name to write", source=label)
+    if path.exists() and not force:
+        raise InputFileError("already exists; add --force to replace it", source=label)
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputFileError(f"cannot be written: no directory {directory}", source=label)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputFileError(f"cannot be written: {exc.strerror or exc}", source=label) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, path.stat().st_mode & 0o777)
+        else:
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, 0o666 & ~_umask())
+        if force:
+            os.replace(tmp, path)
+        else:
+            _link_without_clobbering(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise InputFileError(f"cannot be written: {exc.strerror or exc}", source=label) from None
+        raise
+
+
+def _link_without_clobbering(tmp: str, path: Path) -> None:
+    """Publish ``tmp`` as ``path`` only if ``path`` still does not exist (a file created since
+    the check is not replaced)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise InputFileError("already exists; add --force to replace it", source=str(path)) from None
+    except OSError:
+        # Hard links unsupported here (some file systems): fall back to a checked rename.
+        if path.exists():
+            raise InputFileError("already exists; add --force to replace it",
+                                 source=str(path)) from None
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
