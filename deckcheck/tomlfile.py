@@ -15,6 +15,8 @@ def parse_toml(text: str, label: str, error: type[DeckcheckError] = DeckcheckErr
     """Parse TOML text; a syntax error becomes ``error`` naming the file and line."""
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise error("is nested too deeply to be a deck or catalog", source=label) from None
     except tomllib.TOMLDecodeError as exc:
         found = _LINE.search(str(exc))
         message = _LINE.sub("", str(exc)).replace("(, column", "(column").strip()

@@ -75,6 +75,9 @@ def resolve_source(
 
 def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
     """The one game whose catalog knows every card of the deck."""
+    if not source.lines:
+        raise UsageError("lists no cards and names no game (add 'game: …' or --game)",
+                         source=source.label)
     docs = [read_document(p) for p in overlays]
     fits: list[Game] = []
     tried: list[str] = []

@@ -180,6 +180,8 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
 def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise DeckFormatError("is nested too deeply to be a deck", source=label) from None
     except json.JSONDecodeError as exc:
         raise DeckFormatError(f"is not valid JSON: {exc.msg}", source=label, line=exc.lineno) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):

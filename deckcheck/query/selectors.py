@@ -33,6 +33,12 @@ def _value_matches(value: object, wanted: str) -> bool:
     return fold(str(value)) == wanted
 
 
+def _as_list(value: object) -> list[object]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
 def bind_selector(text: str, catalog: Catalog) -> Selector:
     """Turn selector text into a predicate over ``catalog``'s cards.
 
@@ -57,7 +63,17 @@ def bind_selector(text: str, catalog: Catalog) -> Selector:
         if field_name == "name":
             ids = {c.id for c in catalog.by_name(value)}
             return Selector(raw, lambda c: c.id in ids)
-        return Selector(raw, lambda c: _value_matches(c.get(field_name), wanted))
+        selector = Selector(raw, lambda c: _value_matches(c.get(field_name), wanted))
+        if not any(selector(c) for c in catalog):
+            values = sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})
+            hint = suggest(value, values) if values else []
+            raise ConditionError(
+                f"no {catalog.game} card has {field_name} {value.strip()!r}",
+                details=[f"did you mean: {', '.join(hint)}?"] if hint else
+                [f"{field_name} values: {', '.join(values[:12])}" if values else
+                 f"no card has a {field_name}"],
+            )
+        return selector
     by_id = catalog.by_id(raw)
     if by_id is not None:
         target = by_id.id
