@@ -295,11 +295,16 @@ def test_plain_draw_against_math_comb(seen: int) -> None:
     assert vec.probability == vec.probability_without_mulligan
 
 
-def test_fixed_pile_sampler_distribution() -> None:
+@pytest.mark.parametrize(
+    ("sizes", "n", "numpy_sampler"),
+    [((3, 1, 5, 7), 6, False), ((7, 0, 3), 9, False), ((2, 1, 2, 1, 2, 1, 3), 5, True)],
+)
+def test_fixed_pile_sampler_distribution(
+    sizes: tuple[int, ...], n: int, numpy_sampler: bool
+) -> None:
     """Every composition's frequency matches the multivariate hypergeometric probability."""
-    sizes = (3, 1, 5, 7)
-    n = 6
     sampler = FixedPileSampler(sizes, n)
+    assert sampler.use_numpy == numpy_sampler
     draws = sampler.sample(np.random.default_rng(5), 400_000)
     assert (draws.sum(axis=0) == n).all()
     assert (draws <= np.asarray(sizes).reshape(-1, 1)).all()
@@ -454,3 +459,57 @@ def test_optimal_return_against_exact_engine(lookahead: bool) -> None:
         assert close(
             result.probability_without_mulligan, result.trials, odds.probability_without_mulligan
         )
+
+
+def test_lookahead_reaching_cards_put_under() -> None:
+    """A small pile seen almost to the end: the cards put under it are drawn again, in order."""
+    small = DrawProblem(
+        group_sizes=(2, 3, 7),
+        membership=((True, False), (False, True), (False, False)),
+        conditions=(CountTest(0, ">=", 2), CountTest(1, "<=", 2)),
+    )
+    proc = Procedure(hand_size=5, draws_per_turn=2, lookahead=True)
+    query = Query(11)
+    ref = simulate_reference(small, proc, query, 40_000, 5)
+    vec = simulate_vectorised(small, proc, query, 400_000, 6)
+    assert agree(ref, vec)
+    exact = exact_with_queue(small, proc, query)
+    assert close(vec.probability, vec.trials, exact)
+    assert close(ref.probability, ref.trials, exact)
+
+
+def exact_with_queue(problem: DrawProblem, procedure: Procedure, query: Query) -> float:
+    """Look-ahead odds (no mulligan) that follow the cards put under the pile, in order."""
+    sizes = problem.group_sizes
+    hand_n = procedure.opening_size(query.second)
+    later = query.seen - hand_n
+
+    def deal(
+        held: tuple[int, ...], under: tuple[int, ...]
+    ) -> list[tuple[float, int, tuple[int, ...]]]:
+        """(probability, card, cards still under) for the next card off the pile."""
+        pile = list(add(sizes, held, -1))
+        for card in under:
+            pile[card] -= 1
+        total = sum(pile)
+        if total == 0:
+            return [(1.0, under[0], under[1:])]
+        return [(n / total, g, under) for g, n in enumerate(pile) if n]
+
+    @cache
+    def after(held: tuple[int, ...], under: tuple[int, ...], j: int) -> float:
+        if j == later:
+            return float(problem.satisfied(held))
+        value = 0.0
+        for p, top, rest in deal(held, under):
+            bump = tuple(int(i == top) for i in range(len(sizes)))
+            if j % procedure.draws_per_turn == 0 and not kuk_keep(problem, held, top):
+                # The top card goes under; `held` plus the queue must not count it as dealt.
+                for p2, card, rest2 in deal(held, (*rest, top)):
+                    bump2 = tuple(int(i == card) for i in range(len(sizes)))
+                    value += p * p2 * after(add(held, bump2), rest2, j + 1)
+            else:
+                value += p * after(add(held, bump), rest, j + 1)
+        return value
+
+    return sum(p * after(h, (), 0) for h, p in mvh(sizes, hand_n))

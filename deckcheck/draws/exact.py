@@ -550,7 +550,7 @@ class _Engine:
                     sub = self.value(after, vec, held, True, gone + 1)
                 else:
                     grown = cond.bump(vec, c, 1)
-                    if grown != vec:
+                    if grown != vec and self._split(grown)[1] != inert:
                         after = self._canonical(after, grown)
                     sub = self.value(after, grown, held + 1, False, gone + 1)
                 result += left * sub

@@ -85,7 +85,7 @@ ProgressCallback = Callable[[int, int], None]
 
 #: When FixedPileSampler hands over to numpy's own sampler (see there).
 MVH_MAX_CARDS = 8
-MVH_MIN_STEPS = 4
+MVH_MIN_STEPS = 5
 
 # Probabilities in the sampling tables are integers in units of 2**-53.
 _BITS = 53

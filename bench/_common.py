@@ -1,0 +1,49 @@
+"""Shared helpers for the benchmark scripts (not timed tests: run them by hand or `make bench`)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def machine() -> str:
+    """One line describing the machine and interpreter."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{cpu}; {os.cpu_count()} cores; {platform.system()} {platform.release()}; "
+            f"Python {platform.python_version()}")
+
+
+def wall_times(argv: Sequence[str], runs: int) -> list[float]:
+    """Wall-clock seconds of ``runs`` runs of a command (output discarded)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                       cwd=REPO)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def summary(times: Sequence[float]) -> str:
+    """Median and minimum in milliseconds."""
+    return f"median {1000 * statistics.median(times):7.1f} ms, min {1000 * min(times):7.1f} ms"
+
+
+def python() -> str:
+    """The interpreter running the benchmark (the project's venv when run via make)."""
+    return sys.executable

@@ -1,0 +1,51 @@
+"""Benchmark 1: `deckcheck validate` wall time against importing typer + rich + pydantic.
+
+Target: a validation costs at most 1.5x `python -c "import typer, rich.console, pydantic"`
+in the same environment. Both are measured in this one run, interleaved, and the ratio of the
+medians is printed.
+
+    python bench/bench_validate.py [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+from _common import machine, python, summary, wall_times
+
+DECKS = {
+    "ren-dhark (35 cards)": "examples/ren-dhark/terra-custom.txt",
+    "planetary-conquerors (80 cards, overlay)": "examples/planetary-conquerors/legal-80.txt",
+    "the-drake (7 troops)": "examples/the-drake/standard-stack.txt",
+}
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    py = python()
+    baseline_cmd = [py, "-c", "import typer, rich.console, pydantic"]
+    print(f"machine: {machine()}")
+    baseline: list[float] = []
+    results: dict[str, list[float]] = {name: [] for name in DECKS}
+    for _ in range(args.runs):  # interleaved, so load changes hit both sides alike
+        baseline += wall_times(baseline_cmd, 1)
+        for name, deck in DECKS.items():
+            results[name] += wall_times([py, "-m", "deckcheck", "validate", deck], 1)
+    base = statistics.median(baseline)
+    print(f"baseline import typer+rich+pydantic: {summary(baseline)}")
+    worst = 0.0
+    for name, times in results.items():
+        ratio = statistics.median(times) / base
+        worst = max(worst, ratio)
+        print(f"validate {name:42s} {summary(times)}  ratio {ratio:4.2f}x")
+    print(f"worst ratio {worst:.2f}x (target <= 1.5x): {'met' if worst <= 1.5 else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
