@@ -36,9 +36,11 @@ from deckcheck.draws.model import (
     ReturnRule,
 )
 
-#: Most memoised states (or enumerated compositions) an exact computation may visit before it
-#: gives up with :class:`Intractable`; roughly 10–20 s of pure Python at the very top.
-STATE_BUDGET = 2_000_000
+#: Most units of work an exact computation may spend before it gives up with
+#: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
+#: included) plus compositions enumerated for a mulligan. Measured at roughly 3-5 µs a unit,
+#: so the budget bounds a hopeless exact attempt to a few seconds before the simulation.
+STATE_BUDGET = 1_000_000
 
 _LOWER_OPS = (">=", ">")
 _Vec = tuple[int, ...]
@@ -432,22 +434,17 @@ class _Engine:
             )
         self.kuk = _KukOracle(problem, self.red) if self.lookahead else None
         self.memo: dict[tuple[object, ...], int] = {}
+        self.work = 0
         self._split_cache: dict[_Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     # -- estimates --------------------------------------------------------------------------
 
-    def sequential_estimate(self, start: int) -> int:
-        """Rough count of the sequential states from ``start`` cards gone to the end."""
-        counts = _count_compositions(self.red.sizes, self.reads)
-        states = sum(counts[start:])
-        # Held and put-under cards are told apart by the capped counts: at most one variant
-        # per look-ahead so far, a generous factor in practice (most states are pruned).
-        return states * (self.looks + 1)
-
-    def check(self, estimate: int, what: str) -> None:
-        if estimate > self.budget:
+    def spend(self, work: int, what: str) -> None:
+        """Charge enumeration work up front, so hopeless tables fail before they start."""
+        self.work += work
+        if self.work > self.budget:
             raise Intractable(
-                f"{what}: about {estimate:,} states, over the exact budget of {self.budget:,}"
+                f"{what}: about {self.work:,} steps, over the exact budget of {self.budget:,}"
             )
 
     # -- the sequential recursion -----------------------------------------------------------
@@ -518,6 +515,12 @@ class _Engine:
         form; ``vec``: capped counts of the held cards; ``held``: cards held; ``looked``: this
         turn's look-ahead is spent (the card was put under; the next one is drawn blind).
         """
+        # Counting every call (not only new states) bounds the time, not just the memory: the
+        # number of states reachable is far below any cheap upper bound, so no estimate up
+        # front is worth having for this recursion.
+        self.work += 1
+        if self.work > self.budget:
+            raise Intractable(f"look-ahead / mulligan: over the exact budget of {self.budget:,}")
         key = (removed, vec, held, looked)
         memo = self.memo
         got = memo.get(key)
@@ -570,8 +573,6 @@ class _Engine:
                     sub = self.value(after, vec, held + 1, False, gone + 1)
                 result += pool * sub
         memo[key] = result
-        if len(memo) > self.budget:
-            raise Intractable(f"more than {self.budget:,} exact states")
         return result
 
     def hand_value(self, hand: tuple[int, ...]) -> int:
@@ -591,7 +592,6 @@ class _Engine:
             return Fraction(1)
         if self.kuk is None:
             return Fraction(_plain_ways(self.red, self.seen), math.comb(self.n, self.seen))
-        self.check(self.sequential_estimate(0), "look-ahead")
         zero = (0,) * len(self.red.sizes)  # already canonical: every class is full
         num = self.value(zero, self.red.cond.zero, 0, False, 0)
         return Fraction(num, math.perm(self.n, self.reads))
@@ -606,7 +606,7 @@ class _Engine:
         # With a look-ahead the later draws depend on the hand: enumerate hands.
         sizes = self.red.sizes
         n_hands = _count_compositions(sizes, self.hand)[self.hand]
-        self.check(n_hands + self.sequential_estimate(self.hand), "redraw with look-ahead")
+        self.spend(n_hands, "redraw with look-ahead")
         s = j = t = 0
         for hand in _compositions(sizes, self.hand):
             w = _ways(sizes, hand)
@@ -633,12 +633,15 @@ class _Engine:
         n_hands = _count_compositions(sizes, h)[h]
         n_kept = _count_compositions(sizes, keep)[keep]
         n_draws = _count_compositions(sizes, count)[count]
-        estimate = (
-            n_hands * min(math.comb(h, count), n_draws)
-            + n_kept * n_draws
-            + self.sequential_estimate(h)
-        )
-        self.check(estimate, "optimal mulligan")
+        # Each hand weighs its sub-hands; each kept part, its draws (one sequential call each,
+        # counted again as they run): fail before starting when that alone is over budget.
+        estimate = n_hands * min(math.comb(h, count), n_draws) + n_kept * n_draws
+        if self.work + estimate > self.budget:
+            raise Intractable(
+                f"optimal mulligan: about {estimate:,} steps, over the exact budget of "
+                f"{self.budget:,}"
+            )
+        self.spend(n_hands * min(math.comb(h, count), n_draws), "optimal mulligan")
         redraw_den = math.comb(self.n - keep, count)
         kept_value: dict[tuple[int, ...], int] = {}
         for kept in _compositions(sizes, keep):
