@@ -60,6 +60,12 @@ def decode(data: bytes, label: str) -> str:
         text = _strict(data[3:], "utf-8", label)
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = _strict(data, "utf-16", label)
+    elif data.count(0) > len(data) // 4 and len(data) >= 4:
+        raise InputFileError(
+            "looks like UTF-16 without a byte-order mark; re-save it as UTF-8 (or as UTF-16 "
+            "with a BOM)",
+            source=label,
+        )
     else:
         try:
             text = data.decode("utf-8")

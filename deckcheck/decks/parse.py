@@ -26,7 +26,9 @@ HEADER_KEYS = frozenset(
 )
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:\s*(\S.*)$")
 _SECTION = re.compile(r"^([^:]+):$")
-_COUNT_FIRST = re.compile(r"^(-?\d[\d_,]*)\s*(?:[xX×]\s+|[xX×](?=\S)|\t+|\s+)(.+)$")
+# "2 Name", "2x Name", "2 x Name", "2<TAB>Name"; an x belongs to the count only when it is
+# glued to the digits or stands alone, so "2 Xepolite Freighter" keeps its X.
+_COUNT_FIRST = re.compile(r"^(-?\d[\d_,]*)(?:[xX×]\s*|\s+[xX×]\s+|\s+)(\S.*)$")
 _COUNT_LAST = re.compile(r"^(.+?)\s+[xX×]\s*(-?\d+)$")
 _TOML_HINT = re.compile(r"^\s*(\[\s*cards\s*\]|\[\[\s*cards\s*\]\]|[A-Za-z_]+\s*=)", re.M)
 
@@ -120,7 +122,7 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
 
 
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
-    body = re.sub(r"\s+(#|//)\s.*$", "", s)  # a trailing comment needs a space before it
+    body = re.sub(r"\s+(#|//).*$", "", s)  # a trailing comment needs a space before it
     match = _COUNT_FIRST.match(body)
     if match:
         count = parse_count(match.group(1), label, number)

@@ -13,13 +13,20 @@ Three engines share one reduced view of the problem (:class:`_Reduced`):
   cards in the opening hand and the cards drawn later, so that "no trigger in the hand" and "the
   conditions hold over all seen cards" are judged jointly;
 * the *sequential* engine: a memoised recursion over (cards gone from the pile, capped counts
-  held, cards held, look-ahead used) that draws one card at a time. It is what the look-ahead
-  (Planetary Conquerors' kuk phase) and the return-``count`` mulligan need, because there a
-  decision depends on what was already seen.
+  held, cards held, look-ahead spent) that draws one card at a time. It is what the look-ahead
+  (Planetary Conquerors' kuk phase) needs, because there a decision depends on what was
+  already seen. Classes whose cards can no longer change any count are pooled into one, which
+  keeps long queries small.
+
+The return-``count`` mulligan is solved exactly on top of these: the value of returning cards
+depends only on the part kept, so it is tabulated once per kept part and each opening hand
+takes the best of keeping and its kept parts. Work is counted against a budget; past it,
+:class:`Intractable` tells the caller to simulate instead.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -203,30 +210,34 @@ def _count_compositions(bounds: Sequence[int], total: int) -> list[int]:
 
 
 def _compositions(bounds: Sequence[int], total: int) -> Iterator[tuple[int, ...]]:
-    """Every vector ``0 <= x <= bounds`` summing to ``total``, in a fixed order."""
+    """Every vector ``0 <= x <= bounds`` summing to ``total``, each once, in a fixed order.
+
+    Only ever asked for hand-sized totals. Walks whichever is smaller: the multisets of
+    ``total`` indices among the non-empty classes (dropping those over a bound), or the
+    ``total``-subsets of the bounded cards themselves (dropping repeats); both are much
+    faster in Python than a recursive generator.
+    """
     n = len(bounds)
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + bounds[i]
-    if total > suffix[0] or total < 0:
+    if total < 0 or total > sum(bounds):
         return
-    cur = [0] * n
-
-    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if i == n - 1:
-            cur[i] = left
-            yield tuple(cur)
-            return
-        lo = max(0, left - suffix[i + 1])
-        for k in range(lo, min(bounds[i], left) + 1):
-            cur[i] = k
-            yield from rec(i + 1, left - k)
-
-    if n == 0:
-        if total == 0:
-            yield ()
+    classes = [c for c in range(n) if bounds[c] > 0]
+    cards = [c for c in classes for _ in range(bounds[c])]
+    if math.comb(len(cards), total) <= math.comb(len(classes) + total - 1, total):
+        done: set[tuple[int, ...]] = set()
+        for picks in itertools.combinations(cards, total):
+            if picks not in done:
+                done.add(picks)
+                comp = [0] * n
+                for c in picks:
+                    comp[c] += 1
+                yield tuple(comp)
         return
-    yield from rec(0, total)
+    for picks in itertools.combinations_with_replacement(classes, total):
+        comp = [0] * n
+        for c in picks:
+            comp[c] += 1
+        if all(comp[c] <= bounds[c] for c in picks):
+            yield tuple(comp)
 
 
 def _ways(sizes: Sequence[int], comp: Sequence[int]) -> int:
@@ -241,31 +252,39 @@ def _ways(sizes: Sequence[int], comp: Sequence[int]) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _reach(red: _Reduced, tracked: _Tracked) -> list[tuple[int, ...]]:
+def _reach(sizes: Sequence[int], tracked: _Tracked) -> list[tuple[int, ...]]:
     """``reach[c][p]``: cards of classes ``c, c+1, ...`` that count for position ``p``."""
     rows = [tuple(0 for _ in tracked.selectors)]
-    for c in range(len(red.sizes) - 1, -1, -1):
+    for c in range(len(sizes) - 1, -1, -1):
         row = list(rows[0])
         for p in tracked.class_positions[c]:
-            row[p] += red.sizes[c]
+            row[p] += sizes[c]
         rows.insert(0, tuple(row))
     return rows
 
 
-def _plain_ways(red: _Reduced, seen: int) -> int:
+def _plain_ways(
+    red: _Reduced, seen: int, pile: Sequence[int] | None = None, start: _Vec | None = None
+) -> int:
     """Number of ``seen``-card subsets of the pile on which all conditions hold.
+
+    ``pile`` (cards per class, default the whole pile) and ``start`` (capped counts already
+    held, default none) let a mulligan ask the same of what is left after a kept part.
 
     State: capped counts -> ways per number of cards taken so far (a list), so that each
     (counts, cards of this class) step updates one target with a tight loop. Doomed counts
     (an upper bound broken, or a lower bound out of reach of the classes left) are dropped.
     """
     cond = red.cond
-    sizes = red.sizes
+    sizes = red.sizes if pile is None else pile
+    origin = cond.zero if start is None else start
     n = len(sizes)
     if n == 0:
-        return 1 if seen == 0 and cond.all_hold(cond.zero) else 0
-    reach = _reach(red, cond)
-    states: dict[_Vec, list[int]] = {cond.zero: [1] + [0] * seen}
+        return 1 if seen == 0 and cond.all_hold(origin) else 0
+    reach = _reach(sizes, cond)
+    if cond.doomed(origin, reach[0]):
+        return 0
+    states: dict[_Vec, list[int]] = {origin: [1] + [0] * seen}
     for c in range(n - 1):
         size = sizes[c]
         combs = [math.comb(size, k) for k in range(min(size, seen) + 1)]
@@ -308,7 +327,7 @@ def _redraw_ways(red: _Reduced, hand: int, seen: int) -> tuple[int, int, int]:
     sizes = red.sizes
     later = seen - hand
     n = len(sizes)
-    reach = _reach(red, cond)
+    reach = _reach(sizes, cond)
     Key = tuple[int, _Vec, _Vec | None]
     states: dict[Key, list[int]] = {(0, trig.zero, cond.zero): [1] + [0] * later}
     for c in range(n):
@@ -635,7 +654,8 @@ class _Engine:
         n_draws = _count_compositions(sizes, count)[count]
         # Each hand weighs its sub-hands; each kept part, its draws (one sequential call each,
         # counted again as they run): fail before starting when that alone is over budget.
-        estimate = n_hands * min(math.comb(h, count), n_draws) + n_kept * n_draws
+        estimate = n_hands * min(math.comb(h, count), n_draws)
+        estimate += n_kept * (n_draws if self.kuk is not None else len(sizes))
         if self.work + estimate > self.budget:
             raise Intractable(
                 f"optimal mulligan: about {estimate:,} steps, over the exact budget of "
@@ -644,8 +664,17 @@ class _Engine:
         self.spend(n_hands * min(math.comb(h, count), n_draws), "optimal mulligan")
         redraw_den = math.comb(self.n - keep, count)
         kept_value: dict[tuple[int, ...], int] = {}
+        later = self.seen - h
         for kept in _compositions(sizes, keep):
             pile = tuple(s - k for s, k in zip(sizes, kept, strict=True))
+            if self.kuk is None:
+                # Without a look-ahead, the redraw and the later draws are one blind draw of
+                # count + later cards: a single plain programme. Its denominator
+                # comb(N - keep, count + later) times perm(count + later, later) is this
+                # table's, redraw_den * hand_scale.
+                ways = _plain_ways(self.red, count + later, pile, self.red.cond.of(kept))
+                kept_value[kept] = ways * math.perm(count + later, later)
+                continue
             total = 0
             for drawn in _compositions(pile, count):
                 new_hand = tuple(k + d for k, d in zip(kept, drawn, strict=True))

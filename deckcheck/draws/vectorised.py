@@ -9,10 +9,11 @@ look-ahead, the cards put under the pile.
 Sampling, by case:
 
 * the plain draw (no mulligan, no look-ahead): counts of the cards seen come straight from the
-  multivariate hypergeometric distribution, one group after another (each group's count given
-  the cards left to draw is hypergeometric), by inverse-CDF look-up in small precomputed tables.
-  That measured faster than ``Generator.multivariate_hypergeometric`` (both methods) and than
-  ``Generator.hypergeometric``, see ``bench/bench_simulate.py``;
+  multivariate hypergeometric distribution (:class:`FixedPileSampler`): one group after another
+  by inverse-CDF look-up in small exact tables, or numpy's ``multivariate_hypergeometric``
+  (method "count") for short deals over many groups, whichever measured faster for the shape
+  (numbers in ``bench/bench_simulate.py``; numpy's "marginals" method and sequential
+  ``Generator.hypergeometric`` were slower in every case measured);
 * a redraw rule: the triggering rows are dealt a new hand from the same tables, repeatedly;
 * a return rule: the choice is looked up once per distinct hand composition;
 * draws after the hand: per-row hypergeometric counts from what is left of each row's pile, or,

@@ -65,7 +65,9 @@ def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violat
 def outposts(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """stccg.outposts: an Outpost for every non-neutral affiliation of Personnel and Ships.
 
-    A card of several affiliations is covered by an Outpost of any one of them.
+    A card of several affiliations may be played as any of them, so an Outpost of any one of
+    its affiliations covers it (a Non-Aligned Outpost covers a Cardassian/Non-Aligned card);
+    a card that is only neutral needs none.
     """
     neutral = {fold(a) for a in variant.param("neutral_affiliations")}
     kinds = variant.param("affiliated_types")
@@ -83,7 +85,8 @@ def outposts(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
         if not any(e.card.has_type(k) for k in kinds):
             continue
         affs = affiliations(e.card)
-        if affs and not {fold(a) for a in affs} & covered:
+        every = {fold(a) for a in e.card.get("affiliation") or ()}
+        if affs and not every & covered:
             missing.setdefault(affs, []).append(e.card)
     for affs, cards in sorted(missing.items(), key=lambda kv: sorted(kv[0])):
         names = ", ".join(c.name for c in cards[:5]) + (", …" if len(cards) > 5 else "")

@@ -1,0 +1,161 @@
+"""Export: every readable format round-trips for every game's examples; files are never lost."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from deckcheck.cli.app import app
+from deckcheck.decks.load import load_deck
+from deckcheck.errors import InputFileError
+from deckcheck.export import export_deck
+from deckcheck.export.formats import READABLE, render
+from deckcheck.export.write import write_atomically
+from deckcheck.validate import validate_loaded
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted(p for p in (REPO / "examples").glob("*/*.txt"))
+runner = CliRunner()
+
+
+def _signature(path: Path | str) -> tuple[object, ...]:
+    loaded = load_deck(path)
+    report = validate_loaded(loaded)
+    cards = [c.id for c in loaded.deck.sequence()] if loaded.game.spec.ordered else \
+        sorted(loaded.deck.counts().items())
+    return (loaded.game.id, loaded.variant.name, tuple(cards), report.status,
+            tuple((v.code, v.severity, v.message, v.cards) for v in report.violations))
+
+
+def _formats(path: Path) -> list[str]:
+    loaded = load_deck(path)
+    return sorted(READABLE | set(loaded.game.exporters))
+
+
+@pytest.mark.parametrize("deck", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_readable_format_round_trips(deck: Path, tmp_path: Path) -> None:
+    original = _signature(deck)
+    loaded = load_deck(deck)
+    for fmt in _formats(deck):
+        out = tmp_path / f"copy-{fmt}.{'toml' if fmt == 'toml' else 'json' if fmt == 'json' else 'txt'}"
+        text = render(loaded, fmt, out)
+        out.write_text(text, encoding="utf-8", newline="")
+        game = None if fmt != "lackey" else loaded.game.id
+        again = load_deck(out, game=game, variant=loaded.variant.name)
+        report = validate_loaded(again)
+        cards = [c.id for c in again.deck.sequence()] if again.game.spec.ordered else \
+            sorted(again.deck.counts().items())
+        got = (again.game.id, again.variant.name, tuple(cards), report.status,
+               tuple((v.code, v.severity, v.message, v.cards) for v in report.violations))
+        assert got == original, fmt
+
+
+def test_csv_and_markdown_hold_every_card() -> None:
+    deck = REPO / "examples/ren-dhark/terra-custom.txt"
+    loaded = load_deck(deck)
+    csv_text = render(loaded, "csv")
+    header, *rows = csv_text.strip().split("\n")
+    assert header.startswith("count,id,name,type")
+    assert "resource_points" in header
+    assert sum(int(r.split(",")[0]) for r in rows) == loaded.deck.size
+    md = render(loaded, "markdown")
+    assert md.count("\n| ") == len(loaded.deck.counts()) + 1  # rows + header
+    assert "POINT OF" in md
+
+
+def test_illegal_deck_is_refused_unless_allowed(tmp_path: Path) -> None:
+    deck = str(REPO / "examples/ren-dhark/illegal-mixed.txt")
+    out = tmp_path / "x.txt"
+    result = runner.invoke(app, ["export", deck, "--to", "text", "-o", str(out)])
+    assert result.exit_code == 1
+    assert not out.exists()
+    assert "rd.copies" in result.output
+    result = runner.invoke(app, ["export", deck, "--to", "text", "-o", str(out),
+                                 "--allow-illegal"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("game: ren-dhark")
+
+
+def test_unverified_deck_is_exported_with_a_warning() -> None:
+    result = runner.invoke(app, ["export", str(REPO / "examples/ren-dhark/terra-unverified.txt"),
+                                 "--to", "json"])
+    assert result.exit_code == 0
+    assert "unverified" in result.output
+    start = result.output.index("{")
+    data = json.loads(result.output[start:])
+    assert data["game"] == "ren-dhark"
+
+
+def test_existing_file_is_kept_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "deck.txt"
+    out.write_text("precious\n")
+    deck = str(REPO / "examples/the-drake/standard-stack.txt")
+    result = runner.invoke(app, ["export", deck, "--to", "toml", "-o", str(out)])
+    assert result.exit_code == 2
+    assert "--force" in result.output
+    assert out.read_text() == "precious\n"
+    result = runner.invoke(app, ["export", deck, "--to", "toml", "-o", str(out), "--force"])
+    assert result.exit_code == 0
+    assert 'game = "the-drake"' in out.read_text()
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.txt"]  # no temporary file left
+
+
+def test_interrupted_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "deck.txt"
+    out.write_text("old\n")
+
+    def boom(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", boom)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(out, "new\n", force=True)
+    assert out.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.txt"]
+
+
+def test_write_refuses_directories_and_missing_folders(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError):
+        write_atomically(tmp_path, "x")
+    with pytest.raises(InputFileError):
+        write_atomically(tmp_path / "missing" / "deck.txt", "x")
+
+
+def test_unknown_format_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["export", str(REPO / "examples/dorn/first-game-party.txt"),
+                                 "--to", "lackey"])
+    assert result.exit_code == 2
+    assert "formats:" in result.output
+
+
+def test_export_api_reports_validation() -> None:
+    result = export_deck(str(REPO / "examples/stccg-1e/legal-romulan.txt"), "lackey")
+    assert not result.refused
+    assert result.text is not None and "Missions:\r\n" in result.text
+
+
+def test_diff_groups_changes_and_totals() -> None:
+    a = str(REPO / "examples/ren-dhark/blue-starter.txt")
+    b = str(REPO / "examples/ren-dhark/terra-custom.txt")
+    result = runner.invoke(app, ["diff", a, b, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    totals = {t["label"]: t for t in data["totals"]}
+    start, end = load_deck(a).deck, load_deck(b).deck
+    assert totals["cards"]["before"] == start.size and totals["cards"]["after"] == end.size
+    assert totals["resource points"]["before"] is None  # the starter names no overlay
+    assert totals["resource points"]["after"] == 110
+    changed = {c["id"]: c["delta"] for c in data["changed"] + data["added"] + data["removed"]}
+    for card_id in set(start.counts()) | set(end.counts()):
+        delta = end.counts().get(card_id, 0) - start.counts().get(card_id, 0)
+        assert changed.get(card_id, 0) == delta
+
+
+def test_diff_refuses_two_games() -> None:
+    result = runner.invoke(app, ["diff", str(REPO / "examples/dorn/first-game-party.txt"),
+                                 str(REPO / "examples/the-drake/standard-stack.txt")])
+    assert result.exit_code == 2
