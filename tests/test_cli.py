@@ -134,7 +134,7 @@ def check_report_shape(item: dict[str, Any]) -> None:
     assert isinstance(item["card_count"], int)
     assert isinstance(item["violations"], list)
     for v in item["violations"]:
-        assert VIOLATION_KEYS <= set(v)
+        assert set(v) >= VIOLATION_KEYS
         assert isinstance(v["code"], str) and v["code"].startswith("rd.")
         assert v["severity"] in ("error", "warning", "unknown")
         assert isinstance(v["message"], str) and v["message"]

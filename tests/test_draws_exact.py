@@ -378,6 +378,24 @@ def pc_procedure(hand: int, count: int, lookahead: bool, per_turn: int = 2) -> P
     )
 
 
+def check_choice(
+    problem: DrawProblem, procedure: Procedure, query: Query, oracle: Oracle, count: int
+) -> None:
+    """The choice handed to the simulator reaches the brute-force optimum for every hand."""
+    choose = optimal_return_choice(problem, procedure, query)
+    for h, p in oracle.hands():
+        values = oracle.return_values(h, p, count)
+        picked = choose(oracle.comp(h))
+        if picked is None:
+            got = values[None]
+        else:
+            assert sum(picked) == count
+            assert all(0 <= r <= k for r, k in zip(picked, oracle.comp(h), strict=True))
+            back = next(b for b in values if b is not None and oracle.comp(b) == picked)
+            got = values[back]
+        assert got == max(values.values())
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_return_matches_oracle(seed: int) -> None:
     def make(rng: random.Random) -> tuple[DrawProblem, Procedure, Query]:
@@ -396,19 +414,7 @@ def test_return_matches_oracle(seed: int) -> None:
     assert frac(result.probability_exact) == oracle.returning(count)
     assert result.probability_without_mulligan == pytest.approx(float(oracle.plain()))
 
-    # The choice handed to the simulator reaches the brute-force optimum for every hand.
-    choose = optimal_return_choice(problem, procedure, query)
-    for h, p in oracle.hands():
-        values = oracle.return_values(h, p, count)
-        picked = choose(oracle.comp(h))
-        if picked is None:
-            got = values[None]
-        else:
-            assert sum(picked) == count
-            assert all(0 <= r <= k for r, k in zip(picked, oracle.comp(h), strict=True))
-            back = next(b for b in values if b is not None and oracle.comp(b) == picked)
-            got = values[back]
-        assert got == max(values.values())
+    check_choice(problem, procedure, query, oracle, count)
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -459,6 +465,7 @@ def test_return_with_lookahead_matches_oracle(seed: int) -> None:
     assert result.probability_without_mulligan == pytest.approx(float(oracle.plain()))
     off = exact_odds(problem, procedure, Query(seen=seen, use_mulligan=False))
     assert frac(off.probability_exact) == oracle.plain()
+    check_choice(problem, procedure, query, oracle, count)
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -150,7 +150,7 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
                     line=key_line(text, 0, key),
                 )
             headers[key] = data[key]
-    unknown = [k for k in data if k not in {*headers, "catalog", "cards"}]
+    unknown = [k for k in data if k not in {*headers, "catalog", "cards", "sequence"}]
     if unknown:
         raise DeckFormatError(
             f"unknown key {unknown[0]!r} (a TOML deck has game, variant, name, catalog and "
@@ -160,6 +160,9 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
     catalogs: tuple[Path, ...] = ()
     if "catalog" in data:
         catalogs = _catalog_paths(data["catalog"], label, path, key_line(text, 0, "catalog"))
+    if "sequence" in data and "cards" not in data:
+        return DeckSource(label, path, "toml", headers,
+                          _toml_sequence(data["sequence"], text, label), catalogs)
     cards = data.get("cards")
     if not isinstance(cards, dict):
         raise DeckFormatError(
@@ -177,6 +180,18 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
         count = parse_count(str(value), label, number)
         lines.append(DeckLine(name, count, number, f"{name} = {value}"))
     return DeckSource(label, path, "toml", headers, tuple(lines), catalogs)
+
+
+def _toml_sequence(items: Any, text: str, label: str) -> tuple[DeckLine, ...]:
+    """``sequence = ["Drake", "Clubman", …]``: one entry per copy, in order (a stack)."""
+    line = key_line(text, 0, "sequence")
+    if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() for i in items):
+        raise DeckFormatError("sequence must be a list of card names or ids", source=label,
+                              line=line)
+    if len(items) > MAX_COPIES_PER_LINE:
+        raise DeckFormatError(f"sequence holds more than {MAX_COPIES_PER_LINE:,} cards",
+                              source=label, line=line)
+    return tuple(DeckLine(i.strip(), 1, line, i) for i in items)
 
 
 def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:

@@ -21,8 +21,8 @@ Sampling, by case:
 
 Long runs are split into fixed chunks, each with its own stream from
 ``SeedSequence(seed).spawn``; chunks run in worker processes when the run is long. Because the
-chunks do not depend on the number of workers, a seed gives the same result on any machine
-with any number of workers.
+chunks do not depend on the number of workers, a seed gives the same result with any number
+of workers (and, numpy not promising stable streams across releases, one numpy version).
 """
 
 from __future__ import annotations

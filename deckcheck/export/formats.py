@@ -80,8 +80,9 @@ def write_toml(loaded: LoadedDeck, out_path: Path | None) -> str:
     for card, n in lines(loaded):
         key = reference(card, loaded)
         if key in cards and key != previous:
-            raise UsageError("TOML cannot keep this stack's order (a troop recurs apart); "
-                             "export to text or json instead")
+            # A table cannot keep an order in which a card recurs apart: list every copy.
+            data["sequence"] = [reference(c, loaded) for c in loaded.deck.sequence()]
+            return tomli_w.dumps(data)
         cards[key] = cards.get(key, 0) + n
         previous = key
     data["cards"] = cards
