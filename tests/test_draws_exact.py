@@ -413,7 +413,6 @@ def test_return_matches_oracle(seed: int) -> None:
     result = exact_odds(problem, procedure, query)
     assert frac(result.probability_exact) == oracle.returning(count)
     assert result.probability_without_mulligan == pytest.approx(float(oracle.plain()))
-
     check_choice(problem, procedure, query, oracle, count)
 
 

@@ -102,6 +102,28 @@ def test_ambiguous_name_resolved_by_id() -> None:
     assert [e.card.name for e in loaded.deck] == ["Vojáci", "Vojáci"]
 
 
+def test_shared_name_of_equal_cards_picks_the_first_printing() -> None:
+    loaded = load("game: ren-dhark\n2 Černá garda\n")
+    assert ids(loaded) == [("I/7", 2)]
+
+
+@pytest.mark.xfail(
+    reason="BUG: resolve.pick compares only game.toml identity_fields (type, colour, faction); "
+    "I/7 and I/8 'Černá garda' with different resource_points (a rule-relevant field, "
+    "rd.points) silently resolve to I/7 instead of being ambiguous",
+    strict=True,
+)
+def test_shared_name_of_cards_differing_in_points_is_ambiguous(tmp_path: Path) -> None:
+    overlay = tmp_path / "points.toml"
+    overlay.write_text(
+        '[catalog]\ngame = "ren-dhark"\n[[cards]]\nid = "I/7"\nresource_points = 3\n'
+        '[[cards]]\nid = "I/8"\nresource_points = 5\n',
+        encoding="utf-8",
+    )
+    error = unknown("game: ren-dhark\n2 Černá garda\n", catalogs=[overlay])
+    assert error.unresolved[0].reason == "ambiguous name"
+
+
 def test_every_unknown_line_reported_together() -> None:
     text = "game: ren-dhark\nPOINTOF\nNOGK\nfoo bar baz qux\n2 Ren Dhak\nxyz/99\n"
     error = unknown(text)

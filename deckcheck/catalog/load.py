@@ -55,9 +55,13 @@ def card_from_mapping(data: Mapping[str, Any], order: int) -> Card:
     return Card(card_id, str(data["name"]), types, MappingProxyType(rest), aliases, order)
 
 
-def parse_document(text: str, label: str) -> CatalogDocument:
-    """Parse catalog TOML into a document; structural problems are collected, not raised."""
-    data = parse_toml(text, label, CatalogError)
+def parse_document(text: str, label: str, data: dict[str, Any] | None = None) -> CatalogDocument:
+    """Parse catalog TOML into a document; structural problems are collected, not raised.
+
+    ``data`` is the already parsed TOML, when the caller has it (from the catalog cache).
+    """
+    if data is None:
+        data = parse_toml(text, label, CatalogError)
     problems: list[Problem] = []
     header = data.get("catalog")
     game: str | None = None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from deckcheck.catalog.cache import load_catalog_toml
 from deckcheck.catalog.load import apply_overlay, build_catalog, parse_document, read_document
 from deckcheck.catalog.model import Catalog, FieldSpec
 from deckcheck.errors import CatalogError, UsageError
@@ -141,7 +142,8 @@ class Game:
             docs = []
             for entry in sorted(self.directory.iterdir(), key=lambda p: p.name):
                 if entry.name.endswith(".toml") and entry.name != "game.toml":
-                    docs.append(parse_document(entry.read_text(encoding="utf-8"), str(entry)))
+                    text, data = load_catalog_toml(entry.read_bytes(), str(entry))
+                    docs.append(parse_document(text, str(entry), data))
             self._catalog = build_catalog(self.id, self.name, self.field_specs, docs)
         return self._catalog
 

@@ -12,6 +12,7 @@ ENTRY_POINT_GROUP = "deckcheck.games"
 
 
 _broken: dict[str, str] = {}
+_loaded: dict[str, Game] = {}
 
 
 @cache
@@ -36,7 +37,21 @@ def all_games() -> dict[str, Game]:
 
 
 def get_game(game_id: str) -> Game:
-    """The game with this id; an unknown id is a usage error listing the known ones."""
+    """The game with this id; an unknown id is a usage error listing the known ones.
+
+    Only that game's plugin is imported when it is registered under its id (start-up time).
+    """
+    if game_id not in _loaded:
+        for ep in entry_points(group=ENTRY_POINT_GROUP, name=game_id):
+            try:
+                game = ep.load()
+            except Exception:  # reported by all_games() below, with the others
+                break
+            if isinstance(game, Game):
+                _loaded[game_id] = game
+                return game
+    else:
+        return _loaded[game_id]
     games = all_games()
     if game_id in _broken:
         raise CatalogError(_broken[game_id])
