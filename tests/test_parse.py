@@ -157,22 +157,12 @@ def test_trailing_comment_without_space_after_marker() -> None:
     assert cards(source) == [("NOGK", 1), ("RIOBE", 2)]
 
 
-@pytest.mark.xfail(
-    reason="BUG: parse._parse_text: a trailing comment on a header line stays in the value "
-    "('game: ren-dhark # mine' -> game 'ren-dhark # mine', then 'unknown game')",
-    strict=True,
-)
 def test_trailing_comment_on_header_lines() -> None:
     source = parse_deck("game: ren-dhark # my game\nvariant: starter // box\nNOGK\n", "d.txt")
     assert source.headers["game"] == "ren-dhark"
     assert source.headers["variant"] == "starter"
 
 
-@pytest.mark.xfail(
-    reason="BUG: parse._parse_text: a section header with a trailing comment "
-    "('Ships: # the ships') becomes a card line named 'Ships:'",
-    strict=True,
-)
 def test_trailing_comment_on_section_header() -> None:
     source = parse_deck("Ships: # the ships\nNOGK\n", "d.txt")
     assert [(ln.name, ln.section) for ln in source.lines] == [("NOGK", "Ships")]

@@ -43,7 +43,6 @@ def unknown(text: str, **kwargs: object) -> UnknownCardsError:
         ("POINT\u00a0OF", "I/25"),
         ("Omer Giray", "I/4"),
         ("ÖMER GIRAY", "I/4"),
-        ("cerna garda", "I/7"),
         ("křižník G’Loornů", "I/56"),  # curly apostrophe
         ("křižník G'Loornů", "I/56"),
         ("KRIZNIK G`LOORNU", "I/56"),
@@ -102,17 +101,15 @@ def test_ambiguous_name_resolved_by_id() -> None:
     assert [e.card.name for e in loaded.deck] == ["Vojáci", "Vojáci"]
 
 
-def test_shared_name_of_equal_cards_picks_the_first_printing() -> None:
-    loaded = load("game: ren-dhark\n2 Černá garda\n")
-    assert ids(loaded) == [("I/7", 2)]
+def test_shared_name_is_ambiguous_where_copies_count_by_number() -> None:
+    # Ren Dhark counts copies by card number, so its game.toml makes every shared name
+    # ambiguous (identity_fields = ["id"]): I/7 and I/8 are both "Černá garda".
+    with pytest.raises(UnknownCardsError) as err:
+        load("game: ren-dhark\n2 Černá garda\n")
+    assert err.value.unresolved[0].reason == "ambiguous name"
+    assert any(c.startswith("I/8") for c in err.value.unresolved[0].candidates)
 
 
-@pytest.mark.xfail(
-    reason="BUG: resolve.pick compares only game.toml identity_fields (type, colour, faction); "
-    "I/7 and I/8 'Černá garda' with different resource_points (a rule-relevant field, "
-    "rd.points) silently resolve to I/7 instead of being ambiguous",
-    strict=True,
-)
 def test_shared_name_of_cards_differing_in_points_is_ambiguous(tmp_path: Path) -> None:
     overlay = tmp_path / "points.toml"
     overlay.write_text(

@@ -385,14 +385,17 @@ def test_multi_affiliation_card_without_any_of_its_outposts(tmp_path: Path) -> N
     assert violation.cards == (MAJOR_RAKAL,)
 
 
-@pytest.mark.xfail(reason="BUG: stccg.outposts drops Non-Aligned from a multi-affiliation card "
-                   "before matching outposts, so Garak (Cardassian/Non-Aligned) is not covered "
-                   "by a Non-Aligned Outpost", strict=True)
 def test_multi_affiliation_card_covered_by_a_non_aligned_outpost(tmp_path: Path) -> None:
+    # Garak (Cardassian/Non-Aligned): a Non-Aligned Outpost is an Outpost of one of his
+    # affiliations (was a bug: Non-Aligned was dropped before matching outposts)
     na_only = [*NA_PERSONNEL, *EVENTS[:5]]
     cards = build(outposts=(NEUTRAL_OUTPOST,), extra={GARAK: 1}, filler=na_only)
     report = check(tmp_path, cards)
     assert found(report, "stccg.outposts") == []
+    klingon = check(tmp_path, build(outposts=(KLINGON_OUTPOST,), extra={GARAK: 1},
+                                    filler=na_only))
+    (violation,) = [v for v in klingon.violations if v.code == "stccg.outposts"]
+    assert "Cardassian" in violation.message and violation.cards == (GARAK,)
 
 
 # --------------------------------------------------------------------------- type outside rules
@@ -564,3 +567,13 @@ def test_lackey_export_round_trip_real_deck(name: str) -> None:
     back = _round_trip(loaded)
     assert back.deck.counts() == loaded.deck.counts()
     assert back.deck.size == sum(line.count for line in keep)
+
+
+def test_lackey_export_round_trip_names_starting_with_numbers(tmp_path: Path) -> None:
+    cards = {"119_120": 2, "119_129": 1, "115_115": 3, "108_001": 1, "117_022": 4,
+             MISSIONS[0]: 1, FED_OUTPOST: 1}
+    names = [CATALOG.by_id(c).name for c in cards]  # type: ignore[union-attr]
+    assert "1 Tribble - Bonus" in names and "1,000 Tribbles - Bonus" in names
+    loaded = load_deck(write(tmp_path, cards))
+    back = _round_trip(loaded)
+    assert back.deck.counts() == Counter(cards)

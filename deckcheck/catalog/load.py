@@ -140,9 +140,11 @@ def _check_entry(
     if isinstance(existing, str):
         yield Problem(f"{label}: {existing}", at("name"))
         return
-    key = existing.id if existing else fold(card_id or name)
+    # The id the entry will have: a new card without an id gets one made of its name.
+    key = existing.id if existing else (card_id or slug(name))
     if key in seen_ids:
-        yield Problem(f"{label}: duplicate of the entry on line {seen_ids[key]}", start)
+        yield Problem(f"{label}: duplicate of the entry on line {seen_ids[key]} (both are "
+                      f"card {key!r})", start)
     seen_ids[key] = start or 0
     if name is not None:
         folded = fold(name)

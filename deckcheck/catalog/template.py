@@ -16,8 +16,10 @@ def _toml_string(text: str) -> str:
 
 def _example(kind: str, game: Game) -> str:
     spec = game.field_specs.get(kind)
-    if spec is None or spec.kind == "int":
+    if spec is None:
         return "0"
+    if spec.kind == "int":
+        return str(spec.minimum if spec.minimum is not None and spec.minimum > 0 else 0)
     if spec.kind == "bool":
         return "false"
     if spec.values:

@@ -53,7 +53,8 @@ app = typer.Typer(
 )
 catalog_app = typer.Typer(
     no_args_is_help=True,
-    help="Work with catalog files: a template to fill in, and a checker.",
+    help="Work with catalog files: a template to fill in, and a checker.\n\n"
+    "Example: [bold]deckcheck catalog template planetary-conquerors > my-set.toml[/]",
 )
 app.add_typer(catalog_app, name="catalog")
 

@@ -30,6 +30,7 @@ _SECTION = re.compile(r"^([^:]+):$")
 # glued to the digits or stands alone, so "2 Xepolite Freighter" keeps its X.
 _COUNT_FIRST = re.compile(r"^(-?\d[\d_,]*)(?:[xX×]\s*|\s+[xX×]\s+|\s+)(\S.*)$")
 _COUNT_LAST = re.compile(r"^(.+?)\s+[xX×]\s*(-?\d+)$")
+_TRAILING_COMMENT = re.compile(r"\s+(#|//).*$")  # needs a space before it: "NOGK  # flagship"
 _TOML_HINT = re.compile(r"^\s*(\[\s*cards\s*\]|\[\[\s*cards\s*\]\]|[A-Za-z_]+\s*=)", re.M)
 
 
@@ -98,6 +99,7 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
         s = raw.strip().lstrip("\ufeff")
         if not s or s.startswith(("#", "//")):
             continue
+        s = _TRAILING_COMMENT.sub("", s)
         if not lines and section is None:
             match = _HEADER.match(s)
             if match and match.group(1).lower() in HEADER_KEYS:
@@ -122,7 +124,7 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
 
 
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
-    body = re.sub(r"\s+(#|//).*$", "", s)  # a trailing comment needs a space before it
+    body = s
     match = _COUNT_FIRST.match(body)
     if match:
         count = parse_count(match.group(1), label, number)
