@@ -455,6 +455,8 @@ class _Engine:
         self.memo: dict[tuple[object, ...], int] = {}
         self.work = 0
         self._split_cache: dict[_Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # Whether a look keeps an inert card, per capped count vector (set by _split).
+        self._inert_kept: dict[_Vec, bool] = {}
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -487,7 +489,7 @@ class _Engine:
     def _split(self, vec: _Vec) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Classes that can still change a capped count (live) and those that cannot (inert).
 
-        All inert classes act alike (no count moves, never kept on a look), so states that
+        All inert classes act alike (no count moves, one look decision for all), so states that
         differ only in how the remaining inert cards split between those classes have the
         same value. States keep that split in one canonical form (:meth:`_canonical`) and
         draw an inert card as one pooled transition: this is what keeps long look-ahead
@@ -502,9 +504,12 @@ class _Engine:
             ]
             live = tuple(c for c, flag in enumerate(inert_flags) if not flag)
             inert = tuple(c for c, flag in enumerate(inert_flags) if flag)
-            if self.kuk is not None and any(self.kuk.keep(vec, c) for c in inert):
-                # Not the shared policy's behaviour today; pooling would then be unsound.
-                raise Intractable("the look-ahead policy keeps cards that change no count")
+            if self.kuk is not None and inert:
+                decisions = {self.kuk.keep(vec, c) for c in inert}
+                if len(decisions) > 1:
+                    # Pooling needs one decision for every inert class.
+                    raise Intractable("the look-ahead policy treats inert cards differently")
+                self._inert_kept[vec] = decisions.pop()
             got = (live, inert)
             self._split_cache[vec] = got
         return got
@@ -585,8 +590,8 @@ class _Engine:
                     last = c
             if pool:
                 after = (*removed[:last], removed[last] + 1, *removed[last + 1 :])
-                # An inert card changes no count: put under on a look, else simply held.
-                if look:
+                # An inert card changes no count: held, unless the look puts it under.
+                if look and not self._inert_kept.get(vec, False):
                     sub = self.value(after, vec, held, True, gone + 1)
                 else:
                     sub = self.value(after, vec, held + 1, False, gone + 1)

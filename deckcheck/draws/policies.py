@@ -33,12 +33,35 @@ def card_advances(problem: DrawProblem, held: Sequence[int], group: int) -> bool
     return any(member[c.selector] and _advances(c, totals[c.selector]) for c in problem.conditions)
 
 
-def kuk_keep(problem: DrawProblem, held: Sequence[int], top_group: int) -> bool:
-    """Planetary Conquerors' look-ahead: keep the top card only if it advances an unmet condition.
+_UPPER_BOUND_OPS = ("<=", "<", "=")
 
-    Otherwise the card goes to the bottom of the pile (and the next card is drawn instead).
+
+def _breaks(test: CountTest, count: int) -> bool:
+    """Whether one more matching card turns a holding upper bound into a failure."""
+    return test.op in _UPPER_BOUND_OPS and test.holds(count) and not test.holds(count + 1)
+
+
+def card_hurts(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
+    """Whether a card of ``group`` would break a condition that holds now (an upper bound)."""
+    totals = problem.selector_counts(held)
+    member = problem.membership[group]
+    return any(member[c.selector] and _breaks(c, totals[c.selector]) for c in problem.conditions)
+
+
+def kuk_keep(problem: DrawProblem, held: Sequence[int], top_group: int) -> bool:
+    """Planetary Conquerors' look-ahead: keep the top card or put it at the bottom.
+
+    A card that would break an upper bound (``trap=0``, ``spell<=2``) goes under; one that
+    advances an unmet condition is kept; a card that does neither is kept only while some
+    upper bound is one card from breaking (the replacement might be that card), otherwise it
+    goes under so that a random card, possibly a useful one, is drawn instead.
     """
-    return card_advances(problem, held, top_group)
+    if card_hurts(problem, held, top_group):
+        return False
+    if card_advances(problem, held, top_group):
+        return True
+    totals = problem.selector_counts(held)
+    return any(_breaks(c, totals[c.selector]) for c in problem.conditions)
 
 
 def greedy_return(problem: DrawProblem, hand: Sequence[int], count: int) -> tuple[int, ...] | None:

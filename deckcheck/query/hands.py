@@ -76,7 +76,8 @@ def sample_hands(
             from deckcheck.draws.exact import Intractable, optimal_return_choice
 
             bound = bind(setup, conditions, OddsOptions(second=second))
-            predicates = [bind_selector(t, setup.catalog) for t in bound.problem.selector_labels]
+            predicates = [bind_selector(t, setup.catalog, setup.game.name_candidates)
+                          for t in bound.problem.selector_labels]
             keys = list(bound.problem.membership)
 
             def group_of(card: Card) -> int:  # noqa: F811 - defined only with a goal
@@ -94,7 +95,7 @@ def sample_hands(
     triggers = []
     if isinstance(rule, RedrawRule) and setup.mulligan is not None:
         triggers = [(bind_selector(t.select, setup.catalog), t) for t in setup.mulligan.triggers]
-    goal = [(bind_selector(c.selector, setup.catalog), c) for c in
+    goal = [(bind_selector(c.selector, setup.catalog, setup.game.name_candidates), c) for c in
             (bind(setup, conditions, OddsOptions()).conditions if conditions else ())]
     hands = []
     for number in range(1, count + 1):

@@ -110,7 +110,8 @@ def bind(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions)
     mulligan = setup.mulligan if options.mulligan == "rules" else None
     triggers = list(mulligan.triggers) if mulligan and mulligan.kind == "redraw" else []
     selector_texts += [t.select for t in triggers]
-    predicates = [bind_selector(t, setup.catalog) for t in selector_texts]
+    predicates = [bind_selector(t, setup.catalog, setup.game.name_candidates)
+                  for t in selector_texts]
     groups: dict[tuple[bool, ...], int] = {}
     for card, n in setup.pile:
         key = tuple(p(card) for p in predicates)

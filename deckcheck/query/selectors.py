@@ -6,7 +6,7 @@ triggers, piles, totals), so there is one way to say "these cards".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card, Catalog
@@ -39,11 +39,16 @@ def _as_list(value: object) -> list[object]:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
-def bind_selector(text: str, catalog: Catalog) -> Selector:
+def bind_selector(
+    text: str,
+    catalog: Catalog,
+    name_candidates: Callable[[str], Sequence[str]] | None = None,
+) -> Selector:
     """Turn selector text into a predicate over ``catalog``'s cards.
 
     ``field:value`` when the part before the colon is a field the catalog knows; otherwise the
-    whole text is a card name (names may hold colons) or an id.
+    whole text is a card name (names may hold colons) or an id. ``name_candidates`` is the
+    game's way of reading deck spellings (``Kira**``), so a condition accepts what a deck does.
     """
     raw = text.strip().strip("\"'").strip()
     if not raw:
@@ -79,6 +84,10 @@ def bind_selector(text: str, catalog: Catalog) -> Selector:
         target = by_id.id
         return Selector(raw, lambda c: c.id == target)
     named = {c.id for c in catalog.by_name(raw)}
+    for candidate in name_candidates(raw) if name_candidates and not named else ():
+        named = {c.id for c in catalog.by_name(candidate)}
+        if named:
+            break
     if named:
         return Selector(raw, lambda c: c.id in named)
     hint = suggest(raw, list(catalog.names()))
