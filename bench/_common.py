@@ -24,8 +24,10 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return (f"{cpu}; {os.cpu_count()} cores; {platform.system()} {platform.release()}; "
-            f"Python {platform.python_version()}")
+    return (
+        f"{cpu}; {os.cpu_count()} cores; {platform.system()} {platform.release()}; "
+        f"Python {platform.python_version()}"
+    )
 
 
 def wall_times(argv: Sequence[str], runs: int) -> list[float]:
@@ -33,8 +35,9 @@ def wall_times(argv: Sequence[str], runs: int) -> list[float]:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                       cwd=REPO)
+        subprocess.run(
+            argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=REPO
+        )
         times.append(time.perf_counter() - start)
     return times
 

@@ -18,17 +18,30 @@ from _common import REPO, machine, python, summary, wall_times
 sys.path.insert(0, str(REPO))
 
 QUERIES = [
-    ("ren-dhark, 1 condition, redraw rule", "examples/ren-dhark/terra-custom.txt",
-     ["type:ship>=2"], {}),
-    ("ren-dhark, 4 conditions, redraw rule, turn 3", "examples/ren-dhark/terra-custom.txt",
-     ["type:ship>=2", "type:person>=1", "type:action<=2", "I/25>=1"], {"turn": 3}),
-    ("planetary-conquerors 80 cards, 4 conditions, no mulligan",
-     "examples/planetary-conquerors/legal-80.txt",
-     ["type:warrior>=2", "type:building>=1", "rarity:3>=1", "type:spell<=2"],
-     {"mulligan": "none"}),
-    ("planetary-conquerors 80 cards, 2 conditions, optimal mulligan",
-     "examples/planetary-conquerors/legal-80.txt",
-     ["type:warrior>=2", "type:building>=1"], {}),
+    (
+        "ren-dhark, 1 condition, redraw rule",
+        "examples/ren-dhark/terra-custom.txt",
+        ["type:ship>=2"],
+        {},
+    ),
+    (
+        "ren-dhark, 4 conditions, redraw rule, turn 3",
+        "examples/ren-dhark/terra-custom.txt",
+        ["type:ship>=2", "type:person>=1", "type:action<=2", "I/25>=1"],
+        {"turn": 3},
+    ),
+    (
+        "planetary-conquerors 80 cards, 4 conditions, no mulligan",
+        "examples/planetary-conquerors/legal-80.txt",
+        ["type:warrior>=2", "type:building>=1", "rarity:3>=1", "type:spell<=2"],
+        {"mulligan": "none"},
+    ),
+    (
+        "planetary-conquerors 80 cards, 2 conditions, optimal mulligan",
+        "examples/planetary-conquerors/legal-80.txt",
+        ["type:warrior>=2", "type:building>=1"],
+        {},
+    ),
 ]
 
 
@@ -49,10 +62,13 @@ def main() -> int:
             start = time.perf_counter()
             result = compute_odds(setup, conditions, OddsOptions(**options))
             times.append(time.perf_counter() - start)
-        print(f"{name:62s} p={result.probability:.6f} exact={result.exact}  "
-              f"in process: {summary(times)}")
-    cli = wall_times([python(), "-m", "deckcheck", "odds", QUERIES[1][1], *QUERIES[1][2],
-                      "--turn", "3"], 5)
+        print(
+            f"{name:62s} p={result.probability:.6f} exact={result.exact}  "
+            f"in process: {summary(times)}"
+        )
+    cli = wall_times(
+        [python(), "-m", "deckcheck", "odds", QUERIES[1][1], *QUERIES[1][2], "--turn", "3"], 5
+    )
     print(f"whole command (start-up included), {QUERIES[1][0]}: {summary(cli)}")
     median_ms = 1000 * statistics.median(times)
     print(f"last query {median_ms:.1f} ms median")

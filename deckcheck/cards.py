@@ -34,13 +34,20 @@ def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] 
     if not search:
         cards = list(catalog)
     else:
-        exact = catalog.by_name(search) or ([catalog.by_id(search)] if catalog.by_id(search) else [])
+        exact = catalog.by_name(search) or (
+            [catalog.by_id(search)] if catalog.by_id(search) else []
+        )
         if exact:
             cards = exact
         else:
             key = fold(search)
-            cards = [c for c in catalog if key in fold(c.name) or key in fold(c.id)
-                     or any(key in fold(a) for a in c.aliases)]
+            cards = [
+                c
+                for c in catalog
+                if key in fold(c.name)
+                or key in fold(c.id)
+                or any(key in fold(a) for a in c.aliases)
+            ]
             if not cards and ":" in search:
                 try:
                     selector = bind_selector(search, catalog)
@@ -49,6 +56,7 @@ def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] 
                 if selector is not None:
                     cards = [c for c in catalog if selector(c)]
     art = game.card_art(cards[0]) if game.card_art and len(cards) == 1 else None
-    shown = tuple(f for f in game.field_specs if f not in ("type",)
-                  and game.field_specs[f].kind != "data")
+    shown = tuple(
+        f for f in game.field_specs if f not in ("type",) and game.field_specs[f].kind != "data"
+    )
     return CardSearch(game, search, tuple(cards), art, shown)

@@ -57,18 +57,33 @@ class DeckDiff:
 
     def as_json(self) -> dict[str, Any]:
         """JSON: added/removed/changed lists and totals."""
+
         def item(c: CardChange) -> dict[str, Any]:
-            return {"id": c.card.id, "name": c.card.name, "type": c.card.type_label,
-                    "before": c.before, "after": c.after, "delta": c.after - c.before}
+            return {
+                "id": c.card.id,
+                "name": c.card.name,
+                "type": c.card.type_label,
+                "before": c.before,
+                "after": c.after,
+                "delta": c.after - c.before,
+            }
 
         return {
-            "deck_a": self.deck_a, "deck_b": self.deck_b, "game": self.game,
+            "deck_a": self.deck_a,
+            "deck_b": self.deck_b,
+            "game": self.game,
             "added": [item(c) for c in self.changes if c.kind == "added"],
             "removed": [item(c) for c in self.changes if c.kind == "removed"],
             "changed": [item(c) for c in self.changes if c.kind == "changed"],
-            "totals": [{"label": t.label, "before": t.before, "after": t.after,
-                        "delta": None if t.before is None or t.after is None
-                        else t.after - t.before} for t in self.totals],
+            "totals": [
+                {
+                    "label": t.label,
+                    "before": t.before,
+                    "after": t.after,
+                    "delta": None if t.before is None or t.after is None else t.after - t.before,
+                }
+                for t in self.totals
+            ],
         }
 
 
@@ -94,19 +109,25 @@ def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
     return n, n
 
 
-def diff_decks(a: str, b: str, *, catalogs: Sequence[str | Path] = (),
-               game: str | None = None) -> DeckDiff:
+def diff_decks(
+    a: str, b: str, *, catalogs: Sequence[str | Path] = (), game: str | None = None
+) -> DeckDiff:
     """Compare two decks of the same game."""
     left = load_deck(a, game=game, catalogs=catalogs)
     right = load_deck(b, game=game, catalogs=catalogs)
     if left.game.id != right.game.id:
-        raise UsageError(f"{a} is a {left.game.id} deck and {b} a {right.game.id} deck: "
-                         "diff compares decks of one game")
+        raise UsageError(
+            f"{a} is a {left.game.id} deck and {b} a {right.game.id} deck: "
+            "diff compares decks of one game"
+        )
     ca, cb = left.deck.counts(), right.deck.counts()
     cards = {**left.deck.cards(), **right.deck.cards()}
     order = list(dict.fromkeys([*ca, *cb]))
-    changes = tuple(CardChange(cards[i], ca.get(i, 0), cb.get(i, 0)) for i in order
-                    if ca.get(i, 0) != cb.get(i, 0))
+    changes = tuple(
+        CardChange(cards[i], ca.get(i, 0), cb.get(i, 0))
+        for i in order
+        if ca.get(i, 0) != cb.get(i, 0)
+    )
     totals = []
     specs = left.game.spec.totals or []
     for spec in specs:
@@ -114,6 +135,7 @@ def diff_decks(a: str, b: str, *, catalogs: Sequence[str | Path] = (),
         after, ak = _total(right, spec)
         totals.append(TotalChange(spec.label, before, after, bk, ak))
     if not specs:
-        totals.append(TotalChange("cards", left.deck.size, right.deck.size,
-                                  left.deck.size, right.deck.size))
+        totals.append(
+            TotalChange("cards", left.deck.size, right.deck.size, left.deck.size, right.deck.size)
+        )
     return DeckDiff(left.deck.label, right.deck.label, left.game.id, changes, tuple(totals))

@@ -7,10 +7,27 @@ import unicodedata
 
 _QUOTES = str.maketrans(
     {
-        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-        "\u00b4": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"',
-        "\u2033": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
-        "\u2014": "-", "\u2212": "-", "\u00a0": " ", "\u2007": " ", "\u202f": " ",
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u00b4": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+        "\u00a0": " ",
+        "\u2007": " ",
+        "\u202f": " ",
     }
 )
 _SPACES = re.compile(r"\s+")
@@ -49,7 +66,11 @@ def suggest(word: str, choices: list[str], limit: int = 3, cutoff: float = 60.0)
     for choice in choices:
         folded.setdefault(fold(choice), choice)
     matches = process.extract(
-        fold(word), list(folded), scorer=fuzz.WRatio, processor=utils.default_process,
-        limit=limit, score_cutoff=cutoff,
+        fold(word),
+        list(folded),
+        scorer=fuzz.WRatio,
+        processor=utils.default_process,
+        limit=limit,
+        score_cutoff=cutoff,
     )
     return [folded[m[0]] for m in matches]

@@ -11,7 +11,9 @@ from deckcheck.errors import DeckcheckError
 _LINE = re.compile(r"at line (\d+)")
 
 
-def parse_toml(text: str, label: str, error: type[DeckcheckError] = DeckcheckError) -> dict[str, Any]:
+def parse_toml(
+    text: str, label: str, error: type[DeckcheckError] = DeckcheckError
+) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes ``error`` naming the file and line."""
     try:
         return tomllib.loads(text)

@@ -11,7 +11,7 @@ from typing import Any
 class Severity(StrEnum):
     """How a finding affects the deck's status."""
 
-    ERROR = "error"      # the deck is illegal
+    ERROR = "error"  # the deck is illegal
     WARNING = "warning"  # worth knowing; the deck stays legal
     UNKNOWN = "unknown"  # the rule cannot be decided (catalog data missing)
 

@@ -180,8 +180,8 @@ def corpus() -> dict[str, bytes]:
         pc_head + '[[cards]]\nname = "Costly Trap"\ntype = "trap"\nrarity = 1\ncost_gold = 2\n'
     ).encode()
     files["ovl-nosuchgame.toml"] = (
-        '[catalog]\ngame = "nosuchgame"\n\n[[cards]]\nname = "X"\ntype = "ship"\n'
-    ).encode()
+        b'[catalog]\ngame = "nosuchgame"\n\n[[cards]]\nname = "X"\ntype = "ship"\n'
+    )
     files["ovl-no-catalog.toml"] = b'[[cards]]\nid = "I/1"\nresource_points = 5\n'
     files["ovl-cards-not-array.toml"] = b'cards = "I/1"\n\n[catalog]\ngame = "ren-dhark"\n'
     files["ovl-syntax.toml"] = (rd_head + '[[cards]]\nid = "I/1"\nresource_points = = 5\n').encode()

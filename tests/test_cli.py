@@ -22,15 +22,21 @@ LEGAL = "game: ren-dhark\nvariant: starter\n" + "".join(f"{c}\n" for c in BLUE)
 ILLEGAL = "game: ren-dhark\nvariant: starter\n" + "".join(f"{c}\n" for c in BLUE[:-1])
 UNVERIFIED = "game: ren-dhark\nvariant: custom\n" + "".join(f"{c}\n" for c in BLUE)
 UNKNOWN = "game: ren-dhark\nI/67\nNo Such Card\nNOGK\nAnother Missing\n"
-DECKS = {"legal.txt": LEGAL, "illegal.txt": ILLEGAL, "unverified.txt": UNVERIFIED,
-         "unknown.txt": UNKNOWN}
+DECKS = {
+    "legal.txt": LEGAL,
+    "illegal.txt": ILLEGAL,
+    "unverified.txt": UNVERIFIED,
+    "unknown.txt": UNKNOWN,
+}
 
 
 def run(args: list[str], stdin: str | None = None) -> Result:
     """Invoke the CLI; never a traceback, never an unhandled exception."""
     result = CliRunner(env={"COLUMNS": "200"}).invoke(app, args, input=stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
-        result.exception, result.output)
+        result.exception,
+        result.output,
+    )
     assert "Traceback" not in result.output
     assert "Traceback" not in result.stderr
     return result
@@ -264,8 +270,9 @@ def test_catalog_check_good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert "1 added" in result.stdout
 
 
-def test_catalog_check_bad_lists_every_problem(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_catalog_check_bad_lists_every_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path("bad.toml").write_text(
         '[catalog]\ngame = "ren-dhark"\n'
@@ -323,7 +330,7 @@ def _command_paths() -> list[tuple[list[str], bool]]:
 
 def _help_params() -> list[Any]:
     params = []
-    for path, is_group in _command_paths():
+    for path, _is_group in _command_paths():
         marks: list[Any] = []
         params.append(pytest.param(path, id=" ".join(path) or "deckcheck", marks=marks))
     return params
@@ -345,7 +352,10 @@ def test_every_contract_command_exists() -> None:
 def test_python_m_deckcheck() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "deckcheck", "--help"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert "Usage" in proc.stdout
@@ -358,7 +368,10 @@ def test_python_m_deckcheck_bad_input(tmp_path: Path) -> None:
     deck.write_bytes("game: ren-dhark\nČerná garda\n".encode("cp1250"))
     proc = subprocess.run(
         [sys.executable, "-m", "deckcheck", "validate", str(deck)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 2
     assert "Windows-1250" in proc.stderr

@@ -25,10 +25,18 @@ runner = CliRunner()
 def _signature(path: Path | str) -> tuple[object, ...]:
     loaded = load_deck(path)
     report = validate_loaded(loaded)
-    cards = [c.id for c in loaded.deck.sequence()] if loaded.game.spec.ordered else \
-        sorted(loaded.deck.counts().items())
-    return (loaded.game.id, loaded.variant.name, tuple(cards), report.status,
-            tuple((v.code, v.severity, v.message, v.cards) for v in report.violations))
+    cards = (
+        [c.id for c in loaded.deck.sequence()]
+        if loaded.game.spec.ordered
+        else sorted(loaded.deck.counts().items())
+    )
+    return (
+        loaded.game.id,
+        loaded.variant.name,
+        tuple(cards),
+        report.status,
+        tuple((v.code, v.severity, v.message, v.cards) for v in report.violations),
+    )
 
 
 def _formats(path: Path) -> list[str]:
@@ -41,16 +49,27 @@ def test_every_readable_format_round_trips(deck: Path, tmp_path: Path) -> None:
     original = _signature(deck)
     loaded = load_deck(deck)
     for fmt in _formats(deck):
-        out = tmp_path / f"copy-{fmt}.{'toml' if fmt == 'toml' else 'json' if fmt == 'json' else 'txt'}"
+        out = (
+            tmp_path
+            / f"copy-{fmt}.{'toml' if fmt == 'toml' else 'json' if fmt == 'json' else 'txt'}"
+        )
         text = render(loaded, fmt, out)
         out.write_text(text, encoding="utf-8", newline="")
         game = None if fmt != "lackey" else loaded.game.id
         again = load_deck(out, game=game, variant=loaded.variant.name)
         report = validate_loaded(again)
-        cards = [c.id for c in again.deck.sequence()] if again.game.spec.ordered else \
-            sorted(again.deck.counts().items())
-        got = (again.game.id, again.variant.name, tuple(cards), report.status,
-               tuple((v.code, v.severity, v.message, v.cards) for v in report.violations))
+        cards = (
+            [c.id for c in again.deck.sequence()]
+            if again.game.spec.ordered
+            else sorted(again.deck.counts().items())
+        )
+        got = (
+            again.game.id,
+            again.variant.name,
+            tuple(cards),
+            report.status,
+            tuple((v.code, v.severity, v.message, v.cards) for v in report.violations),
+        )
         assert got == original, fmt
 
 
@@ -74,15 +93,15 @@ def test_illegal_deck_is_refused_unless_allowed(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert not out.exists()
     assert "rd.copies" in result.output
-    result = runner.invoke(app, ["export", deck, "--to", "text", "-o", str(out),
-                                 "--allow-illegal"])
+    result = runner.invoke(app, ["export", deck, "--to", "text", "-o", str(out), "--allow-illegal"])
     assert result.exit_code == 0, result.output
     assert out.read_text().startswith("game: ren-dhark")
 
 
 def test_unverified_deck_is_exported_with_a_warning() -> None:
-    result = runner.invoke(app, ["export", str(REPO / "examples/ren-dhark/terra-unverified.txt"),
-                                 "--to", "json"])
+    result = runner.invoke(
+        app, ["export", str(REPO / "examples/ren-dhark/terra-unverified.txt"), "--to", "json"]
+    )
     assert result.exit_code == 0
     assert "unverified" in result.output
     start = result.output.index("{")
@@ -104,7 +123,9 @@ def test_existing_file_is_kept_without_force(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["deck.txt"]  # no temporary file left
 
 
-def test_interrupted_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_write_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "deck.txt"
     out.write_text("old\n")
 
@@ -126,8 +147,9 @@ def test_write_refuses_directories_and_missing_folders(tmp_path: Path) -> None:
 
 
 def test_unknown_format_is_a_usage_error() -> None:
-    result = runner.invoke(app, ["export", str(REPO / "examples/dorn/first-game-party.txt"),
-                                 "--to", "lackey"])
+    result = runner.invoke(
+        app, ["export", str(REPO / "examples/dorn/first-game-party.txt"), "--to", "lackey"]
+    )
     assert result.exit_code == 2
     assert "formats:" in result.output
 
@@ -156,6 +178,12 @@ def test_diff_groups_changes_and_totals() -> None:
 
 
 def test_diff_refuses_two_games() -> None:
-    result = runner.invoke(app, ["diff", str(REPO / "examples/dorn/first-game-party.txt"),
-                                 str(REPO / "examples/the-drake/standard-stack.txt")])
+    result = runner.invoke(
+        app,
+        [
+            "diff",
+            str(REPO / "examples/dorn/first-game-party.txt"),
+            str(REPO / "examples/the-drake/standard-stack.txt"),
+        ],
+    )
     assert result.exit_code == 2

@@ -21,8 +21,10 @@ LIMIT = {1: None, 2: 3, 3: 1}
 
 
 def _catalog_path() -> Path:
-    for candidate in (ROOT / "catalogs" / "planetary-conquerors" / "cards.toml",
-                      ROOT / "deckcheck" / "catalogs" / "planetary-conquerors" / "cards.toml"):
+    for candidate in (
+        ROOT / "catalogs" / "planetary-conquerors" / "cards.toml",
+        ROOT / "deckcheck" / "catalogs" / "planetary-conquerors" / "cards.toml",
+    ):
         if candidate.exists():
             return candidate
     raise AssertionError("catalogs/planetary-conquerors/cards.toml not found")
@@ -91,7 +93,9 @@ def parse_deck(path: Path) -> tuple[dict[str, str], Counter]:
         for i, pattern in enumerate(COUNT_LINE):
             m = pattern.match(line)
             if m:
-                count, name = (int(m.group(1)), m.group(2)) if i == 0 else (int(m.group(2)), m.group(1))
+                count, name = (
+                    (int(m.group(1)), m.group(2)) if i == 0 else (int(m.group(2)), m.group(1))
+                )
                 break
         assert _fold(name) in INDEX, f"{path.name}:{lineno}: unknown card {name!r}"
         deck[INDEX[_fold(name)]] += count
@@ -121,8 +125,12 @@ def check(deck: Counter) -> dict:
 def test_bundled_catalog():
     assert BUNDLED["catalog"]["game"] == "planetary-conquerors"
     cards = {c["id"]: c for c in BUNDLED["cards"]}
-    assert set(cards) == {"pc/gold-miner", "pc/collector-of-cosmium", "pc/topdecker",
-                          "pc/worthy-sacrifice"}
+    assert set(cards) == {
+        "pc/gold-miner",
+        "pc/collector-of-cosmium",
+        "pc/topdecker",
+        "pc/worthy-sacrifice",
+    }
     assert cards["pc/gold-miner"]["name"] == "Gold Miner"
     assert cards["pc/collector-of-cosmium"]["name"] == "Collector of Cosmium"
     assert cards["pc/gold-miner"]["type"] == cards["pc/collector-of-cosmium"]["type"] == "miner"

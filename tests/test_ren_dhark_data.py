@@ -1,4 +1,5 @@
-"""Checks the Ren Dhark data: the bundled catalog and the example decks with the placeholder overlay.
+"""Checks the Ren Dhark data: the bundled catalog and the example decks with the placeholder
+overlay.
 
 Self-contained on purpose (tomllib and a tiny deck parser, no deckcheck imports), so it checks
 the data itself and fails if a card, a count or a total is wrong.
@@ -19,8 +20,10 @@ EXAMPLES = ROOT / "examples" / "ren-dhark"
 
 
 def _catalog_path() -> Path:
-    for candidate in (ROOT / "catalogs" / "ren-dhark" / "cards.toml",
-                      ROOT / "deckcheck" / "catalogs" / "ren-dhark" / "cards.toml"):
+    for candidate in (
+        ROOT / "catalogs" / "ren-dhark" / "cards.toml",
+        ROOT / "deckcheck" / "catalogs" / "ren-dhark" / "cards.toml",
+    ):
         if candidate.exists():
             return candidate
     raise AssertionError("catalogs/ren-dhark/cards.toml not found")
@@ -53,7 +56,7 @@ def _number(card_id: str) -> int:
 def _resolver() -> dict[str, str | None]:
     """Folded id/name -> id; None for a name several cards share (must be written by id)."""
     index: dict[str, str | None] = {}
-    for cid, card in CARDS.items():
+    for cid in CARDS:
         index[_fold(cid)] = cid
     for cid, card in CARDS.items():
         key = _fold(card["name"])
@@ -66,8 +69,8 @@ def _resolver() -> dict[str, str | None]:
 
 RESOLVE = _resolver()
 COUNT_LINE = [
-    re.compile(r"^(\d+)\s*[xX]?\s+(.+)$"),   # "2 Name", "2x Name", "2<TAB>Name"
-    re.compile(r"^(.+?)\s+[xX](\d+)$"),       # "Name x2"
+    re.compile(r"^(\d+)\s*[xX]?\s+(.+)$"),  # "2 Name", "2x Name", "2<TAB>Name"
+    re.compile(r"^(.+?)\s+[xX](\d+)$"),  # "Name x2"
 ]
 
 
@@ -89,12 +92,16 @@ def parse_deck(path: Path) -> tuple[dict[str, str], Counter]:
         for i, pattern in enumerate(COUNT_LINE):
             m = pattern.match(line)
             if m:
-                count, name = (int(m.group(1)), m.group(2)) if i == 0 else (int(m.group(2)), m.group(1))
+                count, name = (
+                    (int(m.group(1)), m.group(2)) if i == 0 else (int(m.group(2)), m.group(1))
+                )
                 break
         key = _fold(name)
         assert key in RESOLVE, f"{path.name}:{lineno}: unknown card {name!r}"
         cid = RESOLVE[key]
-        assert cid is not None, f"{path.name}:{lineno}: {name!r} is shared by several cards; use the id"
+        assert cid is not None, (
+            f"{path.name}:{lineno}: {name!r} is shared by several cards; use the id"
+        )
         cards[cid] += count
     return headers, cards
 
@@ -214,15 +221,24 @@ def rule_report(deck_path: Path) -> dict:
     report["ships_and_persons_ok"] = any(
         count["ship"] + k >= 15 and count["person/unit"] + flex - k >= 12 for k in range(flex + 1)
     )
-    missing = [cid for cid in deck if set(_types(cards[cid])) & {"ship", "person", "unit"}
-               and "resource_points" not in cards[cid]]
+    missing = [
+        cid
+        for cid in deck
+        if set(_types(cards[cid])) & {"ship", "person", "unit"}
+        and "resource_points" not in cards[cid]
+    ]
     report["missing_points"] = missing
-    report["points"] = None if missing else sum(cards[cid].get("resource_points", 0) * n
-                                                for cid, n in deck.items())
+    report["points"] = (
+        None
+        if missing
+        else sum(cards[cid].get("resource_points", 0) * n for cid, n in deck.items())
+    )
     return report
 
 
-@pytest.mark.parametrize("filename,colour", [("blue-starter.txt", "blue"), ("red-starter.txt", "red")])
+@pytest.mark.parametrize(
+    "filename,colour", [("blue-starter.txt", "blue"), ("red-starter.txt", "red")]
+)
 def test_starters(filename, colour):
     r = rule_report(EXAMPLES / filename)
     assert r["headers"]["game"] == "ren-dhark"
@@ -266,23 +282,25 @@ def test_illegal_mixed_breaks_each_rule():
     r = rule_report(EXAMPLES / "illegal-mixed.txt")
     assert r["headers"]["variant"] == "custom"
     assert r["headers"]["catalog"] == "resource-points.toml"
-    assert r["max_copies"] == 3                      # rd.copies
-    assert r["colours"] == {"blue", "red"}            # rd.colour
-    assert r["counts"]["planet"] == 2                 # rd.planet
-    assert r["counts"]["action"] > 6                  # rd.actions
-    assert not r["ships_and_persons_ok"]              # rd.ships
+    assert r["max_copies"] == 3  # rd.copies
+    assert r["colours"] == {"blue", "red"}  # rd.colour
+    assert r["counts"]["planet"] == 2  # rd.planet
+    assert r["counts"]["action"] > 6  # rd.actions
+    assert not r["ships_and_persons_ok"]  # rd.ships
     assert r["counts"]["ship"] < 15
     assert r["points"] is not None and not 109 <= r["points"] <= 112  # rd.points
 
 
 def test_count_forms_are_mixed():
-    text = "\n".join((EXAMPLES / f).read_text(encoding="utf-8") for f in
-                     ("terra-custom.txt", "terra-unverified.txt", "illegal-mixed.txt"))
+    text = "\n".join(
+        (EXAMPLES / f).read_text(encoding="utf-8")
+        for f in ("terra-custom.txt", "terra-unverified.txt", "illegal-mixed.txt")
+    )
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
-    assert any(re.match(r"^\d+ [^x]", ln) for ln in lines)          # "2 Name"
-    assert any(re.match(r"^\d+x ", ln) for ln in lines)             # "2x Name"
-    assert any(re.search(r" x\d+$", ln) for ln in lines)            # "Name x2"
-    assert any(re.match(r"^I/\d+$", ln) for ln in lines)            # plain id
+    assert any(re.match(r"^\d+ [^x]", ln) for ln in lines)  # "2 Name"
+    assert any(re.match(r"^\d+x ", ln) for ln in lines)  # "2x Name"
+    assert any(re.search(r" x\d+$", ln) for ln in lines)  # "Name x2"
+    assert any(re.match(r"^I/\d+$", ln) for ln in lines)  # plain id
 
 
 def test_every_example_has_a_leading_comment():

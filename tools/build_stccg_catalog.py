@@ -92,8 +92,7 @@ HEADER_COMMENT = """\
 CATALOG_TABLE: dict[str, str] = {
     "game": "stccg-1e",
     "name": "Star Trek CCG First Edition (all 1E sets)",
-    "source": "built by tools/build_stccg_catalog.py from the community card database "
-    "(facts only)",
+    "source": "built by tools/build_stccg_catalog.py from the community card database (facts only)",
 }
 
 # Release code -> readable set name.
@@ -215,9 +214,30 @@ ATTRIBUTE_KEYS: dict[str, tuple[str | None, str | None, str | None]] = {
 }
 
 KEY_ORDER: tuple[str, ...] = (
-    "id", "name", "type", "set", "release", "premiere", "rarity", "universal", "affiliation",
-    "mission_location", "quadrant", "region", "class", "span", "points", "integrity", "cunning",
-    "strength", "range", "weapons", "shields", "staffing", "icons", "keywords",
+    "id",
+    "name",
+    "type",
+    "set",
+    "release",
+    "premiere",
+    "rarity",
+    "universal",
+    "affiliation",
+    "mission_location",
+    "quadrant",
+    "region",
+    "class",
+    "span",
+    "points",
+    "integrity",
+    "cunning",
+    "strength",
+    "range",
+    "weapons",
+    "shields",
+    "staffing",
+    "icons",
+    "keywords",
 )
 
 _INT = re.compile(r"[+-]?\d+")
@@ -392,8 +412,15 @@ def build_catalog(rows: Sequence[Mapping[str, str]]) -> dict[str, Any]:
     return {"catalog": dict(CATALOG_TABLE), "cards": cards}
 
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
-            "\r": "\\r"}
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
 
 
 def toml_string(text: str) -> str:
@@ -446,10 +473,20 @@ def render(catalog: Mapping[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Build the catalog; return the process exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("csv", nargs="?", type=Path, default=DEFAULT_CSV,
-                        help=f"the cards CSV (default: {DEFAULT_CSV})")
-    parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT,
-                        help=f"where to write the TOML (default: {DEFAULT_OUT})")
+    parser.add_argument(
+        "csv",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_CSV,
+        help=f"the cards CSV (default: {DEFAULT_CSV})",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=f"where to write the TOML (default: {DEFAULT_OUT})",
+    )
     args = parser.parse_args(argv)
     if not args.csv.is_file():
         print(f"build_stccg_catalog: cannot read {args.csv}", file=sys.stderr)

@@ -23,8 +23,11 @@ def premiere() -> list[dict]:
 
 def pick(cards: list[dict], kind: str, n: int, affiliation: str | None = None) -> list[dict]:
     """The first ``n`` cards of a type (and affiliation, if given)."""
-    found = [c for c in cards if c["type"] == kind
-             and (affiliation is None or affiliation in c.get("affiliation", []))]
+    found = [
+        c
+        for c in cards
+        if c["type"] == kind and (affiliation is None or affiliation in c.get("affiliation", []))
+    ]
     if len(found) < n:
         raise SystemExit(f"not enough Premiere {kind} {affiliation or ''}: {len(found)} < {n}")
     return found[:n]
@@ -47,12 +50,21 @@ def legal_deck(cards: list[dict], affiliation: str) -> list[tuple[int, dict]]:
     return deck
 
 
-def write(name: str, comment: str, deck: list[tuple[int, dict]], variant: str = "standard",
-          extra_headers: tuple[str, ...] = ()) -> None:
+def write(
+    name: str,
+    comment: str,
+    deck: list[tuple[int, dict]],
+    variant: str = "standard",
+    extra_headers: tuple[str, ...] = (),
+) -> None:
     """One deck file in deckcheck's text format, grouped by type."""
     lines = [f"# {line}" for line in comment.splitlines()]
-    lines += ["game: stccg-1e", f"variant: {variant}", f"name: {name.replace('-', ' ')}",
-              *extra_headers]
+    lines += [
+        "game: stccg-1e",
+        f"variant: {variant}",
+        f"name: {name.replace('-', ' ')}",
+        *extra_headers,
+    ]
     kinds: dict[str, list[tuple[int, dict]]] = {}
     for n, card in deck:
         kinds.setdefault(card["type"], []).append((n, card))
@@ -67,35 +79,55 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     cards = premiere()
     for aff in ("Federation", "Klingon", "Romulan"):
-        write(f"legal-{aff.lower()}",
-              f"A LEGAL 60-card Premiere {aff} deck: 6 missions, a {aff} Outpost, 22 seed cards\n"
-              "(at most half), 38 draw cards. Written by tools/make_stccg_examples.py.",
-              legal_deck(cards, aff))
+        write(
+            f"legal-{aff.lower()}",
+            f"A LEGAL 60-card Premiere {aff} deck: 6 missions, a {aff} Outpost, 22 seed cards\n"
+            "(at most half), 38 draw cards. Written by tools/make_stccg_examples.py.",
+            legal_deck(cards, aff),
+        )
     fed = legal_deck(cards, "Federation")
-    write("illegal-size", "ILLEGAL: stccg.size — 61 cards (one Personnel added).",
-          [*fed, (1, pick(cards, "Personnel", 19, "Federation")[18])])
-    write("illegal-missions", "ILLEGAL: stccg.missions — 5 missions (one replaced by a card).",
-          [*[x for x in fed if x[1]["type"] != "Mission"],
-           *[(1, c) for c in pick(cards, "Mission", 5, "Federation")],
-           (1, pick(cards, "Event", 5)[4])])
+    write(
+        "illegal-size",
+        "ILLEGAL: stccg.size — 61 cards (one Personnel added).",
+        [*fed, (1, pick(cards, "Personnel", 19, "Federation")[18])],
+    )
+    write(
+        "illegal-missions",
+        "ILLEGAL: stccg.missions — 5 missions (one replaced by a card).",
+        [
+            *[x for x in fed if x[1]["type"] != "Mission"],
+            *[(1, c) for c in pick(cards, "Mission", 5, "Federation")],
+            (1, pick(cards, "Event", 5)[4]),
+        ],
+    )
     seeds_heavy = [x for x in fed if x[1]["type"] not in ("Personnel",)]
     dilemmas = pick(cards, "Dilemma", 45)
-    extra = [(1, c) for c in dilemmas[14:14 + 9]]
+    extra = [(1, c) for c in dilemmas[14 : 14 + 9]]
     people = [x for x in fed if x[1]["type"] == "Personnel"][:12]
     deck = [*seeds_heavy, *extra, *people]
-    write("illegal-seed-half",
-          "ILLEGAL: stccg.seed-half — 31 seed cards in 60 (6 missions, 1 outpost, 23 dilemmas,\n"
-          "1 artifact).", _fit(deck, cards))
-    write("illegal-outposts",
-          "ILLEGAL: stccg.outposts — three Klingon Personnel but no Klingon Outpost.",
-          _outposts_deck(cards))
-    write("warning-outside-rules",
-          "LEGAL with a warning: stccg.type-outside-rules — a Doorway card (a type the Premiere\n"
-          "rulebook does not describe) in place of an Interrupt; it counts in the draw deck.",
-          _doorway_deck(cards))
-    write("legal-advanced-8-missions",
-          "LEGAL under the advanced variant: 8 missions (at least 6, even), 70 cards.",
-          _advanced_deck(cards), variant="advanced")
+    write(
+        "illegal-seed-half",
+        "ILLEGAL: stccg.seed-half — 31 seed cards in 60 (6 missions, 1 outpost, 23 dilemmas,\n"
+        "1 artifact).",
+        _fit(deck, cards),
+    )
+    write(
+        "illegal-outposts",
+        "ILLEGAL: stccg.outposts — three Klingon Personnel but no Klingon Outpost.",
+        _outposts_deck(cards),
+    )
+    write(
+        "warning-outside-rules",
+        "LEGAL with a warning: stccg.type-outside-rules — a Doorway card (a type the Premiere\n"
+        "rulebook does not describe) in place of an Interrupt; it counts in the draw deck.",
+        _doorway_deck(cards),
+    )
+    write(
+        "legal-advanced-8-missions",
+        "LEGAL under the advanced variant: 8 missions (at least 6, even), 70 cards.",
+        _advanced_deck(cards),
+        variant="advanced",
+    )
 
 
 def _fit(deck: list[tuple[int, dict]], cards: list[dict]) -> list[tuple[int, dict]]:
@@ -126,9 +158,13 @@ def _outposts_deck(cards: list[dict]) -> list[tuple[int, dict]]:
 
 def _doorway_deck(cards: list[dict]) -> list[tuple[int, dict]]:
     fed = legal_deck(cards, "Federation")
-    door = next(c for c in tomllib.loads(
-        (REPO / "catalogs" / "stccg-1e" / "cards.toml").read_text("utf-8"))["cards"]
-        if c["type"] == "Doorway")
+    door = next(
+        c
+        for c in tomllib.loads((REPO / "catalogs" / "stccg-1e" / "cards.toml").read_text("utf-8"))[
+            "cards"
+        ]
+        if c["type"] == "Doorway"
+    )
     interrupts = [i for i, x in enumerate(fed) if x[1]["type"] == "Interrupt"]
     fed[interrupts[0]] = (1, door)
     return fed

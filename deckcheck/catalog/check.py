@@ -37,8 +37,11 @@ def check_catalog_file(path: str | Path) -> CatalogCheck:
     base = get_game(doc.game).bundled_catalog()
     problems = check_overlay(base, doc)
     changed = sum(
-        1 for raw in doc.cards
+        1
+        for raw in doc.cards
         if (isinstance(raw.get("id"), str) and base.by_id(raw["id"]))
-        or (raw.get("id") is None and isinstance(raw.get("name"), str) and base.by_name(raw["name"]))
+        or (
+            raw.get("id") is None and isinstance(raw.get("name"), str) and base.by_name(raw["name"])
+        )
     )
     return CatalogCheck(doc.label, doc.game, tuple(problems), changed, len(doc.cards) - changed)

@@ -67,17 +67,19 @@ def parse_document(text: str, label: str, data: dict[str, Any] | None = None) ->
     game: str | None = None
     name = ""
     if not isinstance(header, dict):
-        problems.append(Problem("missing the [catalog] table with game = \"…\"", 1))
+        problems.append(Problem('missing the [catalog] table with game = "…"', 1))
     else:
         game_value = header.get("game")
         if isinstance(game_value, str) and game_value.strip():
             game = game_value.strip()
         else:
-            problems.append(Problem("[catalog] needs game = \"<game id>\"", 1))
+            problems.append(Problem('[catalog] needs game = "<game id>"', 1))
         name = str(header.get("name", ""))
     for key in data:
         if key not in ("catalog", "cards"):
-            problems.append(Problem(f"unknown top-level key {key!r} (expected [catalog], [[cards]])"))
+            problems.append(
+                Problem(f"unknown top-level key {key!r} (expected [catalog], [[cards]])")
+            )
     raw_cards = data.get("cards", [])
     if not isinstance(raw_cards, list):
         problems.append(Problem("cards must be an array of tables: [[cards]]"))
@@ -143,13 +145,17 @@ def _check_entry(
     # The id the entry will have: a new card without an id gets one made of its name.
     key = existing.id if existing else (card_id or slug(name))
     if key in seen_ids:
-        yield Problem(f"{label}: duplicate of the entry on line {seen_ids[key]} (both are "
-                      f"card {key!r})", start)
+        yield Problem(
+            f"{label}: duplicate of the entry on line {seen_ids[key]} (both are card {key!r})",
+            start,
+        )
     seen_ids[key] = start or 0
     if name is not None:
         folded = fold(name)
         if folded in seen_names and (existing is None or existing.id not in seen_ids):
-            yield Problem(f"{label}: duplicate name (also on line {seen_names[folded]})", at("name"))
+            yield Problem(
+                f"{label}: duplicate name (also on line {seen_names[folded]})", at("name")
+            )
         if existing is None and base.by_name(name):
             taken = ", ".join(c.id for c in base.by_name(name))
             yield Problem(
@@ -185,12 +191,10 @@ def _check_entry(
     for field_name in raw:
         spec = base.fields.get(field_name)
         if spec and folded_types & {fold(t) for t in spec.not_for_types}:
-            yield Problem(
-                f"{label}: a {'/'.join(types)} card has no {field_name}", at(field_name)
-            )
+            yield Problem(f"{label}: a {'/'.join(types)} card has no {field_name}", at(field_name))
 
 
-def _existing(base: Catalog, card_id: Any, name: Any) -> Card | None | str:
+def _existing(base: Catalog, card_id: Any, name: Any) -> Card | str | None:
     """The card an overlay entry changes, None for a new card, or a text saying why neither."""
     if isinstance(card_id, str):
         return base.by_id(card_id)
@@ -244,5 +248,6 @@ def build_catalog(
                 cards.append(card_from_mapping(raw, len(cards)))
             except (KeyError, TypeError) as exc:
                 raise CatalogError(f"card without {exc}", source=doc.label) from None
-    return Catalog(game, name, tuple(cards), MappingProxyType(dict(fields)),
-                   tuple(d.label for d in docs))
+    return Catalog(
+        game, name, tuple(cards), MappingProxyType(dict(fields)), tuple(d.label for d in docs)
+    )

@@ -53,8 +53,10 @@ def render_template(game: Game, catalog: Catalog, fields: Sequence[str] = ()) ->
             bounds = f" ({spec.minimum if spec.minimum is not None else ''}…"
             bounds += f"{spec.maximum if spec.maximum is not None else ''})"
         never = f"; not on {', '.join(spec.not_for_types)}" if spec.not_for_types else ""
-        out.append(f"#   {name}: {spec.kind}{allowed}{bounds}{never}"
-                   + (f" — {spec.description}" if spec.description else ""))
+        out.append(
+            f"#   {name}: {spec.kind}{allowed}{bounds}{never}"
+            + (f" — {spec.description}" if spec.description else "")
+        )
     out += ["", "[catalog]", f"game = {_toml_string(game.id)}", 'name = "My cards"', ""]
     if fields:
         out.append(f"# Every card without {', '.join(fields)}: remove the '#' and write the value.")
@@ -62,7 +64,11 @@ def render_template(game: Game, catalog: Catalog, fields: Sequence[str] = ()) ->
             lacking = [f for f in fields if card.get(f) is None and not _excluded(game, f, card)]
             if not lacking:
                 continue
-            out += ["", "[[cards]]", f"id = {_toml_string(card.id)}  # {card.name} ({card.type_label})"]
+            out += [
+                "",
+                "[[cards]]",
+                f"id = {_toml_string(card.id)}  # {card.name} ({card.type_label})",
+            ]
             out += [f"# {f} = {_example(f, game)}" for f in lacking]
     else:
         out += [

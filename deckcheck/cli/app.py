@@ -3,12 +3,11 @@ renders the result; bad input of any kind ends in :func:`_guarded`, exit code 2.
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
-
-import functools
-from collections.abc import Callable
 
 import typer
 
@@ -61,17 +60,35 @@ app.add_typer(catalog_app, name="catalog")
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on standard output.")]
 CatalogOpt = Annotated[
     list[Path] | None,
-    typer.Option("--catalog", "-c", help="A catalog overlay file laid over the bundled catalog "
-                 "(repeatable; later files win)."),
+    typer.Option(
+        "--catalog",
+        "-c",
+        help="A catalog overlay file laid over the bundled catalog (repeatable; later files win).",
+    ),
 ]
-GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="The game, when the deck "
-                                            "does not say (see `deckcheck games`).")]
-MissionsOpt = Annotated[int | None, typer.Option("--missions", help="Number of missions where "
-                                                "the game has that setting (STCCG: the "
-                                                "rulebook's 4-per-side advice).")]
-VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="The variant to "
-                                               "check against (default: the deck's, else the "
-                                               "game's default).")]
+GameOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--game", "-g", help="The game, when the deck does not say (see `deckcheck games`)."
+    ),
+]
+MissionsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--missions",
+        help="Number of missions where "
+        "the game has that setting (STCCG: the "
+        "rulebook's 4-per-side advice).",
+    ),
+]
+VariantOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        "-v",
+        help="The variant to check against (default: the deck's, else the game's default).",
+    ),
+]
 
 
 @_command(app)
@@ -92,13 +109,15 @@ def games(json_out: JsonOpt = False) -> None:
 @_command(app)
 def cards(
     game: Annotated[str, typer.Argument(help="Game id, e.g. ren-dhark.")],
-    search: Annotated[str | None, typer.Argument(help="Part of a name or id, or field:value.")] = None,
+    search: Annotated[
+        str | None, typer.Argument(help="Part of a name or id, or field:value.")
+    ] = None,
     catalog: CatalogOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """List a game's cards, optionally those matching SEARCH; one match is shown in full.
 
-    Example: [bold]deckcheck cards ren-dhark "type:ship"[/]  ·  [bold]deckcheck cards the-drake Monk[/]
+    Examples: [bold]deckcheck cards ren-dhark type:ship[/] · [bold]deckcheck cards the-drake Monk[/]
     """
     from deckcheck.cards import find_cards
 
@@ -129,11 +148,16 @@ def validate(
     from deckcheck.violations import worst_exit_code
 
     params = {"missions": missions} if missions is not None else None
-    outcomes = validate_paths(decks, game=game, variant=variant, catalogs=catalog or [],
-                              params=params)
+    outcomes = validate_paths(
+        decks, game=game, variant=variant, catalogs=catalog or [], params=params
+    )
     if json_out:
-        items = [o.report.as_json() if o.report else
-                 {"deck": o.path, "status": "error", "error": str(o.error)} for o in outcomes]
+        items = [
+            o.report.as_json()
+            if o.report
+            else {"deck": o.path, "status": "error", "error": str(o.error)}
+            for o in outcomes
+        ]
         render.emit_json(items[0] if len(items) == 1 else items)
     for o in outcomes:
         if o.error is not None:
@@ -143,20 +167,45 @@ def validate(
     raise typer.Exit(worst_exit_code(o.exit_code for o in outcomes))
 
 
-SeenOpt = Annotated[int | None, typer.Option("--seen", help="Cards seen in all (opening "
-                                            "hand plus draws).")]
-TurnOpt = Annotated[int | None, typer.Option("--turn", help="Cards seen by the start of own turn "
-                                            "T under the game's rules (1 = opening hand).")]
-SecondOpt = Annotated[bool, typer.Option("--second", help="The player who does not start "
-                                         "(where the game gives them more cards).")]
-MulliganOpt = Annotated[str, typer.Option("--mulligan", help="rules: the game's own "
-                                          "redraw/mulligan, chosen optimally; none: plain draw.")]
-RedrawsOpt = Annotated[str | None, typer.Option("--redraws", help="Redraw limit for games with "
-                                               "a redraw rule: a number or 'unlimited'.")]
+SeenOpt = Annotated[
+    int | None, typer.Option("--seen", help="Cards seen in all (opening hand plus draws).")
+]
+TurnOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--turn",
+        help="Cards seen by the start of own turn T under the game's rules (1 = opening hand).",
+    ),
+]
+SecondOpt = Annotated[
+    bool,
+    typer.Option(
+        "--second", help="The player who does not start (where the game gives them more cards)."
+    ),
+]
+MulliganOpt = Annotated[
+    str,
+    typer.Option(
+        "--mulligan",
+        help="rules: the game's own redraw/mulligan, chosen optimally; none: plain draw.",
+    ),
+]
+RedrawsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--redraws", help="Redraw limit for games with a redraw rule: a number or 'unlimited'."
+    ),
+]
 
 
-def _odds_options(seen: int | None, turn: int | None, second: bool, mulligan: str,
-                  redraws: str | None, by_turn: int | None = None) -> Any:
+def _odds_options(
+    seen: int | None,
+    turn: int | None,
+    second: bool,
+    mulligan: str,
+    redraws: str | None,
+    by_turn: int | None = None,
+) -> Any:
     from deckcheck.errors import UsageError
     from deckcheck.query.odds import UNLIMITED, OddsOptions
 
@@ -169,15 +218,21 @@ def _odds_options(seen: int | None, turn: int | None, second: bool, mulligan: st
         elif redraws.strip().isdigit() and int(redraws) <= 1000:
             parsed = int(redraws)
         else:
-            raise UsageError(f"--redraws is a number from 0 to 1000 or 'unlimited', not {redraws!r}")
+            raise UsageError(
+                f"--redraws is a number from 0 to 1000 or 'unlimited', not {redraws!r}"
+            )
     return OddsOptions(seen, turn, second, mulligan, parsed, by_turn)  # type: ignore[arg-type]
 
 
 @_command(app)
 def odds(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
-    conditions: Annotated[list[str], typer.Argument(help="SELECTOR OP COUNT, all must hold: "
-                                                    "type:ship>=2 \"POINT OF>=1\" rarity:3>=1")],
+    conditions: Annotated[
+        list[str],
+        typer.Argument(
+            help='SELECTOR OP COUNT, all must hold: type:ship>=2 "POINT OF>=1" rarity:3>=1'
+        ),
+    ],
     seen: SeenOpt = None,
     turn: TurnOpt = None,
     second: SecondOpt = False,
@@ -228,7 +283,7 @@ def simulate(
     For what exact maths cannot reach (look-ahead choices over many turns, any rule with
     choices). Uses numpy and every core for long runs; a seed makes a run reproducible.
 
-    Example: [bold]deckcheck simulate examples/planetary-conquerors/legal-50.txt "type:warrior>=2" --turn 3 --seed 7[/]
+    Example: [bold]deckcheck simulate my-deck.txt "type:warrior>=2" --turn 3 --seed 7[/]
     """
     from deckcheck.query.odds import simulate_odds
     from deckcheck.query.setup import open_setup
@@ -246,9 +301,10 @@ def simulate(
 @_command(app)
 def hand(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
-    conditions: Annotated[list[str] | None, typer.Argument(help="Optional goal (SELECTOR OP "
-                                                           "COUNT) that a choosing mulligan "
-                                                           "aims for.")] = None,
+    conditions: Annotated[
+        list[str] | None,
+        typer.Argument(help="Optional goal (SELECTOR OP COUNT) that a choosing mulligan aims for."),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")] = None,
     count: Annotated[int, typer.Option("--count", "-k", help="How many hands.")] = 1,
     mulligan: MulliganOpt = "rules",
@@ -271,8 +327,14 @@ def hand(
 
         raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
     setup = open_setup(deck, catalogs=catalog or [], game=game)
-    result = sample_hands(setup, count=count, seed=seed, mulligan=mulligan,  # type: ignore[arg-type]
-                          conditions=conditions or [], second=second)
+    result = sample_hands(
+        setup,
+        count=count,
+        seed=seed,
+        mulligan=mulligan,  # type: ignore[arg-type]
+        conditions=conditions or [],
+        second=second,
+    )
     if json_out:
         render.emit_json(render.hands_json(result))
     else:
@@ -282,13 +344,23 @@ def hand(
 @_command(app)
 def export(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
-    to: Annotated[str, typer.Option("--to", "-t", help="Format: text, toml, json, csv, "
-                                    "markdown, or the game's own (lackey for stccg-1e).")],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write "
-                                                "(default: standard output).")] = None,
+    to: Annotated[
+        str,
+        typer.Option(
+            "--to",
+            "-t",
+            help="Format: text, toml, json, csv, "
+            "markdown, or the game's own (lackey for stccg-1e).",
+        ),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="File to write (default: standard output)."),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
-    allow_illegal: Annotated[bool, typer.Option("--allow-illegal", help="Export even an "
-                                                "illegal deck.")] = False,
+    allow_illegal: Annotated[
+        bool, typer.Option("--allow-illegal", help="Export even an illegal deck.")
+    ] = False,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: VariantOpt = None,
@@ -303,17 +375,30 @@ def export(
     from deckcheck.export import export_deck
     from deckcheck.violations import Status
 
-    result = export_deck(deck, to, output=output, force=force, allow_illegal=allow_illegal,
-                         catalogs=catalog or [], game=game, variant=variant)
+    result = export_deck(
+        deck,
+        to,
+        output=output,
+        force=force,
+        allow_illegal=allow_illegal,
+        catalogs=catalog or [],
+        game=game,
+        variant=variant,
+    )
     if result.refused:
-        render.err.print("[bold red]not exported:[/] the deck is illegal "
-                         "(--allow-illegal exports it anyway)")
+        render.err.print(
+            "[bold red]not exported:[/] the deck is illegal (--allow-illegal exports it anyway)"
+        )
         render.report(result.report, console=render.err)
         raise typer.Exit(1)
     if result.report.status is Status.UNVERIFIED:
-        render.err.print("[yellow]warning:[/] the deck is unverified: "
-                         + "; ".join(v.message for v in result.report.violations
-                                     if v.severity.value == "unknown"), highlight=False)
+        render.err.print(
+            "[yellow]warning:[/] the deck is unverified: "
+            + "; ".join(
+                v.message for v in result.report.violations if v.severity.value == "unknown"
+            ),
+            highlight=False,
+        )
     elif result.report.status is Status.ILLEGAL:
         render.err.print("[yellow]warning:[/] exporting an illegal deck (--allow-illegal)")
     if output is None:
@@ -332,7 +417,7 @@ def diff(
 ) -> None:
     """Compare two decks: cards added, removed and changed, by type, and the rule totals.
 
-    Example: [bold]deckcheck diff examples/ren-dhark/blue-starter.txt examples/ren-dhark/terra-custom.txt[/]
+    Example: [bold]deckcheck diff old-deck.txt new-deck.txt --json[/]
     """
     from deckcheck.diff import diff_decks
 
@@ -346,8 +431,10 @@ def diff(
 @_command(catalog_app, "template")
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],
-    field: Annotated[list[str] | None, typer.Option("--field", "-f", help="List every card "
-                                                   "lacking this field, ready to fill in.")] = None,
+    field: Annotated[
+        list[str] | None,
+        typer.Option("--field", "-f", help="List every card lacking this field, ready to fill in."),
+    ] = None,
 ) -> None:
     """Print a commented catalog overlay to fill in (standard output).
 
@@ -372,11 +459,15 @@ def catalog_check(
 
     result = check_catalog_file(file)
     if not result.ok:
-        render.problem_lines([p.describe(result.label) for p in result.problems],
-                             f"{result.label}: {len(result.problems)} problem(s)")
+        render.problem_lines(
+            [p.describe(result.label) for p in result.problems],
+            f"{result.label}: {len(result.problems)} problem(s)",
+        )
         raise typer.Exit(2)
-    render.out.print(f"[green]ok[/]: {result.label} ({result.game}): "
-                     f"{result.changed} card(s) changed, {result.added} added")
+    render.out.print(
+        f"[green]ok[/]: {result.label} ({result.game}): "
+        f"{result.changed} card(s) changed, {result.added} added"
+    )
 
 
 def main() -> None:

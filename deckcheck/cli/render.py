@@ -18,8 +18,11 @@ from deckcheck.violations import Report, Severity, Status
 out = Console(highlight=False, soft_wrap=False)
 err = Console(stderr=True, highlight=False)
 
-_STATUS_STYLE = {Status.LEGAL: "bold green", Status.ILLEGAL: "bold red",
-                 Status.UNVERIFIED: "bold yellow"}
+_STATUS_STYLE = {
+    Status.LEGAL: "bold green",
+    Status.ILLEGAL: "bold red",
+    Status.UNVERIFIED: "bold yellow",
+}
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.UNKNOWN: "magenta"}
 
 
@@ -32,7 +35,9 @@ def emit_json(data: Any) -> None:
 def report(rep: Report, console: Console | None = None) -> None:
     """A validation report: verdict line, then every finding with its code and cards."""
     title = Text.assemble(
-        (rep.deck, "bold"), "  ", (rep.status.value.upper(), _STATUS_STYLE[rep.status]),
+        (rep.deck, "bold"),
+        "  ",
+        (rep.status.value.upper(), _STATUS_STYLE[rep.status]),
     )
     info = f"{rep.game} · variant {rep.variant} · {rep.card_count} cards"
     if rep.deck_name:
@@ -46,12 +51,17 @@ def report(rep: Report, console: Console | None = None) -> None:
         table.add_column("cards", style="cyan")
         for v in rep.violations:
             cards = ", ".join(v.cards[:8]) + (f" +{len(v.cards) - 8}" if len(v.cards) > 8 else "")
-            table.add_row(v.code, Text(v.severity.value, _SEVERITY_STYLE[v.severity]),
-                          v.message, cards)
+            table.add_row(
+                v.code, Text(v.severity.value, _SEVERITY_STYLE[v.severity]), v.message, cards
+            )
         body.append(table)
     else:
-        body.append(Text(f"all {len(rep.rules_checked)} rules pass: "
-                         + ", ".join(rep.rules_checked), style="green"))
+        body.append(
+            Text(
+                f"all {len(rep.rules_checked)} rules pass: " + ", ".join(rep.rules_checked),
+                style="green",
+            )
+        )
     from rich.console import Group
 
     (console or out).print(Panel(Group(*body), title=title, title_align="left", expand=False))
@@ -74,8 +84,9 @@ def games(infos: Sequence[dict[str, Any]]) -> None:
     table.add_column("random piles")
     for g in infos:
         variants = [g["default_variant"], *[v for v in g["variants"] if v != g["default_variant"]]]
-        table.add_row(g["id"], g["name"], ", ".join(variants), str(g["cards"]),
-                      ", ".join(g["piles"]) or "—")
+        table.add_row(
+            g["id"], g["name"], ", ".join(variants), str(g["cards"]), ", ".join(g["piles"]) or "—"
+        )
     out.print(table)
 
 
@@ -86,8 +97,12 @@ def card_list(found: Any) -> None:
         return
     if len(found.cards) == 1:
         card = found.cards[0]
-        table = Table(show_header=False, box=None, title=f"{card.name}  [dim]{card.id}[/]",
-                      title_justify="left")
+        table = Table(
+            show_header=False,
+            box=None,
+            title=f"{card.name}  [dim]{card.id}[/]",
+            title_justify="left",
+        )
         table.add_column(style="bold")
         table.add_column()
         table.add_row("type", card.type_label)
@@ -96,7 +111,9 @@ def card_list(found: Any) -> None:
         for key, value in card.fields.items():
             if found.game.field_specs.get(key) and found.game.field_specs[key].kind == "data":
                 continue
-            table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+            table.add_row(
+                key, ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            )
         out.print(table)
         if found.art:
             out.print(found.art, markup=False)
@@ -112,16 +129,26 @@ def card_list(found: Any) -> None:
         row = [card.id, card.name, card.type_label]
         for f in fields:
             v = card.get(f)
-            row.append("" if v is None else ", ".join(map(str, v)) if isinstance(v, list) else str(v))
+            row.append(
+                "" if v is None else ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+            )
         table.add_row(*row)
     out.print(table)
 
 
 _SEGMENTS = {
-    "0": (" _ ", "| |", "|_|"), "1": ("   ", "  |", "  |"), "2": (" _ ", " _|", "|_ "),
-    "3": (" _ ", " _|", " _|"), "4": ("   ", "|_|", "  |"), "5": (" _ ", "|_ ", " _|"),
-    "6": (" _ ", "|_ ", "|_|"), "7": (" _ ", "  |", "  |"), "8": (" _ ", "|_|", "|_|"),
-    "9": (" _ ", "|_|", " _|"), ".": ("  ", "  ", " ."), "%": ("   ", "O/ ", "/O "),
+    "0": (" _ ", "| |", "|_|"),
+    "1": ("   ", "  |", "  |"),
+    "2": (" _ ", " _|", "|_ "),
+    "3": (" _ ", " _|", " _|"),
+    "4": ("   ", "|_|", "  |"),
+    "5": (" _ ", "|_ ", " _|"),
+    "6": (" _ ", "|_ ", "|_|"),
+    "7": (" _ ", "  |", "  |"),
+    "8": (" _ ", "|_|", "|_|"),
+    "9": (" _ ", "|_|", " _|"),
+    ".": ("  ", "  ", " ."),
+    "%": ("   ", "O/ ", "/O "),
     " ": (" ", " ", " "),
 }
 
@@ -150,16 +177,23 @@ def odds(rep: Any) -> None:
     head = Text(big_text(_percent(rep.probability).replace(" ", "")), style=f"bold {colour}")
     lines: list[Any] = [head, Text("")]
     what = " and ".join(rep.conditions)
-    lines.append(Text.assemble(("P(", "dim"), (what, "bold"), (")", "dim"),
-                               f"  = {rep.probability:.6f}"))
+    lines.append(
+        Text.assemble(("P(", "dim"), (what, "bold"), (")", "dim"), f"  = {rep.probability:.6f}")
+    )
     if rep.probability_exact and rep.exact:
         frac = rep.probability_exact
-        lines.append(Text(f"exactly {frac}" if len(frac) < 70 else "exact fraction in --json",
-                          style="dim"))
+        lines.append(
+            Text(f"exactly {frac}" if len(frac) < 70 else "exact fraction in --json", style="dim")
+        )
     if rep.ci95:
         lo, hi = rep.ci95
-        lines.append(Text(f"95% interval (Wilson) {lo:.6f} – {hi:.6f} · {rep.trials:,} trials · "
-                          f"seed {rep.seed}", style="dim"))
+        lines.append(
+            Text(
+                f"95% interval (Wilson) {lo:.6f} – {hi:.6f} · {rep.trials:,} trials · "
+                f"seed {rep.seed}",
+                style="dim",
+            )
+        )
     if rep.mulligan == "rules" and rep.probability != rep.probability_without_mulligan:
         lines.append(Text(f"without the mulligan: {rep.probability_without_mulligan:.6f}"))
     lines.append(Text(("exact" if rep.exact else "estimate") + f" · {rep.method}", style="cyan"))
@@ -175,9 +209,12 @@ def odds(rep: Any) -> None:
         table.add_column("")
         for row in rep.by_turn:
             bar = "█" * round(30 * row.probability)
-            table.add_row(str(row.turn), str(row.cards_seen),
-                          f"{row.probability:.4f}" + ("" if row.exact else "~"),
-                          Text(bar, style=colour))
+            table.add_row(
+                str(row.turn),
+                str(row.cards_seen),
+                f"{row.probability:.4f}" + ("" if row.exact else "~"),
+                Text(bar, style=colour),
+            )
         out.print(table)
 
 
@@ -200,8 +237,14 @@ class _Progress:
                 return
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
 
-            self.bar = Progress("simulating", BarColumn(), TaskProgressColumn(),
-                                TimeRemainingColumn(), console=err, transient=True)
+            self.bar = Progress(
+                "simulating",
+                BarColumn(),
+                TaskProgressColumn(),
+                TimeRemainingColumn(),
+                console=err,
+                transient=True,
+            )
             self.bar.start()
             self.task = self.bar.add_task("sim", total=total)
         self.bar.update(self.task, completed=done)
@@ -243,23 +286,43 @@ def hands(rep: Any) -> None:
         if h.decisions and h.decisions[0].startswith("redraw"):
             body.append(Text("first hand: " + ", ".join(c.name for c in h.first), style="dim"))
         if h.satisfied is not None:
-            body.append(Text("goal met" if h.satisfied else "goal not met",
-                             style="green" if h.satisfied else "red"))
-        out.print(Panel(Group(*body), title=f"hand {h.number} of {len(rep.hands)}",
-                        title_align="left", expand=False))
-    out.print(f"[dim]{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
-              f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})[/]")
+            body.append(
+                Text(
+                    "goal met" if h.satisfied else "goal not met",
+                    style="green" if h.satisfied else "red",
+                )
+            )
+        out.print(
+            Panel(
+                Group(*body),
+                title=f"hand {h.number} of {len(rep.hands)}",
+                title_align="left",
+                expand=False,
+            )
+        )
+    out.print(
+        f"[dim]{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
+        f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})[/]"
+    )
 
 
 def hands_json(rep: Any) -> dict[str, Any]:
     """Sample hands as JSON."""
     return {
-        "deck": rep.deck, "game": rep.game, "seed": rep.seed, "hand_size": rep.hand_size,
-        "conditions": list(rep.conditions), "mulligan": rep.mulligan,
+        "deck": rep.deck,
+        "game": rep.game,
+        "seed": rep.seed,
+        "hand_size": rep.hand_size,
+        "conditions": list(rep.conditions),
+        "mulligan": rep.mulligan,
         "hands": [
-            {"first": [c.id for c in h.first], "kept": [c.id for c in h.kept],
-             "returned": [c.id for c in h.returned], "decisions": list(h.decisions),
-             "goal_met": h.satisfied}
+            {
+                "first": [c.id for c in h.first],
+                "kept": [c.id for c in h.kept],
+                "returned": [c.id for c in h.returned],
+                "decisions": list(h.decisions),
+                "goal_met": h.satisfied,
+            }
             for h in rep.hands
         ],
     }

@@ -76,8 +76,9 @@ def resolve_source(
 def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
     """The one game whose catalog knows every card of the deck."""
     if not source.lines:
-        raise UsageError("lists no cards and names no game (add 'game: …' or --game)",
-                         source=source.label)
+        raise UsageError(
+            "lists no cards and names no game (add 'game: …' or --game)", source=source.label
+        )
     docs = [read_document(p) for p in overlays]
     fits: list[Game] = []
     tried: list[str] = []
@@ -104,7 +105,8 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
         )
     raise UsageError(
         "the deck names no game and several games know all its cards: "
-        + ", ".join(g.id for g in fits) + "; add a 'game: …' line or --game",
+        + ", ".join(g.id for g in fits)
+        + "; add a 'game: …' line or --game",
         source=source.label,
     )
 
@@ -112,5 +114,7 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
 def _header_number(source: DeckSource, key: str) -> int:
     value = source.headers[key].strip()
     if not value.isdigit() or int(value) > 10_000:
-        raise UsageError(f"header {key}: must be a whole number, not {value!r}", source=source.label)
+        raise UsageError(
+            f"header {key}: must be a whole number, not {value!r}", source=source.label
+        )
     return int(value)

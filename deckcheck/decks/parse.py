@@ -21,8 +21,19 @@ MAX_COPIES_PER_LINE = 10_000
 """Largest count on one line; real decks hold a few copies, so more is surely a typo."""
 
 HEADER_KEYS = frozenset(
-    {"game", "variant", "name", "catalog", "author", "description", "format", "event", "date",
-     "player", "missions"}
+    {
+        "game",
+        "variant",
+        "name",
+        "catalog",
+        "author",
+        "description",
+        "format",
+        "event",
+        "date",
+        "player",
+        "missions",
+    }
 )
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:\s*(\S.*)$")
 _SECTION = re.compile(r"^([^:]+):$")
@@ -66,7 +77,9 @@ def _looks_like_text_deck(text: str) -> bool:
 def _catalog_paths(value: Any, label: str, path: Path | None, line: int | None) -> tuple[Path, ...]:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(v, str) and v.strip() for v in items):
-        raise DeckFormatError("catalog must name a file (or a list of files)", source=label, line=line)
+        raise DeckFormatError(
+            "catalog must name a file (or a list of files)", source=label, line=line
+        )
     base = path.parent if path else Path.cwd()
     return tuple(base / item.strip() for item in items)
 
@@ -77,7 +90,9 @@ def parse_count(raw: str, label: str, line: int | None) -> int:
     try:
         value = int(digits)
     except ValueError:
-        raise DeckFormatError(f"count {raw!r} is not a whole number", source=label, line=line) from None
+        raise DeckFormatError(
+            f"count {raw!r} is not a whole number", source=label, line=line
+        ) from None
     if value < 0:
         raise DeckFormatError(f"count {value} is negative", source=label, line=line)
     if value > MAX_COPIES_PER_LINE:
@@ -117,10 +132,14 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
     if "catalog" in headers:
         catalogs = _catalog_paths(
             [c for c in re.split(r"\s*[,;]\s*", headers["catalog"]) if c],
-            label, path, header_lines["catalog"],
+            label,
+            path,
+            header_lines["catalog"],
         )
     is_lackey = sections_seen and "\t" in text
-    return DeckSource(label, path, "lackey" if is_lackey else "text", headers, tuple(lines), catalogs)
+    return DeckSource(
+        label, path, "lackey" if is_lackey else "text", headers, tuple(lines), catalogs
+    )
 
 
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
@@ -148,7 +167,8 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
         if key in data:
             if not isinstance(data[key], str):
                 raise DeckFormatError(
-                    f"{key} must be a text, not {data[key]!r}", source=label,
+                    f"{key} must be a text, not {data[key]!r}",
+                    source=label,
                     line=key_line(text, 0, key),
                 )
             headers[key] = data[key]
@@ -157,27 +177,33 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
         raise DeckFormatError(
             f"unknown key {unknown[0]!r} (a TOML deck has game, variant, name, catalog and "
             "a [cards] table)",
-            source=label, line=key_line(text, 0, unknown[0]),
+            source=label,
+            line=key_line(text, 0, unknown[0]),
         )
     catalogs: tuple[Path, ...] = ()
     if "catalog" in data:
         catalogs = _catalog_paths(data["catalog"], label, path, key_line(text, 0, "catalog"))
     if "sequence" in data and "cards" not in data:
-        return DeckSource(label, path, "toml", headers,
-                          _toml_sequence(data["sequence"], text, label), catalogs)
+        return DeckSource(
+            label, path, "toml", headers, _toml_sequence(data["sequence"], text, label), catalogs
+        )
     cards = data.get("cards")
     if not isinstance(cards, dict):
         raise DeckFormatError(
-            "a TOML deck needs a [cards] table: \"Card name\" = count", source=label
+            'a TOML deck needs a [cards] table: "Card name" = count', source=label
         )
-    start = next((i for i, ln in enumerate(text.split("\n"), 1) if re.match(r"^\s*\[\s*cards\s*\]", ln)), None)
+    start = next(
+        (i for i, ln in enumerate(text.split("\n"), 1) if re.match(r"^\s*\[\s*cards\s*\]", ln)),
+        None,
+    )
     lines: list[DeckLine] = []
     for name, value in cards.items():
         number = key_line(text, start, name) if start else None
         if isinstance(value, bool) or not isinstance(value, int):
             raise DeckFormatError(
                 f"the count of {name!r} must be a whole number, not {value!r}",
-                source=label, line=number,
+                source=label,
+                line=number,
             )
         count = parse_count(str(value), label, number)
         lines.append(DeckLine(name, count, number, f"{name} = {value}"))
@@ -188,11 +214,13 @@ def _toml_sequence(items: Any, text: str, label: str) -> tuple[DeckLine, ...]:
     """``sequence = ["Drake", "Clubman", …]``: one entry per copy, in order (a stack)."""
     line = key_line(text, 0, "sequence")
     if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() for i in items):
-        raise DeckFormatError("sequence must be a list of card names or ids", source=label,
-                              line=line)
+        raise DeckFormatError(
+            "sequence must be a list of card names or ids", source=label, line=line
+        )
     if len(items) > MAX_COPIES_PER_LINE:
-        raise DeckFormatError(f"sequence holds more than {MAX_COPIES_PER_LINE:,} cards",
-                              source=label, line=line)
+        raise DeckFormatError(
+            f"sequence holds more than {MAX_COPIES_PER_LINE:,} cards", source=label, line=line
+        )
     return tuple(DeckLine(i.strip(), 1, line, i) for i in items)
 
 
@@ -202,7 +230,9 @@ def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
     except RecursionError:
         raise DeckFormatError("is nested too deeply to be a deck", source=label) from None
     except json.JSONDecodeError as exc:
-        raise DeckFormatError(f"is not valid JSON: {exc.msg}", source=label, line=exc.lineno) from None
+        raise DeckFormatError(
+            f"is not valid JSON: {exc.msg}", source=label, line=exc.lineno
+        ) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise DeckFormatError(
             'a JSON deck is an object with "cards": [{"count": N, "id": …, "name": …}]',

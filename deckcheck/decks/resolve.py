@@ -35,7 +35,9 @@ def pick(cards: Sequence[Card], game: Game) -> Card | None:
     return None
 
 
-def resolve_line(line: DeckLine, catalog: Catalog, game: Game) -> tuple[Card | None, int, list[Card]]:
+def resolve_line(
+    line: DeckLine, catalog: Catalog, game: Game
+) -> tuple[Card | None, int, list[Card]]:
     """(card, count, candidates): the card a line names, or None with the candidates found."""
     cards = lookup(line.name, catalog, game)
     count = line.count
@@ -64,7 +66,10 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
         if candidates:
             unresolved.append(
                 UnresolvedLine(
-                    source.label, line.line, line.name, reason="ambiguous name",
+                    source.label,
+                    line.line,
+                    line.name,
+                    reason="ambiguous name",
                     candidates=tuple(f"{c.id} ({c.type_label}, {_where(c)})" for c in candidates),
                 )
             )
@@ -77,8 +82,13 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
     if unresolved:
         raise UnknownCardsError(unresolved, game.id)
     return Deck(
-        source.label, game.id, variant, tuple(entries), source.headers.get("name"),
-        source.format, source.headers,
+        source.label,
+        game.id,
+        variant,
+        tuple(entries),
+        source.headers.get("name"),
+        source.format,
+        source.headers,
     )
 
 

@@ -38,8 +38,11 @@ def lines(loaded: LoadedDeck) -> list[tuple[Card, int]]:
 def overlay_paths(loaded: LoadedDeck, out_path: Path | None) -> list[str]:
     """The deck's overlay files, relative to where the export is written (or the cwd)."""
     base = (out_path.parent if out_path else Path.cwd()).resolve()
-    return [os.path.relpath(Path(p).resolve(), base) for p in loaded.catalog.sources[1:]
-            if Path(p).exists()]
+    return [
+        os.path.relpath(Path(p).resolve(), base)
+        for p in loaded.catalog.sources[1:]
+        if Path(p).exists()
+    ]
 
 
 def _headers(loaded: LoadedDeck) -> dict[str, str]:
@@ -95,8 +98,9 @@ def write_json(loaded: LoadedDeck, out_path: Path | None) -> str:
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:
         data["catalog"] = catalogs
-    data["cards"] = [{"count": n, "id": c.id, "name": c.name, "type": c.type_label}
-                     for c, n in lines(loaded)]
+    data["cards"] = [
+        {"count": n, "id": c.id, "name": c.name, "type": c.type_label} for c, n in lines(loaded)
+    ]
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -121,8 +125,9 @@ def write_csv(loaded: LoadedDeck, out_path: Path | None) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["count", "id", "name", "type", *fields])
     for card, n in lines(loaded):
-        writer.writerow([n, card.id, card.name, card.type_label,
-                         *(_cell(card.get(f)) for f in fields)])
+        writer.writerow(
+            [n, card.id, card.name, card.type_label, *(_cell(card.get(f)) for f in fields)]
+        )
     return buffer.getvalue()
 
 
@@ -134,13 +139,19 @@ def write_markdown(loaded: LoadedDeck, out_path: Path | None) -> str:
     """A table to paste into a forum post, with a heading line and totals by type."""
     title = loaded.deck.name or Path(loaded.deck.label).stem
     fields = _key_fields(loaded)[:4]
-    out = [f"## {_md(title)}", "",
-           f"{loaded.game.name} · variant {loaded.variant.name} · {loaded.deck.size} cards", "",
-           "| Count | Card | Type |" + "".join(f" {f.replace('_', ' ').title()} |" for f in fields),
-           "|---:|---|---|" + "---|" * len(fields)]
+    out = [
+        f"## {_md(title)}",
+        "",
+        f"{loaded.game.name} · variant {loaded.variant.name} · {loaded.deck.size} cards",
+        "",
+        "| Count | Card | Type |" + "".join(f" {f.replace('_', ' ').title()} |" for f in fields),
+        "|---:|---|---|" + "---|" * len(fields),
+    ]
     for card, n in lines(loaded):
-        out.append(f"| {n} | {_md(card.name)} | {_md(card.type_label)} |"
-                   + "".join(f" {_md(card.get(f))} |" for f in fields))
+        out.append(
+            f"| {n} | {_md(card.name)} | {_md(card.type_label)} |"
+            + "".join(f" {_md(card.get(f))} |" for f in fields)
+        )
     return "\n".join(out) + "\n"
 
 
@@ -166,8 +177,9 @@ def render(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> str:
     """The deck in ``fmt``; an unknown format is a usage error listing the known ones."""
     formats = formats_for(loaded)
     if fmt not in formats:
-        raise UsageError(f"unknown format {fmt!r} for {loaded.game.id}; formats: "
-                         + ", ".join(formats))
+        raise UsageError(
+            f"unknown format {fmt!r} for {loaded.game.id}; formats: " + ", ".join(formats)
+        )
     return formats[fmt](loaded, out_path)
 
 

@@ -44,7 +44,9 @@ def write_atomically(path: Path, text: str, *, force: bool = False, newline: str
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise InputFileError(f"cannot be written: {exc.strerror or exc}", source=label) from None
+            raise InputFileError(
+                f"cannot be written: {exc.strerror or exc}", source=label
+            ) from None
         raise
 
 
@@ -54,12 +56,15 @@ def _link_without_clobbering(tmp: str, path: Path) -> None:
     try:
         os.link(tmp, path)
     except FileExistsError:
-        raise InputFileError("already exists; add --force to replace it", source=str(path)) from None
+        raise InputFileError(
+            "already exists; add --force to replace it", source=str(path)
+        ) from None
     except OSError:
         # Hard links unsupported here (some file systems): fall back to a checked rename.
         if path.exists():
-            raise InputFileError("already exists; add --force to replace it",
-                                 source=str(path)) from None
+            raise InputFileError(
+                "already exists; add --force to replace it", source=str(path)
+            ) from None
         os.replace(tmp, path)
         return
     os.unlink(tmp)

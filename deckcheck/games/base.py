@@ -47,8 +47,11 @@ class Variant:
                 + (f"; settings: {', '.join(self.params)}" if self.params else "")
             )
         return Variant(
-            self.name, self.description, self.rules,
-            MappingProxyType({**self.params, **overrides}), self.random,
+            self.name,
+            self.description,
+            self.rules,
+            MappingProxyType({**self.params, **overrides}),
+            self.random,
         )
 
     def param(self, key: str) -> Any:
@@ -111,8 +114,11 @@ class Game:
         """Variant name → variant, in game.toml order."""
         return {
             name: Variant(
-                name, v.description, tuple(v.rules),
-                MappingProxyType({**self.spec.constants, **v.params}), v.random,
+                name,
+                v.description,
+                tuple(v.rules),
+                MappingProxyType({**self.spec.constants, **v.params}),
+                v.random,
             )
             for name, v in self.spec.variants.items()
         }

@@ -29,7 +29,7 @@ def parse_condition(text: str) -> Condition:
     if not match or not match.group("selector").strip():
         raise ConditionError(
             f"condition {text!r} is not SELECTOR OP COUNT "
-            "(e.g. type:ship>=2, \"POINT OF>=1\", id:I/25=1; OP is >= <= = == > <)"
+            '(e.g. type:ship>=2, "POINT OF>=1", id:I/25=1; OP is >= <= = == > <)'
         )
     raw_count = match.group("count").strip()
     if not re.fullmatch(r"\d+", raw_count):

@@ -63,8 +63,11 @@ def sample_hands(
     seed = secrets.randbelow(2**31) if seed is None else seed
     rng = random.Random(seed)
     pile = [card for card, n in setup.pile for _ in range(n)]
-    size = setup.opening.hand_size_second if second and setup.opening.hand_size_second else \
-        setup.opening.hand_size
+    size = (
+        setup.opening.hand_size_second
+        if second and setup.opening.hand_size_second
+        else setup.opening.hand_size
+    )
     if size > len(pile):
         raise UsageError(f"the pile holds {len(pile)} cards, fewer than a hand of {size}")
     rule = setup.mulligan_rule() if mulligan == "rules" else None
@@ -76,27 +79,34 @@ def sample_hands(
             from deckcheck.draws.exact import Intractable, optimal_return_choice
 
             bound = bind(setup, conditions, OddsOptions(second=second))
-            predicates = [bind_selector(t, setup.catalog, setup.game.name_candidates)
-                          for t in bound.problem.selector_labels]
+            predicates = [
+                bind_selector(t, setup.catalog, setup.game.name_candidates)
+                for t in bound.problem.selector_labels
+            ]
             keys = list(bound.problem.membership)
 
-            def group_of(card: Card) -> int:  # noqa: F811 - defined only with a goal
+            def group_of(card: Card) -> int:
                 return keys.index(tuple(p(card) for p in predicates))
 
             try:
-                chooser = optimal_return_choice(bound.problem, bound.procedure,
-                                                Query(size, second, True))
+                chooser = optimal_return_choice(
+                    bound.problem, bound.procedure, Query(size, second, True)
+                )
                 notes.append("returns are the exact optimum for: " + " and ".join(conditions))
             except Intractable:
                 notes.append("the optimal return is out of reach here: hands are kept")
         else:
-            notes.append("no goal given, so hands are kept; add conditions (e.g. "
-                         "\"type:warrior>=2\") to see the optimal return")
+            notes.append(
+                "no goal given, so hands are kept; add conditions (e.g. "
+                '"type:warrior>=2") to see the optimal return'
+            )
     triggers = []
     if isinstance(rule, RedrawRule) and setup.mulligan is not None:
         triggers = [(bind_selector(t.select, setup.catalog), t) for t in setup.mulligan.triggers]
-    goal = [(bind_selector(c.selector, setup.catalog, setup.game.name_candidates), c) for c in
-            (bind(setup, conditions, OddsOptions()).conditions if conditions else ())]
+    goal = [
+        (bind_selector(c.selector, setup.catalog, setup.game.name_candidates), c)
+        for c in (bind(setup, conditions, OddsOptions()).conditions if conditions else ())
+    ]
     hands = []
     for number in range(1, count + 1):
         deck = pile[:]
@@ -108,11 +118,15 @@ def sample_hands(
         if isinstance(rule, RedrawRule):
             redraws = 0
             while True:
-                reasons = [f"{_count(hand, sel)} {t.select.split(':')[-1]} ({t.op} {t.count})"
-                           for sel, t in triggers if _holds(_count(hand, sel), t.op, t.count)]
+                reasons = [
+                    f"{_count(hand, sel)} {t.select.split(':')[-1]} ({t.op} {t.count})"
+                    for sel, t in triggers
+                    if _holds(_count(hand, sel), t.op, t.count)
+                ]
                 if not reasons:
-                    decisions.append("kept: no redraw allowed" if redraws == 0 else
-                                     "kept after the redraw")
+                    decisions.append(
+                        "kept: no redraw allowed" if redraws == 0 else "kept after the redraw"
+                    )
                     break
                 if rule.max_redraws is not None and redraws >= rule.max_redraws:
                     decisions.append("kept: " + ", ".join(reasons) + ", but no redraws left")
@@ -141,17 +155,29 @@ def sample_hands(
                 returned = tuple(back)
                 rest = rest + back
                 rng.shuffle(rest)
-                drawn, rest = rest[:rule.count], rest[rule.count:]
+                drawn, rest = rest[: rule.count], rest[rule.count :]
                 hand = hand + drawn
-                decisions.append(f"returned {', '.join(c.name for c in back)}; drew "
-                                 f"{', '.join(c.name for c in drawn)}")
+                decisions.append(
+                    f"returned {', '.join(c.name for c in back)}; drew "
+                    f"{', '.join(c.name for c in drawn)}"
+                )
         elif rule is None and mulligan == "none":
             decisions.append("mulligan off")
-        satisfied = (all(_holds(_count(hand, sel), c.op, c.count) for sel, c in goal)
-                     if goal else None)
+        satisfied = (
+            all(_holds(_count(hand, sel), c.op, c.count) for sel, c in goal) if goal else None
+        )
         hands.append(SampleHand(number, first, tuple(hand), tuple(decisions), returned, satisfied))
-    return HandsReport(setup.label, setup.game.id, seed, tuple(hands), size, setup.pile_size,
-                       tuple(conditions), mulligan, tuple(notes))
+    return HandsReport(
+        setup.label,
+        setup.game.id,
+        seed,
+        tuple(hands),
+        size,
+        setup.pile_size,
+        tuple(conditions),
+        mulligan,
+        tuple(notes),
+    )
 
 
 def _count(hand: Sequence[Card], selector: object) -> int:

@@ -70,8 +70,11 @@ class OddsReport:
     def as_json(self) -> dict[str, Any]:
         """The CONTRACT.md shape, extended."""
         data: dict[str, Any] = {
-            "deck": self.deck, "game": self.game, "conditions": list(self.conditions),
-            "cards_seen": self.cards_seen, "mulligan": self.mulligan,
+            "deck": self.deck,
+            "game": self.game,
+            "conditions": list(self.conditions),
+            "cards_seen": self.cards_seen,
+            "mulligan": self.mulligan,
             "probability": self.probability,
             "probability_without_mulligan": self.probability_without_mulligan,
             "exact": self.exact,
@@ -83,8 +86,12 @@ class OddsReport:
             if self.ci95_without_mulligan:
                 data["ci95_without_mulligan"] = list(self.ci95_without_mulligan)
         data.update(
-            method=self.method, assumptions=list(self.assumptions), deck_size=self.deck_size,
-            pile_size=self.pile_size, turn=self.turn, second=self.second,
+            method=self.method,
+            assumptions=list(self.assumptions),
+            deck_size=self.deck_size,
+            pile_size=self.pile_size,
+            turn=self.turn,
+            second=self.second,
         )
         if self.by_turn:
             data["by_turn"] = [row.__dict__ for row in self.by_turn]
@@ -104,40 +111,51 @@ def bind(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions)
     """Partition the pile into groups of cards matching the same selectors (conditions first,
     then the mulligan's triggers) and build the abstract problem."""
     if not condition_texts:
-        raise UsageError("give at least one condition, e.g. \"type:ship>=2\"")
+        raise UsageError('give at least one condition, e.g. "type:ship>=2"')
     conditions = tuple(parse_condition(t) for t in condition_texts)
     selector_texts = [c.selector for c in conditions]
     mulligan = setup.mulligan if options.mulligan == "rules" else None
     triggers = list(mulligan.triggers) if mulligan and mulligan.kind == "redraw" else []
     selector_texts += [t.select for t in triggers]
-    predicates = [bind_selector(t, setup.catalog, setup.game.name_candidates)
-                  for t in selector_texts]
+    predicates = [
+        bind_selector(t, setup.catalog, setup.game.name_candidates) for t in selector_texts
+    ]
     groups: dict[tuple[bool, ...], int] = {}
     for card, n in setup.pile:
         key = tuple(p(card) for p in predicates)
         groups[key] = groups.get(key, 0) + n
     keys = list(groups)
     problem = DrawProblem(
-        tuple(groups[k] for k in keys), tuple(keys),
+        tuple(groups[k] for k in keys),
+        tuple(keys),
         tuple(CountTest(i, c.op, c.count) for i, c in enumerate(conditions)),  # type: ignore[arg-type]
         tuple(selector_texts),
     )
-    redraws = "rules" if options.redraws is None else (
-        None if options.redraws == UNLIMITED else options.redraws)
+    redraws = (
+        "rules"
+        if options.redraws is None
+        else (None if options.redraws == UNLIMITED else options.redraws)
+    )
     procedure = setup.procedure(redraws)
     if procedure.mulligan is not None and not isinstance(procedure.mulligan, ReturnRule):
         offset = len(conditions)
         rule = procedure.mulligan
         procedure = Procedure(
-            procedure.hand_size, procedure.hand_size_second, procedure.draws_per_turn,
-            type(rule)(tuple(CountTest(offset + t.selector, t.op, t.threshold)
-                             for t in rule.triggers), rule.max_redraws),
+            procedure.hand_size,
+            procedure.hand_size_second,
+            procedure.draws_per_turn,
+            type(rule)(
+                tuple(CountTest(offset + t.selector, t.op, t.threshold) for t in rule.triggers),
+                rule.max_redraws,
+            ),
             procedure.lookahead,
         )
     return Bound(problem, procedure, conditions)
 
 
-def cards_seen(setup: DrawSetup, procedure: Procedure, options: OddsOptions, turn: int | None) -> int:
+def cards_seen(
+    setup: DrawSetup, procedure: Procedure, options: OddsOptions, turn: int | None
+) -> int:
     """Cards seen for ``--seen``/``--turn``/default, checked against the pile."""
     if setup.builtin_pile and turn is not None:
         raise UsageError(f"{setup.label} is a pile drawn once: use --seen, not --turn")
@@ -176,8 +194,9 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
     if setup.builtin_pile:
         lines.append(f"pile {setup.label}: {setup.pile_note} ({setup.pile_size} cards)")
         note = setup.opening.description
-        lines.append(f"{seen} cards seen" + (f" (default: {note})" if note and options.seen is None
-                                             else ""))
+        lines.append(
+            f"{seen} cards seen" + (f" (default: {note})" if note and options.seen is None else "")
+        )
         return lines
     else:
         lines.append(f"deck {setup.deck_size} cards; draw pile {setup.pile_size}")
@@ -189,15 +208,22 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
         who = "the player who does not start" if options.second else "the starting player"
         if proc.hand_size_second is None:
             who = "either player"
-        lines.append(f"{seen} cards seen: opening hand {opening}"
-                     + (f" + {seen - opening} drawn" if seen > opening else "") + f" ({who})")
+        lines.append(
+            f"{seen} cards seen: opening hand {opening}"
+            + (f" + {seen - opening} drawn" if seen > opening else "")
+            + f" ({who})"
+        )
         if proc.lookahead and seen > opening:
-            lines.append("each turn's first draw looks at the top card first: kept if it "
-                         "advances an unmet condition, else put under the pile")
+            lines.append(
+                "each turn's first draw looks at the top card first: kept if it "
+                "advances an unmet condition, else put under the pile"
+            )
     rule = proc.mulligan
     if options.mulligan == "none" or rule is None:
-        lines.append("mulligan: none" + ("" if rule or options.mulligan == "none"
-                                          else " (the game has none)"))
+        lines.append(
+            "mulligan: none"
+            + ("" if rule or options.mulligan == "none" else " (the game has none)")
+        )
     elif setup.mulligan is not None:
         desc = setup.mulligan.description
         if isinstance(rule, ReturnRule):
@@ -208,7 +234,9 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
     return lines
 
 
-def compute_odds(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions) -> OddsReport:
+def compute_odds(
+    setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions
+) -> OddsReport:
     """Exact odds where the state space allows, else a simulation (and the report says so)."""
     from deckcheck.draws.exact import Intractable, exact_odds
 
@@ -222,14 +250,35 @@ def compute_odds(setup: DrawSetup, condition_texts: Sequence[str], options: Odds
     except Intractable as exc:
         sim = simulate_bound(bound, procedure, query, trials=200_000, seed=0)
         notes.append(f"exact computation out of reach ({exc}): simulated, 200,000 trials")
-        return _report(setup, bound, options, seen, sim.probability,
-                       sim.probability_without_mulligan, False, sim.method, notes,
-                       trials=sim.trials, seed=sim.seed, ci95=sim.ci95)
+        return _report(
+            setup,
+            bound,
+            options,
+            seen,
+            sim.probability,
+            sim.probability_without_mulligan,
+            False,
+            sim.method,
+            notes,
+            trials=sim.trials,
+            seed=sim.seed,
+            ci95=sim.ci95,
+        )
     notes.extend(n for n in result.notes if not n.startswith(_COVERED_NOTES))
     by_turn = _by_turn(setup, bound, options) if options.by_turn else ()
-    return _report(setup, bound, options, seen, result.probability,
-                   result.probability_without_mulligan, result.exact, result.method, notes,
-                   probability_exact=result.probability_exact, by_turn=by_turn)
+    return _report(
+        setup,
+        bound,
+        options,
+        seen,
+        result.probability,
+        result.probability_without_mulligan,
+        result.exact,
+        result.method,
+        notes,
+        probability_exact=result.probability_exact,
+        by_turn=by_turn,
+    )
 
 
 def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[TurnRow, ...]:
@@ -255,17 +304,46 @@ def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[Turn
     return tuple(rows)
 
 
-def _report(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int, p: float,
-            p_plain: float, exact: bool, method: str, notes: list[str], **extra: Any) -> OddsReport:
+def _report(
+    setup: DrawSetup,
+    bound: Bound,
+    options: OddsOptions,
+    seen: int,
+    p: float,
+    p_plain: float,
+    exact: bool,
+    method: str,
+    notes: list[str],
+    **extra: Any,
+) -> OddsReport:
     return OddsReport(
-        setup.label, setup.game.id, tuple(c.text for c in bound.conditions), seen,
-        options.mulligan, p, p_plain, exact, method, tuple(notes), setup.deck_size,
-        setup.pile_size, options.turn, options.second, **extra,
+        setup.label,
+        setup.game.id,
+        tuple(c.text for c in bound.conditions),
+        seen,
+        options.mulligan,
+        p,
+        p_plain,
+        exact,
+        method,
+        tuple(notes),
+        setup.deck_size,
+        setup.pile_size,
+        options.turn,
+        options.second,
+        **extra,
     )
 
 
-def simulate_bound(bound: Bound, procedure: Procedure, query: Query, *, trials: int, seed: int | None,
-                   progress: Callable[[int, int], None] | None = None) -> Any:
+def simulate_bound(
+    bound: Bound,
+    procedure: Procedure,
+    query: Query,
+    *,
+    trials: int,
+    seed: int | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Any:
     """Run the vectorised simulator (numpy), or the plain-Python one where numpy is missing.
 
     For a return-mulligan the simulated player follows the exact optimal choice where it can be
@@ -285,13 +363,19 @@ def simulate_bound(bound: Bound, procedure: Procedure, query: Query, *, trials: 
         from deckcheck.draws.reference import simulate_reference
 
         return simulate_reference(bound.problem, procedure, query, trials, seed or 0, chooser)
-    return simulate_vectorised(bound.problem, procedure, query, trials, seed, chooser,
-                               progress=progress)
+    return simulate_vectorised(
+        bound.problem, procedure, query, trials, seed, chooser, progress=progress
+    )
 
 
-def simulate_odds(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions,
-                  trials: int, seed: int | None,
-                  progress: Callable[[int, int], None] | None = None) -> OddsReport:
+def simulate_odds(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    options: OddsOptions,
+    trials: int,
+    seed: int | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> OddsReport:
     """Monte Carlo over whole deals, with the Wilson 95% interval."""
     if not 1 <= trials <= MAX_TRIALS:
         raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")
@@ -302,6 +386,18 @@ def simulate_odds(setup: DrawSetup, condition_texts: Sequence[str], options: Odd
     notes = assumptions(setup, bound, options, seen)
     sim = simulate_bound(bound, procedure, query, trials=trials, seed=seed, progress=progress)
     notes.extend(n for n in sim.notes if not n.startswith(_COVERED_NOTES))
-    return _report(setup, bound, options, seen, sim.probability, sim.probability_without_mulligan,
-                   False, sim.method, notes, trials=sim.trials, seed=sim.seed, ci95=sim.ci95,
-                   ci95_without_mulligan=sim.ci95_without_mulligan)
+    return _report(
+        setup,
+        bound,
+        options,
+        seen,
+        sim.probability,
+        sim.probability_without_mulligan,
+        False,
+        sim.method,
+        notes,
+        trials=sim.trials,
+        seed=sim.seed,
+        ci95=sim.ci95,
+        ci95_without_mulligan=sim.ci95_without_mulligan,
+    )

@@ -74,9 +74,13 @@ def bind_selector(
             hint = suggest(value, values) if values else []
             raise ConditionError(
                 f"no {catalog.game} card has {field_name} {value.strip()!r}",
-                details=[f"did you mean: {', '.join(hint)}?"] if hint else
-                [f"{field_name} values: {', '.join(values[:12])}" if values else
-                 f"no card has a {field_name}"],
+                details=[f"did you mean: {', '.join(hint)}?"]
+                if hint
+                else [
+                    f"{field_name} values: {', '.join(values[:12])}"
+                    if values
+                    else f"no card has a {field_name}"
+                ],
             )
         return selector
     by_id = catalog.by_id(raw)

@@ -51,14 +51,19 @@ class DrawSetup:
         """Cards in the pile drawn from."""
         return sum(n for _, n in self.pile)
 
-    def procedure(self, redraws: int | None | str = "rules") -> Procedure:
+    def procedure(self, redraws: int | str | None = "rules") -> Procedure:
         """The abstract procedure; ``redraws`` overrides a redraw rule's limit (None: unlimited,
         ``"rules"``: the game's)."""
         o = self.opening
-        return Procedure(o.hand_size, o.hand_size_second, o.draws_per_turn, self.mulligan_rule(redraws),
-                         o.lookahead)
+        return Procedure(
+            o.hand_size,
+            o.hand_size_second,
+            o.draws_per_turn,
+            self.mulligan_rule(redraws),
+            o.lookahead,
+        )
 
-    def mulligan_rule(self, redraws: int | None | str = "rules") -> RedrawRule | ReturnRule | None:
+    def mulligan_rule(self, redraws: int | str | None = "rules") -> RedrawRule | ReturnRule | None:
         """The game's mulligan as an abstract rule (trigger selectors are numbered later)."""
         m = self.mulligan
         if m is None:
@@ -66,8 +71,10 @@ class DrawSetup:
         if m.kind == "return":
             return ReturnRule(m.count)
         limit = m.max_redraws if redraws == "rules" else redraws
-        return RedrawRule(tuple(CountTest(i, t.op, t.count) for i, t in enumerate(m.triggers)),
-                          limit if not isinstance(limit, str) else None)
+        return RedrawRule(
+            tuple(CountTest(i, t.op, t.count) for i, t in enumerate(m.triggers)),
+            limit if not isinstance(limit, str) else None,
+        )
 
 
 def is_pile_reference(text: str) -> bool:
@@ -77,7 +84,10 @@ def is_pile_reference(text: str) -> bool:
 
 
 def open_setup(
-    deck: str, *, catalogs: Sequence[str | Path] = (), game: str | None = None,
+    deck: str,
+    *,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
     variant: str | None = None,
 ) -> DrawSetup:
     """The draw setup of a deck file, ``-`` or ``GAME:PILE``."""
@@ -101,15 +111,27 @@ def open_setup(
         selector = bind_selector(rule.select, loaded.catalog)
         for card_id in list(remaining):
             if remaining[card_id] and selector(cards[card_id]):
-                take = remaining[card_id] if rule.count is None else min(rule.count, remaining[card_id])
+                take = (
+                    remaining[card_id]
+                    if rule.count is None
+                    else min(rule.count, remaining[card_id])
+                )
                 if take:
                     remaining[card_id] -= take
                     aside.append(SetAside(cards[card_id], take, rule.why))
                 if rule.count is not None:
                     break
     pile = tuple((cards[i], n) for i, n in remaining.items() if n)
-    return DrawSetup(loaded.deck.label, loaded.game, loaded.catalog, loaded.deck.size, pile,
-                     tuple(aside), spec.opening, spec.mulligan)
+    return DrawSetup(
+        loaded.deck.label,
+        loaded.game,
+        loaded.catalog,
+        loaded.deck.size,
+        pile,
+        tuple(aside),
+        spec.opening,
+        spec.mulligan,
+    )
 
 
 def pile_setup(game: Game, name: str, catalogs: Sequence[str | Path] = ()) -> DrawSetup:
@@ -130,5 +152,15 @@ def pile_setup(game: Game, name: str, catalogs: Sequence[str | Path] = ()) -> Dr
         selector = bind_selector(spec.select, catalog)
         pile = [(c, 1) for c in catalog if selector(c)]
     opening = OpeningModel(hand_size=spec.seen, draws_per_turn=1, description=spec.seen_note)
-    return DrawSetup(f"{game.id}:{name}", game, catalog, sum(n for _, n in pile), tuple(pile), (),
-                     opening, None, builtin_pile=name, pile_note=spec.description)
+    return DrawSetup(
+        f"{game.id}:{name}",
+        game,
+        catalog,
+        sum(n for _, n in pile),
+        tuple(pile),
+        (),
+        opening,
+        None,
+        builtin_pile=name,
+        pile_note=spec.description,
+    )

@@ -22,8 +22,9 @@ def party_unique(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Vio
     cards = deck.cards()
     for card_id, n in deck.counts().items():
         if n > 1:
-            yield error("dorn.party-unique", f"{cards[card_id].name} is in the party {n} times",
-                        [card_id])
+            yield error(
+                "dorn.party-unique", f"{cards[card_id].name} is in the party {n} times", [card_id]
+            )
 
 
 def hero(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:

@@ -41,7 +41,9 @@ def rarity(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
         cap = caps.get(int(star))
         if cap is not None and n > cap:
             name = deck.cards()[ids[0]].name
-            yield error("pc.rarity", f"{name}: {n} copies of a {star}-star card, at most {cap}", ids)
+            yield error(
+                "pc.rarity", f"{name}: {n} copies of a {star}-star card, at most {cap}", ids
+            )
     if unknown:
         names = ", ".join(deck.cards()[i].name for i in unknown)
         yield undecided(
@@ -59,8 +61,9 @@ def miners(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
         if counts.get(card_id, 0) < 1:
             card = catalog.by_id(card_id)
             name = card.name if card else card_id
-            yield error("pc.miners", f"no {name}: every player starts with one in the mine",
-                        [card_id])
+            yield error(
+                "pc.miners", f"no {name}: every player starts with one in the mine", [card_id]
+            )
 
 
 RULES = {"pc.size": size, "pc.rarity": rarity, "pc.miners": miners}

@@ -78,7 +78,11 @@ def _composition(deck: Deck, variant: Variant) -> tuple[int, int, int, list[str]
 
 
 def _dual_note(dual: int, dual_ids: list[str]) -> str:
-    return f" ({dual} card(s) that are ship and unit, {', '.join(dual_ids)}, count as either)" if dual else ""
+    return (
+        f" ({dual} card(s) that are ship and unit, {', '.join(dual_ids)}, count as either)"
+        if dual
+        else ""
+    )
 
 
 def ships(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -86,8 +90,11 @@ def ships(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]
     need_s, need_p = variant.param("min_ships"), variant.param("min_persons")
     s, p, d, dual_ids = _composition(deck, variant)
     if s + d < need_s:
-        yield error("rd.ships", f"{s + d} ship cards, at least {need_s} needed"
-                    + _dual_note(d, dual_ids), dual_ids)
+        yield error(
+            "rd.ships",
+            f"{s + d} ship cards, at least {need_s} needed" + _dual_note(d, dual_ids),
+            dual_ids,
+        )
     elif p + d >= need_p and s + p + d < need_s + need_p:
         yield error(
             "rd.ships",
@@ -102,8 +109,11 @@ def persons(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violatio
     need_s, need_p = variant.param("min_ships"), variant.param("min_persons")
     s, p, d, dual_ids = _composition(deck, variant)
     if p + d < need_p:
-        yield error("rd.persons", f"{p + d} person/unit cards, at least {need_p} needed"
-                    + _dual_note(d, dual_ids), dual_ids)
+        yield error(
+            "rd.persons",
+            f"{p + d} person/unit cards, at least {need_p} needed" + _dual_note(d, dual_ids),
+            dual_ids,
+        )
     elif s + d >= need_s and s + p + d < need_s + need_p:
         yield error(
             "rd.persons",
@@ -119,8 +129,9 @@ def actions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violatio
     is_action = _is(variant.param("action_type"))
     n = deck.count_where(is_action)
     if n > limit:
-        yield error("rd.actions", f"{n} action cards, at most {limit} allowed",
-                    deck.ids_where(is_action))
+        yield error(
+            "rd.actions", f"{n} action cards, at most {limit} allowed", deck.ids_where(is_action)
+        )
 
 
 def planet(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -129,8 +140,9 @@ def planet(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
     is_planet = _is(variant.param("planet_type"))
     n = deck.count_where(is_planet)
     if n != want:
-        yield error("rd.planet", f"{n} planet cards, exactly {want} required",
-                    deck.ids_where(is_planet))
+        yield error(
+            "rd.planet", f"{n} planet cards, exactly {want} required", deck.ids_where(is_planet)
+        )
 
 
 def colour(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -140,8 +152,10 @@ def colour(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
         by_colour.setdefault(str(entry.card.get("colour") or ""), []).append(entry.card.id)
     unknown = by_colour.pop("", [])
     if len(by_colour) > 1:
-        parts = [f"{len(ids)} {c} ({', '.join(ids[:6])}{', …' if len(ids) > 6 else ''})"
-                 for c, ids in sorted(by_colour.items(), key=lambda kv: -len(kv[1]))]
+        parts = [
+            f"{len(ids)} {c} ({', '.join(ids[:6])}{', …' if len(ids) > 6 else ''})"
+            for c, ids in sorted(by_colour.items(), key=lambda kv: -len(kv[1]))
+        ]
         minority = sorted(by_colour.items(), key=lambda kv: len(kv[1]))[0][1]
         yield error("rd.colour", "cards of more than one colour: " + "; ".join(parts), minority)
     elif unknown:

@@ -94,7 +94,11 @@ _STARS = re.compile(r"\s*\*+$")
 _PAREN = re.compile(r"^(?P<base>.+?)\s*\((?P<label>[^()]+)\)$")
 _ABBREVIATIONS = re.compile(r"\b(Dr|Mr|Mrs|Ms|Lt|Cmdr|Capt|Gen|Adm|Sgt|St|Jr)\b(?!\.)", re.I)
 _SHIP_PREFIXES = {
-    "uss": "U.S.S.", "iss": "I.S.S.", "iks": "I.K.S.", "ikc": "I.K.C.", "irw": "I.R.W.",
+    "uss": "U.S.S.",
+    "iss": "I.S.S.",
+    "iks": "I.K.S.",
+    "ikc": "I.K.C.",
+    "irw": "I.R.W.",
 }
 _SHIP_PREFIX = re.compile(r"^(USS|ISS|IKS|IKC|IRW)\b\.?", re.I)
 

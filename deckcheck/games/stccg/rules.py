@@ -25,8 +25,11 @@ def size(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """stccg.size: exactly ``deck_size`` cards."""
     want = variant.param("deck_size")
     if deck.size != want:
-        yield error("stccg.size", f"{deck.size} cards, exactly {want} required "
-                    f"({'remove' if deck.size > want else 'add'} {abs(deck.size - want)})")
+        yield error(
+            "stccg.size",
+            f"{deck.size} cards, exactly {want} required "
+            f"({'remove' if deck.size > want else 'add'} {abs(deck.size - want)})",
+        )
 
 
 def missions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -41,7 +44,8 @@ def missions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
     elif n < want or n % 2:
         yield error(
             "stccg.missions",
-            f"{_plural(n, 'mission')}: at least {want} and an even number required", ids,
+            f"{_plural(n, 'mission')}: at least {want} and an even number required",
+            ids,
         )
 
 

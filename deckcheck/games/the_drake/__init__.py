@@ -8,8 +8,10 @@ from deckcheck.games.the_drake.tiles import render_tile
 
 def _tile(card: Card) -> str:
     return render_tile(
-        card.get("front") or [], card.get("back") or [],
-        tuple(card.get("front_pivot") or (1, 1)), tuple(card.get("back_pivot") or (1, 1)),
+        card.get("front") or [],
+        card.get("back") or [],
+        tuple(card.get("front_pivot") or (1, 1)),
+        tuple(card.get("back_pivot") or (1, 1)),
         card.name,
     )
 

@@ -17,16 +17,20 @@ def standard_stack(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[V
     if have == want:
         return
     names = {c.id: c.name for c in catalog}
-    first = next((i for i, (a, b) in enumerate(zip(have, want, strict=False)) if a != b),
-                 min(len(have), len(want)))
-    detail = (f"position {first + 1} is {names.get(have[first], have[first])}, "
-              f"the standard stack has {names.get(want[first], want[first])} there"
-              if first < min(len(have), len(want))
-              else f"{len(have)} troops, the standard stack has {len(want)}")
+    first = next(
+        (i for i, (a, b) in enumerate(zip(have, want, strict=False)) if a != b),
+        min(len(have), len(want)),
+    )
+    detail = (
+        f"position {first + 1} is {names.get(have[first], have[first])}, "
+        f"the standard stack has {names.get(want[first], want[first])} there"
+        if first < min(len(have), len(want))
+        else f"{len(have)} troops, the standard stack has {len(want)}"
+    )
     yield error(
         "drake.stack",
         "not the standard stack (" + ", ".join(names[i] for i in want) + f"): {detail}",
-        list(dict.fromkeys(have[first:first + 1] or have[-1:])),
+        list(dict.fromkeys(have[first : first + 1] or have[-1:])),
     )
 
 
@@ -34,8 +38,10 @@ def stack_size(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viola
     """drake.stack-size: at least a leader and two guards."""
     need = variant.param("min_stack")
     if deck.size < need:
-        yield error("drake.stack-size", f"{deck.size} troops, at least {need} needed "
-                    "(a leader and two guards)")
+        yield error(
+            "drake.stack-size",
+            f"{deck.size} troops, at least {need} needed (a leader and two guards)",
+        )
 
 
 RULES = {"drake.stack": standard_stack, "drake.stack-size": stack_size}

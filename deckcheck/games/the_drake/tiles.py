@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-__all__ = ["render_side", "render_tile", "parse_grid", "legend", "TileError"]
+__all__ = ["TileError", "legend", "parse_grid", "render_side", "render_tile"]
 
 ACTIONS = ("shift", "slide", "strike")
 
@@ -35,8 +35,14 @@ _UNICODE = {
     "strike": "×",
     "empty": "·",
     "arrows": {
-        (0, 1): "↑", (0, -1): "↓", (-1, 0): "←", (1, 0): "→",
-        (1, 1): "↗", (-1, 1): "↖", (1, -1): "↘", (-1, -1): "↙",
+        (0, 1): "↑",
+        (0, -1): "↓",
+        (-1, 0): "←",
+        (1, 0): "→",
+        (1, 1): "↗",
+        (-1, 1): "↖",
+        (1, -1): "↘",
+        (-1, -1): "↙",
     },
 }
 _ASCII = {
@@ -45,8 +51,14 @@ _ASCII = {
     "strike": "x",
     "empty": ".",
     "arrows": {
-        (0, 1): "^", (0, -1): "v", (-1, 0): "<", (1, 0): ">",
-        (1, 1): "/", (-1, -1): "/", (-1, 1): "\\", (1, -1): "\\",
+        (0, 1): "^",
+        (0, -1): "v",
+        (-1, 0): "<",
+        (1, 0): ">",
+        (1, 1): "/",
+        (-1, -1): "/",
+        (-1, 1): "\\",
+        (1, -1): "\\",
     },
 }
 
@@ -59,8 +71,19 @@ for _symbols in (_UNICODE, _ASCII):
     _READ[_symbols["empty"]] = "empty"
     for _arrow in _symbols["arrows"].values():
         _READ[_arrow] = "slide"
-_READ.update({"o": "shift", "O": "shift", "○": "shift", "x": "strike", "X": "strike",
-              "►": "slide", "◄": "slide", "▲": "slide", "▼": "slide"})
+_READ.update(
+    {
+        "o": "shift",
+        "O": "shift",
+        "○": "shift",
+        "x": "strike",
+        "X": "strike",
+        "►": "slide",
+        "◄": "slide",
+        "▲": "slide",
+        "▼": "slide",
+    }
+)
 
 
 def _offsets(actions: Iterable[Mapping]) -> dict[tuple[int, int], tuple[str, int, int]]:
@@ -140,17 +163,20 @@ def render_tile(
     ascii: bool = False,
 ) -> str:
     """A whole tile: the name, the front and back sides side by side, and a legend line."""
-    sides = [("front", render_side(front, front_pivot, ascii=ascii)),
-             ("back", render_side(back, back_pivot, ascii=ascii))]
+    sides = [
+        ("front", render_side(front, front_pivot, ascii=ascii)),
+        ("back", render_side(back, back_pivot, ascii=ascii)),
+    ]
     widths = [max(len(title), *(len(r) for r in rows)) for title, rows in sides]
     height = max(len(rows) for _, rows in sides)
     gap = "    "
     lines = []
     if name:
         lines.append(name)
-    lines.append(gap.join(title.ljust(w) for (title, _), w in zip(sides, widths)).rstrip())
+    columns = list(zip(sides, widths, strict=True))
+    lines.append(gap.join(title.ljust(w) for (title, _), w in columns).rstrip())
     for i in range(height):
-        parts = [(rows[i] if i < len(rows) else "").ljust(w) for (_, rows), w in zip(sides, widths)]
+        parts = [(rows[i] if i < len(rows) else "").ljust(w) for (_, rows), w in columns]
         lines.append(gap.join(parts).rstrip())
     lines.append(legend(ascii=ascii))
     return "\n".join(lines) + "\n"
