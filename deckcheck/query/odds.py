@@ -250,20 +250,7 @@ def compute_odds(
     except Intractable as exc:
         sim = simulate_bound(bound, procedure, query, trials=200_000, seed=0)
         notes.append(f"exact computation out of reach ({exc}): simulated, 200,000 trials")
-        return _report(
-            setup,
-            bound,
-            options,
-            seen,
-            sim.probability,
-            sim.probability_without_mulligan,
-            False,
-            sim.method,
-            notes,
-            trials=sim.trials,
-            seed=sim.seed,
-            ci95=sim.ci95,
-        )
+        return _simulated_report(setup, bound, options, seen, sim, notes)
     notes.extend(n for n in result.notes if not n.startswith(_COVERED_NOTES))
     by_turn = _by_turn(setup, bound, options) if options.by_turn else ()
     return _report(
@@ -386,18 +373,13 @@ def simulate_odds(
     notes = assumptions(setup, bound, options, seen)
     sim = simulate_bound(bound, procedure, query, trials=trials, seed=seed, progress=progress)
     notes.extend(n for n in sim.notes if not n.startswith(_COVERED_NOTES))
+    return _simulated_report(setup, bound, options, seen, sim, notes)
+
+
+def _simulated_report(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int,
+                      sim: Any, notes: list[str]) -> OddsReport:
     return _report(
-        setup,
-        bound,
-        options,
-        seen,
-        sim.probability,
-        sim.probability_without_mulligan,
-        False,
-        sim.method,
-        notes,
-        trials=sim.trials,
-        seed=sim.seed,
-        ci95=sim.ci95,
+        setup, bound, options, seen, sim.probability, sim.probability_without_mulligan, False,
+        sim.method, notes, trials=sim.trials, seed=sim.seed, ci95=sim.ci95,
         ci95_without_mulligan=sim.ci95_without_mulligan,
     )

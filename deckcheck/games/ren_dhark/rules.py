@@ -85,42 +85,35 @@ def _dual_note(dual: int, dual_ids: list[str]) -> str:
     )
 
 
+def _minimum(code: str, noun: str, own: int, other: int, dual: int, dual_ids: list[str],
+             need_own: int, need_other: int, variant: Variant,
+             ships_persons: tuple[int, int]) -> Iterable[Violation]:
+    """One of the two minimums (ships, persons/units) that dual ship/unit cards share."""
+    if own + dual < need_own:
+        yield error(code, f"{own + dual} {noun} cards, at least {need_own} needed"
+                    + _dual_note(dual, dual_ids), dual_ids)
+    elif other + dual >= need_other and own + other + dual < need_own + need_other:
+        s, p = ships_persons
+        yield error(
+            code,
+            f"{s} ships, {p} persons/units and {dual} ship-or-unit card(s) cannot make both "
+            f"{variant.param('min_ships')} ships and {variant.param('min_persons')} persons/units",
+            dual_ids,
+        )
+
+
 def ships(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """rd.ships: at least ``min_ships`` ships, dual ship/unit cards assigned where they help."""
-    need_s, need_p = variant.param("min_ships"), variant.param("min_persons")
     s, p, d, dual_ids = _composition(deck, variant)
-    if s + d < need_s:
-        yield error(
-            "rd.ships",
-            f"{s + d} ship cards, at least {need_s} needed" + _dual_note(d, dual_ids),
-            dual_ids,
-        )
-    elif p + d >= need_p and s + p + d < need_s + need_p:
-        yield error(
-            "rd.ships",
-            f"{s} ships, {p} persons/units and {d} ship-or-unit card(s) cannot make both "
-            f"{need_s} ships and {need_p} persons/units",
-            dual_ids,
-        )
+    yield from _minimum("rd.ships", "ship", s, p, d, dual_ids, variant.param("min_ships"),
+                        variant.param("min_persons"), variant, (s, p))
 
 
 def persons(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """rd.persons: at least ``min_persons`` persons/units, dual cards assigned where they help."""
-    need_s, need_p = variant.param("min_ships"), variant.param("min_persons")
     s, p, d, dual_ids = _composition(deck, variant)
-    if p + d < need_p:
-        yield error(
-            "rd.persons",
-            f"{p + d} person/unit cards, at least {need_p} needed" + _dual_note(d, dual_ids),
-            dual_ids,
-        )
-    elif s + d >= need_s and s + p + d < need_s + need_p:
-        yield error(
-            "rd.persons",
-            f"{s} ships, {p} persons/units and {d} ship-or-unit card(s) cannot make both "
-            f"{need_s} ships and {need_p} persons/units",
-            dual_ids,
-        )
+    yield from _minimum("rd.persons", "person/unit", p, s, d, dual_ids,
+                        variant.param("min_persons"), variant.param("min_ships"), variant, (s, p))
 
 
 def actions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
