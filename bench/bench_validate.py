@@ -22,6 +22,16 @@ DECKS = {
 }
 
 
+_MINIMAL_TYPER_APP = """
+import typer
+app = typer.Typer()
+@app.command()
+def main(deck: str) -> None:
+    print(deck)
+app()
+"""
+
+
 def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -29,15 +39,22 @@ def main() -> int:
     args = parser.parse_args()
     py = python()
     baseline_cmd = [py, "-c", "import typer, rich.console, pydantic"]
+    # The floor of any Typer CLI: one command, one argument, printing it. Since Typer 0.2x
+    # converts arguments through pydantic at run time, this alone costs more than the imports.
+    floor_cmd = [py, "-c", _MINIMAL_TYPER_APP, "x"]
     print(f"machine: {machine()}")
     baseline: list[float] = []
+    floor: list[float] = []
     results: dict[str, list[float]] = {name: [] for name in DECKS}
     for _ in range(args.runs):  # interleaved, so load changes hit both sides alike
         baseline += wall_times(baseline_cmd, 1)
+        floor += wall_times(floor_cmd, 1)
         for name, deck in DECKS.items():
             results[name] += wall_times([py, "-m", "deckcheck", "validate", deck], 1)
     base = statistics.median(baseline)
     print(f"baseline import typer+rich+pydantic: {summary(baseline)}")
+    print(f"a minimal one-argument Typer app:     {summary(floor)}  ratio "
+          f"{statistics.median(floor) / base:4.2f}x")
     worst = 0.0
     for name, times in results.items():
         ratio = statistics.median(times) / base
