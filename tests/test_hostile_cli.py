@@ -18,12 +18,14 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+import typer.main
+import typer.testing
 from typer.testing import CliRunner
 
 from deckcheck.cli.app import app
@@ -45,6 +47,21 @@ SUBPROCESS_TIMEOUT = 10.0
 WORKS = (0, 1, 3)
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _build_the_click_command_once() -> Iterator[None]:
+    """typer's CliRunner rebuilds the click command on every invoke (~13 ms, most of a run);
+    build it once for this module's hundreds of runs."""
+    original = typer.testing._get_command
+    built = typer.main.get_command(app)
+
+    def cached(target: typer.Typer) -> typer.core.TyperGroup | object:
+        return built if target is app else original(target)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(typer.testing, "_get_command", cached)
+        yield
 
 # --- the bugs found (see the module docstring) ---------------------------------------------
 BUG_MARKUP_CRASH = (

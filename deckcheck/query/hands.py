@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card
@@ -73,7 +73,7 @@ def sample_hands(
     rule = setup.mulligan_rule() if mulligan == "rules" else None
     notes: list[str] = []
     chooser = None
-    group_of = None
+    grouping: _Grouping | None = None
     if isinstance(rule, ReturnRule):
         if conditions:
             from deckcheck.draws.exact import Intractable, optimal_return_choice
@@ -83,11 +83,7 @@ def sample_hands(
                 bind_selector(t, setup.catalog, setup.game.name_candidates)
                 for t in bound.problem.selector_labels
             ]
-            keys = list(bound.problem.membership)
-
-            def group_of(card: Card) -> int:
-                return keys.index(tuple(p(card) for p in predicates))
-
+            grouping = _Grouping(list(bound.problem.membership), predicates)
             try:
                 chooser = optimal_return_choice(
                     bound.problem, bound.procedure, Query(size, second, True)
@@ -136,8 +132,9 @@ def sample_hands(
                 rng.shuffle(deck)
                 hand, rest = deck[:size], deck[size:]
                 redraws += 1
-        elif isinstance(rule, ReturnRule) and chooser is not None and group_of is not None:
-            composition = [0] * len(keys)
+        elif isinstance(rule, ReturnRule) and chooser is not None and grouping is not None:
+            group_of = grouping.of
+            composition = [0] * len(grouping.keys)
             for card in hand:
                 composition[group_of(card)] += 1
             choice = chooser(tuple(composition))
@@ -178,6 +175,18 @@ def sample_hands(
         mulligan,
         tuple(notes),
     )
+
+
+@dataclass(frozen=True)
+class _Grouping:
+    """Which group of the abstract problem a card belongs to (the selectors it matches)."""
+
+    keys: list[tuple[bool, ...]]
+    predicates: list[Callable[[Card], bool]]
+
+    def of(self, card: Card) -> int:
+        """The group index of ``card``."""
+        return self.keys.index(tuple(p(card) for p in self.predicates))
 
 
 def _count(hand: Sequence[Card], selector: object) -> int:
