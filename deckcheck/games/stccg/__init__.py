@@ -2,7 +2,7 @@
 
 from deckcheck.decks.model import Deck
 from deckcheck.games.base import Game, game_directory
-from deckcheck.games.stccg.lackey import write_lackey
+from deckcheck.games.stccg.lackey import lackey_name, write_lackey
 from deckcheck.games.stccg.names import name_candidates
 from deckcheck.games.stccg.rules import RULES
 
@@ -13,6 +13,9 @@ def _lackey(deck: Deck) -> str:
         deck,
         mission=lambda c: c.has_type(constants["mission_type"]),
         seed=lambda c: any(c.has_type(t) for t in constants["seed_types"]),
+        name_of=lambda c: lackey_name(
+            c, title_case=lambda k: any(k.has_type(t) for t in constants["affiliated_types"])
+        ),
     )
 
 

@@ -6,20 +6,45 @@ headers); writing puts the draw deck first, then ``Missions:``, then ``Seed+Dil:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from deckcheck.catalog.model import Card
 from deckcheck.decks.model import Deck
+from deckcheck.games.stccg.names import SET_SUFFIXES
+
+_LABEL = re.compile(r"^(?P<base>.+?)\s*\((?P<label>[^()]+)\)$")
+# "(The Motion Pictures)" -> "TMP": the shortest code Lackey files use for a set.
+_CODES: dict[str, str] = {}
+for _code, _labels in sorted(SET_SUFFIXES.items(), key=lambda kv: (len(kv[0]), kv[0])):
+    for _label in _labels:
+        _CODES.setdefault(_label, _code.upper())
 
 
-def write_lackey(deck: Deck, mission: Callable[[Card], bool], seed: Callable[[Card], bool]) -> str:
+def lackey_name(card: Card, title_case: Callable[[Card], bool]) -> str:
+    """A card's name as Lackey files spell it: a later printing as ``Name *CODE`` instead of
+    the card database's ``Name (Set Name)``, and upper case except for ``title_case`` cards
+    (Personnel and Ships in the community's files)."""
+    name = card.name
+    match = _LABEL.match(name)
+    if match and match.group("label") in _CODES:
+        name = f"{match.group('base')} *{_CODES[match.group('label')]}"
+    return name if title_case(card) else name.upper()
+
+
+def write_lackey(
+    deck: Deck,
+    mission: Callable[[Card], bool],
+    seed: Callable[[Card], bool],
+    name_of: Callable[[Card], str] = lambda card: card.name,
+) -> str:
     """The deck as a Lackey file (CRLF, as Lackey writes them), sections by card type."""
     counts = deck.counts()
     cards = deck.cards()
     draw, missions, seeds = [], [], []
     for card_id, n in counts.items():
         card = cards[card_id]
-        line = f"{n}\t{card.name}"
+        line = f"{n}\t{name_of(card)}"
         (missions if mission(card) else seeds if seed(card) else draw).append(line)
     lines = [*draw, "Missions:", *missions, "Seed+Dil:", *seeds]
     return "\r\n".join(lines) + "\r\n"
