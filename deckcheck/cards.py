@@ -34,9 +34,8 @@ def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] 
     if not search:
         cards = list(catalog)
     else:
-        exact = catalog.by_name(search) or (
-            [catalog.by_id(search)] if catalog.by_id(search) else []
-        )
+        by_id = catalog.by_id(search)
+        exact = catalog.by_name(search) or ([by_id] if by_id else [])
         if exact:
             cards = exact
         else:

@@ -62,7 +62,7 @@ def suggest(word: str, choices: list[str], limit: int = 3, cutoff: float = 60.0)
     """
     from rapidfuzz import fuzz, process, utils
 
-    folded = {}
+    folded: dict[str, str] = {}
     for choice in choices:
         folded.setdefault(fold(choice), choice)
     matches = process.extract(

@@ -9,13 +9,13 @@ from typing import Any
 
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.errors import DeckcheckError
-from deckcheck.violations import Report
+from deckcheck.violations import Report, Violation
 
 
 def validate_loaded(loaded: LoadedDeck) -> Report:
     """Run every rule of the variant over the deck (never stopping at the first finding)."""
     deck, game, variant = loaded.deck, loaded.game, loaded.variant
-    violations = []
+    violations: list[Violation] = []
     for code in variant.rules:
         violations.extend(game.rule(code)(deck, loaded.catalog, variant))
     return Report(

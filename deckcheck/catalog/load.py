@@ -143,7 +143,7 @@ def _check_entry(
         yield Problem(f"{label}: {existing}", at("name"))
         return
     # The id the entry will have: a new card without an id gets one made of its name.
-    key = existing.id if existing else (card_id or slug(name))
+    key = existing.id if existing else (card_id or slug(name or ""))
     if key in seen_ids:
         yield Problem(
             f"{label}: duplicate of the entry on line {seen_ids[key]} (both are card {key!r})",

@@ -162,7 +162,7 @@ def validate(
     for o in outcomes:
         if o.error is not None:
             render.err.print(f"[bold red]error:[/] {o.error}", highlight=False)
-        elif not json_out:
+        elif o.report is not None and not json_out:
             render.report(o.report)
     raise typer.Exit(worst_exit_code(o.exit_code for o in outcomes))
 

@@ -62,7 +62,8 @@ def resolve_source(
         raise UsageError(
             f"{source.label} says game {declared!r} but --game says {game!r}; drop one of them"
         )
-    chosen = get_game(declared or game) if (declared or game) else _detect(source, overlays)
+    named = declared or game
+    chosen = get_game(named) if named else _detect(source, overlays)
     catalog = chosen.catalog(overlays)
     the_variant = chosen.variant(variant or source.headers.get("variant"))
     overrides = {k: _header_number(source, k) for k in source.headers if k in the_variant.params}

@@ -14,6 +14,7 @@ import tomli_w
 
 from deckcheck.catalog.model import Card
 from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.model import Deck
 from deckcheck.decks.resolve import lookup, pick
 from deckcheck.errors import UsageError
 
@@ -169,8 +170,15 @@ def formats_for(loaded: LoadedDeck) -> dict[str, Writer]:
     """Every format this deck can be exported to: the built-in ones and the game's own."""
     formats = dict(BUILT_IN)
     for name, exporter in loaded.game.exporters.items():
-        formats[name] = lambda d, _p, exporter=exporter: exporter(d.deck)
+        formats[name] = _game_writer(exporter)
     return formats
+
+
+def _game_writer(exporter: Callable[[Deck], str]) -> Writer:
+    def write(loaded: LoadedDeck, _out_path: Path | None) -> str:
+        return exporter(loaded.deck)
+
+    return write
 
 
 def render(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> str:

@@ -182,15 +182,15 @@ class _Grouping:
     """Which group of the abstract problem a card belongs to (the selectors it matches)."""
 
     keys: list[tuple[bool, ...]]
-    predicates: list[Callable[[Card], bool]]
+    predicates: Sequence[Callable[[Card], bool]]
 
     def of(self, card: Card) -> int:
         """The group index of ``card``."""
         return self.keys.index(tuple(p(card) for p in self.predicates))
 
 
-def _count(hand: Sequence[Card], selector: object) -> int:
-    return sum(1 for c in hand if selector(c))  # type: ignore[operator]
+def _count(hand: Sequence[Card], selector: Callable[[Card], bool]) -> int:
+    return sum(1 for c in hand if selector(c))
 
 
 def _holds(value: int, op: str, threshold: int) -> bool:

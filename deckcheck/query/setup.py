@@ -80,7 +80,9 @@ class DrawSetup:
 def is_pile_reference(text: str) -> bool:
     """Whether a DECK argument is ``GAME:PILE`` rather than a file."""
     match = _PILE.match(text)
-    return bool(match) and not Path(text).exists() and match.group("game") in all_games()
+    if match is None or Path(text).exists():
+        return False
+    return match.group("game") in all_games()
 
 
 def open_setup(
@@ -93,7 +95,8 @@ def open_setup(
     """The draw setup of a deck file, ``-`` or ``GAME:PILE``."""
     if is_pile_reference(deck):
         match = _PILE.match(deck)
-        assert match is not None
+        if match is None:  # is_pile_reference matched it; keeps type checkers informed
+            raise UsageError(f"{deck!r} is not GAME:PILE")
         return pile_setup(all_games()[match.group("game")], match.group("pile"), catalogs)
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
     spec = loaded.game.spec

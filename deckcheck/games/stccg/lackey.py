@@ -41,7 +41,9 @@ def write_lackey(
     """The deck as a Lackey file (CRLF, as Lackey writes them), sections by card type."""
     counts = deck.counts()
     cards = deck.cards()
-    draw, missions, seeds = [], [], []
+    draw: list[str] = []
+    missions: list[str] = []
+    seeds: list[str] = []
     for card_id, n in counts.items():
         card = cards[card_id]
         line = f"{n}\t{name_of(card)}"
