@@ -15,6 +15,7 @@ Pure module: no imports from the rest of deckcheck. An action is a mapping with 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 __all__ = ["TileError", "legend", "parse_grid", "render_side", "render_tile"]
 
@@ -29,12 +30,27 @@ def _sign(n: int) -> int:
     return (n > 0) - (n < 0)
 
 
-_UNICODE = {
-    "troop": "◆",
-    "shift": "●",
-    "strike": "×",
-    "empty": "·",
-    "arrows": {
+@dataclass(frozen=True)
+class _Symbols:
+    """One drawing alphabet: a character per cell kind, an arrow per slide direction."""
+
+    troop: str
+    shift: str
+    strike: str
+    empty: str
+    arrows: dict[tuple[int, int], str]
+
+    def for_kind(self, kind: str) -> str:
+        """The character of a shift, strike, troop or empty cell."""
+        return str(getattr(self, kind))
+
+
+_UNICODE = _Symbols(
+    troop="◆",
+    shift="●",
+    strike="×",
+    empty="·",
+    arrows={
         (0, 1): "↑",
         (0, -1): "↓",
         (-1, 0): "←",
@@ -44,13 +60,13 @@ _UNICODE = {
         (1, -1): "↘",
         (-1, -1): "↙",
     },
-}
-_ASCII = {
-    "troop": "T",
-    "shift": "o",
-    "strike": "x",
-    "empty": ".",
-    "arrows": {
+)
+_ASCII = _Symbols(
+    troop="T",
+    shift="o",
+    strike="x",
+    empty=".",
+    arrows={
         (0, 1): "^",
         (0, -1): "v",
         (-1, 0): "<",
@@ -60,16 +76,16 @@ _ASCII = {
         (-1, 1): "\\",
         (1, -1): "\\",
     },
-}
+)
 
 # Reading: every symbol of both sets (plus the common alternatives) to what it means.
 _READ: dict[str, str] = {}
 for _symbols in (_UNICODE, _ASCII):
-    _READ[_symbols["troop"]] = "troop"
-    _READ[_symbols["shift"]] = "shift"
-    _READ[_symbols["strike"]] = "strike"
-    _READ[_symbols["empty"]] = "empty"
-    for _arrow in _symbols["arrows"].values():
+    _READ[_symbols.troop] = "troop"
+    _READ[_symbols.shift] = "shift"
+    _READ[_symbols.strike] = "strike"
+    _READ[_symbols.empty] = "empty"
+    for _arrow in _symbols.arrows.values():
         _READ[_arrow] = "slide"
 _READ.update(
     {
@@ -86,13 +102,19 @@ _READ.update(
 )
 
 
-def _offsets(actions: Iterable[Mapping]) -> dict[tuple[int, int], tuple[str, int, int]]:
+def _offsets(
+    actions: Iterable[Mapping[str, object]],
+) -> dict[tuple[int, int], tuple[str, int, int]]:
     cells: dict[tuple[int, int], tuple[str, int, int]] = {}
     for act in actions:
         kind, dx, dy = act.get("action"), act.get("dx"), act.get("dy")
-        if kind not in ACTIONS:
+        if not isinstance(kind, str) or kind not in ACTIONS:
             raise TileError(f"unknown action {kind!r} (known: {', '.join(ACTIONS)})")
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (dx, dy)):
+        if (
+            not (isinstance(dx, int) and isinstance(dy, int))
+            or isinstance(dx, bool)
+            or isinstance(dy, bool)
+        ):
             raise TileError(f"{kind} needs whole-number dx and dy, not dx={dx!r}, dy={dy!r}")
         if dx == 0 and dy == 0:
             raise TileError(f"{kind} at offset (0, 0) is the troop's own square")
@@ -133,15 +155,15 @@ def render_side(
         row = []
         for dx in range(-half, half + 1):
             if (dx, dy) == (0, 0):
-                row.append(symbols["troop"])
+                row.append(symbols.troop)
             elif (dx, dy) in cells:
                 kind = cells[(dx, dy)][0]
                 if kind == "slide":
-                    row.append(symbols["arrows"][(_sign(dx), _sign(dy))])
+                    row.append(symbols.arrows[(_sign(dx), _sign(dy))])
                 else:
-                    row.append(symbols[kind])
+                    row.append(symbols.for_kind(kind))
             else:
-                row.append(symbols["empty"])
+                row.append(symbols.empty)
         rows.append(" ".join(row))
     return rows
 
