@@ -132,7 +132,8 @@ def corpus() -> dict[str, bytes]:
 
     # --- counts and odd lines in text decks ------------------------------------------------
     def text_deck(*card_lines: str) -> bytes:
-        return ("game: ren-dhark\n# hostile counts\nRIOBE\n" + "\n".join(card_lines) + "\n").encode()
+        head = "game: ren-dhark\n# hostile counts\nRIOBE\n"
+        return (head + "\n".join(card_lines) + "\n").encode()
 
     files["count-huge.txt"] = text_deck("1000000000000 POINT OF")
     files["count-negative.txt"] = text_deck("-2 POINT OF")
@@ -147,7 +148,9 @@ def corpus() -> dict[str, bytes]:
 
     # --- headers ------------------------------------------------------------------------------
     files["deck-nosuchgame.txt"] = b"# a game nobody knows\ngame: nosuchgame\n2 POINT OF\n"
-    files["deck-nosuchvariant.txt"] = b"# a variant nobody knows\ngame: ren-dhark\nvariant: nosuchvariant\n2 POINT OF\n"
+    files["deck-nosuchvariant.txt"] = (
+        b"# a variant nobody knows\ngame: ren-dhark\nvariant: nosuchvariant\n2 POINT OF\n"
+    )
     files["deck-catalog-missing.txt"] = (
         b"game: ren-dhark\ncatalog: no-such-overlay.toml\n2 POINT OF\n"
     )
@@ -171,7 +174,9 @@ def corpus() -> dict[str, bytes]:
         rd_head + '[[cards]]\nid = "I/1"\nresource_points = 5\n\n[[cards]]\nname = "Typeless"\n'
         "resource_points = 3\n"
     ).encode()
-    files["ovl-negative.toml"] = (rd_head + '[[cards]]\nid = "I/2"\nresource_points = -3\n').encode()
+    files["ovl-negative.toml"] = (
+        rd_head + '[[cards]]\nid = "I/2"\nresource_points = -3\n'
+    ).encode()
     files["ovl-type-int.toml"] = (rd_head + '[[cards]]\nname = "Fiver"\ntype = 5\n').encode()
     files["ovl-pc-rarity7.toml"] = (
         pc_head + '[[cards]]\nname = "Seven Star Hero"\ntype = "warrior"\nrarity = 7\n'
