@@ -84,11 +84,15 @@ class UnresolvedLine:
 class UnknownCardsError(DeckcheckError):
     """Every deck line that names no card (or an ambiguous one), reported together."""
 
+    SHOWN = 100  # lines listed one by one; the rest are counted
+
     def __init__(self, unresolved: Sequence[UnresolvedLine], game: str) -> None:
         self.unresolved = tuple(unresolved)
         n = len(self.unresolved)
         noun = "line names" if n == 1 else "lines name"
-        super().__init__(
-            f"{n} deck {noun} no single card of {game}",
-            details=[u.describe() for u in self.unresolved],
-        )
+        details = [u.describe() for u in self.unresolved[: self.SHOWN]]
+        if n > self.SHOWN:
+            rest = [u.line for u in self.unresolved[self.SHOWN :] if u.line is not None]
+            where = f": line {rest[0]} to line {rest[-1]}" if rest else ""
+            details.append(f"… and {n - self.SHOWN} more{where} (is this a {game} deck?)")
+        super().__init__(f"{n} deck {noun} no single card of {game}", details=details)

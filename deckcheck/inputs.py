@@ -27,11 +27,18 @@ def read_bytes(path: str | Path) -> bytes:
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     else:
         p = Path(path)
-        if not p.exists():
-            raise InputFileError("no such file", source=label)
-        if p.is_dir():
-            raise InputFileError("is a directory, not a file", source=label)
         try:
+            if not p.exists():
+                raise InputFileError("no such file", source=label)
+            if p.is_dir():
+                raise InputFileError("is a directory, not a file", source=label)
+            if not p.is_file():
+                # A pipe or device could block forever or never end: read those through "-".
+                raise InputFileError(
+                    "is not a regular file (a pipe or device); pipe it to standard input "
+                    "with - instead",
+                    source=label,
+                )
             size = p.stat().st_size
             if size > MAX_INPUT_BYTES:
                 raise InputFileError(_too_large(size), source=label)
@@ -75,6 +82,7 @@ def decode(data: bytes, label: str) -> str:
         raise InputFileError(
             "holds NUL bytes: this is not a text file (UTF-16 needs a byte-order mark)",
             source=label,
+            line=text.count("\n", 0, text.index("\x00")) + 1,
         )
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 _QUOTES = str.maketrans(
     {
@@ -55,22 +56,34 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-") or "card"
 
 
-def suggest(word: str, choices: list[str], limit: int = 3, cutoff: float = 60.0) -> list[str]:
-    """Up to ``limit`` of ``choices`` that look like ``word`` (best first), for "did you mean".
+class Suggester:
+    """ "Did you mean" over a fixed list of choices, folded once (a deck with thousands of
+    unknown lines must not re-fold the whole catalog for each of them)."""
 
-    rapidfuzz is imported here, on the error path only, to keep start-up light.
-    """
-    from rapidfuzz import fuzz, process, utils
+    def __init__(self, choices: Iterable[str]) -> None:
+        self._folded: dict[str, str] = {}
+        for choice in choices:
+            self._folded.setdefault(fold(choice), choice)
+        self._keys = list(self._folded)
 
-    folded: dict[str, str] = {}
-    for choice in choices:
-        folded.setdefault(fold(choice), choice)
-    matches = process.extract(
-        fold(word),
-        list(folded),
-        scorer=fuzz.WRatio,
-        processor=utils.default_process,
-        limit=limit,
-        score_cutoff=cutoff,
-    )
-    return [folded[m[0]] for m in matches]
+    def __call__(self, word: str, limit: int = 3, cutoff: float = 60.0) -> list[str]:
+        """Up to ``limit`` choices that look like ``word``, best first.
+
+        rapidfuzz is imported here, on the error path only, to keep start-up light.
+        """
+        from rapidfuzz import fuzz, process, utils
+
+        matches = process.extract(
+            fold(word),
+            self._keys,
+            scorer=fuzz.WRatio,
+            processor=utils.default_process,
+            limit=limit,
+            score_cutoff=cutoff,
+        )
+        return [self._folded[m[0]] for m in matches]
+
+
+def suggest(word: str, choices: Iterable[str], limit: int = 3, cutoff: float = 60.0) -> list[str]:
+    """Up to ``limit`` of ``choices`` that look like ``word`` (best first), for "did you mean"."""
+    return Suggester(choices)(word, limit, cutoff)

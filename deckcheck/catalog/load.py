@@ -173,7 +173,8 @@ def _check_entry(
         spec = base.fields.get(field_name)
         if spec is None:
             if field_name in CORE_FIELDS:
-                spec = FieldSpec(field_name, "list" if field_name == "aliases" else "text")
+                listed = field_name in ("aliases", "type")
+                spec = FieldSpec(field_name, "list" if listed else "text")
             else:
                 known = sorted(set(base.fields) | CORE_FIELDS)
                 hint = suggest(field_name, known, limit=1)
@@ -186,8 +187,13 @@ def _check_entry(
     merged = dict(existing.as_dict()) if existing else {}
     merged.update(raw)
     types_value = merged.get("type", ())
-    types = [types_value] if isinstance(types_value, str) else list(types_value or ())
-    folded_types = {fold(t) for t in types if isinstance(t, str)}
+    if isinstance(types_value, str):
+        types = [types_value]
+    elif isinstance(types_value, list):
+        types = [t for t in types_value if isinstance(t, str)]
+    else:  # a wrong kind is reported by the field check above
+        types = []
+    folded_types = {fold(t) for t in types}
     for field_name in raw:
         spec = base.fields.get(field_name)
         if spec and folded_types & {fold(t) for t in spec.not_for_types}:

@@ -23,10 +23,10 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except DeckcheckError as exc:
-            render.err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            render.error(exc)
             raise typer.Exit(2) from None
         except RecursionError:
-            render.err.print("[bold red]error:[/] input is nested too deeply to read")
+            render.error("input is nested too deeply to read")
             raise typer.Exit(2) from None
 
     return wrapper
@@ -161,7 +161,7 @@ def validate(
         render.emit_json(items[0] if len(items) == 1 else items)
     for o in outcomes:
         if o.error is not None:
-            render.err.print(f"[bold red]error:[/] {o.error}", highlight=False)
+            render.error(o.error)
         elif o.report is not None and not json_out:
             render.report(o.report)
     raise typer.Exit(worst_exit_code(o.exit_code for o in outcomes))
@@ -386,25 +386,26 @@ def export(
         variant=variant,
     )
     if result.refused:
-        render.err.print(
-            "[bold red]not exported:[/] the deck is illegal (--allow-illegal exports it anyway)"
+        render.say(
+            render.err,
+            ("not exported:", "bold red"),
+            " the deck is illegal (--allow-illegal exports it anyway)",
         )
         render.report(result.report, console=render.err)
         raise typer.Exit(1)
     if result.report.status is Status.UNVERIFIED:
-        render.err.print(
-            "[yellow]warning:[/] the deck is unverified: "
-            + "; ".join(
-                v.message for v in result.report.violations if v.severity.value == "unknown"
-            ),
-            highlight=False,
+        undecided = [v.message for v in result.report.violations if v.severity.value == "unknown"]
+        render.say(
+            render.err, ("warning:", "yellow"), " the deck is unverified: " + "; ".join(undecided)
         )
     elif result.report.status is Status.ILLEGAL:
-        render.err.print("[yellow]warning:[/] exporting an illegal deck (--allow-illegal)")
+        render.say(
+            render.err, ("warning:", "yellow"), " exporting an illegal deck (--allow-illegal)"
+        )
     if output is None:
         sys.stdout.write(result.text or "")
     else:
-        render.err.print(f"wrote {output} ({to})", highlight=False)
+        render.say(render.err, f"wrote {output} ({to})")
 
 
 @_command(app)
@@ -464,9 +465,10 @@ def catalog_check(
             f"{result.label}: {len(result.problems)} problem(s)",
         )
         raise typer.Exit(2)
-    render.out.print(
-        f"[green]ok[/]: {result.label} ({result.game}): "
-        f"{result.changed} card(s) changed, {result.added} added"
+    render.say(
+        render.out,
+        ("ok", "green"),
+        f": {result.label} ({result.game}): {result.changed} card(s) changed, {result.added} added",
     )
 
 

@@ -15,8 +15,21 @@ from rich.text import Text
 
 from deckcheck.violations import Report, Severity, Status
 
-out = Console(highlight=False, soft_wrap=False)
-err = Console(stderr=True, highlight=False)
+# Markup off: user text (card names, file names, messages) may hold "[...]"; styles are given
+# explicitly with Text instead.
+out = Console(highlight=False, soft_wrap=False, markup=False)
+err = Console(stderr=True, highlight=False, markup=False)
+
+
+def say(console: Console, *parts: str | tuple[str, str]) -> None:
+    """Print plain and (text, style) parts; no markup is interpreted."""
+    console.print(Text.assemble(*parts))
+
+
+def error(message: object) -> None:
+    """The one way an error reaches the user: "error: " and the message, on standard error."""
+    say(err, ("error:", "bold red"), " ", str(message))
+
 
 _STATUS_STYLE = {
     Status.LEGAL: "bold green",
@@ -69,7 +82,7 @@ def report(rep: Report, console: Console | None = None) -> None:
 
 def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
-    err.print(f"[bold red]{header}[/]")
+    say(err, (header, "bold red"))
     for line in lines:
         err.print(f"  • {line}", markup=False)
 
@@ -100,7 +113,7 @@ def card_list(found: Any) -> None:
         table = Table(
             show_header=False,
             box=None,
-            title=f"{card.name}  [dim]{card.id}[/]",
+            title=Text.assemble(card.name, "  ", (card.id, "dim")),
             title_justify="left",
         )
         table.add_column(style="bold")
@@ -277,7 +290,7 @@ def hands(rep: Any) -> None:
     from rich.console import Group
 
     for note in rep.notes:
-        err.print(f"[dim]{note}[/]")
+        say(err, (note, "dim"))
     for h in rep.hands:
         body: list[Any] = _grouped(h.kept)
         for d in h.decisions:
@@ -300,9 +313,13 @@ def hands(rep: Any) -> None:
                 expand=False,
             )
         )
-    out.print(
-        f"[dim]{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
-        f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})[/]"
+    say(
+        out,
+        (
+            f"{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
+            f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})",
+            "dim",
+        ),
     )
 
 
@@ -331,7 +348,7 @@ def hands_json(rep: Any) -> dict[str, Any]:
 def deck_diff(d: Any) -> None:
     """Changes grouped by type, then the totals with their change."""
     if not d.changes:
-        out.print(f"[green]no card differs[/] between {d.deck_a} and {d.deck_b}")
+        say(out, ("no card differs", "green"), f" between {d.deck_a} and {d.deck_b}")
     for kind, changes in d.by_type().items():
         table = Table(title=kind, title_justify="left", box=None, show_header=False)
         table.add_column(justify="right")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,15 +58,18 @@ def resolve_source(
 ) -> LoadedDeck:
     """Resolve an already parsed deck (see :func:`load_deck`)."""
     overlays = [*source.catalogs, *catalogs]
-    declared = source.game
+    declared = source.game.strip().lower() if source.game else None
+    game = game.strip().lower() if game else None
     if declared and game and declared != game:
         raise UsageError(
             f"{source.label} says game {declared!r} but --game says {game!r}; drop one of them"
         )
     named = declared or game
-    chosen = get_game(named) if named else _detect(source, overlays)
+    with _at_header(source, "game" if declared else None):
+        chosen = get_game(named) if named else _detect(source, overlays)
     catalog = chosen.catalog(overlays)
-    the_variant = chosen.variant(variant or source.headers.get("variant"))
+    with _at_header(source, None if variant else "variant"):
+        the_variant = chosen.variant(variant or source.headers.get("variant"))
     overrides = {k: _header_number(source, k) for k in source.headers if k in the_variant.params}
     overrides.update(params or {})
     if overrides:
@@ -116,6 +120,21 @@ def _header_number(source: DeckSource, key: str) -> int:
     value = source.headers[key].strip()
     if not value.isdigit() or int(value) > 10_000:
         raise UsageError(
-            f"header {key}: must be a whole number, not {value!r}", source=source.label
+            f"header {key}: must be a whole number, not {value!r}",
+            source=source.label,
+            line=source.header_lines.get(key),
         )
     return int(value)
+
+
+@contextmanager
+def _at_header(source: DeckSource, key: str | None) -> Iterator[None]:
+    """Name the deck file and its header line in a usage error raised for that header."""
+    try:
+        yield
+    except UsageError as exc:
+        if key is None or exc.source is not None:
+            raise
+        raise UsageError(
+            exc.message, source=source.label, line=source.header_lines.get(key), details=exc.details
+        ) from None

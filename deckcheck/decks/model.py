@@ -32,6 +32,7 @@ class DeckSource:
     headers: Mapping[str, str]
     lines: tuple[DeckLine, ...]
     catalogs: tuple[Path, ...] = ()  # overlays named by the file, relative paths resolved
+    header_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def game(self) -> str | None:

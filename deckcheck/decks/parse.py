@@ -138,7 +138,13 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
         )
     is_lackey = sections_seen and "\t" in text
     return DeckSource(
-        label, path, "lackey" if is_lackey else "text", headers, tuple(lines), catalogs
+        label,
+        path,
+        "lackey" if is_lackey else "text",
+        headers,
+        tuple(lines),
+        catalogs,
+        header_lines,
     )
 
 
@@ -185,7 +191,13 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
         catalogs = _catalog_paths(data["catalog"], label, path, key_line(text, 0, "catalog"))
     if "sequence" in data and "cards" not in data:
         return DeckSource(
-            label, path, "toml", headers, _toml_sequence(data["sequence"], text, label), catalogs
+            label,
+            path,
+            "toml",
+            headers,
+            _toml_sequence(data["sequence"], text, label),
+            catalogs,
+            _toml_header_lines(text, headers),
         )
     cards = data.get("cards")
     if not isinstance(cards, dict):
@@ -207,7 +219,14 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
             )
         count = parse_count(str(value), label, number)
         lines.append(DeckLine(name, count, number, f"{name} = {value}"))
-    return DeckSource(label, path, "toml", headers, tuple(lines), catalogs)
+    return DeckSource(
+        label, path, "toml", headers, tuple(lines), catalogs, _toml_header_lines(text, headers)
+    )
+
+
+def _toml_header_lines(text: str, headers: dict[str, str]) -> dict[str, int]:
+    found = {key: key_line(text, 0, key) for key in headers}
+    return {key: line for key, line in found.items() if line}
 
 
 def _toml_sequence(items: Any, text: str, label: str) -> tuple[DeckLine, ...]:

@@ -8,7 +8,10 @@ from deckcheck.catalog.model import Card, Catalog
 from deckcheck.decks.model import Deck, DeckEntry, DeckLine, DeckSource
 from deckcheck.errors import UnknownCardsError, UnresolvedLine
 from deckcheck.games.base import Game
-from deckcheck.text import suggest
+from deckcheck.text import Suggester
+
+MAX_REPORTED_LINES = 100
+"""Unknown lines reported one by one; more are counted (a wrong file must fail fast)."""
 
 
 def lookup(name: str, catalog: Catalog, game: Game) -> list[Card]:
@@ -56,7 +59,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
     """The deck with every line resolved; all unknown or ambiguous lines raise together."""
     entries: list[DeckEntry] = []
     unresolved: list[UnresolvedLine] = []
-    names: list[str] | None = None
+    suggester: Suggester | None = None
     for line in source.lines:
         card, count, candidates = resolve_line(line, catalog, game)
         if card is not None:
@@ -74,11 +77,12 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
                 )
             )
             continue
-        if names is None:
-            names = list(catalog.names())
-        unresolved.append(
-            UnresolvedLine(source.label, line.line, line.name, tuple(suggest(line.name, names)))
-        )
+        hints: tuple[str, ...] = ()
+        if len(unresolved) < MAX_REPORTED_LINES:
+            if suggester is None:
+                suggester = Suggester(catalog.names())
+            hints = tuple(suggester(line.name))
+        unresolved.append(UnresolvedLine(source.label, line.line, line.name, hints))
     if unresolved:
         raise UnknownCardsError(unresolved, game.id)
     return Deck(

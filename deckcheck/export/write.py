@@ -14,13 +14,21 @@ from deckcheck.errors import InputFileError
 def write_atomically(path: Path, text: str, *, force: bool = False, newline: str = "") -> None:
     """Write ``text`` to ``path``; an interrupted write leaves the old file intact."""
     label = str(path)
-    if path.is_dir():
-        raise InputFileError("is a directory; give a file name to write", source=label)
-    if path.exists() and not force:
-        raise InputFileError("already exists; add --force to replace it", source=label)
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputFileError(f"cannot be written: no directory {directory}", source=label)
+    try:
+        if path.is_dir():
+            raise InputFileError("is a directory; give a file name to write", source=label)
+        if path.exists() and not path.is_file():
+            # Replacing a pipe or a device with a regular file would break what the user had.
+            raise InputFileError(
+                "is not a regular file; deckcheck only replaces regular files", source=label
+            )
+        if path.exists() and not force:
+            raise InputFileError("already exists; add --force to replace it", source=label)
+        directory = path.parent if str(path.parent) else Path(".")
+        if not directory.is_dir():
+            raise InputFileError(f"cannot be written: no directory {directory}", source=label)
+    except OSError as exc:
+        raise InputFileError(f"cannot be written: {exc.strerror or exc}", source=label) from None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:

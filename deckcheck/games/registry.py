@@ -41,6 +41,7 @@ def get_game(game_id: str) -> Game:
 
     Only that game's plugin is imported when it is registered under its id (start-up time).
     """
+    game_id = game_id.strip().lower()
     if game_id not in _loaded:
         for ep in entry_points(group=ENTRY_POINT_GROUP, name=game_id):
             try:

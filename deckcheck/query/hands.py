@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from deckcheck.catalog.model import Card
 from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
 from deckcheck.errors import UsageError
-from deckcheck.query.odds import MulliganPolicy, OddsOptions, bind
+from deckcheck.query.odds import MulliganPolicy, OddsOptions, bind, check_seed
 from deckcheck.query.selectors import bind_selector
 from deckcheck.query.setup import DrawSetup
 
@@ -60,6 +60,7 @@ def sample_hands(
     """
     if not 1 <= count <= MAX_HANDS:
         raise UsageError(f"--count must be between 1 and {MAX_HANDS}")
+    check_seed(seed)
     seed = secrets.randbelow(2**31) if seed is None else seed
     rng = random.Random(seed)
     pile = [card for card, n in setup.pile for _ in range(n)]

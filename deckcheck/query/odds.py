@@ -15,6 +15,15 @@ from deckcheck.query.setup import DrawSetup
 MulliganPolicy = Literal["rules", "none"]
 UNLIMITED = "unlimited"
 MAX_TRIALS = 1_000_000_000
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: int | None) -> None:
+    """A seed is a whole number from 0 to 2**63 - 1 (what every random generator here takes)."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be between 0 and {MAX_SEED:,}, not {seed}")
+
+
 # Engine notes that the assumptions below already say in the user's terms.
 _COVERED_NOTES = ("redraw whenever allowed", "mulligan choice is optimal", "look-ahead:")
 
@@ -252,7 +261,7 @@ def compute_odds(
         notes.append(f"exact computation out of reach ({exc}): simulated, 200,000 trials")
         return _simulated_report(setup, bound, options, seen, sim, notes)
     notes.extend(n for n in result.notes if not n.startswith(_COVERED_NOTES))
-    by_turn = _by_turn(setup, bound, options) if options.by_turn else ()
+    by_turn = _by_turn(setup, bound, options) if options.by_turn is not None else ()
     return _report(
         setup,
         bound,
@@ -366,6 +375,7 @@ def simulate_odds(
     """Monte Carlo over whole deals, with the Wilson 95% interval."""
     if not 1 <= trials <= MAX_TRIALS:
         raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")
+    check_seed(seed)
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
@@ -376,10 +386,21 @@ def simulate_odds(
     return _simulated_report(setup, bound, options, seen, sim, notes)
 
 
-def _simulated_report(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int,
-                      sim: Any, notes: list[str]) -> OddsReport:
+def _simulated_report(
+    setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int, sim: Any, notes: list[str]
+) -> OddsReport:
     return _report(
-        setup, bound, options, seen, sim.probability, sim.probability_without_mulligan, False,
-        sim.method, notes, trials=sim.trials, seed=sim.seed, ci95=sim.ci95,
+        setup,
+        bound,
+        options,
+        seen,
+        sim.probability,
+        sim.probability_without_mulligan,
+        False,
+        sim.method,
+        notes,
+        trials=sim.trials,
+        seed=sim.seed,
+        ci95=sim.ci95,
         ci95_without_mulligan=sim.ci95_without_mulligan,
     )

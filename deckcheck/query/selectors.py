@@ -67,6 +67,12 @@ def bind_selector(
         field_name = next(f for f in (*catalog.fields, "type", "name") if fold(f) == key_folded)
         if field_name == "name":
             ids = {c.id for c in catalog.by_name(value)}
+            if not ids:
+                hint = suggest(value, list(catalog.names()))
+                raise ConditionError(
+                    f"no {catalog.game} card is named {value.strip()!r}",
+                    details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
+                )
             return Selector(raw, lambda c: c.id in ids)
         selector = Selector(raw, lambda c: _value_matches(c.get(field_name), wanted))
         if not any(selector(c) for c in catalog):

@@ -85,13 +85,25 @@ def _dual_note(dual: int, dual_ids: list[str]) -> str:
     )
 
 
-def _minimum(code: str, noun: str, own: int, other: int, dual: int, dual_ids: list[str],
-             need_own: int, need_other: int, variant: Variant,
-             ships_persons: tuple[int, int]) -> Iterable[Violation]:
+def _minimum(
+    code: str,
+    noun: str,
+    own: int,
+    other: int,
+    dual: int,
+    dual_ids: list[str],
+    need_own: int,
+    need_other: int,
+    variant: Variant,
+    ships_persons: tuple[int, int],
+) -> Iterable[Violation]:
     """One of the two minimums (ships, persons/units) that dual ship/unit cards share."""
     if own + dual < need_own:
-        yield error(code, f"{own + dual} {noun} cards, at least {need_own} needed"
-                    + _dual_note(dual, dual_ids), dual_ids)
+        yield error(
+            code,
+            f"{own + dual} {noun} cards, at least {need_own} needed" + _dual_note(dual, dual_ids),
+            dual_ids,
+        )
     elif other + dual >= need_other and own + other + dual < need_own + need_other:
         s, p = ships_persons
         yield error(
@@ -105,15 +117,35 @@ def _minimum(code: str, noun: str, own: int, other: int, dual: int, dual_ids: li
 def ships(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """rd.ships: at least ``min_ships`` ships, dual ship/unit cards assigned where they help."""
     s, p, d, dual_ids = _composition(deck, variant)
-    yield from _minimum("rd.ships", "ship", s, p, d, dual_ids, variant.param("min_ships"),
-                        variant.param("min_persons"), variant, (s, p))
+    yield from _minimum(
+        "rd.ships",
+        "ship",
+        s,
+        p,
+        d,
+        dual_ids,
+        variant.param("min_ships"),
+        variant.param("min_persons"),
+        variant,
+        (s, p),
+    )
 
 
 def persons(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """rd.persons: at least ``min_persons`` persons/units, dual cards assigned where they help."""
     s, p, d, dual_ids = _composition(deck, variant)
-    yield from _minimum("rd.persons", "person/unit", p, s, d, dual_ids,
-                        variant.param("min_persons"), variant.param("min_ships"), variant, (s, p))
+    yield from _minimum(
+        "rd.persons",
+        "person/unit",
+        p,
+        s,
+        d,
+        dual_ids,
+        variant.param("min_persons"),
+        variant.param("min_ships"),
+        variant,
+        (s, p),
+    )
 
 
 def actions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
