@@ -160,3 +160,33 @@ class SimulationResult:
     ci95_without_mulligan: tuple[float, float]
     method: str
     notes: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_counts(
+        cls,
+        successes: int,
+        successes_plain: int,
+        trials: int,
+        seed: int,
+        method: str,
+        notes: list[str],
+        capped: int = 0,
+        redraw_cap: int = 0,
+    ) -> SimulationResult:
+        """A result from success counts (with and without the mulligan), with Wilson intervals;
+        ``capped`` trials stopped redrawing at ``redraw_cap`` and are said so in the notes."""
+        from deckcheck.draws.stats import wilson_interval
+
+        if capped:
+            notes = [*notes, f"redraw limit of {redraw_cap} reached in {capped} trials; hand kept"]
+        return cls(
+            probability=successes / trials,
+            ci95=wilson_interval(successes, trials),
+            trials=trials,
+            successes=successes,
+            seed=seed,
+            probability_without_mulligan=successes_plain / trials,
+            ci95_without_mulligan=wilson_interval(successes_plain, trials),
+            method=method,
+            notes=tuple(notes),
+        )

@@ -20,7 +20,6 @@ from deckcheck.draws.model import (
     SimulationResult,
 )
 from deckcheck.draws.policies import greedy_return, kuk_keep, redraw_allowed
-from deckcheck.draws.stats import wilson_interval
 
 #: Redraws allowed per trial when the rule says "unlimited": if every hand triggers the rule the
 #: loop would never end, so after this many redraws the hand is kept (and a note says so).
@@ -212,17 +211,13 @@ def simulate_reference(
                 )
         successes += ok_plain if final is None else problem.satisfied(final)
 
-    notes = list(shape.notes)
-    if capped:
-        notes.append(f"redraw limit of {REDRAW_CAP} reached in {capped} trials; hand kept")
-    return SimulationResult(
-        probability=successes / trials,
-        ci95=wilson_interval(successes, trials),
-        trials=trials,
-        successes=successes,
-        seed=seed,
-        probability_without_mulligan=successes_plain / trials,
-        ci95_without_mulligan=wilson_interval(successes_plain, trials),
-        method="simulation (reference, card by card)",
-        notes=tuple(notes),
+    return SimulationResult.from_counts(
+        successes,
+        successes_plain,
+        trials,
+        seed,
+        "simulation (reference, card by card)",
+        list(shape.notes),
+        capped,
+        REDRAW_CAP,
     )

@@ -55,7 +55,6 @@ from deckcheck.draws.reference import (
     deal_shape,
     default_chooser,
 )
-from deckcheck.draws.stats import wilson_interval
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -553,17 +552,7 @@ def simulate_vectorised(
     successes = sum(r[0] for r in results.values())
     plain = sum(r[1] for r in results.values())
     capped = sum(r[2] for r in results.values())
-    if capped:
-        notes.append(f"redraw limit of {REDRAW_CAP} reached in {capped} trials; hand kept")
     method = "simulation (numpy, vectorised" + (f", {used} processes)" if used > 1 else ")")
-    return SimulationResult(
-        probability=successes / trials,
-        ci95=wilson_interval(successes, trials),
-        trials=trials,
-        successes=successes,
-        seed=seed,
-        probability_without_mulligan=plain / trials,
-        ci95_without_mulligan=wilson_interval(plain, trials),
-        method=method,
-        notes=tuple(notes),
+    return SimulationResult.from_counts(
+        successes, plain, trials, seed, method, notes, capped, REDRAW_CAP
     )
