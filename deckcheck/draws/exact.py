@@ -744,8 +744,8 @@ def exact_odds(
     notes: list[str] = []
     if engine.kuk is not None:
         notes.append(
-            "look-ahead: the top card is kept if it advances an unmet condition, "
-            "otherwise put under the pile"
+            "look-ahead: the top card is kept or put under by policies.kuk_keep (harmful "
+            "cards under, helpful ones kept)"
         )
     plain = engine.without_mulligan()
     method = "exact (look-ahead, dynamic programming)" if engine.kuk else "exact (hypergeometric)"

@@ -224,8 +224,9 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
         )
         if proc.lookahead and seen > opening:
             lines.append(
-                "each turn's first draw looks at the top card first: kept if it "
-                "advances an unmet condition, else put under the pile"
+                "each turn's first draw looks at the top card first: a card that would break "
+                "an upper bound goes under, one that advances an unmet condition is kept, any "
+                "other is kept only while an upper bound is one card from breaking"
             )
     rule = proc.mulligan
     if options.mulligan == "none" or rule is None:
