@@ -7,7 +7,7 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -190,6 +190,15 @@ MulliganOpt = Annotated[
         help="rules: the game's own redraw/mulligan, chosen optimally; none: plain draw.",
     ),
 ]
+RedrawPolicyOpt = Annotated[
+    str,
+    typer.Option(
+        "--redraw-policy",
+        help="For a redraw rule (Ren Dhark): 'always' redraws "
+        "whenever allowed (RULES.md's default); 'optimal' only when it raises the "
+        "chance of the query (exact).",
+    ),
+]
 RedrawsOpt = Annotated[
     str | None,
     typer.Option(
@@ -205,9 +214,10 @@ def _odds_options(
     mulligan: str,
     redraws: str | None,
     by_turn: int | None = None,
+    redraw_policy: str = "always",
 ) -> Any:
     from deckcheck.errors import UsageError
-    from deckcheck.query.odds import UNLIMITED, OddsOptions
+    from deckcheck.query.odds import UNLIMITED, MulliganPolicy, OddsOptions, RedrawPolicy
 
     if mulligan not in ("rules", "none"):
         raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
@@ -215,13 +225,27 @@ def _odds_options(
     if redraws is not None:
         if redraws.strip().lower() == UNLIMITED:
             parsed = UNLIMITED
-        elif redraws.strip().isdigit() and int(redraws) <= 1000:
+        elif redraws.strip().isdigit() and int(redraws) <= MAX_REDRAWS:
             parsed = int(redraws)
         else:
             raise UsageError(
-                f"--redraws is a number from 0 to 1000 or 'unlimited', not {redraws!r}"
+                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not {redraws!r}"
             )
-    return OddsOptions(seen, turn, second, mulligan, parsed, by_turn)  # type: ignore[arg-type]
+    if redraw_policy not in ("always", "optimal"):
+        raise UsageError(f"--redraw-policy is 'always' or 'optimal', not {redraw_policy!r}")
+    return OddsOptions(
+        seen,
+        turn,
+        second,
+        cast(MulliganPolicy, mulligan),
+        parsed,
+        by_turn,
+        cast(RedrawPolicy, redraw_policy),
+    )
+
+
+# Exact fractions grow by a few digits per redraw; beyond this "unlimited" says it better.
+MAX_REDRAWS = 100
 
 
 @_command(app)
@@ -238,6 +262,7 @@ def odds(
     second: SecondOpt = False,
     mulligan: MulliganOpt = "rules",
     redraws: RedrawsOpt = None,
+    redraw_policy: RedrawPolicyOpt = "always",
     by_turn: Annotated[int | None, typer.Option("--by-turn", help="A table of turns 1…T.")] = None,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
@@ -254,7 +279,7 @@ def odds(
     from deckcheck.query.odds import compute_odds
     from deckcheck.query.setup import open_setup
 
-    options = _odds_options(seen, turn, second, mulligan, redraws, by_turn)
+    options = _odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup = open_setup(deck, catalogs=catalog or [], game=game)
     result = compute_odds(setup, conditions, options)
     if json_out:
@@ -274,6 +299,7 @@ def simulate(
     second: SecondOpt = False,
     mulligan: MulliganOpt = "rules",
     redraws: RedrawsOpt = None,
+    redraw_policy: RedrawPolicyOpt = "always",
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
@@ -288,7 +314,7 @@ def simulate(
     from deckcheck.query.odds import simulate_odds
     from deckcheck.query.setup import open_setup
 
-    options = _odds_options(seen, turn, second, mulligan, redraws)
+    options = _odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
     setup = open_setup(deck, catalogs=catalog or [], game=game)
     with render.progress_bar(trials) as progress:
         result = simulate_odds(setup, conditions, options, trials, seed, progress)

@@ -6,13 +6,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
+from deckcheck.draws.model import (
+    CountTest,
+    DrawProblem,
+    Procedure,
+    Query,
+    RedrawRule,
+    ReturnRule,
+)
 from deckcheck.errors import UsageError
 from deckcheck.query.conditions import Condition, parse_condition
 from deckcheck.query.selectors import bind_selector
 from deckcheck.query.setup import DrawSetup
 
 MulliganPolicy = Literal["rules", "none"]
+RedrawPolicy = Literal["always", "optimal"]  # redraw whenever allowed / only when it helps
 UNLIMITED = "unlimited"
 MAX_TRIALS = 1_000_000_000
 MAX_SEED = 2**63 - 1
@@ -25,7 +33,12 @@ def check_seed(seed: int | None) -> None:
 
 
 # Engine notes that the assumptions below already say in the user's terms.
-_COVERED_NOTES = ("redraw whenever allowed", "mulligan choice is optimal", "look-ahead:")
+_COVERED_NOTES = (
+    "redraw whenever allowed",
+    "redraw only when it raises",
+    "mulligan choice is optimal",
+    "look-ahead:",
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +51,7 @@ class OddsOptions:
     mulligan: MulliganPolicy = "rules"
     redraws: int | str | None = None  # None: the game's; an int; or "unlimited"
     by_turn: int | None = None
+    redraw_policy: RedrawPolicy = "always"
 
 
 @dataclass(frozen=True)
@@ -240,7 +254,12 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
             lines.append(f"mulligan: {desc}; the choice is optimal for this query")
         else:
             limit = "unlimited" if rule.max_redraws is None else f"at most {rule.max_redraws}"
-            lines.append(f"mulligan: {desc}; redraw whenever allowed, {limit}")
+            when = (
+                "redraw only when it raises the chance of this query"
+                if options.redraw_policy == "optimal"
+                else "redraw whenever allowed"
+            )
+            lines.append(f"mulligan: {desc}; {when}, {limit}")
     return lines
 
 
@@ -248,7 +267,7 @@ def compute_odds(
     setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions
 ) -> OddsReport:
     """Exact odds where the state space allows, else a simulation (and the report says so)."""
-    from deckcheck.draws.exact import Intractable, exact_odds
+    from deckcheck.draws.exact import Intractable
 
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
@@ -256,7 +275,7 @@ def compute_odds(
     query = Query(seen, options.second, options.mulligan == "rules", options.turn)
     notes = assumptions(setup, bound, options, seen)
     try:
-        result = exact_odds(bound.problem, procedure, query)
+        result = _exact(bound.problem, procedure, query, options)
     except Intractable as exc:
         sim = simulate_bound(bound, procedure, query, trials=200_000, seed=0)
         notes.append(f"exact computation out of reach ({exc}): simulated, 200,000 trials")
@@ -278,8 +297,27 @@ def compute_odds(
     )
 
 
+def _exact(problem: DrawProblem, procedure: Procedure, query: Query, options: OddsOptions) -> Any:
+    """The exact engine for the chosen policy (optimal redraw has an engine of its own)."""
+    from deckcheck.draws.exact import exact_odds
+
+    if options.redraw_policy == "optimal" and isinstance(procedure.mulligan, RedrawRule):
+        from deckcheck.draws.exact import Intractable
+        from deckcheck.draws.optimal_redraw import optimal_redraw_odds
+
+        try:
+            return optimal_redraw_odds(problem, procedure, query)
+        except Intractable as exc:
+            # The simulators follow "redraw whenever allowed": no estimate of this policy.
+            raise UsageError(
+                f"the optimal redraw policy is out of exact reach here ({exc}); "
+                "drop --redraw-policy optimal to simulate the default"
+            ) from None
+    return exact_odds(problem, procedure, query)
+
+
 def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[TurnRow, ...]:
-    from deckcheck.draws.exact import Intractable, exact_odds
+    from deckcheck.draws.exact import Intractable
 
     if setup.builtin_pile:
         raise UsageError(f"{setup.label} is a pile drawn once: --by-turn does not apply")
@@ -293,7 +331,7 @@ def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[Turn
             break
         query = Query(seen, options.second, options.mulligan == "rules", turn)
         try:
-            r = exact_odds(bound.problem, bound.procedure, query)
+            r = _exact(bound.problem, bound.procedure, query, options)
             rows.append(TurnRow(turn, seen, r.probability, r.probability_without_mulligan, True))
         except Intractable:
             s = simulate_bound(bound, bound.procedure, query, trials=100_000, seed=turn)
@@ -377,6 +415,11 @@ def simulate_odds(
     if not 1 <= trials <= MAX_TRIALS:
         raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")
     check_seed(seed)
+    if options.redraw_policy == "optimal":
+        raise UsageError(
+            "simulate follows 'redraw whenever allowed'; the optimal redraw policy "
+            "is computed exactly by odds --redraw-policy optimal"
+        )
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)

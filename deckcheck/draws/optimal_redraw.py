@@ -1,0 +1,370 @@
+"""The optimal redraw policy for a Ren Dhark-style redraw rule, solved exactly.
+
+A :class:`~deckcheck.draws.model.RedrawRule` says when the player *may* reshuffle the opening
+hand and draw a new one. :func:`deckcheck.draws.exact.exact_odds` answers for the policy
+"redraw whenever allowed"; this module answers for the best policy for one query: redraw an
+allowed hand only when redrawing raises the chance that the query's conditions hold over the
+cards seen (the opening hand plus the later draws up to ``query.seen``).
+
+Every redraw is a fresh shuffle of the whole pile, so deals are independent and the problem is
+a small optimal-stopping one over opening-hand *compositions* ``h`` (cards per class):
+
+* ``p(h) = prod C(size_c, h_c) / C(N, hand)``, the chance of being dealt ``h``;
+* ``keep(h)``: the chance of success if ``h`` is kept (a plain hypergeometric draw of the
+  later cards from the rest of the pile, or the look-ahead engine's value when the procedure
+  has one);
+* ``V_0 = sum p(h) keep(h)`` and, with ``j`` redraws left,
+  ``V_j = sum p(h) * (max(keep(h), V_{j-1}) if allowed(h) else keep(h))``;
+* unlimited redraws: the best stationary policy, "redraw an allowed hand when
+  ``keep(h) < V``", whose value is the least fixed point of the same equation.
+
+All values are exact :class:`~fractions.Fraction` s (integer numerators until the end), so
+decisions compare exact values and ties are kept (redrawing must *raise* the chance).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from deckcheck.draws.exact import (
+    Intractable,
+    _compositions,
+    _count_compositions,
+    _Engine,
+    _plain_ways,
+    _ways,
+)
+from deckcheck.draws.model import DrawProblem, OddsResult, Procedure, Query, RedrawRule
+
+#: Default work budget (units: hand compositions times the estimated steps of the per-hand
+#: programme, plus one per value iteration). Well under a µs a unit as estimated, so a
+#: computation within budget takes a fraction of a second.
+DEFAULT_BUDGET = 200_000
+
+METHOD = "exact (optimal redraw, enumeration)"
+_OPTIMAL_NOTE = "redraw only when it raises the chance of this query"
+
+
+@dataclass(frozen=True)
+class _Solution:
+    """Everything one exact solve learns, shared by the odds and the decision function.
+
+    Hands are compositions over the engine's reduced classes (groups matching the same
+    relevant selectors, merged: exact for a hypergeometric deal). Per-hand chances are kept as
+    integer numerators over one common denominator: exact, and far cheaper than a Fraction
+    per hand.
+    """
+
+    engine: _Engine
+    index: dict[tuple[int, ...], int]  # class composition -> row of the tables below
+    keep_num: tuple[int, ...]  # P(success | the hand is kept) * keep_den
+    keep_den: int
+    allowed: tuple[bool, ...]  # the rule lets the player redraw this hand
+    values: tuple[Fraction, ...]  # V_0 .. V_k (finite rule); (V_0,) when unlimited
+    unlimited: Fraction | None  # the optimal value with unlimited redraws, else None
+    every_hand_allowed: bool
+    max_redraws: int | None
+    active: bool  # False when the mulligan is not used: nothing is ever redrawn
+
+    @property
+    def plain(self) -> Fraction:
+        return self.values[0]
+
+    @property
+    def best(self) -> Fraction:
+        if self.unlimited is not None:
+            return self.unlimited
+        return self.values[-1]
+
+    def threshold(self, redraws_left: int | None) -> Fraction | None:
+        """Value of redrawing with ``redraws_left`` (None = the rule's own count) redraws left.
+
+        Redrawing uses one redraw, so the value of a redraw is ``V_{left-1}``; None when no
+        redraw is possible.
+        """
+        if self.max_redraws is None:
+            if redraws_left is not None:
+                raise ValueError("the rule allows unlimited redraws: pass redraws_left=None")
+            return self.unlimited if self.active else None
+        left = self.max_redraws if redraws_left is None else redraws_left
+        if not 0 <= left <= self.max_redraws:
+            raise ValueError(f"redraws_left must be between 0 and {self.max_redraws}; got {left}")
+        return self.values[left - 1] if left > 0 and self.active else None
+
+
+#: Estimated units per hand besides its plain programme: enumerating the composition, its
+#: weight, trigger test and bookkeeping (measured at about as much as 50 programme steps).
+_PER_HAND = 50
+
+
+def _estimate_work(engine: _Engine, n_hands: int) -> int:
+    """Rough units to tabulate every hand's chance, before spending them.
+
+    The plain programme walks the classes and touches the capped count vectors reached at
+    each (each touch a short loop over the cards taken). Those vectors are bounded both by
+    the product of the caps and by the number of ways to take up to ``later`` cards; the
+    bound is loose, so the estimate leans high. A unit measures at roughly 0.5 µs.
+    """
+    later = engine.seen - engine.hand
+    if later == 0:
+        return n_hands * _PER_HAND  # keep is a single test of the hand's counts
+    red = engine.red
+    cap_states = math.prod(c + 1 for c in red.cond.caps)
+    taken_states = sum(_count_compositions(red.sizes, later))
+    return n_hands * (_PER_HAND + len(red.sizes) * min(cap_states, taken_states))
+
+
+def _fixed_point(
+    rest: int, pairs: Sequence[tuple[int, int]], keep_den: int, hands_den: int
+) -> Fraction:
+    """The optimal value with unlimited redraws.
+
+    ``rest`` = sum of weight*keep over hands that may not be redrawn; ``pairs`` = (keep,
+    weight) of the allowed hands by keep ascending (keep over ``keep_den``, weight over
+    ``hands_den``). An optimal stationary policy redraws the allowed hands whose keep is
+    below the value, i.e. a prefix S of ``pairs``; by a renewal argument (deal until a kept
+    hand comes) redrawing S is worth (rest + sum_{not S} weight*keep) / (1 - P(S)). The best
+    prefix is the fixed point of V = rest + sum p*max(keep, V), found exactly by trying all.
+
+    When every hand may be redrawn, redrawing all of them never ends (P(S) = 1) and is
+    excluded; the best remaining policy keeps only the hands of highest keep, reached with
+    probability 1, so the value is max keep (the least fixed point; any V >= max keep solves
+    the equation). The prefix that stops just short of those hands is among those tried.
+    """
+    kept = rest + sum(k * w for k, w in pairs)
+    redrawn = 0
+    best_num, best_den = 0, 1
+    for m in range(len(pairs) + 1):
+        if redrawn < hands_den:
+            num, den = kept, keep_den * (hands_den - redrawn)
+            if num * best_den > best_num * den:  # exact comparison of num/den and best
+                best_num, best_den = num, den
+        if m < len(pairs):
+            k, w = pairs[m]
+            kept -= k * w
+            redrawn += w
+    return Fraction(best_num, best_den)
+
+
+def _iteration_work(engine: _Engine, n_hands: int, max_redraws: int | None) -> int:
+    """Units for the value iterations, or :class:`Intractable` if the answer cannot be shown.
+
+    Unlimited: one pass over the allowed hands. ``k`` redraws: ``k`` binary searches, but
+    each multiplies the exact denominator by up to C(N, hand), so the numbers grow by about
+    log10 C(N, hand) digits a step and the arithmetic with them: charge that, and refuse when
+    the exact fraction would be too long for Python to print (``sys.get_int_max_str_digits``).
+    """
+    if max_redraws is None:
+        return n_hands
+    step = len(str(math.comb(engine.n, engine.hand)))
+    digits = (max_redraws + 1) * step + engine.n  # + the later draws' denominator, roughly
+    limit = sys.get_int_max_str_digits()
+    if limit and digits > limit:
+        raise Intractable(
+            f"optimal redraw: {max_redraws:,} redraws make an exact fraction of about "
+            f"{digits:,} digits, past Python's limit of {limit:,}"
+        )
+    return max_redraws * (1 + digits // 200)
+
+
+@functools.lru_cache(maxsize=8)
+def _solve(problem: DrawProblem, procedure: Procedure, query: Query, budget: int) -> _Solution:
+    rule = procedure.mulligan
+    if not isinstance(rule, RedrawRule):
+        raise ValueError("the optimal redraw needs a RedrawRule mulligan")
+    if rule.max_redraws is not None and rule.max_redraws < 0:
+        raise ValueError(f"max_redraws must be at least 0; got {rule.max_redraws}")
+    active = query.use_mulligan and bool(rule.triggers)
+    # The engine validates the query, merges groups into classes over the condition *and*
+    # trigger selectors, and carries the look-ahead engine when the procedure has one.
+    engine = _Engine(problem, procedure, query, rule.triggers if active else (), budget)
+    red = engine.red
+    sizes = red.sizes
+    hand = engine.hand
+    later = engine.seen - hand
+    n_hands = _count_compositions(sizes, hand)[hand]
+    iterations = _iteration_work(engine, n_hands, rule.max_redraws) if active else 0
+    if engine.kuk is None:
+        estimate = _estimate_work(engine, n_hands) + iterations
+        if estimate > budget:
+            raise Intractable(
+                f"optimal redraw: about {estimate:,} steps, over the exact budget of {budget:,}"
+            )
+    else:
+        # The look-ahead engine counts its own steps against the budget as it goes.
+        engine.spend(n_hands + iterations, "optimal redraw with look-ahead")
+
+    hands_den = math.comb(engine.n, hand)
+    # Plain programme: subsets of the later cards; look-ahead engine: ordered sequences.
+    keep_den = math.comb(engine.n - hand, later) if engine.kuk is None else engine.hand_scale()
+    index: dict[tuple[int, ...], int] = {}
+    keep: list[int] = []
+    weight: list[int] = []
+    allowed: list[bool] = []
+    for comp in _compositions(sizes, hand):
+        index[comp] = len(keep)
+        start = red.cond.of(comp)
+        if not red.cond.tests:
+            ways = keep_den
+        elif engine.kuk is not None:
+            ways = engine.hand_value(comp)
+        elif later == 0:
+            ways = 1 if red.cond.all_hold(start) else 0
+        else:
+            pile = tuple(s - k for s, k in zip(sizes, comp, strict=True))
+            ways = _plain_ways(red, later, pile, start)
+        keep.append(ways)
+        weight.append(_ways(sizes, comp))
+        allowed.append(active and red.trig.any_holds(red.trig.of(comp)))
+
+    scale = hands_den * keep_den
+    plain = Fraction(sum(w * k for w, k in zip(weight, keep, strict=True)), scale)
+    rest = sum(w * k for w, k, a in zip(weight, keep, allowed, strict=True) if not a)
+    # Allowed hands by keep ascending, with prefix sums of weight and suffix sums of
+    # weight*keep: with a redraw worth V, the hands with keep < V (a prefix) are redrawn and
+    # the rest kept, so each value iteration is one binary search, not a pass over all hands.
+    pairs = sorted((k, w) for k, w, a in zip(keep, weight, allowed, strict=True) if a)
+    keys = [k for k, _ in pairs]
+    prefix_w = [0]
+    for _, w in pairs:
+        prefix_w.append(prefix_w[-1] + w)
+    suffix_wk = [0]
+    for k, w in reversed(pairs):
+        suffix_wk.append(suffix_wk[-1] + k * w)
+    suffix_wk.reverse()
+
+    values = [plain]
+    unlimited: Fraction | None = None
+    every = active and all(allowed)
+    if not active:
+        unlimited = plain if rule.max_redraws is None else None
+        values.extend([plain] * (rule.max_redraws or 0))
+    elif rule.max_redraws is None:
+        unlimited = _fixed_point(rest, pairs, keep_den, hands_den)
+        # Every hand allowed: the value must be the best hand's own chance (see _fixed_point).
+        assert not every or unlimited == Fraction(keys[-1], keep_den)
+    else:
+        for _ in range(rule.max_redraws):
+            previous = values[-1]
+            m = bisect.bisect_left(keys, previous * keep_den)  # keep < previous: redraw
+            values.append(
+                Fraction(rest + suffix_wk[m], scale) + Fraction(prefix_w[m], hands_den) * previous
+            )
+    return _Solution(
+        engine=engine,
+        index=index,
+        keep_num=tuple(keep),
+        keep_den=keep_den,
+        allowed=tuple(allowed),
+        values=tuple(values),
+        unlimited=unlimited,
+        every_hand_allowed=every,
+        max_redraws=rule.max_redraws,
+        active=active,
+    )
+
+
+def _rule_note(rule: RedrawRule) -> str:
+    if rule.max_redraws is None:
+        return "as many redraws as the rule allows (best stationary policy)"
+    if rule.max_redraws == 0:
+        return "no redraw allowed (max_redraws = 0)"
+    times = "once" if rule.max_redraws == 1 else f"{rule.max_redraws} times"
+    return f"at most {times}; later decisions use the value of the redraws then left"
+
+
+def optimal_redraw_odds(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    *,
+    budget: int = DEFAULT_BUDGET,
+) -> OddsResult:
+    """Exact probability of the query under the optimal redraw policy.
+
+    ``procedure.mulligan`` must be a :class:`RedrawRule`; a hand may be redrawn when any
+    trigger holds, at most ``max_redraws`` times (None = unlimited). The player redraws an
+    allowed hand only when the redraw's value is strictly higher than keeping it.
+    ``probability_without_mulligan`` is the plain probability (never redraw). With
+    ``query.use_mulligan`` unset, or no triggers, both are the plain probability.
+
+    Unlimited redraws when *every* hand may be redrawn: the value returned is
+    ``max_h keep(h)``, the value of redrawing until a best hand comes (which happens with
+    probability 1); "redraw everything forever" is no policy.
+
+    Raises :class:`~deckcheck.draws.exact.Intractable` when the estimated work exceeds
+    ``budget`` (checked before computing), ``ValueError`` for a rule that is not a redraw rule
+    or a query that makes no sense (as :func:`~deckcheck.draws.exact.exact_odds`).
+    """
+    solution = _solve(problem, procedure, query, budget)
+    rule = procedure.mulligan
+    assert isinstance(rule, RedrawRule)  # checked by _solve
+    notes = [_OPTIMAL_NOTE]
+    if not solution.active:
+        notes.append("no redraw: the mulligan is off or the rule has no trigger")
+    else:
+        notes.append(_rule_note(rule))
+        if solution.every_hand_allowed and rule.max_redraws is None:
+            notes.append(
+                "every hand allows a redraw: the value is that of redrawing until a best "
+                "hand comes (max over hands of the chance of success if kept)"
+            )
+    if solution.engine.kuk is not None:
+        notes.append("look-ahead: the top card is kept or put under by policies.kuk_keep")
+    p = solution.best
+    return OddsResult(
+        probability=float(p),
+        probability_without_mulligan=float(solution.plain),
+        exact=True,
+        method=METHOD,
+        probability_exact=f"{p.numerator}/{p.denominator}",
+        notes=tuple(notes),
+    )
+
+
+def optimal_redraw_choice(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    *,
+    budget: int = DEFAULT_BUDGET,
+) -> Callable[..., bool]:
+    """The decision :func:`optimal_redraw_odds` plays: ``choose(hand, redraws_left=None)``.
+
+    ``hand`` is an opening-hand composition over ``problem``'s groups; the result is True to
+    redraw. ``redraws_left`` defaults to the first decision (``max_redraws`` left, or
+    unlimited); a later decision with ``j`` redraws left compares the hand's chance with
+    ``V_{j-1}``, so pass ``j`` there (``0`` never redraws). For an unlimited rule every
+    decision uses the same threshold and ``redraws_left`` must stay None. A hand the rule does
+    not let the player redraw is always kept; ties are kept.
+
+    Everything is computed up front: :class:`~deckcheck.draws.exact.Intractable` is raised
+    here, never by the returned function.
+    """
+    solution = _solve(problem, procedure, query, budget)
+    red = solution.engine.red
+    hand_size = solution.engine.hand
+    n_groups = len(problem.group_sizes)
+
+    def choose(hand: Sequence[int], redraws_left: int | None = None) -> bool:
+        """True = redraw this hand (see :func:`optimal_redraw_choice`)."""
+        if (
+            len(hand) != n_groups
+            or sum(hand) != hand_size
+            or any(not 0 <= k <= s for k, s in zip(hand, problem.group_sizes, strict=True))
+        ):
+            raise ValueError(f"not an opening hand of {hand_size} over the problem's groups")
+        threshold = solution.threshold(redraws_left)
+        row = solution.index[red.to_classes(hand)]
+        if threshold is None or not solution.allowed[row]:
+            return False
+        # Strictly below: redrawing must raise the chance; a tie keeps the hand.
+        return solution.keep_num[row] < threshold * solution.keep_den
+
+    return choose

@@ -1,0 +1,68 @@
+"""`odds --redraw-policy optimal`: Ren Dhark's optional redraw taken only when it helps."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from deckcheck.cli.app import app
+
+REPO = Path(__file__).resolve().parents[1]
+STARTER = str(REPO / "examples/ren-dhark/blue-starter.txt")
+CUSTOM = str(REPO / "examples/ren-dhark/terra-custom.txt")
+runner = CliRunner()
+
+
+def odds(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["odds", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+@pytest.mark.parametrize("condition", ["type:action>=4", "type:ship>=2", "type:ship>=3"])
+@pytest.mark.parametrize("redraws", ["0", "1", "2", "unlimited"])
+def test_optimal_is_never_worse(condition: str, redraws: str) -> None:
+    best = odds(STARTER, condition, "--redraw-policy", "optimal", "--redraws", redraws)
+    always = odds(STARTER, condition, "--redraws", redraws)
+    none = odds(STARTER, condition, "--mulligan", "none")
+    assert best["exact"] is True
+    assert Fraction(str(best["probability_exact"])) >= Fraction(str(always["probability_exact"]))
+    assert Fraction(str(best["probability_exact"])) >= Fraction(str(none["probability_exact"]))
+    assert best["probability_without_mulligan"] == pytest.approx(none["probability"])
+
+
+def test_optimal_beats_always_where_redrawing_hurts() -> None:
+    best = odds(STARTER, "type:action>=4", "--redraw-policy", "optimal")
+    always = odds(STARTER, "type:action>=4")
+    assert best["probability"] > best["probability_without_mulligan"] > always["probability"]
+    assert "optimal redraw" in str(best["method"])
+    assert any("only when it raises" in a for a in best["assumptions"])  # type: ignore[union-attr]
+
+
+def test_zero_redraws_is_the_plain_draw() -> None:
+    best = odds(CUSTOM, "type:ship>=2", "--redraw-policy", "optimal", "--redraws", "0")
+    assert best["probability"] == pytest.approx(best["probability_without_mulligan"])
+
+
+def test_by_turn_uses_the_policy() -> None:
+    best = odds(CUSTOM, "type:ship>=2", "type:action>=1", "--redraw-policy", "optimal",
+                "--by-turn", "3")
+    rows = best["by_turn"]
+    assert isinstance(rows, list) and len(rows) == 3
+    assert rows[0]["probability"] == pytest.approx(best["probability"])
+    assert [r["cards_seen"] for r in rows] == [7, 8, 9]
+
+
+def test_simulate_refuses_the_optimal_policy_and_bad_names_are_usage_errors() -> None:
+    result = runner.invoke(app, ["simulate", CUSTOM, "type:ship>=2", "--trials", "100",
+                                 "--redraw-policy", "optimal"])
+    assert result.exit_code == 2
+    assert "odds --redraw-policy optimal" in result.output  # the library's own message
+    result = runner.invoke(app, ["odds", CUSTOM, "type:ship>=2", "--redraw-policy", "best"])
+    assert result.exit_code == 2
+    assert "always" in result.output
