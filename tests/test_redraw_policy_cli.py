@@ -50,8 +50,9 @@ def test_zero_redraws_is_the_plain_draw() -> None:
 
 
 def test_by_turn_uses_the_policy() -> None:
-    best = odds(CUSTOM, "type:ship>=2", "type:action>=1", "--redraw-policy", "optimal",
-                "--by-turn", "3")
+    best = odds(
+        CUSTOM, "type:ship>=2", "type:action>=1", "--redraw-policy", "optimal", "--by-turn", "3"
+    )
     rows = best["by_turn"]
     assert isinstance(rows, list) and len(rows) == 3
     assert rows[0]["probability"] == pytest.approx(best["probability"])
@@ -59,8 +60,9 @@ def test_by_turn_uses_the_policy() -> None:
 
 
 def test_simulate_refuses_the_optimal_policy_and_bad_names_are_usage_errors() -> None:
-    result = runner.invoke(app, ["simulate", CUSTOM, "type:ship>=2", "--trials", "100",
-                                 "--redraw-policy", "optimal"])
+    result = runner.invoke(
+        app, ["simulate", CUSTOM, "type:ship>=2", "--trials", "100", "--redraw-policy", "optimal"]
+    )
     assert result.exit_code == 2
     assert "odds --redraw-policy optimal" in result.output  # the library's own message
     result = runner.invoke(app, ["odds", CUSTOM, "type:ship>=2", "--redraw-policy", "best"])
