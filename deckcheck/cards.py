@@ -55,7 +55,10 @@ def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] 
                 if selector is not None:
                     cards = [c for c in catalog if selector(c)]
     art = game.card_art(cards[0]) if game.card_art and len(cards) == 1 else None
-    shown = tuple(
-        f for f in game.field_specs if f not in ("type",) and game.field_specs[f].kind != "data"
+    shown = (
+        tuple(game.spec.list_fields)
+        or tuple(
+            f for f in game.field_specs if f not in ("type",) and game.field_specs[f].kind != "data"
+        )[:4]
     )
     return CardSearch(game, search, tuple(cards), art, shown)

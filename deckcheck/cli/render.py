@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
@@ -131,13 +132,22 @@ def card_list(found: Any) -> None:
         if found.art:
             out.print(found.art, markup=False)
         return
-    fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)][:6]
-    table = Table(title=f"{len(found.cards)} {found.game.id} cards", title_justify="left")
-    table.add_column("id", style="cyan", no_wrap=True)
-    table.add_column("name", style="bold")
-    table.add_column("type")
+    fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)]
+    if len(found.cards) > PLAIN_LISTING:
+        _plain_listing(found.cards, fields, f"{len(found.cards)} {found.game.id} cards")
+        return
+    table = Table(
+        title=f"{len(found.cards)} {found.game.id} cards",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    table.add_column("id", style="cyan", overflow="fold", max_width=18)
+    table.add_column("name", style="bold", min_width=14)
+    table.add_column("type", min_width=5)
     for f in fields:
-        table.add_column(f.replace("_", " "))
+        header = f.replace("_", " ").replace("cost ", "")
+        table.add_column(header, min_width=min(len(header), 10))
     for card in found.cards:
         row = [card.id, card.name, card.type_label]
         for f in fields:
@@ -147,6 +157,27 @@ def card_list(found: Any) -> None:
             )
         table.add_row(*row)
     out.print(table)
+
+
+PLAIN_LISTING = 200
+"""Longer listings are printed as plain aligned lines: a rich table of thousands of rows takes
+seconds to lay out."""
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+
+def _plain_listing(cards: Sequence[Any], fields: Sequence[str], title: str) -> None:
+    rows = [[c.id, c.name, c.type_label, *(_cell(c.get(f)) for f in fields)] for c in cards]
+    header = ["id", "name", "type", *(f.replace("_", " ") for f in fields)]
+    widths = [min(40, max(len(r[i]) for r in [header, *rows])) for i in range(len(header))]
+    lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    for r in rows:
+        lines.append("  ".join(v[:w].ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+    sys.stdout.write("\n".join(lines) + "\n")
 
 
 _SEGMENTS = {

@@ -112,3 +112,4 @@ class GameSpec(_Strict):
     piles: dict[str, PileModel] = {}
     totals: list[TotalModel] = []
     ordered: bool = False  # the order of the deck's lines matters (a Drake stack)
+    list_fields: list[str] = []  # columns of `cards` listings (default: the first few fields)
