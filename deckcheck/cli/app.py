@@ -207,6 +207,14 @@ RedrawsOpt = Annotated[
 ]
 
 
+def _show_odds(result: Any, json_out: bool) -> None:
+    """An odds or simulation report as JSON or as the panel."""
+    if json_out:
+        render.emit_json(result.as_json())
+    else:
+        render.odds(result)
+
+
 def _odds_options(
     seen: int | None,
     turn: int | None,
@@ -282,10 +290,7 @@ def odds(
     options = _odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup = open_setup(deck, catalogs=catalog or [], game=game)
     result = compute_odds(setup, conditions, options)
-    if json_out:
-        render.emit_json(result.as_json())
-    else:
-        render.odds(result)
+    _show_odds(result, json_out)
 
 
 @_command(app)
@@ -318,10 +323,7 @@ def simulate(
     setup = open_setup(deck, catalogs=catalog or [], game=game)
     with render.progress_bar(trials) as progress:
         result = simulate_odds(setup, conditions, options, trials, seed, progress)
-    if json_out:
-        render.emit_json(result.as_json())
-    else:
-        render.odds(result)
+    _show_odds(result, json_out)
 
 
 @_command(app)
