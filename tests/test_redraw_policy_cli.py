@@ -68,3 +68,36 @@ def test_simulate_refuses_the_optimal_policy_and_bad_names_are_usage_errors() ->
     result = runner.invoke(app, ["odds", CUSTOM, "type:ship>=2", "--redraw-policy", "best"])
     assert result.exit_code == 2
     assert "always" in result.output
+
+
+def _hands(*args: str) -> list[dict[str, object]]:
+    result = runner.invoke(
+        app, ["hand", STARTER, *args, "--count", "300", "--seed", "11", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    hands: list[dict[str, object]] = json.loads(result.stdout)["hands"]
+    return hands
+
+
+def test_hand_keeps_a_redrawable_hand_that_meets_the_goal_under_the_optimal_policy() -> None:
+    always = _hands("type:action>=4")
+    optimal = _hands("type:action>=4", "--redraw-policy", "optimal")
+    # Same seed, same first hands: "always" redraws every hand with 4+ actions (a trigger),
+    # the optimal policy keeps exactly those, because they already meet the goal.
+    hits = [
+        i
+        for i, h in enumerate(always)
+        if str(h["decisions"][0]).startswith("redraw")  # type: ignore[index]
+        and "action" in str(h["decisions"][0])  # type: ignore[index]
+    ]
+    assert hits, "the seed should deal some hand with more than 3 actions"
+    for i in hits:
+        assert str(optimal[i]["decisions"][0]).startswith("kept"), optimal[i]  # type: ignore[index]
+        assert optimal[i]["goal_met"] is True
+        assert optimal[i]["first"] == always[i]["first"]  # one stream per hand
+
+
+def test_hand_optimal_policy_needs_a_goal() -> None:
+    result = runner.invoke(app, ["hand", STARTER, "--redraw-policy", "optimal"])
+    assert result.exit_code == 2
+    assert "goal" in result.output

@@ -337,31 +337,31 @@ def hand(
     count: Annotated[int, typer.Option("--count", "-k", help="How many hands.")] = 1,
     mulligan: MulliganOpt = "rules",
     second: SecondOpt = False,
+    redraw_policy: RedrawPolicyOpt = "always",
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Deal sample opening hands the way the game deals them, with the mulligan decision.
 
-    Cards are grouped by type; each hand says what was redrawn or returned, and why.
+    Cards are grouped by type; each hand says what was redrawn or returned, and why. Hand N
+    of a seed is the same whatever --count, so a hand can be shown again.
 
     Example: [bold]deckcheck hand examples/ren-dhark/terra-custom.txt --count 3 --seed 1[/]
     """
     from deckcheck.query.hands import sample_hands
     from deckcheck.query.setup import open_setup
 
-    if mulligan not in ("rules", "none"):
-        from deckcheck.errors import UsageError
-
-        raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
+    options = _odds_options(None, None, second, mulligan, None, None, redraw_policy)
     setup = open_setup(deck, catalogs=catalog or [], game=game)
     result = sample_hands(
         setup,
         count=count,
         seed=seed,
-        mulligan=mulligan,  # type: ignore[arg-type]
+        mulligan=options.mulligan,
         conditions=conditions or [],
         second=second,
+        redraw_policy=options.redraw_policy,
     )
     if json_out:
         render.emit_json(render.hands_json(result))

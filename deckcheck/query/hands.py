@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from deckcheck.catalog.model import Card
 from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
 from deckcheck.errors import UsageError
-from deckcheck.query.odds import MulliganPolicy, OddsOptions, bind, check_seed
+from deckcheck.query.odds import MulliganPolicy, OddsOptions, RedrawPolicy, bind, check_seed
 from deckcheck.query.selectors import bind_selector
 from deckcheck.query.setup import DrawSetup
 
@@ -52,6 +52,7 @@ def sample_hands(
     mulligan: MulliganPolicy = "rules",
     conditions: Sequence[str] = (),
     second: bool = False,
+    redraw_policy: RedrawPolicy = "always",
 ) -> HandsReport:
     """Deal ``count`` opening hands; apply the game's mulligan under the rules policy.
 
@@ -62,7 +63,6 @@ def sample_hands(
         raise UsageError(f"--count must be between 1 and {MAX_HANDS}")
     check_seed(seed)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    rng = random.Random(seed)
     pile = [card for card, n in setup.pile for _ in range(n)]
     size = (
         setup.opening.hand_size_second
@@ -100,12 +100,38 @@ def sample_hands(
     triggers = []
     if isinstance(rule, RedrawRule) and setup.mulligan is not None:
         triggers = [(bind_selector(t.select, setup.catalog), t) for t in setup.mulligan.triggers]
+    redraw_chooser = None
+    if isinstance(rule, RedrawRule) and redraw_policy == "optimal":
+        if not conditions:
+            raise UsageError(
+                '--redraw-policy optimal needs a goal: add conditions, e.g. "type:ship>=2"'
+            )
+        from deckcheck.draws.exact import Intractable
+        from deckcheck.draws.optimal_redraw import optimal_redraw_choice
+
+        bound = bind(setup, conditions, OddsOptions(second=second))
+        predicates = [
+            bind_selector(t, setup.catalog, setup.game.name_candidates)
+            for t in bound.problem.selector_labels
+        ]
+        grouping = _Grouping(list(bound.problem.membership), predicates)
+        try:
+            redraw_chooser = optimal_redraw_choice(
+                bound.problem, bound.procedure, Query(size, second, True)
+            )
+        except Intractable as exc:
+            raise UsageError(f"the optimal redraw is out of exact reach here ({exc})") from None
+        notes.append(
+            "redraws only when a fresh deal beats the hand, for: " + " and ".join(conditions)
+        )
     goal = [
         (bind_selector(c.selector, setup.catalog, setup.game.name_candidates), c)
         for c in (bind(setup, conditions, OddsOptions()).conditions if conditions else ())
     ]
     hands = []
     for number in range(1, count + 1):
+        # One stream per hand: hand N of a seed is the same whatever --count or the policy.
+        rng = random.Random(f"{seed}:{number}")
         deck = pile[:]
         rng.shuffle(deck)
         hand, rest = deck[:size], deck[size:]
@@ -128,6 +154,15 @@ def sample_hands(
                 if rule.max_redraws is not None and redraws >= rule.max_redraws:
                     decisions.append("kept: " + ", ".join(reasons) + ", but no redraws left")
                     break
+                if redraw_chooser is not None and grouping is not None:
+                    left = None if rule.max_redraws is None else rule.max_redraws - redraws
+                    if not redraw_chooser(grouping.composition(hand), left):
+                        decisions.append(
+                            "kept: "
+                            + ", ".join(reasons)
+                            + " allows a redraw, but this hand has the better chance"
+                        )
+                        break
                 decisions.append("redraw: " + ", ".join(reasons))
                 deck = pile[:]
                 rng.shuffle(deck)
@@ -135,10 +170,7 @@ def sample_hands(
                 redraws += 1
         elif isinstance(rule, ReturnRule) and chooser is not None and grouping is not None:
             group_of = grouping.of
-            composition = [0] * len(grouping.keys)
-            for card in hand:
-                composition[group_of(card)] += 1
-            choice = chooser(tuple(composition))
+            choice = chooser(grouping.composition(hand))
             if choice is None:
                 decisions.append("kept: the hand already gives the best chance")
             else:
@@ -188,6 +220,13 @@ class _Grouping:
     def of(self, card: Card) -> int:
         """The group index of ``card``."""
         return self.keys.index(tuple(p(card) for p in self.predicates))
+
+    def composition(self, hand: Sequence[Card]) -> tuple[int, ...]:
+        """How many cards of each group a hand holds."""
+        counts = [0] * len(self.keys)
+        for card in hand:
+            counts[self.of(card)] += 1
+        return tuple(counts)
 
 
 def _count(hand: Sequence[Card], selector: Callable[[Card], bool]) -> int:
