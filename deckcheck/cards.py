@@ -27,7 +27,7 @@ class CardSearch:
 
 def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] = ()) -> CardSearch:
     """Cards whose name, alias or id contains ``search`` (folded), or that match
-    ``field:value``; an exact name match wins over partial ones."""
+    ``field:value``; exact name or id matches come first."""
     game = get_game(game_id)
     catalog = game.catalog(catalogs)
     cards: list[Card]
@@ -36,24 +36,20 @@ def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] 
     else:
         by_id = catalog.by_id(search)
         exact = catalog.by_name(search) or ([by_id] if by_id else [])
-        if exact:
-            cards = exact
-        else:
-            key = fold(search)
-            cards = [
-                c
-                for c in catalog
-                if key in fold(c.name)
-                or key in fold(c.id)
-                or any(key in fold(a) for a in c.aliases)
-            ]
-            if not cards and ":" in search:
-                try:
-                    selector = bind_selector(search, catalog)
-                except ConditionError:
-                    selector = None
-                if selector is not None:
-                    cards = [c for c in catalog if selector(c)]
+        key = fold(search)
+        cards = exact + [
+            c
+            for c in catalog
+            if c not in exact
+            and (key in fold(c.name) or key in fold(c.id) or any(key in fold(a) for a in c.aliases))
+        ]
+        if not cards and ":" in search:
+            try:
+                selector = bind_selector(search, catalog)
+            except ConditionError:
+                selector = None
+            if selector is not None:
+                cards = [c for c in catalog if selector(c)]
     art = game.card_art(cards[0]) if game.card_art and len(cards) == 1 else None
     shown = (
         tuple(game.spec.list_fields)

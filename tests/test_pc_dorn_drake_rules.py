@@ -128,7 +128,7 @@ def test_pc_unknown_rarity_is_undecided(tmp_path: Path) -> None:
 
 
 def test_pc_unknown_rarity_and_an_error_is_illegal(tmp_path: Path) -> None:
-    report = pc(tmp_path, pc_lines(50, {"Topdecker": 1, "Iron Warlord": 2}))
+    report = pc(tmp_path, pc_lines(50, {"Topdecker": 2, "Iron Warlord": 2}))
     assert sorted((v.code, str(v.severity)) for v in report.violations) == [
         ("pc.rarity", "error"), ("pc.rarity", "unknown")]
     assert report.status == Status.ILLEGAL
@@ -169,7 +169,7 @@ def test_pc_other_miners_do_not_count(tmp_path: Path) -> None:
 def test_pc_cli_exit_codes(tmp_path: Path) -> None:
     legal = write(tmp_path, "planetary-conquerors", pc_lines(50), name="legal.txt")
     illegal = write(tmp_path, "planetary-conquerors", pc_lines(81), name="illegal.txt")
-    unknown = write(tmp_path, "planetary-conquerors", pc_lines(50, {"Topdecker": 1}),
+    unknown = write(tmp_path, "planetary-conquerors", pc_lines(50, {"Topdecker": 2}),
                     name="unknown.txt")
     cat = ["--catalog", str(EXAMPLE_SET)]
     for path, code, status in [(legal, 0, "legal"), (illegal, 1, "illegal"),

@@ -104,7 +104,8 @@ def check_overlay(base: Catalog, doc: CatalogDocument) -> list[Problem]:
     """Every problem of ``doc`` as an overlay on ``base`` (empty list: it applies cleanly)."""
     problems = list(doc.problems)
     if doc.game is not None and doc.game != base.game:
-        problems.append(Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1))
+        # Every field would be "unknown" too: the one real problem is the game.
+        return [Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1)]
     starts = table_lines(doc.text, "cards")
     seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}

@@ -79,6 +79,8 @@ MissionsOpt = Annotated[
         help="Number of missions where "
         "the game has that setting (STCCG: the "
         "rulebook's 4-per-side advice).",
+        min=1,
+        max=1000,
     ),
 ]
 VariantOpt = Annotated[
@@ -187,7 +189,8 @@ MulliganOpt = Annotated[
     str,
     typer.Option(
         "--mulligan",
-        help="rules: the game's own redraw/mulligan, chosen optimally; none: plain draw.",
+        help="rules: the game's own redraw/mulligan (Planetary Conquerors' return chosen "
+        "optimally; Ren Dhark's redraw per --redraw-policy); none: the plain draw.",
     ),
 ]
 RedrawPolicyOpt = Annotated[
@@ -403,6 +406,8 @@ def export(
     from deckcheck.export import export_deck
     from deckcheck.violations import Status
 
+    if output is not None and str(output) == "-":
+        output = None  # "-" is standard output, as DECK "-" is standard input
     result = export_deck(
         deck,
         to,

@@ -44,6 +44,7 @@ def load_deck(
     then ``catalogs`` (``--catalog``), so the command line has the last word. ``params``
     change the variant's numbers (``--missions 4``); a header line may too (``missions: 4``).
     """
+    _refuse_pile(path)
     source = read_deck(path)
     return resolve_source(source, game=game, variant=variant, catalogs=catalogs, params=params)
 
@@ -60,6 +61,8 @@ def resolve_source(
     overlays = [*source.catalogs, *catalogs]
     declared = source.game.strip().lower() if source.game else None
     game = game.strip().lower() if game else None
+    if game:
+        get_game(game)  # an unknown --game is the first thing to say
     if declared and game and declared != game:
         raise UsageError(
             f"{source.label} says game {declared!r} but --game says {game!r}; drop one of them"
@@ -114,6 +117,19 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
         + "; add a 'game: …' line or --game",
         source=source.label,
     )
+
+
+def _refuse_pile(path: str | Path) -> None:
+    """``dorn:heroes`` is a built-in random pile, not a deck file: say so instead of
+    "no such file"."""
+    text = str(path)
+    game, sep, pile = text.partition(":")
+    if not sep or Path(text).exists() or game not in all_games():
+        return
+    if pile in all_games()[game].spec.piles:
+        raise UsageError(
+            f"{text} is a built-in random pile: use it with odds, simulate or hand, not as a deck"
+        )
 
 
 def _header_number(source: DeckSource, key: str) -> int:

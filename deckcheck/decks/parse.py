@@ -168,6 +168,11 @@ def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -
 
 def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
     data = parse_toml(text, label, DeckFormatError)
+    if isinstance(data.get("catalog"), dict) or isinstance(data.get("cards"), list):
+        raise DeckFormatError(
+            "is a catalog overlay ([catalog] and [[cards]]), not a deck: pass it with --catalog",
+            source=label,
+        )
     headers: dict[str, str] = {}
     for key in ("game", "variant", "name", "author", "description"):
         if key in data:

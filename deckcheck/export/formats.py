@@ -37,8 +37,11 @@ def lines(loaded: LoadedDeck) -> list[tuple[Card, int]]:
 
 
 def overlay_paths(loaded: LoadedDeck, out_path: Path | None) -> list[str]:
-    """The deck's overlay files, relative to where the export is written (or the cwd)."""
-    base = (out_path.parent if out_path else Path.cwd()).resolve()
+    """The deck's overlay files, relative to where the export is written; absolute on standard
+    output, since the reader's deck file may end up anywhere."""
+    if out_path is None:
+        return [str(Path(p).resolve()) for p in loaded.catalog.sources[1:] if Path(p).exists()]
+    base = out_path.parent.resolve()
     return [
         os.path.relpath(Path(p).resolve(), base)
         for p in loaded.catalog.sources[1:]

@@ -384,6 +384,11 @@ def simulate_bound(
     For a return-mulligan the simulated player follows the exact optimal choice where it can be
     computed, otherwise the greedy policy.
     """
+    if seed is None:
+        # A seed the user can pass back to --seed (and that JSON readers keep exactly).
+        import secrets
+
+        seed = secrets.randbelow(2**31)
     chooser = None
     if isinstance(procedure.mulligan, ReturnRule) and query.use_mulligan:
         from deckcheck.draws.exact import Intractable, optimal_return_choice
@@ -397,7 +402,7 @@ def simulate_bound(
     except ImportError:
         from deckcheck.draws.reference import simulate_reference
 
-        return simulate_reference(bound.problem, procedure, query, trials, seed or 0, chooser)
+        return simulate_reference(bound.problem, procedure, query, trials, seed, chooser)
     return simulate_vectorised(
         bound.problem, procedure, query, trials, seed, chooser, progress=progress
     )

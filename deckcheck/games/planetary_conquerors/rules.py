@@ -36,7 +36,9 @@ def rarity(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
         ids = list(dict.fromkeys(first[key]))
         star = stars[key]
         if star is None:
-            unknown.extend(ids)
+            # No rarity caps a card below min(caps) copies, so fewer cannot break the rule.
+            if caps and n > min(caps.values()):
+                unknown.extend(ids)
             continue
         cap = caps.get(int(star))
         if cap is not None and n > cap:
@@ -48,8 +50,8 @@ def rarity(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
         names = ", ".join(deck.cards()[i].name for i in unknown)
         yield undecided(
             "pc.rarity",
-            f"rarity unknown for {names}: the copy limit cannot be checked (give it in a "
-            "catalog overlay: rarity = 1, 2 or 3)",
+            f"rarity unknown for {names}, held more than {min(caps.values())} time(s): the "
+            "copy limit cannot be checked (give it in a catalog overlay: rarity = 1, 2 or 3)",
             unknown,
         )
 
