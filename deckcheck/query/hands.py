@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from deckcheck.catalog.model import Card
 from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
 from deckcheck.errors import UsageError
-from deckcheck.query.odds import MulliganPolicy, OddsOptions, RedrawPolicy, bind, check_seed
+from deckcheck.query.odds import (
+    Bound,
+    MulliganPolicy,
+    OddsOptions,
+    RedrawPolicy,
+    bind,
+    check_seed,
+)
 from deckcheck.query.selectors import bind_selector
 from deckcheck.query.setup import DrawSetup
 
@@ -79,12 +86,7 @@ def sample_hands(
         if conditions:
             from deckcheck.draws.exact import Intractable, optimal_return_choice
 
-            bound = bind(setup, conditions, OddsOptions(second=second))
-            predicates = [
-                bind_selector(t, setup.catalog, setup.game.name_candidates)
-                for t in bound.problem.selector_labels
-            ]
-            grouping = _Grouping(list(bound.problem.membership), predicates)
+            bound, grouping = _bind_goal(setup, conditions, second)
             try:
                 chooser = optimal_return_choice(
                     bound.problem, bound.procedure, Query(size, second, True)
@@ -109,12 +111,7 @@ def sample_hands(
         from deckcheck.draws.exact import Intractable
         from deckcheck.draws.optimal_redraw import optimal_redraw_choice
 
-        bound = bind(setup, conditions, OddsOptions(second=second))
-        predicates = [
-            bind_selector(t, setup.catalog, setup.game.name_candidates)
-            for t in bound.problem.selector_labels
-        ]
-        grouping = _Grouping(list(bound.problem.membership), predicates)
+        bound, grouping = _bind_goal(setup, conditions, second)
         try:
             redraw_chooser = optimal_redraw_choice(
                 bound.problem, bound.procedure, Query(size, second, True)
@@ -227,6 +224,18 @@ class _Grouping:
         for card in hand:
             counts[self.of(card)] += 1
         return tuple(counts)
+
+
+def _bind_goal(
+    setup: DrawSetup, conditions: Sequence[str], second: bool
+) -> tuple[Bound, _Grouping]:
+    """The goal as an abstract problem, and how to find a card's group in it."""
+    bound = bind(setup, conditions, OddsOptions(second=second))
+    predicates = [
+        bind_selector(t, setup.catalog, setup.game.name_candidates)
+        for t in bound.problem.selector_labels
+    ]
+    return bound, _Grouping(list(bound.problem.membership), predicates)
 
 
 def _count(hand: Sequence[Card], selector: Callable[[Card], bool]) -> int:
