@@ -50,8 +50,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
-    from deckcheck.query.odds import OddsOptions, compute_odds
-    from deckcheck.query.setup import open_setup
+    from deckcheck.analysis.odds import OddsOptions, compute_odds
+    from deckcheck.analysis.setup import open_setup
 
     print(f"machine: {machine()}")
     for name, deck, conditions, options in QUERIES:

@@ -53,8 +53,10 @@ def main() -> int:
             results[name] += wall_times([py, "-m", "deckcheck", "validate", deck], 1)
     base = statistics.median(baseline)
     print(f"baseline import typer+rich+pydantic: {summary(baseline)}")
-    print(f"a minimal one-argument Typer app:     {summary(floor)}  ratio "
-          f"{statistics.median(floor) / base:4.2f}x")
+    print(
+        f"a minimal one-argument Typer app:     {summary(floor)}  ratio "
+        f"{statistics.median(floor) / base:4.2f}x"
+    )
     worst = 0.0
     for name, times in results.items():
         ratio = statistics.median(times) / base

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.catalog.model import Card
-from deckcheck.errors import ConditionError
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import ConditionError
+from deckcheck.core.text import fold
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
-from deckcheck.query.selectors import bind_selector
-from deckcheck.text import fold
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.catalog.model import Card
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import LoadedDeck, load_deck
-from deckcheck.errors import UsageError
-from deckcheck.query.selectors import bind_selector
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.load import LoadedDeck, load_deck
-from deckcheck.errors import DeckcheckError
-from deckcheck.violations import Report, Violation
 
 
 def validate_loaded(loaded: LoadedDeck) -> Report:

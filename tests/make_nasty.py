@@ -156,9 +156,7 @@ def corpus() -> dict[str, bytes]:
     )
     files["deck-catalog-dir.txt"] = b"game: ren-dhark\ncatalog: .\n2 POINT OF\n"
     files["deck-catalog-binary.txt"] = b"game: ren-dhark\ncatalog: random-bytes.bin\n2 POINT OF\n"
-    files["deck-missions-banana.txt"] = (
-        b"game: stccg-1e\nmissions: banana\nU.S.S. Jupiter\n"
-    )
+    files["deck-missions-banana.txt"] = b"game: stccg-1e\nmissions: banana\nU.S.S. Jupiter\n"
 
     # --- text that looks like console markup (rich) ------------------------------------------
     files["markup-line.txt"] = b"game: ren-dhark\n2 POINT OF\n[/]\n"
@@ -210,8 +208,11 @@ def write(directory: Path) -> None:
 def differs(directory: Path) -> list[str]:
     """Names of the corpus files missing from, different in or extra in ``directory``."""
     files = corpus()
-    bad = [n for n, data in files.items()
-           if not (directory / n).is_file() or (directory / n).read_bytes() != data]
+    bad = [
+        n
+        for n, data in files.items()
+        if not (directory / n).is_file() or (directory / n).read_bytes() != data
+    ]
     if directory.is_dir():
         bad += [p.name for p in directory.iterdir() if p.is_file() and p.name not in files]
     return sorted(bad)

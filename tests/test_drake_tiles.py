@@ -10,8 +10,10 @@ import pytest
 from deckcheck.games.the_drake.tiles import TileError, parse_grid, render_side, render_tile
 
 ROOT = Path(__file__).resolve().parents[1]
-_CANDIDATES = [ROOT / "catalogs" / "the-drake" / "cards.toml",
-               ROOT / "deckcheck" / "catalogs" / "the-drake" / "cards.toml"]
+_CANDIDATES = [
+    ROOT / "catalogs" / "the-drake" / "cards.toml",
+    ROOT / "deckcheck" / "catalogs" / "the-drake" / "cards.toml",
+]
 CATALOG = next((p for p in _CANDIDATES if p.exists()), _CANDIDATES[0])
 
 
@@ -117,10 +119,19 @@ T troop  o shift  >^</\\ slide (points the way, repeats)  x strike  . empty
 """
 
 
-@pytest.mark.parametrize(("ascii_mode", "expected"), [(False, MONK_TILE), (True, MONK_TILE_ASCII)],
-                         ids=["unicode", "ascii"])
+@pytest.mark.parametrize(
+    ("ascii_mode", "expected"),
+    [(False, MONK_TILE), (True, MONK_TILE_ASCII)],
+    ids=["unicode", "ascii"],
+)
 def test_monk_tile_snapshot(ascii_mode, expected):
     monk = TROOPS["Monk"]
-    tile = render_tile(monk["front"], monk["back"], tuple(monk["front_pivot"]),
-                       tuple(monk["back_pivot"]), monk["name"], ascii=ascii_mode)
+    tile = render_tile(
+        monk["front"],
+        monk["back"],
+        tuple(monk["front_pivot"]),
+        tuple(monk["back_pivot"]),
+        monk["name"],
+        ascii=ascii_mode,
+    )
     assert tile == expected

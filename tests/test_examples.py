@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.catalog.check import check_catalog_file
+from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
+from deckcheck.games.catalog_check import check_catalog_file
 from deckcheck.games.registry import all_games
 from deckcheck.validate import validate_loaded
-from deckcheck.violations import Report, Severity, Status
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from deckcheck.cli.app import app
+from deckcheck.core.errors import InputFileError
 from deckcheck.decks.load import load_deck
-from deckcheck.errors import InputFileError
 from deckcheck.export import export_deck
 from deckcheck.export.formats import READABLE, render
 from deckcheck.export.write import write_atomically

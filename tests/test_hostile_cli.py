@@ -64,6 +64,7 @@ def _build_the_click_command_once() -> Iterator[None]:
         patch.setattr(typer.testing, "_get_command", cached)
         yield
 
+
 # --- the bugs found (see the module docstring) ---------------------------------------------
 # Fixed: BUG_MARKUP_CRASH (kept for the record)
 BUG_MARKUP_CRASH: str | None = None
@@ -182,8 +183,10 @@ def run_in_parallel(
     """Several ``python -m deckcheck`` runs, ``workers`` at a time, each timed on its own;
     None marks a run that outlived ``timeout`` (a hang)."""
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {key: pool.submit(_timed_run, args, stdin, timeout)
-                   for key, (args, stdin) in runs.items()}
+        futures = {
+            key: pool.submit(_timed_run, args, stdin, timeout)
+            for key, (args, stdin) in runs.items()
+        }
         return {key: future.result() for key, future in futures.items()}
 
 
@@ -289,9 +292,7 @@ DECKS: dict[str, Expect] = {
     "long-line.txt": Expect(says=("game",)),
     "unknown-card.txt": Expect(lines=(4, 5), says=("POINT OFF", "Ren Dharkk")),
     "deck-nosuchgame.txt": Expect(lines=(2,), says=("nosuchgame",), bug=BUG_UNKNOWN_GAME),
-    "deck-nosuchvariant.txt": Expect(
-        lines=(3,), says=("nosuchvariant",), bug=BUG_UNKNOWN_VARIANT
-    ),
+    "deck-nosuchvariant.txt": Expect(lines=(3,), says=("nosuchvariant",), bug=BUG_UNKNOWN_VARIANT),
     "deck-catalog-missing.txt": Expect(names="no-such-overlay.toml", says=("no such file",)),
     "deck-catalog-dir.txt": Expect(names=str(NASTY), says=("directory",)),
     "deck-catalog-binary.txt": Expect(names="random-bytes.bin", says=("binary",)),
@@ -314,9 +315,7 @@ OVERLAYS: dict[str, Expect] = {
     "ovl-no-catalog.toml": Expect(
         lines=(1,), says=("[catalog]",), bug=BUG_MARKUP_EATS, bug_in=_NOT_CHECK
     ),
-    "ovl-cards-not-array.toml": Expect(
-        says=("[[cards]]",), bug=BUG_MARKUP_EATS, bug_in=_NOT_CHECK
-    ),
+    "ovl-cards-not-array.toml": Expect(says=("[[cards]]",), bug=BUG_MARKUP_EATS, bug_in=_NOT_CHECK),
     "ovl-syntax.toml": Expect(lines=(7,), says=("TOML",)),
     # A valid planetary-conquerors overlay: fine on its own, wrong over a Ren Dhark deck.
     "ovl-wrong-game.toml": Expect(lines=(1,), says=("planetary-conquerors",), check_code=0),
@@ -343,8 +342,17 @@ OVERLAY_COMMANDS: dict[str, OverlayArgs] = {
     "cards": lambda f, g: ["cards", g, "--catalog", f],
     "odds": lambda f, g: ["odds", _OVERLAY_DECK[g], _OVERLAY_CONDITION[g], "--catalog", f],
     "hand": lambda f, g: ["hand", _OVERLAY_DECK[g], "--seed", "1", "--catalog", f],
-    "simulate": lambda f, g: ["simulate", _OVERLAY_DECK[g], _OVERLAY_CONDITION[g],
-                              "--trials", "200", "--seed", "1", "--catalog", f],
+    "simulate": lambda f, g: [
+        "simulate",
+        _OVERLAY_DECK[g],
+        _OVERLAY_CONDITION[g],
+        "--trials",
+        "200",
+        "--seed",
+        "1",
+        "--catalog",
+        f,
+    ],
     "export": lambda f, g: ["export", _OVERLAY_DECK[g], "--to", "json", "--catalog", f],
     "diff": lambda f, g: ["diff", _OVERLAY_DECK[g], _OVERLAY_DECK[g], "--catalog", f],
 }
@@ -352,8 +360,7 @@ OVERLAY_COMMANDS: dict[str, OverlayArgs] = {
 
 def _deck_cases() -> list[object]:
     return [
-        pytest.param(name, command, marks=xfail_if(expect.bug_for(command)),
-                     id=f"{command}-{name}")
+        pytest.param(name, command, marks=xfail_if(expect.bug_for(command)), id=f"{command}-{name}")
         for name, expect in DECKS.items()
         for command in DECK_COMMANDS
     ]
@@ -361,8 +368,7 @@ def _deck_cases() -> list[object]:
 
 def _overlay_cases() -> list[object]:
     return [
-        pytest.param(name, command, marks=xfail_if(expect.bug_for(command)),
-                     id=f"{command}-{name}")
+        pytest.param(name, command, marks=xfail_if(expect.bug_for(command)), id=f"{command}-{name}")
         for name, expect in OVERLAYS.items()
         for command in OVERLAY_COMMANDS
     ]
@@ -424,8 +430,9 @@ _AS_OVERLAY_BUGS = {"markup [bold] name.txt": BUG_MARKUP_EATS}
 @pytest.mark.parametrize(
     ("name", "command"),
     [
-        pytest.param(name, command, marks=xfail_if(_AS_OVERLAY_BUGS.get(name)),
-                     id=f"{command}-{name}")
+        pytest.param(
+            name, command, marks=xfail_if(_AS_OVERLAY_BUGS.get(name)), id=f"{command}-{name}"
+        )
         for name in DECKS
         for command in ("catalog-check", "cards")
     ],
@@ -775,8 +782,9 @@ def test_export_of_a_bad_deck_writes_nothing(tmp_path: Path) -> None:
 def test_export_force_onto_a_named_pipe_keeps_it_a_pipe(tmp_path: Path) -> None:
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
-    out = run_subprocess(["export", RD_CUSTOM, "--to", "json", "-o", fifo, "--force"],
-                         timeout=SUBPROCESS_LIMIT)
+    out = run_subprocess(
+        ["export", RD_CUSTOM, "--to", "json", "-o", fifo, "--force"], timeout=SUBPROCESS_LIMIT
+    )
     assert stat.S_ISFIFO(fifo.lstat().st_mode), "the named pipe was replaced by a regular file"
     assert_rejects(out, names=fifo, limit=SUBPROCESS_LIMIT)
 
@@ -801,10 +809,18 @@ SUBPROCESS_CASES: list[tuple[list[str | Path], int, Path | str | None, tuple[int
     (["odds", NASTY / "unknown-card.txt", "type:ship>=1"], 2, NASTY / "unknown-card.txt", (4, 5)),
     (["odds", RD_CUSTOM, "type:ship>=banana"], 2, None, ()),
     (["simulate", RD_CUSTOM, "type:ship>=1", "--trials", str(10**12)], 2, None, ()),
-    (["catalog", "check", NASTY / "ovl-misspelt-field.toml"], 2,
-     NASTY / "ovl-misspelt-field.toml", (7,)),
-    (["validate", RD_DECK, "--catalog", NASTY / "ovl-no-type.toml"], 2,
-     NASTY / "ovl-no-type.toml", (9,)),
+    (
+        ["catalog", "check", NASTY / "ovl-misspelt-field.toml"],
+        2,
+        NASTY / "ovl-misspelt-field.toml",
+        (7,),
+    ),
+    (
+        ["validate", RD_DECK, "--catalog", NASTY / "ovl-no-type.toml"],
+        2,
+        NASTY / "ovl-no-type.toml",
+        (9,),
+    ),
     (["validate", "/nonexistent/deck.txt"], 2, "/nonexistent/deck.txt", ()),
     (["validate", NASTY], 2, NASTY, ()),
     (["cards", "nosuchgame"], 2, None, ()),

@@ -1,6 +1,6 @@
 """Property tests: arbitrary text, bytes, overlays and conditions through the parsers, the
 overlay checker, the condition language and deck resolution raise nothing but
-:class:`deckcheck.errors.DeckcheckError` (the CLI turns those into exit code 2).
+:class:`deckcheck.core.errors.DeckcheckError` (the CLI turns those into exit code 2).
 
 Deterministic for CI (``derandomize=True``, no example database). Known bugs are kept as
 ``xfail(strict=True)`` tests whose reason starts with ``BUG:``.
@@ -19,16 +19,16 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from deckcheck.analysis.conditions import parse_condition
 from deckcheck.catalog.load import apply_overlay, check_overlay, parse_document
 from deckcheck.catalog.model import Catalog
+from deckcheck.catalog.selectors import bind_selector
 from deckcheck.cli.app import app
+from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileError
+from deckcheck.core.inputs import decode
 from deckcheck.decks.load import resolve_source
 from deckcheck.decks.parse import parse_deck
-from deckcheck.errors import DeckcheckError, DeckFormatError, InputFileError
 from deckcheck.games.registry import get_game
-from deckcheck.inputs import decode
-from deckcheck.query.conditions import parse_condition
-from deckcheck.query.selectors import bind_selector
 
 T = TypeVar("T")
 
@@ -70,11 +70,23 @@ card_name = st.one_of(
     st.sampled_from(_NAMES), _HOSTILE_TEXT, st.sampled_from(_NAMES).map(str.upper)
 )
 count_text = st.one_of(
-    st.integers(-10**15, 10**15).map(str),
+    st.integers(-(10**15), 10**15).map(str),
     st.sampled_from(["0x10", "1e3", "1.5", "-0", "1_000", "1,000", "٣", "²", "", "x", "--1"]),
 )
-count_form = st.sampled_from(["{n} {name}", "{n}x {name}", "{n}\t{name}", "{name} x{n}", "{name}",
-                              "{n}", "{n}x", "{name}:", "# {name}", "{n} {name} // note"])
+count_form = st.sampled_from(
+    [
+        "{n} {name}",
+        "{n}x {name}",
+        "{n}\t{name}",
+        "{name} x{n}",
+        "{name}",
+        "{n}",
+        "{n}x",
+        "{name}:",
+        "# {name}",
+        "{n} {name} // note",
+    ]
+)
 header = st.one_of(
     st.builds("game: {}".format, st.sampled_from([*GAMES, "nosuchgame", "", "REN-DHARK"])),
     st.builds("variant: {}".format, st.sampled_from(["custom", "starter", "standard", "zzz"])),
@@ -87,14 +99,23 @@ header = st.one_of(
 def deck_like(draw: st.DrawFn) -> str:
     """Header lines, then card lines in every count form, with hostile names and counts."""
     heads = draw(st.lists(header, max_size=3))
-    lines = draw(st.lists(st.builds(lambda form, n, name: form.format(n=n, name=name),
-                                    count_form, count_text, card_name), max_size=8))
+    lines = draw(
+        st.lists(
+            st.builds(
+                lambda form, n, name: form.format(n=n, name=name), count_form, count_text, card_name
+            ),
+            max_size=8,
+        )
+    )
     ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
     return ending.join([*heads, *lines])
 
 
 toml_scalar = st.one_of(
-    st.integers(-(2**70), 2**70), st.booleans(), st.floats(allow_nan=True), _HOSTILE_TEXT,
+    st.integers(-(2**70), 2**70),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    _HOSTILE_TEXT,
     st.lists(st.one_of(st.integers(), _HOSTILE_TEXT), max_size=3),
     st.dictionaries(_HOSTILE_TEXT, st.integers(), max_size=2),
 )
@@ -103,17 +124,41 @@ toml_scalar = st.one_of(
 @st.composite
 def toml_like_text(draw: st.DrawFn) -> str:
     """``key = value`` lines (some valid TOML, some not), maybe under [cards]."""
-    keys = st.one_of(st.sampled_from(["game", "variant", "name", "catalog", "cards", "author",
-                                      '"POINT OF"', "RIOBE", "zzz"]), _HOSTILE_TEXT)
+    keys = st.one_of(
+        st.sampled_from(
+            ["game", "variant", "name", "catalog", "cards", "author", '"POINT OF"', "RIOBE", "zzz"]
+        ),
+        _HOSTILE_TEXT,
+    )
     values = st.one_of(
-        st.sampled_from(['"ren-dhark"', "5", '"two"', "1.5", "true", "[1, 2]", "{}", "-2",
-                         "1_000_000_000_000", '"', "[[[", "0x10", "1e3", "", "nan", "inf"]),
+        st.sampled_from(
+            [
+                '"ren-dhark"',
+                "5",
+                '"two"',
+                "1.5",
+                "true",
+                "[1, 2]",
+                "{}",
+                "-2",
+                "1_000_000_000_000",
+                '"',
+                "[[[",
+                "0x10",
+                "1e3",
+                "",
+                "nan",
+                "inf",
+            ]
+        ),
         _HOSTILE_TEXT.map(lambda t: '"' + t.replace("\\", "/").replace('"', "'") + '"'),
     )
     lines = draw(st.lists(st.builds("{} = {}".format, keys, values), max_size=8))
     if draw(st.booleans()):
-        lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from(
-            ["[cards]", "[[cards]]", "[catalog]", "[cards", "[ cards ]"])))
+        lines.insert(
+            draw(st.integers(0, len(lines))),
+            draw(st.sampled_from(["[cards]", "[[cards]]", "[catalog]", "[cards", "[ cards ]"])),
+        )
     return "\n".join(lines)
 
 
@@ -121,37 +166,63 @@ def toml_like_text(draw: st.DrawFn) -> str:
 def toml_deck_document(draw: st.DrawFn) -> str:
     """Well-formed TOML shaped like a deck, with wrong types anywhere."""
     data: dict[str, Any] = {}
-    for key in draw(st.lists(st.sampled_from(["game", "variant", "name", "catalog", "extra"]),
-                             unique=True, max_size=3)):
+    for key in draw(
+        st.lists(
+            st.sampled_from(["game", "variant", "name", "catalog", "extra"]),
+            unique=True,
+            max_size=3,
+        )
+    ):
         data[key] = draw(st.one_of(st.sampled_from([*GAMES, "nosuchgame"]), toml_scalar))
-    data["cards"] = draw(st.one_of(
-        st.dictionaries(card_name, st.one_of(st.integers(-5, 10**13), toml_scalar), max_size=5),
-        toml_scalar,
-    ))
+    data["cards"] = draw(
+        st.one_of(
+            st.dictionaries(card_name, st.one_of(st.integers(-5, 10**13), toml_scalar), max_size=5),
+            toml_scalar,
+        )
+    )
     try:
         return tomli_w.dumps(data)
     except (TypeError, ValueError):  # tomli_w cannot write NaN keys etc.: any TOML will do
         return 'game = "ren-dhark"\n[cards]\n"POINT OF" = 2\n'
 
 
-_RD_FIELDS = ["id", "name", "type", "aliases", "note", "faction", "colour", "resource_points",
-              "vs_ship", "vs_person", "vs_unit", "resource_point", "rarity"]
+_RD_FIELDS = [
+    "id",
+    "name",
+    "type",
+    "aliases",
+    "note",
+    "faction",
+    "colour",
+    "resource_points",
+    "vs_ship",
+    "vs_person",
+    "vs_unit",
+    "resource_point",
+    "rarity",
+]
 _RD_IDS = [c.id for c in catalog_of("ren-dhark")]
 _RD_CARD_NAMES = [c.name for c in catalog_of("ren-dhark")]
 
 
 def overlay_value(text_types_only: bool) -> st.SearchStrategy[Any]:
     base = st.one_of(
-        st.integers(-(2**64), 2**64), st.sampled_from(_RD_IDS), st.sampled_from(_RD_CARD_NAMES),
-        st.sampled_from(["ship", "unit", "blue", "red", "", " "]), _HOSTILE_TEXT,
+        st.integers(-(2**64), 2**64),
+        st.sampled_from(_RD_IDS),
+        st.sampled_from(_RD_CARD_NAMES),
+        st.sampled_from(["ship", "unit", "blue", "red", "", " "]),
+        _HOSTILE_TEXT,
         st.lists(st.sampled_from(["ship", "unit", "person", "zzz"]), max_size=3),
     )
     if text_types_only:
         return base
-    return st.one_of(base, st.booleans(), st.floats(allow_nan=False),
-                     st.lists(st.integers(), max_size=2), st.dictionaries(_HOSTILE_TEXT,
-                                                                          st.integers(),
-                                                                          max_size=2))
+    return st.one_of(
+        base,
+        st.booleans(),
+        st.floats(allow_nan=False),
+        st.lists(st.integers(), max_size=2),
+        st.dictionaries(_HOSTILE_TEXT, st.integers(), max_size=2),
+    )
 
 
 @st.composite
@@ -162,16 +233,22 @@ def overlay_document(draw: st.DrawFn, text_types_only: bool = True) -> str:
     """
     data: dict[str, Any] = {}
     if draw(st.integers(0, 9)):
-        data["catalog"] = {"game": draw(st.sampled_from(["ren-dhark", "ren-dhark", "dorn", ""])),
-                           "name": "hostile"}
+        data["catalog"] = {
+            "game": draw(st.sampled_from(["ren-dhark", "ren-dhark", "dorn", ""])),
+            "name": "hostile",
+        }
     cards = []
     for _ in range(draw(st.integers(0, 4))):
         fields = draw(st.lists(st.sampled_from(_RD_FIELDS), unique=True, max_size=4))
         card: dict[str, Any] = {}
         for field in fields:
             if field == "type" and text_types_only:
-                card[field] = draw(st.one_of(st.sampled_from(["ship", "unit", "zzz"]),
-                                             st.lists(_HOSTILE_TEXT, max_size=2)))
+                card[field] = draw(
+                    st.one_of(
+                        st.sampled_from(["ship", "unit", "zzz"]),
+                        st.lists(_HOSTILE_TEXT, max_size=2),
+                    )
+                )
             else:
                 card[field] = draw(overlay_value(text_types_only))
         cards.append(card)
@@ -184,25 +261,45 @@ def overlay_document(draw: st.DrawFn, text_types_only: bool = True) -> str:
 
 selector_text = st.one_of(
     _HOSTILE_TEXT,
-    st.builds("{}:{}".format, st.sampled_from(["type", "TYPE", "colour", "id", "name", "rarity",
-                                               "resource_points", "faction", "zzz", ""]),
-              st.one_of(st.sampled_from(["ship", "blue", "I/25", "POINT OF", "3", ""]),
-                        _HOSTILE_TEXT)),
+    st.builds(
+        "{}:{}".format,
+        st.sampled_from(
+            [
+                "type",
+                "TYPE",
+                "colour",
+                "id",
+                "name",
+                "rarity",
+                "resource_points",
+                "faction",
+                "zzz",
+                "",
+            ]
+        ),
+        st.one_of(st.sampled_from(["ship", "blue", "I/25", "POINT OF", "3", ""]), _HOSTILE_TEXT),
+    ),
     st.sampled_from(_NAMES),
 )
 condition_text = st.one_of(
     _HOSTILE_TEXT,
-    st.builds("{}{}{}".format, selector_text,
-              st.sampled_from([">=", "<=", "=", "==", ">", "<", "=>", "", " >= "]),
-              st.one_of(count_text, st.integers(0, 10**12).map(str))),
+    st.builds(
+        "{}{}{}".format,
+        selector_text,
+        st.sampled_from([">=", "<=", "=", "==", ">", "<", "=>", "", " >= "]),
+        st.one_of(count_text, st.integers(0, 10**12).map(str)),
+    ),
 )
 
 
 # --- deck parsing ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", [None, Path("d.txt"), Path("d.toml"), Path("d.json")],
-                         ids=["no-path", "txt", "toml", "json"])
+@pytest.mark.parametrize(
+    "path",
+    [None, Path("d.txt"), Path("d.toml"), Path("d.json")],
+    ids=["no-path", "txt", "toml", "json"],
+)
 @HOSTILE
 @given(text=st.text())
 def test_parse_deck_arbitrary_text(path: Path | None, text: str) -> None:
@@ -212,12 +309,16 @@ def test_parse_deck_arbitrary_text(path: Path | None, text: str) -> None:
 
 
 @HOSTILE
-@given(data=st.one_of(
-    st.binary(max_size=400),
-    st.tuples(st.sampled_from([codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, b""]),
-              st.binary(max_size=400)).map(b"".join),
-    st.text(max_size=200).map(lambda t: t.encode("utf-16-le")),
-))
+@given(
+    data=st.one_of(
+        st.binary(max_size=400),
+        st.tuples(
+            st.sampled_from([codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, b""]),
+            st.binary(max_size=400),
+        ).map(b"".join),
+        st.text(max_size=200).map(lambda t: t.encode("utf-16-le")),
+    )
+)
 def test_decode_then_parse_arbitrary_bytes(data: bytes) -> None:
     def run() -> object:
         return parse_deck(decode(data, LABEL), LABEL, None)
@@ -353,8 +454,8 @@ _BRACKETY = st.text(alphabet="[]/ab =:#\n", max_size=30)
 
 def _validate_stdin(data: bytes) -> None:
     result = _runner.invoke(app, ["validate", "-"], input=data)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
     )
     assert result.exit_code in (0, 1, 2, 3)
     assert "Traceback" not in result.stdout + result.stderr

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from deckcheck.analysis.odds import OddsOptions, compute_odds
+from deckcheck.analysis.setup import open_setup
 from deckcheck.cli.app import app
 from deckcheck.games.registry import get_game
-from deckcheck.query.odds import OddsOptions, compute_odds
-from deckcheck.query.setup import open_setup
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
@@ -41,13 +41,13 @@ def odds(deck: Path | str, *args: str) -> Any:
 
 def hyper(total: int, good: int, drawn: int, k: int) -> Fraction:
     """P(exactly k good cards among ``drawn`` from ``total`` holding ``good``)."""
-    return Fraction(math.comb(good, k) * math.comb(total - good, drawn - k),
-                    math.comb(total, drawn))
+    return Fraction(
+        math.comb(good, k) * math.comb(total - good, drawn - k), math.comb(total, drawn)
+    )
 
 
 def at_least(total: int, good: int, drawn: int, k: int) -> Fraction:
-    return sum((hyper(total, good, drawn, j) for j in range(k, min(good, drawn) + 1)),
-               Fraction(0))
+    return sum((hyper(total, good, drawn, j) for j in range(k, min(good, drawn) + 1)), Fraction(0))
 
 
 def exact_of(data: dict[str, Any]) -> Fraction:
@@ -61,14 +61,27 @@ def exact_of(data: dict[str, Any]) -> Fraction:
 
 # ============================================================ STCCG: published values
 
-EVENT_24 = "101_066"   # Alien Probe (Premiere Event), 24 copies
-OTHERS = ["101_055", "101_056", "101_057", "101_058", "101_107", "101_108", "101_109",
-          "101_110", "101_067"]  # 9 Premiere draw-deck cards, 4 copies each = 36
+EVENT_24 = "101_066"  # Alien Probe (Premiere Event), 24 copies
+OTHERS = [
+    "101_055",
+    "101_056",
+    "101_057",
+    "101_058",
+    "101_107",
+    "101_108",
+    "101_109",
+    "101_110",
+    "101_067",
+]  # 9 Premiere draw-deck cards, 4 copies each = 36
 
 
 def stccg_deck(tmp_path: Path, *, seeds: bool = False) -> Path:
-    lines = ["game: stccg-1e", "variant: advanced", f"24 {EVENT_24}",
-             *(f"4 {card}" for card in OTHERS)]
+    lines = [
+        "game: stccg-1e",
+        "variant: advanced",
+        f"24 {EVENT_24}",
+        *(f"4 {card}" for card in OTHERS),
+    ]
     if seeds:  # set aside before the shuffle: never drawn
         lines += ["1 101_146", "1 101_147", "1 101_148", "1 101_149", "1 101_104", "3 101_010"]
     path = tmp_path / ("seeded.txt" if seeds else "draw60.txt")
@@ -76,15 +89,18 @@ def stccg_deck(tmp_path: Path, *, seeds: bool = False) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("condition", "published"), [
-    ("Alien Probe<=0", 0.021615),
-    ("Alien Probe=0", 0.021615),
-    ("id:101_066==0", 0.021615),
-    ("Alien Probe=3", 0.308704),
-    ("Alien Probe>=5", 0.082777),
-    ("Alien Probe>4", 0.082777),
-    ("alien probe<5", 1 - 0.082777),
-])
+@pytest.mark.parametrize(
+    ("condition", "published"),
+    [
+        ("Alien Probe<=0", 0.021615),
+        ("Alien Probe=0", 0.021615),
+        ("id:101_066==0", 0.021615),
+        ("Alien Probe=3", 0.308704),
+        ("Alien Probe>=5", 0.082777),
+        ("Alien Probe>4", 0.082777),
+        ("alien probe<5", 1 - 0.082777),
+    ],
+)
 def test_stccg_published_single_card(tmp_path: Path, condition: str, published: float) -> None:
     setup = open_setup(str(stccg_deck(tmp_path)))
     assert setup.pile_size == 60 and setup.set_aside == ()
@@ -123,12 +139,12 @@ def test_stccg_turns(tmp_path: Path) -> None:
 
 # =========================================================================== Ren Dhark
 
+
 def ren_dhark_deck(tmp_path: Path) -> Path:
     """The blue cards once each, the six actions twice, the planet: 40 cards, 39 drawn from."""
     ids = [f"I/{i}" for i in range(1, 34)] + [f"I/{i}" for i in range(28, 34)] + ["I/67"]
     path = tmp_path / "rd.txt"
-    path.write_text("game: ren-dhark\nvariant: custom\n" + "\n".join(ids) + "\n",
-                    encoding="utf-8")
+    path.write_text("game: ren-dhark\nvariant: custom\n" + "\n".join(ids) + "\n", encoding="utf-8")
     return path
 
 
@@ -141,8 +157,10 @@ def rd_no_trigger(seen: int = 7) -> Fraction:
     total = Fraction(0)
     for s in range(2, seen + 1):
         for a in range(0, min(3, seen - s) + 1):
-            total += Fraction(math.comb(RD_SHIPS, s) * math.comb(RD_ACTIONS, a)
-                              * math.comb(others, seen - s - a), math.comb(RD_PILE, seen))
+            total += Fraction(
+                math.comb(RD_SHIPS, s) * math.comb(RD_ACTIONS, a) * math.comb(others, seen - s - a),
+                math.comb(RD_PILE, seen),
+            )
     return total
 
 
@@ -213,9 +231,18 @@ def test_ren_dhark_turn_three_sees_nine(tmp_path: Path) -> None:
     assert odds(deck, "type:ship>=4", "--turn", "1")["cards_seen"] == 7
 
 
-@pytest.mark.parametrize("args", [["--redraws", "many"], ["--redraws", "-1"],
-                                  ["--mulligan", "sometimes"], ["--seen", "40"],
-                                  ["--seen", "5"], ["--turn", "0"], ["--seen", "8", "--turn", "2"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--redraws", "many"],
+        ["--redraws", "-1"],
+        ["--mulligan", "sometimes"],
+        ["--seen", "40"],
+        ["--seen", "5"],
+        ["--turn", "0"],
+        ["--seen", "8", "--turn", "2"],
+    ],
+)
 def test_ren_dhark_bad_options(tmp_path: Path, args: list[str]) -> None:
     result = runner.invoke(app, ["odds", str(ren_dhark_deck(tmp_path)), "type:ship>=2", *args])
     assert result.exit_code == 2, result.output
@@ -226,19 +253,40 @@ def test_ren_dhark_bad_options(tmp_path: Path, args: list[str]) -> None:
 # =========================================================================== Planetary Conquerors
 
 PC_CARDS = {
-    "Gold Miner": 2, "Collector of Cosmium": 2, "Deep Drill": 3, "Cosmium Siphon": 3,
-    "Stone Bunker": 4, "Watchtower": 3, "Mud Hut": 2, "Power Plant": 2, "Sky Citadel": 1,
-    "Trooper": 4, "Raider": 4, "Scout Drone": 2, "Lancer": 3, "Shield Bearer": 2,
-    "Iron Warlord": 1, "Pitfall": 3, "Snare Net": 2, "Spike Field": 1, "Quick Repair": 2,
-    "Power Surge": 2, "Sabotage": 1, "Meteor Strike": 1,
+    "Gold Miner": 2,
+    "Collector of Cosmium": 2,
+    "Deep Drill": 3,
+    "Cosmium Siphon": 3,
+    "Stone Bunker": 4,
+    "Watchtower": 3,
+    "Mud Hut": 2,
+    "Power Plant": 2,
+    "Sky Citadel": 1,
+    "Trooper": 4,
+    "Raider": 4,
+    "Scout Drone": 2,
+    "Lancer": 3,
+    "Shield Bearer": 2,
+    "Iron Warlord": 1,
+    "Pitfall": 3,
+    "Snare Net": 2,
+    "Spike Field": 1,
+    "Quick Repair": 2,
+    "Power Surge": 2,
+    "Sabotage": 1,
+    "Meteor Strike": 1,
 }
 PC_PILE, PC_WARRIORS = 48, 16
 
 
 def pc_deck(tmp_path: Path, cards: dict[str, int] | None = None, name: str = "pc.txt") -> Path:
     cards = PC_CARDS if cards is None else cards
-    lines = ["game: planetary-conquerors", f"catalog: {EXAMPLE_SET}", "",
-             *(f"{n} {card}" for card, n in cards.items())]
+    lines = [
+        "game: planetary-conquerors",
+        f"catalog: {EXAMPLE_SET}",
+        "",
+        *(f"{n} {card}" for card, n in cards.items()),
+    ]
     path = tmp_path / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -332,10 +380,15 @@ def test_dorn_heroes() -> None:
     assert exact_of(odds("dorn:heroes", "Ragnar>=1")) == Fraction(5, 9)
 
 
-@pytest.mark.parametrize("args", [["dorn:rituals", "type:ritual>=1", "--turn", "2"],
-                                  ["dorn:rituals", "type:ritual>=1", "--seen", "13"],
-                                  ["dorn:nothing", "type:ritual>=1"],
-                                  ["dorn:rituals", "Ragnarok>=1"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["dorn:rituals", "type:ritual>=1", "--turn", "2"],
+        ["dorn:rituals", "type:ritual>=1", "--seen", "13"],
+        ["dorn:nothing", "type:ritual>=1"],
+        ["dorn:rituals", "Ragnarok>=1"],
+    ],
+)
 def test_pile_errors(args: list[str]) -> None:
     result = runner.invoke(app, ["odds", *args])
     assert result.exit_code == 2, result.output
@@ -345,9 +398,20 @@ def test_pile_errors(args: list[str]) -> None:
 # =========================================================================== bad conditions
 
 
-@pytest.mark.parametrize("condition", ["type:ship>=banana", ">=2", "No Such Card>=1",
-                                       "type:ship", "type:ship>=-1", "nosuchfield:x>=1",
-                                       "id:I/999>=1", "type:ship>=2.5", ""])
+@pytest.mark.parametrize(
+    "condition",
+    [
+        "type:ship>=banana",
+        ">=2",
+        "No Such Card>=1",
+        "type:ship",
+        "type:ship>=-1",
+        "nosuchfield:x>=1",
+        "id:I/999>=1",
+        "type:ship>=2.5",
+        "",
+    ],
+)
 @pytest.mark.parametrize("command", ["odds", "simulate"])
 def test_bad_conditions_exit_2(tmp_path: Path, command: str, condition: str) -> None:
     args = [command, str(ren_dhark_deck(tmp_path)), condition, "--json"]
@@ -383,22 +447,31 @@ def _agrees(sim: dict[str, Any], exact: dict[str, Any], key: str = "probability"
     assert abs(sim[key] - p) <= TOLERANCE * se + 1e-12, (sim[key], p, se)
 
 
-@pytest.mark.parametrize(("deck", "conditions", "extra"), [
-    ("rd", ["type:ship>=2"], []),
-    ("rd", ["type:ship>=3", "type:action<=1"], ["--turn", "2"]),
-    ("rd", ["type:ship>=2"], ["--redraws", "unlimited"]),
-    ("pc", ["type:warrior>=2"], []),
-    ("pc", ["type:warrior>=1", "type:spell>=1"], ["--second"]),
-    ("stccg", ["Alien Probe=3"], []),
-    ("pile", ["id:ritual/bloodlust>=1"], []),
-])
-def test_simulate_agrees_with_odds(tmp_path: Path, deck: str, conditions: list[str],
-                                   extra: list[str]) -> None:
-    path = {"rd": lambda: str(ren_dhark_deck(tmp_path)), "pc": lambda: str(pc_deck(tmp_path)),
-            "stccg": lambda: str(stccg_deck(tmp_path)), "pile": lambda: "dorn:rituals"}[deck]()
+@pytest.mark.parametrize(
+    ("deck", "conditions", "extra"),
+    [
+        ("rd", ["type:ship>=2"], []),
+        ("rd", ["type:ship>=3", "type:action<=1"], ["--turn", "2"]),
+        ("rd", ["type:ship>=2"], ["--redraws", "unlimited"]),
+        ("pc", ["type:warrior>=2"], []),
+        ("pc", ["type:warrior>=1", "type:spell>=1"], ["--second"]),
+        ("stccg", ["Alien Probe=3"], []),
+        ("pile", ["id:ritual/bloodlust>=1"], []),
+    ],
+)
+def test_simulate_agrees_with_odds(
+    tmp_path: Path, deck: str, conditions: list[str], extra: list[str]
+) -> None:
+    path = {
+        "rd": lambda: str(ren_dhark_deck(tmp_path)),
+        "pc": lambda: str(pc_deck(tmp_path)),
+        "stccg": lambda: str(stccg_deck(tmp_path)),
+        "pile": lambda: "dorn:rituals",
+    }[deck]()
     exact = invoke(["odds", path, *conditions, *extra, "--json"])
-    sim = invoke(["simulate", path, *conditions, *extra, "--seed", "1", "--trials", "200000",
-                  "--json"])
+    sim = invoke(
+        ["simulate", path, *conditions, *extra, "--seed", "1", "--trials", "200000", "--json"]
+    )
     assert sim["exact"] is False
     assert sim["trials"] == 200_000 and sim["seed"] == 1
     assert sim["cards_seen"] == exact["cards_seen"]
@@ -420,8 +493,9 @@ def test_simulate_same_seed_same_result(tmp_path: Path) -> None:
 
 
 def test_simulate_bad_trials(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["simulate", str(ren_dhark_deck(tmp_path)), "type:ship>=2",
-                                 "--trials", "0"])
+    result = runner.invoke(
+        app, ["simulate", str(ren_dhark_deck(tmp_path)), "type:ship>=2", "--trials", "0"]
+    )
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 
@@ -451,8 +525,9 @@ def _rd_triggers(ids: Sequence[str]) -> bool:
 
 
 def test_hand_ren_dhark_redraw_decisions(tmp_path: Path) -> None:
-    data = invoke(["hand", str(ren_dhark_deck(tmp_path)), "--seed", "3", "--count", "300",
-                   "--json"])
+    data = invoke(
+        ["hand", str(ren_dhark_deck(tmp_path)), "--seed", "3", "--count", "300", "--json"]
+    )
     redrawn = 0
     for hand in data["hands"]:
         decisions = hand["decisions"]
@@ -474,8 +549,19 @@ def test_hand_ren_dhark_redraw_decisions(tmp_path: Path) -> None:
 
 
 def test_hand_mulligan_none(tmp_path: Path) -> None:
-    data = invoke(["hand", str(ren_dhark_deck(tmp_path)), "--seed", "3", "--count", "50",
-                   "--mulligan", "none", "--json"])
+    data = invoke(
+        [
+            "hand",
+            str(ren_dhark_deck(tmp_path)),
+            "--seed",
+            "3",
+            "--count",
+            "50",
+            "--mulligan",
+            "none",
+            "--json",
+        ]
+    )
     for hand in data["hands"]:
         assert hand["kept"] == hand["first"]
         assert not any(d.startswith("redraw") for d in hand["decisions"])
@@ -494,8 +580,10 @@ def test_hand_planetary_conquerors(tmp_path: Path, extra: list[str], size: int) 
         assert len(hand["first"]) == size and len(hand["kept"]) == size
         assert len(hand["returned"]) in (0, 3)
         returned_some |= bool(hand["returned"])
-        warriors = sum(catalog.by_id(i).has_type("warrior")  # type: ignore[union-attr]
-                       for i in hand["kept"])
+        warriors = sum(
+            catalog.by_id(i).has_type("warrior")  # type: ignore[union-attr]
+            for i in hand["kept"]
+        )
         assert hand["goal_met"] == (warriors >= 2)
         if hand["returned"]:
             kept_of_first = list(hand["first"])
@@ -531,8 +619,10 @@ def test_pc_look_ahead_helps_avoid_cards(tmp_path: Path) -> None:
 
 def test_pc_look_ahead_never_worse_than_blind(tmp_path: Path) -> None:
     deck = pc_deck(tmp_path)
-    for condition, blind in [("type:trap=0", hyper(PC_PILE, 6, 9, 0)),
-                             ("type:warrior>=4", at_least(PC_PILE, PC_WARRIORS, 9, 4))]:
+    for condition, blind in [
+        ("type:trap=0", hyper(PC_PILE, 6, 9, 0)),
+        ("type:warrior>=4", at_least(PC_PILE, PC_WARRIORS, 9, 4)),
+    ]:
         data = odds(deck, condition, "--turn", "3", "--mulligan", "none")
         assert data["probability"] >= float(blind) - 1e-12, condition
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.core.errors import DeckFormatError, InputFileError
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import MAX_COPIES_PER_LINE, parse_deck, read_deck
-from deckcheck.errors import DeckFormatError, InputFileError
 
 
 def cards(source: DeckSource) -> list[tuple[str, int]]:
@@ -76,7 +76,9 @@ def test_header_lines_before_first_card() -> None:
     )
     source = parse_deck(text, "deck.txt", Path("/decks/deck.txt"))
     assert dict(source.headers) == {
-        "game": "ren-dhark", "variant": "custom", "name": "Terra rush",
+        "game": "ren-dhark",
+        "variant": "custom",
+        "name": "Terra rush",
         "catalog": "points.toml, more.toml",
     }
     assert source.game == "ren-dhark"
@@ -183,9 +185,7 @@ def test_empty_file_has_no_cards() -> None:
 # counts out of range
 
 
-@pytest.mark.parametrize(
-    "text", ["-2 POINT OF\n", "POINT OF x-2\n"]
-)
+@pytest.mark.parametrize("text", ["-2 POINT OF\n", "POINT OF x-2\n"])
 def test_negative_count_is_an_error_with_line(text: str) -> None:
     with pytest.raises(DeckFormatError) as info:
         parse_deck("NOGK\n" + text, "d.txt")
@@ -382,7 +382,7 @@ def test_toml_unknown_key() -> None:
 
 def test_toml_negative_and_absurd_counts() -> None:
     with pytest.raises(DeckFormatError) as neg:
-        parse_deck('[cards]\nNOGK = 1\nRIOBE = -1\n', "deck.toml", Path("deck.toml"))
+        parse_deck("[cards]\nNOGK = 1\nRIOBE = -1\n", "deck.toml", Path("deck.toml"))
     assert neg.value.line == 3
     assert "negative" in neg.value.message
     with pytest.raises(DeckFormatError) as big:

@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from deckcheck.cli.app import app
+from deckcheck.core.errors import UnknownCardsError, UsageError
+from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
-from deckcheck.errors import UnknownCardsError, UsageError
 from deckcheck.validate import validate_loaded
-from deckcheck.violations import Report, Severity, Status
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
@@ -25,8 +25,14 @@ EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
 runner = CliRunner()
 
 
-def write(tmp_path: Path, game: str, lines: Sequence[str], *, variant: str | None = None,
-          name: str = "deck.txt") -> Path:
+def write(
+    tmp_path: Path,
+    game: str,
+    lines: Sequence[str],
+    *,
+    variant: str | None = None,
+    name: str = "deck.txt",
+) -> Path:
     head = [f"game: {game}", *([f"variant: {variant}"] if variant else []), ""]
     path = tmp_path / name
     path.write_text("\n".join([*head, *lines]) + "\n", encoding="utf-8")
@@ -48,8 +54,9 @@ def messages(report: Report, code: str) -> list[str]:
 # =========================================================================== Planetary Conquerors
 
 
-def pc_lines(size: int = 50, extra: Mapping[str, int] | None = None,
-             miners: bool = True) -> list[str]:
+def pc_lines(
+    size: int = 50, extra: Mapping[str, int] | None = None, miners: bool = True
+) -> list[str]:
     """A deck of ``size`` cards: both starting miners, ``extra``, then 1-star filler."""
     cards: dict[str, int] = {}
     if miners:
@@ -71,8 +78,9 @@ def pc(tmp_path: Path, lines: Sequence[str], name: str = "deck.txt") -> Report:
     return validate(write(tmp_path, "planetary-conquerors", lines, name=name), [EXAMPLE_SET])
 
 
-@pytest.mark.parametrize(("size", "legal"), [(49, False), (50, True), (65, True), (80, True),
-                                             (81, False), (30, False)])
+@pytest.mark.parametrize(
+    ("size", "legal"), [(49, False), (50, True), (65, True), (80, True), (81, False), (30, False)]
+)
 def test_pc_size(tmp_path: Path, size: int, legal: bool) -> None:
     report = pc(tmp_path, pc_lines(size))
     assert report.card_count == size
@@ -84,14 +92,17 @@ def test_pc_size(tmp_path: Path, size: int, legal: bool) -> None:
         assert f"{size} cards" in message and "50" in message and "80" in message
 
 
-@pytest.mark.parametrize(("extra", "legal"), [
-    ({"Lancer": 3}, True),            # 2 stars, 3 copies
-    ({"Lancer": 4}, False),           # 2 stars, 4 copies
-    ({"Iron Warlord": 1}, True),      # 3 stars, 1 copy
-    ({"Iron Warlord": 2}, False),     # 3 stars, 2 copies
-    ({"Trooper": 30}, True),          # 1 star: any number
-    ({"Lancer": 3, "Shield Bearer": 3, "Sky Citadel": 1, "Meteor Strike": 1}, True),
-])
+@pytest.mark.parametrize(
+    ("extra", "legal"),
+    [
+        ({"Lancer": 3}, True),  # 2 stars, 3 copies
+        ({"Lancer": 4}, False),  # 2 stars, 4 copies
+        ({"Iron Warlord": 1}, True),  # 3 stars, 1 copy
+        ({"Iron Warlord": 2}, False),  # 3 stars, 2 copies
+        ({"Trooper": 30}, True),  # 1 star: any number
+        ({"Lancer": 3, "Shield Bearer": 3, "Sky Citadel": 1, "Meteor Strike": 1}, True),
+    ],
+)
 def test_pc_rarity(tmp_path: Path, extra: dict[str, int], legal: bool) -> None:
     report = pc(tmp_path, pc_lines(50, extra))
     if legal:
@@ -130,7 +141,9 @@ def test_pc_unknown_rarity_is_undecided(tmp_path: Path) -> None:
 def test_pc_unknown_rarity_and_an_error_is_illegal(tmp_path: Path) -> None:
     report = pc(tmp_path, pc_lines(50, {"Topdecker": 2, "Iron Warlord": 2}))
     assert sorted((v.code, str(v.severity)) for v in report.violations) == [
-        ("pc.rarity", "error"), ("pc.rarity", "unknown")]
+        ("pc.rarity", "error"),
+        ("pc.rarity", "unknown"),
+    ]
     assert report.status == Status.ILLEGAL
 
 
@@ -142,8 +155,10 @@ def test_pc_miners_without_overlay_rarity_is_unverified(tmp_path: Path) -> None:
     assert codes(report, Severity.UNKNOWN) == ["pc.rarity"]
 
 
-@pytest.mark.parametrize(("drop", "missing"), [("Collector of Cosmium", "Collector of Cosmium"),
-                                               ("Gold Miner", "Gold Miner")])
+@pytest.mark.parametrize(
+    ("drop", "missing"),
+    [("Collector of Cosmium", "Collector of Cosmium"), ("Gold Miner", "Gold Miner")],
+)
 def test_pc_miners_missing_one(tmp_path: Path, drop: str, missing: str) -> None:
     lines = [line for line in pc_lines(50) if not line.endswith(drop)]
     lines.append("1 Trooper")
@@ -157,8 +172,10 @@ def test_pc_miners_missing_one(tmp_path: Path, drop: str, missing: str) -> None:
 def test_pc_miners_missing_both(tmp_path: Path) -> None:
     report = pc(tmp_path, pc_lines(50, miners=False))
     assert codes(report) == ["pc.miners", "pc.miners"]
-    assert {v.cards for v in report.violations} == {("pc/gold-miner",),
-                                                    ("pc/collector-of-cosmium",)}
+    assert {v.cards for v in report.violations} == {
+        ("pc/gold-miner",),
+        ("pc/collector-of-cosmium",),
+    }
 
 
 def test_pc_other_miners_do_not_count(tmp_path: Path) -> None:
@@ -169,18 +186,21 @@ def test_pc_other_miners_do_not_count(tmp_path: Path) -> None:
 def test_pc_cli_exit_codes(tmp_path: Path) -> None:
     legal = write(tmp_path, "planetary-conquerors", pc_lines(50), name="legal.txt")
     illegal = write(tmp_path, "planetary-conquerors", pc_lines(81), name="illegal.txt")
-    unknown = write(tmp_path, "planetary-conquerors", pc_lines(50, {"Topdecker": 2}),
-                    name="unknown.txt")
+    unknown = write(
+        tmp_path, "planetary-conquerors", pc_lines(50, {"Topdecker": 2}), name="unknown.txt"
+    )
     cat = ["--catalog", str(EXAMPLE_SET)]
-    for path, code, status in [(legal, 0, "legal"), (illegal, 1, "illegal"),
-                               (unknown, 3, "unverified")]:
+    for path, code, status in [
+        (legal, 0, "legal"),
+        (illegal, 1, "illegal"),
+        (unknown, 3, "unverified"),
+    ]:
         result = runner.invoke(app, ["validate", str(path), *cat, "--json"])
         assert result.exit_code == code, result.output
         assert json.loads(result.stdout)["status"] == status
     both = runner.invoke(app, ["validate", str(unknown), str(legal), *cat, "--json"])
     assert both.exit_code == 3
-    worst = runner.invoke(app, ["validate", str(unknown), str(illegal), str(legal), *cat,
-                                "--json"])
+    worst = runner.invoke(app, ["validate", str(unknown), str(illegal), str(legal), *cat, "--json"])
     assert worst.exit_code == 1
     assert [d["status"] for d in json.loads(worst.stdout)] == ["unverified", "illegal", "legal"]
 
@@ -198,10 +218,18 @@ def test_pc_catalog_header_relative_to_the_deck(tmp_path: Path) -> None:
 HEROES = ["Kaerdrak", "Choros", "Almanor", "Ragnar", "Eleanor", "Gor", "Guelin", "Riel", "Vargen"]
 
 
-@pytest.mark.parametrize(("variant", "n", "legal"), [
-    (None, 5, True), ("standard", 5, True), ("standard", 4, False), ("standard", 6, False),
-    ("four-heroes", 4, True), ("four-heroes", 5, False), ("four-heroes", 3, False),
-])
+@pytest.mark.parametrize(
+    ("variant", "n", "legal"),
+    [
+        (None, 5, True),
+        ("standard", 5, True),
+        ("standard", 4, False),
+        ("standard", 6, False),
+        ("four-heroes", 4, True),
+        ("four-heroes", 5, False),
+        ("four-heroes", 3, False),
+    ],
+)
 def test_dorn_party_size(tmp_path: Path, variant: str | None, n: int, legal: bool) -> None:
     report = validate(write(tmp_path, "dorn", HEROES[:n], variant=variant))
     if legal:
@@ -210,14 +238,18 @@ def test_dorn_party_size(tmp_path: Path, variant: str | None, n: int, legal: boo
         assert codes(report) == ["dorn.party-size"]
         want = 4 if variant == "four-heroes" else 5
         assert messages(report, "dorn.party-size") == [
-            f"{n} party members, exactly {want} required"]
+            f"{n} party members, exactly {want} required"
+        ]
 
 
-@pytest.mark.parametrize("lines", [
-    ["Ragnar", "Ragnar", "Choros", "Almanor", "Gor"],
-    ["2 Ragnar", "Choros", "Almanor", "Gor"],
-    ["hero/ragnar", "RAGNAR", "Choros", "Almanor", "Gor"],
-])
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Ragnar", "Ragnar", "Choros", "Almanor", "Gor"],
+        ["2 Ragnar", "Choros", "Almanor", "Gor"],
+        ["hero/ragnar", "RAGNAR", "Choros", "Almanor", "Gor"],
+    ],
+)
 def test_dorn_party_unique(tmp_path: Path, lines: list[str]) -> None:
     report = validate(write(tmp_path, "dorn", lines))
     assert codes(report) == ["dorn.party-unique"]
@@ -231,11 +263,14 @@ def test_dorn_all_nine_heroes_are_heroes(tmp_path: Path) -> None:
     assert codes(report) == ["dorn.party-size"]  # 9 heroes: too many, but every one a hero
 
 
-@pytest.mark.parametrize(("intruder", "card_id", "kind"), [
-    ("Giant Rat", "monster/giant-rat", "monster"),
-    ("Vampire", "monster/vampire", "monster"),
-    ("Bloodlust", "ritual/bloodlust", "ritual"),
-])
+@pytest.mark.parametrize(
+    ("intruder", "card_id", "kind"),
+    [
+        ("Giant Rat", "monster/giant-rat", "monster"),
+        ("Vampire", "monster/vampire", "monster"),
+        ("Bloodlust", "ritual/bloodlust", "ritual"),
+    ],
+)
 def test_dorn_hero(tmp_path: Path, intruder: str, card_id: str, kind: str) -> None:
     report = validate(write(tmp_path, "dorn", [*HEROES[:4], intruder]))
     assert codes(report) == ["dorn.hero"]
@@ -271,21 +306,30 @@ def test_dorn_game_detected_without_header(tmp_path: Path) -> None:
 STANDARD = ["Drake", "Clubman", "Clubman", "Monk", "Spearman", "Swordsman", "Archer"]
 
 
-@pytest.mark.parametrize("lines", [STANDARD, ["Drake", "2 Clubman", *STANDARD[3:]],
-                                   ["troop/drake", "2x clubman", "MONK", *STANDARD[4:]]])
+@pytest.mark.parametrize(
+    "lines",
+    [
+        STANDARD,
+        ["Drake", "2 Clubman", *STANDARD[3:]],
+        ["troop/drake", "2x clubman", "MONK", *STANDARD[4:]],
+    ],
+)
 def test_drake_standard_stack(tmp_path: Path, lines: list[str]) -> None:
     report = validate(write(tmp_path, "the-drake", lines))
     assert report.variant == "basic"
     assert report.status == Status.LEGAL, report.violations
 
 
-@pytest.mark.parametrize(("lines", "detail"), [
-    (["Clubman", "Drake", *STANDARD[2:]], "position 1 is Clubman"),
-    ([*STANDARD[:5], "Archer", "Swordsman"], "position 6 is Archer"),
-    (["Drake", "Monk", "Clubman", "Clubman", *STANDARD[4:]], "position 2 is Monk"),
-    (STANDARD[:6], "6 troops"),
-    ([*STANDARD, "Monk"], "8 troops"),
-])
+@pytest.mark.parametrize(
+    ("lines", "detail"),
+    [
+        (["Clubman", "Drake", *STANDARD[2:]], "position 1 is Clubman"),
+        ([*STANDARD[:5], "Archer", "Swordsman"], "position 6 is Archer"),
+        (["Drake", "Monk", "Clubman", "Clubman", *STANDARD[4:]], "position 2 is Monk"),
+        (STANDARD[:6], "6 troops"),
+        ([*STANDARD, "Monk"], "8 troops"),
+    ],
+)
 def test_drake_stack_wrong_order_or_size(tmp_path: Path, lines: list[str], detail: str) -> None:
     report = validate(write(tmp_path, "the-drake", lines))
     assert codes(report) == ["drake.stack"]
@@ -300,13 +344,16 @@ def test_drake_basic_same_multiset_wrong_order_is_illegal(tmp_path: Path) -> Non
     assert report.status == Status.ILLEGAL
 
 
-@pytest.mark.parametrize(("lines", "legal"), [
-    (["Swordsman", "Spearman", "Clubman"], True),
-    (["Monk", "Monk", "Monk"], True),
-    (["Archer", *STANDARD], True),
-    (["Swordsman", "Spearman"], False),
-    (["Drake"], False),
-])
+@pytest.mark.parametrize(
+    ("lines", "legal"),
+    [
+        (["Swordsman", "Spearman", "Clubman"], True),
+        (["Monk", "Monk", "Monk"], True),
+        (["Archer", *STANDARD], True),
+        (["Swordsman", "Spearman"], False),
+        (["Drake"], False),
+    ],
+)
 def test_drake_custom_stack_size(tmp_path: Path, lines: list[str], legal: bool) -> None:
     report = validate(write(tmp_path, "the-drake", lines, variant="custom"))
     assert "drake.stack" not in report.rules_checked

@@ -7,16 +7,42 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.core.violations import Report, Severity, Status, Violation
 from deckcheck.decks.load import resolve_source
 from deckcheck.decks.parse import parse_deck
 from deckcheck.validate import validate_loaded
-from deckcheck.violations import Report, Severity, Status, Violation
 
 # The blue cards (RULES.md §1): 14 ship-only, I/11 ship-and-unit, 12 person/unit-only.
-BLUE_SHIPS = ["I/13", "I/14", "I/15", "I/16", "I/17", "I/18", "I/19", "I/20", "I/21", "I/22",
-              "I/24", "I/25", "I/26", "I/27"]
-BLUE_PERSONS = ["I/1", "I/2", "I/3", "I/4", "I/5", "I/6", "I/23", "I/7", "I/8", "I/9", "I/10",
-                "I/12"]
+BLUE_SHIPS = [
+    "I/13",
+    "I/14",
+    "I/15",
+    "I/16",
+    "I/17",
+    "I/18",
+    "I/19",
+    "I/20",
+    "I/21",
+    "I/22",
+    "I/24",
+    "I/25",
+    "I/26",
+    "I/27",
+]
+BLUE_PERSONS = [
+    "I/1",
+    "I/2",
+    "I/3",
+    "I/4",
+    "I/5",
+    "I/6",
+    "I/23",
+    "I/7",
+    "I/8",
+    "I/9",
+    "I/10",
+    "I/12",
+]
 BLUE_ACTIONS = ["I/28", "I/29", "I/30", "I/31", "I/32", "I/33"]
 BLUE_PLANET = "I/67"
 SWARM = "I/11"
@@ -101,7 +127,13 @@ def test_base_deck_is_legal(points: Path) -> None:
     assert report.card_count == 34
     assert report.variant == "custom"
     assert set(report.rules_checked) == {
-        "rd.copies", "rd.points", "rd.ships", "rd.persons", "rd.actions", "rd.planet", "rd.colour"
+        "rd.copies",
+        "rd.points",
+        "rd.ships",
+        "rd.persons",
+        "rd.actions",
+        "rd.planet",
+        "rd.colour",
     }
 
 
@@ -269,8 +301,11 @@ def test_one_swarm_cannot_be_both(tmp_path: Path) -> None:
 
 
 def test_too_few_ships_and_persons(tmp_path: Path) -> None:
-    counts = {BLUE_PLANET: 1, **dict.fromkeys(BLUE_SHIPS[:10], 1),
-              **dict.fromkeys(BLUE_PERSONS[:8], 1)}
+    counts = {
+        BLUE_PLANET: 1,
+        **dict.fromkeys(BLUE_SHIPS[:10], 1),
+        **dict.fromkeys(BLUE_PERSONS[:8], 1),
+    }
     report = check(counts, [points_overlay(tmp_path, all_fours())])
     [s] = of(report, "rd.ships")
     [p] = of(report, "rd.persons")
@@ -333,8 +368,12 @@ def test_one_red_card_in_a_blue_deck(points: Path) -> None:
 
 
 def test_red_deck_passes_colour(tmp_path: Path) -> None:
-    counts = {RED_PLANET: 1, **dict.fromkeys(RED_SHIPS, 1), **dict.fromkeys(RED_PERSONS, 1),
-              **dict.fromkeys(RED_ACTIONS, 1)}
+    counts = {
+        RED_PLANET: 1,
+        **dict.fromkeys(RED_SHIPS, 1),
+        **dict.fromkeys(RED_PERSONS, 1),
+        **dict.fromkeys(RED_ACTIONS, 1),
+    }
     report = check(counts, [points_overlay(tmp_path, all_fours(I_46=6))])
     assert report.violations == ()
     assert report.status is Status.LEGAL

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.core.errors import UnknownCardsError, UsageError
 from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.parse import parse_deck
-from deckcheck.errors import UnknownCardsError, UsageError
 from deckcheck.games.registry import all_games
 
 
@@ -148,8 +148,9 @@ def test_suggestions_are_capped_at_three() -> None:
 
 
 def test_unknown_lines_in_toml_have_line_numbers() -> None:
-    source = parse_deck('game = "ren-dhark"\n[cards]\nNOGK = 1\n"NOPE" = 2\n', "d.toml",
-                        Path("d.toml"))
+    source = parse_deck(
+        'game = "ren-dhark"\n[cards]\nNOGK = 1\n"NOPE" = 2\n', "d.toml", Path("d.toml")
+    )
     with pytest.raises(UnknownCardsError) as info:
         resolve_source(source)
     assert [(u.line, u.text) for u in info.value.unresolved] == [(4, "NOPE")]

@@ -29,19 +29,33 @@ CSV_PATH = SHARED / "cards.csv"
 LACKEY = SHARED / "lackey-decks"
 
 AFFILIATIONS = {
-    "Federation", "Klingon", "Romulan", "Non-Aligned", "Cardassian", "Bajoran", "Dominion",
-    "Ferengi", "Borg", "Starfleet", "Vulcan", "Kazon", "Vidiian", "Hirogen", "Xindi",
+    "Federation",
+    "Klingon",
+    "Romulan",
+    "Non-Aligned",
+    "Cardassian",
+    "Bajoran",
+    "Dominion",
+    "Ferengi",
+    "Borg",
+    "Starfleet",
+    "Vulcan",
+    "Kazon",
+    "Vidiian",
+    "Hirogen",
+    "Xindi",
 }
-INT_FIELDS = ("span", "points", "integrity", "cunning", "strength", "range", "weapons",
-              "shields")
+INT_FIELDS = ("span", "points", "integrity", "cunning", "strength", "range", "weapons", "shields")
 LIST_FIELDS = ("affiliation", "staffing", "icons", "keywords")
 
 needs_shared = pytest.mark.skipif(not CSV_PATH.is_file(), reason="../shared is not present")
 
 
 def _catalog_path() -> Path:
-    for candidate in (ROOT / "catalogs" / "stccg-1e" / "cards.toml",
-                      ROOT / "deckcheck" / "catalogs" / "stccg-1e" / "cards.toml"):
+    for candidate in (
+        ROOT / "catalogs" / "stccg-1e" / "cards.toml",
+        ROOT / "deckcheck" / "catalogs" / "stccg-1e" / "cards.toml",
+    ):
         if candidate.exists():
             return candidate
     raise AssertionError("catalogs/stccg-1e/cards.toml not found")
@@ -74,12 +88,15 @@ def _types(card: dict[str, Any]) -> list[str]:
 
 # --- the build script ------------------------------------------------------------------------
 
+
 @needs_shared
 def test_script_reproduces_committed_file(tmp_path: Path) -> None:
     out = tmp_path / "cards.toml"
     done = subprocess.run(
         [sys.executable, str(SCRIPT), str(CSV_PATH), "-o", str(out)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == _catalog_path().read_bytes(), (
@@ -89,15 +106,25 @@ def test_script_reproduces_committed_file(tmp_path: Path) -> None:
 
 @needs_shared
 def test_script_default_paths_and_bad_input(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "missing.csv"),
-                           "-o", str(tmp_path / "x.toml")],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            str(tmp_path / "missing.csv"),
+            "-o",
+            str(tmp_path / "x.toml"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2
     assert "missing.csv" in done.stderr
     assert not (tmp_path / "x.toml").exists()
 
 
 # --- the catalog -----------------------------------------------------------------------------
+
 
 def test_catalog_header() -> None:
     head = _catalog()["catalog"]
@@ -147,11 +174,15 @@ def test_outpost_typing() -> None:
     assert len(outposts) == 34
     assert all(card.get("class") == "Outpost" for card in outposts)
     facilities = [card for card in cards if "Facility" in _types(card)]
-    assert facilities and all(card.get("class") in {"Station", "Headquarters"}
-                              for card in facilities)
+    assert facilities and all(
+        card.get("class") in {"Station", "Headquarters"} for card in facilities
+    )
     fed = _by_id()["101_104"]
     assert (fed["name"], fed["type"], fed["affiliation"]) == (
-        "Federation Outpost", "Outpost", ["Federation"])
+        "Federation Outpost",
+        "Outpost",
+        ["Federation"],
+    )
     premiere_outposts = {c["name"] for c in outposts if c.get("premiere")}
     assert {"Federation Outpost", "Klingon Outpost", "Romulan Outpost"} <= premiere_outposts
 
@@ -182,8 +213,9 @@ def test_affiliation_never_copies_text() -> None:
     by_id = _by_id()
     rows = _csv_rows()
     neutral = [r for r in rows if r["Affil"] == "Neutral"]
-    assert neutral and all(by_id[r["Blueprint ID"]]["affiliation"] == ["Non-Aligned"]
-                           for r in neutral)
+    assert neutral and all(
+        by_id[r["Blueprint ID"]]["affiliation"] == ["Non-Aligned"] for r in neutral
+    )
     texty = [r for r in rows if "attempt mission" in r["Affil"]]
     assert len(texty) >= 40
     assert all("affiliation" not in by_id[r["Blueprint ID"]] for r in texty)
@@ -255,16 +287,20 @@ def test_set_suffix_table_covers_the_database() -> None:
 
 # --- names -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("Mr. Scott *TMP", ["Mr. Scott *TMP", "Mr. Scott (The Motion Pictures)", "Mr. Scott"]),
-    ("Kira**", ["Kira**", "Kira"]),
-    ("Leeta*", ["Leeta*", "Leeta"]),
-    ("% Vekor", ["Vekor"]),
-    ("Vash (The Next Generation)", ["Vash (The Next Generation)", "Vash"]),
-    ("Data (FC)", ["Data (FC)", "Data (First Contact)", "Data"]),
-    ("... on the Bridge", ["... on the Bridge"]),
-    ("", []),
-])
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Mr. Scott *TMP", ["Mr. Scott *TMP", "Mr. Scott (The Motion Pictures)", "Mr. Scott"]),
+        ("Kira**", ["Kira**", "Kira"]),
+        ("Leeta*", ["Leeta*", "Leeta"]),
+        ("% Vekor", ["Vekor"]),
+        ("Vash (The Next Generation)", ["Vash (The Next Generation)", "Vash"]),
+        ("Data (FC)", ["Data (FC)", "Data (First Contact)", "Data"]),
+        ("... on the Bridge", ["... on the Bridge"]),
+        ("", []),
+    ],
+)
 def test_name_candidates_examples(raw: str, expected: list[str]) -> None:
     assert name_candidates(raw)[: len(expected)] == expected
     if not expected:
@@ -287,6 +323,7 @@ def test_fold() -> None:
 
 
 # --- the six real Lackey decks ---------------------------------------------------------------
+
 
 def _lackey_lines() -> list[tuple[str, int, str, str]]:
     """(file, line number, line, name) of every card line of the Lackey decks."""
@@ -311,12 +348,14 @@ def test_lackey_decks_resolve() -> None:
     lines = _lackey_lines()
     assert len(lines) > 300
     unresolved = [
-        (file, number, line) for file, number, line, name in lines
+        (file, number, line)
+        for file, number, line, name in lines
         if not any(fold(candidate) in index for candidate in name_candidates(name))
     ]
     share = 1 - len(unresolved) / len(lines)
-    print(f"\nLackey card lines resolved: {len(lines) - len(unresolved)}/{len(lines)} "
-          f"= {share:.2%}")
+    print(
+        f"\nLackey card lines resolved: {len(lines) - len(unresolved)}/{len(lines)} = {share:.2%}"
+    )
     for file, number, line in unresolved:
         print(f"  unresolved {file}:{number}: {line!r}")
     assert share >= 0.95, unresolved

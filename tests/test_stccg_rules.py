@@ -18,18 +18,22 @@ from typer.testing import CliRunner
 
 from deckcheck.catalog.model import Card
 from deckcheck.cli.app import app
+from deckcheck.core.errors import UnknownCardsError
+from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck, load_deck, resolve_source
 from deckcheck.decks.parse import parse_deck, read_deck
 from deckcheck.decks.resolve import resolve_line
-from deckcheck.errors import UnknownCardsError
 from deckcheck.games.stccg import GAME
 from deckcheck.validate import validate_loaded
-from deckcheck.violations import Report, Severity, Status
 
 LACKEY_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "stccg-1e" / "lackey-decks"
 LACKEY_FILES = (
-    "simple-bajoran.txt", "simple-cardassian.txt", "simple-federation.txt",
-    "simple-ferengi.txt", "simple-klingon.txt", "simple-romulan.txt",
+    "simple-bajoran.txt",
+    "simple-cardassian.txt",
+    "simple-federation.txt",
+    "simple-ferengi.txt",
+    "simple-klingon.txt",
+    "simple-romulan.txt",
 )
 
 CATALOG = GAME.bundled_catalog()
@@ -41,7 +45,8 @@ runner = CliRunner()
 def _premiere(kind: str, affiliation: str | None = None) -> list[str]:
     """Ids of Premiere cards of exactly this type (and exactly this one affiliation)."""
     ids = [
-        c.id for c in PREMIERE
+        c.id
+        for c in PREMIERE
         if c.types == (kind,)
         and (affiliation is None or list(c.get("affiliation") or ()) == [affiliation])
     ]
@@ -66,31 +71,47 @@ FED_OUTPOST = "101_104"
 KLINGON_OUTPOST = "101_105"
 ROMULAN_OUTPOST = "101_106"
 NEUTRAL_OUTPOST = "103_052"  # Non-Aligned (Alternate Universe)
-MAJOR_RAKAL = "103_113"      # Personnel, Romulan and Federation
-GARAK = "115_075"            # Personnel, Cardassian and Non-Aligned
-INCIDENT = "114_003"         # Nightmare: an Incident, a type the Premiere rules do not describe
-Q_DILEMMA = "105_087"        # a Q-card
+MAJOR_RAKAL = "103_113"  # Personnel, Romulan and Federation
+GARAK = "115_075"  # Personnel, Cardassian and Non-Aligned
+INCIDENT = "114_003"  # Nightmare: an Incident, a type the Premiere rules do not describe
+Q_DILEMMA = "105_087"  # a Q-card
 
 # Neutral draw-deck filler: Federation personnel and ships, Non-Aligned personnel, events,
 # interrupts, equipment (all Premiere).
-FILLER = [*FED_PERSONNEL[:15], *NA_PERSONNEL[:3], *FED_SHIPS[:3], *EVENTS[:6], *INTERRUPTS[:6],
-          *EQUIPMENT[:3]]
+FILLER = [
+    *FED_PERSONNEL[:15],
+    *NA_PERSONNEL[:3],
+    *FED_SHIPS[:3],
+    *EVENTS[:6],
+    *INTERRUPTS[:6],
+    *EQUIPMENT[:3],
+]
 
 
 def test_catalog_has_the_cards_these_tests_use() -> None:
     assert len(CATALOG) == 4155
-    for card_id, kind in [(FED_OUTPOST, "Outpost"), (KLINGON_OUTPOST, "Outpost"),
-                          (ROMULAN_OUTPOST, "Outpost"), (NEUTRAL_OUTPOST, "Outpost"),
-                          (MAJOR_RAKAL, "Personnel"), (GARAK, "Personnel"),
-                          (INCIDENT, "Incident"), (Q_DILEMMA, "Q Dilemma")]:
+    for card_id, kind in [
+        (FED_OUTPOST, "Outpost"),
+        (KLINGON_OUTPOST, "Outpost"),
+        (ROMULAN_OUTPOST, "Outpost"),
+        (NEUTRAL_OUTPOST, "Outpost"),
+        (MAJOR_RAKAL, "Personnel"),
+        (GARAK, "Personnel"),
+        (INCIDENT, "Incident"),
+        (Q_DILEMMA, "Q Dilemma"),
+    ]:
         card = CATALOG.by_id(card_id)
         assert card is not None and card.has_type(kind), card_id
     for card_id in (FED_OUTPOST, KLINGON_OUTPOST, ROMULAN_OUTPOST):
         assert CATALOG.by_id(card_id).get("premiere") is True  # type: ignore[union-attr]
     assert set(CATALOG.by_id(MAJOR_RAKAL).get("affiliation")) == {  # type: ignore[union-attr]
-        "Romulan", "Federation"}
+        "Romulan",
+        "Federation",
+    }
     assert set(CATALOG.by_id(GARAK).get("affiliation")) == {  # type: ignore[union-attr]
-        "Cardassian", "Non-Aligned"}
+        "Cardassian",
+        "Non-Aligned",
+    }
     assert len(MISSIONS) >= 10 and len(DILEMMAS) >= 30
 
 
@@ -123,8 +144,14 @@ def build(
     return cards
 
 
-def write(tmp_path: Path, cards: Mapping[str, int], *, variant: str | None = None,
-          headers: Sequence[str] = (), name: str = "deck.txt") -> Path:
+def write(
+    tmp_path: Path,
+    cards: Mapping[str, int],
+    *,
+    variant: str | None = None,
+    headers: Sequence[str] = (),
+    name: str = "deck.txt",
+) -> Path:
     lines = ["game: stccg-1e", *([f"variant: {variant}"] if variant else []), *headers, ""]
     lines += [f"{n} {card_id}" for card_id, n in cards.items()]
     path = tmp_path / name
@@ -132,8 +159,12 @@ def write(tmp_path: Path, cards: Mapping[str, int], *, variant: str | None = Non
     return path
 
 
-def check(tmp_path: Path, cards: Mapping[str, int], variant: str | None = None,
-          overrides: Mapping[str, int] | None = None) -> Report:
+def check(
+    tmp_path: Path,
+    cards: Mapping[str, int],
+    variant: str | None = None,
+    overrides: Mapping[str, int] | None = None,
+) -> Report:
     loaded = load_deck(write(tmp_path, cards, variant=variant))
     if overrides:
         loaded = dataclasses.replace(loaded, variant=loaded.variant.with_params(overrides))
@@ -151,8 +182,9 @@ def errors(report: Report) -> list[str]:
 # --------------------------------------------------------------------------- stccg.size
 
 
-@pytest.mark.parametrize(("variant", "size"), [(None, 60), ("standard", 60),
-                                               ("short-55", 55), ("short-50", 50)])
+@pytest.mark.parametrize(
+    ("variant", "size"), [(None, 60), ("standard", 60), ("short-55", 55), ("short-50", 50)]
+)
 def test_size_legal(tmp_path: Path, variant: str | None, size: int) -> None:
     report = check(tmp_path, build(size), variant)
     assert report.card_count == size
@@ -161,11 +193,17 @@ def test_size_legal(tmp_path: Path, variant: str | None, size: int) -> None:
     assert "stccg.size" in report.rules_checked
 
 
-@pytest.mark.parametrize(("variant", "size", "want", "hint"), [
-    ("standard", 59, 60, "add 1"), ("standard", 61, 60, "remove 1"),
-    ("short-55", 60, 55, "remove 5"), ("short-55", 54, 55, "add 1"),
-    ("short-50", 55, 50, "remove 5"), ("short-50", 49, 50, "add 1"),
-])
+@pytest.mark.parametrize(
+    ("variant", "size", "want", "hint"),
+    [
+        ("standard", 59, 60, "add 1"),
+        ("standard", 61, 60, "remove 1"),
+        ("short-55", 60, 55, "remove 5"),
+        ("short-55", 54, 55, "add 1"),
+        ("short-50", 55, 50, "remove 5"),
+        ("short-50", 49, 50, "add 1"),
+    ],
+)
 def test_size_illegal(tmp_path: Path, variant: str, size: int, want: int, hint: str) -> None:
     report = check(tmp_path, build(size), variant)
     assert report.status == Status.ILLEGAL
@@ -197,11 +235,21 @@ def test_missions_exactly_six(tmp_path: Path, variant: str, missions: int, legal
         assert f"{missions} mission" in message and "exactly 6" in message
 
 
-@pytest.mark.parametrize(("missions", "legal"), [
-    (6, True), (8, True), (10, True), (4, False), (5, False), (7, False), (9, False),
-])
-def test_missions_advanced_at_least_six_and_even(tmp_path: Path, missions: int,
-                                                 legal: bool) -> None:
+@pytest.mark.parametrize(
+    ("missions", "legal"),
+    [
+        (6, True),
+        (8, True),
+        (10, True),
+        (4, False),
+        (5, False),
+        (7, False),
+        (9, False),
+    ],
+)
+def test_missions_advanced_at_least_six_and_even(
+    tmp_path: Path, missions: int, legal: bool
+) -> None:
     report = check(tmp_path, build(64, missions=missions), "advanced")
     if legal:
         assert report.status == Status.LEGAL, report.violations
@@ -221,13 +269,23 @@ def test_missions_violation_lists_the_mission_cards(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- missions override
 
 
-@pytest.mark.parametrize(("variant", "missions", "legal"), [
-    ("standard", 4, True), ("standard", 6, False), ("standard", 3, False),
-    ("short-50", 4, True), ("short-50", 5, False),
-    ("advanced", 4, True), ("advanced", 6, True), ("advanced", 5, False), ("advanced", 2, False),
-])
-def test_missions_override_with_params(tmp_path: Path, variant: str, missions: int,
-                                       legal: bool) -> None:
+@pytest.mark.parametrize(
+    ("variant", "missions", "legal"),
+    [
+        ("standard", 4, True),
+        ("standard", 6, False),
+        ("standard", 3, False),
+        ("short-50", 4, True),
+        ("short-50", 5, False),
+        ("advanced", 4, True),
+        ("advanced", 6, True),
+        ("advanced", 5, False),
+        ("advanced", 2, False),
+    ],
+)
+def test_missions_override_with_params(
+    tmp_path: Path, variant: str, missions: int, legal: bool
+) -> None:
     size = 50 if variant == "short-50" else 60
     report = check(tmp_path, build(size, missions=missions), variant, overrides={"missions": 4})
     if legal:
@@ -243,7 +301,7 @@ def test_with_params_keeps_the_rest_and_rejects_unknown_settings() -> None:
     assert four.param("missions") == 4
     assert four.param("deck_size") == 60 and four.rules == base.rules
     assert base.param("missions") == 6  # the original is unchanged
-    from deckcheck.errors import UsageError
+    from deckcheck.core.errors import UsageError
 
     with pytest.raises(UsageError, match="no setting"):
         base.with_params({"misions": 4})
@@ -257,8 +315,16 @@ def test_missions_cli_option(tmp_path: Path) -> None:
     four = runner.invoke(app, ["validate", str(path), "--missions", "4", "--json"])
     assert four.exit_code == 0, four.output
     assert json.loads(four.stdout)["status"] == "legal"
-    six = runner.invoke(app, ["validate", write(tmp_path, build(), name="six.txt").as_posix(),
-                              "--missions", "4", "--json"])
+    six = runner.invoke(
+        app,
+        [
+            "validate",
+            write(tmp_path, build(), name="six.txt").as_posix(),
+            "--missions",
+            "4",
+            "--json",
+        ],
+    )
     assert six.exit_code == 1, six.output
 
 
@@ -278,11 +344,18 @@ def test_missions_header_line(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- stccg.seed-half
 
 
-@pytest.mark.parametrize(("size", "variant", "seeds"), [
-    (60, "standard", 30), (55, "short-55", 27), (50, "short-50", 25), (61, "advanced", 30),
-])
-def test_seed_half_at_the_limit_is_legal(tmp_path: Path, size: int, variant: str,
-                                         seeds: int) -> None:
+@pytest.mark.parametrize(
+    ("size", "variant", "seeds"),
+    [
+        (60, "standard", 30),
+        (55, "short-55", 27),
+        (50, "short-50", 25),
+        (61, "advanced", 30),
+    ],
+)
+def test_seed_half_at_the_limit_is_legal(
+    tmp_path: Path, size: int, variant: str, seeds: int
+) -> None:
     cards = build(size, dilemmas=seeds - 7)  # 6 missions + 1 outpost + dilemmas
     report = check(tmp_path, cards, variant)
     assert report.status == Status.LEGAL, report.violations
@@ -302,9 +375,15 @@ def test_seed_half_counts_artifacts(tmp_path: Path) -> None:
     assert "31 seed cards" in message and "4 artifacts" in message
 
 
-@pytest.mark.parametrize(("size", "variant", "seeds"), [
-    (55, "short-55", 28), (50, "short-50", 26), (61, "advanced", 31), (40, "advanced", 21),
-])
+@pytest.mark.parametrize(
+    ("size", "variant", "seeds"),
+    [
+        (55, "short-55", 28),
+        (50, "short-50", 26),
+        (61, "advanced", 31),
+        (40, "advanced", 21),
+    ],
+)
 def test_seed_half_over_the_limit(tmp_path: Path, size: int, variant: str, seeds: int) -> None:
     report = check(tmp_path, build(size, dilemmas=seeds - 7), variant)
     assert errors(report) == ["stccg.seed-half"]
@@ -344,8 +423,7 @@ def test_outposts_ships_count_too(tmp_path: Path) -> None:
 
 
 def test_outposts_each_missing_affiliation_reported(tmp_path: Path) -> None:
-    cards = build(outposts=(), extra={KLINGON_PERSONNEL[0]: 1, ROMULAN_PERSONNEL[0]: 1},
-                  dilemmas=7)
+    cards = build(outposts=(), extra={KLINGON_PERSONNEL[0]: 1, ROMULAN_PERSONNEL[0]: 1}, dilemmas=7)
     report = check(tmp_path, cards)
     messages = found(report, "stccg.outposts")
     assert len(messages) == 3  # Federation (filler), Klingon, Romulan
@@ -354,8 +432,10 @@ def test_outposts_each_missing_affiliation_reported(tmp_path: Path) -> None:
 
 
 def test_outposts_all_affiliations_covered(tmp_path: Path) -> None:
-    cards = build(outposts=(FED_OUTPOST, KLINGON_OUTPOST, ROMULAN_OUTPOST),
-                  extra={KLINGON_PERSONNEL[0]: 1, ROMULAN_PERSONNEL[0]: 1, KLINGON_SHIPS[0]: 1})
+    cards = build(
+        outposts=(FED_OUTPOST, KLINGON_OUTPOST, ROMULAN_OUTPOST),
+        extra={KLINGON_PERSONNEL[0]: 1, ROMULAN_PERSONNEL[0]: 1, KLINGON_SHIPS[0]: 1},
+    )
     report = check(tmp_path, cards)
     assert report.status == Status.LEGAL, report.violations
 
@@ -392,8 +472,7 @@ def test_multi_affiliation_card_covered_by_a_non_aligned_outpost(tmp_path: Path)
     cards = build(outposts=(NEUTRAL_OUTPOST,), extra={GARAK: 1}, filler=na_only)
     report = check(tmp_path, cards)
     assert found(report, "stccg.outposts") == []
-    klingon = check(tmp_path, build(outposts=(KLINGON_OUTPOST,), extra={GARAK: 1},
-                                    filler=na_only))
+    klingon = check(tmp_path, build(outposts=(KLINGON_OUTPOST,), extra={GARAK: 1}, filler=na_only))
     (violation,) = [v for v in klingon.violations if v.code == "stccg.outposts"]
     assert "Cardassian" in violation.message and violation.cards == (GARAK,)
 
@@ -424,32 +503,37 @@ def test_type_outside_rules_cli_exit_code(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["status"] == "legal"
     assert [(v["code"], v["severity"]) for v in data["violations"]] == [
-        ("stccg.type-outside-rules", "warning")]
+        ("stccg.type-outside-rules", "warning")
+    ]
 
 
 def test_every_rule_reported_together(tmp_path: Path) -> None:
     cards = build(59, missions=5, dilemmas=26, extra={KLINGON_PERSONNEL[0]: 1, INCIDENT: 1})
     report = check(tmp_path, cards)
     assert sorted(errors(report)) == sorted(
-        ["stccg.size", "stccg.missions", "stccg.seed-half", "stccg.outposts"])
+        ["stccg.size", "stccg.missions", "stccg.seed-half", "stccg.outposts"]
+    )
     assert found(report, "stccg.type-outside-rules")
 
 
 # --------------------------------------------------------------------------- names
 
 
-@pytest.mark.parametrize(("spelling", "card_id"), [
-    ("Mr. Scott *TMP", "126_061"),
-    ("Mr. Scott", "119_071"),
-    ("Kira**", "119_048"),
-    ("Leeta*", None),
-    ("Vash (The Next Generation)", "155_094"),
-    ("Vash", "101_248"),
-    ("KIVAS FAJO - COLLECTOR", "101_079"),
-    ("kivas fajo - collector", "101_079"),
-    ("% Vekor", "101_303"),
-    ("FEDERATION OUTPOST", FED_OUTPOST),
-])
+@pytest.mark.parametrize(
+    ("spelling", "card_id"),
+    [
+        ("Mr. Scott *TMP", "126_061"),
+        ("Mr. Scott", "119_071"),
+        ("Kira**", "119_048"),
+        ("Leeta*", None),
+        ("Vash (The Next Generation)", "155_094"),
+        ("Vash", "101_248"),
+        ("KIVAS FAJO - COLLECTOR", "101_079"),
+        ("kivas fajo - collector", "101_079"),
+        ("% Vekor", "101_303"),
+        ("FEDERATION OUTPOST", FED_OUTPOST),
+    ],
+)
 def test_lackey_spellings_resolve(tmp_path: Path, spelling: str, card_id: str | None) -> None:
     text = f"Missions:\r\n1\t{MISSIONS[0]}\r\nSeed+Dil:\r\n1\t{spelling}\r\n"
     source = parse_deck(text, "spelling.txt")
@@ -463,8 +547,9 @@ def test_lackey_spellings_resolve(tmp_path: Path, spelling: str, card_id: str | 
 
 def test_unknown_name_reported_with_suggestions(tmp_path: Path) -> None:
     path = tmp_path / "typo.txt"
-    path.write_text("game: stccg-1e\n3 Federaton Outpost\n2 Qzxwv Ploonk\n1 Kira**\n",
-                    encoding="utf-8")
+    path.write_text(
+        "game: stccg-1e\n3 Federaton Outpost\n2 Qzxwv Ploonk\n1 Kira**\n", encoding="utf-8"
+    )
     with pytest.raises(UnknownCardsError) as info:
         load_deck(path)
     lines = {u.line: u for u in info.value.unresolved}
@@ -561,8 +646,7 @@ def test_lackey_export_round_trip_built_deck(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", LACKEY_FILES)
 def test_lackey_export_round_trip_real_deck(name: str) -> None:
     source = read_deck(_lackey(name))
-    keep = tuple(line for line in source.lines
-                 if resolve_line(line, CATALOG, GAME)[0] is not None)
+    keep = tuple(line for line in source.lines if resolve_line(line, CATALOG, GAME)[0] is not None)
     loaded = resolve_source(dataclasses.replace(source, lines=keep), game="stccg-1e")
     back = _round_trip(loaded)
     assert back.deck.counts() == loaded.deck.counts()
@@ -570,8 +654,15 @@ def test_lackey_export_round_trip_real_deck(name: str) -> None:
 
 
 def test_lackey_export_round_trip_names_starting_with_numbers(tmp_path: Path) -> None:
-    cards = {"119_120": 2, "119_129": 1, "115_115": 3, "108_001": 1, "117_022": 4,
-             MISSIONS[0]: 1, FED_OUTPOST: 1}
+    cards = {
+        "119_120": 2,
+        "119_129": 1,
+        "115_115": 3,
+        "108_001": 1,
+        "117_022": 4,
+        MISSIONS[0]: 1,
+        FED_OUTPOST: 1,
+    }
     names = [CATALOG.by_id(c).name for c in cards]  # type: ignore[union-attr]
     assert "1 Tribble - Bonus" in names and "1,000 Tribbles - Bonus" in names
     loaded = load_deck(write(tmp_path, cards))

@@ -16,8 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from deckcheck.errors import CatalogError
-from deckcheck.tomlfile import parse_toml
+from deckcheck.core.errors import CatalogError
+from deckcheck.core.tomlfile import parse_toml
 
 CACHE_FORMAT = "1"
 SMALL_FILE = 64 * 1024  # smaller catalogs parse faster than a cache lookup is worth

@@ -14,10 +14,10 @@ from types import MappingProxyType
 from typing import Any
 
 from deckcheck.catalog.model import CORE_FIELDS, Card, Catalog, FieldSpec
-from deckcheck.errors import CatalogError
-from deckcheck.inputs import read_text, source_label
-from deckcheck.text import fold, slug, suggest
-from deckcheck.tomlfile import key_line, parse_toml, table_lines
+from deckcheck.core.errors import CatalogError
+from deckcheck.core.inputs import read_text, source_label
+from deckcheck.core.text import fold, slug, suggest
+from deckcheck.core.tomlfile import key_line, parse_toml, table_lines
 
 
 @dataclass(frozen=True)

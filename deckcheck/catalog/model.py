@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from deckcheck.text import fold
+from deckcheck.core.text import fold
 
 FieldKind = Literal["text", "int", "bool", "list", "data"]
 

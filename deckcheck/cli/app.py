@@ -12,7 +12,7 @@ from typing import Annotated, Any, cast
 import typer
 
 from deckcheck.cli import render
-from deckcheck.errors import DeckcheckError
+from deckcheck.core.errors import DeckcheckError
 
 
 def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -146,8 +146,8 @@ def validate(
 
     Example: [bold]deckcheck validate examples/ren-dhark/terra-custom.txt --json[/]
     """
+    from deckcheck.core.violations import worst_exit_code
     from deckcheck.validate import validate_paths
-    from deckcheck.violations import worst_exit_code
 
     params = {"missions": missions} if missions is not None else None
     outcomes = validate_paths(
@@ -198,7 +198,7 @@ RedrawPolicyOpt = Annotated[
     typer.Option(
         "--redraw-policy",
         help="For a redraw rule (Ren Dhark): 'always' redraws "
-        "whenever allowed (RULES.md's default); 'optimal' only when it raises the "
+        "whenever allowed (the old default); 'optimal' only when it raises the "
         "chance of the query (exact).",
     ),
 ]
@@ -227,8 +227,8 @@ def _odds_options(
     by_turn: int | None = None,
     redraw_policy: str = "always",
 ) -> Any:
-    from deckcheck.errors import UsageError
-    from deckcheck.query.odds import UNLIMITED, MulliganPolicy, OddsOptions, RedrawPolicy
+    from deckcheck.analysis.odds import UNLIMITED, MulliganPolicy, OddsOptions, RedrawPolicy
+    from deckcheck.core.errors import UsageError
 
     if mulligan not in ("rules", "none"):
         raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
@@ -287,8 +287,8 @@ def odds(
 
     Example: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
     """
-    from deckcheck.query.odds import compute_odds
-    from deckcheck.query.setup import open_setup
+    from deckcheck.analysis.odds import compute_odds
+    from deckcheck.analysis.setup import open_setup
 
     options = _odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup = open_setup(deck, catalogs=catalog or [], game=game)
@@ -319,8 +319,8 @@ def simulate(
 
     Example: [bold]deckcheck simulate my-deck.txt "type:warrior>=2" --turn 3 --seed 7[/]
     """
-    from deckcheck.query.odds import simulate_odds
-    from deckcheck.query.setup import open_setup
+    from deckcheck.analysis.odds import simulate_odds
+    from deckcheck.analysis.setup import open_setup
 
     options = _odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
     setup = open_setup(deck, catalogs=catalog or [], game=game)
@@ -352,8 +352,8 @@ def hand(
 
     Example: [bold]deckcheck hand examples/ren-dhark/terra-custom.txt --count 3 --seed 1[/]
     """
-    from deckcheck.query.hands import sample_hands
-    from deckcheck.query.setup import open_setup
+    from deckcheck.analysis.hands import sample_hands
+    from deckcheck.analysis.setup import open_setup
 
     options = _odds_options(None, None, second, mulligan, None, None, redraw_policy)
     setup = open_setup(deck, catalogs=catalog or [], game=game)
@@ -403,8 +403,8 @@ def export(
 
     Example: [bold]deckcheck export my-deck.txt --to lackey -o my-deck.dek[/]
     """
+    from deckcheck.core.violations import Status
     from deckcheck.export import export_deck
-    from deckcheck.violations import Status
 
     if output is not None and str(output) == "-":
         output = None  # "-" is standard output, as DECK "-" is standard input
@@ -474,7 +474,7 @@ def catalog_template(
 
     Example: [bold]deckcheck catalog template ren-dhark --field resource_points > mine.toml[/]
     """
-    from deckcheck.catalog.template import render_template
+    from deckcheck.games.catalog_template import render_template
     from deckcheck.games.registry import get_game
 
     the_game = get_game(game)
@@ -489,7 +489,7 @@ def catalog_check(
 
     Example: [bold]deckcheck catalog check examples/planetary-conquerors/example-set.toml[/]
     """
-    from deckcheck.catalog.check import check_catalog_file
+    from deckcheck.games.catalog_check import check_catalog_file
 
     result = check_catalog_file(file)
     if not result.ok:

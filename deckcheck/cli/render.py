@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deckcheck.violations import Report, Severity, Status
+from deckcheck.core.violations import Report, Severity, Status
 
 # Markup off: user text (card names, file names, messages) may hold "[...]"; styles are given
 # explicitly with Text instead.

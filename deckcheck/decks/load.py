@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.load import read_document
 from deckcheck.catalog.model import Catalog
-from deckcheck.decks.model import Deck, DeckSource
+from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
 from deckcheck.decks.resolve import resolve_deck, unknown_names
-from deckcheck.errors import DeckcheckError, UsageError
 from deckcheck.games.base import Game, Variant
 from deckcheck.games.registry import all_games, get_game
 

@@ -12,10 +12,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from deckcheck.core.errors import DeckFormatError
+from deckcheck.core.inputs import STDIN, read_text, source_label
+from deckcheck.core.tomlfile import key_line, parse_toml
 from deckcheck.decks.model import DeckLine, DeckSource
-from deckcheck.errors import DeckFormatError
-from deckcheck.inputs import STDIN, read_text, source_label
-from deckcheck.tomlfile import key_line, parse_toml
 
 MAX_COPIES_PER_LINE = 10_000
 """Largest count on one line; real decks hold a few copies, so more is surely a typo."""

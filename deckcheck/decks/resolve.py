@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.decks.model import Deck, DeckEntry, DeckLine, DeckSource
-from deckcheck.errors import UnknownCardsError, UnresolvedLine
+from deckcheck.core.errors import UnknownCardsError, UnresolvedLine
+from deckcheck.core.text import Suggester
+from deckcheck.decks.model import DeckLine, DeckSource
 from deckcheck.games.base import Game
-from deckcheck.text import Suggester
 
 MAX_REPORTED_LINES = 100
 """Unknown lines reported one by one; more are counted (a wrong file must fail fast)."""

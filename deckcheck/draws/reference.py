@@ -1,6 +1,6 @@
 """Plain-Python reference simulation: one shuffled pile per trial, dealt card by card.
 
-This is the slow, obviously-correct model of the rules (RULES.md: Opening, Mulligan, Turns). The
+This is the slow, obviously-correct model of each game's opening, mulligan and turns. The
 vectorised simulator and the exact engine are tested against it, so it favours plainness over
 speed: it shuffles the whole pile and follows each rule literally.
 """

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.export.formats import render
 from deckcheck.export.write import write_atomically
 from deckcheck.validate import validate_loaded
-from deckcheck.violations import Report, Status
 
 
 @dataclass(frozen=True)

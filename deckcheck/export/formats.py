@@ -12,11 +12,11 @@ from pathlib import Path
 
 import tomli_w
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
+from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.decks.model import Deck
 from deckcheck.decks.resolve import lookup, pick
-from deckcheck.errors import UsageError
 
 Writer = Callable[[LoadedDeck, Path | None], str]
 
@@ -77,7 +77,7 @@ def write_text(loaded: LoadedDeck, out_path: Path | None) -> str:
 
 
 def write_toml(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """A TOML deck (CONTRACT.md)."""
+    """A TOML deck."""
     data: dict[str, object] = dict(_headers(loaded))
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:

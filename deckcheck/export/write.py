@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from deckcheck.errors import InputFileError
+from deckcheck.core.errors import InputFileError
 
 
 def write_atomically(path: Path, text: str, *, force: bool = False, newline: str = "") -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
@@ -19,13 +20,13 @@ from pydantic import ValidationError
 from deckcheck.catalog.cache import load_catalog_toml
 from deckcheck.catalog.load import apply_overlay, build_catalog, parse_document, read_document
 from deckcheck.catalog.model import Catalog, FieldSpec
-from deckcheck.errors import CatalogError, UsageError
+from deckcheck.core.errors import CatalogError, UsageError
+from deckcheck.core.tomlfile import parse_toml
+from deckcheck.core.violations import Violation
 from deckcheck.games.spec import GameSpec
-from deckcheck.tomlfile import parse_toml
-from deckcheck.violations import Violation
 
 if TYPE_CHECKING:
-    from deckcheck.decks.model import Deck
+    from deckcheck.catalog.deck import Deck
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ class Game:
         return self.rules[code]
 
     def info(self) -> dict[str, Any]:
-        """The ``games --json`` entry (CONTRACT.md) plus piles."""
+        """The ``games --json`` entry plus piles."""
         return {
             "id": self.id,
             "name": self.name,
@@ -176,14 +177,13 @@ class Game:
         }
 
 
-def game_directory(module_file: str, game_id: str) -> Traversable | Path:
-    """Where a built-in game's TOML lives: inside the installed package, or the repo's catalogs/.
+def game_directory(game_id: str) -> Traversable:
+    """Where a built-in game's ``game.toml`` and ``cards.toml`` live: ``deckcheck/catalogs/<id>``.
 
-    The wheel carries ``catalogs/`` as ``deckcheck/catalogs``; a source checkout (editable
-    install, tests) has it at the top of the repository.
+    One lookup for every install: in a checkout ``deckcheck/catalogs`` is a link to the
+    repository's top-level ``catalogs/``, and the wheel carries the folder itself.
     """
-    package_root = Path(module_file).resolve().parents[2]
-    for candidate in (package_root / "catalogs", package_root.parent / "catalogs"):
-        if (candidate / game_id / "game.toml").is_file():
-            return candidate / game_id
-    raise CatalogError(f"the bundled catalog of {game_id} is missing from this installation")
+    directory = files("deckcheck") / "catalogs" / game_id
+    if not (directory / "game.toml").is_file():
+        raise CatalogError(f"the bundled catalog of {game_id} is missing from this installation")
+    return directory

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from importlib.metadata import entry_points
 
-from deckcheck.errors import CatalogError, UsageError
+from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.games.base import Game
 
 ENTRY_POINT_GROUP = "deckcheck.games"

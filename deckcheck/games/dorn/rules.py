@@ -1,13 +1,13 @@
-"""Dorn party rules (RULES.md §4): small pure functions."""
+"""Dorn party rules: small pure functions."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Catalog
-from deckcheck.decks.model import Deck
+from deckcheck.core.violations import Violation, error
 from deckcheck.games.base import Variant
-from deckcheck.violations import Violation, error
 
 
 def party_size(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:

@@ -1,15 +1,15 @@
-"""Planetary Conquerors deck rules (RULES.md §3): small pure functions."""
+"""Planetary Conquerors deck rules: small pure functions."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Catalog
-from deckcheck.decks.model import Deck
+from deckcheck.core.text import fold
+from deckcheck.core.violations import Violation, error, undecided
 from deckcheck.games.base import Variant
-from deckcheck.text import fold
-from deckcheck.violations import Violation, error, undecided
 
 
 def size(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:

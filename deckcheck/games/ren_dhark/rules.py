@@ -1,14 +1,14 @@
-"""Ren Dhark's deck rules (RULES.md §1): small pure functions of deck, catalog and variant."""
+"""Ren Dhark's deck rules: small pure functions of deck, catalog and variant."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.decks.model import Deck
+from deckcheck.core.violations import Violation, error, undecided
 from deckcheck.games.base import Variant
-from deckcheck.violations import Violation, error, undecided
 
 
 def _is(kind: str) -> Callable[[Card], bool]:

@@ -1,6 +1,6 @@
-"""Star Trek CCG, First Edition (RULES.md §2)."""
+"""Star Trek CCG, First Edition."""
 
-from deckcheck.decks.model import Deck
+from deckcheck.catalog.deck import Deck
 from deckcheck.games.base import Game, game_directory
 from deckcheck.games.stccg.lackey import lackey_name, write_lackey
 from deckcheck.games.stccg.names import name_candidates
@@ -20,7 +20,7 @@ def _lackey(deck: Deck) -> str:
 
 
 GAME = Game(
-    directory=game_directory(__file__, "stccg-1e"),
+    directory=game_directory("stccg-1e"),
     rules=RULES,
     name_candidates=name_candidates,
     exporters={"lackey": _lackey},

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
-from deckcheck.decks.model import Deck
 from deckcheck.games.stccg.names import SET_SUFFIXES
 
 _LABEL = re.compile(r"^(?P<base>.+?)\s*\((?P<label>[^()]+)\)$")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from deckcheck.text import fold, tidy
+from deckcheck.core.text import fold, tidy
 
 __all__ = ["SET_SUFFIXES", "fold", "name_candidates"]
 

@@ -1,15 +1,15 @@
-"""Star Trek CCG 1E deck rules (RULES.md §2): small pure functions of deck, catalog, variant."""
+"""Star Trek CCG 1E deck rules: small pure functions of deck, catalog, variant."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.decks.model import Deck
+from deckcheck.core.text import fold
+from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import Variant
-from deckcheck.text import fold
-from deckcheck.violations import Violation, error, warning
 
 
 def _plural(n: int, word: str) -> str:

@@ -1,4 +1,4 @@
-"""The Drake (RULES.md §5): troop stacks and their tiles."""
+"""The Drake: troop stacks and their tiles."""
 
 from deckcheck.catalog.model import Card
 from deckcheck.games.base import Game, game_directory
@@ -16,4 +16,4 @@ def _tile(card: Card) -> str:
     )
 
 
-GAME = Game(directory=game_directory(__file__, "the-drake"), rules=RULES, card_art=_tile)
+GAME = Game(directory=game_directory("the-drake"), rules=RULES, card_art=_tile)

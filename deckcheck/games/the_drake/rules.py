@@ -1,13 +1,13 @@
-"""The Drake stack rules (RULES.md §5): small pure functions. A stack's order matters."""
+"""The Drake stack rules: small pure functions. A stack's order matters."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Catalog
-from deckcheck.decks.model import Deck
+from deckcheck.core.violations import Violation, error
 from deckcheck.games.base import Variant
-from deckcheck.violations import Violation, error
 
 
 def standard_stack(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:

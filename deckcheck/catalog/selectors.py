@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.errors import ConditionError
-from deckcheck.text import fold, suggest
+from deckcheck.core.errors import ConditionError
+from deckcheck.core.text import fold, suggest
 
 
 @dataclass(frozen=True)

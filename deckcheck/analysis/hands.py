@@ -7,10 +7,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from deckcheck.catalog.model import Card
-from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
-from deckcheck.errors import UsageError
-from deckcheck.query.odds import (
+from deckcheck.analysis.odds import (
     Bound,
     MulliganPolicy,
     OddsOptions,
@@ -18,8 +15,11 @@ from deckcheck.query.odds import (
     bind,
     check_seed,
 )
-from deckcheck.query.selectors import bind_selector
-from deckcheck.query.setup import DrawSetup
+from deckcheck.analysis.setup import DrawSetup
+from deckcheck.catalog.model import Card
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import UsageError
+from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
 
 MAX_HANDS = 1000
 

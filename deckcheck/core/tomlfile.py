@@ -6,7 +6,7 @@ import re
 import tomllib
 from typing import Any
 
-from deckcheck.errors import DeckcheckError
+from deckcheck.core.errors import DeckcheckError
 
 _LINE = re.compile(r"at line (\d+)")
 

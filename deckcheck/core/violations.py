@@ -34,7 +34,7 @@ class Violation:
     cards: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
-        """The CONTRACT.md JSON shape."""
+        """The documented JSON shape."""
         return {
             "code": self.code,
             "severity": str(self.severity),
@@ -82,11 +82,11 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        """0 legal, 1 illegal, 3 unverified (CONTRACT.md)."""
+        """0 legal, 1 illegal, 3 unverified."""
         return {Status.LEGAL: 0, Status.ILLEGAL: 1, Status.UNVERIFIED: 3}[self.status]
 
     def as_json(self) -> dict[str, Any]:
-        """The CONTRACT.md JSON shape (plus ``rules_checked`` and ``name``)."""
+        """The documented JSON shape (plus ``rules_checked`` and ``name``)."""
         return {
             "deck": self.deck,
             "game": self.game,
@@ -100,6 +100,6 @@ class Report:
 
 
 def worst_exit_code(codes: Iterable[int]) -> int:
-    """Several decks: 2 over all, then 1 over 3 over 0 (CONTRACT.md)."""
+    """Several decks: 2 over all, then 1 over 3 over 0."""
     ranking = {2: 3, 1: 2, 3: 1, 0: 0}
     return max(codes, key=lambda c: ranking[c], default=0)

@@ -6,7 +6,7 @@ import codecs
 import sys
 from pathlib import Path
 
-from deckcheck.errors import InputFileError
+from deckcheck.core.errors import InputFileError
 
 MAX_INPUT_BYTES = 5 * 1024 * 1024
 """Largest deck, catalog or overlay file read (5 MiB): far above any real deck."""

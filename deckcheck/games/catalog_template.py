@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.errors import UsageError
+from deckcheck.core.errors import UsageError
+from deckcheck.core.text import suggest
 from deckcheck.games.base import Game
-from deckcheck.text import suggest
 
 
 def _toml_string(text: str) -> str:

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.catalog.model import Card, Catalog
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import load_deck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
-from deckcheck.errors import UsageError
 from deckcheck.games.base import Game
 from deckcheck.games.registry import all_games
 from deckcheck.games.spec import MulliganModel, OpeningModel
-from deckcheck.query.selectors import bind_selector
 
 _PILE = re.compile(r"^(?P<game>[a-z0-9][a-z0-9-]*):(?P<pile>[a-z0-9][a-z0-9-]*)$")
 

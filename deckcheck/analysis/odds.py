@@ -6,6 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from deckcheck.analysis.conditions import Condition, parse_condition
+from deckcheck.analysis.setup import DrawSetup
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import UsageError
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
@@ -14,10 +18,6 @@ from deckcheck.draws.model import (
     RedrawRule,
     ReturnRule,
 )
-from deckcheck.errors import UsageError
-from deckcheck.query.conditions import Condition, parse_condition
-from deckcheck.query.selectors import bind_selector
-from deckcheck.query.setup import DrawSetup
 
 MulliganPolicy = Literal["rules", "none"]
 RedrawPolicy = Literal["always", "optimal"]  # redraw whenever allowed / only when it helps
@@ -91,7 +91,7 @@ class OddsReport:
     by_turn: tuple[TurnRow, ...] = field(default=())
 
     def as_json(self) -> dict[str, Any]:
-        """The CONTRACT.md shape, extended."""
+        """The documented JSON shape, extended."""
         data: dict[str, Any] = {
             "deck": self.deck,
             "game": self.game,

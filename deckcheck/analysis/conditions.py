@@ -1,11 +1,11 @@
-"""The condition language of CONTRACT.md: ``SELECTOR OP COUNT`` (``type:ship>=2``)."""
+"""The condition language: ``SELECTOR OP COUNT`` (``type:ship>=2``)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from deckcheck.errors import ConditionError
+from deckcheck.core.errors import ConditionError
 
 MAX_CONDITION_COUNT = 100_000
 _CONDITION = re.compile(r"^(?P<selector>.*?)\s*(?P<op>>=|<=|==|=|>|<)\s*(?P<count>[^<>=]*)$", re.S)

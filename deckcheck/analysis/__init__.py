@@ -1,0 +1,1 @@
+"""Questions about a deck: conditions, draw setups, odds, sample hands and simulation."""

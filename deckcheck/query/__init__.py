@@ -1,1 +1,0 @@
-"""Questions about a deck: selectors, conditions, odds, sample hands and simulation."""
