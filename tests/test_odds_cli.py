@@ -192,42 +192,53 @@ def test_ren_dhark_without_mulligan(tmp_path: Path) -> None:
 
 def test_ren_dhark_redraw_raises_the_probability(tmp_path: Path) -> None:
     deck = ren_dhark_deck(tmp_path)
-    rules = odds(deck, "type:ship>=2")
+    rules = odds(deck, "type:ship>=2", "--redraw-policy", "always")
     assert rules["probability"] > rules["probability_without_mulligan"]
     ok, q = rd_no_trigger(), at_least(RD_PILE, RD_SHIPS, 7, 2)
-    # redraw whenever allowed, at most once (RULES.md §1)
+    # redraw whenever allowed, at most once
     assert exact_of(rules) == ok + (1 - ok) * q
 
 
 @pytest.mark.parametrize("redraws", [0, 1, 2, 3])
 def test_ren_dhark_redraw_limit(tmp_path: Path, redraws: int) -> None:
-    data = odds(ren_dhark_deck(tmp_path), "type:ship>=2", "--redraws", str(redraws))
+    data = odds(
+        ren_dhark_deck(tmp_path),
+        "type:ship>=2",
+        "--redraws",
+        str(redraws),
+        "--redraw-policy",
+        "always",
+    )
     ok, q = rd_no_trigger(), at_least(RD_PILE, RD_SHIPS, 7, 2)
     assert exact_of(data) == 1 - (1 - ok) ** redraws * (1 - q)
 
 
 def test_ren_dhark_redraws_zero_none_unlimited(tmp_path: Path) -> None:
     deck = ren_dhark_deck(tmp_path)
-    zero = odds(deck, "type:ship>=2", "--redraws", "0")
+    always = ("--redraw-policy", "always")
+    zero = odds(deck, "type:ship>=2", "--redraws", "0", *always)
     none = odds(deck, "type:ship>=2", "--mulligan", "none")
-    one = odds(deck, "type:ship>=2", "--redraws", "1")
-    unlimited = odds(deck, "type:ship>=2", "--redraws", "unlimited")
+    one = odds(deck, "type:ship>=2", "--redraws", "1", *always)
+    unlimited = odds(deck, "type:ship>=2", "--redraws", "unlimited", *always)
     assert zero["probability"] == pytest.approx(none["probability"], abs=1e-12)
     assert unlimited["probability"] >= one["probability"] > zero["probability"]
     # with unlimited redraws the kept hand never triggers, so it always holds 2 ships
     assert unlimited["probability"] == pytest.approx(1.0, abs=1e-12)
-    cond = odds(deck, "type:action>=4", "--redraws", "unlimited")
+    cond = odds(deck, "type:action>=4", "--redraws", "unlimited", *always)
     assert cond["probability"] == pytest.approx(0.0, abs=1e-12)
+    # The redraw is optional: by default a hand with 4+ actions is kept when that is the goal.
+    best = odds(deck, "type:action>=4", "--redraws", "unlimited")
+    assert best["probability"] >= best["probability_without_mulligan"] > 0
 
 
-def test_ren_dhark_turn_three_sees_nine(tmp_path: Path) -> None:
+def test_ren_dhark_turn_three_sees_eleven(tmp_path: Path) -> None:
     deck = ren_dhark_deck(tmp_path)
     turn = odds(deck, "type:ship>=4", "--turn", "3")
-    assert turn["cards_seen"] == 9
-    seen = odds(deck, "type:ship>=4", "--seen", "9")
+    assert turn["cards_seen"] == 11  # blue: 7 + 2(t - 1)
+    seen = odds(deck, "type:ship>=4", "--seen", "11")
     assert seen["probability"] == pytest.approx(turn["probability"], abs=1e-12)
     plain = odds(deck, "type:ship>=4", "--turn", "3", "--mulligan", "none")
-    assert exact_of(plain) == at_least(RD_PILE, RD_SHIPS, 9, 4)
+    assert exact_of(plain) == at_least(RD_PILE, RD_SHIPS, 11, 4)
     assert odds(deck, "type:ship>=4", "--turn", "1")["cards_seen"] == 7
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -20,6 +21,7 @@ from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
+from deckcheck.games.spec import MulliganModel
 
 MAX_HANDS = 1000
 
@@ -59,12 +61,15 @@ def sample_hands(
     mulligan: MulliganPolicy = "rules",
     conditions: Sequence[str] = (),
     second: bool = False,
-    redraw_policy: RedrawPolicy = "always",
+    redraw_policy: RedrawPolicy = "optimal",
 ) -> HandsReport:
     """Deal ``count`` opening hands; apply the game's mulligan under the rules policy.
 
-    A redraw rule redraws whenever allowed (as ``odds`` assumes). A return-cards rule needs a
-    goal: with ``conditions`` the choice is the exact optimum for them; without, the hand is kept.
+    A redraw rule is optional: under the optimal policy (the default) a hand is redrawn only
+    when a fresh deal beats it for the goal; with no ``conditions`` the goal is a hand the rule
+    accepts (no trigger holds), so every allowed redraw is taken. ``redraw_policy="always"``
+    redraws whenever allowed. A return-cards rule needs a goal: with ``conditions`` the choice
+    is the exact optimum for them; without, the hand is kept.
     """
     if not 1 <= count <= MAX_HANDS:
         raise UsageError(f"--count must be between 1 and {MAX_HANDS}")
@@ -103,24 +108,30 @@ def sample_hands(
     if isinstance(rule, RedrawRule) and setup.mulligan is not None:
         triggers = [(bind_selector(t.select, setup.catalog), t) for t in setup.mulligan.triggers]
     redraw_chooser = None
-    if isinstance(rule, RedrawRule) and redraw_policy == "optimal":
-        if not conditions:
-            raise UsageError(
-                '--redraw-policy optimal needs a goal: add conditions, e.g. "type:ship>=2"'
-            )
+    if isinstance(rule, RedrawRule) and redraw_policy == "optimal" and setup.mulligan:
         from deckcheck.draws.exact import Intractable
         from deckcheck.draws.optimal_redraw import optimal_redraw_choice
 
-        bound, grouping = _bind_goal(setup, conditions, second)
+        goal_texts = list(conditions) or accepted_hand(setup.mulligan)
+        bound, grouping = _bind_goal(setup, goal_texts, second)
         try:
             redraw_chooser = optimal_redraw_choice(
                 bound.problem, bound.procedure, Query(size, second, True)
             )
-        except Intractable as exc:
-            raise UsageError(f"the optimal redraw is out of exact reach here ({exc})") from None
-        notes.append(
-            "redraws only when a fresh deal beats the hand, for: " + " and ".join(conditions)
-        )
+            notes.append(
+                "the redraw is optional: taken only when a fresh deal beats the hand, for: "
+                + " and ".join(goal_texts)
+                + ("" if conditions else " (no goal given: a hand the rule accepts)")
+            )
+        except Intractable:
+            from deckcheck.draws.policies import redraw_unless_met
+
+            problem = bound.problem
+            redraw_chooser = functools.partial(redraw_unless_met, problem)
+            notes.append(
+                "the exact optimal redraw is out of reach here: a hand is redrawn when allowed "
+                "unless it already meets: " + " and ".join(goal_texts)
+            )
     goal = [
         (bind_selector(c.selector, setup.catalog, setup.game.name_candidates), c)
         for c in (bind(setup, conditions, OddsOptions()).conditions if conditions else ())
@@ -205,6 +216,22 @@ def sample_hands(
         mulligan,
         tuple(notes),
     )
+
+
+_NEGATED = {"<": ">=", ">": "<=", "<=": ">", ">=": "<"}
+
+
+def accepted_hand(mulligan: MulliganModel) -> list[str]:
+    """Conditions that hold exactly when no redraw trigger does (a hand the rule accepts)."""
+    goal = []
+    for t in mulligan.triggers:
+        if t.op not in _NEGATED:
+            raise UsageError(
+                f"the redraw trigger {t.select}{t.op}{t.count} has no single opposite: give "
+                "a goal (conditions) or --redraw-policy always"
+            )
+        goal.append(f"{t.select}{_NEGATED[t.op]}{t.count}")
+    return goal
 
 
 @dataclass(frozen=True)

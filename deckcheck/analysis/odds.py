@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -38,6 +40,7 @@ _COVERED_NOTES = (
     "redraw only when it raises",
     "mulligan choice is optimal",
     "look-ahead:",
+    "at most once;",  # the mulligan line gives the limit
 )
 
 
@@ -51,7 +54,7 @@ class OddsOptions:
     mulligan: MulliganPolicy = "rules"
     redraws: int | str | None = None  # None: the game's; an int; or "unlimited"
     by_turn: int | None = None
-    redraw_policy: RedrawPolicy = "always"
+    redraw_policy: RedrawPolicy = "optimal"
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,7 @@ def bind(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions)
                 rule.max_redraws,
             ),
             procedure.lookahead,
+            procedure.extra_seen_second,
         )
     return Bound(problem, procedure, conditions)
 
@@ -228,14 +232,13 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
     proc = bound.procedure
     opening = proc.opening_size(options.second)
     if not setup.builtin_pile:
-        who = "the player who does not start" if options.second else "the starting player"
-        if proc.hand_size_second is None:
-            who = "either player"
         lines.append(
             f"{seen} cards seen: opening hand {opening}"
             + (f" + {seen - opening} drawn" if seen > opening else "")
-            + f" ({who})"
+            + f" ({_who(setup, proc, options.second)})"
         )
+        if (options.turn is not None or options.by_turn is not None) and setup.opening.turn_note:
+            lines.append(setup.opening.turn_note)
         if proc.lookahead and seen > opening:
             lines.append(
                 "each turn's first draw looks at the top card first: a card that would break "
@@ -255,12 +258,25 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
         else:
             limit = "unlimited" if rule.max_redraws is None else f"at most {rule.max_redraws}"
             when = (
-                "redraw only when it raises the chance of this query"
+                "redraw only when it raises the chance of this query (the redraw is optional)"
                 if options.redraw_policy == "optimal"
-                else "redraw whenever allowed"
+                else "redraw whenever allowed (--redraw-policy always)"
             )
             lines.append(f"mulligan: {desc}; {when}, {limit}")
     return lines
+
+
+def _who(setup: DrawSetup, proc: Procedure, second: bool) -> str:
+    """Whose cards are counted, in the game's words where it names its players."""
+    opening = setup.opening
+    if proc.hand_size_second is None and not proc.extra_seen_second:
+        return "either player"
+    if second:
+        name = opening.players[1] if len(opening.players) > 1 else ""
+        who = f"{name}, the player who does not start" if name else "the player who does not start"
+        return who + (f"; {opening.second_note}" if opening.second_note else "")
+    name = opening.players[0] if opening.players else ""
+    return f"{name}, the starting player" if name else "the starting player"
 
 
 def compute_odds(
@@ -277,8 +293,11 @@ def compute_odds(
     try:
         result = _exact(bound.problem, procedure, query, options)
     except Intractable as exc:
-        sim = simulate_bound(bound, procedure, query, trials=200_000, seed=0)
+        sim = simulate_bound(
+            bound, procedure, query, trials=200_000, seed=0, redraw_policy=options.redraw_policy
+        )
         notes.append(f"exact computation out of reach ({exc}): simulated, 200,000 trials")
+        notes.extend(n for n in sim.notes if not n.startswith(_COVERED_NOTES))
         return _simulated_report(setup, bound, options, seen, sim, notes)
     notes.extend(n for n in result.notes if not n.startswith(_COVERED_NOTES))
     by_turn = _by_turn(setup, bound, options) if options.by_turn is not None else ()
@@ -302,17 +321,10 @@ def _exact(problem: DrawProblem, procedure: Procedure, query: Query, options: Od
     from deckcheck.draws.exact import exact_odds
 
     if options.redraw_policy == "optimal" and isinstance(procedure.mulligan, RedrawRule):
-        from deckcheck.draws.exact import Intractable
         from deckcheck.draws.optimal_redraw import optimal_redraw_odds
 
-        try:
-            return optimal_redraw_odds(problem, procedure, query)
-        except Intractable as exc:
-            # The simulators follow "redraw whenever allowed": no estimate of this policy.
-            raise UsageError(
-                f"the optimal redraw policy is out of exact reach here ({exc}); "
-                "drop --redraw-policy optimal to simulate the default"
-            ) from None
+        # Intractable propagates: the caller then simulates the same policy.
+        return optimal_redraw_odds(problem, procedure, query)
     return exact_odds(problem, procedure, query)
 
 
@@ -334,7 +346,14 @@ def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[Turn
             r = _exact(bound.problem, bound.procedure, query, options)
             rows.append(TurnRow(turn, seen, r.probability, r.probability_without_mulligan, True))
         except Intractable:
-            s = simulate_bound(bound, bound.procedure, query, trials=100_000, seed=turn)
+            s = simulate_bound(
+                bound,
+                bound.procedure,
+                query,
+                trials=100_000,
+                seed=turn,
+                redraw_policy=options.redraw_policy,
+            )
             rows.append(TurnRow(turn, seen, s.probability, s.probability_without_mulligan, False))
     return tuple(rows)
 
@@ -378,11 +397,15 @@ def simulate_bound(
     trials: int,
     seed: int | None,
     progress: Callable[[int, int], None] | None = None,
+    redraw_policy: RedrawPolicy = "optimal",
 ) -> Any:
     """Run the vectorised simulator (numpy), or the plain-Python one where numpy is missing.
 
     For a return-mulligan the simulated player follows the exact optimal choice where it can be
-    computed, otherwise the greedy policy.
+    computed, otherwise the greedy policy. For a redraw rule under the optimal policy, the
+    player takes the exact optimum's decision for each hand composition; where that table is
+    out of reach, they redraw an allowed hand unless it already meets every condition (and the
+    result's notes say so).
     """
     if seed is None:
         # A seed the user can pass back to --seed (and that JSON readers keep exactly).
@@ -397,15 +420,49 @@ def simulate_bound(
             chooser = optimal_return_choice(bound.problem, procedure, query)
         except Intractable:
             chooser = None
+    redraw_chooser = None
+    policy_note = ""
+    if (
+        isinstance(procedure.mulligan, RedrawRule)
+        and query.use_mulligan
+        and redraw_policy == "optimal"
+    ):
+        from deckcheck.draws.exact import Intractable
+        from deckcheck.draws.optimal_redraw import optimal_redraw_choice
+        from deckcheck.draws.policies import redraw_unless_met
+
+        try:
+            redraw_chooser = optimal_redraw_choice(bound.problem, procedure, query)
+            policy_note = "each redraw decision is the exact optimum's for that hand"
+        except Intractable:
+            problem = bound.problem
+            redraw_chooser = functools.partial(redraw_unless_met, problem)
+            policy_note = (
+                "the exact optimal redraw is out of reach here: the simulated player redraws "
+                "an allowed hand unless it already meets every condition"
+            )
     try:
         from deckcheck.draws.vectorised import simulate_vectorised
     except ImportError:
         from deckcheck.draws.reference import simulate_reference
 
-        return simulate_reference(bound.problem, procedure, query, trials, seed, chooser)
-    return simulate_vectorised(
-        bound.problem, procedure, query, trials, seed, chooser, progress=progress
-    )
+        sim = simulate_reference(
+            bound.problem, procedure, query, trials, seed, chooser, redraw_chooser
+        )
+    else:
+        sim = simulate_vectorised(
+            bound.problem,
+            procedure,
+            query,
+            trials,
+            seed,
+            chooser,
+            progress=progress,
+            choose_redraw=redraw_chooser,
+        )
+    if policy_note:
+        sim = dataclasses.replace(sim, notes=(*sim.notes, policy_note))
+    return sim
 
 
 def simulate_odds(
@@ -420,17 +477,20 @@ def simulate_odds(
     if not 1 <= trials <= MAX_TRIALS:
         raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")
     check_seed(seed)
-    if options.redraw_policy == "optimal":
-        raise UsageError(
-            "simulate follows 'redraw whenever allowed'; the optimal redraw policy "
-            "is computed exactly by odds --redraw-policy optimal"
-        )
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = Query(seen, options.second, options.mulligan == "rules", options.turn)
     notes = assumptions(setup, bound, options, seen)
-    sim = simulate_bound(bound, procedure, query, trials=trials, seed=seed, progress=progress)
+    sim = simulate_bound(
+        bound,
+        procedure,
+        query,
+        trials=trials,
+        seed=seed,
+        progress=progress,
+        redraw_policy=options.redraw_policy,
+    )
     notes.extend(n for n in sim.notes if not n.startswith(_COVERED_NOTES))
     return _simulated_report(setup, bound, options, seen, sim, notes)
 

@@ -61,6 +61,7 @@ class DrawSetup:
             o.draws_per_turn,
             self.mulligan_rule(redraws),
             o.lookahead,
+            o.extra_seen_second,
         )
 
     def mulligan_rule(self, redraws: int | str | None = "rules") -> RedrawRule | ReturnRule | None:

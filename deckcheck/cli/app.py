@@ -176,13 +176,16 @@ TurnOpt = Annotated[
     int | None,
     typer.Option(
         "--turn",
-        help="Cards seen by the start of own turn T under the game's rules (1 = opening hand).",
+        help="Cards seen by the start of own turn T under the game's rules (1 = opening hand; "
+        "Ren Dhark: your T-th attack, a minimum).",
     ),
 ]
 SecondOpt = Annotated[
     bool,
     typer.Option(
-        "--second", help="The player who does not start (where the game gives them more cards)."
+        "--second",
+        help="The player who does not start: more cards where the game deals them (Planetary "
+        "Conquerors: a sixth card, in a two-player game; Ren Dhark: red, as blue starts).",
     ),
 ]
 MulliganOpt = Annotated[
@@ -197,9 +200,8 @@ RedrawPolicyOpt = Annotated[
     str,
     typer.Option(
         "--redraw-policy",
-        help="For a redraw rule (Ren Dhark): 'always' redraws "
-        "whenever allowed (the old default); 'optimal' only when it raises the "
-        "chance of the query (exact).",
+        help="For an optional redraw rule (Ren Dhark): 'optimal' (default) redraws only when "
+        "that raises the chance of the query (exact); 'always' redraws whenever allowed.",
     ),
 ]
 RedrawsOpt = Annotated[
@@ -225,7 +227,7 @@ def _odds_options(
     mulligan: str,
     redraws: str | None,
     by_turn: int | None = None,
-    redraw_policy: str = "always",
+    redraw_policy: str = "optimal",
 ) -> Any:
     from deckcheck.analysis.odds import UNLIMITED, MulliganPolicy, OddsOptions, RedrawPolicy
     from deckcheck.core.errors import UsageError
@@ -273,7 +275,7 @@ def odds(
     second: SecondOpt = False,
     mulligan: MulliganOpt = "rules",
     redraws: RedrawsOpt = None,
-    redraw_policy: RedrawPolicyOpt = "always",
+    redraw_policy: RedrawPolicyOpt = "optimal",
     by_turn: Annotated[int | None, typer.Option("--by-turn", help="A table of turns 1…T.")] = None,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
@@ -307,7 +309,7 @@ def simulate(
     second: SecondOpt = False,
     mulligan: MulliganOpt = "rules",
     redraws: RedrawsOpt = None,
-    redraw_policy: RedrawPolicyOpt = "always",
+    redraw_policy: RedrawPolicyOpt = "optimal",
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
@@ -340,7 +342,7 @@ def hand(
     count: Annotated[int, typer.Option("--count", "-k", help="How many hands.")] = 1,
     mulligan: MulliganOpt = "rules",
     second: SecondOpt = False,
-    redraw_policy: RedrawPolicyOpt = "always",
+    redraw_policy: RedrawPolicyOpt = "optimal",
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,

@@ -105,7 +105,9 @@ class Procedure:
     """How a game deals: opening hand, draws per turn, mulligan and look-ahead.
 
     ``lookahead``: before the first draw of each turn the player sees the top card and may put
-    it at the bottom (Planetary Conquerors' kuk phase).
+    it at the bottom (Planetary Conquerors' kuk phase). ``extra_seen_second``: cards the player
+    who does not start has drawn beyond the opening hand by the start of their first turn (Ren
+    Dhark: the refill after the first battle, which the other player began).
     """
 
     hand_size: int
@@ -113,6 +115,15 @@ class Procedure:
     draws_per_turn: int = 1
     mulligan: MulliganRule | None = None
     lookahead: bool = False
+    extra_seen_second: int = 0
+
+    def __post_init__(self) -> None:
+        if self.extra_seen_second < 0:
+            raise ValueError("extra_seen_second cannot be negative")
+        if self.lookahead and self.extra_seen_second:
+            # The look-ahead engines count turns from the opening hand; an offset would shift
+            # which draw is a turn's first.
+            raise ValueError("a look-ahead procedure cannot give the second player extra draws")
 
     def opening_size(self, second: bool) -> int:
         """Opening hand size for the starting player or the other one."""
@@ -121,8 +132,10 @@ class Procedure:
         return self.hand_size
 
     def seen_by_turn(self, turn: int, second: bool = False) -> int:
-        """Cards seen (held) by the start of own turn ``turn`` (1 = the opening hand)."""
-        return self.opening_size(second) + self.draws_per_turn * (turn - 1)
+        """Cards seen (held) by the start of own turn ``turn`` (1 = the opening hand, plus
+        ``extra_seen_second`` for the player who does not start)."""
+        extra = self.extra_seen_second if second else 0
+        return self.opening_size(second) + extra + self.draws_per_turn * (turn - 1)
 
 
 @dataclass(frozen=True)

@@ -89,3 +89,15 @@ def _useful_to_keep(problem: DrawProblem, held: Sequence[int], group: int) -> bo
     without = list(held)
     without[group] -= 1
     return card_advances(problem, without, group)
+
+
+def redraw_unless_met(
+    problem: DrawProblem, hand: Sequence[int], redraws_left: int | None = None
+) -> bool:
+    """A stated redraw policy for when the exact optimum is out of reach: redraw a hand the
+    rule allows to be redrawn unless it already meets every query condition.
+
+    Same call shape as :func:`deckcheck.draws.optimal_redraw.optimal_redraw_choice`'s
+    decision (True = redraw); the caller has already checked that the rule allows a redraw.
+    """
+    return not problem.satisfied(hand)

@@ -28,6 +28,11 @@ REDRAW_CAP = 1000
 #: ``choose_return(hand_counts)`` -> how many cards of each group to return, or None to keep.
 ReturnChooser = Callable[[tuple[int, ...]], "Sequence[int] | None"]
 
+#: ``choose_redraw(hand_counts, redraws_left)`` -> True to redraw a hand the rule allows to be
+#: redrawn; ``redraws_left`` is None under an unlimited rule. None as a chooser: redraw
+#: whenever allowed.
+RedrawChooser = Callable[[tuple[int, ...], "int | None"], bool]
+
 
 @dataclass(frozen=True)
 class DealShape:
@@ -129,12 +134,14 @@ def simulate_reference(
     trials: int,
     seed: int,
     choose_return: ReturnChooser | None = None,
+    choose_redraw: RedrawChooser | None = None,
 ) -> SimulationResult:
     """Estimate the query's probability by dealing ``trials`` games card by card.
 
     Each trial shuffles the pile (``random.Random(seed)``), deals the opening hand, applies the
-    mulligan rule when ``query.use_mulligan`` (a redraw rule redraws while allowed and redraws
-    remain; a return rule asks ``choose_return`` which cards go back, greedy by default), then
+    mulligan rule when ``query.use_mulligan`` (a redraw rule redraws while allowed, redraws
+    remain and ``choose_redraw``, if given, wants to; a return rule asks ``choose_return``
+    which cards go back, greedy by default), then
     draws up to ``query.seen`` cards with the look-ahead if the procedure has one. The same
     trial also yields the figure without the mulligan: the first hand and the cards under it.
     """
@@ -175,6 +182,9 @@ def simulate_reference(
             ):
                 if redraws >= REDRAW_CAP:
                     capped += 1
+                    break
+                left = None if rule.max_redraws is None else rule.max_redraws - redraws
+                if choose_redraw is not None and not choose_redraw(tuple(held), left):
                     break
                 pile = hand + rest
                 rng.shuffle(pile)

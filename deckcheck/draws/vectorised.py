@@ -50,6 +50,7 @@ from deckcheck.draws.model import (
 from deckcheck.draws.policies import kuk_keep
 from deckcheck.draws.reference import (
     REDRAW_CAP,
+    RedrawChooser,
     ReturnChooser,
     check_return,
     deal_shape,
@@ -246,6 +247,7 @@ class _Simulator:
         procedure: Procedure,
         query: Query,
         choose_return: ReturnChooser | None,
+        choose_redraw: RedrawChooser | None = None,
     ) -> None:
         self.problem = problem
         self.shape = deal_shape(problem, procedure, query)
@@ -272,6 +274,16 @@ class _Simulator:
             [s + 1 for s in sizes] + [max(self.n_groups, 1)],
             lambda key: kuk_keep(problem, key[:-1], key[-1]),
         )
+        self.redraws: _Lookup | None = None
+        if isinstance(rule, RedrawRule) and choose_redraw is not None:
+            # Key: the hand and the redraws left (the last slot; unlimited rules use slot 0).
+            limit = rule.max_redraws
+            self.redraws = _Lookup(
+                [s + 1 for s in sizes] + [1 if limit is None else limit + 1],
+                lambda key: bool(
+                    choose_redraw(key[:-1], None if limit is None else key[-1])  # type: ignore[arg-type]
+                ),
+            )
         self.returns: _Lookup | None = None
         if isinstance(rule, ReturnRule):
             chooser = choose_return or default_chooser(problem, rule)
@@ -402,12 +414,24 @@ class _Simulator:
         while active.size and (rule.max_redraws is None or rounds < rule.max_redraws):
             if rounds >= REDRAW_CAP:
                 return hand, np.flatnonzero(redrawn), int(active.size)
+            active = active[self._wants_redraw(rule, hand[:, active], rounds)]
+            if not active.size:
+                break
             new = self.hand_sampler.sample(rng, active.size)
             hand[:, active] = new
             redrawn[active] = True
             rounds += 1
             active = active[self.triggered(rule, new)]
         return hand, np.flatnonzero(redrawn), 0
+
+    def _wants_redraw(self, rule: RedrawRule, hands: IntArray, rounds: int) -> BoolArray:
+        """Per column of allowed hands: whether the player's policy redraws it."""
+        if self.redraws is None:
+            return np.ones(hands.shape[1], dtype=bool)
+        left = 0 if rule.max_redraws is None else rule.max_redraws - rounds
+        keys = np.vstack([hands, np.full((1, hands.shape[1]), left, dtype=np.int64)])
+        codes = self.redraws.codes(keys)
+        return np.asarray(self.redraws.values, dtype=bool)[codes]
 
     def _return(
         self, rng: np.random.Generator, rule: ReturnRule, hand: IntArray
@@ -471,9 +495,10 @@ def _run_chunk(
     choose_return: ReturnChooser | None,
     trials: int,
     stream: np.random.SeedSequence,
+    choose_redraw: RedrawChooser | None = None,
 ) -> tuple[int, int, int]:
     """One chunk in a worker process (module level so that it can be pickled)."""
-    sim = _Simulator(problem, procedure, query, choose_return)
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw)
     return sim.run(np.random.default_rng(stream), trials)
 
 
@@ -494,6 +519,7 @@ def simulate_vectorised(
     choose_return: ReturnChooser | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
+    choose_redraw: RedrawChooser | None = None,
 ) -> SimulationResult:
     """Estimate the query's probability from ``trials`` simulated deals, vectorised with numpy.
 
@@ -506,7 +532,7 @@ def simulate_vectorised(
         raise ValueError(f"trials must be at least 1 (got {trials})")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-    sim = _Simulator(problem, procedure, query, choose_return)  # validates the query up front
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw)  # checks the query
     sizes = [CHUNK] * (trials // CHUNK) + ([trials % CHUNK] if trials % CHUNK else [])
     streams = np.random.SeedSequence(seed).spawn(len(sizes))
     workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
@@ -519,12 +545,14 @@ def simulate_vectorised(
     if (
         workers > 1
         and trials > PARALLEL_MIN_TRIALS
-        and _picklable((problem, procedure, query, choose_return))
+        and _picklable((problem, procedure, query, choose_return, choose_redraw))
     ):
         try:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = {
-                    pool.submit(_run_chunk, problem, procedure, query, choose_return, n, s): i
+                    pool.submit(
+                        _run_chunk, problem, procedure, query, choose_return, n, s, choose_redraw
+                    ): i
                     for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
                 }
                 for future in as_completed(futures):

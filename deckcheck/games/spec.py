@@ -74,7 +74,11 @@ class OpeningModel(_Strict):
     hand_size: int
     hand_size_second: int | None = None
     draws_per_turn: int = 1
+    extra_seen_second: int = 0  # drawn by the second player before their own first turn
     lookahead: bool = False
+    players: list[str] = []  # the starting player's name and the other's (blue, red)
+    second_note: str = ""  # when --second applies (a two-player game)
+    turn_note: str = ""  # what the per-turn counts assume (minimums, …)
     set_aside: list[SetAsideModel] = []
     description: str = ""
 
