@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.games.registry import get_game
 from deckcheck.analysis.hands import sample_hands
 from deckcheck.analysis.odds import OddsOptions, compute_odds, simulate_odds
 from deckcheck.analysis.setup import open_setup
+from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = str(ROOT / "examples" / "ren-dhark" / "blue-starter.txt")
@@ -34,7 +34,9 @@ def exact(report: object) -> Fraction:
 def at_least(total: int, good: int, drawn: int, k: int) -> Fraction:
     return sum(
         (
-            Fraction(math.comb(good, j) * math.comb(total - good, drawn - j), math.comb(total, drawn))
+            Fraction(
+                math.comb(good, j) * math.comb(total - good, drawn - j), math.comb(total, drawn)
+            )
             for j in range(k, min(good, drawn) + 1)
         ),
         Fraction(0),
@@ -207,9 +209,7 @@ QUERIES = [
 def test_the_rule_never_lowers_the_figure(query: list[str]) -> None:
     setup = open_setup(BLUE)
     for turn, second, redraws in ((1, False, None), (3, True, None), (2, False, "unlimited")):
-        report = compute_odds(
-            setup, query, OddsOptions(turn=turn, second=second, redraws=redraws)
-        )
+        report = compute_odds(setup, query, OddsOptions(turn=turn, second=second, redraws=redraws))
         assert report.exact
         assert report.probability >= report.probability_without_mulligan
         always = compute_odds(
@@ -286,9 +286,7 @@ def test_hand_default_redraws_only_when_it_helps() -> None:
         setup, count=200, seed=4, conditions=["type:action>=4"], redraw_policy="always"
     )
     differs = [
-        (a, b)
-        for a, b in zip(kept.hands, forced.hands, strict=True)
-        if a.decisions != b.decisions
+        (a, b) for a, b in zip(kept.hands, forced.hands, strict=True) if a.decisions != b.decisions
     ]
     assert differs, "some hand with 4+ actions should be dealt"
     for a, _ in differs:
