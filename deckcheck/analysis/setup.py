@@ -101,7 +101,9 @@ def open_setup(
         return pile_setup(all_games()[match.group("game")], match.group("pile"), catalogs)
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
     spec = loaded.game.spec
-    if spec.opening is None:
+    deal = spec.variants[loaded.variant.name].deal
+    opening = deal or spec.opening
+    if opening is None:
         piles = ", ".join(f"{loaded.game.id}:{p}" for p in spec.piles) or "none"
         raise UsageError(
             f"{loaded.game.id} {spec.game.deck_noun}s are not drawn from; "
@@ -111,7 +113,7 @@ def open_setup(
     remaining = dict(loaded.deck.counts())
     cards = loaded.deck.cards()
     aside: list[SetAside] = []
-    for rule in spec.opening.set_aside:
+    for rule in opening.set_aside:
         selector = bind_selector(rule.select, loaded.catalog)
         for card_id in list(remaining):
             if remaining[card_id] and selector(cards[card_id]):
@@ -133,8 +135,11 @@ def open_setup(
         loaded.deck.size,
         pile,
         tuple(aside),
-        spec.opening,
-        spec.mulligan,
+        opening,
+        None if deal else spec.mulligan,
+        # a random variant's deck is dealt as a plain shuffled pile, like a built-in one
+        builtin_pile=f"variant {loaded.variant.name}" if deal else None,
+        pile_note=deal.description if deal else "",
     )
 
 

@@ -26,6 +26,16 @@ class FieldSpec:
     maximum: int | None = None
     not_for_types: tuple[str, ...] = ()
     description: str = ""
+    synonyms: tuple[tuple[str, ...], ...] = ()  # groups of values that name the same thing
+
+    def same_as(self, value: str) -> frozenset[str]:
+        """``value`` folded, with every value the game declares to mean the same."""
+        folded = fold(value)
+        for group in self.synonyms:
+            members = frozenset(fold(v) for v in group)
+            if folded in members:
+                return members
+        return frozenset({folded})
 
     def check(self, value: Any) -> str | None:
         """Why ``value`` does not fit this field, or None when it does."""

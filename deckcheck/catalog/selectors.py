@@ -25,12 +25,13 @@ class Selector:
         return self.predicate(card)
 
 
-def _value_matches(value: object, wanted: str) -> bool:
+def _value_matches(value: object, wanted: frozenset[str]) -> bool:
+    """Whether a card's field value is one of the ``wanted`` folded spellings."""
     if isinstance(value, list | tuple):
         return any(_value_matches(v, wanted) for v in value)
     if isinstance(value, bool):
-        return fold(wanted) in ({"true", "yes", "1"} if value else {"false", "no", "0"})
-    return fold(str(value)) == wanted
+        return bool(wanted & ({"true", "yes", "1"} if value else {"false", "no", "0"}))
+    return fold(str(value)) in wanted
 
 
 def _as_list(value: object) -> list[object]:
@@ -57,7 +58,6 @@ def bind_selector(
     key_folded = fold(key)
     known_fields = {fold(f) for f in catalog.fields} | {"type", "name", "id"}
     if sep and key_folded in known_fields and value.strip():
-        wanted = fold(value)
         if key_folded == "id":
             card = catalog.by_id(value.strip())
             if card is None:
@@ -74,6 +74,8 @@ def bind_selector(
                     details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
                 )
             return Selector(raw, lambda c: c.id in ids)
+        spec = catalog.fields.get(field_name)
+        wanted = spec.same_as(value) if spec else frozenset({fold(value)})
         selector = Selector(raw, lambda c: _value_matches(c.get(field_name), wanted))
         if not any(selector(c) for c in catalog):
             values = sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})

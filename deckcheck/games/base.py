@@ -138,7 +138,14 @@ class Game:
         """Field name → what it may hold."""
         return {
             name: FieldSpec(
-                name, f.kind, tuple(f.values), f.min, f.max, tuple(f.not_for_types), f.description
+                name,
+                f.kind,
+                tuple(f.values),
+                f.min,
+                f.max,
+                tuple(f.not_for_types),
+                f.description,
+                tuple(tuple(group) for group in f.synonyms),
             )
             for name, f in self.spec.fields.items()
         }

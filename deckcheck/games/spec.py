@@ -31,6 +31,7 @@ class FieldModel(_Strict):
     max: int | None = None
     not_for_types: list[str] = []
     description: str = ""
+    synonyms: list[list[str]] = []  # values that mean the same ("Neutral" = "Non-Aligned")
 
 
 class VariantModel(_Strict):
@@ -40,6 +41,9 @@ class VariantModel(_Strict):
     rules: list[str] = []
     params: dict[str, Any] = {}
     random: bool = False  # the variant deals the deck at random: simulate, do not check
+    # How a random variant deals from the deck file itself (a shuffled Drake stack's leader, a
+    # party drawn from a pool of heroes); odds, hand and simulate use it.
+    deal: OpeningModel | None = None
 
 
 class SetAsideModel(_Strict):
@@ -117,3 +121,6 @@ class GameSpec(_Strict):
     totals: list[TotalModel] = []
     ordered: bool = False  # the order of the deck's lines matters (a Drake stack)
     list_fields: list[str] = []  # columns of `cards` listings (default: the first few fields)
+
+
+VariantModel.model_rebuild()
