@@ -13,7 +13,7 @@ from pathlib import Path
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
 from deckcheck.games.base import Game
 from deckcheck.games.registry import all_games
@@ -99,7 +99,11 @@ def open_setup(
         if match is None:  # is_pile_reference matched it; keeps type checkers informed
             raise UsageError(f"{deck!r} is not GAME:PILE")
         return pile_setup(all_games()[match.group("game")], match.group("pile"), catalogs)
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
+    return deck_setup(load_deck(deck, game=game, variant=variant, catalogs=catalogs))
+
+
+def deck_setup(loaded: LoadedDeck) -> DrawSetup:
+    """The draw setup of a loaded deck: the cards the rules set aside, the pile drawn from."""
     spec = loaded.game.spec
     deal = spec.variants[loaded.variant.name].deal
     opening = deal or spec.opening

@@ -464,6 +464,31 @@ def diff(
         render.deck_diff(result)
 
 
+@_command(app)
+def stats(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    second: SecondOpt = False,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A deck's composition by the dimensions its game declares, as bar charts, with the
+    opening hand's expected count and chance of at least one per value (exact, with the
+    game's mulligan).
+
+    Example: [bold]deckcheck stats examples/planetary-conquerors/legal-50.txt[/]
+    """
+    from deckcheck.analysis.stats import deck_stats
+    from deckcheck.cli import charts
+
+    result = deck_stats(deck, catalogs=catalog or [], game=game, variant=variant, second=second)
+    if json_out:
+        render.emit_json(result.to_json())
+    else:
+        charts.stats(result, render.out)
+
+
 @_command(catalog_app, "template")
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],

@@ -20,6 +20,16 @@ class DeckLine:
 
 
 @dataclass(frozen=True)
+class CategoryLine:
+    """A user-named category as written: its name and members (card names, ids or
+    ``field:value`` selectors; a card belongs when it matches any member)."""
+
+    name: str
+    members: tuple[str, ...]
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class DeckSource:
     """A parsed deck file before its names are resolved."""
 
@@ -30,6 +40,7 @@ class DeckSource:
     lines: tuple[DeckLine, ...]
     catalogs: tuple[Path, ...] = ()  # overlays named by the file, relative paths resolved
     header_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    categories: tuple[CategoryLine, ...] = ()  # "category: NAME = members" / [categories]
 
     @property
     def game(self) -> str | None:

@@ -15,7 +15,7 @@ from typing import Any
 from deckcheck.core.errors import DeckFormatError
 from deckcheck.core.inputs import STDIN, read_text, source_label
 from deckcheck.core.tomlfile import key_line, parse_toml
-from deckcheck.decks.model import DeckLine, DeckSource
+from deckcheck.decks.model import CategoryLine, DeckLine, DeckSource
 
 MAX_COPIES_PER_LINE = 10_000
 """Largest count on one line; real decks hold a few copies, so more is surely a typo."""
@@ -36,6 +36,8 @@ HEADER_KEYS = frozenset(
     }
 )
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:\s*(\S.*)$")
+CATEGORY_HEADER = "category"
+_CATEGORY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _SECTION = re.compile(r"^([^:]+):$")
 # "2 Name", "2x Name", "2 x Name", "2<TAB>Name"; an x belongs to the count only when it is
 # glued to the digits or stands alone, so "2 Xepolite Freighter" keeps its X.
@@ -107,6 +109,7 @@ def parse_count(raw: str, label: str, line: int | None) -> int:
 def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
     headers: dict[str, str] = {}
     header_lines: dict[str, int] = {}
+    categories: list[CategoryLine] = []
     lines: list[DeckLine] = []
     section: str | None = None
     sections_seen = False
@@ -117,6 +120,9 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
         s = _TRAILING_COMMENT.sub("", s)
         if not lines and section is None:
             match = _HEADER.match(s)
+            if match and match.group(1).lower() == CATEGORY_HEADER:
+                categories.append(_category_header(match.group(2), label, number))
+                continue
             if match and match.group(1).lower() in HEADER_KEYS:
                 key = match.group(1).lower()
                 headers[key] = match.group(2).strip()
@@ -145,7 +151,80 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
         tuple(lines),
         catalogs,
         header_lines,
+        _unique_categories(categories, label),
     )
+
+
+def _category_header(value: str, label: str, line: int) -> CategoryLine:
+    """``category: NAME = member; member`` (members are names, ids or field:value)."""
+    name, sep, rest = value.partition("=")
+    members = [m.strip() for m in rest.split(";") if m.strip()]
+    if not sep or not members:
+        raise DeckFormatError(
+            "a category header is 'category: NAME = card; card; field:value'",
+            source=label,
+            line=line,
+        )
+    return category_line(name.strip(), members, label, line)
+
+
+def category_line(name: str, members: list[str], label: str, line: int | None) -> CategoryLine:
+    """A checked category: a plain name (letters, digits, - and _) and at least one member."""
+    if not _CATEGORY_NAME.match(name):
+        raise DeckFormatError(
+            f"category name {name!r} must start with a letter and hold only letters, digits, "
+            "- and _",
+            source=label,
+            line=line,
+        )
+    if not members or not all(isinstance(m, str) and m.strip() for m in members):
+        raise DeckFormatError(
+            f"category {name!r} must list cards (names, ids or field:value)",
+            source=label,
+            line=line,
+        )
+    return CategoryLine(name, tuple(m.strip() for m in members), line)
+
+
+def _unique_categories(found: list[CategoryLine], label: str) -> tuple[CategoryLine, ...]:
+    names: set[str] = set()
+    for cat in found:
+        if cat.name.lower() in names:
+            raise DeckFormatError(
+                f"category {cat.name!r} is defined twice", source=label, line=cat.line
+            )
+        names.add(cat.name.lower())
+    return tuple(found)
+
+
+def _toml_categories(value: Any, text: str, label: str) -> tuple[CategoryLine, ...]:
+    """``[categories]``: ``NAME = ["card", "field:value"]`` (or one text)."""
+    start = next(
+        (
+            i
+            for i, ln in enumerate(text.split("\n"), 1)
+            if re.match(r"^\s*\[\s*categories\s*\]", ln)
+        ),
+        0,
+    )
+    if not isinstance(value, dict):
+        raise DeckFormatError(
+            'categories must be a table: NAME = ["card", "field:value"]',
+            source=label,
+            line=key_line(text, 0, "categories"),
+        )
+    found = []
+    for name, members in value.items():
+        line = key_line(text, start, name) if start else None
+        items = [members] if isinstance(members, str) else members
+        if not isinstance(items, list):
+            raise DeckFormatError(
+                f"category {name!r} must list cards (names, ids or field:value)",
+                source=label,
+                line=line,
+            )
+        found.append(category_line(name, items, label, line))
+    return _unique_categories(found, label)
 
 
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
@@ -183,7 +262,7 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
                     line=key_line(text, 0, key),
                 )
             headers[key] = data[key]
-    unknown = [k for k in data if k not in {*headers, "catalog", "cards", "sequence"}]
+    unknown = [k for k in data if k not in {*headers, "catalog", "cards", "sequence", "categories"}]
     if unknown:
         raise DeckFormatError(
             f"unknown key {unknown[0]!r} (a TOML deck has game, variant, name, catalog and "
@@ -194,6 +273,7 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
     catalogs: tuple[Path, ...] = ()
     if "catalog" in data:
         catalogs = _catalog_paths(data["catalog"], label, path, key_line(text, 0, "catalog"))
+    categories = _toml_categories(data["categories"], text, label) if "categories" in data else ()
     if "sequence" in data and "cards" not in data:
         return DeckSource(
             label,
@@ -203,6 +283,7 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
             _toml_sequence(data["sequence"], text, label),
             catalogs,
             _toml_header_lines(text, headers),
+            categories,
         )
     cards = data.get("cards")
     if not isinstance(cards, dict):
@@ -225,7 +306,14 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
         count = parse_count(str(value), label, number)
         lines.append(DeckLine(name, count, number, f"{name} = {value}"))
     return DeckSource(
-        label, path, "toml", headers, tuple(lines), catalogs, _toml_header_lines(text, headers)
+        label,
+        path,
+        "toml",
+        headers,
+        tuple(lines),
+        catalogs,
+        _toml_header_lines(text, headers),
+        categories,
     )
 
 
@@ -279,4 +367,22 @@ def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
     catalogs: tuple[Path, ...] = ()
     if "catalog" in data:
         catalogs = _catalog_paths(data["catalog"], label, path, None)
-    return DeckSource(label, path, "json", headers, tuple(lines), catalogs)
+    categories: tuple[CategoryLine, ...] = ()
+    if "categories" in data:
+        raw = data["categories"]
+        if not isinstance(raw, dict):
+            raise DeckFormatError(
+                'categories must be an object: {"NAME": ["card", "field:value"]}', source=label
+            )
+        categories = _unique_categories(
+            [
+                category_line(
+                    str(name), [members] if isinstance(members, str) else members, label, None
+                )
+                if isinstance(members, str | list)
+                else category_line(str(name), [], label, None)
+                for name, members in raw.items()
+            ],
+            label,
+        )
+    return DeckSource(label, path, "json", headers, tuple(lines), catalogs, {}, categories)

@@ -106,6 +106,15 @@ class TotalModel(_Strict):
     required_for: list[str] = []  # a sum is unknown only when these cards lack the field
 
 
+class DimensionModel(_Strict):
+    """``[[dimensions]]``: one way ``stats`` breaks a deck down (type, faction, cost, ...)."""
+
+    field: str  # a card field, or "type", "name", "zone" (where the rules put a card)
+    label: str = ""  # heading (default: the field's name)
+    select: str = ""  # only the cards matching this selector (mission kind: type:Mission)
+    curve: bool = False  # a number: values in numeric order, with the total and the mean
+
+
 class GameSpec(_Strict):
     """A whole ``game.toml``."""
 
@@ -121,6 +130,7 @@ class GameSpec(_Strict):
     totals: list[TotalModel] = []
     ordered: bool = False  # the order of the deck's lines matters (a Drake stack)
     list_fields: list[str] = []  # columns of `cards` listings (default: the first few fields)
+    dimensions: list[DimensionModel] = []  # what `stats` counts, in order
 
 
 VariantModel.model_rebuild()

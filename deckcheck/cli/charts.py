@@ -1,0 +1,113 @@
+"""Rich views of the analysis results: ``stats`` bar charts, ``tune`` tables, distributions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+BAR_WIDTH = 20
+_BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+def bar(value: float, scale: float, width: int = BAR_WIDTH) -> str:
+    """A horizontal bar of ``value`` out of ``scale`` in eighth-block steps."""
+    if scale <= 0 or value <= 0:
+        return ""
+    eighths = round(8 * width * min(value, scale) / scale)
+    return "█" * (eighths // 8) + (_BLOCKS[eighths % 8] if eighths % 8 else "")
+
+
+def percent(p: float | None) -> str:
+    """A probability as a percentage with one decimal (tiny ones kept visible)."""
+    if p is None:
+        return ""
+    if 0 < p < 0.001:
+        return "<0.1 %"
+    if 0.999 < p < 1:
+        return ">99.9 %"
+    return f"{100 * p:.1f} %"
+
+
+def stats(rep: Any, console: Console) -> None:
+    """Each dimension as a bar chart, with the opening-hand figures per value."""
+    head = f"{rep.deck} · {rep.game}" + (f" · variant {rep.variant}" if rep.variant else "")
+    info = [f"{rep.size} cards"]
+    if rep.pile_size is not None:
+        info.append(f"{rep.pile_size} in the pile drawn from")
+    if rep.cards_seen is not None:
+        who = " (second player)" if rep.second else ""
+        info.append(f"opening hand {rep.cards_seen}{who}")
+    lines: list[Any] = [Text(" · ".join(info), style="dim")]
+    if rep.mulligan:
+        lines.append(Text(f"mulligan: {rep.mulligan}", style="dim"))
+    console.print(Panel(Group(*lines), title=head, title_align="left", expand=False))
+    dims = [*rep.dimensions, *([rep.categories] if rep.categories else [])]
+    for dim in dims:
+        console.print(_dimension_table(dim, rep.cards_seen))
+    has_odds = any(b.hand for d in dims for b in d.buckets)
+    if has_odds:
+        seen = rep.cards_seen
+        console.print(
+            Text(
+                f"in hand: expected copies among the {seen} opening cards (before any "
+                "mulligan); ≥1: chance of at least one, with the game's mulligan aimed at it; "
+                "≥1 plain: without the mulligan; all exact",
+                style="dim",
+            )
+        )
+    for note in rep.notes:
+        console.print(Text(f"• {note}", style="dim"))
+
+
+def _dimension_table(dim: Any, seen: int | None) -> Table:
+    title = dim.label
+    if dim.scope:
+        title += f" (of {dim.total} cards matching {dim.scope})"
+    if dim.curve and dim.sum is not None:
+        mean = f", mean {dim.mean:.2f}" if dim.mean is not None else ""
+        title += f" · total {dim.sum}{mean}"
+    table = Table(
+        title=title,
+        title_justify="left",
+        title_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1),
+    )
+    table.add_column("value", style="bold", no_wrap=True, overflow="ellipsis", max_width=24)
+    table.add_column("cards", justify="right")
+    table.add_column("share", justify="right")
+    table.add_column("", no_wrap=True, min_width=BAR_WIDTH)
+    odds = [b.hand for b in dim.buckets if b.hand is not None]
+    with_pile = any(b.in_pile is not None for b in dim.buckets)
+    mulligan = any(abs(h.p_at_least_one - h.p_at_least_one_without_mulligan) > 5e-4 for h in odds)
+    if odds:
+        table.add_column("in hand", justify="right")
+        table.add_column("≥1", justify="right")
+        if mulligan:
+            table.add_column("≥1 plain", justify="right", style="dim")
+    top = max((b.count for b in dim.buckets), default=0)
+    style = "magenta" if dim.curve else "cyan"
+    for b in dim.buckets:
+        row: list[Any] = [
+            b.value,
+            str(b.count),
+            f"{100 * b.share:.0f} %",
+            Text(bar(b.count, top), style),
+        ]
+        if odds:
+            if b.hand is not None:
+                row += [f"{float(b.hand.expected):.2f}", percent(b.hand.p_at_least_one)]
+                if mulligan:
+                    row.append(percent(b.hand.p_at_least_one_without_mulligan))
+            elif with_pile and b.in_pile == 0:
+                row += ["", Text("set aside", style="dim")]
+            else:
+                row += ["", ""]
+        table.add_row(*row)
+    return table
