@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean venv
+.PHONY: demo test test-fast lint bench clean venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,13 @@ demo: $(STAMP)
 	@echo "== odds: at least 2 ships in the opening hand, with the redraw rule, turns 1-4 =="
 	$(BIN)/deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 4
 
+# Every test, in parallel (one worker per core: pytest-xdist).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
+
+# Without the slow property-based and corpus-wide tests: for a quick check while working.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n auto -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -37,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_validate.py
 	$(BIN)/python bench/bench_odds.py
 	$(BIN)/python bench/bench_simulate.py
+	$(BIN)/python bench/bench_unknown_lines.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

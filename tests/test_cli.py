@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 import typer.main
-from typer.testing import CliRunner, Result
+from conftest import run_cli
+from typer.testing import Result
 
 from deckcheck.cards import find_cards
 from deckcheck.cli.app import app
@@ -31,15 +32,8 @@ DECKS = {
 
 
 def run(args: list[str], stdin: str | None = None) -> Result:
-    """Invoke the CLI; never a traceback, never an unhandled exception."""
-    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, args, input=stdin)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        result.exception,
-        result.output,
-    )
-    assert "Traceback" not in result.output
-    assert "Traceback" not in result.stderr
-    return result
+    """Invoke the CLI, 200 columns wide; never a traceback, never an unhandled exception."""
+    return run_cli(args, stdin, env={"COLUMNS": "200"})
 
 
 @pytest.fixture

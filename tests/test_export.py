@@ -7,9 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
-from deckcheck.cli.app import app
 from deckcheck.core.errors import InputFileError
 from deckcheck.decks.load import load_deck
 from deckcheck.export import export_deck
@@ -19,7 +18,6 @@ from deckcheck.validate import validate_loaded
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p for p in (REPO / "examples").glob("*/*.txt"))
-runner = CliRunner()
 
 
 def _signature(path: Path | str) -> tuple[object, ...]:
@@ -89,18 +87,18 @@ def test_csv_and_markdown_hold_every_card() -> None:
 def test_illegal_deck_is_refused_unless_allowed(tmp_path: Path) -> None:
     deck = str(REPO / "examples/ren-dhark/illegal-mixed.txt")
     out = tmp_path / "x.txt"
-    result = runner.invoke(app, ["export", deck, "--to", "text", "-o", str(out)])
+    result = invoke(["export", deck, "--to", "text", "-o", str(out)])
     assert result.exit_code == 1
     assert not out.exists()
     assert "rd.copies" in result.output
-    result = runner.invoke(app, ["export", deck, "--to", "text", "-o", str(out), "--allow-illegal"])
+    result = invoke(["export", deck, "--to", "text", "-o", str(out), "--allow-illegal"])
     assert result.exit_code == 0, result.output
     assert out.read_text().startswith("game: ren-dhark")
 
 
 def test_unverified_deck_is_exported_with_a_warning() -> None:
-    result = runner.invoke(
-        app, ["export", str(REPO / "examples/ren-dhark/terra-unverified.txt"), "--to", "json"]
+    result = invoke(
+        ["export", str(REPO / "examples/ren-dhark/terra-unverified.txt"), "--to", "json"]
     )
     assert result.exit_code == 0
     assert "unverified" in result.output
@@ -113,11 +111,11 @@ def test_existing_file_is_kept_without_force(tmp_path: Path) -> None:
     out = tmp_path / "deck.txt"
     out.write_text("precious\n")
     deck = str(REPO / "examples/the-drake/standard-stack.txt")
-    result = runner.invoke(app, ["export", deck, "--to", "toml", "-o", str(out)])
+    result = invoke(["export", deck, "--to", "toml", "-o", str(out)])
     assert result.exit_code == 2
     assert "--force" in result.output
     assert out.read_text() == "precious\n"
-    result = runner.invoke(app, ["export", deck, "--to", "toml", "-o", str(out), "--force"])
+    result = invoke(["export", deck, "--to", "toml", "-o", str(out), "--force"])
     assert result.exit_code == 0
     assert 'game = "the-drake"' in out.read_text()
     assert [p.name for p in tmp_path.iterdir()] == ["deck.txt"]  # no temporary file left
@@ -147,9 +145,7 @@ def test_write_refuses_directories_and_missing_folders(tmp_path: Path) -> None:
 
 
 def test_unknown_format_is_a_usage_error() -> None:
-    result = runner.invoke(
-        app, ["export", str(REPO / "examples/dorn/first-game-party.txt"), "--to", "lackey"]
-    )
+    result = invoke(["export", str(REPO / "examples/dorn/first-game-party.txt"), "--to", "lackey"])
     assert result.exit_code == 2
     assert "formats:" in result.output
 
@@ -163,7 +159,7 @@ def test_export_api_reports_validation() -> None:
 def test_diff_groups_changes_and_totals() -> None:
     a = str(REPO / "examples/ren-dhark/blue-starter.txt")
     b = str(REPO / "examples/ren-dhark/terra-custom.txt")
-    result = runner.invoke(app, ["diff", a, b, "--json"])
+    result = invoke(["diff", a, b, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     totals = {t["label"]: t for t in data["totals"]}
@@ -178,8 +174,7 @@ def test_diff_groups_changes_and_totals() -> None:
 
 
 def test_diff_refuses_two_games() -> None:
-    result = runner.invoke(
-        app,
+    result = invoke(
         [
             "diff",
             str(REPO / "examples/dorn/first-game-party.txt"),

@@ -1,11 +1,10 @@
 """Hostile input through every command: one clear message naming the file (and line), exit 2,
-fast, never a traceback, never a hang.
+never a traceback, never a hang, and bounded work.
 
 The corpus lives in ``tests/nasty/`` (regenerate with ``python tests/make_nasty.py``); every
 file of it has its expected outcome in :data:`DECKS` or :data:`OVERLAYS` below. Large inputs
-(50 MB, 10,000 lines) are made in ``tmp_path``.
-
-Known library bugs are kept as ``xfail(strict=True)`` tests whose reason starts with ``BUG:``.
+(50 MB, 10,000 lines) are made in ``tmp_path``. No test here times anything: work is bounded by
+counting it, and child processes run under the suite's watchdog (a hang fails the test).
 """
 
 from __future__ import annotations
@@ -15,85 +14,24 @@ import json
 import os
 import re
 import stat
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
-import typer.main
-import typer.testing
-from typer.testing import CliRunner
+from conftest import EXAMPLES, TESTS, run_cli, run_module
 
-from deckcheck.cli.app import app
+from deckcheck.decks import resolve
+from deckcheck.games.registry import all_games
 
-TESTS = Path(__file__).resolve().parent
-REPO = TESTS.parent
 NASTY = TESTS / "nasty"
-EXAMPLES = REPO / "examples"
 RD_DECK = EXAMPLES / "ren-dhark" / "blue-starter.txt"
 RD_CUSTOM = EXAMPLES / "ren-dhark" / "terra-custom.txt"
 PC_DECK = EXAMPLES / "planetary-conquerors" / "legal-50.txt"
 DORN_DECK = EXAMPLES / "dorn" / "four-heroes.txt"
-
-FAST = 2.0
-"""Seconds an in-process rejection may take (the issue: "within a second or two")."""
-SUBPROCESS_LIMIT = 5.0
-"""Seconds a whole ``python -m deckcheck`` run may take (start-up included; CI headroom)."""
-SUBPROCESS_TIMEOUT = 10.0
 WORKS = (0, 1, 3)
-
-runner = CliRunner()
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _build_the_click_command_once() -> Iterator[None]:
-    """typer's CliRunner rebuilds the click command on every invoke (~13 ms, most of a run);
-    build it once for this module's hundreds of runs."""
-    original = typer.testing._get_command
-    built = typer.main.get_command(app)
-
-    def cached(target: typer.Typer) -> object:
-        return built if target is app else original(target)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(typer.testing, "_get_command", cached)
-        yield
-
-
-# --- the bugs found (see the module docstring) ---------------------------------------------
-# Fixed: BUG_MARKUP_CRASH (kept for the record)
-BUG_MARKUP_CRASH: str | None = None
-# Fixed: BUG_MARKUP_EATS (kept for the record)
-BUG_MARKUP_EATS: str | None = None
-# Fixed: BUG_UNKNOWN_GAME (kept for the record)
-BUG_UNKNOWN_GAME: str | None = None
-# Fixed: BUG_UNKNOWN_VARIANT (kept for the record)
-BUG_UNKNOWN_VARIANT: str | None = None
-# Fixed: BUG_NUL_NO_LINE (kept for the record)
-BUG_NUL_NO_LINE: str | None = None
-# Fixed: BUG_HEADER_NO_LINE (kept for the record)
-BUG_HEADER_NO_LINE: str | None = None
-# Fixed: BUG_TYPE_NOT_TEXT (kept for the record)
-BUG_TYPE_NOT_TEXT: str | None = None
-# Fixed: BUG_FIFO_HANG (kept for the record)
-BUG_FIFO_HANG: str | None = None
-# Fixed: BUG_LONG_NAME (kept for the record)
-BUG_LONG_NAME: str | None = None
-# Fixed: BUG_MANY_UNKNOWN (kept for the record)
-BUG_MANY_UNKNOWN: str | None = None
-# Fixed: BUG_NEGATIVE_SEED (kept for the record)
-BUG_NEGATIVE_SEED: str | None = None
-# Fixed: BUG_BY_TURN_ZERO (kept for the record)
-BUG_BY_TURN_ZERO: str | None = None
-# Fixed: BUG_NAME_SELECTOR (kept for the record)
-BUG_NAME_SELECTOR: str | None = None
-# Fixed: BUG_EXPORT_SPECIAL (kept for the record)
-BUG_EXPORT_SPECIAL: str | None = None
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -111,8 +49,6 @@ class Outcome:
     code: int
     stdout: str
     stderr: str
-    crash: BaseException | None
-    seconds: float
 
     @property
     def text(self) -> str:
@@ -120,82 +56,21 @@ class Outcome:
 
 
 def cli(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
-    """Run ``deckcheck ARGS`` in process (typer's CliRunner)."""
-    start = time.perf_counter()
-    result = runner.invoke(app, [str(a) for a in args], input=stdin)
-    seconds = time.perf_counter() - start
-    crash = result.exception
-    if isinstance(crash, SystemExit):
-        crash = None
-    return Outcome(result.exit_code, result.stdout, result.stderr, crash, seconds)
+    """Run ``deckcheck ARGS`` in process (no traceback, no exception but SystemExit)."""
+    result = run_cli(args, stdin)
+    return Outcome(result.exit_code, result.stdout, result.stderr)
 
 
-def _start(args: Sequence[str | Path], stdin: bytes | None) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", *(str(a) for a in args)],
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=REPO,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-    )
+def run_subprocess(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
+    """Run ``python -m deckcheck ARGS`` under the watchdog (a hang fails the test)."""
+    done = run_module(args, stdin)
+    return Outcome(done.code, done.stdout, done.stderr)
 
 
-def _finish(
-    proc: subprocess.Popen[bytes], start: float, stdin: bytes | None, timeout: float
-) -> Outcome | None:
-    """The outcome of a started run, or None when it outlived ``timeout`` (it is killed)."""
-    try:
-        left = max(0.0, start + timeout - time.perf_counter())
-        stdout, stderr = proc.communicate(stdin, timeout=left)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        return None
-    return Outcome(
-        proc.returncode,
-        stdout.decode("utf-8", "replace"),
-        stderr.decode("utf-8", "replace"),
-        None,
-        time.perf_counter() - start,
-    )
-
-
-def run_subprocess(
-    args: Sequence[str | Path], stdin: bytes | None = None, timeout: float = SUBPROCESS_TIMEOUT
-) -> Outcome:
-    """Run ``python -m deckcheck ARGS``; a timeout is a failed test (a hang), not an error."""
-    start = time.perf_counter()
-    out = _finish(_start(args, stdin), start, stdin, timeout)
-    if out is None:
-        pytest.fail(f"deckcheck {' '.join(map(str, args))[:200]} hung (> {timeout} s)")
-    return out
-
-
-def _timed_run(args: Sequence[str | Path], stdin: bytes | None, timeout: float) -> Outcome | None:
-    start = time.perf_counter()
-    return _finish(_start(args, stdin), start, stdin, timeout)
-
-
-def run_in_parallel(
-    runs: dict[str, tuple[list[str | Path], bytes | None]], timeout: float, workers: int
-) -> dict[str, Outcome | None]:
-    """Several ``python -m deckcheck`` runs, ``workers`` at a time, each timed on its own;
-    None marks a run that outlived ``timeout`` (a hang)."""
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {
-            key: pool.submit(_timed_run, args, stdin, timeout)
-            for key, (args, stdin) in runs.items()
-        }
-        return {key: future.result() for key, future in futures.items()}
-
-
-def assert_clean(out: Outcome, limit: float = FAST) -> None:
-    """No crash, no traceback, no 'internal error', quick."""
-    assert out.crash is None, f"crashed with {out.crash!r}\n{out.text}"
+def assert_clean(out: Outcome) -> None:
+    """No traceback, no 'internal error'."""
     assert "Traceback" not in out.text, out.text
     assert "internal error" not in out.text.lower(), out.text
-    assert out.seconds < limit, f"took {out.seconds:.2f} s"
 
 
 def assert_rejects(
@@ -205,11 +80,10 @@ def assert_rejects(
     lines: Sequence[int] = (),
     says: Sequence[str] = (),
     code: int = 2,
-    limit: float = FAST,
 ) -> None:
     """A clean rejection: exit ``code`` (2), one message on standard error naming ``names``,
     each of ``lines`` (as ``file:LINE`` or ``line LINE``) and each of ``says``."""
-    assert_clean(out, limit)
+    assert_clean(out)
     assert out.code == code, f"exit {out.code}, expected {code}\n{out.text}"
     flat = squash(out.stderr)  # the message is for people: standard error (stdout may be JSON)
     if names is not None:
@@ -224,10 +98,6 @@ def assert_rejects(
     assert out.stderr.count("error:") <= 1, f"more than one message\n{out.text}"
 
 
-def xfail_if(bug: str | None) -> list[pytest.MarkDecorator]:
-    return [pytest.mark.xfail(reason=bug, strict=True)] if bug else []
-
-
 # --- the corpus and what each file must do --------------------------------------------------
 
 
@@ -237,22 +107,14 @@ class Expect:
 
     ``works``: a valid deck (validate exits 3: no resource points; other commands 0).
     ``names``: the file the message must name (default: the corpus file itself).
-    ``bug`` applies to the commands in ``bug_in`` (all when None).
     """
 
     works: bool = False
     lines: tuple[int, ...] = ()
     says: tuple[str, ...] = ()
     names: str | None = None
-    bug: str | None = None
-    bug_in: frozenset[str] | None = None
     game: str = "ren-dhark"
     check_code: int = 2
-
-    def bug_for(self, command: str) -> str | None:
-        if self.bug and (self.bug_in is None or command in self.bug_in):
-            return self.bug
-        return None
 
 
 DECKS: dict[str, Expect] = {
@@ -267,17 +129,17 @@ DECKS: dict[str, Expect] = {
     "utf16le-nobom.txt": Expect(says=("UTF-16",)),
     "cp1250-czech.txt": Expect(lines=(1,), says=("Windows-1250",)),
     "latin1.txt": Expect(lines=(1,), says=("UTF-8",)),
-    "nul-bytes.txt": Expect(lines=(4,), says=("NUL",), bug=BUG_NUL_NO_LINE),
+    "nul-bytes.txt": Expect(lines=(4,), says=("NUL",)),
     "toml-game-int.toml": Expect(lines=(1,), says=("game",)),
     "toml-count-string.toml": Expect(lines=(5,), says=("POINT OF", "two")),
     "toml-count-float.toml": Expect(lines=(5,), says=("POINT OF", "1.5")),
     "toml-count-bool.toml": Expect(lines=(5,), says=("POINT OF",)),
     "toml-count-huge.toml": Expect(lines=(5,), says=("1000000000000",)),
     "toml-count-negative.toml": Expect(lines=(5,), says=("negative",)),
-    "toml-cards-array.toml": Expect(says=("[cards]",), bug=BUG_MARKUP_EATS),
+    "toml-cards-array.toml": Expect(says=("[cards]",)),
     "toml-syntax.toml": Expect(lines=(3,), says=("TOML",)),
     "toml-deep.toml": Expect(says=("nested",)),
-    "toml-nosuchgame.toml": Expect(lines=(1,), says=("nosuchgame",), bug=BUG_UNKNOWN_GAME),
+    "toml-nosuchgame.toml": Expect(lines=(1,), says=("nosuchgame",)),
     "toml-catalog-int.toml": Expect(lines=(2,), says=("catalog",)),
     "json-garbage.json": Expect(lines=(5,), says=("JSON",)),
     "json-deep.json": Expect(says=("nested",)),
@@ -291,31 +153,28 @@ DECKS: dict[str, Expect] = {
     "count-suffix-huge.txt": Expect(lines=(4,), says=("99999999999999999999",)),
     "long-line.txt": Expect(says=("game",)),
     "unknown-card.txt": Expect(lines=(4, 5), says=("POINT OFF", "Ren Dharkk")),
-    "deck-nosuchgame.txt": Expect(lines=(2,), says=("nosuchgame",), bug=BUG_UNKNOWN_GAME),
-    "deck-nosuchvariant.txt": Expect(lines=(3,), says=("nosuchvariant",), bug=BUG_UNKNOWN_VARIANT),
+    "deck-nosuchgame.txt": Expect(lines=(2,), says=("nosuchgame",)),
+    "deck-nosuchvariant.txt": Expect(lines=(3,), says=("nosuchvariant",)),
     "deck-catalog-missing.txt": Expect(names="no-such-overlay.toml", says=("no such file",)),
     "deck-catalog-dir.txt": Expect(names=str(NASTY), says=("directory",)),
     "deck-catalog-binary.txt": Expect(names="random-bytes.bin", says=("binary",)),
-    "deck-missions-banana.txt": Expect(lines=(2,), says=("banana",), bug=BUG_HEADER_NO_LINE),
-    "markup-line.txt": Expect(lines=(3,), says=("[/]",), bug=BUG_MARKUP_CRASH),
-    "markup [bold] name.txt": Expect(lines=(3,), says=("No Such Card",), bug=BUG_MARKUP_EATS),
+    "deck-missions-banana.txt": Expect(lines=(2,), says=("banana",)),
+    "markup-line.txt": Expect(lines=(3,), says=("[/]",)),
+    "markup [bold] name.txt": Expect(lines=(3,), says=("No Such Card",)),
 }
 
-_NOT_CHECK = frozenset({"validate", "cards", "odds", "hand", "simulate", "export", "diff"})
 OVERLAYS: dict[str, Expect] = {
     "ovl-misspelt-field.toml": Expect(lines=(7,), says=("resource_point", "resource_points")),
     "ovl-no-type.toml": Expect(lines=(9,), says=("Typeless", "type")),
     "ovl-negative.toml": Expect(lines=(7,), says=("resource_points", "-3")),
-    "ovl-type-int.toml": Expect(lines=(7,), says=("type",), bug=BUG_TYPE_NOT_TEXT),
+    "ovl-type-int.toml": Expect(lines=(7,), says=("type",)),
     "ovl-pc-rarity7.toml": Expect(lines=(8,), says=("rarity", "7"), game="planetary-conquerors"),
     "ovl-pc-trap-cost.toml": Expect(
         lines=(9,), says=("trap", "cost_gold"), game="planetary-conquerors"
     ),
     "ovl-nosuchgame.toml": Expect(lines=(1,), says=("nosuchgame",)),
-    "ovl-no-catalog.toml": Expect(
-        lines=(1,), says=("[catalog]",), bug=BUG_MARKUP_EATS, bug_in=_NOT_CHECK
-    ),
-    "ovl-cards-not-array.toml": Expect(says=("[[cards]]",), bug=BUG_MARKUP_EATS, bug_in=_NOT_CHECK),
+    "ovl-no-catalog.toml": Expect(lines=(1,), says=("[catalog]",)),
+    "ovl-cards-not-array.toml": Expect(says=("[[cards]]",)),
     "ovl-syntax.toml": Expect(lines=(7,), says=("TOML",)),
     # A valid planetary-conquerors overlay: fine on its own, wrong over a Ren Dhark deck.
     "ovl-wrong-game.toml": Expect(lines=(1,), says=("planetary-conquerors",), check_code=0),
@@ -358,19 +217,11 @@ OVERLAY_COMMANDS: dict[str, OverlayArgs] = {
 }
 
 
-def _deck_cases() -> list[object]:
+def _cases(names: Iterable[str], commands: Iterable[str]) -> list[object]:
     return [
-        pytest.param(name, command, marks=xfail_if(expect.bug_for(command)), id=f"{command}-{name}")
-        for name, expect in DECKS.items()
-        for command in DECK_COMMANDS
-    ]
-
-
-def _overlay_cases() -> list[object]:
-    return [
-        pytest.param(name, command, marks=xfail_if(expect.bug_for(command)), id=f"{command}-{name}")
-        for name, expect in OVERLAYS.items()
-        for command in OVERLAY_COMMANDS
+        pytest.param(name, command, id=f"{command}-{name}")
+        for name in names
+        for command in commands
     ]
 
 
@@ -396,7 +247,8 @@ def test_corpus_is_up_to_date_small_and_fully_expected() -> None:
 # --- every command over every corpus file ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "command"), _deck_cases())
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "command"), _cases(DECKS, DECK_COMMANDS))
 def test_deck_file(name: str, command: str) -> None:
     expect = DECKS[name]
     path = NASTY / name
@@ -412,7 +264,8 @@ def test_deck_file(name: str, command: str) -> None:
     assert_rejects(out, names=names, lines=expect.lines, says=expect.says)
 
 
-@pytest.mark.parametrize(("name", "command"), _overlay_cases())
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "command"), _cases(OVERLAYS, OVERLAY_COMMANDS))
 def test_overlay_file(name: str, command: str) -> None:
     expect = OVERLAYS[name]
     path = NASTY / name
@@ -424,18 +277,10 @@ def test_overlay_file(name: str, command: str) -> None:
     assert_rejects(out, names=path, lines=expect.lines, says=expect.says)
 
 
-_AS_OVERLAY_BUGS = {"markup [bold] name.txt": BUG_MARKUP_EATS}
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "command"),
-    [
-        pytest.param(
-            name, command, marks=xfail_if(_AS_OVERLAY_BUGS.get(name)), id=f"{command}-{name}"
-        )
-        for name in DECKS
-        for command in ("catalog-check", "cards")
-    ],
+    _cases(DECKS, ("catalog-check", "cards")),
 )
 def test_deck_file_given_as_a_catalog(name: str, command: str) -> None:
     """A user passing a deck where a catalog overlay belongs gets exit 2, not a crash."""
@@ -484,40 +329,11 @@ def test_unreadable_file(tmp_path: Path) -> None:
         path.chmod(stat.S_IRUSR | stat.S_IWUSR)
 
 
-Hangs = dict[str, tuple[Path, Outcome | None]]
-
-
-@pytest.fixture(scope="module")
-def possible_hangs(tmp_path_factory: pytest.TempPathFactory) -> Hangs:
-    """The runs that hang or crawl today, started together (one wait for all of them)."""
-    folder = tmp_path_factory.mktemp("hangs")
-    inputs: dict[str, Path] = {}
-    if hasattr(os, "mkfifo"):
-        inputs["fifo"] = folder / "deck.fifo"
-        os.mkfifo(inputs["fifo"])
-    for game in ("ren-dhark", "stccg-1e"):
-        inputs[f"many-{game}"] = _many_unknown(folder / f"many {game}.txt", f"game: {game}\n")
-    # All at once: the suite waits for their common time limit once, not once per case.
-    results = run_in_parallel(
-        {key: (["validate", path], None) for key, path in inputs.items()},
-        SUBPROCESS_LIMIT,
-        workers=len(inputs),
-    )
-    return {key: (inputs[key], results[key]) for key in inputs}
-
-
-def _hang_free(runs: Hangs, key: str) -> tuple[Path, Outcome]:
-    if key not in runs:
-        pytest.skip("needs named pipes")
-    path, out = runs[key]
-    if out is None:
-        pytest.fail(f"deckcheck validate {path} hung (> {SUBPROCESS_LIMIT} s)")
-    return path, out
-
-
-def test_named_pipe_does_not_hang(possible_hangs: Hangs) -> None:
-    fifo, out = _hang_free(possible_hangs, "fifo")
-    assert_rejects(out, names=fifo, limit=SUBPROCESS_LIMIT)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_named_pipe_does_not_hang(tmp_path: Path) -> None:
+    fifo = tmp_path / "deck.fifo"
+    os.mkfifo(fifo)
+    assert_rejects(run_subprocess(["validate", fifo]), names=fifo)
 
 
 def test_several_decks_worst_code_wins_and_good_deck_still_reported() -> None:
@@ -582,17 +398,16 @@ def fifty_mb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("command", ["validate", "odds", "export", "diff"])
 def test_fifty_mb_file_is_rejected_fast(fifty_mb: Path, command: str) -> None:
     out = cli(DECK_COMMANDS[command](fifty_mb))
-    assert_rejects(out, names=fifty_mb, says=("bytes",), limit=FAST)
+    assert_rejects(out, names=fifty_mb, says=("bytes",))
 
 
 def test_fifty_mb_file_as_catalog_is_rejected_fast(fifty_mb: Path) -> None:
-    assert_rejects(cli(["catalog", "check", fifty_mb]), names=fifty_mb, limit=FAST)
+    assert_rejects(cli(["catalog", "check", fifty_mb]), names=fifty_mb)
     assert_rejects(cli(["validate", RD_DECK, "--catalog", fifty_mb]), names=fifty_mb)
 
 
 def test_fifty_mb_file_subprocess(fifty_mb: Path) -> None:
-    out = run_subprocess(["validate", fifty_mb])
-    assert_rejects(out, names=fifty_mb, limit=SUBPROCESS_LIMIT)
+    assert_rejects(run_subprocess(["validate", fifty_mb]), names=fifty_mb)
 
 
 def _many_unknown(path: Path, header: str) -> Path:
@@ -601,50 +416,101 @@ def _many_unknown(path: Path, header: str) -> Path:
     return path
 
 
-def test_ten_thousand_unknown_lines_without_game(tmp_path: Path) -> None:
-    deck = _many_unknown(tmp_path / "many.txt", "")
-    out = run_subprocess(["validate", deck], timeout=SUBPROCESS_LIMIT)
-    assert_rejects(out, names=deck, limit=SUBPROCESS_LIMIT)
+@dataclass
+class Work:
+    """How often deck resolution looked a spelling up and computed suggestions, and how many
+    catalog spellings those suggestions compared."""
+
+    lookups: int = 0
+    suggestions: int = 0
+    compared: int = 0
+
+
+@pytest.fixture
+def work(monkeypatch: pytest.MonkeyPatch) -> Work:
+    """Count the lookups and suggestion searches of deck resolution."""
+    counted = Work()
+    lookup, suggester = resolve.lookup, resolve.Suggester
+
+    def counting_lookup(*args: Any) -> Any:
+        counted.lookups += 1
+        return lookup(*args)
+
+    class CountingSuggester(suggester):  # type: ignore[misc, valid-type]
+        def __call__(self, *args: Any, **kwargs: Any) -> list[str]:
+            counted.suggestions += 1
+            counted.compared += len(self)
+            return super().__call__(*args, **kwargs)
+
+    monkeypatch.setattr(resolve, "lookup", counting_lookup)
+    monkeypatch.setattr(resolve, "Suggester", CountingSuggester)
+    return counted
+
+
+# Each listed line is looked up at most twice (its name, then the whole line as a name).
+_PER_LINE = 2
+_LISTED = resolve.MAX_REPORTED_LINES
 
 
 @pytest.mark.parametrize("game", ["ren-dhark", "stccg-1e"])
-def test_ten_thousand_unknown_lines_are_rejected_fast(possible_hangs: Hangs, game: str) -> None:
-    deck, out = _hang_free(possible_hangs, f"many-{game}")
-    assert_rejects(out, names=deck, lines=(2, 10_001), limit=SUBPROCESS_LIMIT)
+def test_ten_thousand_unknown_lines_cost_a_hundred_lookups(
+    tmp_path: Path, game: str, work: Work
+) -> None:
+    """A junk deck is refused after the lines it lists: the rest are counted, not looked up."""
+    deck = _many_unknown(tmp_path / f"many {game}.txt", f"game: {game}\n")
+    out = cli(["validate", deck])
+    assert_rejects(out, names=deck, lines=(2, _LISTED + 1, 10_001), says=("9,900 more",))
+    assert work.lookups <= _PER_LINE * _LISTED
+    assert work.compared <= resolve.SUGGESTION_BUDGET
+    if game == "ren-dhark":  # a small catalog: every listed line has its suggestions
+        assert work.suggestions == _LISTED
+
+
+def test_ten_thousand_unknown_lines_without_game(tmp_path: Path, work: Work) -> None:
+    """Finding the game stops at each game's first hundred unknown lines too."""
+    deck = _many_unknown(tmp_path / "many.txt", "")
+    out = cli(["validate", deck])
+    assert_rejects(out, names=deck, says=("no game",))
+    assert work.suggestions == 0
+    assert work.lookups <= _PER_LINE * _LISTED * len(all_games())
+
+
+def test_ten_thousand_unknown_lines_through_a_process(tmp_path: Path) -> None:
+    deck = _many_unknown(tmp_path / "many.txt", "game: stccg-1e\n")
+    assert_rejects(run_subprocess(["validate", deck]), names=deck, lines=(2, 10_001))
 
 
 @pytest.mark.parametrize("game", ["ren-dhark", "stccg-1e"])
 def test_hundred_kb_card_name_with_a_game(tmp_path: Path, game: str) -> None:
     deck = tmp_path / "long.txt"
     deck.write_bytes(f"game: {game}\n".encode() + (NASTY / "long-line.txt").read_bytes())
-    out = run_subprocess(["validate", deck])
-    assert_rejects(out, names=deck, lines=(3,), limit=SUBPROCESS_LIMIT)
+    assert_rejects(run_subprocess(["validate", deck]), names=deck, lines=(3,))
 
 
 # --- conditions and options -------------------------------------------------------------------
 
-CONDITIONS: list[tuple[str, str, str | None]] = [
-    ("type:ship>=banana", "banana", None),
-    (">=2", ">=2", None),
-    ("type:ship>=-1", "-1", None),
-    ("type:ship>=99999999999", "99999999999", None),
-    ("type:nonexistent>=1", "nonexistent", None),
-    ("unknownfield:x>=1", "unknownfield", None),
-    ("", "condition", None),
-    ("type:ship", "type:ship", None),
-    ("type:ship=>2", "ship", None),
-    ("id:NOPE>=1", "NOPE", None),
-    ('"">=1', "selector", None),
-    ("type:ship>=1\x00", "type:ship", None),
-    ("name:zzz>=1", "zzz", BUG_NAME_SELECTOR),
-    ("[/]>=1", "[/]", BUG_MARKUP_CRASH),
+CONDITIONS: list[tuple[str, str]] = [
+    ("type:ship>=banana", "banana"),
+    (">=2", ">=2"),
+    ("type:ship>=-1", "-1"),
+    ("type:ship>=99999999999", "99999999999"),
+    ("type:nonexistent>=1", "nonexistent"),
+    ("unknownfield:x>=1", "unknownfield"),
+    ("", "condition"),
+    ("type:ship", "type:ship"),
+    ("type:ship=>2", "ship"),
+    ("id:NOPE>=1", "NOPE"),
+    ('"">=1', "selector"),
+    ("type:ship>=1\x00", "type:ship"),
+    ("name:zzz>=1", "zzz"),
+    ("[/]>=1", "[/]"),
 ]
 
 
 @pytest.mark.parametrize("command", ["odds", "simulate", "hand"])
 @pytest.mark.parametrize(
     ("condition", "says"),
-    [pytest.param(c, s, marks=xfail_if(b), id=repr(c)) for c, s, b in CONDITIONS],
+    [pytest.param(c, s, id=repr(c)) for c, s in CONDITIONS],
 )
 def test_bad_condition(command: str, condition: str, says: str) -> None:
     args: list[str | Path] = [command, RD_CUSTOM, condition]
@@ -653,41 +519,41 @@ def test_bad_condition(command: str, condition: str, says: str) -> None:
     assert_rejects(cli(args), says=(says,))
 
 
-OPTIONS: list[tuple[list[str], str, str | None]] = [
-    (["odds", "--seen", "-1"], "--seen", None),
-    (["odds", "--seen", "1000"], "1000", None),
-    (["odds", "--seen", str(10**12)], str(10**12), None),
-    (["odds", "--turn", "0"], "--turn", None),
-    (["odds", "--turn", "-3"], "--turn", None),
-    (["odds", "--turn", str(10**30)], "cards seen", None),
-    (["odds", "--seen", "8", "--turn", "2"], "--seen", None),
-    (["odds", "--redraws", "banana"], "banana", None),
-    (["odds", "--redraws", "-1"], "-1", None),
-    (["odds", "--redraws", str(10**12)], str(10**12), None),
-    (["odds", "--mulligan", "maybe"], "maybe", None),
-    (["odds", "--by-turn", str(10**12)], "--by-turn", None),
-    (["odds", "--by-turn", "0"], "--by-turn", BUG_BY_TURN_ZERO),
-    (["simulate", "--trials", "0"], "--trials", None),
-    (["simulate", "--trials", str(10**12)], "--trials", None),
-    (["simulate", "--trials", "-5"], "--trials", None),
-    (["simulate", "--trials", "100", "--mulligan", "maybe"], "maybe", None),
-    (["simulate", "--trials", "100", "--redraws", "banana"], "banana", None),
-    (["simulate", "--trials", "100", "--turn", "0"], "--turn", None),
-    (["simulate", "--trials", "100", "--seed", "-1"], "--seed", BUG_NEGATIVE_SEED),
-    (["hand", "--count", "0"], "--count", None),
-    (["hand", "--count", str(10**12)], "--count", None),
-    (["hand", "--mulligan", "maybe"], "maybe", None),
-    (["validate", "--variant", "nosuchvariant"], "nosuchvariant", None),
-    (["validate", "--game", "dorn"], "dorn", None),
-    (["validate", "--missions", "-1"], "missions", None),
-    (["export", "--to", "nosuchformat"], "nosuchformat", None),
-    (["export", "--to", "[/]"], "[/]", BUG_MARKUP_CRASH),
+OPTIONS: list[tuple[list[str], str]] = [
+    (["odds", "--seen", "-1"], "--seen"),
+    (["odds", "--seen", "1000"], "1000"),
+    (["odds", "--seen", str(10**12)], str(10**12)),
+    (["odds", "--turn", "0"], "--turn"),
+    (["odds", "--turn", "-3"], "--turn"),
+    (["odds", "--turn", str(10**30)], "cards seen"),
+    (["odds", "--seen", "8", "--turn", "2"], "--seen"),
+    (["odds", "--redraws", "banana"], "banana"),
+    (["odds", "--redraws", "-1"], "-1"),
+    (["odds", "--redraws", str(10**12)], str(10**12)),
+    (["odds", "--mulligan", "maybe"], "maybe"),
+    (["odds", "--by-turn", str(10**12)], "--by-turn"),
+    (["odds", "--by-turn", "0"], "--by-turn"),
+    (["simulate", "--trials", "0"], "--trials"),
+    (["simulate", "--trials", str(10**12)], "--trials"),
+    (["simulate", "--trials", "-5"], "--trials"),
+    (["simulate", "--trials", "100", "--mulligan", "maybe"], "maybe"),
+    (["simulate", "--trials", "100", "--redraws", "banana"], "banana"),
+    (["simulate", "--trials", "100", "--turn", "0"], "--turn"),
+    (["simulate", "--trials", "100", "--seed", "-1"], "--seed"),
+    (["hand", "--count", "0"], "--count"),
+    (["hand", "--count", str(10**12)], "--count"),
+    (["hand", "--mulligan", "maybe"], "maybe"),
+    (["validate", "--variant", "nosuchvariant"], "nosuchvariant"),
+    (["validate", "--game", "dorn"], "dorn"),
+    (["validate", "--missions", "-1"], "missions"),
+    (["export", "--to", "nosuchformat"], "nosuchformat"),
+    (["export", "--to", "[/]"], "[/]"),
 ]
 
 
 @pytest.mark.parametrize(
     ("argv", "says"),
-    [pytest.param(a, s, marks=xfail_if(b), id=" ".join(a)) for a, s, b in OPTIONS],
+    [pytest.param(a, s, id=" ".join(a)) for a, s in OPTIONS],
 )
 def test_bad_option(argv: list[str], says: str) -> None:
     command, *options = argv
@@ -697,24 +563,21 @@ def test_bad_option(argv: list[str], says: str) -> None:
     assert_rejects(cli([*args, *options]), says=(says,))
 
 
-GAME_FIELD_PILE: list[tuple[list[str | Path], str, str | None]] = [
-    (["cards", "nosuchgame"], "nosuchgame", None),
-    (["cards", "nosuchgame", "x", "--catalog", NASTY / "ovl-no-type.toml"], "nosuchgame", None),
-    (["catalog", "template", "nosuchgame"], "nosuchgame", None),
-    (["catalog", "template", "ren-dhark", "--field", "nosuchfield"], "nosuchfield", None),
-    (["catalog", "template", "ren-dhark", "--field", "[/]"], "[/]", BUG_MARKUP_CRASH),
-    (["odds", "dorn:nosuchpile", "type:hero>=1"], "nosuchpile", None),
-    (["odds", "nosuchgame:pile", "x>=1"], "nosuchgame:pile", None),
-    (["odds", "dorn:rituals", "type:ritual>=1", "--turn", "2"], "--seen", None),
+GAME_FIELD_PILE: list[tuple[list[str | Path], str]] = [
+    (["cards", "nosuchgame"], "nosuchgame"),
+    (["cards", "nosuchgame", "x", "--catalog", NASTY / "ovl-no-type.toml"], "nosuchgame"),
+    (["catalog", "template", "nosuchgame"], "nosuchgame"),
+    (["catalog", "template", "ren-dhark", "--field", "nosuchfield"], "nosuchfield"),
+    (["catalog", "template", "ren-dhark", "--field", "[/]"], "[/]"),
+    (["odds", "dorn:nosuchpile", "type:hero>=1"], "nosuchpile"),
+    (["odds", "nosuchgame:pile", "x>=1"], "nosuchgame:pile"),
+    (["odds", "dorn:rituals", "type:ritual>=1", "--turn", "2"], "--seen"),
 ]
 
 
 @pytest.mark.parametrize(
     ("args", "says"),
-    [
-        pytest.param(a, s, marks=xfail_if(b), id=" ".join(Path(str(x)).name for x in a))
-        for a, s, b in GAME_FIELD_PILE
-    ],
+    [pytest.param(a, s, id=" ".join(Path(str(x)).name for x in a)) for a, s in GAME_FIELD_PILE],
 )
 def test_bad_game_field_or_pile(args: list[str | Path], says: str) -> None:
     assert_rejects(cli(args), says=(says,))
@@ -782,11 +645,9 @@ def test_export_of_a_bad_deck_writes_nothing(tmp_path: Path) -> None:
 def test_export_force_onto_a_named_pipe_keeps_it_a_pipe(tmp_path: Path) -> None:
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
-    out = run_subprocess(
-        ["export", RD_CUSTOM, "--to", "json", "-o", fifo, "--force"], timeout=SUBPROCESS_LIMIT
-    )
+    out = run_subprocess(["export", RD_CUSTOM, "--to", "json", "-o", fifo, "--force"])
     assert stat.S_ISFIFO(fifo.lstat().st_mode), "the named pipe was replaced by a regular file"
-    assert_rejects(out, names=fifo, limit=SUBPROCESS_LIMIT)
+    assert_rejects(out, names=fifo)
 
 
 # --- diff -----------------------------------------------------------------------------------------
@@ -827,47 +688,30 @@ SUBPROCESS_CASES: list[tuple[list[str | Path], int, Path | str | None, tuple[int
 ]
 
 
-_STDIN_CASE: list[str | Path] = ["validate", "-"]
 _SUBPROCESS_IDS = [" ".join(Path(str(a)).name for a in c[0]) for c in SUBPROCESS_CASES]
 
 
-@pytest.fixture(scope="module")
-def subprocess_results() -> dict[str, Outcome | None]:
-    """Every subprocess case, run two at a time (each is mostly interpreter start-up)."""
-    runs: dict[str, tuple[list[str | Path], bytes | None]] = {
-        key: (case[0], None) for key, case in zip(_SUBPROCESS_IDS, SUBPROCESS_CASES, strict=True)
-    }
-    runs["stdin"] = (_STDIN_CASE, _GARBAGE)
-    return run_in_parallel(runs, SUBPROCESS_TIMEOUT, workers=2)
-
-
-def _result(results: dict[str, Outcome | None], key: str) -> Outcome:
-    out = results[key]
-    if out is None:
-        pytest.fail(f"{key} hung (> {SUBPROCESS_TIMEOUT} s)")
-    return out
-
-
-@pytest.mark.parametrize("key", _SUBPROCESS_IDS)
-def test_subprocess(subprocess_results: dict[str, Outcome | None], key: str) -> None:
-    _, code, names, lines = SUBPROCESS_CASES[_SUBPROCESS_IDS.index(key)]
-    out = _result(subprocess_results, key)
+@pytest.mark.parametrize(("args", "code", "names", "lines"), SUBPROCESS_CASES, ids=_SUBPROCESS_IDS)
+def test_subprocess(
+    args: list[str | Path], code: int, names: Path | str | None, lines: tuple[int, ...]
+) -> None:
+    out = run_subprocess(args)
     if code in WORKS:
-        assert_clean(out, limit=SUBPROCESS_LIMIT)
+        assert_clean(out)
         assert out.code == code, out.text
     else:
-        assert_rejects(out, names=names, lines=lines, limit=SUBPROCESS_LIMIT)
+        assert_rejects(out, names=names, lines=lines)
 
 
-def test_subprocess_stdin_garbage(subprocess_results: dict[str, Outcome | None]) -> None:
-    assert_rejects(_result(subprocess_results, "stdin"), names="<stdin>", limit=SUBPROCESS_LIMIT)
+def test_subprocess_stdin_garbage() -> None:
+    assert_rejects(run_subprocess(["validate", "-"], _GARBAGE), names="<stdin>")
 
 
 def test_subprocess_markup_in_a_deck_line() -> None:
     out = run_subprocess(["validate", NASTY / "markup-line.txt"])
-    assert_rejects(out, names=NASTY / "markup-line.txt", lines=(3,), limit=SUBPROCESS_LIMIT)
+    assert_rejects(out, names=NASTY / "markup-line.txt", lines=(3,))
 
 
 def test_subprocess_overlay_type_not_text() -> None:
     out = run_subprocess(["catalog", "check", NASTY / "ovl-type-int.toml"])
-    assert_rejects(out, names=NASTY / "ovl-type-int.toml", lines=(7,), limit=SUBPROCESS_LIMIT)
+    assert_rejects(out, names=NASTY / "ovl-type-int.toml", lines=(7,))

@@ -15,15 +15,14 @@ from typing import Any, TypeVar
 
 import pytest
 import tomli_w
+from conftest import invoke
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from deckcheck.analysis.conditions import parse_condition
 from deckcheck.catalog.load import apply_overlay, check_overlay, parse_document
 from deckcheck.catalog.model import Catalog
 from deckcheck.catalog.selectors import bind_selector
-from deckcheck.cli.app import app
 from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileError
 from deckcheck.core.inputs import decode
 from deckcheck.decks.load import resolve_source
@@ -31,6 +30,8 @@ from deckcheck.decks.parse import parse_deck
 from deckcheck.games.registry import get_game
 
 T = TypeVar("T")
+
+pytestmark = pytest.mark.slow
 
 HOSTILE = settings(
     max_examples=300,
@@ -448,12 +449,11 @@ def test_arbitrary_text_as_condition(text: str) -> None:
 
 # --- the whole CLI, standard input ------------------------------------------------------------
 
-_runner = CliRunner()
 _BRACKETY = st.text(alphabet="[]/ab =:#\n", max_size=30)
 
 
 def _validate_stdin(data: bytes) -> None:
-    result = _runner.invoke(app, ["validate", "-"], input=data)
+    result = invoke(["validate", "-"], data)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
         result.exception
     )

@@ -7,7 +7,6 @@ Every simulation is seeded.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -15,28 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke, run_json
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
 from deckcheck.analysis.setup import open_setup
-from deckcheck.cli.app import app
 from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
 TOLERANCE = 4.5  # standard errors
 
-runner = CliRunner()
-
-
-def invoke(args: Sequence[str]) -> Any:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == 0, (result.output, result.exception)
-    return json.loads(result.stdout)
-
 
 def odds(deck: Path | str, *args: str) -> Any:
-    return invoke(["odds", str(deck), *args, "--json"])
+    return run_json(["odds", str(deck), *args, "--json"])
 
 
 def hyper(total: int, good: int, drawn: int, k: int) -> Fraction:
@@ -255,7 +245,7 @@ def test_ren_dhark_turn_three_sees_eleven(tmp_path: Path) -> None:
     ],
 )
 def test_ren_dhark_bad_options(tmp_path: Path, args: list[str]) -> None:
-    result = runner.invoke(app, ["odds", str(ren_dhark_deck(tmp_path)), "type:ship>=2", *args])
+    result = invoke(["odds", str(ren_dhark_deck(tmp_path)), "type:ship>=2", *args])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -401,7 +391,7 @@ def test_dorn_heroes() -> None:
     ],
 )
 def test_pile_errors(args: list[str]) -> None:
-    result = runner.invoke(app, ["odds", *args])
+    result = invoke(["odds", *args])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
 
@@ -428,7 +418,7 @@ def test_bad_conditions_exit_2(tmp_path: Path, command: str, condition: str) -> 
     args = [command, str(ren_dhark_deck(tmp_path)), condition, "--json"]
     if command == "simulate":
         args += ["--trials", "100", "--seed", "1"]
-    result = runner.invoke(app, args)
+    result = invoke(args)
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -436,7 +426,7 @@ def test_bad_conditions_exit_2(tmp_path: Path, command: str, condition: str) -> 
 
 
 def test_missing_deck_file_exit_2(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["odds", str(tmp_path / "nope.txt"), "type:ship>=2"])
+    result = invoke(["odds", str(tmp_path / "nope.txt"), "type:ship>=2"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 
@@ -444,7 +434,7 @@ def test_missing_deck_file_exit_2(tmp_path: Path) -> None:
 def test_dorn_party_is_not_drawn_from(tmp_path: Path) -> None:
     party = tmp_path / "party.txt"
     party.write_text("game: dorn\nRagnar\nGor\nRiel\nChoros\nAlmanor\n", encoding="utf-8")
-    result = runner.invoke(app, ["odds", str(party), "type:hero>=1"])
+    result = invoke(["odds", str(party), "type:hero>=1"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 
@@ -479,8 +469,8 @@ def test_simulate_agrees_with_odds(
         "stccg": lambda: str(stccg_deck(tmp_path)),
         "pile": lambda: "dorn:rituals",
     }[deck]()
-    exact = invoke(["odds", path, *conditions, *extra, "--json"])
-    sim = invoke(
+    exact = run_json(["odds", path, *conditions, *extra, "--json"])
+    sim = run_json(
         ["simulate", path, *conditions, *extra, "--seed", "1", "--trials", "200000", "--json"]
     )
     assert sim["exact"] is False
@@ -496,17 +486,15 @@ def test_simulate_agrees_with_odds(
 def test_simulate_same_seed_same_result(tmp_path: Path) -> None:
     deck = str(ren_dhark_deck(tmp_path))
     args = ["simulate", deck, "type:ship>=2", "--seed", "7", "--trials", "50000", "--json"]
-    first, again = invoke(args), invoke(args)
+    first, again = run_json(args), run_json(args)
     assert first == again
-    other = invoke([*args[:4], "8", *args[5:]])
+    other = run_json([*args[:4], "8", *args[5:]])
     assert other["seed"] == 8
     assert other["probability"] != first["probability"]
 
 
 def test_simulate_bad_trials(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app, ["simulate", str(ren_dhark_deck(tmp_path)), "type:ship>=2", "--trials", "0"]
-    )
+    result = invoke(["simulate", str(ren_dhark_deck(tmp_path)), "type:ship>=2", "--trials", "0"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 
@@ -517,14 +505,14 @@ def test_simulate_bad_trials(tmp_path: Path) -> None:
 def test_hand_deterministic_and_sized(tmp_path: Path) -> None:
     deck = str(ren_dhark_deck(tmp_path))
     args = ["hand", deck, "--seed", "5", "--count", "3", "--json"]
-    first, again = invoke(args), invoke(args)
+    first, again = run_json(args), run_json(args)
     assert first == again
     assert first["seed"] == 5 and first["hand_size"] == 7
     assert len(first["hands"]) == 3
     for hand in first["hands"]:
         assert len(hand["first"]) == 7 and len(hand["kept"]) == 7
         assert "I/67" not in hand["kept"] and "I/67" not in hand["first"]  # the planet
-    assert invoke(["hand", deck, "--seed", "6", "--count", "3", "--json"]) != first
+    assert run_json(["hand", deck, "--seed", "6", "--count", "3", "--json"]) != first
 
 
 def _rd_triggers(ids: Sequence[str]) -> bool:
@@ -536,7 +524,7 @@ def _rd_triggers(ids: Sequence[str]) -> bool:
 
 
 def test_hand_ren_dhark_redraw_decisions(tmp_path: Path) -> None:
-    data = invoke(
+    data = run_json(
         ["hand", str(ren_dhark_deck(tmp_path)), "--seed", "3", "--count", "300", "--json"]
     )
     redrawn = 0
@@ -560,7 +548,7 @@ def test_hand_ren_dhark_redraw_decisions(tmp_path: Path) -> None:
 
 
 def test_hand_mulligan_none(tmp_path: Path) -> None:
-    data = invoke(
+    data = run_json(
         [
             "hand",
             str(ren_dhark_deck(tmp_path)),
@@ -582,8 +570,8 @@ def test_hand_mulligan_none(tmp_path: Path) -> None:
 def test_hand_planetary_conquerors(tmp_path: Path, extra: list[str], size: int) -> None:
     deck = str(pc_deck(tmp_path))
     args = ["hand", deck, "type:warrior>=2", "--seed", "5", "--count", "40", *extra, "--json"]
-    data = invoke(args)
-    assert data == invoke(args)
+    data = run_json(args)
+    assert data == run_json(args)
     assert data["hand_size"] == size
     catalog = get_game("planetary-conquerors").catalog([EXAMPLE_SET])
     returned_some = False
@@ -606,7 +594,7 @@ def test_hand_planetary_conquerors(tmp_path: Path, extra: list[str], size: int) 
 
 
 def test_hand_from_a_pile() -> None:
-    data = invoke(["hand", "dorn:heroes", "--seed", "2", "--count", "4", "--json"])
+    data = run_json(["hand", "dorn:heroes", "--seed", "2", "--count", "4", "--json"])
     for hand in data["hands"]:
         assert len(hand["kept"]) == 5
         assert len(set(hand["kept"])) == 5
@@ -614,7 +602,7 @@ def test_hand_from_a_pile() -> None:
 
 
 def test_hand_bad_count(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["hand", str(ren_dhark_deck(tmp_path)), "--count", "0"])
+    result = invoke(["hand", str(ren_dhark_deck(tmp_path)), "--count", "0"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 import tomllib
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import catalog_path, fold
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "planetary-conquerors"
@@ -20,28 +20,12 @@ TYPES = {"miner", "building", "warrior", "trap", "spell"}
 LIMIT = {1: None, 2: 3, 3: 1}
 
 
-def _catalog_path() -> Path:
-    for candidate in (
-        ROOT / "catalogs" / "planetary-conquerors" / "cards.toml",
-        ROOT / "deckcheck" / "catalogs" / "planetary-conquerors" / "cards.toml",
-    ):
-        if candidate.exists():
-            return candidate
-    raise AssertionError("catalogs/planetary-conquerors/cards.toml not found")
-
-
 def _load(path: Path) -> dict:
     with path.open("rb") as f:
         return tomllib.load(f)
 
 
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(text.casefold().split())
-
-
-BUNDLED = _load(_catalog_path())
+BUNDLED = _load(catalog_path("planetary-conquerors"))
 EXAMPLE_SET = _load(EXAMPLES / "example-set.toml")
 
 
@@ -63,7 +47,7 @@ def _index(cards: dict[str, dict]) -> dict[str, str]:
     index: dict[str, str] = {}
     for cid, card in cards.items():
         for key in [cid, card["name"], *card.get("aliases", [])]:
-            k = _fold(key)
+            k = fold(key)
             assert index.get(k, cid) == cid, f"{key!r} names two cards"
             index[k] = cid
     return index
@@ -97,8 +81,8 @@ def parse_deck(path: Path) -> tuple[dict[str, str], Counter]:
                     (int(m.group(1)), m.group(2)) if i == 0 else (int(m.group(2)), m.group(1))
                 )
                 break
-        assert _fold(name) in INDEX, f"{path.name}:{lineno}: unknown card {name!r}"
-        deck[INDEX[_fold(name)]] += count
+        assert fold(name) in INDEX, f"{path.name}:{lineno}: unknown card {name!r}"
+        deck[INDEX[fold(name)]] += count
     return headers, deck
 
 

@@ -11,9 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
-from deckcheck.cli.app import app
 from deckcheck.core.errors import UnknownCardsError, UsageError
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
@@ -21,8 +20,6 @@ from deckcheck.validate import validate_loaded
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
-
-runner = CliRunner()
 
 
 def write(
@@ -195,12 +192,12 @@ def test_pc_cli_exit_codes(tmp_path: Path) -> None:
         (illegal, 1, "illegal"),
         (unknown, 3, "unverified"),
     ]:
-        result = runner.invoke(app, ["validate", str(path), *cat, "--json"])
+        result = invoke(["validate", str(path), *cat, "--json"])
         assert result.exit_code == code, result.output
         assert json.loads(result.stdout)["status"] == status
-    both = runner.invoke(app, ["validate", str(unknown), str(legal), *cat, "--json"])
+    both = invoke(["validate", str(unknown), str(legal), *cat, "--json"])
     assert both.exit_code == 3
-    worst = runner.invoke(app, ["validate", str(unknown), str(illegal), str(legal), *cat, "--json"])
+    worst = invoke(["validate", str(unknown), str(illegal), str(legal), *cat, "--json"])
     assert worst.exit_code == 1
     assert [d["status"] for d in json.loads(worst.stdout)] == ["unverified", "illegal", "legal"]
 
@@ -281,7 +278,7 @@ def test_dorn_hero(tmp_path: Path, intruder: str, card_id: str, kind: str) -> No
 
 def test_dorn_hero_cli(tmp_path: Path) -> None:
     path = write(tmp_path, "dorn", [*HEROES[:4], "Giant Rat"])
-    result = runner.invoke(app, ["validate", str(path), "--json"])
+    result = invoke(["validate", str(path), "--json"])
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["status"] == "illegal" and data["game"] == "dorn"
@@ -368,7 +365,7 @@ def test_drake_variant_from_the_command_line(tmp_path: Path) -> None:
     path = write(tmp_path, "the-drake", ["Swordsman", "Spearman", "Clubman"])
     assert validate(path).status == Status.ILLEGAL
     assert validate(path, variant="custom").status == Status.LEGAL
-    result = runner.invoke(app, ["validate", str(path), "--variant", "custom", "--json"])
+    result = invoke(["validate", str(path), "--variant", "custom", "--json"])
     assert result.exit_code == 0, result.output
 
 
@@ -376,6 +373,6 @@ def test_unknown_variant_is_a_usage_error(tmp_path: Path) -> None:
     path = write(tmp_path, "the-drake", STANDARD)
     with pytest.raises(UsageError, match="no variant"):
         load_deck(path, variant="chaos")
-    result = runner.invoke(app, ["validate", str(path), "--variant", "chaos"])
+    result = invoke(["validate", str(path), "--variant", "chaos"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output

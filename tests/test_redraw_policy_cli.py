@@ -7,18 +7,15 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from deckcheck.cli.app import app
+from conftest import invoke
 
 REPO = Path(__file__).resolve().parents[1]
 STARTER = str(REPO / "examples/ren-dhark/blue-starter.txt")
 CUSTOM = str(REPO / "examples/ren-dhark/terra-custom.txt")
-runner = CliRunner()
 
 
 def odds(*args: str) -> dict[str, object]:
-    result = runner.invoke(app, ["odds", *args, "--json"])
+    result = invoke(["odds", *args, "--json"])
     assert result.exit_code == 0, result.output
     data: dict[str, object] = json.loads(result.stdout)
     return data
@@ -60,15 +57,13 @@ def test_by_turn_uses_the_policy() -> None:
 
 
 def test_bad_policy_names_are_usage_errors() -> None:
-    result = runner.invoke(app, ["odds", CUSTOM, "type:ship>=2", "--redraw-policy", "best"])
+    result = invoke(["odds", CUSTOM, "type:ship>=2", "--redraw-policy", "best"])
     assert result.exit_code == 2
     assert "always" in result.output
 
 
 def _hands(*args: str) -> list[dict[str, object]]:
-    result = runner.invoke(
-        app, ["hand", STARTER, *args, "--count", "300", "--seed", "11", "--json"]
-    )
+    result = invoke(["hand", STARTER, *args, "--count", "300", "--seed", "11", "--json"])
     assert result.exit_code == 0, result.output
     hands: list[dict[str, object]] = json.loads(result.stdout)["hands"]
     return hands

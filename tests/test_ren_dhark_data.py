@@ -9,24 +9,14 @@ from __future__ import annotations
 
 import re
 import tomllib
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import catalog_path, fold
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "ren-dhark"
-
-
-def _catalog_path() -> Path:
-    for candidate in (
-        ROOT / "catalogs" / "ren-dhark" / "cards.toml",
-        ROOT / "deckcheck" / "catalogs" / "ren-dhark" / "cards.toml",
-    ):
-        if candidate.exists():
-            return candidate
-    raise AssertionError("catalogs/ren-dhark/cards.toml not found")
 
 
 def _load(path: Path) -> dict:
@@ -34,18 +24,12 @@ def _load(path: Path) -> dict:
         return tomllib.load(f)
 
 
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(text.casefold().split())
-
-
 def _types(card: dict) -> list[str]:
     t = card["type"]
     return [t] if isinstance(t, str) else list(t)
 
 
-CATALOG = _load(_catalog_path())
+CATALOG = _load(catalog_path("ren-dhark"))
 CARDS: dict[str, dict] = {c["id"]: c for c in CATALOG["cards"]}
 
 
@@ -57,9 +41,9 @@ def _resolver() -> dict[str, str | None]:
     """Folded id/name -> id; None for a name several cards share (must be written by id)."""
     index: dict[str, str | None] = {}
     for cid in CARDS:
-        index[_fold(cid)] = cid
+        index[fold(cid)] = cid
     for cid, card in CARDS.items():
-        key = _fold(card["name"])
+        key = fold(card["name"])
         if key in index and index[key] != cid:
             index[key] = None
         else:
@@ -83,7 +67,7 @@ def parse_deck(path: Path) -> tuple[dict[str, str], Counter]:
         if not line or line.startswith("#") or line.startswith("//"):
             continue
         m = re.match(r"^([A-Za-z_-]+):\s*(.+)$", line)
-        if m and not cards and _fold(line) not in RESOLVE:
+        if m and not cards and fold(line) not in RESOLVE:
             headers[m.group(1).lower()] = m.group(2).strip()
             continue
         if line.endswith(":"):
@@ -96,7 +80,7 @@ def parse_deck(path: Path) -> tuple[dict[str, str], Counter]:
                     (int(m.group(1)), m.group(2)) if i == 0 else (int(m.group(2)), m.group(1))
                 )
                 break
-        key = _fold(name)
+        key = fold(name)
         assert key in RESOLVE, f"{path.name}:{lineno}: unknown card {name!r}"
         cid = RESOLVE[key]
         assert cid is not None, (

@@ -14,10 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
 from deckcheck.catalog.model import Card
-from deckcheck.cli.app import app
 from deckcheck.core.errors import UnknownCardsError
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck, load_deck, resolve_source
@@ -38,8 +37,6 @@ LACKEY_FILES = (
 
 CATALOG = GAME.bundled_catalog()
 PREMIERE: list[Card] = [c for c in CATALOG if c.get("premiere")]
-
-runner = CliRunner()
 
 
 def _premiere(kind: str, affiliation: str | None = None) -> list[str]:
@@ -309,14 +306,13 @@ def test_with_params_keeps_the_rest_and_rejects_unknown_settings() -> None:
 
 def test_missions_cli_option(tmp_path: Path) -> None:
     path = write(tmp_path, build(missions=4))
-    plain = runner.invoke(app, ["validate", str(path), "--json"])
+    plain = invoke(["validate", str(path), "--json"])
     assert plain.exit_code == 1, plain.output
     assert [v["code"] for v in json.loads(plain.stdout)["violations"]] == ["stccg.missions"]
-    four = runner.invoke(app, ["validate", str(path), "--missions", "4", "--json"])
+    four = invoke(["validate", str(path), "--missions", "4", "--json"])
     assert four.exit_code == 0, four.output
     assert json.loads(four.stdout)["status"] == "legal"
-    six = runner.invoke(
-        app,
+    six = invoke(
         [
             "validate",
             write(tmp_path, build(), name="six.txt").as_posix(),
@@ -330,7 +326,7 @@ def test_missions_cli_option(tmp_path: Path) -> None:
 
 def test_missions_cli_option_on_a_game_without_missions_is_a_usage_error(tmp_path: Path) -> None:
     deck = Path(__file__).resolve().parents[1] / "examples" / "dorn" / "first-game-party.txt"
-    result = runner.invoke(app, ["validate", str(deck), "--missions", "4"])
+    result = invoke(["validate", str(deck), "--missions", "4"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 
@@ -498,7 +494,7 @@ def test_premiere_types_give_no_warning(tmp_path: Path) -> None:
 
 def test_type_outside_rules_cli_exit_code(tmp_path: Path) -> None:
     path = write(tmp_path, build(extra={INCIDENT: 1}))
-    result = runner.invoke(app, ["validate", str(path), "--json"])
+    result = invoke(["validate", str(path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["status"] == "legal"
@@ -555,7 +551,7 @@ def test_unknown_name_reported_with_suggestions(tmp_path: Path) -> None:
     lines = {u.line: u for u in info.value.unresolved}
     assert set(lines) == {2, 3}
     assert "Federation Outpost" in lines[2].suggestions
-    result = runner.invoke(app, ["validate", str(path)])
+    result = invoke(["validate", str(path)])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 

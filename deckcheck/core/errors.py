@@ -82,17 +82,28 @@ class UnresolvedLine:
 
 
 class UnknownCardsError(DeckcheckError):
-    """Every deck line that names no card (or an ambiguous one), reported together."""
+    """Every deck line that names no card (or an ambiguous one), reported together.
+
+    ``unread`` are the numbers of the lines after them that were not looked up: a deck
+    already refused for many lines is not worth resolving to the end, only counting.
+    """
 
     SHOWN = 100  # lines listed one by one; the rest are counted
 
-    def __init__(self, unresolved: Sequence[UnresolvedLine], game: str) -> None:
+    def __init__(
+        self, unresolved: Sequence[UnresolvedLine], game: str, unread: Sequence[int | None] = ()
+    ) -> None:
         self.unresolved = tuple(unresolved)
+        self.unread = len(unread)
         n = len(self.unresolved)
         noun = "line names" if n == 1 else "lines name"
         details = [u.describe() for u in self.unresolved[: self.SHOWN]]
-        if n > self.SHOWN:
-            rest = [u.line for u in self.unresolved[self.SHOWN :] if u.line is not None]
-            where = f": line {rest[0]} to line {rest[-1]}" if rest else ""
-            details.append(f"… and {n - self.SHOWN} more{where} (is this a {game} deck?)")
+        hidden = [u.line for u in self.unresolved[self.SHOWN :]]
+        rest = [line for line in [*hidden, *unread] if line is not None]
+        if hidden or unread:
+            where = f", line {rest[0]} to line {rest[-1]}" if rest else ""
+            looked = "" if not unread else " not looked up" if not hidden else ""
+            details.append(
+                f"… and {len(hidden) + len(unread):,} more{where}{looked} (is this a {game} deck?)"
+            )
         super().__init__(f"{n} deck {noun} no single card of {game}", details=details)

@@ -66,6 +66,10 @@ class Suggester:
             self._folded.setdefault(fold(choice), choice)
         self._keys = list(self._folded)
 
+    def __len__(self) -> int:
+        """How many distinct (folded) choices a suggestion compares a word with."""
+        return len(self._keys)
+
     def __call__(self, word: str, limit: int = 3, cutoff: float = 60.0) -> list[str]:
         """Up to ``limit`` choices that look like ``word``, best first.
 

@@ -14,7 +14,7 @@ from deckcheck.catalog.model import Catalog
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
-from deckcheck.decks.resolve import resolve_deck, unknown_names
+from deckcheck.decks.resolve import MAX_REPORTED_LINES, resolve_deck, unknown_names
 from deckcheck.games.base import Game, Variant
 from deckcheck.games.registry import all_games, get_game
 
@@ -98,11 +98,12 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
         except DeckcheckError:
             tried.append(f"{game.id} (its overlay does not apply)")
             continue
-        missing = unknown_names(source, catalog, game)
+        missing = unknown_names(source, catalog, game, MAX_REPORTED_LINES)
         if missing == 0:
             fits.append(game)
         else:
-            tried.append(f"{game.id} ({missing} unknown)")
+            many = "or more " if missing >= MAX_REPORTED_LINES else ""
+            tried.append(f"{game.id} ({missing} {many}unknown)")
     if len(fits) == 1:
         return fits[0]
     if not fits:

@@ -12,7 +12,17 @@ from deckcheck.decks.model import DeckLine, DeckSource
 from deckcheck.games.base import Game
 
 MAX_REPORTED_LINES = 100
-"""Unknown lines reported one by one; more are counted (a wrong file must fail fast)."""
+"""Unknown lines reported one by one; the lines after them are counted, not looked up (a
+wrong file must fail fast: work stays bounded by this many lookups, whatever its length)."""
+
+SUGGESTION_BUDGET = 100_000
+"""Name comparisons a deck may spend on "did you mean" (one comparison: one deck spelling
+against one catalog spelling, about a microsecond). Every listed line of a small catalog gets
+suggestions; of STCCG's 4,155 spellings, the first two dozen lines do, the rest are listed
+without (a deck that wrong is not a typo)."""
+
+SUGGESTED_LENGTH = 200
+"""Longer spellings get no suggestion: no card name is within reach of them."""
 
 
 def lookup(name: str, catalog: Catalog, game: Game) -> list[Card]:
@@ -61,7 +71,11 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
     entries: list[DeckEntry] = []
     unresolved: list[UnresolvedLine] = []
     suggester: Suggester | None = None
-    for line in source.lines:
+    spent = 0
+    for index, line in enumerate(source.lines):
+        if len(unresolved) >= MAX_REPORTED_LINES:
+            unread = [later.line for later in source.lines[index:]]
+            raise UnknownCardsError(unresolved, game.id, unread)
         card, count, candidates = resolve_line(line, catalog, game)
         if card is not None:
             if count:
@@ -78,11 +92,12 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
                 )
             )
             continue
+        if suggester is None:
+            suggester = Suggester(catalog.names())
         hints: tuple[str, ...] = ()
-        if len(unresolved) < MAX_REPORTED_LINES:
-            if suggester is None:
-                suggester = Suggester(catalog.names())
+        if spent + len(suggester) <= SUGGESTION_BUDGET and len(line.name) <= SUGGESTED_LENGTH:
             hints = tuple(suggester(line.name))
+            spent += len(suggester)
         unresolved.append(UnresolvedLine(source.label, line.line, line.name, hints))
     if unresolved:
         raise UnknownCardsError(unresolved, game.id)
@@ -102,11 +117,16 @@ def _where(card: Card) -> str:
     return "; ".join(bits) or card.name
 
 
-def unknown_names(source: DeckSource, catalog: Catalog, game: Game) -> int:
-    """How many lines of ``source`` name no card of ``catalog`` (for game detection)."""
+def unknown_names(
+    source: DeckSource, catalog: Catalog, game: Game, limit: int = MAX_REPORTED_LINES
+) -> int:
+    """How many lines of ``source`` name no card of ``catalog`` (for game detection), counted
+    up to ``limit``: enough to tell a game that fits from one that does not."""
     missing = 0
     for line in source.lines:
         card, _, candidates = resolve_line(line, catalog, game)
         if card is None and not candidates:
             missing += 1
+            if missing >= limit:
+                break
     return missing

@@ -1,0 +1,214 @@
+"""Shared helpers and fixtures for the test suite.
+
+Helpers are plain functions, imported by the test modules (``from conftest import run_cli``):
+
+- :func:`run_cli` runs ``deckcheck ARGS`` in process; :func:`run_json` also parses its JSON;
+- :func:`run_module` runs ``python -m deckcheck ARGS`` in a child process under a watchdog
+  whose only job is to turn a hang into a failure (no test asserts on wall-clock time);
+- :func:`fold` and :func:`catalog_path` serve the data tests that check the bundled TOML
+  without deckcheck's own code.
+
+The suite runs in parallel (pytest-xdist, ``make test``): every test writes only under its own
+``tmp_path``, and the autouse :func:`_private_catalog_cache` gives each run its own catalog
+cache, so no test reads or writes the user's ``~/.cache/deckcheck``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
+
+import pytest
+import typer.main
+from typer.testing import CliRunner, Result
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+EXAMPLES = REPO / "examples"
+
+T = TypeVar("T")
+
+WATCHDOG = 60.0
+"""Seconds a child process may run before the test fails as a hang (never a speed limit)."""
+
+# The shell running the tests must not leak into the output under test (xdist's workers even
+# get COLUMNS=80, which rich reads once, when deckcheck's consoles are made at import): tests
+# that care about width or colour set these for themselves.
+for _variable in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "PYTHONIOENCODING"):
+    os.environ.pop(_variable, None)
+
+
+@functools.cache
+def _command() -> Any:
+    """The command behind deckcheck's app, built once: typer's ``CliRunner.invoke`` builds it
+    anew on every call, which is most of the cost of an in-process run."""
+    from deckcheck.cli.app import app
+
+    return typer.main.get_command(app)
+
+
+def invoke(
+    args: Sequence[str | Path],
+    stdin: str | bytes | None = None,
+    *,
+    env: Mapping[str, str | None] | None = None,
+) -> Result:
+    """``CliRunner().invoke(app, ARGS)`` with the command built once: the same isolation (its
+    public ``isolation``), the same result, exceptions caught into ``result.exception``."""
+    runner = CliRunner()
+    exception: BaseException | None = None
+    exc_info: Any = None
+    code = 0
+    with runner.isolation(input=stdin, env=env) as streams:
+        try:
+            _command().main(args=[str(a) for a in args], prog_name="deckcheck")
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
+            if code:
+                exception, exc_info = exit_, sys.exc_info()
+        except Exception as error:
+            exception, exc_info, code = error, sys.exc_info(), 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            stdout, stderr, output = (stream.getvalue() for stream in streams)
+    return Result(
+        runner=runner,
+        stdout_bytes=stdout,
+        stderr_bytes=stderr,
+        output_bytes=output,
+        return_value=None,
+        exit_code=code,
+        exception=exception,
+        exc_info=exc_info,
+    )
+
+
+def run_cli(
+    args: Sequence[str | Path],
+    stdin: str | bytes | None = None,
+    *,
+    env: Mapping[str, str | None] | None = None,
+) -> Result:
+    """Run ``deckcheck ARGS`` in process; the result has ``exit_code``, ``stdout``, ``stderr``
+    and ``exception``. Fails the test on a traceback or any exception but ``SystemExit``."""
+    result = invoke(args, stdin, env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"deckcheck {' '.join(map(str, args))[:200]} raised {result.exception!r}\n{result.output}"
+    )
+    assert "Traceback" not in result.stdout + result.stderr, result.output
+    return result
+
+
+def run_json(args: Sequence[str | Path], code: int = 0) -> Any:
+    """Run ``deckcheck ARGS`` in process, expect exit ``code`` and return its parsed JSON."""
+    result = run_cli(args)
+    assert result.exit_code == code, (result.exit_code, result.output)
+    return json.loads(result.stdout)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a child process printed (decoded as UTF-8, replacing what is not) and returned."""
+
+    code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def text(self) -> str:
+        return self.stdout + "\n" + self.stderr
+
+
+def run_module(
+    args: Sequence[str | Path],
+    stdin: bytes | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO,
+    executable: Sequence[str] | None = None,
+) -> Finished:
+    """Run ``python -m deckcheck ARGS`` (or ``executable ARGS``) in a child process.
+
+    Standard output is UTF-8 unless ``env`` says otherwise. A run outliving :data:`WATCHDOG`
+    is killed and fails the test as a hang.
+    """
+    command = [*(executable or (sys.executable, "-m", "deckcheck")), *map(str, args)]
+    try:
+        proc = subprocess.run(
+            command,
+            input=stdin,
+            stdin=None if stdin is not None else subprocess.DEVNULL,
+            capture_output=True,
+            cwd=cwd,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})},
+            timeout=WATCHDOG,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{' '.join(command)[:200]} hung (still running after {WATCHDOG:.0f} s)")
+    return Finished(
+        proc.returncode,
+        proc.stdout.decode("utf-8", "replace"),
+        proc.stderr.decode("utf-8", "replace"),
+    )
+
+
+def fold(text: str) -> str:
+    """Case, accents and spacing folded: the data tests' own comparison key (independent of
+    deckcheck's, so that they check the data and not the code)."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(text.casefold().split())
+
+
+def catalog_path(game: str, name: str = "cards.toml") -> Path:
+    """A bundled catalog file, in a checkout (``catalogs/``) or an unpacked wheel."""
+    for candidate in (
+        REPO / "catalogs" / game / name,
+        REPO / "deckcheck" / "catalogs" / game / name,
+    ):
+        if candidate.exists():
+            return candidate
+    raise AssertionError(f"catalogs/{game}/{name} not found")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_catalog_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One catalog cache for this run (shared by its xdist workers; writes are atomic), never
+    the user's: set for in-process runs and inherited by child processes."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the workers' common folder of this run
+    folder = base / "deckcheck-cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DECKCHECK_CACHE", str(folder))
+        yield folder
+
+
+def lines_run(call: Callable[[], T]) -> tuple[T, int]:
+    """``call()``'s result and how many lines of Python it ran: a measure of work that, unlike
+    a stopwatch, does not depend on the machine or on what else it is doing."""
+    count = 0
+
+    def tracer(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        result = call()
+    finally:
+        sys.settrace(previous)
+    return result, count
