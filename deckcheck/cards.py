@@ -9,6 +9,7 @@ from pathlib import Path
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError
+from deckcheck.core.result import OK, Json
 from deckcheck.core.text import fold
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
@@ -23,6 +24,12 @@ class CardSearch:
     cards: tuple[Card, ...]
     art: str | None = None
     fields: tuple[str, ...] = ()
+
+    exit_code = OK
+
+    def to_json(self) -> list[Json]:
+        """The matching cards as plain data (a card's fields as in the catalog)."""
+        return [c.as_dict() for c in self.cards]
 
 
 def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] = ()) -> CardSearch:

@@ -10,6 +10,7 @@ from typing import Any
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.result import OK, Json
 from deckcheck.decks.load import LoadedDeck, load_deck
 
 
@@ -55,10 +56,12 @@ class DeckDiff:
             groups.setdefault(change.card.type_label, []).append(change)
         return groups
 
-    def as_json(self) -> dict[str, Any]:
+    exit_code = OK
+
+    def to_json(self) -> dict[str, Json]:
         """JSON: added/removed/changed lists and totals."""
 
-        def item(c: CardChange) -> dict[str, Any]:
+        def item(c: CardChange) -> dict[str, Json]:
             return {
                 "id": c.card.id,
                 "name": c.card.name,

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.load import LoadedDeck, load_deck
 
@@ -34,7 +35,35 @@ class Outcome:
     @property
     def exit_code(self) -> int:
         """2 for an input error, else the report's code."""
-        return 2 if self.report is None else self.report.exit_code
+        return BAD_INPUT if self.report is None else self.report.exit_code
+
+    def to_json(self) -> dict[str, Json]:
+        """The report's JSON, or ``{"deck", "status": "error", "error"}``."""
+        if self.report is not None:
+            return self.report.to_json()
+        return {"deck": self.path, "status": "error", "error": str(self.error)}
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The validation of several decks: each one's outcome, in the order given."""
+
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """The worst deck's code: 2 over 1 over 3 over 0."""
+        return worst_exit_code(o.exit_code for o in self.outcomes)
+
+    @property
+    def errors(self) -> tuple[DeckcheckError, ...]:
+        """The errors of the decks that could not be read."""
+        return tuple(o.error for o in self.outcomes if o.error is not None)
+
+    def to_json(self) -> Json:
+        """One deck: its object; several: a list of them."""
+        items: list[Json] = [o.to_json() for o in self.outcomes]
+        return items[0] if len(items) == 1 else items
 
 
 def validate_paths(
@@ -44,7 +73,7 @@ def validate_paths(
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
     params: Mapping[str, Any] | None = None,
-) -> list[Outcome]:
+) -> Validation:
     """Validate several deck files; a broken file does not stop the others."""
     outcomes = []
     for path in paths:
@@ -53,4 +82,4 @@ def validate_paths(
             outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
         except DeckcheckError as exc:
             outcomes.append(Outcome(str(path), error=exc))
-    return outcomes
+    return Validation(tuple(outcomes))

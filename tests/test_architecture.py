@@ -26,8 +26,9 @@ LAYERS = {
     "export": 4,
     "diff": 4,
     "cards": 4,
-    "cli": 5,
-    "__main__": 6,
+    "api": 5,
+    "cli": 6,
+    "__main__": 7,
 }
 
 

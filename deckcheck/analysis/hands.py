@@ -20,6 +20,7 @@ from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.result import OK, Json
 from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
 from deckcheck.games.spec import MulliganModel
 
@@ -51,6 +52,29 @@ class HandsReport:
     conditions: tuple[str, ...]
     mulligan: str
     notes: tuple[str, ...]
+
+    exit_code = OK
+
+    def to_json(self) -> dict[str, Json]:
+        """The hands by card id, with the mulligan's decisions and whether the goal was met."""
+        return {
+            "deck": self.deck,
+            "game": self.game,
+            "seed": self.seed,
+            "hand_size": self.hand_size,
+            "conditions": list(self.conditions),
+            "mulligan": self.mulligan,
+            "hands": [
+                {
+                    "first": [c.id for c in h.first],
+                    "kept": [c.id for c in h.kept],
+                    "returned": [c.id for c in h.returned],
+                    "decisions": list(h.decisions),
+                    "goal_met": h.satisfied,
+                }
+                for h in self.hands
+            ],
+        }
 
 
 def sample_hands(

@@ -12,6 +12,7 @@ from deckcheck.analysis.conditions import Condition, parse_condition
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.result import OK, Json
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
@@ -67,6 +68,16 @@ class TurnRow:
     probability_without_mulligan: float
     exact: bool
 
+    def to_json(self) -> dict[str, Json]:
+        """``{"turn", "cards_seen", "probability", "probability_without_mulligan", "exact"}``."""
+        return {
+            "turn": self.turn,
+            "cards_seen": self.cards_seen,
+            "probability": self.probability,
+            "probability_without_mulligan": self.probability_without_mulligan,
+            "exact": self.exact,
+        }
+
 
 @dataclass(frozen=True)
 class OddsReport:
@@ -93,9 +104,11 @@ class OddsReport:
     ci95_without_mulligan: tuple[float, float] | None = None
     by_turn: tuple[TurnRow, ...] = field(default=())
 
-    def as_json(self) -> dict[str, Any]:
+    exit_code = OK
+
+    def to_json(self) -> dict[str, Json]:
         """The documented JSON shape, extended."""
-        data: dict[str, Any] = {
+        data: dict[str, Json] = {
             "deck": self.deck,
             "game": self.game,
             "conditions": list(self.conditions),
@@ -120,7 +133,7 @@ class OddsReport:
             second=self.second,
         )
         if self.by_turn:
-            data["by_turn"] = [row.__dict__ for row in self.by_turn]
+            data["by_turn"] = [row.to_json() for row in self.by_turn]
         return data
 
 

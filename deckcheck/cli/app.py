@@ -1,41 +1,45 @@
-"""The ``deckcheck`` commands. Each parses its arguments, calls one library function and
-renders the result; bad input of any kind ends in :func:`_guarded`, exit code 2."""
+"""The ``deckcheck`` commands. Each parses its arguments, calls one function of
+:mod:`deckcheck.api` and returns ``render.show(result, json_out, renderer)``: the exit code comes
+from the result. Bad input of any kind ends in :func:`_guarded`, exit code 2."""
 
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 import typer
 
 from deckcheck.cli import render
+from deckcheck.cli.render import show
 from deckcheck.core.errors import DeckcheckError
 
 
-def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
     """The one place where input errors become one clear message and exit code 2."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> None:
         try:
-            return fn(*args, **kwargs)
+            code = fn(*args, **kwargs)
         except DeckcheckError as exc:
             render.error(exc)
             raise typer.Exit(2) from None
         except RecursionError:
             render.error("input is nested too deeply to read")
             raise typer.Exit(2) from None
+        if code:
+            raise typer.Exit(code)
 
     return wrapper
 
 
 def _command(target: typer.Typer, name: str | None = None) -> Callable[..., Any]:
-    """Register a command on ``target`` with deckcheck's error handling."""
+    """Register a command on ``target`` with deckcheck's error handling; the command returns
+    its exit code (from :func:`render.show`)."""
 
-    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def register(fn: Callable[..., int]) -> Callable[..., int]:
         target.command(name)(_guarded(fn))
         return fn
 
@@ -94,18 +98,14 @@ VariantOpt = Annotated[
 
 
 @_command(app)
-def games(json_out: JsonOpt = False) -> None:
+def games(json_out: JsonOpt = False) -> int:
     """List the games deckcheck knows, their variants and built-in random piles.
 
     Example: [bold]deckcheck games --json[/]
     """
-    from deckcheck.games.registry import all_games
+    from deckcheck import api
 
-    infos = [g.info() for g in all_games().values()]
-    if json_out:
-        render.emit_json(infos)
-        return
-    render.games(infos)
+    return show(api.games(), json_out, render.games)
 
 
 @_command(app)
@@ -116,18 +116,14 @@ def cards(
     ] = None,
     catalog: CatalogOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """List a game's cards, optionally those matching SEARCH; one match is shown in full.
 
     Examples: [bold]deckcheck cards ren-dhark type:ship[/] · [bold]deckcheck cards the-drake Monk[/]
     """
-    from deckcheck.cards import find_cards
+    from deckcheck import api
 
-    found = find_cards(game, search, catalog or [])
-    if json_out:
-        render.emit_json([c.as_dict() for c in found.cards])
-        return
-    render.card_list(found)
+    return show(api.cards(game, search, catalogs=catalog or []), json_out, render.card_list)
 
 
 @_command(app)
@@ -138,7 +134,7 @@ def validate(
     catalog: CatalogOpt = None,
     missions: MissionsOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """Check decks against their game's construction rules; every violation is reported.
 
     Exit code 0: all legal; 1: a deck is illegal; 3: a rule could not be decided (catalog
@@ -146,27 +142,11 @@ def validate(
 
     Example: [bold]deckcheck validate examples/ren-dhark/terra-custom.txt --json[/]
     """
-    from deckcheck.core.violations import worst_exit_code
-    from deckcheck.validate import validate_paths
+    from deckcheck import api
 
     params = {"missions": missions} if missions is not None else None
-    outcomes = validate_paths(
-        decks, game=game, variant=variant, catalogs=catalog or [], params=params
-    )
-    if json_out:
-        items = [
-            o.report.as_json()
-            if o.report
-            else {"deck": o.path, "status": "error", "error": str(o.error)}
-            for o in outcomes
-        ]
-        render.emit_json(items[0] if len(items) == 1 else items)
-    for o in outcomes:
-        if o.error is not None:
-            render.error(o.error)
-        elif o.report is not None and not json_out:
-            render.report(o.report)
-    raise typer.Exit(worst_exit_code(o.exit_code for o in outcomes))
+    result = api.validate(decks, game=game, variant=variant, catalogs=catalog or [], params=params)
+    return show(result, json_out, render.validation)
 
 
 SeenOpt = Annotated[
@@ -212,55 +192,6 @@ RedrawsOpt = Annotated[
 ]
 
 
-def _show_odds(result: Any, json_out: bool) -> None:
-    """An odds or simulation report as JSON or as the panel."""
-    if json_out:
-        render.emit_json(result.as_json())
-    else:
-        render.odds(result)
-
-
-def _odds_options(
-    seen: int | None,
-    turn: int | None,
-    second: bool,
-    mulligan: str,
-    redraws: str | None,
-    by_turn: int | None = None,
-    redraw_policy: str = "optimal",
-) -> Any:
-    from deckcheck.analysis.odds import UNLIMITED, MulliganPolicy, OddsOptions, RedrawPolicy
-    from deckcheck.core.errors import UsageError
-
-    if mulligan not in ("rules", "none"):
-        raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
-    parsed: int | str | None = None
-    if redraws is not None:
-        if redraws.strip().lower() == UNLIMITED:
-            parsed = UNLIMITED
-        elif redraws.strip().isdigit() and int(redraws) <= MAX_REDRAWS:
-            parsed = int(redraws)
-        else:
-            raise UsageError(
-                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not {redraws!r}"
-            )
-    if redraw_policy not in ("always", "optimal"):
-        raise UsageError(f"--redraw-policy is 'always' or 'optimal', not {redraw_policy!r}")
-    return OddsOptions(
-        seen,
-        turn,
-        second,
-        cast(MulliganPolicy, mulligan),
-        parsed,
-        by_turn,
-        cast(RedrawPolicy, redraw_policy),
-    )
-
-
-# Exact fractions grow by a few digits per redraw; beyond this "unlimited" says it better.
-MAX_REDRAWS = 100
-
-
 @_command(app)
 def odds(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
@@ -280,7 +211,7 @@ def odds(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
 
     Cards set aside by the rules (a planet, seed cards, starting miners) are not drawn. With
@@ -289,13 +220,22 @@ def odds(
 
     Example: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
     """
-    from deckcheck.analysis.odds import compute_odds
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck import api
 
-    options = _odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
-    setup = open_setup(deck, catalogs=catalog or [], game=game)
-    result = compute_odds(setup, conditions, options)
-    _show_odds(result, json_out)
+    result = api.odds(
+        deck,
+        conditions,
+        seen=seen,
+        turn=turn,
+        second=second,
+        mulligan=mulligan,
+        redraws=redraws,
+        redraw_policy=redraw_policy,
+        by_turn=by_turn,
+        catalogs=catalog or [],
+        game=game,
+    )
+    return show(result, json_out, render.odds)
 
 
 @_command(app)
@@ -313,7 +253,7 @@ def simulate(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
 
     For what exact maths cannot reach (look-ahead choices over many turns, any rule with
@@ -321,14 +261,25 @@ def simulate(
 
     Example: [bold]deckcheck simulate my-deck.txt "type:warrior>=2" --turn 3 --seed 7[/]
     """
-    from deckcheck.analysis.odds import simulate_odds
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck import api
 
-    options = _odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
-    setup = open_setup(deck, catalogs=catalog or [], game=game)
     with render.progress_bar(trials) as progress:
-        result = simulate_odds(setup, conditions, options, trials, seed, progress)
-    _show_odds(result, json_out)
+        result = api.simulate(
+            deck,
+            conditions,
+            trials=trials,
+            seed=seed,
+            seen=seen,
+            turn=turn,
+            second=second,
+            mulligan=mulligan,
+            redraws=redraws,
+            redraw_policy=redraw_policy,
+            catalogs=catalog or [],
+            game=game,
+            progress=progress,
+        )
+    return show(result, json_out, render.odds)
 
 
 @_command(app)
@@ -346,7 +297,7 @@ def hand(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """Deal sample opening hands the way the game deals them, with the mulligan decision.
 
     Cards are grouped by type; each hand says what was redrawn or returned, and why. Hand N
@@ -354,24 +305,20 @@ def hand(
 
     Example: [bold]deckcheck hand examples/ren-dhark/terra-custom.txt --count 3 --seed 1[/]
     """
-    from deckcheck.analysis.hands import sample_hands
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck import api
 
-    options = _odds_options(None, None, second, mulligan, None, None, redraw_policy)
-    setup = open_setup(deck, catalogs=catalog or [], game=game)
-    result = sample_hands(
-        setup,
+    result = api.hand(
+        deck,
+        conditions or [],
         count=count,
         seed=seed,
-        mulligan=options.mulligan,
-        conditions=conditions or [],
         second=second,
-        redraw_policy=options.redraw_policy,
+        mulligan=mulligan,
+        redraw_policy=redraw_policy,
+        catalogs=catalog or [],
+        game=game,
     )
-    if json_out:
-        render.emit_json(render.hands_json(result))
-    else:
-        render.hands(result)
+    return show(result, json_out, render.hands)
 
 
 @_command(app)
@@ -397,7 +344,7 @@ def export(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: VariantOpt = None,
-) -> None:
+) -> int:
     """Export a legal deck to another format; never overwrites without --force.
 
     An illegal deck gets its validation report and exit code 1 (unless --allow-illegal); an
@@ -405,12 +352,11 @@ def export(
 
     Example: [bold]deckcheck export my-deck.txt --to lackey -o my-deck.dek[/]
     """
-    from deckcheck.core.violations import Status
-    from deckcheck.export import export_deck
+    from deckcheck import api
 
     if output is not None and str(output) == "-":
         output = None  # "-" is standard output, as DECK "-" is standard input
-    result = export_deck(
+    result = api.export(
         deck,
         to,
         output=output,
@@ -420,27 +366,7 @@ def export(
         game=game,
         variant=variant,
     )
-    if result.refused:
-        render.say(
-            render.err,
-            ("not exported:", "bold red"),
-            " the deck is illegal (--allow-illegal exports it anyway)",
-        )
-        render.report(result.report, console=render.err)
-        raise typer.Exit(1)
-    if result.report.status is Status.UNVERIFIED:
-        undecided = [v.message for v in result.report.violations if v.severity.value == "unknown"]
-        render.say(
-            render.err, ("warning:", "yellow"), " the deck is unverified: " + "; ".join(undecided)
-        )
-    elif result.report.status is Status.ILLEGAL:
-        render.say(
-            render.err, ("warning:", "yellow"), " exporting an illegal deck (--allow-illegal)"
-        )
-    if output is None:
-        sys.stdout.write(result.text or "")
-    else:
-        render.say(render.err, f"wrote {output} ({to})")
+    return show(result, False, render.exported)
 
 
 @_command(app)
@@ -450,18 +376,15 @@ def diff(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """Compare two decks: cards added, removed and changed, by type, and the rule totals.
 
     Example: [bold]deckcheck diff old-deck.txt new-deck.txt --json[/]
     """
-    from deckcheck.diff import diff_decks
+    from deckcheck import api
 
-    result = diff_decks(deck_a, deck_b, catalogs=catalog or [], game=game)
-    if json_out:
-        render.emit_json(result.as_json())
-    else:
-        render.deck_diff(result)
+    result = api.diff(deck_a, deck_b, catalogs=catalog or [], game=game)
+    return show(result, json_out, render.deck_diff)
 
 
 @_command(app)
@@ -496,40 +419,27 @@ def catalog_template(
         list[str] | None,
         typer.Option("--field", "-f", help="List every card lacking this field, ready to fill in."),
     ] = None,
-) -> None:
+) -> int:
     """Print a commented catalog overlay to fill in (standard output).
 
     Example: [bold]deckcheck catalog template ren-dhark --field resource_points > mine.toml[/]
     """
-    from deckcheck.games.catalog_template import render_template
-    from deckcheck.games.registry import get_game
+    from deckcheck import api
 
-    the_game = get_game(game)
-    sys.stdout.write(render_template(the_game, the_game.bundled_catalog(), field or []))
+    return show(api.catalog_template(game, fields=field or []), False, render.catalog_template)
 
 
 @_command(catalog_app, "check")
 def catalog_check(
     file: Annotated[str, typer.Argument(help="The overlay file to check (- for stdin).")],
-) -> None:
+) -> int:
     """Check a catalog overlay and report every problem with its line; exit 2 if any.
 
     Example: [bold]deckcheck catalog check examples/planetary-conquerors/example-set.toml[/]
     """
-    from deckcheck.games.catalog_check import check_catalog_file
+    from deckcheck import api
 
-    result = check_catalog_file(file)
-    if not result.ok:
-        render.problem_lines(
-            [p.describe(result.label) for p in result.problems],
-            f"{result.label}: {len(result.problems)} problem(s)",
-        )
-        raise typer.Exit(2)
-    render.say(
-        render.out,
-        ("ok", "green"),
-        f": {result.label} ({result.game}): {result.changed} card(s) changed, {result.added} added",
-    )
+    return show(api.catalog_check(file), False, render.catalog_check)
 
 
 def main() -> None:

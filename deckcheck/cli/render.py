@@ -1,12 +1,14 @@
-"""Rich rendering of library results for people (JSON goes through :func:`emit_json`)."""
+"""Showing library results: :func:`show` prints a result as JSON or through its typed renderer
+for people, and gives the exit code. Library code never prints; this module is the only place
+that writes what a command answers."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from rich import box
 from rich.console import Console
@@ -14,7 +16,23 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from deckcheck.core.result import Json, Result, WithErrors
 from deckcheck.core.violations import Report, Severity, Status
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.progress import Progress, TaskID
+
+    from deckcheck.analysis.hands import HandsReport
+    from deckcheck.analysis.odds import OddsReport
+    from deckcheck.cards import CardSearch
+    from deckcheck.catalog.model import Card
+    from deckcheck.diff import DeckDiff
+    from deckcheck.export import ExportResult
+    from deckcheck.games.catalog_check import CatalogCheck
+    from deckcheck.games.catalog_template import CatalogTemplate
+    from deckcheck.games.registry import GameList
+    from deckcheck.validate import Validation
 
 # Markup off: user text (card names, file names, messages) may hold "[...]"; styles are given
 # explicitly with Text instead.
@@ -40,7 +58,23 @@ _STATUS_STYLE = {
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.UNKNOWN: "magenta"}
 
 
-def emit_json(data: Any) -> None:
+R = TypeVar("R", bound=Result)
+
+
+def show(result: R, json_out: bool, human: Callable[[R], None]) -> int:
+    """The one way a command answers: ``result.to_json()`` with ``--json`` (standard output
+    then holds only the JSON), else ``human(result)``; returns the exit code to end with."""
+    if json_out:
+        emit_json(result.to_json())
+        if isinstance(result, WithErrors):
+            for problem in result.errors:
+                error(problem)
+    else:
+        human(result)
+    return result.exit_code
+
+
+def emit_json(data: Json) -> None:
     """Standard output holds only the JSON."""
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     sys.stdout.flush()
@@ -56,7 +90,7 @@ def report(rep: Report, console: Console | None = None) -> None:
     info = f"{rep.game} · variant {rep.variant} · {rep.card_count} cards"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
-    body: list[Any] = [Text(info, style="dim")]
+    body: list[RenderableType] = [Text(info, style="dim")]
     if rep.violations:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column("rule", no_wrap=True)
@@ -88,7 +122,16 @@ def problem_lines(lines: Sequence[str], header: str) -> None:
         err.print(f"  • {line}", markup=False)
 
 
-def games(infos: Sequence[dict[str, Any]]) -> None:
+def validation(result: Validation) -> None:
+    """Each deck's report, or the error that stopped it, in the order given."""
+    for outcome in result.outcomes:
+        if outcome.report is not None:
+            report(outcome.report)
+        else:
+            error(outcome.error)
+
+
+def games(result: GameList) -> None:
     """The table of known games."""
     table = Table(title="games deckcheck knows", title_justify="left")
     table.add_column("id", style="bold")
@@ -96,15 +139,13 @@ def games(infos: Sequence[dict[str, Any]]) -> None:
     table.add_column("variants (default first)")
     table.add_column("cards", justify="right")
     table.add_column("random piles")
-    for g in infos:
-        variants = [g["default_variant"], *[v for v in g["variants"] if v != g["default_variant"]]]
-        table.add_row(
-            g["id"], g["name"], ", ".join(variants), str(g["cards"]), ", ".join(g["piles"]) or "—"
-        )
+    for g in result.games:
+        variants = [g.default_variant, *[v for v in g.variants if v != g.default_variant]]
+        table.add_row(g.id, g.name, ", ".join(variants), str(g.cards), ", ".join(g.piles) or "—")
     out.print(table)
 
 
-def card_list(found: Any) -> None:
+def card_list(found: CardSearch) -> None:
     """Cards as a table; a single card in full, with its drawing when the game has one."""
     if not found.cards:
         err.print(f"no {found.game.id} card matches {found.search!r}")
@@ -170,7 +211,7 @@ def _cell(value: object) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
 
 
-def _plain_listing(cards: Sequence[Any], fields: Sequence[str], title: str) -> None:
+def _plain_listing(cards: Sequence[Card], fields: Sequence[str], title: str) -> None:
     rows = [[c.id, c.name, c.type_label, *(_cell(c.get(f)) for f in fields)] for c in cards]
     header = ["id", "name", "type", *(f.replace("_", " ") for f in fields)]
     widths = [min(40, max(len(r[i]) for r in [header, *rows])) for i in range(len(header))]
@@ -213,13 +254,13 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f} %"
 
 
-def odds(rep: Any) -> None:
+def odds(rep: OddsReport) -> None:
     """The odds panel: the probability in large type, the assumptions beneath."""
     from rich.console import Group
 
     colour = "green" if rep.probability >= 0.8 else "yellow" if rep.probability >= 0.5 else "red"
     head = Text(big_text(_percent(rep.probability).replace(" ", "")), style=f"bold {colour}")
-    lines: list[Any] = [head, Text("")]
+    lines: list[RenderableType] = [head, Text("")]
     what = " and ".join(rep.conditions)
     lines.append(
         Text.assemble(("P(", "dim"), (what, "bold"), (")", "dim"), f"  = {rep.probability:.6f}")
@@ -270,8 +311,8 @@ class _Progress:
 
         self.total = total
         self.started = time.monotonic()
-        self.bar: Any = None
-        self.task: Any = None
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
 
     def __call__(self, done: int, total: int) -> None:
         import time
@@ -291,7 +332,8 @@ class _Progress:
             )
             self.bar.start()
             self.task = self.bar.add_task("sim", total=total)
-        self.bar.update(self.task, completed=done)
+        if self.task is not None:
+            self.bar.update(self.task, completed=done)
 
     def __enter__(self) -> _Progress:
         return self
@@ -306,7 +348,7 @@ def progress_bar(total: int) -> _Progress:
     return _Progress(total)
 
 
-def _grouped(cards: Sequence[Any]) -> list[Text]:
+def _grouped(cards: Sequence[Card]) -> list[Text]:
     by_type: dict[str, list[str]] = {}
     for card in cards:
         by_type.setdefault(card.type_label, []).append(card.name)
@@ -316,14 +358,14 @@ def _grouped(cards: Sequence[Any]) -> list[Text]:
     return lines
 
 
-def hands(rep: Any) -> None:
+def hands(rep: HandsReport) -> None:
     """Sample hands, cards grouped by type, with the mulligan decision under each."""
     from rich.console import Group
 
     for note in rep.notes:
         say(err, (note, "dim"))
     for h in rep.hands:
-        body: list[Any] = _grouped(h.kept)
+        body: list[RenderableType] = [*_grouped(h.kept)]
         for d in h.decisions:
             style = "yellow" if d.startswith(("redraw", "returned")) else "dim"
             body.append(Text(f"→ {d}", style=style))
@@ -354,29 +396,7 @@ def hands(rep: Any) -> None:
     )
 
 
-def hands_json(rep: Any) -> dict[str, Any]:
-    """Sample hands as JSON."""
-    return {
-        "deck": rep.deck,
-        "game": rep.game,
-        "seed": rep.seed,
-        "hand_size": rep.hand_size,
-        "conditions": list(rep.conditions),
-        "mulligan": rep.mulligan,
-        "hands": [
-            {
-                "first": [c.id for c in h.first],
-                "kept": [c.id for c in h.kept],
-                "returned": [c.id for c in h.returned],
-                "decisions": list(h.decisions),
-                "goal_met": h.satisfied,
-            }
-            for h in rep.hands
-        ],
-    }
-
-
-def deck_diff(d: Any) -> None:
+def deck_diff(d: DeckDiff) -> None:
     """Changes grouped by type, then the totals with their change."""
     if not d.changes:
         say(out, ("no card differs", "green"), f" between {d.deck_a} and {d.deck_b}")
@@ -401,3 +421,46 @@ def deck_diff(d: Any) -> None:
         change = "" if t.before is None or t.after is None else f"{t.after - t.before:+d}"
         totals.add_row(t.label, before, after, change)
     out.print(totals)
+
+
+def exported(result: ExportResult) -> None:
+    """The exported text on standard output, or where it was written; warnings on standard
+    error, and an illegal deck's report when it was refused."""
+    rep = result.report
+    if result.refused:
+        say(
+            err,
+            ("not exported:", "bold red"),
+            " the deck is illegal (--allow-illegal exports it anyway)",
+        )
+        report(rep, console=err)
+        return
+    if rep.status is Status.UNVERIFIED:
+        undecided = [v.message for v in rep.violations if v.severity is Severity.UNKNOWN]
+        say(err, ("warning:", "yellow"), " the deck is unverified: " + "; ".join(undecided))
+    elif rep.status is Status.ILLEGAL:
+        say(err, ("warning:", "yellow"), " exporting an illegal deck (--allow-illegal)")
+    if result.written_to is None:
+        sys.stdout.write(result.text or "")
+    else:
+        say(err, f"wrote {result.written_to} ({result.format})")
+
+
+def catalog_template(result: CatalogTemplate) -> None:
+    """The template text, as it is (it is a file to save)."""
+    sys.stdout.write(result.text)
+
+
+def catalog_check(result: CatalogCheck) -> None:
+    """ "ok" with the counts, or every problem with its line on standard error."""
+    if not result.ok:
+        problem_lines(
+            [p.describe(result.label) for p in result.problems],
+            f"{result.label}: {len(result.problems)} problem(s)",
+        )
+        return
+    say(
+        out,
+        ("ok", "green"),
+        f": {result.label} ({result.game}): {result.changed} card(s) changed, {result.added} added",
+    )

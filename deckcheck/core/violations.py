@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+
+from deckcheck.core.result import ILLEGAL, OK, UNVERIFIED, Json
 
 
 class Severity(StrEnum):
@@ -33,7 +34,7 @@ class Violation:
     message: str
     cards: tuple[str, ...] = ()
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         """The documented JSON shape."""
         return {
             "code": self.code,
@@ -83,9 +84,11 @@ class Report:
     @property
     def exit_code(self) -> int:
         """0 legal, 1 illegal, 3 unverified."""
-        return {Status.LEGAL: 0, Status.ILLEGAL: 1, Status.UNVERIFIED: 3}[self.status]
+        return {Status.LEGAL: OK, Status.ILLEGAL: ILLEGAL, Status.UNVERIFIED: UNVERIFIED}[
+            self.status
+        ]
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         """The documented JSON shape (plus ``rules_checked`` and ``name``)."""
         return {
             "deck": self.deck,
@@ -93,13 +96,7 @@ class Report:
             "variant": self.variant,
             "status": str(self.status),
             "card_count": self.card_count,
-            "violations": [v.as_json() for v in self.violations],
+            "violations": [v.to_json() for v in self.violations],
             "rules_checked": list(self.rules_checked),
             "name": self.deck_name,
         }
-
-
-def worst_exit_code(codes: Iterable[int]) -> int:
-    """Several decks: 2 over all, then 1 over 3 over 0."""
-    ranking = {2: 3, 1: 2, 3: 1, 0: 0}
-    return max(codes, key=lambda c: ranking[c], default=0)

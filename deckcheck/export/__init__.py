@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.export.formats import render
@@ -21,6 +22,22 @@ class ExportResult:
     text: str | None
     written_to: Path | None
     refused: bool
+    format: str = ""
+
+    @property
+    def exit_code(self) -> int:
+        """1 when an illegal deck was refused, else 0."""
+        return ILLEGAL if self.refused else OK
+
+    def to_json(self) -> dict[str, Json]:
+        """The validation, the format, where the text went (or the text itself)."""
+        return {
+            "format": self.format,
+            "refused": self.refused,
+            "written_to": None if self.written_to is None else str(self.written_to),
+            "text": self.text if self.written_to is None else None,
+            "validation": self.report.to_json(),
+        }
 
 
 def export_deck(
@@ -39,8 +56,8 @@ def export_deck(
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
     report = validate_loaded(loaded)
     if report.status is Status.ILLEGAL and not allow_illegal:
-        return ExportResult(report, None, None, True)
+        return ExportResult(report, None, None, True, fmt)
     text = render(loaded, fmt, output)
     if output is not None:
         write_atomically(output, text, force=force)
-    return ExportResult(report, text, output, False)
+    return ExportResult(report, text, output, False, fmt)

@@ -21,6 +21,7 @@ from deckcheck.catalog.cache import load_catalog_toml
 from deckcheck.catalog.load import apply_overlay, build_catalog, parse_document, read_document
 from deckcheck.catalog.model import Catalog, FieldSpec
 from deckcheck.core.errors import CatalogError, UsageError
+from deckcheck.core.result import Json
 from deckcheck.core.tomlfile import parse_toml
 from deckcheck.core.violations import Violation
 from deckcheck.games.spec import GameSpec
@@ -172,15 +173,38 @@ class Game:
         """The function behind a rule code."""
         return self.rules[code]
 
-    def info(self) -> dict[str, Any]:
-        """The ``games --json`` entry plus piles."""
+    def info(self) -> GameInfo:
+        """What ``deckcheck games`` says about this game."""
+        return GameInfo(
+            self.id,
+            self.name,
+            tuple(self.variants),
+            self.spec.game.default_variant,
+            len(self.bundled_catalog()),
+            tuple(f"{self.id}:{p}" for p in self.spec.piles),
+        )
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One game as ``deckcheck games`` lists it."""
+
+    id: str
+    name: str
+    variants: tuple[str, ...]
+    default_variant: str
+    cards: int
+    piles: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Json]:
+        """``{"id", "name", "variants", "default_variant", "cards", "piles"}``."""
         return {
             "id": self.id,
             "name": self.name,
             "variants": list(self.variants),
-            "default_variant": self.spec.game.default_variant,
-            "cards": len(self.bundled_catalog()),
-            "piles": [f"{self.id}:{p}" for p in self.spec.piles],
+            "default_variant": self.default_variant,
+            "cards": self.cards,
+            "piles": list(self.piles),
         }
 
 

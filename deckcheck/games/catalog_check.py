@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.catalog.load import Problem, check_overlay, read_document
+from deckcheck.core.result import BAD_INPUT, OK, Json
 from deckcheck.games.registry import all_games, get_game
 
 
@@ -23,6 +24,22 @@ class CatalogCheck:
     def ok(self) -> bool:
         """No problems."""
         return not self.problems
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the file is sound, else 2 (it cannot be used as a catalog)."""
+        return OK if self.ok else BAD_INPUT
+
+    def to_json(self) -> dict[str, Json]:
+        """``{"file", "game", "ok", "problems": [{"message", "line"}], "changed", "added"}``."""
+        return {
+            "file": self.label,
+            "game": self.game,
+            "ok": self.ok,
+            "problems": [{"message": p.message, "line": p.line} for p in self.problems],
+            "changed": self.changed,
+            "added": self.added,
+        }
 
 
 def check_catalog_file(path: str | Path) -> CatalogCheck:

@@ -3,11 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.errors import UsageError
+from deckcheck.core.result import OK, Json
 from deckcheck.core.text import suggest
 from deckcheck.games.base import Game
+from deckcheck.games.registry import get_game
+
+
+@dataclass(frozen=True)
+class CatalogTemplate:
+    """A commented overlay file to fill in (TOML text)."""
+
+    game: str
+    fields: tuple[str, ...]
+    text: str
+
+    exit_code = OK
+
+    def to_json(self) -> dict[str, Json]:
+        """``{"game", "fields", "text"}``."""
+        return {"game": self.game, "fields": list(self.fields), "text": self.text}
+
+
+def catalog_template(game_id: str, fields: Sequence[str] = ()) -> CatalogTemplate:
+    """The overlay template of a game's bundled catalog (see :func:`render_template`)."""
+    game = get_game(game_id)
+    return CatalogTemplate(
+        game.id, tuple(fields), render_template(game, game.bundled_catalog(), fields)
+    )
 
 
 def _toml_string(text: str) -> str:

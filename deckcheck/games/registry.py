@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 
 from deckcheck.core.errors import CatalogError, UsageError
-from deckcheck.games.base import Game
+from deckcheck.core.result import OK, Json
+from deckcheck.games.base import Game, GameInfo
 
 ENTRY_POINT_GROUP = "deckcheck.games"
 
@@ -60,3 +62,21 @@ def get_game(game_id: str) -> Game:
         known = ", ".join(games) or "none (is deckcheck installed?)"
         raise UsageError(f"unknown game {game_id!r}; known games: {known}")
     return games[game_id]
+
+
+@dataclass(frozen=True)
+class GameList:
+    """Every game that loads, in id order."""
+
+    games: tuple[GameInfo, ...]
+
+    exit_code = OK
+
+    def to_json(self) -> list[Json]:
+        """A list of ``{"id", "name", "variants", "default_variant", "cards", "piles"}``."""
+        return [g.to_json() for g in self.games]
+
+
+def list_games() -> GameList:
+    """The games deckcheck knows, their variants and built-in random piles."""
+    return GameList(tuple(g.info() for g in all_games().values()))

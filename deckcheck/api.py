@@ -1,0 +1,238 @@
+"""deckcheck as a library: one function per command, each returning a frozen result.
+
+Every function takes its main inputs positionally and everything else by keyword, with the same
+names throughout (``catalogs``, ``game``, ``variant``, ``params``). Every result has
+``exit_code`` (what the command line would exit with) and ``to_json()`` (what ``--json``
+prints); its other fields are documented on its class. Bad input raises
+:class:`deckcheck.core.errors.DeckcheckError` (the command line's exit code 2).
+
+>>> from deckcheck import api
+>>> report = api.odds("examples/ren-dhark/terra-custom.txt", ["type:ship>=2"])
+>>> round(report.probability, 3), report.exit_code
+(0.996, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from deckcheck.analysis.hands import HandsReport, sample_hands
+from deckcheck.analysis.odds import (
+    UNLIMITED,
+    MulliganPolicy,
+    OddsOptions,
+    OddsReport,
+    RedrawPolicy,
+    compute_odds,
+    simulate_odds,
+)
+from deckcheck.analysis.setup import open_setup
+from deckcheck.cards import CardSearch, find_cards
+from deckcheck.core.errors import UsageError
+from deckcheck.core.result import Json, Result
+from deckcheck.diff import DeckDiff, diff_decks
+from deckcheck.export import ExportResult, export_deck
+from deckcheck.games.catalog_check import CatalogCheck, check_catalog_file
+from deckcheck.games.catalog_template import CatalogTemplate
+from deckcheck.games.catalog_template import catalog_template as _template
+from deckcheck.games.registry import GameList, list_games
+from deckcheck.validate import Validation, validate_paths
+
+__all__ = [
+    "CardSearch",
+    "CatalogCheck",
+    "CatalogTemplate",
+    "DeckDiff",
+    "ExportResult",
+    "GameList",
+    "HandsReport",
+    "Json",
+    "OddsReport",
+    "Result",
+    "Validation",
+    "cards",
+    "catalog_check",
+    "catalog_template",
+    "diff",
+    "export",
+    "games",
+    "hand",
+    "odds",
+    "simulate",
+    "validate",
+]
+
+Paths = Sequence[str | Path]
+
+MAX_REDRAWS = 100
+"""Exact fractions grow by a few digits per redraw; beyond this "unlimited" says it better."""
+
+
+def games() -> GameList:
+    """The games deckcheck knows, their variants and built-in random piles."""
+    return list_games()
+
+
+def cards(game: str, search: str | None = None, *, catalogs: Paths = ()) -> CardSearch:
+    """A game's cards matching ``search`` (part of a name or id, or ``field:value``)."""
+    return find_cards(game, search, catalogs)
+
+
+def validate(
+    decks: Sequence[str | Path],
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> Validation:
+    """Check decks against their game's construction rules; a deck that cannot be read is an
+    outcome with its error, and does not stop the others."""
+    return validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
+
+
+def odds(
+    deck: str,
+    conditions: Sequence[str],
+    *,
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    mulligan: str = "rules",
+    redraws: int | str | None = None,
+    redraw_policy: str = "optimal",
+    by_turn: int | None = None,
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> OddsReport:
+    """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
+    report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``."""
+    options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
+    return compute_odds(open_setup(deck, catalogs=catalogs, game=game), conditions, options)
+
+
+def simulate(
+    deck: str,
+    conditions: Sequence[str],
+    *,
+    trials: int = 1_000_000,
+    seed: int | None = None,
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    mulligan: str = "rules",
+    redraws: int | str | None = None,
+    redraw_policy: str = "optimal",
+    catalogs: Paths = (),
+    game: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> OddsReport:
+    """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
+    called with ``(done, total)`` trials now and then."""
+    options = odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
+    setup = open_setup(deck, catalogs=catalogs, game=game)
+    return simulate_odds(setup, conditions, options, trials, seed, progress)
+
+
+def hand(
+    deck: str,
+    conditions: Sequence[str] = (),
+    *,
+    count: int = 1,
+    seed: int | None = None,
+    second: bool = False,
+    mulligan: str = "rules",
+    redraw_policy: str = "optimal",
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> HandsReport:
+    """Sample opening hands dealt the way the game deals, with the mulligan's decisions (aimed at
+    ``conditions`` where the rule offers a choice)."""
+    options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
+    return sample_hands(
+        open_setup(deck, catalogs=catalogs, game=game),
+        count=count,
+        seed=seed,
+        mulligan=options.mulligan,
+        conditions=conditions,
+        second=second,
+        redraw_policy=options.redraw_policy,
+    )
+
+
+def export(
+    deck: str,
+    fmt: str,
+    *,
+    output: Path | None = None,
+    force: bool = False,
+    allow_illegal: bool = False,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> ExportResult:
+    """A deck in another format, written atomically to ``output`` when given; an illegal deck is
+    refused (exit code 1) unless ``allow_illegal``."""
+    return export_deck(
+        deck,
+        fmt,
+        output=output,
+        force=force,
+        allow_illegal=allow_illegal,
+        catalogs=catalogs,
+        game=game,
+        variant=variant,
+    )
+
+
+def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
+    """Cards added, removed and changed between two decks of one game, and the rule totals."""
+    return diff_decks(deck_a, deck_b, catalogs=catalogs, game=game)
+
+
+def catalog_template(game: str, *, fields: Sequence[str] = ()) -> CatalogTemplate:
+    """A commented catalog overlay to fill in; with ``fields``, every card lacking them."""
+    return _template(game, fields)
+
+
+def catalog_check(file: str | Path) -> CatalogCheck:
+    """Every problem of a catalog overlay file, with its line (exit code 2 if any)."""
+    return check_catalog_file(file)
+
+
+def odds_options(
+    seen: int | None,
+    turn: int | None,
+    second: bool,
+    mulligan: str,
+    redraws: int | str | None,
+    by_turn: int | None = None,
+    redraw_policy: str = "optimal",
+) -> OddsOptions:
+    """Check the draw options as a user gives them (``redraws`` a number or "unlimited")."""
+    if mulligan not in ("rules", "none"):
+        raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
+    parsed: int | str | None = None
+    if redraws is not None:
+        text = str(redraws).strip().lower()
+        if text == UNLIMITED:
+            parsed = UNLIMITED
+        elif text.isdigit() and int(text) <= MAX_REDRAWS:
+            parsed = int(text)
+        else:
+            raise UsageError(
+                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not {redraws!r}"
+            )
+    if redraw_policy not in ("always", "optimal"):
+        raise UsageError(f"--redraw-policy is 'always' or 'optimal', not {redraw_policy!r}")
+    return OddsOptions(
+        seen,
+        turn,
+        second,
+        cast(MulliganPolicy, mulligan),
+        parsed,
+        by_turn,
+        cast(RedrawPolicy, redraw_policy),
+    )
