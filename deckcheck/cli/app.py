@@ -412,6 +412,64 @@ def stats(
         charts.stats(result, render.out)
 
 
+def _target(text: str) -> float:
+    """``0.95``, ``95%`` or ``95`` (a number above 1 is a percentage)."""
+    from deckcheck.core.errors import UsageError
+
+    raw = text.strip().rstrip("%").strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"--target is a probability such as 0.95 or 95%, not {text!r}") from None
+    if text.strip().endswith("%") or value > 1:
+        value /= 100
+    return value
+
+
+@_command(app)
+def tune(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    condition: Annotated[
+        str, typer.Argument(help="SELECTOR OP COUNT whose category is tuned: type:ship>=2")
+    ],
+    target: Annotated[
+        str, typer.Option("--target", "-p", help="The probability to reach: 0.95 or 95%.")
+    ],
+    turn: TurnOpt = None,
+    second: SecondOpt = False,
+    mulligan: MulliganOpt = "rules",
+    redraw_policy: RedrawPolicyOpt = "optimal",
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """How many cards of the condition's category the deck needs for the condition to hold
+    with probability ≥ the target, the deck's size kept (other cards make room), with the
+    table of probability by count around the answer. Exact, with the game's opening and
+    mulligan.
+
+    Example: [bold]deckcheck tune my-deck.txt "type:ship>=2" --target 95% --turn 2[/]
+    """
+    from deckcheck.analysis.tune import tune_deck
+    from deckcheck.cli import charts
+
+    options = _odds_options(None, None, second, mulligan, None, None, redraw_policy)
+    result = tune_deck(
+        deck,
+        condition,
+        _target(target),
+        turn=turn,
+        second=second,
+        options=options,
+        catalogs=catalog or [],
+        game=game,
+    )
+    if json_out:
+        render.emit_json(result.to_json())
+    else:
+        charts.tune(result, render.out)
+
+
 @_command(catalog_app, "template")
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],

@@ -111,3 +111,47 @@ def _dimension_table(dim: Any, seen: int | None) -> Table:
                 row += ["", ""]
         table.add_row(*row)
     return table
+
+
+def tune(rep: Any, console: Console) -> None:
+    """The answer in one line, then the table of probability by count with bars."""
+    when = f"turn {rep.turn}" if rep.turn else "the opening hand"
+    who = " (second player)" if rep.second else ""
+    goal = f"P({rep.condition}) ≥ {percent(rep.target)} by {when}{who}"
+    if rep.answer is None:
+        verdict = Text.assemble(
+            ("no count reaches ", "bold red"), goal, f" in a deck of {rep.deck_size}"
+        )
+    else:
+        change = rep.answer - rep.current
+        delta = "as many as now" if change == 0 else f"{change:+d} from the {rep.current} now"
+        verdict = Text.assemble(
+            (f"{rep.answer} cards of {rep.category}", "bold green"),
+            f" for {goal} ({delta}; deck of {rep.deck_size})",
+        )
+    console.print(
+        Panel(verdict, title=f"{rep.deck} · {rep.game}", title_align="left", expand=False)
+    )
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column(f"{rep.category} in deck", justify="right")
+    table.add_column("probability", justify="right")
+    table.add_column("", no_wrap=True, min_width=BAR_WIDTH)
+    table.add_column("no mulligan", justify="right", style="dim")
+    table.add_column("")
+    for row in rep.rows:
+        met = row.probability >= rep.target
+        marks = []
+        if row.count == rep.answer:
+            marks.append("← answer")
+        if row.count == rep.current:
+            marks.append("now")
+        table.add_row(
+            str(row.count),
+            f"{100 * row.probability:.2f} %" + ("" if row.exact else "~"),
+            Text(bar(row.probability, 1.0), "green" if met else "red"),
+            f"{100 * row.probability_without_mulligan:.2f} %",
+            Text(", ".join(marks), style="bold" if row.count == rep.answer else "dim"),
+        )
+    console.print(table)
+    for note in rep.assumptions:
+        console.print(Text(f"• {note}", style="dim"))

@@ -1,0 +1,285 @@
+"""``tune``: how many cards of a condition's category a deck needs for the condition to hold
+with a target probability, the deck's size kept (Frank Karsten's tables, for these games).
+
+The deck is varied, never the rules: ``k`` cards of the category in the pile drawn from, the
+rest other cards. Cards added to the category are copies of its most common card; cards taken
+out of it become "another card" that no selector of the question or of the mulligan counts.
+Making room for more category cards removes such neutral cards first, then the largest
+groups of the others (which the report names). Every row is one exact computation of the
+engine, with the game's opening and mulligan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckcheck.analysis.categories import categories_of_source, name_categories, with_categories
+from deckcheck.analysis.conditions import parse_condition
+from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
+from deckcheck.analysis.setup import DrawSetup, deck_setup, is_pile_reference, open_setup
+from deckcheck.catalog.model import Card
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import UsageError
+from deckcheck.decks.load import load_deck
+
+OTHER = Card("(another card)", "another card", ())
+WINDOW = 4  # rows each side of the answer
+
+
+@dataclass(frozen=True)
+class TuneRow:
+    """The condition's probability with ``count`` category cards in the deck."""
+
+    count: int
+    in_pile: int
+    probability: float
+    probability_without_mulligan: float
+    probability_exact: str | None
+    exact: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """One row of ``tune --json``."""
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class TuneReport:
+    """The answer (None when no count reaches the target), the table around it, the method."""
+
+    deck: str
+    game: str
+    condition: str
+    category: str
+    target: float
+    turn: int | None
+    second: bool
+    cards_seen: int
+    deck_size: int
+    pile_size: int
+    current: int
+    answer: int | None
+    rows: tuple[TuneRow, ...]
+    set_aside: int
+    assumptions: tuple[str, ...] = field(default=())
+
+    exit_code = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented ``tune --json`` shape."""
+        return {
+            "deck": self.deck,
+            "game": self.game,
+            "condition": self.condition,
+            "category": self.category,
+            "target": self.target,
+            "turn": self.turn,
+            "second": self.second,
+            "cards_seen": self.cards_seen,
+            "deck_size": self.deck_size,
+            "pile_size": self.pile_size,
+            "current": self.current,
+            "answer": self.answer,
+            "set_aside": self.set_aside,
+            "rows": [r.to_json() for r in self.rows],
+            "assumptions": list(self.assumptions),
+        }
+
+
+def tune_deck(
+    deck: str,
+    condition: str,
+    target: float,
+    *,
+    turn: int | None = None,
+    second: bool = False,
+    options: OddsOptions | None = None,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+) -> TuneReport:
+    """The fewest cards of ``condition``'s category (or, for an upper bound such as
+    ``type:action<=1``, the most) for which ``condition`` holds with probability ≥ ``target``."""
+    if not 0 < target <= 1:
+        raise UsageError(f"--target is a probability above 0 and at most 1, not {target}")
+    if is_pile_reference(deck):
+        setup = open_setup(deck, catalogs=catalogs)
+        texts = [condition]
+    else:
+        loaded = load_deck(deck, game=game, catalogs=catalogs)
+        categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)
+        setup = with_categories(deck_setup(loaded), categories)
+        texts = name_categories([condition], categories)
+    base = options or OddsOptions()
+    options = dataclasses.replace(base, turn=turn, second=second, by_turn=None)
+    return tune_setup(setup, texts[0], target, options)
+
+
+def tune_setup(setup: DrawSetup, condition: str, target: float, options: OddsOptions) -> TuneReport:
+    """:func:`tune_deck` on a draw setup."""
+    cond = parse_condition(condition)
+    sel = bind_selector(cond.selector, setup.catalog, setup.game.name_candidates)
+    others = _other_selectors(setup)
+    pile = list(setup.pile)
+    inside = [(c, n) for c, n in pile if sel(c)]
+    outside = [(c, n) for c, n in pile if not sel(c)]
+    set_aside = sum(a.count for a in setup.set_aside if sel(a.card))
+    template = _template(setup, inside, sel)
+    current = sum(n for _, n in inside)
+    size = setup.pile_size
+    notes: list[str] = []
+
+    def pile_with(k: int) -> tuple[tuple[Card, int], ...]:
+        return _pile_with(k, inside, outside, template, others)
+
+    cache: dict[int, OddsReport] = {}
+
+    def report(k: int) -> OddsReport:
+        if k not in cache:
+            varied = dataclasses.replace(setup, pile=pile_with(k))
+            cache[k] = compute_odds(varied, [cond.text], options)
+        return cache[k]
+
+    def ok(k: int) -> bool:
+        return report(k).probability >= target
+
+    answer = _search(ok, size, cond.op)
+    first = report(current)
+    centre = answer if answer is not None else current
+    lo, hi = max(0, centre - WINDOW), min(size, centre + WINDOW)
+    counts = sorted({*range(lo, hi + 1), current})
+    for k in counts:
+        report(k)
+    neutral = sum(n for c, n in outside if not any(o(c) for o in others))
+    if max(cache) - current > neutral:
+        notes.append(
+            "room for more category cards is made from cards no selector counts first, then "
+            "from the largest groups of the others (which may change the mulligan's triggers)"
+        )
+    rows = tuple(
+        TuneRow(
+            set_aside + k,
+            k,
+            report(k).probability,
+            report(k).probability_without_mulligan,
+            report(k).probability_exact,
+            report(k).exact,
+        )
+        for k in counts
+    )
+    return TuneReport(
+        setup.label,
+        setup.game.id,
+        cond.text,
+        cond.selector,
+        target,
+        options.turn,
+        options.second,
+        first.cards_seen,
+        setup.deck_size,
+        size,
+        set_aside + current,
+        None if answer is None else set_aside + answer,
+        rows,
+        set_aside,
+        tuple([*notes, *first.assumptions]),
+    )
+
+
+def _search(ok: Callable[[int], bool], size: int, op: str) -> int | None:
+    """The answer over counts 0…size: the fewest that reach the target for a lower bound
+    (probability grows with the count), the most for an upper bound, any for ``=`` (scanned)."""
+    if op in (">=", ">"):
+        if not ok(size):
+            return None
+        lo, hi = 0, size
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ok(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+    if op in ("<=", "<"):
+        if not ok(0):
+            return None
+        lo, hi = 0, size
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if ok(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+    return next((k for k in range(size + 1) if ok(k)), None)
+
+
+def _other_selectors(setup: DrawSetup) -> list[Callable[[Card], bool]]:
+    """What the mulligan counts: cards it sees must keep their kind when the deck changes."""
+    m = setup.mulligan
+    if m is None:
+        return []
+    return [bind_selector(t.select, setup.catalog) for t in m.triggers]
+
+
+def _template(
+    setup: DrawSetup, inside: list[tuple[Card, int]], sel: Callable[[Card], bool]
+) -> Card:
+    """The card added when the category grows: its most common card in the pile, else the
+    first card of the catalog in it (which must not be one the rules set aside)."""
+    if inside:
+        return max(inside, key=lambda cn: cn[1])[0]
+    aside = [bind_selector(r.select, setup.catalog) for r in _set_aside_rules(setup)]
+    for card in setup.catalog:
+        if sel(card) and not any(a(card) for a in aside):
+            return card
+    raise UsageError(
+        "no card of this category is ever drawn: the rules set every such card aside"
+        if any(sel(a.card) for a in setup.set_aside) or any(sel(c) for c in setup.catalog)
+        else "no card matches the condition's selector"
+    )
+
+
+def _set_aside_rules(setup: DrawSetup) -> list[Any]:
+    return list(setup.opening.set_aside) if not setup.builtin_pile else []
+
+
+def _pile_with(
+    k: int,
+    inside: list[tuple[Card, int]],
+    outside: list[tuple[Card, int]],
+    template: Card,
+    others: Sequence[Callable[[Card], bool]],
+) -> tuple[tuple[Card, int], ...]:
+    """The pile with ``k`` category cards and the same size."""
+    current = sum(n for _, n in inside)
+    ins = dict(inside) if inside else {}
+    counts = {c: n for c, n in ins.items()}
+    outs = {c: n for c, n in outside}
+    if k >= current:
+        counts[template] = counts.get(template, 0) + (k - current)
+        need = k - current
+        # Neutral cards first (no selector counts them), largest first; then the others.
+        order = sorted(
+            outs,
+            key=lambda c: (any(o(c) for o in others), -outs[c]),
+        )
+        for card in order:
+            take = min(need, outs[card])
+            outs[card] -= take
+            need -= take
+            if not need:
+                break
+    else:
+        drop = current - k
+        order = sorted(counts, key=lambda c: (c is not template, -counts[c]))
+        for card in order:
+            take = min(drop, counts[card])
+            counts[card] -= take
+            drop -= take
+            if not drop:
+                break
+        outs[OTHER] = outs.get(OTHER, 0) + (current - k)
+    return tuple((c, n) for c, n in (*counts.items(), *outs.items()) if n > 0)
