@@ -75,9 +75,12 @@ def games() -> GameList:
     return list_games()
 
 
-def cards(game: str, search: str | None = None, *, catalogs: Paths = ()) -> CardSearch:
-    """A game's cards matching ``search`` (part of a name or id, or ``field:value``)."""
-    return find_cards(game, search, catalogs)
+def cards(
+    game: str, search: str | None = None, *, catalogs: Paths = (), variant: str | None = None
+) -> CardSearch:
+    """A game's cards matching ``search`` (part of a name or id, or ``field:value``), as
+    ``variant`` (if given) changes them."""
+    return find_cards(game, search, catalogs, variant)
 
 
 def validate(
@@ -106,11 +109,13 @@ def odds(
     by_turn: int | None = None,
     catalogs: Paths = (),
     game: str | None = None,
+    variant: str | None = None,
 ) -> OddsReport:
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``."""
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
-    return compute_odds(open_setup(deck, catalogs=catalogs, game=game), conditions, options)
+    setup = open_setup(deck, catalogs=catalogs, game=game, variant=variant)
+    return compute_odds(setup, conditions, options)
 
 
 def simulate(
@@ -127,12 +132,13 @@ def simulate(
     redraw_policy: str = "optimal",
     catalogs: Paths = (),
     game: str | None = None,
+    variant: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> OddsReport:
     """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
     called with ``(done, total)`` trials now and then."""
     options = odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
-    setup = open_setup(deck, catalogs=catalogs, game=game)
+    setup = open_setup(deck, catalogs=catalogs, game=game, variant=variant)
     return simulate_odds(setup, conditions, options, trials, seed, progress)
 
 
@@ -147,12 +153,13 @@ def hand(
     redraw_policy: str = "optimal",
     catalogs: Paths = (),
     game: str | None = None,
+    variant: str | None = None,
 ) -> HandsReport:
     """Sample opening hands dealt the way the game deals, with the mulligan's decisions (aimed at
     ``conditions`` where the rule offers a choice)."""
     options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
     return sample_hands(
-        open_setup(deck, catalogs=catalogs, game=game),
+        open_setup(deck, catalogs=catalogs, game=game, variant=variant),
         count=count,
         seed=seed,
         mulligan=options.mulligan,

@@ -24,6 +24,7 @@ class CardSearch:
     cards: tuple[Card, ...]
     art: str | None = None
     fields: tuple[str, ...] = ()
+    variant_notes: tuple[str, ...] = ()  # what the chosen variant changes, for display
 
     exit_code = OK
 
@@ -32,11 +33,18 @@ class CardSearch:
         return [c.as_dict() for c in self.cards]
 
 
-def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] = ()) -> CardSearch:
+def find_cards(
+    game_id: str,
+    search: str | None,
+    catalogs: Sequence[str | Path] = (),
+    variant: str | None = None,
+) -> CardSearch:
     """Cards whose name, alias or id contains ``search`` (folded), or that match
-    ``field:value``; exact name or id matches come first."""
+    ``field:value``; exact name or id matches come first. Under a ``variant`` the cards carry
+    its changes (Dorn four-heroes: rituals cost 1 more blood) and its notes come along."""
     game = get_game(game_id)
-    catalog = game.catalog(catalogs)
+    the_variant = game.variant(variant) if variant is not None else None
+    catalog = game.catalog(catalogs, the_variant)
     cards: list[Card]
     if not search:
         cards = list(catalog)
@@ -64,4 +72,11 @@ def find_cards(game_id: str, search: str | None, catalogs: Sequence[str | Path] 
             f for f in game.field_specs if f not in ("type",) and game.field_specs[f].kind != "data"
         )[:4]
     )
-    return CardSearch(game, search, tuple(cards), art, shown)
+    notes: tuple[str, ...] = ()
+    if the_variant is not None:
+        notes = (
+            f"variant {the_variant.name}: {the_variant.description}",
+            *(f"{c.field} {c.add:+d} for {c.select}: {c.why}" for c in the_variant.card_changes),
+            *the_variant.notes,
+        )
+    return CardSearch(game, search, tuple(cards), art, shown, notes)

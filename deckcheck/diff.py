@@ -12,6 +12,7 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.games.setaside import set_aside
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,10 @@ def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
             elif not required or any(p(e.card) for p in required):
                 missing = True
         return (None if missing else known), known
+    if spec.set_aside and loaded.game.spec.opening is not None:
+        rules = loaded.game.spec.opening.set_aside
+        n = sum(a.count for a in set_aside(deck, loaded.catalog, rules))
+        return n, n
     selects = [spec.select] if isinstance(spec.select, str) else list(spec.select)
     selects = [s for s in selects if s]
     if not selects:

@@ -22,7 +22,9 @@ from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck, load_deck, resolve_source
 from deckcheck.decks.parse import parse_deck, read_deck
 from deckcheck.decks.resolve import resolve_line
+from deckcheck.games.spec import SetAsideModel
 from deckcheck.games.stccg import GAME
+from deckcheck.games.stccg.rules import seed_cards
 from deckcheck.validate import validate_loaded
 
 LACKEY_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "stccg-1e" / "lackey-decks"
@@ -209,11 +211,19 @@ def test_size_illegal(tmp_path: Path, variant: str, size: int, want: int, hint: 
     assert f"{size} cards" in message and f"exactly {want}" in message and hint in message
 
 
-@pytest.mark.parametrize("size", [40, 61, 73, 100])
-def test_advanced_has_no_size_rule(tmp_path: Path, size: int) -> None:
+@pytest.mark.parametrize("size", [60, 61, 73, 100])
+def test_advanced_is_a_larger_deck_without_an_upper_limit(tmp_path: Path, size: int) -> None:
     report = check(tmp_path, build(size), "advanced")
-    assert "stccg.size" not in report.rules_checked
+    assert "stccg.size" in report.rules_checked
     assert report.status == Status.LEGAL, report.violations
+
+
+@pytest.mark.parametrize(("size", "hint"), [(22, "add 38"), (40, "add 20"), (59, "add 1")])
+def test_advanced_needs_at_least_sixty(tmp_path: Path, size: int, hint: str) -> None:
+    report = check(tmp_path, build(size, dilemmas=3), "advanced")
+    assert errors(report) == ["stccg.size"]
+    (message,) = found(report, "stccg.size")
+    assert f"{size} cards, at least 60 required ({hint})" == message
 
 
 # --------------------------------------------------------------------------- stccg.missions
@@ -296,7 +306,7 @@ def test_with_params_keeps_the_rest_and_rejects_unknown_settings() -> None:
     base = GAME.variant("standard")
     four = base.with_params({"missions": 4})
     assert four.param("missions") == 4
-    assert four.param("deck_size") == 60 and four.rules == base.rules
+    assert four.param("min_cards") == 60 and four.rules == base.rules
     assert base.param("missions") == 6  # the original is unchanged
     from deckcheck.core.errors import UsageError
 
@@ -377,7 +387,7 @@ def test_seed_half_counts_artifacts(tmp_path: Path) -> None:
         (55, "short-55", 28),
         (50, "short-50", 26),
         (61, "advanced", 31),
-        (40, "advanced", 21),
+        (80, "advanced", 41),
     ],
 )
 def test_seed_half_over_the_limit(tmp_path: Path, size: int, variant: str, seeds: int) -> None:
@@ -422,7 +432,8 @@ def test_outposts_each_missing_affiliation_reported(tmp_path: Path) -> None:
     cards = build(outposts=(), extra={KLINGON_PERSONNEL[0]: 1, ROMULAN_PERSONNEL[0]: 1}, dilemmas=7)
     report = check(tmp_path, cards)
     messages = found(report, "stccg.outposts")
-    assert len(messages) == 3  # Federation (filler), Klingon, Romulan
+    assert len(messages) == 4  # no Outpost at all; Federation (filler), Klingon, Romulan
+    assert messages[0].startswith("no Outpost:")
     for affiliation in ("Federation", "Klingon", "Romulan"):
         assert sum(affiliation in m for m in messages) == 1, messages
 
@@ -436,12 +447,17 @@ def test_outposts_all_affiliations_covered(tmp_path: Path) -> None:
     assert report.status == Status.LEGAL, report.violations
 
 
-def test_non_aligned_needs_no_outpost(tmp_path: Path) -> None:
+def test_non_aligned_cards_need_an_outpost_of_any_kind(tmp_path: Path) -> None:
     na_only = [*NA_PERSONNEL, *NA_SHIPS, *EVENTS[:5]]
     cards = build(outposts=(), dilemmas=7, filler=na_only)
     assert not any(c in cards for c in FED_PERSONNEL)
     report = check(tmp_path, cards)
-    assert report.status == Status.LEGAL, report.violations
+    # no affiliation lacks its Outpost, but nothing could ever report for duty
+    assert errors(report) == ["stccg.outposts"]
+    (message,) = found(report, "stccg.outposts")
+    assert message.startswith("no Outpost:")
+    with_one = build(outposts=(NEUTRAL_OUTPOST,), dilemmas=6, filler=na_only)
+    assert check(tmp_path, with_one).status == Status.LEGAL
 
 
 @pytest.mark.parametrize("outpost", [FED_OUTPOST, ROMULAN_OUTPOST])
@@ -664,3 +680,146 @@ def test_lackey_export_round_trip_names_starting_with_numbers(tmp_path: Path) ->
     loaded = load_deck(write(tmp_path, cards))
     back = _round_trip(loaded)
     assert back.deck.counts() == Counter(cards)
+
+
+# --------------------------------------------------- seed cards: one Outpost per affiliation
+
+
+def test_the_opening_sets_aside_exactly_the_seed_cards() -> None:
+    spec = GAME.spec
+    assert spec.opening is not None
+    assert [r.model_dump() for r in spec.opening.set_aside] == [
+        SetAsideModel.model_validate(r).model_dump() for r in spec.constants["seed_cards"]
+    ]
+
+
+def test_a_second_outpost_of_one_affiliation_is_not_a_seed_card(tmp_path: Path) -> None:
+    # 6 missions + 2 Federation Outposts + 23 dilemmas: 31 cards, but only one Outpost seeds.
+    cards = build(dilemmas=23, outposts=(FED_OUTPOST, FED_OUTPOST))
+    assert cards[FED_OUTPOST] == 2
+    report = check(tmp_path, cards)
+    assert report.status == Status.LEGAL, report.violations
+    one_more = build(dilemmas=24, outposts=(FED_OUTPOST, FED_OUTPOST))
+    (message,) = found(check(tmp_path, one_more), "stccg.seed-half")
+    assert "31 seed cards" in message and "1 outpost" in message
+
+
+def test_one_outpost_per_affiliation_and_one_neutral(tmp_path: Path) -> None:
+    outposts = (FED_OUTPOST, FED_OUTPOST, KLINGON_OUTPOST, NEUTRAL_OUTPOST, NEUTRAL_OUTPOST)
+    loaded = load_deck(write(tmp_path, build(outposts=outposts)))
+    seeded = {
+        s.card.id: s.count for s in seed_cards(loaded.deck, loaded.catalog, GAME.spec.constants)
+    }
+    assert seeded[FED_OUTPOST] == 1 and seeded[KLINGON_OUTPOST] == 1
+    assert seeded[NEUTRAL_OUTPOST] == 1
+
+
+def test_the_draw_pile_keeps_the_second_outpost(tmp_path: Path) -> None:
+    """The issue's example: two Federation Outposts draw from 39 cards, not 38."""
+    from deckcheck.analysis.odds import OddsOptions, compute_odds
+    from deckcheck.analysis.setup import open_setup
+
+    cards = build(dilemmas=14, outposts=(FED_OUTPOST, FED_OUTPOST))  # 6 + 1 + 14 = 21 seeds
+    setup = open_setup(str(write(tmp_path, cards)))
+    assert setup.deck_size == 60 and setup.pile_size == 39
+    report = compute_odds(setup, [f"id:{FED_OUTPOST}>=1"], OddsOptions(turn=5))
+    assert report.cards_seen == 11
+    assert report.probability_exact == "11/39"  # one Outpost among 39 cards, 11 seen
+
+
+def test_diff_counts_seed_cards_as_the_opening_does(tmp_path: Path) -> None:
+    from deckcheck.diff import diff_decks
+
+    a = write(tmp_path, build(dilemmas=10), name="a.txt")
+    b = write(tmp_path, build(dilemmas=10, outposts=(FED_OUTPOST, FED_OUTPOST)), name="b.txt")
+    totals = {t.label: (t.before, t.after) for t in diff_decks(str(a), str(b)).totals}
+    assert totals["seed cards"] == (17, 17)
+
+
+def test_lackey_export_puts_the_second_outpost_in_the_draw_deck(tmp_path: Path) -> None:
+    path = write(tmp_path, build(outposts=(FED_OUTPOST, FED_OUTPOST)))
+    result = runner.invoke(app, ["export", str(path), "--to", "lackey"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout.replace("\r\n", "\n")
+    draw, rest = text.split("Missions:\n")
+    assert "1\tFEDERATION OUTPOST" in draw
+    assert "1\tFEDERATION OUTPOST" in rest.split("Seed+Dil:\n")[1]
+
+
+# --------------------------------------------------------------- stccg.outpost-mission
+
+
+def _missions(affiliation: str, location: str | None = None) -> list[str]:
+    ids = [
+        c.id
+        for c in PREMIERE
+        if c.types == ("Mission",)
+        and list(c.get("affiliation") or ()) == [affiliation]
+        and (location is None or c.get("mission_location") == location)
+    ]
+    assert ids
+    return ids
+
+
+def _with_missions(missions: Sequence[str], **kwargs: object) -> Counter[str]:
+    cards = build(missions=0, **kwargs)  # type: ignore[arg-type]
+    for m in missions:
+        cards[m] += 1
+        filler = next(c for c in reversed(cards) if c in FILLER and cards[c])
+        cards[filler] -= 1
+    return +cards
+
+
+def test_outpost_mission_passes_with_an_icon_to_stand_on(tmp_path: Path) -> None:
+    cards = _with_missions(_missions("Federation")[:6])
+    report = check(tmp_path, cards)
+    assert found(report, "stccg.outpost-mission") == []
+    assert report.status == Status.LEGAL
+
+
+def test_outpost_mission_warns_without_one(tmp_path: Path) -> None:
+    cards = _with_missions(_missions("Federation")[:6], outposts=(FED_OUTPOST, KLINGON_OUTPOST))
+    report = check(tmp_path, cards)
+    [v] = [v for v in report.violations if v.code == "stccg.outpost-mission"]
+    assert v.severity is Severity.WARNING and v.cards == (KLINGON_OUTPOST,)
+    assert "Klingon Outpost" in v.message and "6 missions" in v.message and "Klingon" in v.message
+    assert report.status == Status.LEGAL
+
+
+def test_a_neutral_outpost_needs_a_space_mission(tmp_path: Path) -> None:
+    planets = _missions("Federation", "planet")[:6]
+    cards = _with_missions(planets, outposts=(FED_OUTPOST, NEUTRAL_OUTPOST))
+    [v] = [v for v in check(tmp_path, cards).violations if v.code == "stccg.outpost-mission"]
+    assert v.cards == (NEUTRAL_OUTPOST,) and "space mission" in v.message
+    space = [*planets[:5], _missions("Federation", "space")[0]]
+    cards = _with_missions(space, outposts=(FED_OUTPOST, NEUTRAL_OUTPOST))
+    assert found(check(tmp_path, cards), "stccg.outpost-mission") == []
+
+
+# ------------------------------------------------------------------ stccg.seed-limits
+
+
+def test_seed_limits_pass_with_a_copy_per_mission(tmp_path: Path) -> None:
+    cards = build(dilemmas=0, extra={DILEMMAS[0]: 6})
+    report = check(tmp_path, cards)
+    assert found(report, "stccg.seed-limits") == []
+
+
+def test_seed_limits_warn_for_more_copies_than_missions(tmp_path: Path) -> None:
+    cards = build(dilemmas=0, extra={DILEMMAS[0]: 7})
+    report = check(tmp_path, cards)
+    [v] = [v for v in report.violations if v.code == "stccg.seed-limits"]
+    assert v.severity is Severity.WARNING and v.cards == (DILEMMAS[0],)
+    assert "7 copies" in v.message and "6 missions" in v.message and "1 cannot" in v.message
+    assert report.status == Status.LEGAL
+
+
+def test_seed_limits_artifacts_count_planet_missions_only(tmp_path: Path) -> None:
+    planets = _missions("Federation", "planet")[:4]
+    space = _missions("Federation", "space")[:2]
+    ok = _with_missions([*planets, *space], extra={ARTIFACTS[0]: 4, ARTIFACTS[1]: 3})
+    # seven artifacts and four planet missions: different artifacts may share a mission
+    assert found(check(tmp_path, ok), "stccg.seed-limits") == []
+    too_many = _with_missions([*planets, *space], extra={ARTIFACTS[0]: 5})
+    (message,) = found(check(tmp_path, too_many), "stccg.seed-limits")
+    assert "5 copies of the artifact" in message and "4 planet missions (of 6)" in message

@@ -128,6 +128,41 @@ def main() -> None:
         _advanced_deck(cards),
         variant="advanced",
     )
+    write(
+        "illegal-advanced-size",
+        "ILLEGAL under the advanced variant: stccg.size — 58 cards; the advanced deck is a\n"
+        "larger one, at least 60 cards with no upper limit (two Interrupts taken out).",
+        _without(fed, "Interrupt", 2),
+        variant="advanced",
+    )
+    write(
+        "illegal-no-outpost",
+        "ILLEGAL: stccg.outposts — no Outpost at all. Only Non-Aligned Personnel and Ships, so\n"
+        "no affiliation lacks its Outpost, but Personnel and Ships report for duty at an\n"
+        "Outpost: without one none of them could ever be played.",
+        _no_outpost_deck(cards),
+    )
+    write(
+        "legal-second-outpost",
+        "LEGAL: a second Federation Outpost stays in the draw deck. One Outpost per\n"
+        "affiliation is seeded, so the seed cards are 6 missions, 1 Outpost, 22 dilemmas and\n"
+        "1 artifact: 30 of 60, exactly half; the draw deck holds 30 cards, the spare Outpost\n"
+        "among them.",
+        _second_outpost_deck(cards),
+    )
+    write(
+        "warning-outpost-mission",
+        "LEGAL with a warning: stccg.outpost-mission — a Klingon Outpost (in place of a\n"
+        "Personnel), but all six missions show only the Federation icon: it has no mission of\n"
+        "the deck to stand at.",
+        _swap_one(fed, "Personnel", pick(cards, "Outpost", 1, "Klingon")[0]),
+    )
+    write(
+        "warning-seed-limits",
+        "LEGAL with a warning: stccg.seed-limits — 7 copies of one dilemma but 6 missions:\n"
+        "no two identical dilemmas go under one mission, so one copy cannot be seeded.",
+        _seven_of_a_dilemma(cards),
+    )
 
 
 def _fit(deck: list[tuple[int, dict]], cards: list[dict]) -> list[tuple[int, dict]]:
@@ -175,6 +210,54 @@ def _advanced_deck(cards: list[dict]) -> list[tuple[int, dict]]:
     missions = [(1, c) for c in pick(cards, "Mission", 8, "Federation")]
     deck = [*[x for x in fed if x[1]["type"] != "Mission"], *missions]
     deck += [(1, c) for c in pick(cards, "Event", 13)[5:13]]
+    return deck
+
+
+def _without(deck: list[tuple[int, dict]], kind: str, n: int) -> list[tuple[int, dict]]:
+    """The deck with its last ``n`` single cards of a type taken out."""
+    out = list(deck)
+    for _ in range(n):
+        j = max(i for i, x in enumerate(out) if x[1]["type"] == kind and x[0] == 1)
+        out.pop(j)
+    return out
+
+
+def _swap_one(deck: list[tuple[int, dict]], kind: str, card: dict) -> list[tuple[int, dict]]:
+    """The deck with its last single card of a type replaced by ``card``."""
+    return [*_without(deck, kind, 1), (1, card)]
+
+
+def _no_outpost_deck(cards: list[dict]) -> list[tuple[int, dict]]:
+    fed = legal_deck(cards, "Federation")
+    seeds = [x for x in fed if x[1]["type"] in ("Mission", "Dilemma", "Artifact")]
+    people = [(1, c) for c in pick(cards, "Personnel", 15, "Non-Aligned")]
+    ships = [(1, c) for c in pick(cards, "Ship", 5, "Non-Aligned")]
+    draw = [x for x in fed if x[1]["type"] in ("Equipment", "Event", "Interrupt")]
+    deck = [*seeds, *people, *ships, *draw]
+    fillers = pick(cards, "Event", 30)[5:]
+    while sum(n for n, _ in deck) < 60:
+        deck.append((1, fillers.pop(0)))
+    return deck
+
+
+def _second_outpost_deck(cards: list[dict]) -> list[tuple[int, dict]]:
+    fed = legal_deck(cards, "Federation")
+    more = [(1, c) for c in pick(cards, "Dilemma", 22)[14:22]]
+    people = [i for i, x in enumerate(fed) if x[1]["type"] == "Personnel"]
+    cut = set(people[-9:])
+    deck = [x for i, x in enumerate(fed) if i not in cut]
+    outpost = next(i for i, x in enumerate(deck) if x[1]["type"] == "Outpost")
+    deck[outpost] = (2, deck[outpost][1])
+    return [*deck, *more]
+
+
+def _seven_of_a_dilemma(cards: list[dict]) -> list[tuple[int, dict]]:
+    fed = legal_deck(cards, "Federation")
+    dilemmas = [i for i, x in enumerate(fed) if x[1]["type"] == "Dilemma"]
+    cut = set(dilemmas[8:])
+    deck = [x for i, x in enumerate(fed) if i not in cut]
+    last = dilemmas[7]
+    deck[last] = (7, deck[last][1])
     return deck
 
 

@@ -17,18 +17,10 @@ from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
 from deckcheck.games.base import Game
 from deckcheck.games.registry import all_games
+from deckcheck.games.setaside import SetAside, set_aside
 from deckcheck.games.spec import MulliganModel, OpeningModel
 
 _PILE = re.compile(r"^(?P<game>[a-z0-9][a-z0-9-]*):(?P<pile>[a-z0-9][a-z0-9-]*)$")
-
-
-@dataclass(frozen=True)
-class SetAside:
-    """Cards taken out before the shuffle, and why."""
-
-    card: Card
-    count: int
-    why: str
 
 
 @dataclass(frozen=True)
@@ -98,7 +90,9 @@ def open_setup(
         match = _PILE.match(deck)
         if match is None:  # is_pile_reference matched it; keeps type checkers informed
             raise UsageError(f"{deck!r} is not GAME:PILE")
-        return pile_setup(all_games()[match.group("game")], match.group("pile"), catalogs)
+        return pile_setup(
+            all_games()[match.group("game")], match.group("pile"), catalogs, variant=variant
+        )
     return deck_setup(load_deck(deck, game=game, variant=variant, catalogs=catalogs))
 
 
@@ -114,23 +108,11 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
             f"its random piles are: {piles}",
             source=loaded.deck.label,
         )
+    aside = set_aside(loaded.deck, loaded.catalog, opening.set_aside)
     remaining = dict(loaded.deck.counts())
+    for taken in aside:
+        remaining[taken.card.id] -= taken.count
     cards = loaded.deck.cards()
-    aside: list[SetAside] = []
-    for rule in opening.set_aside:
-        selector = bind_selector(rule.select, loaded.catalog)
-        for card_id in list(remaining):
-            if remaining[card_id] and selector(cards[card_id]):
-                take = (
-                    remaining[card_id]
-                    if rule.count is None
-                    else min(rule.count, remaining[card_id])
-                )
-                if take:
-                    remaining[card_id] -= take
-                    aside.append(SetAside(cards[card_id], take, rule.why))
-                if rule.count is not None:
-                    break
     pile = tuple((cards[i], n) for i, n in remaining.items() if n)
     return DrawSetup(
         loaded.deck.label,
@@ -147,13 +129,23 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
     )
 
 
-def pile_setup(game: Game, name: str, catalogs: Sequence[str | Path] = ()) -> DrawSetup:
-    """A game's built-in random pile (``dorn:rituals``)."""
+def pile_setup(
+    game: Game,
+    name: str,
+    catalogs: Sequence[str | Path] = (),
+    *,
+    variant: str | None = None,
+) -> DrawSetup:
+    """A game's built-in random pile (``dorn:rituals``), under a variant (default: the game's).
+
+    The variant can set the default number of cards seen (Dorn's four-heroes: one blessing per
+    hero, so 4) and change card fields (its rituals cost 1 more blood)."""
     spec = game.spec.piles.get(name)
     if spec is None:
         known = ", ".join(f"{game.id}:{p}" for p in game.spec.piles) or "none"
         raise UsageError(f"{game.id} has no pile {name!r}; piles: {known}")
-    catalog = game.catalog(catalogs)
+    the_variant = game.variant(variant)
+    catalog = game.catalog(catalogs, the_variant)
     if spec.cards:
         pile = []
         for card_id, n in spec.cards.items():
@@ -164,7 +156,11 @@ def pile_setup(game: Game, name: str, catalogs: Sequence[str | Path] = ()) -> Dr
     else:
         selector = bind_selector(spec.select, catalog)
         pile = [(c, 1) for c in catalog if selector(c)]
-    opening = OpeningModel(hand_size=spec.seen, draws_per_turn=1, description=spec.seen_note)
+    seen = the_variant.param(spec.seen_param) if spec.seen_param else spec.seen
+    note = spec.seen_note.replace("{seen}", str(seen))
+    if variant is not None:
+        note += f" (variant {the_variant.name})"
+    opening = OpeningModel(hand_size=seen, draws_per_turn=1, description=note)
     return DrawSetup(
         f"{game.id}:{name}",
         game,

@@ -115,15 +115,23 @@ def cards(
         str | None, typer.Argument(help="Part of a name or id, or field:value.")
     ] = None,
     catalog: CatalogOpt = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant", "-v", help="Show the cards as this variant changes them (and its notes)."
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> int:
     """List a game's cards, optionally those matching SEARCH; one match is shown in full.
 
     Examples: [bold]deckcheck cards ren-dhark type:ship[/] · [bold]deckcheck cards the-drake Monk[/]
+    · [bold]deckcheck cards dorn type:ritual --variant four-heroes[/]
     """
     from deckcheck import api
 
-    return show(api.cards(game, search, catalogs=catalog or []), json_out, render.card_list)
+    result = api.cards(game, search, catalogs=catalog or [], variant=variant)
+    return show(result, json_out, render.card_list)
 
 
 @_command(app)
@@ -149,6 +157,15 @@ def validate(
     return show(result, json_out, render.validation)
 
 
+PileVariantOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        "-v",
+        help="The variant (default: the deck's, else the game's); for a pile GAME:PILE it can "
+        "set the cards seen (Dorn four-heroes: 4 blessings).",
+    ),
+]
 SeenOpt = Annotated[
     int | None, typer.Option("--seen", help="Cards seen in all (opening hand plus draws).")
 ]
@@ -210,6 +227,7 @@ def odds(
     by_turn: Annotated[int | None, typer.Option("--by-turn", help="A table of turns 1…T.")] = None,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
+    variant: PileVariantOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
@@ -234,6 +252,7 @@ def odds(
         by_turn=by_turn,
         catalogs=catalog or [],
         game=game,
+        variant=variant,
     )
     return show(result, json_out, render.odds)
 
@@ -252,6 +271,7 @@ def simulate(
     redraw_policy: RedrawPolicyOpt = "optimal",
     catalog: CatalogOpt = None,
     game: GameOpt = None,
+    variant: PileVariantOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
@@ -277,6 +297,7 @@ def simulate(
             redraw_policy=redraw_policy,
             catalogs=catalog or [],
             game=game,
+            variant=variant,
             progress=progress,
         )
     return show(result, json_out, render.odds)
@@ -296,6 +317,7 @@ def hand(
     redraw_policy: RedrawPolicyOpt = "optimal",
     catalog: CatalogOpt = None,
     game: GameOpt = None,
+    variant: PileVariantOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Deal sample opening hands the way the game deals them, with the mulligan decision.
@@ -317,6 +339,7 @@ def hand(
         redraw_policy=redraw_policy,
         catalogs=catalog or [],
         game=game,
+        variant=variant,
     )
     return show(result, json_out, render.hands)
 

@@ -147,6 +147,8 @@ def games(result: GameList) -> None:
 
 def card_list(found: CardSearch) -> None:
     """Cards as a table; a single card in full, with its drawing when the game has one."""
+    for note in found.variant_notes:
+        say(err, (note, "dim"))
     if not found.cards:
         err.print(f"no {found.game.id} card matches {found.search!r}")
         return

@@ -71,9 +71,9 @@ def resolve_source(
     named = declared or game
     with _at_header(source, "game" if declared else None):
         chosen = get_game(named) if named else _detect(source, overlays)
-    catalog = chosen.catalog(overlays)
     with _at_header(source, None if variant else "variant"):
         the_variant = chosen.variant(variant or source.headers.get("variant"))
+    catalog = chosen.catalog(overlays, the_variant)
     overrides = {k: _header_number(source, k) for k in source.headers if k in the_variant.params}
     overrides.update(params or {})
     if overrides:

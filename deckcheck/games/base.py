@@ -6,6 +6,7 @@ Shared code never branches on a game's name; it asks the game. A game is its ``g
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,11 +21,12 @@ from pydantic import ValidationError
 from deckcheck.catalog.cache import load_catalog_toml
 from deckcheck.catalog.load import apply_overlay, build_catalog, parse_document, read_document
 from deckcheck.catalog.model import Catalog, FieldSpec
+from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.result import Json
 from deckcheck.core.tomlfile import parse_toml
 from deckcheck.core.violations import Violation
-from deckcheck.games.spec import GameSpec
+from deckcheck.games.spec import CardChangeModel, GameSpec
 
 if TYPE_CHECKING:
     from deckcheck.catalog.deck import Deck
@@ -39,6 +41,8 @@ class Variant:
     rules: tuple[str, ...]
     params: Mapping[str, Any]
     random: bool = False
+    notes: tuple[str, ...] = ()  # other changes in play, shown where the variant is described
+    card_changes: tuple[CardChangeModel, ...] = ()  # field changes to cards (+1 blood)
 
     def with_params(self, overrides: Mapping[str, Any]) -> Variant:
         """The variant with some numbers changed (``--missions 4``); unknown names are errors."""
@@ -48,13 +52,7 @@ class Variant:
                 f"variant {self.name!r} has no setting {unknown[0]!r}"
                 + (f"; settings: {', '.join(self.params)}" if self.params else "")
             )
-        return Variant(
-            self.name,
-            self.description,
-            self.rules,
-            MappingProxyType({**self.params, **overrides}),
-            self.random,
-        )
+        return dataclasses.replace(self, params=MappingProxyType({**self.params, **overrides}))
 
     def param(self, key: str) -> Any:
         """A number or list from game.toml; a missing one is a bug in the game's data."""
@@ -121,6 +119,8 @@ class Game:
                 tuple(v.rules),
                 MappingProxyType({**self.spec.constants, **v.params}),
                 v.random,
+                tuple(v.notes),
+                tuple(v.card_changes),
             )
             for name, v in self.spec.variants.items()
         }
@@ -162,11 +162,16 @@ class Game:
             self._catalog = build_catalog(self.id, self.name, self.field_specs, docs)
         return self._catalog
 
-    def catalog(self, overlays: Sequence[str | Path] = ()) -> Catalog:
-        """The bundled catalog with the user's overlay files laid over it, in order."""
+    def catalog(
+        self, overlays: Sequence[str | Path] = (), variant: Variant | None = None
+    ) -> Catalog:
+        """The bundled catalog with the user's overlay files laid over it, in order, and the
+        variant's changes to card fields (a ritual's blood cost) applied last."""
         catalog = self.bundled_catalog()
         for path in overlays:
             catalog = apply_overlay(catalog, read_document(path))
+        if variant is not None and variant.card_changes:
+            catalog = _changed(catalog, variant.card_changes)
         return catalog
 
     def rule(self, code: str) -> Rule:
@@ -206,6 +211,19 @@ class GameInfo:
             "cards": self.cards,
             "piles": list(self.piles),
         }
+
+
+def _changed(catalog: Catalog, changes: Sequence[CardChangeModel]) -> Catalog:
+    """The catalog with each change added to the matching cards' field (where it is known)."""
+    cards = list(catalog.cards)
+    for change in changes:
+        selector = bind_selector(change.select, catalog)
+        for i, card in enumerate(cards):
+            value = card.get(change.field)
+            if selector(card) and isinstance(value, int) and not isinstance(value, bool):
+                fields = MappingProxyType({**card.fields, change.field: value + change.add})
+                cards[i] = dataclasses.replace(card, fields=fields)
+    return Catalog(catalog.game, catalog.name, tuple(cards), catalog.fields, catalog.sources)
 
 
 def game_directory(game_id: str) -> Traversable:

@@ -34,6 +34,15 @@ class FieldModel(_Strict):
     synonyms: list[list[str]] = []  # values that mean the same ("Neutral" = "Non-Aligned")
 
 
+class CardChangeModel(_Strict):
+    """A variant's change to a card field (Dorn 15.f: every ritual costs 1 more blood)."""
+
+    select: str
+    field: str
+    add: int
+    why: str = ""
+
+
 class VariantModel(_Strict):
     """``[variants.NAME]``: the rules a variant checks and their numbers."""
 
@@ -44,6 +53,8 @@ class VariantModel(_Strict):
     # How a random variant deals from the deck file itself (a shuffled Drake stack's leader, a
     # party drawn from a pool of heroes); odds, hand and simulate use it.
     deal: OpeningModel | None = None
+    notes: list[str] = []  # what else the variant changes in play (shown, not checked)
+    card_changes: list[CardChangeModel] = []
 
 
 class SetAsideModel(_Strict):
@@ -51,6 +62,7 @@ class SetAsideModel(_Strict):
 
     select: str
     count: int | None = None  # None: every matching card
+    one_per: str = ""  # a field: one copy per distinct value (one Outpost per affiliation)
     why: str = ""
 
 
@@ -94,7 +106,8 @@ class PileModel(_Strict):
     select: str = ""
     cards: dict[str, int] = {}  # card id -> copies, instead of select
     seen: int
-    seen_note: str = ""
+    seen_param: str = ""  # a variant parameter that sets the default seen (party_size)
+    seen_note: str = ""  # may say {seen}
 
 
 class TotalModel(_Strict):
@@ -103,6 +116,7 @@ class TotalModel(_Strict):
     label: str
     select: str | list[str] = ""  # a list: cards matching any of them
     sum_field: str = ""
+    set_aside: bool = False  # count the cards [opening] sets aside (STCCG's seed cards)
     required_for: list[str] = []  # a sum is unknown only when these cards lack the field
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.core.violations import Violation, error, undecided
+from deckcheck.core.violations import Violation, error, undecided, warning
 from deckcheck.games.base import Variant
 
 
@@ -171,20 +171,29 @@ def planet(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
 
 
 def colour(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """rd.colour: every card of one colour (a player plays blue or red)."""
+    """rd.colour: a warning when the cards mix colours.
+
+    The rulebook's custom-deck rules limit copies, points, ships, persons/units and actions,
+    not colours; colours matter in play (blue starts, some actions name a side), so a mixed
+    deck is worth knowing about but stays legal. Cards of unknown colour are left out.
+    """
     by_colour: dict[str, list[str]] = {}
     for entry in deck:
-        by_colour.setdefault(str(entry.card.get("colour") or ""), []).append(entry.card.id)
-    unknown = by_colour.pop("", [])
+        known = str(entry.card.get("colour") or "")
+        if known:
+            by_colour.setdefault(known, []).append(entry.card.id)
     if len(by_colour) > 1:
         parts = [
             f"{len(ids)} {c} ({', '.join(ids[:6])}{', …' if len(ids) > 6 else ''})"
             for c, ids in sorted(by_colour.items(), key=lambda kv: -len(kv[1]))
         ]
         minority = sorted(by_colour.items(), key=lambda kv: len(kv[1]))[0][1]
-        yield error("rd.colour", "cards of more than one colour: " + "; ".join(parts), minority)
-    elif unknown:
-        yield undecided("rd.colour", f"colour unknown for {', '.join(unknown)}", unknown)
+        yield warning(
+            "rd.colour",
+            "cards of more than one colour (allowed, but blue starts and some actions name "
+            "a side): " + "; ".join(parts),
+            minority,
+        )
 
 
 _RANGE = re.compile(r"^(.*?)(\d+)-\1(\d+)$")

@@ -7,7 +7,7 @@ headers); writing puts the draw deck first, then ``Missions:``, then ``Seed+Dil:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
@@ -35,10 +35,13 @@ def lackey_name(card: Card, title_case: Callable[[Card], bool]) -> str:
 def write_lackey(
     deck: Deck,
     mission: Callable[[Card], bool],
-    seed: Callable[[Card], bool],
+    seeded: Mapping[str, int],
     name_of: Callable[[Card], str] = lambda card: card.name,
 ) -> str:
-    """The deck as a Lackey file (CRLF, as Lackey writes them), sections by card type."""
+    """The deck as a Lackey file (CRLF, as Lackey writes them), sections by card type.
+
+    ``seeded`` gives the seeded copies per card id; the rest of a card's copies (a second
+    Outpost of one affiliation) go to the draw deck."""
     counts = deck.counts()
     cards = deck.cards()
     draw: list[str] = []
@@ -46,7 +49,13 @@ def write_lackey(
     seeds: list[str] = []
     for card_id, n in counts.items():
         card = cards[card_id]
-        line = f"{n}\t{name_of(card)}"
-        (missions if mission(card) else seeds if seed(card) else draw).append(line)
+        if mission(card):
+            missions.append(f"{n}\t{name_of(card)}")
+            continue
+        seed = min(seeded.get(card_id, 0), n)
+        if seed:
+            seeds.append(f"{seed}\t{name_of(card)}")
+        if n - seed:
+            draw.append(f"{n - seed}\t{name_of(card)}")
     lines = [*draw, "Missions:", *missions, "Seed+Dil:", *seeds]
     return "\r\n".join(lines) + "\r\n"

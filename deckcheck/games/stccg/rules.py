@@ -3,32 +3,46 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.text import fold
 from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import Variant
+from deckcheck.games.setaside import SetAside, set_aside
+from deckcheck.games.spec import SetAsideModel
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def is_seed(card: Card, variant: Variant) -> bool:
-    """Seed cards (missions, outposts and other facilities, artifacts, dilemmas)."""
-    return any(card.has_type(t) for t in variant.param("seed_types"))
+def seed_cards(deck: Deck, catalog: Catalog, params: Mapping[str, Any]) -> tuple[SetAside, ...]:
+    """The deck's seed cards: missions, dilemmas, artifacts, other facilities, and one Outpost
+    per affiliation (further copies stay in the draw deck), as ``seed_cards`` in game.toml."""
+    rules = [SetAsideModel.model_validate(r) for r in params["seed_cards"]]
+    return set_aside(deck, catalog, rules)
 
 
 def size(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.size: exactly ``deck_size`` cards."""
-    want = variant.param("deck_size")
-    if deck.size != want:
+    """stccg.size: ``min_cards`` to ``max_cards`` cards (no upper limit when absent)."""
+    low = variant.param("min_cards")
+    high = variant.params.get("max_cards")
+    if low == high and deck.size != low:
         yield error(
             "stccg.size",
-            f"{deck.size} cards, exactly {want} required "
-            f"({'remove' if deck.size > want else 'add'} {abs(deck.size - want)})",
+            f"{deck.size} cards, exactly {low} required "
+            f"({'remove' if deck.size > low else 'add'} {abs(deck.size - low)})",
+        )
+    elif deck.size < low:
+        yield error(
+            "stccg.size", f"{deck.size} cards, at least {low} required (add {low - deck.size})"
+        )
+    elif high is not None and deck.size > high:
+        yield error(
+            "stccg.size", f"{deck.size} cards, at most {high} allowed (remove {deck.size - high})"
         )
 
 
@@ -51,18 +65,18 @@ def missions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
 
 def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """stccg.seed-half: at most half the deck are seed cards; the message breaks them down."""
-    seeds = [e for e in deck if is_seed(e.card, variant)]
-    n = sum(e.count for e in seeds)
+    seeds = seed_cards(deck, catalog, variant.params)
+    n = sum(s.count for s in seeds)
     limit = deck.size // 2
     if n > limit:
         by_type: Counter[str] = Counter()
-        for e in seeds:
-            by_type[e.card.types[0].lower()] += e.count
+        for seed in seeds:
+            by_type[seed.card.types[0].lower()] += seed.count
         parts = ", ".join(f"{k} {t}{'s' if k != 1 else ''}" for t, k in by_type.most_common())
         yield error(
             "stccg.seed-half",
             f"{n} seed cards, at most {limit} allowed ({deck.size} cards): {parts}",
-            list(dict.fromkeys(e.card.id for e in seeds)),
+            list(dict.fromkeys(seed.card.id for seed in seeds)),
         )
 
 
@@ -80,6 +94,12 @@ def outposts(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
     def affiliations(card: Card) -> frozenset[str]:
         return frozenset(a for a in card.get("affiliation") or () if fold(a) not in neutral)
 
+    if not any(e.card.has_type(outpost) for e in deck):
+        yield error(
+            "stccg.outposts",
+            "no Outpost: Personnel and Ships report for duty at an Outpost, so without one "
+            "none of them can ever be played",
+        )
     covered: set[str] = set()
     for e in deck:
         if e.card.has_type(outpost):
@@ -120,10 +140,80 @@ def type_outside_rules(deck: Deck, catalog: Catalog, variant: Variant) -> Iterab
         )
 
 
+def _copies(deck: Deck, kind: str) -> list[tuple[Card, int]]:
+    counts = deck.counts()
+    return [(c, counts[c.id]) for c in deck.cards().values() if c.has_type(kind)]
+
+
+def outpost_mission(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.outpost-mission: a warning for an Outpost with no mission of the deck to stand at.
+
+    An affiliation's Outpost stands at a mission showing that affiliation's icon (the
+    missions' ``affiliation`` field holds their icons); a Neutral Outpost at a space mission.
+    """
+    neutral = {fold(a) for a in variant.param("neutral_affiliations")}
+    missions = _copies(deck, variant.param("mission_type"))
+    n_missions = sum(n for _, n in missions)
+    icons = {fold(a) for m, _ in missions for a in m.get("affiliation") or ()}
+    space_ok = variant.param("neutral_outpost_locations")
+    space = sum(n for m, n in missions if m.get("mission_location") in space_ok)
+    for card, _ in _copies(deck, variant.param("outpost_type")):
+        affs = [a for a in card.get("affiliation") or () if fold(a) not in neutral]
+        if affs and not any(fold(a) in icons for a in affs):
+            yield warning(
+                "stccg.outpost-mission",
+                f"{card.name}: none of the deck's {_plural(n_missions, 'mission')} shows the "
+                f"{' or '.join(affs)} icon, so it has nowhere of yours to stand",
+                [card.id],
+            )
+        elif not affs and not space:
+            yield warning(
+                "stccg.outpost-mission",
+                f"{card.name}: a Neutral Outpost stands only at a space mission, and none of "
+                f"the deck's {_plural(n_missions, 'mission')} is one",
+                [card.id],
+            )
+
+
+def seed_limits(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.seed-limits: a warning for dilemma or artifact copies that cannot be seeded.
+
+    No two identical dilemmas or artifacts go under one mission, and artifacts go under planet
+    missions only: copies of one card beyond the deck's missions (planet missions for an
+    artifact) are removed from the game. Different artifacts may share a mission, so only the
+    copies of one card are limited.
+    """
+    missions = _copies(deck, variant.param("mission_type"))
+    total = sum(n for _, n in missions)
+    planet_at = variant.param("planet_locations")
+    planet = sum(n for m, n in missions if m.get("mission_location") in planet_at)
+    checks = [
+        (card, n, "dilemma", total, "") for card, n in _copies(deck, variant.param("dilemma_type"))
+    ]
+    checks += [
+        (card, n, "artifact", planet, "planet ")
+        for card, n in _copies(deck, variant.param("artifact_type"))
+    ]
+    for card, n, kind, room, where in checks:
+        if n > room:
+            yield warning(
+                "stccg.seed-limits",
+                f"{n} copies of the {kind} {card.name}, but the deck has "
+                f"{_plural(room, where + 'mission')}"
+                + (f" (of {total})" if where else "")
+                + f": no two identical {kind}s go under one mission"
+                + (", and artifacts go under planet missions only" if where else "")
+                + f", so {n - room} cannot be seeded",
+                [card.id],
+            )
+
+
 RULES = {
     "stccg.size": size,
     "stccg.missions": missions,
     "stccg.seed-half": seed_half,
     "stccg.outposts": outposts,
     "stccg.type-outside-rules": type_outside_rules,
+    "stccg.outpost-mission": outpost_mission,
+    "stccg.seed-limits": seed_limits,
 }

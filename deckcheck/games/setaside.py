@@ -1,0 +1,66 @@
+"""Cards a game takes out of the deck before the shuffle (a planet, seed cards, miners).
+
+One function serves the draw pile of ``odds``/``simulate``/``hand`` and the rules that count
+such cards (STCCG's seed half), so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deckcheck.catalog.deck import Deck
+from deckcheck.catalog.model import Card, Catalog
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.text import fold
+from deckcheck.games.spec import SetAsideModel
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """Copies of one card taken out before the shuffle, and why."""
+
+    card: Card
+    count: int
+    why: str
+
+
+def _values(card: Card, field: str) -> list[str]:
+    value = card.get(field)
+    items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+    return [fold(str(v)) for v in items] or [""]
+
+
+def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> tuple[SetAside, ...]:
+    """Apply ``rules`` in order to the deck's cards (in deck order); a card taken by one rule
+    is not seen by the next.
+
+    A rule takes every matching copy, at most ``count`` copies in all, or, with ``one_per``,
+    one copy per distinct value of that field (STCCG: one Outpost per affiliation; a copy with
+    several values uses one not yet taken).
+    """
+    remaining = dict(deck.counts())
+    cards = deck.cards()
+    out: list[SetAside] = []
+    for rule in rules:
+        selector = bind_selector(rule.select, catalog)
+        used: set[str] = set()
+        left = rule.count
+        for card_id in list(remaining):
+            have = remaining[card_id]
+            if not have or not selector(cards[card_id]):
+                continue
+            take = have if left is None else min(left, have)
+            if rule.one_per:
+                free = [v for v in dict.fromkeys(_values(cards[card_id], rule.one_per))]
+                free = [v for v in free if v not in used][:take]
+                used.update(free)
+                take = len(free)
+            if take:
+                remaining[card_id] -= take
+                out.append(SetAside(cards[card_id], take, rule.why))
+                if left is not None:
+                    left -= take
+            if left == 0:
+                break
+    return tuple(out)
