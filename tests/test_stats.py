@@ -49,9 +49,15 @@ def _expected_counts(path: Path) -> dict[str, Counter[str]]:
     zone: Counter[str] = Counter()
     for rule in aside_rules:
         sel = bind_selector(rule.select, loaded.catalog)
+        taken_values: set[str] = set()  # one_per: one copy per value (an Outpost per affiliation)
         for cid in list(remaining):
             if remaining[cid] and sel(cards[cid]):
                 take = remaining[cid] if rule.count is None else min(rule.count, remaining[cid])
+                if rule.one_per:
+                    value = cards[cid].get(rule.one_per)
+                    values = set(value) if isinstance(value, list) else {str(value)}
+                    take = min(take, len(values - taken_values))
+                    taken_values |= set(sorted(values - taken_values)[:take])
                 remaining[cid] -= take
                 zone[rule.why] += take
                 if rule.count is not None:
