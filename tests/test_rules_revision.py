@@ -12,19 +12,17 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
 from deckcheck.analysis.setup import open_setup
 from deckcheck.cards import find_cards
-from deckcheck.cli.app import app
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import load_deck
 from deckcheck.games.registry import get_game
 from deckcheck.validate import validate_loaded
 
 ROOT = Path(__file__).resolve().parents[1]
-runner = CliRunner()
 
 
 # ------------------------------------------------------------------ Dorn, four-heroes (15.f)
@@ -65,20 +63,18 @@ def test_cards_under_four_heroes_cost_one_more_blood() -> None:
 
 
 def test_cards_variant_cli() -> None:
-    result = runner.invoke(
-        app, ["cards", "dorn", "Black Fountain", "--variant", "four-heroes", "--json"]
-    )
+    result = invoke(["cards", "dorn", "Black Fountain", "--variant", "four-heroes", "--json"])
     assert result.exit_code == 0, result.output
     [card] = json.loads(result.stdout)
     bundled = get_game("dorn").bundled_catalog().by_id(card["id"])
     assert bundled is not None and card["blood_cost"] == bundled.get("blood_cost") + 1
-    bad = runner.invoke(app, ["cards", "dorn", "--variant", "five-heroes"])
+    bad = invoke(["cards", "dorn", "--variant", "five-heroes"])
     assert bad.exit_code == 2 and "four-heroes" in bad.output
 
 
 def test_odds_variant_cli_on_a_pile() -> None:
-    result = runner.invoke(
-        app, ["odds", "dorn:blessings", "type:blessing>=1", "--variant", "four-heroes", "--json"]
+    result = invoke(
+        ["odds", "dorn:blessings", "type:blessing>=1", "--variant", "four-heroes", "--json"]
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["cards_seen"] == 4
@@ -117,5 +113,5 @@ def test_second_player_sixth_card_says_two_players() -> None:
     assert any("two-player game" in a for a in report.assumptions)
     first = compute_odds(open_setup(deck), ["type:miner>=1"], OddsOptions())
     assert not any("two-player" in a for a in first.assumptions)
-    result = runner.invoke(app, ["odds", "--help"])
+    result = invoke(["odds", "--help"])
     assert "two-player" in result.output

@@ -738,7 +738,7 @@ def test_diff_counts_seed_cards_as_the_opening_does(tmp_path: Path) -> None:
 
 def test_lackey_export_puts_the_second_outpost_in_the_draw_deck(tmp_path: Path) -> None:
     path = write(tmp_path, build(outposts=(FED_OUTPOST, FED_OUTPOST)))
-    result = runner.invoke(app, ["export", str(path), "--to", "lackey"])
+    result = invoke(["export", str(path), "--to", "lackey"])
     assert result.exit_code == 0, result.output
     text = result.stdout.replace("\r\n", "\n")
     draw, rest = text.split("Missions:\n")
