@@ -474,9 +474,10 @@ def tune(
     Example: [bold]deckcheck tune my-deck.txt "type:ship>=2" --target 95% --turn 2[/]
     """
     from deckcheck.analysis.tune import tune_deck
+    from deckcheck.api import odds_options
     from deckcheck.cli import charts
 
-    options = _odds_options(None, None, second, mulligan, None, None, redraw_policy)
+    options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
     result = tune_deck(
         deck,
         condition,
