@@ -20,7 +20,9 @@ from typing import Any, cast
 
 from deckcheck.analysis.hands import HandsReport, sample_hands
 from deckcheck.analysis.odds import (
+    GAME_RULE,
     UNLIMITED,
+    GameRule,
     MulliganPolicy,
     OddsOptions,
     OddsReport,
@@ -218,14 +220,15 @@ def odds_options(
     by_turn: int | None = None,
     redraw_policy: str = "optimal",
 ) -> OddsOptions:
-    """Check the draw options as a user gives them (``redraws`` a number or "unlimited")."""
+    """Check the draw options as a user gives them (``redraws`` a number or "unlimited"; None
+    keeps the game's own limit)."""
     if mulligan not in ("rules", "none"):
         raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
-    parsed: int | str | None = None
+    parsed: int | GameRule | None = GAME_RULE
     if redraws is not None:
         text = str(redraws).strip().lower()
         if text == UNLIMITED:
-            parsed = UNLIMITED
+            parsed = None
         elif text.isdigit() and int(text) <= MAX_REDRAWS:
             parsed = int(text)
         else:

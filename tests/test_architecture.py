@@ -10,8 +10,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 import deckcheck
 
 PACKAGE = Path(deckcheck.__file__).parent
@@ -108,9 +106,6 @@ def test_no_import_cycles() -> None:
     assert cycles == []
 
 
-@pytest.mark.xfail(
-    strict=True, reason="draws/optimal_redraw still borrows exact's internals (being fixed)"
-)
 def test_no_module_imports_private_names_of_another() -> None:
     private = [
         f"{name}: {target}.{n}"

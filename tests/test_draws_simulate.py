@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.draws.answer import Answer as SimulationResult
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
@@ -25,9 +26,8 @@ from deckcheck.draws.model import (
     Query,
     RedrawRule,
     ReturnRule,
-    SimulationResult,
 )
-from deckcheck.draws.policies import greedy_return, kuk_keep, redraw_allowed
+from deckcheck.draws.policies import greedy_return, lookahead_keep, redraw_allowed
 from deckcheck.draws.reference import simulate_reference
 from deckcheck.draws.stats import wilson_interval
 
@@ -125,7 +125,7 @@ def exact_value(
                 continue
             p = n / total
             bump = tuple(int(i == g) for i in range(len(sizes)))
-            if procedure.lookahead and j % per_turn == 0 and not kuk_keep(problem, held, g):
+            if procedure.lookahead and j % per_turn == 0 and not lookahead_keep(problem, held, g):
                 rest = add(pile, bump, -1)
                 for g2, n2 in enumerate(rest):
                     if n2:
@@ -503,7 +503,7 @@ def exact_with_queue(problem: DrawProblem, procedure: Procedure, query: Query) -
         value = 0.0
         for p, top, rest in deal(held, under):
             bump = tuple(int(i == top) for i in range(len(sizes)))
-            if j % procedure.draws_per_turn == 0 and not kuk_keep(problem, held, top):
+            if j % procedure.draws_per_turn == 0 and not lookahead_keep(problem, held, top):
                 # The top card goes under; `held` plus the queue must not count it as dealt.
                 for p2, card, rest2 in deal(held, (*rest, top)):
                     bump2 = tuple(int(i == card) for i in range(len(sizes)))

@@ -340,7 +340,7 @@ def test_pc_turns_with_look_ahead(tmp_path: Path) -> None:
     deck = pc_deck(tmp_path)
     turn2 = odds(deck, "type:warrior>=3", "--turn", "2", "--mulligan", "none")
     assert turn2["cards_seen"] == 7
-    # the kuk look-ahead can only help: at least the plain 7-card draw
+    # the look-ahead keep can only help: at least the plain 7-card draw
     assert turn2["probability"] >= float(at_least(PC_PILE, PC_WARRIORS, 7, 3)) - 1e-12
     assert odds(deck, "type:warrior>=3", "--turn", "2", "--second")["cards_seen"] == 8
 

@@ -80,7 +80,7 @@ class Oracle:
         while len(held) < self.seen:
             if self.lookahead and (len(held) - self.hand) % self.per_turn == 0:
                 top = deck[0]
-                if not policies.kuk_keep(self.problem, self.comp(held), self.group[top]):
+                if not policies.lookahead_keep(self.problem, self.comp(held), self.group[top]):
                     deck.append(deck.pop(0))
             held.append(deck.pop(0))
         totals = self.counts(held)

@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 
 from deckcheck.core.errors import ConditionError
+from deckcheck.draws.compare import Comparison
 
 MAX_CONDITION_COUNT = 100_000
 _CONDITION = re.compile(r"^(?P<selector>.*?)\s*(?P<op>>=|<=|==|=|>|<)\s*(?P<count>[^<>=]*)$", re.S)
-_OP_NAMES = {"==": "="}
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Condition:
 
     text: str
     selector: str
-    op: str
+    op: Comparison
     count: int
 
 
@@ -39,5 +39,5 @@ def parse_condition(text: str) -> Condition:
     count = int(raw_count)
     if count > MAX_CONDITION_COUNT:
         raise ConditionError(f"condition {text!r}: a count of {count} is beyond any deck")
-    op = _OP_NAMES.get(match.group("op"), match.group("op"))
+    op = Comparison.parse(match.group("op"))
     return Condition(cleaned, match.group("selector").strip().strip("\"'"), op, count)

@@ -21,7 +21,16 @@ from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
-from deckcheck.draws.model import CountTest, Query, RedrawRule, ReturnRule
+from deckcheck.draws.dealer import (
+    Choices,
+    Dealer,
+    DealShape,
+    RedrawChooser,
+    ReturnChooser,
+    Step,
+    StepKind,
+)
+from deckcheck.draws.model import Query, RedrawRule, ReturnRule
 from deckcheck.games.spec import MulliganModel
 
 MAX_HANDS = 1000
@@ -99,27 +108,33 @@ def sample_hands(
         raise UsageError(f"--count must be between 1 and {MAX_HANDS}")
     check_seed(seed)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    pile = [card for card, n in setup.pile for _ in range(n)]
     size = (
         setup.opening.hand_size_second
         if second and setup.opening.hand_size_second
         else setup.opening.hand_size
     )
-    if size > len(pile):
-        raise UsageError(f"the pile holds {len(pile)} cards, fewer than a hand of {size}")
-    rule = setup.mulligan_rule() if mulligan == "rules" else None
+    if size > setup.pile_size:
+        raise UsageError(f"the pile holds {setup.pile_size} cards, fewer than a hand of {size}")
+    options = OddsOptions(second=second, mulligan=mulligan)
+    game_rule = setup.mulligan_rule() if mulligan == "rules" else None
+    optimal_redraw = isinstance(game_rule, RedrawRule) and redraw_policy == "optimal"
+    # The optimal redraw needs a goal: without one, a hand the rule accepts.
+    goal_texts = list(conditions)
+    if optimal_redraw and not goal_texts and setup.mulligan is not None:
+        goal_texts = accepted_hand(setup.mulligan)
+    bound = bind(setup, goal_texts, options, require_conditions=False)
+    grouping = _grouping(setup, bound)
+    rule = bound.procedure.mulligan if mulligan == "rules" else None
+    query = Query(size, second, True)
     notes: list[str] = []
-    chooser = None
-    grouping: _Grouping | None = None
+    returns: ReturnChooser | None = None
+    redraws: RedrawChooser | None = None
     if isinstance(rule, ReturnRule):
         if conditions:
             from deckcheck.draws.exact import Intractable, optimal_return_choice
 
-            bound, grouping = _bind_goal(setup, conditions, second)
             try:
-                chooser = optimal_return_choice(
-                    bound.problem, bound.procedure, Query(size, second, True)
-                )
+                returns = optimal_return_choice(bound.problem, bound.procedure, query)
                 notes.append("returns are the exact optimum for: " + " and ".join(conditions))
             except Intractable:
                 notes.append("the optimal return is out of reach here: hands are kept")
@@ -128,20 +143,14 @@ def sample_hands(
                 "no goal given, so hands are kept; add conditions (e.g. "
                 '"type:warrior>=2") to see the optimal return'
             )
-    triggers = []
-    if isinstance(rule, RedrawRule) and setup.mulligan is not None:
-        triggers = [(bind_selector(t.select, setup.catalog), t) for t in setup.mulligan.triggers]
-    redraw_chooser = None
-    if isinstance(rule, RedrawRule) and redraw_policy == "optimal" and setup.mulligan:
-        from deckcheck.draws.exact import Intractable
+        if returns is None:
+            rule = None  # hands are kept: no decision to show
+    if isinstance(rule, RedrawRule) and optimal_redraw:
+        from deckcheck.draws.intractable import Intractable
         from deckcheck.draws.optimal_redraw import optimal_redraw_choice
 
-        goal_texts = list(conditions) or accepted_hand(setup.mulligan)
-        bound, grouping = _bind_goal(setup, goal_texts, second)
         try:
-            redraw_chooser = optimal_redraw_choice(
-                bound.problem, bound.procedure, Query(size, second, True)
-            )
+            redraws = optimal_redraw_choice(bound.problem, bound.procedure, query)
             notes.append(
                 "the redraw is optional: taken only when a fresh deal beats the hand, for: "
                 + " and ".join(goal_texts)
@@ -150,85 +159,29 @@ def sample_hands(
         except Intractable:
             from deckcheck.draws.policies import redraw_unless_met
 
-            problem = bound.problem
-            redraw_chooser = functools.partial(redraw_unless_met, problem)
+            redraws = functools.partial(redraw_unless_met, bound.problem)
             notes.append(
                 "the exact optimal redraw is out of reach here: a hand is redrawn when allowed "
                 "unless it already meets: " + " and ".join(goal_texts)
             )
-    goal = [
-        (bind_selector(c.selector, setup.catalog, setup.game.name_candidates), c)
-        for c in (bind(setup, conditions, OddsOptions()).conditions if conditions else ())
-    ]
+    shape = DealShape(size, 0, rule, False, 1)
+    choices = Choices(bound.problem, redraw=redraws, returned=returns)
+    cards = [card for card, n in setup.pile for _ in range(n)]
+    dealer: Dealer[Card] = Dealer(bound.problem, shape, cards, grouping.of, choices)
     hands = []
     for number in range(1, count + 1):
         # One stream per hand: hand N of a seed is the same whatever --count or the policy.
-        rng = random.Random(f"{seed}:{number}")
-        deck = pile[:]
-        rng.shuffle(deck)
-        hand, rest = deck[:size], deck[size:]
-        first = tuple(hand)
-        decisions: list[str] = []
-        returned: tuple[Card, ...] = ()
-        if isinstance(rule, RedrawRule):
-            redraws = 0
-            while True:
-                reasons = [
-                    f"{_count(hand, sel)} {t.select.split(':')[-1]} ({t.op} {t.count})"
-                    for sel, t in triggers
-                    if _holds(_count(hand, sel), t.op, t.count)
-                ]
-                if not reasons:
-                    decisions.append(
-                        "kept: no redraw allowed" if redraws == 0 else "kept after the redraw"
-                    )
-                    break
-                if rule.max_redraws is not None and redraws >= rule.max_redraws:
-                    decisions.append("kept: " + ", ".join(reasons) + ", but no redraws left")
-                    break
-                if redraw_chooser is not None and grouping is not None:
-                    left = None if rule.max_redraws is None else rule.max_redraws - redraws
-                    if not redraw_chooser(grouping.composition(hand), left):
-                        decisions.append(
-                            "kept: "
-                            + ", ".join(reasons)
-                            + " allows a redraw, but this hand has the better chance"
-                        )
-                        break
-                decisions.append("redraw: " + ", ".join(reasons))
-                deck = pile[:]
-                rng.shuffle(deck)
-                hand, rest = deck[:size], deck[size:]
-                redraws += 1
-        elif isinstance(rule, ReturnRule) and chooser is not None and grouping is not None:
-            group_of = grouping.of
-            choice = chooser(grouping.composition(hand))
-            if choice is None:
-                decisions.append("kept: the hand already gives the best chance")
-            else:
-                wanted = list(choice)
-                back: list[Card] = []
-                for card in list(hand):
-                    g = group_of(card)
-                    if wanted[g] > 0:
-                        wanted[g] -= 1
-                        back.append(card)
-                        hand.remove(card)
-                returned = tuple(back)
-                rest = rest + back
-                rng.shuffle(rest)
-                drawn, rest = rest[: rule.count], rest[rule.count :]
-                hand = hand + drawn
-                decisions.append(
-                    f"returned {', '.join(c.name for c in back)}; drew "
-                    f"{', '.join(c.name for c in drawn)}"
-                )
-        elif rule is None and mulligan == "none":
+        deal = dealer.deal(random.Random(f"{seed}:{number}"))
+        decisions = [_word(step, bound, setup.mulligan) for step in deal.steps]
+        if rule is None and mulligan == "none":
             decisions.append("mulligan off")
-        satisfied = (
-            all(_holds(_count(hand, sel), c.op, c.count) for sel, c in goal) if goal else None
+        returned = next((s.returned for s in deal.steps if s.kind is StepKind.RETURNED), ())
+        satisfied = bound.problem.satisfied(dealer.counts(deal.hand)) if conditions else None
+        hands.append(
+            SampleHand(
+                number, tuple(deal.first), tuple(deal.hand), tuple(decisions), returned, satisfied
+            )
         )
-        hands.append(SampleHand(number, first, tuple(hand), tuple(decisions), returned, satisfied))
     return HandsReport(
         setup.label,
         setup.game.id,
@@ -242,19 +195,47 @@ def sample_hands(
     )
 
 
-_NEGATED = {"<": ">=", ">": "<=", "<=": ">", ">=": "<"}
+def _word(step: Step[Card], bound: Bound, model: MulliganModel | None) -> str:
+    """A mulligan step in words, with the triggers that held ("2 action (> 3)")."""
+    reasons = ""
+    rule = bound.procedure.mulligan
+    if step.triggers and isinstance(rule, RedrawRule) and model is not None:
+        totals = bound.problem.selector_counts(step.hand)
+        reasons = ", ".join(
+            f"{totals[rule.triggers[i].selector]} {model.triggers[i].select.split(':')[-1]} "
+            f"({model.triggers[i].op} {model.triggers[i].count})"
+            for i in step.triggers
+        )
+    kind = step.kind
+    if kind is StepKind.KEPT_NOT_ALLOWED:
+        return "kept: no redraw allowed" if step.redraws == 0 else "kept after the redraw"
+    if kind is StepKind.KEPT_NO_REDRAWS_LEFT:
+        return f"kept: {reasons}, but no redraws left"
+    if kind is StepKind.KEPT_BY_CHOICE:
+        return f"kept: {reasons} allows a redraw, but this hand has the better chance"
+    if kind is StepKind.KEPT_AT_CAP:
+        return f"kept: {reasons}, but {step.redraws} redraws are enough"
+    if kind is StepKind.REDRAW:
+        return f"redraw: {reasons}"
+    if kind is StepKind.KEPT_NO_RETURN:
+        return "kept: the hand already gives the best chance"
+    return (
+        f"returned {', '.join(c.name for c in step.returned)}; drew "
+        f"{', '.join(c.name for c in step.drawn)}"
+    )
 
 
 def accepted_hand(mulligan: MulliganModel) -> list[str]:
     """Conditions that hold exactly when no redraw trigger does (a hand the rule accepts)."""
     goal = []
     for t in mulligan.triggers:
-        if t.op not in _NEGATED:
+        opposite = t.op.negated()
+        if opposite is None:
             raise UsageError(
                 f"the redraw trigger {t.select}{t.op}{t.count} has no single opposite: give "
                 "a goal (conditions) or --redraw-policy always"
             )
-        goal.append(f"{t.select}{_NEGATED[t.op]}{t.count}")
+        goal.append(f"{t.select}{opposite}{t.count}")
     return goal
 
 
@@ -262,36 +243,19 @@ def accepted_hand(mulligan: MulliganModel) -> list[str]:
 class _Grouping:
     """Which group of the abstract problem a card belongs to (the selectors it matches)."""
 
-    keys: list[tuple[bool, ...]]
+    index: dict[tuple[bool, ...], int]
     predicates: Sequence[Callable[[Card], bool]]
 
     def of(self, card: Card) -> int:
         """The group index of ``card``."""
-        return self.keys.index(tuple(p(card) for p in self.predicates))
-
-    def composition(self, hand: Sequence[Card]) -> tuple[int, ...]:
-        """How many cards of each group a hand holds."""
-        counts = [0] * len(self.keys)
-        for card in hand:
-            counts[self.of(card)] += 1
-        return tuple(counts)
+        return self.index[tuple(p(card) for p in self.predicates)]
 
 
-def _bind_goal(
-    setup: DrawSetup, conditions: Sequence[str], second: bool
-) -> tuple[Bound, _Grouping]:
-    """The goal as an abstract problem, and how to find a card's group in it."""
-    bound = bind(setup, conditions, OddsOptions(second=second))
+def _grouping(setup: DrawSetup, bound: Bound) -> _Grouping:
+    """How to find a card's group in the bound problem."""
     predicates = [
         bind_selector(t, setup.catalog, setup.game.name_candidates)
         for t in bound.problem.selector_labels
     ]
-    return bound, _Grouping(list(bound.problem.membership), predicates)
-
-
-def _count(hand: Sequence[Card], selector: Callable[[Card], bool]) -> int:
-    return sum(1 for c in hand if selector(c))
-
-
-def _holds(value: int, op: str, threshold: int) -> bool:
-    return CountTest(0, op, threshold).holds(value)  # type: ignore[arg-type]
+    index = {key: g for g, key in enumerate(bound.problem.membership)}
+    return _Grouping(index, predicates)

@@ -2,31 +2,36 @@
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Final, Literal
 
 from deckcheck.analysis.conditions import Condition, parse_condition
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
-from deckcheck.draws.model import (
-    CountTest,
-    DrawProblem,
-    Procedure,
-    Query,
-    RedrawRule,
-    ReturnRule,
-)
+from deckcheck.draws.answer import Answer
+from deckcheck.draws.facts import Fact, FactKind
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
+from deckcheck.draws.solve import Policy, RedrawPolicy
+from deckcheck.draws.wording import fact_text
 
 MulliganPolicy = Literal["rules", "none"]
-RedrawPolicy = Literal["always", "optimal"]  # redraw whenever allowed / only when it helps
 UNLIMITED = "unlimited"
 MAX_TRIALS = 1_000_000_000
 MAX_SEED = 2**63 - 1
+
+
+class GameRule:
+    """The type of :data:`GAME_RULE`: "the game's own redraw limit", not a number."""
+
+    def __repr__(self) -> str:
+        return "GAME_RULE"
+
+
+#: ``OddsOptions.redraws`` when the game's own limit applies (None means unlimited).
+GAME_RULE: Final = GameRule()
 
 
 def check_seed(seed: int | None) -> None:
@@ -35,14 +40,20 @@ def check_seed(seed: int | None) -> None:
         raise UsageError(f"--seed must be between 0 and {MAX_SEED:,}, not {seed}")
 
 
-# Engine notes that the assumptions below already say in the user's terms.
-_COVERED_NOTES = (
-    "redraw whenever allowed",
-    "redraw only when it raises",
-    "mulligan choice is optimal",
-    "look-ahead:",
-    "at most once;",  # the mulligan line gives the limit
+# Facts that the assumption lines below already say in the user's terms.
+_SAID = frozenset(
+    {
+        FactKind.LOOKAHEAD_HEURISTIC,
+        FactKind.REDRAW_WHENEVER_ALLOWED,
+        FactKind.REDRAW_OPTIMAL,
+        FactKind.RETURN_OPTIMAL,
+    }
 )
+
+
+def _said(fact: Fact) -> bool:
+    # The mulligan line gives the limit; a limit of one needs no more words.
+    return fact.kind in _SAID or (fact.kind is FactKind.OPTIMAL_REDRAW_LIMIT and fact.limit == 1)
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,7 @@ class OddsOptions:
     turn: int | None = None
     second: bool = False
     mulligan: MulliganPolicy = "rules"
-    redraws: int | str | None = None  # None: the game's; an int; or "unlimited"
+    redraws: int | GameRule | None = GAME_RULE  # a limit, None = unlimited, or the game's
     by_turn: int | None = None
     redraw_policy: RedrawPolicy = "optimal"
 
@@ -146,10 +157,16 @@ class Bound:
     conditions: tuple[Condition, ...]
 
 
-def bind(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions) -> Bound:
+def bind(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    options: OddsOptions,
+    *,
+    require_conditions: bool = True,
+) -> Bound:
     """Partition the pile into groups of cards matching the same selectors (conditions first,
     then the mulligan's triggers) and build the abstract problem."""
-    if not condition_texts:
+    if not condition_texts and require_conditions:
         raise UsageError('give at least one condition, e.g. "type:ship>=2"')
     conditions = tuple(parse_condition(t) for t in condition_texts)
     selector_texts = [c.selector for c in conditions]
@@ -167,29 +184,13 @@ def bind(setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions)
     problem = DrawProblem(
         tuple(groups[k] for k in keys),
         tuple(keys),
-        tuple(CountTest(i, c.op, c.count) for i, c in enumerate(conditions)),  # type: ignore[arg-type]
+        tuple(CountTest(i, c.op, c.count) for i, c in enumerate(conditions)),
         tuple(selector_texts),
     )
-    redraws = (
-        "rules"
-        if options.redraws is None
-        else (None if options.redraws == UNLIMITED else options.redraws)
-    )
-    procedure = setup.procedure(redraws)
-    if procedure.mulligan is not None and not isinstance(procedure.mulligan, ReturnRule):
-        offset = len(conditions)
-        rule = procedure.mulligan
-        procedure = Procedure(
-            procedure.hand_size,
-            procedure.hand_size_second,
-            procedure.draws_per_turn,
-            type(rule)(
-                tuple(CountTest(offset + t.selector, t.op, t.threshold) for t in rule.triggers),
-                rule.max_redraws,
-            ),
-            procedure.lookahead,
-            procedure.extra_seen_second,
-        )
+    # The triggers' selectors come after the conditions' (see selector_texts above).
+    procedure = setup.procedure(trigger_offset=len(conditions))
+    if not isinstance(options.redraws, GameRule):
+        procedure = procedure.with_max_redraws(options.redraws)
     return Bound(problem, procedure, conditions)
 
 
@@ -292,83 +293,50 @@ def _who(setup: DrawSetup, proc: Procedure, second: bool) -> str:
     return f"{name}, the starting player" if name else "the starting player"
 
 
+def _policy(options: OddsOptions) -> Policy:
+    return Policy(redraw=options.redraw_policy)
+
+
+def _query(options: OddsOptions, seen: int, turn: int | None) -> Query:
+    return Query(seen, options.second, options.mulligan == "rules", turn)
+
+
 def compute_odds(
     setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions
 ) -> OddsReport:
     """Exact odds where the state space allows, else a simulation (and the report says so)."""
-    from deckcheck.draws.exact import Intractable
+    from deckcheck.draws.solve import solve
 
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
-    query = Query(seen, options.second, options.mulligan == "rules", options.turn)
-    notes = assumptions(setup, bound, options, seen)
-    try:
-        result = _exact(bound.problem, procedure, query, options)
-    except Intractable as exc:
-        sim = simulate_bound(
-            bound, procedure, query, trials=200_000, seed=0, redraw_policy=options.redraw_policy
-        )
-        notes.append(f"exact computation out of reach ({exc}): simulated, 200,000 trials")
-        notes.extend(n for n in sim.notes if not n.startswith(_COVERED_NOTES))
-        return _simulated_report(setup, bound, options, seen, sim, notes)
-    notes.extend(n for n in result.notes if not n.startswith(_COVERED_NOTES))
-    by_turn = _by_turn(setup, bound, options) if options.by_turn is not None else ()
-    return _report(
-        setup,
-        bound,
-        options,
-        seen,
-        result.probability,
-        result.probability_without_mulligan,
-        result.exact,
-        result.method,
-        notes,
-        probability_exact=result.probability_exact,
-        by_turn=by_turn,
-    )
-
-
-def _exact(problem: DrawProblem, procedure: Procedure, query: Query, options: OddsOptions) -> Any:
-    """The exact engine for the chosen policy (optimal redraw has an engine of its own)."""
-    from deckcheck.draws.exact import exact_odds
-
-    if options.redraw_policy == "optimal" and isinstance(procedure.mulligan, RedrawRule):
-        from deckcheck.draws.optimal_redraw import optimal_redraw_odds
-
-        # Intractable propagates: the caller then simulates the same policy.
-        return optimal_redraw_odds(problem, procedure, query)
-    return exact_odds(problem, procedure, query)
+    query = _query(options, seen, options.turn)
+    answer = solve(bound.problem, procedure, query, _policy(options))
+    by_turn: tuple[TurnRow, ...] = ()
+    if options.by_turn is not None and answer.exact:
+        by_turn = _by_turn(setup, bound, options)
+    return _report(setup, bound, options, seen, answer, by_turn)
 
 
 def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[TurnRow, ...]:
-    from deckcheck.draws.exact import Intractable
+    from deckcheck.draws.solve import solve_turns
 
     if setup.builtin_pile:
         raise UsageError(f"{setup.label} is a pile drawn once: --by-turn does not apply")
     assert options.by_turn is not None
     if options.by_turn < 1 or options.by_turn > 200:
         raise UsageError("--by-turn takes a number of turns from 1 to 200")
-    rows = []
+    queries = []
     for turn in range(1, options.by_turn + 1):
         seen = bound.procedure.seen_by_turn(turn, options.second)
         if seen > setup.pile_size:
             break
-        query = Query(seen, options.second, options.mulligan == "rules", turn)
-        try:
-            r = _exact(bound.problem, bound.procedure, query, options)
-            rows.append(TurnRow(turn, seen, r.probability, r.probability_without_mulligan, True))
-        except Intractable:
-            s = simulate_bound(
-                bound,
-                bound.procedure,
-                query,
-                trials=100_000,
-                seed=turn,
-                redraw_policy=options.redraw_policy,
-            )
-            rows.append(TurnRow(turn, seen, s.probability, s.probability_without_mulligan, False))
-    return tuple(rows)
+        queries.append(_query(options, seen, turn))
+    answers = solve_turns(bound.problem, bound.procedure, queries, _policy(options))
+    return tuple(
+        TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)
+        for q, a in zip(queries, answers, strict=True)
+    )
 
 
 def _report(
@@ -376,106 +344,33 @@ def _report(
     bound: Bound,
     options: OddsOptions,
     seen: int,
-    p: float,
-    p_plain: float,
-    exact: bool,
-    method: str,
-    notes: list[str],
-    **extra: Any,
+    answer: Answer,
+    by_turn: tuple[TurnRow, ...] = (),
 ) -> OddsReport:
+    lines = assumptions(setup, bound, options, seen)
+    lines += [fact_text(f) for f in answer.facts if not _said(f)]
     return OddsReport(
         setup.label,
         setup.game.id,
         tuple(c.text for c in bound.conditions),
         seen,
         options.mulligan,
-        p,
-        p_plain,
-        exact,
-        method,
-        tuple(notes),
+        answer.probability,
+        answer.probability_without_mulligan,
+        answer.exact,
+        answer.method_text,
+        tuple(lines),
         setup.deck_size,
         setup.pile_size,
         options.turn,
         options.second,
-        **extra,
+        probability_exact=answer.probability_exact,
+        trials=answer.trials,
+        seed=answer.seed,
+        ci95=answer.ci95,
+        ci95_without_mulligan=answer.ci95_without_mulligan,
+        by_turn=by_turn,
     )
-
-
-def simulate_bound(
-    bound: Bound,
-    procedure: Procedure,
-    query: Query,
-    *,
-    trials: int,
-    seed: int | None,
-    progress: Callable[[int, int], None] | None = None,
-    redraw_policy: RedrawPolicy = "optimal",
-) -> Any:
-    """Run the vectorised simulator (numpy), or the plain-Python one where numpy is missing.
-
-    For a return-mulligan the simulated player follows the exact optimal choice where it can be
-    computed, otherwise the greedy policy. For a redraw rule under the optimal policy, the
-    player takes the exact optimum's decision for each hand composition; where that table is
-    out of reach, they redraw an allowed hand unless it already meets every condition (and the
-    result's notes say so).
-    """
-    if seed is None:
-        # A seed the user can pass back to --seed (and that JSON readers keep exactly).
-        import secrets
-
-        seed = secrets.randbelow(2**31)
-    chooser = None
-    if isinstance(procedure.mulligan, ReturnRule) and query.use_mulligan:
-        from deckcheck.draws.exact import Intractable, optimal_return_choice
-
-        try:
-            chooser = optimal_return_choice(bound.problem, procedure, query)
-        except Intractable:
-            chooser = None
-    redraw_chooser = None
-    policy_note = ""
-    if (
-        isinstance(procedure.mulligan, RedrawRule)
-        and query.use_mulligan
-        and redraw_policy == "optimal"
-    ):
-        from deckcheck.draws.exact import Intractable
-        from deckcheck.draws.optimal_redraw import optimal_redraw_choice
-        from deckcheck.draws.policies import redraw_unless_met
-
-        try:
-            redraw_chooser = optimal_redraw_choice(bound.problem, procedure, query)
-            policy_note = "each redraw decision is the exact optimum's for that hand"
-        except Intractable:
-            problem = bound.problem
-            redraw_chooser = functools.partial(redraw_unless_met, problem)
-            policy_note = (
-                "the exact optimal redraw is out of reach here: the simulated player redraws "
-                "an allowed hand unless it already meets every condition"
-            )
-    try:
-        from deckcheck.draws.vectorised import simulate_vectorised
-    except ImportError:
-        from deckcheck.draws.reference import simulate_reference
-
-        sim = simulate_reference(
-            bound.problem, procedure, query, trials, seed, chooser, redraw_chooser
-        )
-    else:
-        sim = simulate_vectorised(
-            bound.problem,
-            procedure,
-            query,
-            trials,
-            seed,
-            chooser,
-            progress=progress,
-            choose_redraw=redraw_chooser,
-        )
-    if policy_note:
-        sim = dataclasses.replace(sim, notes=(*sim.notes, policy_note))
-    return sim
 
 
 def simulate_odds(
@@ -486,43 +381,34 @@ def simulate_odds(
     seed: int | None,
     progress: Callable[[int, int], None] | None = None,
 ) -> OddsReport:
-    """Monte Carlo over whole deals, with the Wilson 95% interval."""
+    """Monte Carlo over whole deals, with the Wilson 95% interval.
+
+    The simulated player follows the same policy as ``odds``: under the optimal redraw each
+    decision is the exact optimum's for that hand (a stated rule of thumb where that table is
+    out of reach), and a return mulligan takes the exact optimal choice (greedy where out of
+    reach); the notes say which.
+    """
+    from deckcheck.draws.solve import simulate
+
     if not 1 <= trials <= MAX_TRIALS:
         raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")
     check_seed(seed)
+    if seed is None:
+        # A seed the user can pass back to --seed (and that JSON readers keep exactly).
+        import secrets
+
+        seed = secrets.randbelow(2**31)
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
-    query = Query(seen, options.second, options.mulligan == "rules", options.turn)
-    notes = assumptions(setup, bound, options, seen)
-    sim = simulate_bound(
-        bound,
+    query = _query(options, seen, options.turn)
+    answer = simulate(
+        bound.problem,
         procedure,
         query,
+        _policy(options),
         trials=trials,
         seed=seed,
         progress=progress,
-        redraw_policy=options.redraw_policy,
     )
-    notes.extend(n for n in sim.notes if not n.startswith(_COVERED_NOTES))
-    return _simulated_report(setup, bound, options, seen, sim, notes)
-
-
-def _simulated_report(
-    setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int, sim: Any, notes: list[str]
-) -> OddsReport:
-    return _report(
-        setup,
-        bound,
-        options,
-        seen,
-        sim.probability,
-        sim.probability_without_mulligan,
-        False,
-        sim.method,
-        notes,
-        trials=sim.trials,
-        seed=sim.seed,
-        ci95=sim.ci95,
-        ci95_without_mulligan=sim.ci95_without_mulligan,
-    )
+    return _report(setup, bound, options, seen, answer)

@@ -43,30 +43,32 @@ class DrawSetup:
         """Cards in the pile drawn from."""
         return sum(n for _, n in self.pile)
 
-    def procedure(self, redraws: int | str | None = "rules") -> Procedure:
-        """The abstract procedure; ``redraws`` overrides a redraw rule's limit (None: unlimited,
-        ``"rules"``: the game's)."""
+    def procedure(self, trigger_offset: int = 0) -> Procedure:
+        """The game's procedure as the abstract one, with the game's own redraw limit.
+
+        A redraw rule's triggers read selectors ``trigger_offset``, ``trigger_offset + 1``...
+        (after the query's own); :meth:`Procedure.with_max_redraws` sets another limit.
+        """
         o = self.opening
         return Procedure(
             o.hand_size,
             o.hand_size_second,
             o.draws_per_turn,
-            self.mulligan_rule(redraws),
+            self.mulligan_rule(trigger_offset),
             o.lookahead,
             o.extra_seen_second,
         )
 
-    def mulligan_rule(self, redraws: int | str | None = "rules") -> RedrawRule | ReturnRule | None:
-        """The game's mulligan as an abstract rule (trigger selectors are numbered later)."""
+    def mulligan_rule(self, trigger_offset: int = 0) -> RedrawRule | ReturnRule | None:
+        """The game's mulligan as an abstract rule (see :meth:`procedure` for the numbering)."""
         m = self.mulligan
         if m is None:
             return None
         if m.kind == "return":
             return ReturnRule(m.count)
-        limit = m.max_redraws if redraws == "rules" else redraws
         return RedrawRule(
-            tuple(CountTest(i, t.op, t.count) for i, t in enumerate(m.triggers)),
-            limit if not isinstance(limit, str) else None,
+            tuple(CountTest(trigger_offset + i, t.op, t.count) for i, t in enumerate(m.triggers)),
+            m.max_redraws,
         )
 
 

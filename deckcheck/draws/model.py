@@ -7,21 +7,10 @@ matters. Selectors are numbered; conditions and mulligan triggers refer to them 
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-Op = Literal[">=", "<=", "=", ">", "<"]
-
-_OPS: dict[str, Callable[[int, int], bool]] = {
-    ">=": operator.ge,
-    "<=": operator.le,
-    "=": operator.eq,
-    "==": operator.eq,
-    ">": operator.gt,
-    "<": operator.lt,
-}
+from deckcheck.draws.compare import Comparison
 
 
 @dataclass(frozen=True)
@@ -29,12 +18,16 @@ class CountTest:
     """``count(cards matching selector) OP threshold``."""
 
     selector: int
-    op: Op
+    op: Comparison
     threshold: int
+
+    def __post_init__(self) -> None:
+        # Accept the operator as written (">=", "==") and keep the one comparison type.
+        object.__setattr__(self, "op", Comparison.parse(self.op))
 
     def holds(self, count: int) -> bool:
         """Whether a seen count of the selector's cards passes this test."""
-        return _OPS[self.op](count, self.threshold)
+        return bool(self.op.holds(count, self.threshold))
 
 
 @dataclass(frozen=True)
@@ -105,9 +98,9 @@ class Procedure:
     """How a game deals: opening hand, draws per turn, mulligan and look-ahead.
 
     ``lookahead``: before the first draw of each turn the player sees the top card and may put
-    it at the bottom (Planetary Conquerors' kuk phase). ``extra_seen_second``: cards the player
-    who does not start has drawn beyond the opening hand by the start of their first turn (Ren
-    Dhark: the refill after the first battle, which the other player began).
+    it at the bottom (a look-ahead keep, as in Planetary Conquerors). ``extra_seen_second``:
+    cards the player who does not start has drawn beyond the opening hand by the start of their
+    first turn (Ren Dhark: the refill after the first battle, which the other player began).
     """
 
     hand_size: int
@@ -131,6 +124,15 @@ class Procedure:
             return self.hand_size_second
         return self.hand_size
 
+    def with_max_redraws(self, limit: int | None) -> Procedure:
+        """The same procedure with a redraw rule's limit set to ``limit`` (None = unlimited).
+
+        A procedure without a redraw rule is returned unchanged.
+        """
+        if not isinstance(self.mulligan, RedrawRule):
+            return self
+        return replace(self, mulligan=replace(self.mulligan, max_redraws=limit))
+
     def seen_by_turn(self, turn: int, second: bool = False) -> int:
         """Cards seen (held) by the start of own turn ``turn`` (1 = the opening hand, plus
         ``extra_seen_second`` for the player who does not start)."""
@@ -146,60 +148,3 @@ class Query:
     second: bool = False
     use_mulligan: bool = True
     turns: int | None = None  # set when the question is "by the start of turn T"
-
-
-@dataclass(frozen=True)
-class OddsResult:
-    """An answer: probability with and without the mulligan, and how it was obtained."""
-
-    probability: float
-    probability_without_mulligan: float
-    exact: bool
-    method: str  # e.g. "exact (hypergeometric)", "exact (optimal mulligan, dynamic programming)"
-    probability_exact: str | None = None  # "p/q" when exact
-    notes: tuple[str, ...] = field(default=())
-
-
-@dataclass(frozen=True)
-class SimulationResult:
-    """A Monte Carlo estimate with its Wilson 95% interval."""
-
-    probability: float
-    ci95: tuple[float, float]
-    trials: int
-    successes: int
-    seed: int
-    probability_without_mulligan: float
-    ci95_without_mulligan: tuple[float, float]
-    method: str
-    notes: tuple[str, ...] = field(default=())
-
-    @classmethod
-    def from_counts(
-        cls,
-        successes: int,
-        successes_plain: int,
-        trials: int,
-        seed: int,
-        method: str,
-        notes: list[str],
-        capped: int = 0,
-        redraw_cap: int = 0,
-    ) -> SimulationResult:
-        """A result from success counts (with and without the mulligan), with Wilson intervals;
-        ``capped`` trials stopped redrawing at ``redraw_cap`` and are said so in the notes."""
-        from deckcheck.draws.stats import wilson_interval
-
-        if capped:
-            notes = [*notes, f"redraw limit of {redraw_cap} reached in {capped} trials; hand kept"]
-        return cls(
-            probability=successes / trials,
-            ci95=wilson_interval(successes, trials),
-            trials=trials,
-            successes=successes,
-            seed=seed,
-            probability_without_mulligan=successes_plain / trials,
-            ci95_without_mulligan=wilson_interval(successes_plain, trials),
-            method=method,
-            notes=tuple(notes),
-        )

@@ -32,23 +32,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from deckcheck.draws.exact import (
-    Intractable,
-    _compositions,
-    _count_compositions,
-    _Engine,
-    _plain_ways,
-    _ways,
-)
-from deckcheck.draws.model import DrawProblem, OddsResult, Procedure, Query, RedrawRule
+from deckcheck.draws.answer import Answer
+from deckcheck.draws.compositions import compositions, count_compositions, ways
+from deckcheck.draws.facts import Fact, FactKind, Method, OutOfReach, Reach, Stage
+from deckcheck.draws.hypergeometric import plain_ways
+from deckcheck.draws.intractable import Intractable
+from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
+from deckcheck.draws.sequential import SequentialEngine
 
 #: Default work budget (units: hand compositions times the estimated steps of the per-hand
 #: programme, plus one per value iteration). Well under a µs a unit as estimated, so a
 #: computation within budget takes a fraction of a second.
 DEFAULT_BUDGET = 200_000
 
-METHOD = "exact (optimal redraw, enumeration)"
-_OPTIMAL_NOTE = "redraw only when it raises the chance of this query"
+METHOD = Method.OPTIMAL_REDRAW
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,7 @@ class _Solution:
     per hand.
     """
 
-    engine: _Engine
+    engine: SequentialEngine
     index: dict[tuple[int, ...], int]  # class composition -> row of the tables below
     keep_num: tuple[int, ...]  # P(success | the hand is kept) * keep_den
     keep_den: int
@@ -103,7 +100,7 @@ class _Solution:
 _PER_HAND = 50
 
 
-def _estimate_work(engine: _Engine, n_hands: int) -> int:
+def _estimate_work(engine: SequentialEngine, n_hands: int) -> int:
     """Rough units to tabulate every hand's chance, before spending them.
 
     The plain programme walks the classes and touches the capped count vectors reached at
@@ -116,7 +113,7 @@ def _estimate_work(engine: _Engine, n_hands: int) -> int:
         return n_hands * _PER_HAND  # keep is a single test of the hand's counts
     red = engine.red
     cap_states = math.prod(c + 1 for c in red.cond.caps)
-    taken_states = sum(_count_compositions(red.sizes, later))
+    taken_states = sum(count_compositions(red.sizes, later))
     return n_hands * (_PER_HAND + len(red.sizes) * min(cap_states, taken_states))
 
 
@@ -152,7 +149,7 @@ def _fixed_point(
     return Fraction(best_num, best_den)
 
 
-def _iteration_work(engine: _Engine, n_hands: int, max_redraws: int | None) -> int:
+def _iteration_work(engine: SequentialEngine, n_hands: int, max_redraws: int | None) -> int:
     """Units for the value iterations, or :class:`Intractable` if the answer cannot be shown.
 
     Unlimited: one pass over the allowed hands. ``k`` redraws: ``k`` binary searches, but
@@ -167,8 +164,7 @@ def _iteration_work(engine: _Engine, n_hands: int, max_redraws: int | None) -> i
     limit = sys.get_int_max_str_digits()
     if limit and digits > limit:
         raise Intractable(
-            f"optimal redraw: {max_redraws:,} redraws make an exact fraction of about "
-            f"{digits:,} digits, past Python's limit of {limit:,}"
+            OutOfReach(Reach.DIGITS, Stage.OPTIMAL_REDRAW, digits, limit, redraws=max_redraws)
         )
     return max_redraws * (1 + digits // 200)
 
@@ -183,44 +179,46 @@ def _solve(problem: DrawProblem, procedure: Procedure, query: Query, budget: int
     active = query.use_mulligan and bool(rule.triggers)
     # The engine validates the query, merges groups into classes over the condition *and*
     # trigger selectors, and carries the look-ahead engine when the procedure has one.
-    engine = _Engine(problem, procedure, query, rule.triggers if active else (), budget)
+    engine = SequentialEngine(problem, procedure, query, rule.triggers if active else (), budget)
     red = engine.red
     sizes = red.sizes
     hand = engine.hand
     later = engine.seen - hand
-    n_hands = _count_compositions(sizes, hand)[hand]
+    n_hands = count_compositions(sizes, hand)[hand]
     iterations = _iteration_work(engine, n_hands, rule.max_redraws) if active else 0
-    if engine.kuk is None:
+    if engine.lookahead_policy is None:
         estimate = _estimate_work(engine, n_hands) + iterations
         if estimate > budget:
-            raise Intractable(
-                f"optimal redraw: about {estimate:,} steps, over the exact budget of {budget:,}"
-            )
+            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
     else:
         # The look-ahead engine counts its own steps against the budget as it goes.
-        engine.spend(n_hands + iterations, "optimal redraw with look-ahead")
+        engine.spend(n_hands + iterations, Stage.OPTIMAL_REDRAW_LOOKAHEAD)
 
     hands_den = math.comb(engine.n, hand)
     # Plain programme: subsets of the later cards; look-ahead engine: ordered sequences.
-    keep_den = math.comb(engine.n - hand, later) if engine.kuk is None else engine.hand_scale()
+    keep_den = (
+        math.comb(engine.n - hand, later)
+        if engine.lookahead_policy is None
+        else engine.hand_scale()
+    )
     index: dict[tuple[int, ...], int] = {}
     keep: list[int] = []
     weight: list[int] = []
     allowed: list[bool] = []
-    for comp in _compositions(sizes, hand):
+    for comp in compositions(sizes, hand):
         index[comp] = len(keep)
         start = red.cond.of(comp)
         if not red.cond.tests:
-            ways = keep_den
-        elif engine.kuk is not None:
-            ways = engine.hand_value(comp)
+            good = keep_den
+        elif engine.lookahead_policy is not None:
+            good = engine.hand_value(comp)
         elif later == 0:
-            ways = 1 if red.cond.all_hold(start) else 0
+            good = 1 if red.cond.all_hold(start) else 0
         else:
             pile = tuple(s - k for s, k in zip(sizes, comp, strict=True))
-            ways = _plain_ways(red, later, pile, start)
-        keep.append(ways)
-        weight.append(_ways(sizes, comp))
+            good = plain_ways(red, later, pile, start)
+        keep.append(good)
+        weight.append(ways(sizes, comp))
         allowed.append(active and red.trig.any_holds(red.trig.of(comp)))
 
     scale = hands_den * keep_den
@@ -270,22 +268,13 @@ def _solve(problem: DrawProblem, procedure: Procedure, query: Query, budget: int
     )
 
 
-def _rule_note(rule: RedrawRule) -> str:
-    if rule.max_redraws is None:
-        return "as many redraws as the rule allows (best stationary policy)"
-    if rule.max_redraws == 0:
-        return "no redraw allowed (max_redraws = 0)"
-    times = "once" if rule.max_redraws == 1 else f"{rule.max_redraws} times"
-    return f"at most {times}; later decisions use the value of the redraws then left"
-
-
 def optimal_redraw_odds(
     problem: DrawProblem,
     procedure: Procedure,
     query: Query,
     *,
     budget: int = DEFAULT_BUDGET,
-) -> OddsResult:
+) -> Answer:
     """Exact probability of the query under the optimal redraw policy.
 
     ``procedure.mulligan`` must be a :class:`RedrawRule`; a hand may be redrawn when any
@@ -305,27 +294,16 @@ def optimal_redraw_odds(
     solution = _solve(problem, procedure, query, budget)
     rule = procedure.mulligan
     assert isinstance(rule, RedrawRule)  # checked by _solve
-    notes = [_OPTIMAL_NOTE]
+    facts = [Fact(FactKind.REDRAW_OPTIMAL)]
     if not solution.active:
-        notes.append("no redraw: the mulligan is off or the rule has no trigger")
+        facts.append(Fact(FactKind.REDRAW_INACTIVE))
     else:
-        notes.append(_rule_note(rule))
+        facts.append(Fact(FactKind.OPTIMAL_REDRAW_LIMIT, limit=rule.max_redraws))
         if solution.every_hand_allowed and rule.max_redraws is None:
-            notes.append(
-                "every hand allows a redraw: the value is that of redrawing until a best "
-                "hand comes (max over hands of the chance of success if kept)"
-            )
-    if solution.engine.kuk is not None:
-        notes.append("look-ahead: the top card is kept or put under by policies.kuk_keep")
-    p = solution.best
-    return OddsResult(
-        probability=float(p),
-        probability_without_mulligan=float(solution.plain),
-        exact=True,
-        method=METHOD,
-        probability_exact=f"{p.numerator}/{p.denominator}",
-        notes=tuple(notes),
-    )
+            facts.append(Fact(FactKind.EVERY_HAND_REDRAWS_OPTIMAL))
+    if solution.engine.lookahead_policy is not None:
+        facts.append(Fact(FactKind.LOOKAHEAD_HEURISTIC))
+    return Answer.from_fractions(solution.best, solution.plain, METHOD, facts)
 
 
 def optimal_redraw_choice(

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deckcheck.draws.model import CountTest, DrawProblem, RedrawRule
-
-_LOWER_BOUND_OPS = (">=", ">", "=")
+from deckcheck.draws.model import DrawProblem, RedrawRule
 
 
 def redraw_allowed(rule: RedrawRule, problem: DrawProblem, hand: Sequence[int]) -> bool:
@@ -19,37 +17,34 @@ def redraw_allowed(rule: RedrawRule, problem: DrawProblem, hand: Sequence[int]) 
     return any(t.holds(totals[t.selector]) for t in rule.triggers)
 
 
-def _advances(test: CountTest, count: int) -> bool:
-    """Whether one more matching card moves an unmet test toward holding."""
-    if test.holds(count):
-        return False
-    return test.op in _LOWER_BOUND_OPS and count < test.threshold + (1 if test.op == ">" else 0)
+def triggers_held(rule: RedrawRule, problem: DrawProblem, hand: Sequence[int]) -> tuple[int, ...]:
+    """Indices of the rule's triggers that hold for this hand (empty: no redraw allowed)."""
+    totals = problem.selector_counts(hand)
+    return tuple(i for i, t in enumerate(rule.triggers) if t.holds(totals[t.selector]))
 
 
 def card_advances(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
     """Whether a card of ``group`` advances some unmet query condition, given ``held``."""
     totals = problem.selector_counts(held)
     member = problem.membership[group]
-    return any(member[c.selector] and _advances(c, totals[c.selector]) for c in problem.conditions)
-
-
-_UPPER_BOUND_OPS = ("<=", "<", "=")
-
-
-def _breaks(test: CountTest, count: int) -> bool:
-    """Whether one more matching card turns a holding upper bound into a failure."""
-    return test.op in _UPPER_BOUND_OPS and test.holds(count) and not test.holds(count + 1)
+    return any(
+        member[c.selector] and c.op.advanced_by_one(totals[c.selector], c.threshold)
+        for c in problem.conditions
+    )
 
 
 def card_hurts(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
     """Whether a card of ``group`` would break a condition that holds now (an upper bound)."""
     totals = problem.selector_counts(held)
     member = problem.membership[group]
-    return any(member[c.selector] and _breaks(c, totals[c.selector]) for c in problem.conditions)
+    return any(
+        member[c.selector] and c.op.broken_by_one(totals[c.selector], c.threshold)
+        for c in problem.conditions
+    )
 
 
-def kuk_keep(problem: DrawProblem, held: Sequence[int], top_group: int) -> bool:
-    """Planetary Conquerors' look-ahead: keep the top card or put it at the bottom.
+def lookahead_keep(problem: DrawProblem, held: Sequence[int], top_group: int) -> bool:
+    """A look-ahead keep by rule of thumb: keep the top card, or put it at the bottom.
 
     A card that would break an upper bound (``trap=0``, ``spell<=2``) goes under; one that
     advances an unmet condition is kept; a card that does neither is kept only while some
@@ -61,7 +56,7 @@ def kuk_keep(problem: DrawProblem, held: Sequence[int], top_group: int) -> bool:
     if card_advances(problem, held, top_group):
         return True
     totals = problem.selector_counts(held)
-    return any(_breaks(c, totals[c.selector]) for c in problem.conditions)
+    return any(c.op.broken_by_one(totals[c.selector], c.threshold) for c in problem.conditions)
 
 
 def greedy_return(problem: DrawProblem, hand: Sequence[int], count: int) -> tuple[int, ...] | None:

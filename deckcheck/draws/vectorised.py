@@ -38,24 +38,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from deckcheck.draws.model import (
-    CountTest,
-    DrawProblem,
-    Procedure,
-    Query,
-    RedrawRule,
-    ReturnRule,
-    SimulationResult,
-)
-from deckcheck.draws.policies import kuk_keep
-from deckcheck.draws.reference import (
+from deckcheck.draws.answer import Answer
+from deckcheck.draws.dealer import (
     REDRAW_CAP,
     RedrawChooser,
     ReturnChooser,
     check_return,
     deal_shape,
-    default_chooser,
 )
+from deckcheck.draws.facts import Fact, FactKind, Method
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+from deckcheck.draws.policies import lookahead_keep
+from deckcheck.draws.reference import default_chooser
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -72,15 +66,6 @@ DENSE_KEYS = 1 << 22
 LOOKAHEAD_BATCH = 1 << 14
 #: Below this many trials, starting worker processes costs more than it saves.
 PARALLEL_MIN_TRIALS = 2_000_000
-
-_COMPARE: dict[str, Callable[[IntArray, int], BoolArray]] = {
-    ">=": np.greater_equal,
-    "<=": np.less_equal,
-    "=": np.equal,
-    "==": np.equal,
-    ">": np.greater,
-    "<": np.less,
-}
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -270,9 +255,9 @@ class _Simulator:
         seen = self.shape.hand + self.shape.later
         self.seen_sampler = FixedPileSampler(sizes, seen) if plain else None
         self.hand_sampler = None if plain else FixedPileSampler(sizes, self.shape.hand)
-        self.kuk = _Lookup(
+        self.keep = _Lookup(
             [s + 1 for s in sizes] + [max(self.n_groups, 1)],
-            lambda key: kuk_keep(problem, key[:-1], key[-1]),
+            lambda key: lookahead_keep(problem, key[:-1], key[-1]),
         )
         self.redraws: _Lookup | None = None
         if isinstance(rule, RedrawRule) and choose_redraw is not None:
@@ -303,7 +288,7 @@ class _Simulator:
         return held[groups].sum(axis=0)
 
     def _test(self, test: CountTest, held: IntArray) -> BoolArray:
-        return _COMPARE[test.op](self._totals(test.selector, held), test.threshold)
+        return test.op.holds(self._totals(test.selector, held), test.threshold)  # type: ignore[no-any-return]
 
     def satisfied(self, held: IntArray) -> BoolArray:
         """Per column: whether every query condition holds."""
@@ -390,9 +375,9 @@ class _Simulator:
         for j in range(self.shape.later):
             card = self._take(rng, pile, left, under, head, None)
             if j % per_turn == 0:
-                codes = self.kuk.codes(np.vstack([held, card]))
-                if len(keep_of_code) != len(self.kuk.values):
-                    keep_of_code = np.asarray(self.kuk.values, dtype=bool)
+                codes = self.keep.codes(np.vstack([held, card]))
+                if len(keep_of_code) != len(self.keep.values):
+                    keep_of_code = np.asarray(self.keep.values, dtype=bool)
                 moved = np.flatnonzero(~keep_of_code[codes])
                 if moved.size:
                     under[tail[moved], moved] = card[moved]
@@ -520,7 +505,7 @@ def simulate_vectorised(
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     choose_redraw: RedrawChooser | None = None,
-) -> SimulationResult:
+) -> Answer:
     """Estimate the query's probability from ``trials`` simulated deals, vectorised with numpy.
 
     Same rules and result fields as :func:`deckcheck.draws.reference.simulate_reference`.
@@ -537,7 +522,7 @@ def simulate_vectorised(
     streams = np.random.SeedSequence(seed).spawn(len(sizes))
     workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
     workers = min(workers, len(sizes))
-    notes = list(sim.shape.notes)
+    facts = list(sim.shape.facts)
 
     results: dict[int, tuple[int, int, int]] = {}
     done = 0
@@ -565,7 +550,7 @@ def simulate_vectorised(
         except (OSError, PermissionError, BrokenProcessPool, pickle.PicklingError):
             # No worker processes here (sandbox, frozen app...): finish the missing chunks in
             # this process; the chunks' streams are fixed, so the result is the same.
-            notes.append("worker processes unavailable; ran in one process")
+            facts.append(Fact(FactKind.WORKERS_UNAVAILABLE))
 
     def tick(n: int) -> None:
         nonlocal done
@@ -580,7 +565,8 @@ def simulate_vectorised(
     successes = sum(r[0] for r in results.values())
     plain = sum(r[1] for r in results.values())
     capped = sum(r[2] for r in results.values())
-    method = "simulation (numpy, vectorised" + (f", {used} processes)" if used > 1 else ")")
-    return SimulationResult.from_counts(
-        successes, plain, trials, seed, method, notes, capped, REDRAW_CAP
+    if capped:
+        facts.append(Fact(FactKind.REDRAW_CAP_REACHED, limit=REDRAW_CAP, count=capped))
+    return Answer.from_counts(
+        successes, plain, trials, seed, Method.SIMULATION_VECTORISED, facts, processes=used
     )

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.draws.compare import Comparison
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -70,7 +72,7 @@ class CountTestModel(_Strict):
     """``SELECTOR OP COUNT`` in data (mulligan triggers)."""
 
     select: str
-    op: Literal[">=", "<=", "=", ">", "<"]
+    op: Comparison
     count: int
 
 

@@ -1,0 +1,59 @@
+"""Compositions: how many cards of each class a hand holds, counted, listed and weighed."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+
+
+def count_compositions(bounds: Sequence[int], total: int) -> list[int]:
+    """How many vectors ``0 <= x <= bounds`` sum to each ``t`` in ``0..total``."""
+    poly = [1] + [0] * total
+    for b in bounds:
+        new = [0] * (total + 1)
+        for t, w in enumerate(poly):
+            if w:
+                for k in range(min(b, total - t) + 1):
+                    new[t + k] += w
+        poly = new
+    return poly
+
+
+def compositions(bounds: Sequence[int], total: int) -> Iterator[tuple[int, ...]]:
+    """Every vector ``0 <= x <= bounds`` summing to ``total``, each once, in a fixed order.
+
+    Only ever asked for hand-sized totals. Walks whichever is smaller: the multisets of
+    ``total`` indices among the non-empty classes (dropping those over a bound), or the
+    ``total``-subsets of the bounded cards themselves (dropping repeats); both are much
+    faster in Python than a recursive generator.
+    """
+    n = len(bounds)
+    if total < 0 or total > sum(bounds):
+        return
+    classes = [c for c in range(n) if bounds[c] > 0]
+    cards = [c for c in classes for _ in range(bounds[c])]
+    if math.comb(len(cards), total) <= math.comb(len(classes) + total - 1, total):
+        done: set[tuple[int, ...]] = set()
+        for picks in itertools.combinations(cards, total):
+            if picks not in done:
+                done.add(picks)
+                comp = [0] * n
+                for c in picks:
+                    comp[c] += 1
+                yield tuple(comp)
+        return
+    for picks in itertools.combinations_with_replacement(classes, total):
+        comp = [0] * n
+        for c in picks:
+            comp[c] += 1
+        if all(comp[c] <= bounds[c] for c in picks):
+            yield tuple(comp)
+
+
+def ways(sizes: Sequence[int], comp: Sequence[int]) -> int:
+    """Ways to pick ``comp[c]`` cards out of ``sizes[c]``, for every class at once."""
+    w = 1
+    for s, k in zip(sizes, comp, strict=True):
+        w *= math.comb(s, k)
+    return w

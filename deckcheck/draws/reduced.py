@@ -1,0 +1,149 @@
+"""The reduced view of a draw problem that every exact engine works on.
+
+Groups that match the same *relevant* selectors (those some condition or trigger reads) are
+merged into *classes*: a hypergeometric draw does not care how a class is split, and it is
+what keeps 16 catalogue groups from becoming 16 dimensions. Counts are tracked per selector
+and capped where the tests stop telling counts apart (:meth:`Comparison.cap`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deckcheck.draws.model import CountTest, DrawProblem
+
+#: Capped counts of the tracked selectors, in the order of :attr:`Tracked.selectors`.
+Vec = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Tracked:
+    """Capped counts of a set of selectors: which selectors, their caps, and the tests on them."""
+
+    selectors: tuple[int, ...]
+    caps: tuple[int, ...]
+    tests: tuple[tuple[int, CountTest], ...]  # (position in the vector, test)
+    class_positions: tuple[tuple[int, ...], ...]  # per class: positions its cards count for
+
+    @property
+    def zero(self) -> Vec:
+        """The vector of no cards."""
+        return (0,) * len(self.selectors)
+
+    def bump(self, vec: Vec, cls: int, k: int) -> Vec:
+        """The vector after ``k`` more cards of class ``cls``."""
+        positions = self.class_positions[cls]
+        if not k or not positions:
+            return vec
+        out = list(vec)
+        caps = self.caps
+        for p in positions:
+            x = out[p] + k
+            out[p] = x if x < caps[p] else caps[p]
+        return tuple(out)
+
+    def all_hold(self, vec: Vec) -> bool:
+        """Whether every test passes."""
+        return all(t.holds(vec[p]) for p, t in self.tests)
+
+    def any_holds(self, vec: Vec) -> bool:
+        """Whether some test passes."""
+        return any(t.holds(vec[p]) for p, t in self.tests)
+
+    def doomed(self, vec: Vec, reach: Sequence[int]) -> bool:
+        """Whether some test can no longer hold, with at most ``reach[p]`` more for ``p``.
+
+        Counts only grow: an upper bound once broken stays broken.
+        """
+        for p, t in self.tests:
+            c = vec[p]
+            if t.op.broken(c, t.threshold) or t.op.out_of_reach(c, t.threshold, reach[p]):
+                return True
+        return False
+
+    def of(self, comp: Sequence[int]) -> Vec:
+        """The capped vector of a composition over classes."""
+        vec = self.zero
+        for cls, k in enumerate(comp):
+            vec = self.bump(vec, cls, k)
+        return vec
+
+
+def track(tests: Sequence[CountTest], class_rows: Sequence[tuple[bool, ...]]) -> Tracked:
+    """The capped counts ``tests`` need, for classes with membership rows ``class_rows``."""
+    selectors = tuple(sorted({t.selector for t in tests}))
+    index = {s: i for i, s in enumerate(selectors)}
+    caps = [0] * len(selectors)
+    for t in tests:
+        caps[index[t.selector]] = max(caps[index[t.selector]], t.op.cap(t.threshold))
+    positions = tuple(tuple(i for i, s in enumerate(selectors) if row[s]) for row in class_rows)
+    return Tracked(
+        selectors,
+        tuple(caps),
+        tuple((index[t.selector], t) for t in tests),
+        positions,
+    )
+
+
+@dataclass(frozen=True)
+class Reduced:
+    """Groups merged into *classes*: cards matching the same relevant selectors.
+
+    The class matching no relevant selector, usually the largest, comes last so the plain
+    programme can take it by force.
+    """
+
+    sizes: tuple[int, ...]
+    class_of: tuple[int, ...]  # original group -> class
+    rows: tuple[tuple[bool, ...], ...]  # per class: the membership row of a representative
+    cond: Tracked
+    trig: Tracked
+
+    def to_classes(self, comp: Sequence[int]) -> tuple[int, ...]:
+        """A composition over the problem's groups as one over classes."""
+        out = [0] * len(self.sizes)
+        for g, k in enumerate(comp):
+            out[self.class_of[g]] += k
+        return tuple(out)
+
+    def reach(self, sizes: Sequence[int] | None = None) -> list[tuple[int, ...]]:
+        """``reach[c][p]``: cards of classes ``c, c+1, ...`` that count for condition ``p``."""
+        sizes = self.sizes if sizes is None else sizes
+        rows = [self.cond.zero]
+        for c in range(len(sizes) - 1, -1, -1):
+            row = list(rows[0])
+            for p in self.cond.class_positions[c]:
+                row[p] += sizes[c]
+            rows.insert(0, tuple(row))
+        return rows
+
+
+def reduce_problem(problem: DrawProblem, triggers: Sequence[CountTest] = ()) -> Reduced:
+    """Merge ``problem``'s groups into classes over the selectors its conditions and
+    ``triggers`` read. ValueError for a test on a selector the problem does not have."""
+    n_sel = len(problem.membership[0]) if problem.membership else 0
+    for t in (*problem.conditions, *triggers):
+        if not 0 <= t.selector < n_sel:
+            raise ValueError(f"selector {t.selector} out of range (the problem has {n_sel})")
+    relevant = sorted({t.selector for t in (*problem.conditions, *triggers)})
+    key_of_group = [tuple(row[s] for s in relevant) for row in problem.membership]
+    size_of: dict[tuple[bool, ...], int] = {}
+    row_of: dict[tuple[bool, ...], tuple[bool, ...]] = {}
+    for key, row, size in zip(key_of_group, problem.membership, problem.group_sizes, strict=True):
+        size_of[key] = size_of.get(key, 0) + size
+        row_of.setdefault(key, row)
+    # Empty classes cost a loop each and add nothing; the none-class goes last (sort is stable).
+    none_key = tuple(False for _ in relevant)
+    order = sorted((k for k in size_of if size_of[k] > 0), key=lambda k: k == none_key)
+    index = {k: i for i, k in enumerate(order)}
+    class_of = tuple(index.get(k, 0) for k in key_of_group)
+    new_sizes = tuple(size_of[k] for k in order)
+    new_rows = tuple(row_of[k] for k in order)
+    return Reduced(
+        new_sizes,
+        class_of,
+        new_rows,
+        track(problem.conditions, new_rows),
+        track(tuple(triggers), new_rows),
+    )

@@ -1,0 +1,347 @@
+"""The sequential engine: exact odds that need card-by-card order (look-ahead, return mulligan).
+
+A memoised recursion over (cards gone from the pile, capped counts held, cards held,
+look-ahead spent) draws one card at a time. It is what the look-ahead (a keep-or-put-under
+decision on each turn's top card) needs, because there a decision depends on what was
+already seen. Classes whose cards can no longer change any count are pooled into one, which
+keeps long queries small.
+
+The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
+depends only on the part kept, so it is tabulated once per kept part and each opening hand
+takes the best of keeping and its kept parts. Work is counted against a budget; past it,
+:class:`~deckcheck.draws.intractable.Intractable` tells the caller to simulate instead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from deckcheck.draws.compositions import compositions, count_compositions, ways
+from deckcheck.draws.facts import OutOfReach, Reach, Stage
+from deckcheck.draws.hypergeometric import plain_ways, redraw_ways
+from deckcheck.draws.intractable import Intractable
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query
+from deckcheck.draws.policies import lookahead_keep
+from deckcheck.draws.reduced import Reduced, Vec, reduce_problem
+
+#: Most units of work an exact computation may spend before it gives up with
+#: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
+#: included) plus compositions enumerated for a mulligan. Measured at roughly 3-5 µs a unit,
+#: so the budget bounds a hopeless exact attempt to a few seconds before the simulation.
+STATE_BUDGET = 1_000_000
+
+#: The part of a hand kept by a return mulligan (cards per class); None = keep all.
+Kept = tuple[int, ...] | None
+
+
+class LookaheadOracle:
+    """``policies.lookahead_keep`` on capped counts, cached.
+
+    The policy reads only the selector totals of the held cards and the top card's membership.
+    It is called on an auxiliary problem with one unit group per selector (holding exactly the
+    capped totals) plus one group per class, so the decision is the shared policy's own; capped
+    totals decide every test exactly as the true ones (see :meth:`Comparison.cap`).
+    """
+
+    def __init__(self, problem: DrawProblem, red: Reduced) -> None:
+        n_sel = len(problem.membership[0]) if problem.membership else 0
+        unit_rows = tuple(tuple(i == s for i in range(n_sel)) for s in range(n_sel))
+        self._n_sel = n_sel
+        self._n_cls = len(red.sizes)
+        self._selectors = red.cond.selectors
+        self._aux = DrawProblem(
+            group_sizes=(0,) * (n_sel + self._n_cls),
+            membership=unit_rows + red.rows,
+            conditions=problem.conditions,
+        )
+        self._problem = problem
+        self._cache: dict[tuple[Vec, int], bool] = {}
+
+    def keep(self, vec: Vec, cls: int) -> bool:
+        """Whether the policy keeps a top card of class ``cls`` over capped counts ``vec``."""
+        key = (vec, cls)
+        got = self._cache.get(key)
+        if got is None:
+            held = [0] * (self._n_sel + self._n_cls)
+            for i, s in enumerate(self._selectors):
+                held[s] = vec[i]
+            got = lookahead_keep(self._aux, held, self._n_sel + cls)
+            self._cache[key] = got
+        return got
+
+
+class SequentialEngine:
+    """One exact computation: the reduced problem, the turn structure and the shared memo."""
+
+    def __init__(
+        self,
+        problem: DrawProblem,
+        procedure: Procedure,
+        query: Query,
+        triggers: Sequence[CountTest],
+        budget: int,
+    ) -> None:
+        self.problem = problem
+        self.hand = procedure.opening_size(query.second)
+        self.seen = query.seen
+        self.n = problem.pile_size
+        if self.hand < 0 or self.hand > self.n:
+            raise ValueError(f"an opening hand of {self.hand} from a pile of {self.n}")
+        if not self.hand <= self.seen <= self.n:
+            raise ValueError(
+                f"cards seen must be between the opening hand ({self.hand}) and the pile "
+                f"({self.n}); got {self.seen}"
+            )
+        self.red = reduce_problem(problem, triggers)
+        self.budget = budget
+        self.lookahead = procedure.lookahead and self.seen > self.hand
+        self.per_turn = max(1, procedure.draws_per_turn)
+        # One look-ahead per turn; a trailing partial turn starts with its look-ahead draw.
+        self.looks = -(-(self.seen - self.hand) // self.per_turn) if self.lookahead else 0
+        self.reads = self.seen + self.looks  # most cards ever taken off the pile
+        if self.reads > self.n:
+            # A put-under card could come round again; treating it as gone would be wrong.
+            raise Intractable(
+                OutOfReach(Reach.LOOKAHEAD_WRAPS, seen=self.seen, looks=self.looks, pile=self.n)
+            )
+        self.lookahead_policy = LookaheadOracle(problem, self.red) if self.lookahead else None
+        self.memo: dict[tuple[object, ...], int] = {}
+        self.work = 0
+        self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # Whether a look keeps an inert card, per capped count vector (set by _split).
+        self._inert_kept: dict[Vec, bool] = {}
+
+    # -- estimates --------------------------------------------------------------------------
+
+    def spend(self, work: int, stage: Stage) -> None:
+        """Charge enumeration work up front, so hopeless tables fail before they start."""
+        self.work += work
+        if self.work > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, stage, self.work, self.budget))
+
+    # -- the sequential recursion -----------------------------------------------------------
+
+    def _decided(self, vec: Vec, held: int) -> bool | None:
+        """Success or failure already certain (counts only grow), else None."""
+        left = self.seen - held
+        certain = True
+        for p, t in self.red.cond.tests:
+            c, op, th = vec[p], t.op, t.threshold
+            if op.broken(c, th) or op.out_of_reach(c, th, left):
+                return False
+            if not op.certain(c, th):
+                certain = False
+        return True if certain else None
+
+    def _split(self, vec: Vec) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Classes that can still change a capped count (live) and those that cannot (inert).
+
+        All inert classes act alike (no count moves, one look decision for all), so states that
+        differ only in how the remaining inert cards split between those classes have the
+        same value. States keep that split in one canonical form (:meth:`_canonical`) and
+        draw an inert card as one pooled transition: this is what keeps long look-ahead
+        queries in reach.
+        """
+        got = self._split_cache.get(vec)
+        if got is None:
+            caps = self.red.cond.caps
+            inert_flags = [
+                all(vec[p] == caps[p] for p in positions)
+                for positions in self.red.cond.class_positions
+            ]
+            live = tuple(c for c, flag in enumerate(inert_flags) if not flag)
+            inert = tuple(c for c, flag in enumerate(inert_flags) if flag)
+            if self.lookahead_policy is not None and inert:
+                decisions = {self.lookahead_policy.keep(vec, c) for c in inert}
+                if len(decisions) > 1:
+                    # Pooling needs one decision for every inert class.
+                    raise Intractable(OutOfReach(Reach.POLICY))
+                self._inert_kept[vec] = decisions.pop()
+            got = (live, inert)
+            self._split_cache[vec] = got
+        return got
+
+    def _canonical(self, removed: tuple[int, ...], vec: Vec) -> tuple[int, ...]:
+        """``removed`` with the inert classes' remaining cards packed into the first of them.
+
+        Pooled draws take from the last inert class that still has cards, which keeps the
+        packing, so only a change of the inert set (a count reaching its cap) needs this.
+        """
+        inert = self._split(vec)[1]
+        if len(inert) < 2:
+            return removed
+        sizes = self.red.sizes
+        left = sum(sizes[c] - removed[c] for c in inert)
+        out = list(removed)
+        for c in inert:
+            keep = min(sizes[c], left)
+            out[c] = sizes[c] - keep
+            left -= keep
+        return tuple(out)
+
+    def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
+        """Successful ordered continuations, i.e. P(success) * perm(N - gone, reads - gone).
+
+        ``removed``: cards gone from the pile per class (held or put under), in canonical
+        form; ``vec``: capped counts of the held cards; ``held``: cards held; ``looked``: this
+        turn's look-ahead is spent (the card was put under; the next one is drawn blind).
+        """
+        # Counting every call (not only new states) bounds the time, not just the memory: the
+        # number of states reachable is far below any cheap upper bound, so no estimate up
+        # front is worth having for this recursion.
+        self.work += 1
+        if self.work > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+        key = (removed, vec, held, looked)
+        memo = self.memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if held == self.seen:
+            ok: bool | None = self.red.cond.all_hold(vec)
+        else:
+            ok = self._decided(vec, held)
+        if ok is not None:
+            result = math.perm(self.n - gone, self.reads - gone) if ok else 0
+        else:
+            look = (
+                self.lookahead_policy is not None
+                and not looked
+                and held >= self.hand
+                and (held - self.hand) % self.per_turn == 0
+            )
+            sizes = self.red.sizes
+            cond = self.red.cond
+            policy = self.lookahead_policy
+            live, inert = self._split(vec)
+            result = 0
+            for c in live:
+                left = sizes[c] - removed[c]
+                if left <= 0:
+                    continue
+                after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
+                if look and policy is not None and not policy.keep(vec, c):
+                    # Put under: gone for good while the pile cannot run out (checked above).
+                    sub = self.value(after, vec, held, True, gone + 1)
+                else:
+                    grown = cond.bump(vec, c, 1)
+                    if grown != vec and self._split(grown)[1] != inert:
+                        after = self._canonical(after, grown)
+                    sub = self.value(after, grown, held + 1, False, gone + 1)
+                result += left * sub
+            pool = 0
+            last = -1
+            for c in inert:
+                left = sizes[c] - removed[c]
+                if left > 0:
+                    pool += left
+                    last = c
+            if pool:
+                after = (*removed[:last], removed[last] + 1, *removed[last + 1 :])
+                # An inert card changes no count: held, unless the look puts it under.
+                if look and not self._inert_kept.get(vec, False):
+                    sub = self.value(after, vec, held, True, gone + 1)
+                else:
+                    sub = self.value(after, vec, held + 1, False, gone + 1)
+                result += pool * sub
+        memo[key] = result
+        return result
+
+    def hand_value(self, hand: tuple[int, ...]) -> int:
+        """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
+        vec = self.red.cond.of(hand)
+        return self.value(self._canonical(hand, vec), vec, self.hand, False, self.hand)
+
+    def hand_scale(self) -> int:
+        """Denominator of :meth:`hand_value`."""
+        return math.perm(self.n - self.hand, self.reads - self.hand)
+
+    # -- whole computations -----------------------------------------------------------------
+
+    def without_mulligan(self) -> Fraction:
+        """Probability with no mulligan (with the look-ahead where there is one)."""
+        if not self.red.cond.tests:
+            return Fraction(1)
+        if self.lookahead_policy is None:
+            return Fraction(plain_ways(self.red, self.seen), math.comb(self.n, self.seen))
+        zero = (0,) * len(self.red.sizes)  # already canonical: every class is full
+        num = self.value(zero, self.red.cond.zero, 0, False, 0)
+        return Fraction(num, math.perm(self.n, self.reads))
+
+    def redraw_parts(self) -> tuple[Fraction, Fraction, Fraction]:
+        """(P(success), P(no trigger and success), P(trigger)) for one dealt hand."""
+        if self.lookahead_policy is None:
+            s, j, t = redraw_ways(self.red, self.hand, self.seen)
+            later = self.seen - self.hand
+            den = math.comb(self.n, self.hand) * math.comb(self.n - self.hand, later)
+            return Fraction(s, den), Fraction(j, den), Fraction(t, den)
+        # With a look-ahead the later draws depend on the hand: enumerate hands.
+        sizes = self.red.sizes
+        n_hands = count_compositions(sizes, self.hand)[self.hand]
+        self.spend(n_hands, Stage.REDRAW_LOOKAHEAD)
+        s = j = t = 0
+        for hand in compositions(sizes, self.hand):
+            w = ways(sizes, hand)
+            v = w * self.hand_value(hand)
+            s += v
+            if self.red.trig.any_holds(self.red.trig.of(hand)):
+                t += w
+            else:
+                j += v
+        den = math.comb(self.n, self.hand)
+        scale = self.hand_scale()
+        return Fraction(s, den * scale), Fraction(j, den * scale), Fraction(t, den)
+
+    def return_table(self, count: int) -> tuple[dict[tuple[int, ...], Kept], Fraction]:
+        """Optimal choice per opening hand (the kept part, or None to keep all) and P(success).
+
+        Returning ``r`` from hand ``H`` leaves ``K = H - r``; the pile is then everything but
+        ``K`` and ``count`` cards are drawn from it. So the value of a return depends on ``K``
+        alone: tabulate it once per ``K``, then each hand takes the best of its sub-hands.
+        """
+        sizes = self.red.sizes
+        h = self.hand
+        keep = h - count
+        n_hands = count_compositions(sizes, h)[h]
+        n_kept = count_compositions(sizes, keep)[keep]
+        n_draws = count_compositions(sizes, count)[count]
+        # Each hand weighs its sub-hands; each kept part, its draws (one sequential call each,
+        # counted again as they run): fail before starting when that alone is over budget.
+        estimate = n_hands * min(math.comb(h, count), n_draws)
+        estimate += n_kept * (n_draws if self.lookahead_policy is not None else len(sizes))
+        if self.work + estimate > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
+        self.spend(n_hands * min(math.comb(h, count), n_draws), Stage.OPTIMAL_MULLIGAN)
+        redraw_den = math.comb(self.n - keep, count)
+        kept_value: dict[tuple[int, ...], int] = {}
+        later = self.seen - h
+        for kept in compositions(sizes, keep):
+            pile = tuple(s - k for s, k in zip(sizes, kept, strict=True))
+            if self.lookahead_policy is None:
+                # Without a look-ahead, the redraw and the later draws are one blind draw of
+                # count + later cards: a single plain programme. Its denominator
+                # comb(N - keep, count + later) times perm(count + later, later) is this
+                # table's, redraw_den * hand_scale.
+                good = plain_ways(self.red, count + later, pile, self.red.cond.of(kept))
+                kept_value[kept] = good * math.perm(count + later, later)
+                continue
+            total = 0
+            for drawn in compositions(pile, count):
+                new_hand = tuple(k + d for k, d in zip(kept, drawn, strict=True))
+                total += ways(pile, drawn) * self.hand_value(new_hand)
+            kept_value[kept] = total
+        choice: dict[tuple[int, ...], Kept] = {}
+        num = 0
+        for hand in compositions(sizes, h):
+            best = self.hand_value(hand) * redraw_den
+            pick: tuple[int, ...] | None = None  # ties keep: returning gains nothing
+            for kept in compositions(hand, keep):
+                v = kept_value[kept]
+                if v > best:
+                    best, pick = v, kept
+            choice[hand] = pick
+            num += ways(sizes, hand) * best
+        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
+        return choice, Fraction(num, den)

@@ -1,0 +1,193 @@
+"""The draw façade: one call answers a query, exactly where it can, by simulation otherwise.
+
+:func:`solve` takes the abstract problem, the game's procedure, the question and the player's
+policy, and returns an :class:`~deckcheck.draws.answer.Answer` whose ``method`` and ``facts``
+say how it was obtained and what it assumed. Which engine runs is decided here, by the named
+constants below, and nowhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Literal
+
+from deckcheck.draws.answer import Answer
+from deckcheck.draws.dealer import RedrawChooser, ReturnChooser, deal_shape
+from deckcheck.draws.facts import Fact, FactKind
+from deckcheck.draws.intractable import Intractable
+from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+
+#: Trials simulated when the exact engine is out of reach for a single query, and their seed
+#: (fixed, so that the same question gives the same figure).
+FALLBACK_TRIALS = 200_000
+FALLBACK_SEED = 0
+#: Trials per row of a by-turn table that falls back to simulation; row ``t`` uses seed ``t``.
+BY_TURN_FALLBACK_TRIALS = 100_000
+
+#: ``progress(done, total)``: how far a long computation is (the caller decides how to show it).
+Progress = Callable[[int, int], None]
+
+RedrawPolicy = Literal["always", "optimal"]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the player decides where the rules give a choice.
+
+    ``redraw``: under a redraw rule, ``"optimal"`` (the default: the redraw is optional)
+    redraws only when a fresh deal beats keeping the hand, ``"always"`` whenever allowed. A
+    return-cards mulligan is always played optimally for the query (greedily when the optimum
+    is out of reach, and the answer says so).
+    """
+
+    redraw: RedrawPolicy = "optimal"
+
+
+class Mode(StrEnum):
+    """Which engine :func:`solve` may use."""
+
+    AUTO = "auto"  # exact where in reach, else simulation
+    EXACT = "exact"  # exact or Intractable
+    SIMULATE = "simulate"  # always simulate
+
+
+def _optimal_redraw(procedure: Procedure, policy: Policy) -> bool:
+    return policy.redraw == "optimal" and isinstance(procedure.mulligan, RedrawRule)
+
+
+def exact(problem: DrawProblem, procedure: Procedure, query: Query, policy: Policy) -> Answer:
+    """The exact answer for ``policy``; :class:`Intractable` when out of reach."""
+    from deckcheck.draws.exact import exact_odds
+
+    if _optimal_redraw(procedure, policy):
+        from deckcheck.draws.optimal_redraw import optimal_redraw_odds
+
+        return optimal_redraw_odds(problem, procedure, query)
+    return exact_odds(problem, procedure, query)
+
+
+def simulate(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    policy: Policy,
+    *,
+    trials: int,
+    seed: int,
+    progress: Progress | None = None,
+    why: Fact | None = None,
+) -> Answer:
+    """A Monte Carlo answer (numpy where installed, else the plain-Python reference).
+
+    The simulated player follows ``policy``: the optimal redraw takes the exact optimum's
+    decision for each hand and a return mulligan the exact optimal choice, where those tables
+    are in reach; otherwise a stated rule of thumb (redraw unless the hand meets every
+    condition; greedy returns), and a fact says which. ``why``, when given, is the fact that
+    explains the simulation; it is listed before the simulator's own.
+    """
+    from deckcheck.draws.exact import optimal_return_choice
+    from deckcheck.draws.optimal_redraw import optimal_redraw_choice
+    from deckcheck.draws.policies import redraw_unless_met
+
+    shape = deal_shape(problem, procedure, query)
+    said: list[Fact] = []  # the policies in force
+    after: list[Fact] = []  # how the simulated player decides, where that needs saying
+    if shape.lookahead:
+        said.append(Fact(FactKind.LOOKAHEAD_HEURISTIC))
+    rule = shape.rule
+    returns: ReturnChooser | None = None
+    redraws: RedrawChooser | None = None
+    if isinstance(rule, RedrawRule) and _optimal_redraw(procedure, policy):
+        try:
+            redraws = optimal_redraw_choice(problem, procedure, query)
+            after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
+        except Intractable:
+            redraws = functools.partial(redraw_unless_met, problem)
+            after.append(Fact(FactKind.REDRAW_UNLESS_MET))
+    elif isinstance(rule, RedrawRule) and rule.triggers and problem.conditions:
+        said.append(Fact(FactKind.REDRAW_WHENEVER_ALLOWED, limit=rule.max_redraws))
+    elif isinstance(rule, ReturnRule) and problem.conditions:
+        try:
+            returns = optimal_return_choice(problem, procedure, query)
+            said.append(Fact(FactKind.RETURN_OPTIMAL))
+        except Intractable:
+            after.append(Fact(FactKind.RETURN_GREEDY))
+    try:
+        from deckcheck.draws.vectorised import simulate_vectorised
+    except ImportError:
+        from deckcheck.draws.reference import simulate_reference
+
+        answer = simulate_reference(problem, procedure, query, trials, seed, returns, redraws)
+    else:
+        answer = simulate_vectorised(
+            problem,
+            procedure,
+            query,
+            trials,
+            seed,
+            returns,
+            progress=progress,
+            choose_redraw=redraws,
+        )
+    first = [*said, why] if why is not None else said
+    return replace(answer, facts=(*first, *answer.facts, *after))
+
+
+def solve(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    policy: Policy = Policy(),
+    *,
+    mode: Mode = Mode.AUTO,
+    trials: int = FALLBACK_TRIALS,
+    seed: int = FALLBACK_SEED,
+    progress: Progress | None = None,
+) -> Answer:
+    """Answer one query: P(every condition of ``problem`` holds over the cards seen).
+
+    ``mode`` AUTO answers exactly where the engine is in reach and otherwise simulates
+    ``trials`` deals from ``seed`` under the same policy, adding a fact that says why; EXACT
+    raises :class:`Intractable` instead; SIMULATE always simulates. ValueError for a query
+    that makes no sense (more cards seen than the pile holds, fewer than the opening hand).
+    """
+    if mode is Mode.SIMULATE:
+        return simulate(
+            problem, procedure, query, policy, trials=trials, seed=seed, progress=progress
+        )
+    try:
+        return exact(problem, procedure, query, policy)
+    except Intractable as exc:
+        if mode is Mode.EXACT:
+            raise
+        why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=exc.reason)
+        return simulate(
+            problem, procedure, query, policy, trials=trials, seed=seed, progress=progress, why=why
+        )
+
+
+def solve_turns(
+    problem: DrawProblem,
+    procedure: Procedure,
+    queries: Sequence[Query],
+    policy: Policy = Policy(),
+    *,
+    progress: Progress | None = None,
+) -> tuple[Answer, ...]:
+    """Answer several queries of one problem (a by-turn table), in order.
+
+    A query out of exact reach is simulated with :data:`BY_TURN_FALLBACK_TRIALS` trials and
+    the seed ``query.turns`` (its turn), so a table is reproducible row by row.
+    """
+    answers = []
+    for i, query in enumerate(queries):
+        seed = query.turns if query.turns is not None else i + 1
+        answers.append(
+            solve(problem, procedure, query, policy, trials=BY_TURN_FALLBACK_TRIALS, seed=seed)
+        )
+        if progress is not None:
+            progress(i + 1, len(queries))
+    return tuple(answers)
