@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck.analysis.hands import sample_hands
-from deckcheck.analysis.odds import OddsOptions, compute_odds, simulate_odds
+from deckcheck.analysis.odds import GAME_RULE, OddsOptions, compute_odds, simulate_odds
 from deckcheck.analysis.setup import open_setup
 from deckcheck.games.registry import get_game
 
@@ -208,7 +208,7 @@ QUERIES = [
 @pytest.mark.parametrize("query", QUERIES, ids=lambda q: " & ".join(q))
 def test_the_rule_never_lowers_the_figure(query: list[str]) -> None:
     setup = open_setup(BLUE)
-    for turn, second, redraws in ((1, False, None), (3, True, None), (2, False, "unlimited")):
+    for turn, second, redraws in ((1, False, GAME_RULE), (3, True, GAME_RULE), (2, False, None)):
         report = compute_odds(setup, query, OddsOptions(turn=turn, second=second, redraws=redraws))
         assert report.exact
         assert report.probability >= report.probability_without_mulligan
