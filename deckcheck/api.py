@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from deckcheck.analysis.hands import HandsReport, sample_hands
 from deckcheck.analysis.odds import (
@@ -34,6 +34,7 @@ from deckcheck.analysis.setup import open_setup
 from deckcheck.cards import CardSearch, find_cards
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import Json, Result
+from deckcheck.decks.load import parse_settings
 from deckcheck.diff import DeckDiff, diff_decks
 from deckcheck.export import ExportResult, export_deck
 from deckcheck.games.catalog_check import CatalogCheck, check_catalog_file
@@ -62,6 +63,7 @@ __all__ = [
     "games",
     "hand",
     "odds",
+    "parse_settings",
     "simulate",
     "validate",
 ]
@@ -91,10 +93,11 @@ def validate(
     catalogs: Paths = (),
     game: str | None = None,
     variant: str | None = None,
-    params: Mapping[str, Any] | None = None,
+    params: Mapping[str, str | int] | None = None,
 ) -> Validation:
     """Check decks against their game's construction rules; a deck that cannot be read is an
-    outcome with its error, and does not stop the others."""
+    outcome with its error, and does not stop the others. ``params`` change the settings the game
+    declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts)."""
     return validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
@@ -72,7 +71,7 @@ def validate_paths(
     game: str | None = None,
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, Any] | None = None,
+    params: Mapping[str, str | int] | None = None,
 ) -> Validation:
     """Validate several deck files; a broken file does not stop the others."""
     outcomes = []

@@ -141,7 +141,7 @@ def sample_hands(
         else:
             notes.append(
                 "no goal given, so hands are kept; add conditions (e.g. "
-                '"type:warrior>=2") to see the optimal return'
+                f'"{setup.game.spec.game.example_condition}") to see the optimal return'
             )
         if returns is None:
             rule = None  # hands are kept: no decision to show

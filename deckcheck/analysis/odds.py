@@ -167,7 +167,8 @@ def bind(
     """Partition the pile into groups of cards matching the same selectors (conditions first,
     then the mulligan's triggers) and build the abstract problem."""
     if not condition_texts and require_conditions:
-        raise UsageError('give at least one condition, e.g. "type:ship>=2"')
+        example = setup.game.spec.game.example_condition
+        raise UsageError(f'give at least one condition, e.g. "{example}"')
     conditions = tuple(parse_condition(t) for t in condition_texts)
     selector_texts = [c.selector for c in conditions]
     mulligan = setup.mulligan if options.mulligan == "rules" else None

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,11 +15,9 @@ from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
 from deckcheck.games.base import Game
-from deckcheck.games.registry import all_games
+from deckcheck.games.registry import pile_reference
 from deckcheck.games.setaside import SetAside, set_aside
 from deckcheck.games.spec import MulliganModel, OpeningModel
-
-_PILE = re.compile(r"^(?P<game>[a-z0-9][a-z0-9-]*):(?P<pile>[a-z0-9][a-z0-9-]*)$")
 
 
 @dataclass(frozen=True)
@@ -72,14 +69,6 @@ class DrawSetup:
         )
 
 
-def is_pile_reference(text: str) -> bool:
-    """Whether a DECK argument is ``GAME:PILE`` rather than a file."""
-    match = _PILE.match(text)
-    if match is None or Path(text).exists():
-        return False
-    return match.group("game") in all_games()
-
-
 def open_setup(
     deck: str,
     *,
@@ -88,13 +77,9 @@ def open_setup(
     variant: str | None = None,
 ) -> DrawSetup:
     """The draw setup of a deck file, ``-`` or ``GAME:PILE``."""
-    if is_pile_reference(deck):
-        match = _PILE.match(deck)
-        if match is None:  # is_pile_reference matched it; keeps type checkers informed
-            raise UsageError(f"{deck!r} is not GAME:PILE")
-        return pile_setup(
-            all_games()[match.group("game")], match.group("pile"), catalogs, variant=variant
-        )
+    pile = pile_reference(deck)
+    if pile is not None:
+        return pile_setup(pile.game, pile.pile, catalogs, variant=variant)
     return deck_setup(load_deck(deck, game=game, variant=variant, catalogs=catalogs))
 
 

@@ -17,12 +17,13 @@ from typing import Any
 
 from deckcheck.analysis.categories import Category, categories_of_source, with_categories
 from deckcheck.analysis.odds import OddsOptions, compute_odds
-from deckcheck.analysis.setup import DrawSetup, deck_setup, is_pile_reference, open_setup
+from deckcheck.analysis.setup import DrawSetup, deck_setup, open_setup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.decks.load import load_deck
 from deckcheck.games.base import Game
+from deckcheck.games.registry import pile_reference
 from deckcheck.games.spec import DimensionModel
 
 ZONE = "zone"
@@ -167,7 +168,7 @@ def deck_stats(
 
     ``odds=False`` leaves out the opening-hand figures (composition only).
     """
-    if is_pile_reference(deck):
+    if pile_reference(deck) is not None:
         setup = open_setup(deck, catalogs=catalogs)
         cards = list(setup.pile)
         return build_stats(

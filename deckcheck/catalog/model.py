@@ -27,6 +27,12 @@ class FieldSpec:
     not_for_types: tuple[str, ...] = ()
     description: str = ""
     synonyms: tuple[tuple[str, ...], ...] = ()  # groups of values that name the same thing
+    label: str = ""
+
+    @property
+    def heading(self) -> str:
+        """The column heading in listings: the game's label, else the name with spaces."""
+        return self.label or self.name.replace("_", " ")
 
     def same_as(self, value: str) -> frozenset[str]:
         """``value`` folded, with every value the game declares to mean the same."""

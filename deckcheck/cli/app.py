@@ -76,16 +76,18 @@ GameOpt = Annotated[
         "--game", "-g", help="The game, when the deck does not say (see `deckcheck games`)."
     ),
 ]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="KEY=VALUE",
+        help="Change a setting of the variant (repeatable; `deckcheck games` lists each game's), "
+        "e.g. --set missions=4.",
+    ),
+]
 MissionsOpt = Annotated[
     int | None,
-    typer.Option(
-        "--missions",
-        help="Number of missions where "
-        "the game has that setting (STCCG: the "
-        "rulebook's 4-per-side advice).",
-        min=1,
-        max=1000,
-    ),
+    typer.Option("--missions", metavar="N", help="Alias of --set missions=N.", min=1, max=1000),
 ]
 VariantOpt = Annotated[
     str | None,
@@ -140,6 +142,7 @@ def validate(
     game: GameOpt = None,
     variant: VariantOpt = None,
     catalog: CatalogOpt = None,
+    settings: SetOpt = None,
     missions: MissionsOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
@@ -152,7 +155,9 @@ def validate(
     """
     from deckcheck import api
 
-    params = {"missions": missions} if missions is not None else None
+    params = api.parse_settings(settings or [])
+    if missions is not None:
+        params["missions"] = str(missions)
     result = api.validate(decks, game=game, variant=variant, catalogs=catalog or [], params=params)
     return show(result, json_out, render.validation)
 

@@ -143,6 +143,9 @@ def games(result: GameList) -> None:
         variants = [g.default_variant, *[v for v in g.variants if v != g.default_variant]]
         table.add_row(g.id, g.name, ", ".join(variants), str(g.cards), ", ".join(g.piles) or "—")
     out.print(table)
+    settings = [f"{g.id}: {', '.join(g.settings)}" for g in result.games if g.settings]
+    if settings:
+        say(out, ("settings (--set KEY=VALUE): ", "bold"), "; ".join(settings))
 
 
 def card_list(found: CardSearch) -> None:
@@ -177,7 +180,12 @@ def card_list(found: CardSearch) -> None:
         return
     fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)]
     if len(found.cards) > PLAIN_LISTING:
-        _plain_listing(found.cards, fields, f"{len(found.cards)} {found.game.id} cards")
+        _plain_listing(
+            found.cards,
+            fields,
+            _headings(found, fields),
+            f"{len(found.cards)} {found.game.id} cards",
+        )
         return
     table = Table(
         title=f"{len(found.cards)} {found.game.id} cards",
@@ -188,8 +196,7 @@ def card_list(found: CardSearch) -> None:
     table.add_column("id", style="cyan", overflow="fold", max_width=18)
     table.add_column("name", style="bold", min_width=14)
     table.add_column("type", min_width=5)
-    for f in fields:
-        header = f.replace("_", " ").replace("cost ", "")
+    for header in _headings(found, fields):
         table.add_column(header, min_width=min(len(header), 10))
     for card in found.cards:
         row = [card.id, card.name, card.type_label]
@@ -213,9 +220,16 @@ def _cell(value: object) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
 
 
-def _plain_listing(cards: Sequence[Card], fields: Sequence[str], title: str) -> None:
+def _headings(found: CardSearch, fields: Sequence[str]) -> list[str]:
+    specs = found.game.field_specs
+    return [specs[f].heading if f in specs else f.replace("_", " ") for f in fields]
+
+
+def _plain_listing(
+    cards: Sequence[Card], fields: Sequence[str], headings: Sequence[str], title: str
+) -> None:
     rows = [[c.id, c.name, c.type_label, *(_cell(c.get(f)) for f in fields)] for c in cards]
-    header = ["id", "name", "type", *(f.replace("_", " ") for f in fields)]
+    header = ["id", "name", "type", *headings]
     widths = [min(40, max(len(r[i]) for r in [header, *rows])) for i in range(len(header))]
     lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
     for r in rows:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.load import read_document
@@ -16,7 +15,7 @@ from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
 from deckcheck.decks.resolve import MAX_REPORTED_LINES, resolve_deck, unknown_names
 from deckcheck.games.base import Game, Variant
-from deckcheck.games.registry import all_games, get_game
+from deckcheck.games.registry import all_games, get_game, pile_reference
 
 
 @dataclass(frozen=True)
@@ -36,14 +35,14 @@ def load_deck(
     game: str | None = None,
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, Any] | None = None,
+    params: Mapping[str, str | int] | None = None,
 ) -> LoadedDeck:
     """Read a deck file (or ``-``) and resolve it against its game's catalog.
 
     The game comes from the file (``game:`` header or TOML key), else ``game``, else the one
     game whose catalog knows every card. Overlays: the file's own ``catalog:`` files first,
     then ``catalogs`` (``--catalog``), so the command line has the last word. ``params``
-    change the variant's numbers (``--missions 4``); a header line may too (``missions: 4``).
+    change the variant's settings (``--set missions=4``); a header line may too (``missions: 4``).
     """
     _refuse_pile(path)
     source = read_deck(path)
@@ -56,7 +55,7 @@ def resolve_source(
     game: str | None = None,
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, Any] | None = None,
+    params: Mapping[str, str | int] | None = None,
 ) -> LoadedDeck:
     """Resolve an already parsed deck (see :func:`load_deck`)."""
     overlays = [*source.catalogs, *catalogs]
@@ -73,11 +72,15 @@ def resolve_source(
         chosen = get_game(named) if named else _detect(source, overlays)
     with _at_header(source, None if variant else "variant"):
         the_variant = chosen.variant(variant or source.headers.get("variant"))
+    source, written = _settings_of(source, chosen)
+    for key, (value, line) in written.items():
+        try:
+            the_variant = chosen.with_settings(the_variant, {key: value})
+        except UsageError as exc:
+            raise UsageError(exc.message, source=source.label, line=line) from None
+    if params:
+        the_variant = chosen.with_settings(the_variant, params)
     catalog = chosen.catalog(overlays, the_variant)
-    overrides = {k: _header_number(source, k) for k in source.headers if k in the_variant.params}
-    overrides.update(params or {})
-    if overrides:
-        the_variant = the_variant.with_params(overrides)
     deck = resolve_deck(source, catalog, chosen, the_variant.name)
     return LoadedDeck(deck, chosen, catalog, the_variant, source)
 
@@ -124,25 +127,38 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
 def _refuse_pile(path: str | Path) -> None:
     """``dorn:heroes`` is a built-in random pile, not a deck file: say so instead of
     "no such file"."""
-    text = str(path)
-    game, sep, pile = text.partition(":")
-    if not sep or Path(text).exists() or game not in all_games():
-        return
-    if pile in all_games()[game].spec.piles:
+    pile = pile_reference(path)
+    if pile is not None and pile.pile in pile.game.spec.piles:
         raise UsageError(
-            f"{text} is a built-in random pile: use it with odds, simulate or hand, not as a deck"
+            f"{path} is a built-in random pile: use it with odds, simulate or hand, not as a deck"
         )
 
 
-def _header_number(source: DeckSource, key: str) -> int:
-    value = source.headers[key].strip()
-    if not value.isdigit() or int(value) > 10_000:
-        raise UsageError(
-            f"header {key}: must be a whole number, not {value!r}",
-            source=source.label,
-            line=source.header_lines.get(key),
-        )
-    return int(value)
+def parse_settings(texts: Sequence[str]) -> dict[str, str]:
+    """``KEY=VALUE`` texts (``--set missions=4``) as a mapping; the game checks keys and values."""
+    settings: dict[str, str] = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise UsageError(f"--set takes KEY=VALUE, e.g. missions=4; not {text!r}")
+        settings[key.strip().lower()] = value.strip()
+    return settings
+
+
+def _settings_of(
+    source: DeckSource, game: Game
+) -> tuple[DeckSource, dict[str, tuple[str, int | None]]]:
+    """The deck without its setting lines (``missions: 4``, a ``[settings]`` key of the game),
+    and those settings with their lines; other ``key: value`` lines stay card lines."""
+    settings = {
+        line.header[0]: (line.header[1], line.line)
+        for line in source.lines
+        if line.header and line.header[0] in game.spec.settings
+    }
+    if not settings:
+        return source, {}
+    kept = tuple(line for line in source.lines if not (line.header and line.header[0] in settings))
+    return replace(source, lines=kept), settings
 
 
 @contextmanager

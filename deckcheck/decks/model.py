@@ -17,6 +17,9 @@ class DeckLine:
     line: int | None
     text: str
     section: str | None = None
+    # ``key: value`` before the first card, a key no deck file has: maybe a setting of the
+    # game's variant (``missions: 4``), which only the game can tell; else it is a card line.
+    header: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,6 @@ HEADER_KEYS = frozenset(
         "event",
         "date",
         "player",
-        "missions",
     }
 )
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:\s*(\S.*)$")
@@ -118,7 +118,7 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
         if not s or s.startswith(("#", "//")):
             continue
         s = _TRAILING_COMMENT.sub("", s)
-        if not lines and section is None:
+        if section is None and all(line.header for line in lines):
             match = _HEADER.match(s)
             if match and match.group(1).lower() == CATEGORY_HEADER:
                 categories.append(_category_header(match.group(2), label, number))
@@ -127,6 +127,10 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
                 key = match.group(1).lower()
                 headers[key] = match.group(2).strip()
                 header_lines[key] = number
+                continue
+            if match:
+                setting = (match.group(1).lower(), match.group(2).strip())
+                lines.append(replace(_card_line(s, raw, number, label, None), header=setting))
                 continue
         section_match = _SECTION.match(s)
         if section_match:

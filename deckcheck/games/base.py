@@ -24,6 +24,7 @@ from deckcheck.catalog.model import Catalog, FieldSpec
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.result import Json
+from deckcheck.core.text import suggest
 from deckcheck.core.tomlfile import parse_toml
 from deckcheck.core.violations import Violation
 from deckcheck.games.spec import CardChangeModel, GameSpec
@@ -147,6 +148,7 @@ class Game:
                 tuple(f.not_for_types),
                 f.description,
                 tuple(tuple(group) for group in f.synonyms),
+                f.label,
             )
             for name, f in self.spec.fields.items()
         }
@@ -174,6 +176,30 @@ class Game:
             catalog = _changed(catalog, variant.card_changes)
         return catalog
 
+    def with_settings(self, variant: Variant, settings: Mapping[str, str | int]) -> Variant:
+        """``variant`` with the user's settings (``--set missions=4``, a ``missions: 4`` header):
+        only the parameters the game declares as ``[settings]``, each a whole number in range."""
+        known = [k for k in self.spec.settings if k in variant.params]
+        overrides: dict[str, int] = {}
+        for raw_key, raw in settings.items():
+            key = raw_key.strip().lower()
+            if key not in known:
+                hint = suggest(key, known, limit=1)
+                raise UsageError(
+                    f"{self.id} variant {variant.name!r} has no setting {raw_key!r}"
+                    + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                    + (f"; settings: {', '.join(known)}" if known else "; it has no settings")
+                )
+            spec = self.spec.settings[key]
+            text = str(raw).strip()
+            if not text.isascii() or not text.isdigit() or not spec.min <= int(text) <= spec.max:
+                raise UsageError(
+                    f"setting {key} must be a whole number from {spec.min} to {spec.max}, "
+                    f"not {text!r}"
+                )
+            overrides[key] = int(text)
+        return variant.with_params(overrides) if overrides else variant
+
     def rule(self, code: str) -> Rule:
         """The function behind a rule code."""
         return self.rules[code]
@@ -187,6 +213,7 @@ class Game:
             self.spec.game.default_variant,
             len(self.bundled_catalog()),
             tuple(f"{self.id}:{p}" for p in self.spec.piles),
+            tuple(self.spec.settings),
         )
 
 
@@ -200,9 +227,10 @@ class GameInfo:
     default_variant: str
     cards: int
     piles: tuple[str, ...]
+    settings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Json]:
-        """``{"id", "name", "variants", "default_variant", "cards", "piles"}``."""
+        """``{"id", "name", "variants", "default_variant", "cards", "piles", "settings"}``."""
         return {
             "id": self.id,
             "name": self.name,
@@ -210,6 +238,7 @@ class GameInfo:
             "default_variant": self.default_variant,
             "cards": self.cards,
             "piles": list(self.piles),
+            "settings": list(self.settings),
         }
 
 

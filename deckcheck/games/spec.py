@@ -22,6 +22,7 @@ class GameInfo(_Strict):
     description: str = ""
     deck_noun: str = "deck"
     card_noun: str = "card"
+    example_condition: str = "type:X>=1"  # shown in messages about conditions
 
 
 class FieldModel(_Strict):
@@ -34,6 +35,7 @@ class FieldModel(_Strict):
     not_for_types: list[str] = []
     description: str = ""
     synonyms: list[list[str]] = []  # values that mean the same ("Neutral" = "Non-Aligned")
+    label: str = ""  # a column heading for listings (default: the name with spaces)
 
 
 class CardChangeModel(_Strict):
@@ -131,6 +133,15 @@ class DimensionModel(_Strict):
     curve: bool = False  # a number: values in numeric order, with the total and the mean
 
 
+class SettingModel(_Strict):
+    """``[settings.NAME]``: a variant parameter users may change (``--set NAME=N`` or a
+    ``NAME: N`` header line in a deck file); every variant with that parameter accepts it."""
+
+    description: str = ""
+    min: int = 0
+    max: int = 10_000
+
+
 class GameSpec(_Strict):
     """A whole ``game.toml``."""
 
@@ -147,6 +158,7 @@ class GameSpec(_Strict):
     ordered: bool = False  # the order of the deck's lines matters (a Drake stack)
     list_fields: list[str] = []  # columns of `cards` listings (default: the first few fields)
     dimensions: list[DimensionModel] = []  # what `stats` counts, in order
+    settings: dict[str, SettingModel] = {}  # the variant parameters users may change
 
 
 VariantModel.model_rebuild()
