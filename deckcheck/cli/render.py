@@ -42,7 +42,8 @@ err = Console(stderr=True, highlight=False, markup=False)
 
 def say(console: Console, *parts: str | tuple[str, str]) -> None:
     """Print plain and (text, style) parts; no markup is interpreted."""
-    console.print(Text.assemble(*parts))
+    # A line for a file or a pipe is never wrapped: "file:line: message" must stay whole.
+    console.print(Text.assemble(*parts), soft_wrap=not console.is_terminal)
 
 
 def error(message: object) -> None:
@@ -119,7 +120,7 @@ def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
     say(err, (header, "bold red"))
     for line in lines:
-        err.print(f"  • {line}", markup=False)
+        say(err, f"  • {line}")
 
 
 def validation(result: Validation) -> None:
@@ -153,7 +154,7 @@ def card_list(found: CardSearch) -> None:
     for note in found.variant_notes:
         say(err, (note, "dim"))
     if not found.cards:
-        err.print(f"no {found.game.id} card matches {found.search!r}")
+        say(err, f"no {found.game.id} card matches {found.search!r}")
         return
     if len(found.cards) == 1:
         card = found.cards[0]
