@@ -20,11 +20,12 @@ from typing import Any
 from deckcheck.analysis.categories import categories_of_source, name_categories, with_categories
 from deckcheck.analysis.conditions import parse_condition
 from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
-from deckcheck.analysis.setup import DrawSetup, deck_setup, is_pile_reference, open_setup
+from deckcheck.analysis.setup import DrawSetup, deck_setup, open_setup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import load_deck
+from deckcheck.games.registry import pile_reference
 
 OTHER = Card("(another card)", "another card", ())
 WINDOW = 4  # rows each side of the answer
@@ -104,7 +105,7 @@ def tune_deck(
     ``type:action<=1``, the most) for which ``condition`` holds with probability ≥ ``target``."""
     if not 0 < target <= 1:
         raise UsageError(f"--target is a probability above 0 and at most 1, not {target}")
-    if is_pile_reference(deck):
+    if pile_reference(deck) is not None:
         setup = open_setup(deck, catalogs=catalogs)
         texts = [condition]
     else:

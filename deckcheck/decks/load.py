@@ -140,7 +140,10 @@ def parse_settings(texts: Sequence[str]) -> dict[str, str]:
     for text in texts:
         key, sep, value = text.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise UsageError(f"--set takes KEY=VALUE, e.g. missions=4; not {text!r}")
+            raise UsageError(
+                f"--set takes KEY=VALUE (`deckcheck games` lists each game's settings), "
+                f"not {text!r}"
+            )
         settings[key.strip().lower()] = value.strip()
     return settings
 
