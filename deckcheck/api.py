@@ -31,6 +31,8 @@ from deckcheck.analysis.odds import (
     simulate_odds,
 )
 from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.stats import StatsReport, deck_stats
+from deckcheck.analysis.tune import TuneReport, tune_deck
 from deckcheck.cards import CardSearch, find_cards
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import Json, Result
@@ -54,6 +56,8 @@ __all__ = [
     "Json",
     "OddsReport",
     "Result",
+    "StatsReport",
+    "TuneReport",
     "Validation",
     "cards",
     "catalog_check",
@@ -65,6 +69,8 @@ __all__ = [
     "odds",
     "parse_settings",
     "simulate",
+    "stats",
+    "tune",
     "validate",
 ]
 
@@ -207,6 +213,58 @@ def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = N
 def catalog_template(game: str, *, fields: Sequence[str] = ()) -> CatalogTemplate:
     """A commented catalog overlay to fill in; with ``fields``, every card lacking them."""
     return _template(game, fields)
+
+
+def stats(
+    deck: str,
+    *,
+    second: bool = False,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> StatsReport:
+    """A deck's (or a pile's) composition by the dimensions its game declares, and per value
+    the opening hand's expected count and exact chance of at least one."""
+    return deck_stats(deck, catalogs=catalogs, game=game, variant=variant, second=second)
+
+
+def tune(
+    deck: str,
+    condition: str,
+    target: float | str,
+    *,
+    turn: int | None = None,
+    second: bool = False,
+    mulligan: str = "rules",
+    redraw_policy: str = "optimal",
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> TuneReport:
+    """How many cards of ``condition``'s category reach probability ``target`` (0.95, "95%"),
+    the deck's size kept, with the table by count around the answer."""
+    options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
+    return tune_deck(
+        deck,
+        condition,
+        parse_target(target),
+        turn=turn,
+        second=second,
+        options=options,
+        catalogs=catalogs,
+        game=game,
+    )
+
+
+def parse_target(target: float | str) -> float:
+    """A probability as ``0.95``, ``"95%"`` or ``95`` (a number above 1 is a percentage)."""
+    text = str(target).strip()
+    try:
+        value = float(text.rstrip("%").strip())
+    except ValueError:
+        raise UsageError(f"--target is a probability such as 0.95 or 95%, not {text!r}") from None
+    if text.endswith("%") or value > 1:
+        value /= 100
+    return value
 
 
 def catalog_check(file: str | Path) -> CatalogCheck:

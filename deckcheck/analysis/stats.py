@@ -169,10 +169,9 @@ def deck_stats(
     ``odds=False`` leaves out the opening-hand figures (composition only).
     """
     if pile_reference(deck) is not None:
-        setup = open_setup(deck, catalogs=catalogs)
-        cards = list(setup.pile)
+        pile = open_setup(deck, catalogs=catalogs)
         return build_stats(
-            setup.label, setup.game, None, cards, setup, (), second=second, odds=odds
+            pile.label, pile.game, None, list(pile.pile), pile, (), second=second, odds=odds
         )
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
     categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)

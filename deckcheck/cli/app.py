@@ -423,35 +423,18 @@ def stats(
     game: GameOpt = None,
     variant: VariantOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """A deck's composition by the dimensions its game declares, as bar charts, with the
     opening hand's expected count and chance of at least one per value (exact, with the
     game's mulligan).
 
     Example: [bold]deckcheck stats examples/planetary-conquerors/legal-50.txt[/]
     """
-    from deckcheck.analysis.stats import deck_stats
+    from deckcheck import api
     from deckcheck.cli import charts
 
-    result = deck_stats(deck, catalogs=catalog or [], game=game, variant=variant, second=second)
-    if json_out:
-        render.emit_json(result.to_json())
-    else:
-        charts.stats(result, render.out)
-
-
-def _target(text: str) -> float:
-    """``0.95``, ``95%`` or ``95`` (a number above 1 is a percentage)."""
-    from deckcheck.core.errors import UsageError
-
-    raw = text.strip().rstrip("%").strip()
-    try:
-        value = float(raw)
-    except ValueError:
-        raise UsageError(f"--target is a probability such as 0.95 or 95%, not {text!r}") from None
-    if text.strip().endswith("%") or value > 1:
-        value /= 100
-    return value
+    result = api.stats(deck, catalogs=catalog or [], game=game, variant=variant, second=second)
+    return show(result, json_out, lambda r: charts.stats(r, render.out))
 
 
 @_command(app)
@@ -470,7 +453,7 @@ def tune(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     json_out: JsonOpt = False,
-) -> None:
+) -> int:
     """How many cards of the condition's category the deck needs for the condition to hold
     with probability ≥ the target, the deck's size kept (other cards make room), with the
     table of probability by count around the answer. Exact, with the game's opening and
@@ -478,25 +461,21 @@ def tune(
 
     Example: [bold]deckcheck tune my-deck.txt "type:ship>=2" --target 95% --turn 2[/]
     """
-    from deckcheck.analysis.tune import tune_deck
-    from deckcheck.api import odds_options
+    from deckcheck import api
     from deckcheck.cli import charts
 
-    options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
-    result = tune_deck(
+    result = api.tune(
         deck,
         condition,
-        _target(target),
+        target,
         turn=turn,
         second=second,
-        options=options,
+        mulligan=mulligan,
+        redraw_policy=redraw_policy,
         catalogs=catalog or [],
         game=game,
     )
-    if json_out:
-        render.emit_json(result.to_json())
-    else:
-        charts.tune(result, render.out)
+    return show(result, json_out, lambda r: charts.tune(r, render.out))
 
 
 @_command(catalog_app, "template")
