@@ -26,9 +26,3 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     # Clamp: rounding can push the bounds a hair outside [0, 1] at p = 0 or 1.
     return (max(0.0, centre - half), min(1.0, centre + half))
 
-
-def standard_error(p: float, trials: int) -> float:
-    """Binomial standard error of an estimated proportion ``p`` from ``trials`` trials."""
-    if trials <= 0:
-        return math.inf
-    return math.sqrt(max(p * (1.0 - p), 0.0) / trials)

@@ -7,7 +7,7 @@ import csv
 import io
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import tomli_w
@@ -193,7 +193,3 @@ def render(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> str:
         )
     return formats[fmt](loaded, out_path)
 
-
-def known_formats(extra: Iterable[str] = ()) -> list[str]:
-    """Built-in format names plus ``extra``."""
-    return [*BUILT_IN, *extra]

@@ -41,7 +41,6 @@ class Variant:
     description: str
     rules: tuple[str, ...]
     params: Mapping[str, Any]
-    random: bool = False
     notes: tuple[str, ...] = ()  # other changes in play, shown where the variant is described
     card_changes: tuple[CardChangeModel, ...] = ()  # field changes to cards (+1 blood)
 
@@ -119,7 +118,6 @@ class Game:
                 v.description,
                 tuple(v.rules),
                 MappingProxyType({**self.spec.constants, **v.params}),
-                v.random,
                 tuple(v.notes),
                 tuple(v.card_changes),
             )
