@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import pytest
 import typer.main
+from hypothesis import settings
 from typer.testing import CliRunner, Result
 
 TESTS = Path(__file__).resolve().parent
@@ -45,6 +46,12 @@ WATCHDOG = 60.0
 # that care about width or colour set these for themselves.
 for _variable in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "PYTHONIOENCODING"):
     os.environ.pop(_variable, None)
+
+
+# Property tests: a quick profile for every run, a thorough one on demand.
+settings.register_profile("deckcheck", max_examples=100, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
 
 
 @functools.cache

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from deckcheck.core.errors import ConditionError
@@ -10,6 +11,11 @@ from deckcheck.draws.compare import Comparison
 
 MAX_CONDITION_COUNT = 100_000
 _CONDITION = re.compile(r"^(?P<selector>.*?)\s*(?P<op>>=|<=|==|=|>|<)\s*(?P<count>[^<>=]*)$", re.S)
+_OPERATOR_CHARS = "<>="
+_QUOTE_THEM = (
+    "quote each condition: unquoted, the shell takes > and < for redirections "
+    '(SELECTOR>=2 would send the output to a file named "=2")'
+)
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,7 @@ def parse_condition(text: str) -> Condition:
     if not match or not match.group("selector").strip():
         raise ConditionError(
             f"condition {text!r} is not SELECTOR OP COUNT "
-            '(e.g. type:ship>=2, "POINT OF>=1", id:I/25=1; OP is >= <= = == > <)'
+            '(e.g. "type:ship>=2", "POINT OF>=1", "id:I/25=1"; OP is >= <= = == > <)'
         )
     raw_count = match.group("count").strip()
     if not re.fullmatch(r"\d+", raw_count):
@@ -41,3 +47,35 @@ def parse_condition(text: str) -> Condition:
         raise ConditionError(f"condition {text!r}: a count of {count} is beyond any deck")
     op = Comparison.parse(match.group("op"))
     return Condition(cleaned, match.group("selector").strip().strip("\"'"), op, count)
+
+
+def parse_conditions(texts: Sequence[str]) -> tuple[Condition, ...]:
+    """Parse every condition of a command line. A condition the shell split apart (unquoted,
+    its ``>`` taken for a redirection, or written with spaces) is explained, not just refused.
+
+    >>> [c.text for c in parse_conditions(["type:ship>=2", "POINT OF=1"])]
+    ['type:ship>=2', 'POINT OF=1']
+    >>> parse_conditions(["type:ship", "2"])
+    Traceback (most recent call last):
+    ...
+    deckcheck.core.errors.ConditionError: the shell split a condition: 'type:ship' '2' ...
+    """
+    for i, text in enumerate(texts):
+        after = texts[i + 1].strip() if i + 1 < len(texts) else ""
+        stripped = text.strip()
+        if not any(ch in stripped for ch in _OPERATOR_CHARS):
+            if after.isdigit():
+                raise ConditionError(
+                    f"the shell split a condition: {text!r} {after!r} (its > or < was taken for "
+                    f'a redirection); write it as one quoted argument, e.g. "{stripped}>={after}"'
+                )
+            raise ConditionError(
+                f"condition {text!r} has no comparison (SELECTOR OP COUNT, e.g. "
+                f'"{stripped or "SELECTOR"}>=1"); {_QUOTE_THEM}'
+            )
+        if stripped[-1] in _OPERATOR_CHARS and after.isdigit():
+            raise ConditionError(
+                f"the shell split a condition: {text!r} {after!r}; write it as one quoted "
+                f'argument, "{stripped}{after}"'
+            )
+    return tuple(parse_condition(t) for t in texts)

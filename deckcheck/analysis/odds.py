@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from deckcheck.analysis.conditions import Condition, parse_condition
+from deckcheck.analysis.conditions import Condition, parse_conditions
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
@@ -169,7 +169,7 @@ def bind(
     if not condition_texts and require_conditions:
         example = setup.game.spec.game.example_condition
         raise UsageError(f'give at least one condition, e.g. "{example}"')
-    conditions = tuple(parse_condition(t) for t in condition_texts)
+    conditions = parse_conditions(condition_texts)
     selector_texts = [c.selector for c in conditions]
     mulligan = setup.mulligan if options.mulligan == "rules" else None
     triggers = list(mulligan.triggers) if mulligan and mulligan.kind == "redraw" else []

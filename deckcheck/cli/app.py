@@ -48,7 +48,6 @@ def _command(target: typer.Typer, name: str | None = None) -> Callable[..., Any]
 
 app = typer.Typer(
     no_args_is_help=True,
-    add_completion=False,
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Validate decks for card and board games, compute exact draw odds, simulate, export.\n\n"
@@ -60,6 +59,29 @@ catalog_app = typer.Typer(
     "Example: [bold]deckcheck catalog template planetary-conquerors > my-set.toml[/]",
 )
 app.add_typer(catalog_app, name="catalog")
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from deckcheck import __version__
+
+        render.say(render.out, f"deckcheck {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print deckcheck's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Validate decks for card and board games, compute exact draw odds, simulate, export."""
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on standard output.")]
 CatalogOpt = Annotated[
@@ -220,7 +242,8 @@ def odds(
     conditions: Annotated[
         list[str],
         typer.Argument(
-            help='SELECTOR OP COUNT, all must hold: type:ship>=2 "POINT OF>=1" rarity:3>=1'
+            help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
+            '"POINT OF>=1" "rarity:3>=1"'
         ),
     ],
     seen: SeenOpt = None,
@@ -265,7 +288,10 @@ def odds(
 @_command(app)
 def simulate(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
-    conditions: Annotated[list[str], typer.Argument(help="SELECTOR OP COUNT, all must hold.")],
+    conditions: Annotated[
+        list[str],
+        typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2".'),
+    ],
     trials: Annotated[int, typer.Option("--trials", "-n", help="Simulated deals.")] = 1_000_000,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")] = None,
     seen: SeenOpt = None,
@@ -313,7 +339,10 @@ def hand(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
     conditions: Annotated[
         list[str] | None,
-        typer.Argument(help="Optional goal (SELECTOR OP COUNT) that a choosing mulligan aims for."),
+        typer.Argument(
+            help='Optional goal (SELECTOR OP COUNT, in quotes: "type:warrior>=2") that a '
+            "choosing mulligan aims for."
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")] = None,
     count: Annotated[int, typer.Option("--count", "-k", help="How many hands.")] = 1,

@@ -25,4 +25,3 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     half = z * math.sqrt(p * (1.0 - p) / trials + z2 / (4 * trials * trials)) / denom
     # Clamp: rounding can push the bounds a hair outside [0, 1] at p = 0 or 1.
     return (max(0.0, centre - half), min(1.0, centre + half))
-

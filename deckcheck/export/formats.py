@@ -192,4 +192,3 @@ def render(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> str:
             f"unknown format {fmt!r} for {loaded.game.id}; formats: " + ", ".join(formats)
         )
     return formats[fmt](loaded, out_path)
-
