@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckcheck.catalog.model import card_labels
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
 from deckcheck.core.violations import Report, Violation
@@ -19,8 +20,29 @@ def validate_loaded(loaded: LoadedDeck) -> Report:
     for code in variant.rules:
         violations.extend(game.rule(code)(deck, loaded.catalog, variant))
     return Report(
-        deck.label, game.id, variant.name, deck.size, tuple(violations), variant.rules, deck.name
+        deck.label,
+        game.id,
+        variant.name,
+        deck.size,
+        tuple(violations),
+        variant.rules,
+        deck.name,
+        card_names(loaded, (c for v in violations for c in v.cards)),
     )
+
+
+def card_names(loaded: LoadedDeck, ids: Iterable[str]) -> dict[str, str]:
+    """Each id's card name, with the id beside it where the deck holds other cards of that
+    name; an id the deck does not hold is named from the catalog, an unknown one left out."""
+    labels = card_labels(entry.card for entry in loaded.deck)
+    names: dict[str, str] = {}
+    for card_id in ids:
+        card = loaded.catalog.by_id(card_id)
+        if card_id in labels:
+            names[card_id] = labels[card_id]
+        elif card is not None:
+            names[card_id] = card.name
+    return names
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def test_validate_illegal_output_names_rule_and_card(decks: Path) -> None:
     result = run(["validate", "illegal.txt"])
     assert "ILLEGAL" in result.stdout
     assert "rd.starter" in result.stdout
-    assert "I/33" in result.stdout
+    assert "Stopař Robonů" in result.stdout  # I/33, named as people know it
 
 
 def test_validate_unknown_cards_all_reported(decks: Path) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from deckcheck.analysis.odds import (
     Bound,
@@ -17,7 +17,7 @@ from deckcheck.analysis.odds import (
     check_seed,
 )
 from deckcheck.analysis.setup import DrawSetup
-from deckcheck.catalog.model import Card
+from deckcheck.catalog.model import Card, card_labels
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
@@ -61,6 +61,9 @@ class HandsReport:
     conditions: tuple[str, ...]
     mulligan: str
     notes: tuple[str, ...]
+    card_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """How people read each card of the pile: its name, with its id beside it where the pile
+    holds other cards of that name."""
 
     exit_code = OK
 
@@ -192,6 +195,7 @@ def sample_hands(
         tuple(conditions),
         mulligan,
         tuple(notes),
+        card_labels(card for card, _ in setup.pile),
     )
 
 

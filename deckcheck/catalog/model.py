@@ -163,3 +163,16 @@ class Catalog:
         for card in self.cards:
             yield card.name
             yield from card.aliases
+
+
+def card_labels(cards: Iterable[Card]) -> dict[str, str]:
+    """Card id -> how people read it: the card's name, with the id beside it where several of
+    ``cards`` (different ids) share that name (Ren Dhark's Černá garda is I/7 and I/8)."""
+    ids_by_name: dict[str, set[str]] = {}
+    for card in cards:
+        ids_by_name.setdefault(card.name, set()).add(card.id)
+    return {
+        card_id: name if len(ids) == 1 else f"{name} ({card_id})"
+        for name, ids in ids_by_name.items()
+        for card_id in ids
+    }

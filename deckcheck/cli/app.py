@@ -83,6 +83,7 @@ def _options(
 ) -> None:
     """Validate decks for card and board games, compute exact draw odds, simulate, export."""
 
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on standard output.")]
 CatalogOpt = Annotated[
     list[Path] | None,
@@ -470,7 +471,8 @@ def stats(
 def tune(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
     condition: Annotated[
-        str, typer.Argument(help="SELECTOR OP COUNT whose category is tuned: type:ship>=2")
+        str,
+        typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
     ],
     target: Annotated[
         str, typer.Option("--target", "-p", help="The probability to reach: 0.95 or 95%.")
@@ -539,4 +541,5 @@ def catalog_check(
 
 def main() -> None:
     """Console-script entry point."""
+    render.tolerate_unencodable_output()
     app(prog_name="deckcheck")

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from rich import box
 from rich.console import Console
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from deckcheck.core.result import Json, Result, WithErrors
-from deckcheck.core.violations import Report, Severity, Status
+from deckcheck.core.violations import Report, Severity, Status, Violation
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -34,10 +35,17 @@ if TYPE_CHECKING:
     from deckcheck.games.registry import GameList
     from deckcheck.validate import Validation
 
-# Markup off: user text (card names, file names, messages) may hold "[...]"; styles are given
-# explicitly with Text instead.
-out = Console(highlight=False, soft_wrap=False, markup=False)
-err = Console(stderr=True, highlight=False, markup=False)
+
+def make_console(stderr: bool = False) -> Console:
+    """A console for standard output (or error), set up by the environment as rich reads it
+    (COLUMNS, NO_COLOR, FORCE_COLOR, whether it is a terminal)."""
+    # Markup off: user text (card names, file names, messages) may hold "[...]"; styles are
+    # given explicitly with Text instead.
+    return Console(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
+
+
+out = make_console()
+err = make_console(stderr=True)
 
 
 def say(console: Console, *parts: str | tuple[str, str]) -> None:
@@ -47,8 +55,9 @@ def say(console: Console, *parts: str | tuple[str, str]) -> None:
 
 
 def error(message: object) -> None:
-    """The one way an error reaches the user: "error: " and the message, on standard error."""
-    say(err, ("error:", "bold red"), " ", str(message))
+    """The one way an error reaches the user: "error: " and the message, on standard error,
+    unwrapped (the terminal wraps it; rich would break a long path in two)."""
+    err.print(Text.assemble(("error:", "bold red"), " ", str(message)), soft_wrap=True)
 
 
 _STATUS_STYLE = {
@@ -76,34 +85,61 @@ def show(result: R, json_out: bool, human: Callable[[R], None]) -> int:
 
 
 def emit_json(data: Json) -> None:
-    """Standard output holds only the JSON."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """Standard output holds only the JSON: UTF-8 text, or on a stream in another encoding
+    (a cp1252 console) plain ASCII with \\u escapes: the same JSON for any reader."""
+    utf = (sys.stdout.encoding or "utf-8").lower().replace("-", "").startswith("utf")
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=not utf) + "\n")
     sys.stdout.flush()
 
 
+def write_text(text: str) -> None:
+    """A file's content on standard output (an export, a template): UTF-8, like the files
+    deckcheck writes and reads, whatever the encoding of the terminal."""
+    if _encodable(text) or not hasattr(sys.stdout, "buffer"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def tolerate_unencodable_output() -> None:
+    """Characters the terminal's encoding lacks (a Czech name on a cp1252 console) are
+    replaced when shown, never a crash: the exit code must stay the verdict's."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+
+
+WIDE = 100
+"""Columns from which findings are laid out as a table; narrower, each finding is a block."""
+
+
 def report(rep: Report, console: Console | None = None) -> None:
-    """A validation report: verdict line, then every finding with its code and cards."""
-    title = Text.assemble(
-        (rep.deck, "bold"),
-        "  ",
-        (rep.status.value.upper(), _STATUS_STYLE[rep.status]),
-    )
+    """A validation report: the verdict in the panel's title (short, so never cut), the deck,
+    then every finding with its rule code and the cards by name."""
+    from rich.console import Group
+
+    console = console or out
     info = f"{rep.game} · variant {rep.variant} · {rep.card_count} cards"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
-    body: list[RenderableType] = [Text(info, style="dim")]
+    body: list[RenderableType] = [
+        Text(rep.deck, style="bold", overflow="fold"),
+        Text(info, style="dim"),
+    ]
     if rep.violations:
-        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        table.add_column("rule", no_wrap=True)
-        table.add_column("", no_wrap=True)
-        table.add_column("finding")
-        table.add_column("cards", style="cyan")
-        for v in rep.violations:
-            cards = ", ".join(v.cards[:8]) + (f" +{len(v.cards) - 8}" if len(v.cards) > 8 else "")
-            table.add_row(
-                v.code, Text(v.severity.value, _SEVERITY_STYLE[v.severity]), v.message, cards
-            )
-        body.append(table)
+        body.append(_findings(rep, wide=console.width >= WIDE))
     else:
         body.append(
             Text(
@@ -111,9 +147,43 @@ def report(rep: Report, console: Console | None = None) -> None:
                 style="green",
             )
         )
+    verdict = Text(rep.status.value.upper(), style=_STATUS_STYLE[rep.status])
+    console.print(Panel(Group(*body), title=verdict, title_align="left", expand=False))
+
+
+def _findings(rep: Report, wide: bool) -> RenderableType:
+    """Each finding: severity, rule code (never wrapped), message and cards (wrapped at spaces).
+    A table where there is room, else one block per finding."""
     from rich.console import Group
 
-    (console or out).print(Panel(Group(*body), title=title, title_align="left", expand=False))
+    def cards_of(v: Violation) -> str:
+        names = [rep.card_names.get(c, c) for c in v.cards[:CARDS_SHOWN]]
+        more = len(v.cards) - CARDS_SHOWN
+        return ", ".join(names) + (f" +{more}" if more > 0 else "")
+
+    if wide:
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        table.add_column("rule", no_wrap=True)
+        table.add_column("", no_wrap=True)
+        table.add_column("finding", ratio=3)
+        table.add_column("cards", style="cyan", ratio=2)
+        for v in rep.violations:
+            severity = Text(v.severity.value, _SEVERITY_STYLE[v.severity])
+            table.add_row(v.code, severity, v.message, cards_of(v))
+        return table
+    blocks: list[RenderableType] = []
+    for v in rep.violations:
+        blocks.append(
+            Text.assemble((v.severity.value, _SEVERITY_STYLE[v.severity]), "  ", (v.code, "bold"))
+        )
+        blocks.append(Padding(Text(v.message), (0, 0, 0, 2)))
+        if v.cards:
+            blocks.append(Padding(Text(cards_of(v), style="cyan"), (0, 0, 0, 2)))
+    return Group(*blocks)
+
+
+CARDS_SHOWN = 8
+"""Cards named per finding; more are counted."""
 
 
 def problem_lines(lines: Sequence[str], header: str) -> None:
@@ -133,20 +203,22 @@ def validation(result: Validation) -> None:
 
 
 def games(result: GameList) -> None:
-    """The table of known games."""
-    table = Table(title="games deckcheck knows", title_justify="left")
-    table.add_column("id", style="bold")
-    table.add_column("name")
-    table.add_column("variants (default first)")
-    table.add_column("cards", justify="right")
-    table.add_column("random piles")
+    """Each known game: its id (never cut: it is what users type), name and card count, then
+    its variants and random piles, wrapped between names only."""
+    say(out, ("games deckcheck knows", "bold"))
     for g in result.games:
-        variants = [g.default_variant, *[v for v in g.variants if v != g.default_variant]]
-        table.add_row(g.id, g.name, ", ".join(variants), str(g.cards), ", ".join(g.piles) or "—")
-    out.print(table)
-    settings = [f"{g.id}: {', '.join(g.settings)}" for g in result.games if g.settings]
-    if settings:
-        say(out, ("settings (--set KEY=VALUE): ", "bold"), "; ".join(settings))
+        variants = [f"{g.default_variant} (default)"]
+        variants += [v for v in g.variants if v != g.default_variant]
+        out.print(
+            Text.assemble((g.id, "bold cyan"), "  ", g.name, ("  ·  ", "dim"), f"{g.cards} cards")
+        )
+        out.print(Text.assemble(("  variants: ", "dim"), ", ".join(variants)))
+        if g.piles:
+            out.print(Text.assemble(("  random piles: ", "dim"), ", ".join(g.piles)))
+        if g.settings:
+            out.print(
+                Text.assemble(("  settings (--set KEY=VALUE): ", "dim"), ", ".join(g.settings))
+            )
 
 
 def card_list(found: CardSearch) -> None:
@@ -180,34 +252,35 @@ def card_list(found: CardSearch) -> None:
             out.print(found.art, markup=False)
         return
     fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)]
+    title = f"{len(found.cards)} {found.game.id} cards"
     if len(found.cards) > PLAIN_LISTING:
-        _plain_listing(
-            found.cards,
-            fields,
-            _headings(found, fields),
-            f"{len(found.cards)} {found.game.id} cards",
-        )
+        _plain_listing(found.cards, fields, _headings(found, fields), title)
         return
-    table = Table(
-        title=f"{len(found.cards)} {found.game.id} cards",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-    )
-    table.add_column("id", style="cyan", overflow="fold", max_width=18)
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    headers = ["id", "name", "type", *_headings(found, fields)]
+    table.add_column("id", style="cyan", no_wrap=True)
     table.add_column("name", style="bold", min_width=14)
     table.add_column("type", min_width=5)
-    for header in _headings(found, fields):
+    for header in headers[3:]:
         table.add_column(header, min_width=min(len(header), 10))
-    for card in found.cards:
-        row = [card.id, card.name, card.type_label]
-        for f in fields:
-            v = card.get(f)
-            row.append(
-                "" if v is None else ", ".join(map(str, v)) if isinstance(v, list) else str(v)
-            )
+    rows = [[c.id, c.name, c.type_label, *(_cell(c.get(f)) for f in fields)] for c in found.cards]
+    if not _table_fits([headers, *rows], out.width):
+        # Too narrow for every column without cutting a word: plain lines, which the terminal
+        # wraps where it must.
+        _plain_listing(found.cards, fields, headers[3:], title)
+        return
+    for row in rows:
         table.add_row(*row)
     out.print(table)
+
+
+def _table_fits(rows: Sequence[Sequence[str]], width: int) -> bool:
+    """Whether a table of ``rows`` fits ``width`` with every id whole (first column) and no
+    other word broken: each column needs its longest word, plus padding between columns."""
+    needed = [max(len(row[0]) for row in rows)]
+    for i in range(1, len(rows[0])):
+        needed.append(max((len(word) for row in rows for word in row[i].split()), default=0))
+    return sum(needed) + 3 * len(needed) + 2 <= width
 
 
 PLAIN_LISTING = 200
@@ -231,11 +304,12 @@ def _plain_listing(
 ) -> None:
     rows = [[c.id, c.name, c.type_label, *(_cell(c.get(f)) for f in fields)] for c in cards]
     header = ["id", "name", "type", *headings]
+    # Columns as wide as their values, up to 40; a longer value pushes its row, never cut.
     widths = [min(40, max(len(r[i]) for r in [header, *rows])) for i in range(len(header))]
     lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
     for r in rows:
-        lines.append("  ".join(v[:w].ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
-    sys.stdout.write("\n".join(lines) + "\n")
+        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+    write_text("\n".join(lines) + "\n")
 
 
 _SEGMENTS = {
@@ -365,10 +439,10 @@ def progress_bar(total: int) -> _Progress:
     return _Progress(total)
 
 
-def _grouped(cards: Sequence[Card]) -> list[Text]:
+def _grouped(cards: Sequence[Card], labels: Mapping[str, str]) -> list[Text]:
     by_type: dict[str, list[str]] = {}
     for card in cards:
-        by_type.setdefault(card.type_label, []).append(card.name)
+        by_type.setdefault(card.type_label, []).append(labels.get(card.id, card.name))
     lines = []
     for kind, names in sorted(by_type.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lines.append(Text.assemble((f"{kind} ({len(names)}): ", "bold"), ", ".join(names)))
@@ -381,13 +455,19 @@ def hands(rep: HandsReport) -> None:
 
     for note in rep.notes:
         say(err, (note, "dim"))
+    labels = rep.card_names
     for h in rep.hands:
-        body: list[RenderableType] = [*_grouped(h.kept)]
+        body: list[RenderableType] = [*_grouped(h.kept, labels)]
         for d in h.decisions:
             style = "yellow" if d.startswith(("redraw", "returned")) else "dim"
             body.append(Text(f"→ {d}", style=style))
         if h.decisions and h.decisions[0].startswith("redraw"):
-            body.append(Text("first hand: " + ", ".join(c.name for c in h.first), style="dim"))
+            body.append(
+                Text(
+                    "first hand: " + ", ".join(labels.get(c.id, c.name) for c in h.first),
+                    style="dim",
+                )
+            )
         if h.satisfied is not None:
             body.append(
                 Text(
@@ -458,14 +538,14 @@ def exported(result: ExportResult) -> None:
     elif rep.status is Status.ILLEGAL:
         say(err, ("warning:", "yellow"), " exporting an illegal deck (--allow-illegal)")
     if result.written_to is None:
-        sys.stdout.write(result.text or "")
+        write_text(result.text or "")
     else:
         say(err, f"wrote {result.written_to} ({result.format})")
 
 
 def catalog_template(result: CatalogTemplate) -> None:
     """The template text, as it is (it is a file to save)."""
-    sys.stdout.write(result.text)
+    write_text(result.text)
 
 
 def catalog_check(result: CatalogCheck) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from deckcheck.core.result import ILLEGAL, OK, UNVERIFIED, Json
@@ -70,6 +70,9 @@ class Report:
     violations: tuple[Violation, ...]
     rules_checked: tuple[str, ...] = ()
     deck_name: str | None = None
+    card_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """How people read the cards the findings name (by id): the card's name, with its id beside
+    it where the deck holds other cards of that name."""
 
     @property
     def status(self) -> Status:
