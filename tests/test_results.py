@@ -137,7 +137,9 @@ def test_games_lists_settings() -> None:
     games = {g["id"]: g for g in run_json(["games", "--json"])}
     assert games["stccg-1e"]["settings"] == ["missions"]
     assert games["ren-dhark"]["settings"] == []
-    assert "stccg-1e: missions" in run_cli(["games"]).stdout
+    text = run_cli(["games"]).stdout
+    block = text[text.index("stccg-1e ") :].split("\nthe-drake")[0]  # the game's own lines
+    assert "settings (--set KEY=VALUE): missions" in block, text
 
 
 # ---------------------------------------------------------------- game words from game.toml
