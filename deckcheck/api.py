@@ -18,6 +18,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import cast
 
+from deckcheck.analysis.anyof import DistributionReport, any_of_odds, has_any_of
+from deckcheck.analysis.anyof import distribution as category_distribution
+from deckcheck.analysis.categories import open_categorized
+from deckcheck.analysis.deckless import deckless_setup
 from deckcheck.analysis.hands import HandsReport, sample_hands
 from deckcheck.analysis.odds import (
     GAME_RULE,
@@ -50,6 +54,7 @@ __all__ = [
     "CatalogCheck",
     "CatalogTemplate",
     "DeckDiff",
+    "DistributionReport",
     "ExportResult",
     "GameList",
     "HandsReport",
@@ -63,10 +68,12 @@ __all__ = [
     "catalog_check",
     "catalog_template",
     "diff",
+    "distribution",
     "export",
     "games",
     "hand",
     "odds",
+    "odds_deckless",
     "parse_settings",
     "simulate",
     "stats",
@@ -125,8 +132,57 @@ def odds(
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``."""
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
-    setup = open_setup(deck, catalogs=catalogs, game=game, variant=variant)
+    setup, texts = open_categorized(deck, conditions, catalogs=catalogs, game=game, variant=variant)
+    if has_any_of(texts):
+        return any_of_odds(setup, texts, options)
+    return compute_odds(setup, texts, options)
+
+
+def odds_deckless(
+    size: int,
+    categories: Sequence[str],
+    conditions: Sequence[str],
+    *,
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    mulligan: str = "rules",
+    redraws: int | str | None = None,
+    redraw_policy: str = "optimal",
+    by_turn: int | None = None,
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> OddsReport:
+    """:func:`odds` of a deck given as ``size`` cards and ``categories`` (``"ships=15"``,
+    ``"type:ship=15"``; the rest other cards), with ``game``'s opening and mulligan or, without
+    a game, ``seen`` cards drawn."""
+    options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
+    setup = deckless_setup(size, categories, game=game, seen=seen, catalogs=catalogs)
+    if has_any_of(conditions):
+        return any_of_odds(setup, conditions, options)
     return compute_odds(setup, conditions, options)
+
+
+def distribution(
+    deck: str,
+    selector: str,
+    *,
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    mulligan: str = "rules",
+    redraw_policy: str = "optimal",
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> DistributionReport:
+    """How many cards matching ``selector`` are seen: P(exactly k), P(at least k) (also with
+    the mulligan aimed at it) and the mean."""
+    options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
+    setup, texts = open_categorized(
+        deck, [f"{selector}>=1"], catalogs=catalogs, game=game, variant=variant
+    )
+    return category_distribution(setup, texts[0].rsplit(">=", 1)[0], options)
 
 
 def simulate(

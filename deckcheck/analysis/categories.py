@@ -12,16 +12,19 @@ import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 
 from deckcheck.analysis.conditions import parse_condition
-from deckcheck.analysis.setup import DrawSetup, SetAside
+from deckcheck.analysis.setup import DrawSetup, SetAside, deck_setup, open_setup
 from deckcheck.catalog.model import Card, Catalog, FieldSpec
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError, DeckFormatError
 from deckcheck.core.text import fold
+from deckcheck.decks.load import load_deck
 from deckcheck.decks.model import CategoryLine, DeckSource
 from deckcheck.games.base import Game
+from deckcheck.games.registry import pile_reference
 
 CATEGORY_FIELD = "category"
 
@@ -130,3 +133,21 @@ def name_categories(conditions: Sequence[str], categories: Sequence[Category]) -
         cat = by_name.get(fold(cond.selector)) if _NAME.match(cond.selector) else None
         out.append(f"{cat.selector}{cond.op}{cond.count}" if cat else text)
     return out
+
+
+def open_categorized(
+    deck: str,
+    conditions: Sequence[str],
+    *,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> tuple[DrawSetup, list[str]]:
+    """The draw setup of a deck (file, ``-`` or ``GAME:PILE``) with the categories its file
+    declares, and the conditions with bare category names spelled as selectors."""
+    if pile_reference(deck) is not None:
+        return open_setup(deck, catalogs=catalogs, game=game, variant=variant), list(conditions)
+    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
+    categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)
+    setup = with_categories(deck_setup(loaded), categories)
+    return setup, name_categories(conditions, categories)

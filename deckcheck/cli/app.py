@@ -239,14 +239,31 @@ RedrawsOpt = Annotated[
 
 @_command(app)
 def odds(
-    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
-    conditions: Annotated[
-        list[str],
+    deck: Annotated[
+        str,
         typer.Argument(
-            help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
-            '"POINT OF>=1" "rarity:3>=1"'
+            help="Deck file, - for stdin, or a pile GAME:PILE (with --deck N: the first condition)."
         ),
     ],
+    conditions: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
+            '"POINT OF>=1"; "A | B" holds when either does'
+        ),
+    ] = None,
+    deck_size: Annotated[
+        int | None,
+        typer.Option("--deck", help="No deck file: the number of cards drawn from."),
+    ] = None,
+    category: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--category",
+            help="With --deck: NAME=COUNT cards of a kind (repeatable; type:ship=15 lets the "
+            "game's mulligan see their type).",
+        ),
+    ] = None,
     seen: SeenOpt = None,
     turn: TurnOpt = None,
     second: SecondOpt = False,
@@ -265,13 +282,37 @@ def odds(
     the game's mulligan the choice is optimal for your question, and the figure without it is
     shown too.
 
-    Example: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
+    Conditions joined by | hold when either does; a deck file's own categories (a
+    'category: NAME = card; card' line) may be named in conditions. Without a deck file,
+    --deck N and --category NAME=COUNT describe it.
+
+    Examples: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
+    · [bold]deckcheck odds --deck 60 --category ships=15 "ships>=2" --seen 7[/]
     """
     from deckcheck import api
+    from deckcheck.core.errors import UsageError
 
+    if deck_size is not None:
+        result = api.odds_deckless(
+            deck_size,
+            category or [],
+            [deck, *(conditions or [])],
+            seen=seen,
+            turn=turn,
+            second=second,
+            mulligan=mulligan,
+            redraws=redraws,
+            redraw_policy=redraw_policy,
+            by_turn=by_turn,
+            catalogs=catalog or [],
+            game=game,
+        )
+        return show(result, json_out, render.odds)
+    if category:
+        raise UsageError("--category describes a deck given by --deck N (no deck file)")
     result = api.odds(
         deck,
-        conditions,
+        conditions or [],
         seen=seen,
         turn=turn,
         second=second,
@@ -465,6 +506,43 @@ def stats(
 
     result = api.stats(deck, catalogs=catalog or [], game=game, variant=variant, second=second)
     return show(result, json_out, lambda r: charts.stats(r, render.out))
+
+
+@_command(app)
+def distribution(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    selector: Annotated[
+        str, typer.Argument(help="The cards counted: type:ship, a card name, a category.")
+    ],
+    seen: SeenOpt = None,
+    turn: TurnOpt = None,
+    second: SecondOpt = False,
+    mulligan: MulliganOpt = "rules",
+    redraw_policy: RedrawPolicyOpt = "optimal",
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """How many cards of a kind are seen: the chance of exactly 0, 1, 2… and of at least
+    each (also with the game's mulligan aimed at it), and the expected number. Exact.
+
+    Example: [bold]deckcheck distribution examples/ren-dhark/terra-custom.txt type:ship[/]
+    """
+    from deckcheck import api
+    from deckcheck.cli import charts
+
+    result = api.distribution(
+        deck,
+        selector,
+        seen=seen,
+        turn=turn,
+        second=second,
+        mulligan=mulligan,
+        redraw_policy=redraw_policy,
+        catalogs=catalog or [],
+        game=game,
+    )
+    return show(result, json_out, lambda r: charts.distribution(r, render.out))
 
 
 @_command(app)

@@ -155,3 +155,36 @@ def tune(rep: Any, console: Console) -> None:
     console.print(table)
     for note in rep.assumptions:
         console.print(Text(f"• {note}", style="dim"))
+
+
+def distribution(rep: Any, console: Console) -> None:
+    """Exactly k and at least k, as bars, with the mean."""
+    when = f"turn {rep.turn}" if rep.turn else f"{rep.cards_seen} cards seen"
+    head = Text.assemble(
+        (f"{rep.selector}", "bold"),
+        f": {rep.in_pile} of {rep.pile_size} in the pile · {when} · expected ",
+        (f"{float(rep.mean):.3f}", "bold green"),
+    )
+    console.print(Panel(head, title=f"{rep.deck} · {rep.game}", title_align="left", expand=False))
+    with_m = any(r.at_least_with_mulligan is not None for r in rep.rows)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("k", justify="right")
+    table.add_column("exactly k", justify="right")
+    table.add_column("", no_wrap=True, min_width=BAR_WIDTH)
+    table.add_column("at least k", justify="right")
+    if with_m:
+        table.add_column("≥k with mulligan", justify="right")
+    top = max((r.exactly for r in rep.rows), default=0)
+    for r in rep.rows:
+        row: list[Any] = [
+            str(r.k),
+            percent(r.exactly),
+            Text(bar(r.exactly, top), "cyan"),
+            percent(r.at_least),
+        ]
+        if with_m:
+            row.append(percent(r.at_least_with_mulligan))
+        table.add_row(*row)
+    console.print(table)
+    for note in rep.assumptions:
+        console.print(Text(f"• {note}", style="dim"))
