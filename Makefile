@@ -40,6 +40,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_validate.py
+	$(BIN)/python bench/bench_catalog.py
 	$(BIN)/python bench/bench_odds.py
 	$(BIN)/python bench/bench_simulate.py
 	$(BIN)/python bench/bench_unknown_lines.py

@@ -84,10 +84,11 @@ def parse_document(text: str, label: str, data: dict[str, Any] | None = None) ->
     if not isinstance(raw_cards, list):
         problems.append(Problem("cards must be an array of tables: [[cards]]"))
         raw_cards = []
-    starts = table_lines(text, "cards")
     cards: list[Mapping[str, Any]] = []
+    starts: list[int] | None = None  # line numbers only when a problem needs one
     for index, raw in enumerate(raw_cards):
         if not isinstance(raw, dict):
+            starts = table_lines(text, "cards") if starts is None else starts
             line = starts[index] if index < len(starts) else None
             problems.append(Problem("each entry of cards must be a table", line))
             continue
@@ -171,18 +172,7 @@ def _check_entry(
     for field_name, value in raw.items():
         if field_name in ("id", "name"):
             continue
-        spec = base.fields.get(field_name)
-        if spec is None:
-            if field_name in CORE_FIELDS:
-                listed = field_name in ("aliases", "type")
-                spec = FieldSpec(field_name, "list" if listed else "text")
-            else:
-                known = sorted(set(base.fields) | CORE_FIELDS)
-                hint = suggest(field_name, known, limit=1)
-                extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-                yield Problem(f"{label}: unknown field {field_name!r}{extra}", at(field_name))
-                continue
-        why = spec.check(value)
+        why = field_problem(base.fields, field_name, value)
         if why:
             yield Problem(f"{label}: {why}", at(field_name))
     merged = dict(existing.as_dict()) if existing else {}
@@ -199,6 +189,46 @@ def _check_entry(
         spec = base.fields.get(field_name)
         if spec and folded_types & {fold(t) for t in spec.not_for_types}:
             yield Problem(f"{label}: a {'/'.join(types)} card has no {field_name}", at(field_name))
+
+
+_CORE_SPECS = {
+    "type": FieldSpec("type", "list"),
+    "aliases": FieldSpec("aliases", "list"),
+    "note": FieldSpec("note", "text"),
+}
+
+
+def field_problem(fields: Mapping[str, FieldSpec], field_name: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the card field ``field_name`` (unknown field, wrong kind or
+    value), or None when it can. ``id`` and ``name`` are checked by the caller."""
+    spec = fields.get(field_name) or _CORE_SPECS.get(field_name)
+    if spec is None:
+        known = sorted(set(fields) | CORE_FIELDS)
+        hint = suggest(field_name, known, limit=1)
+        extra = f" (did you mean {hint[0]!r}?)" if hint else ""
+        return f"unknown field {field_name!r}{extra}"
+    return spec.check(value)
+
+
+def bundled_card_problems(
+    raw: Mapping[str, Any], fields: Mapping[str, FieldSpec]
+) -> list[tuple[str | None, str]]:
+    """(field, message) for everything that keeps a card table of a bundled catalog from being
+        a card: a name, and only fields the game defines, with values of their kind (a bundled
+    card may leave its type unknown). Cards from
+        the TOML and from the catalog cache both go through this."""
+    problems: list[tuple[str | None, str]] = []
+    name, card_id = raw.get("name"), raw.get("id")
+    if not (isinstance(name, str) and name.strip()):
+        problems.append(("name", "needs a name (a non-empty text)"))
+    if "id" in raw and not (isinstance(card_id, str) and card_id.strip()):
+        problems.append(("id", "id must be a non-empty text"))
+    for field_name, value in raw.items():
+        if field_name not in ("id", "name"):
+            why = field_problem(fields, field_name, value)
+            if why:
+                problems.append((field_name, why))
+    return problems
 
 
 def _existing(base: Catalog, card_id: Any, name: Any) -> Card | str | None:
@@ -241,7 +271,8 @@ def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:
 def build_catalog(
     game: str, name: str, fields: Mapping[str, FieldSpec], docs: Sequence[CatalogDocument]
 ) -> Catalog:
-    """A catalog from bundled documents (trusted: written by us, checked by tests)."""
+    """A catalog from bundled documents; a card that is not one (see
+    :func:`bundled_card_problems`) makes the bundled catalog broken, with every problem listed."""
     cards: list[Card] = []
     for doc in docs:
         if doc.problems:
@@ -250,11 +281,32 @@ def build_catalog(
                 source=doc.label,
                 details=[p.describe(doc.label) for p in doc.problems],
             )
-        for raw in doc.cards:
-            try:
+        broken: list[tuple[int, str | None, str]] = []
+        for index, raw in enumerate(doc.cards):
+            problems = bundled_card_problems(raw, fields)
+            if problems:
+                broken.extend((index, key, message) for key, message in problems)
+            elif not broken:
                 cards.append(card_from_mapping(raw, len(cards)))
-            except (KeyError, TypeError) as exc:
-                raise CatalogError(f"card without {exc}", source=doc.label) from None
+        if broken:
+            raise CatalogError(
+                "bundled catalog is broken",
+                source=doc.label,
+                details=_located(doc, broken),
+            )
     return Catalog(
         game, name, tuple(cards), MappingProxyType(dict(fields)), tuple(d.label for d in docs)
     )
+
+
+def _located(doc: CatalogDocument, broken: Sequence[tuple[int, str | None, str]]) -> list[str]:
+    """``file:line: card N: message`` for the first problems of a bundled document."""
+    starts = table_lines(doc.text, "cards")
+    details = []
+    for index, key, message in broken[:20]:
+        start = starts[index] if index < len(starts) else None
+        line = key_line(doc.text, start, key) if key else start
+        details.append(Problem(f"card {index + 1}: {message}", line).describe(doc.label))
+    if len(broken) > 20:
+        details.append(f"… and {len(broken) - 20} more")
+    return details

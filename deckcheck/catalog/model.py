@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast, overload
 
 from deckcheck.core.text import fold
 
@@ -122,27 +122,107 @@ class Card:
         return data
 
 
-@dataclass(frozen=True)
+class CardIndex:
+    """A catalog's lookups: exact id, folded id and folded spelling (name or alias) to the
+    positions of the cards in catalog order.
+
+    Built from the cards (:meth:`of`) or taken ready-made from the catalog cache, so that a
+    warm start does not fold thousands of names again.
+    """
+
+    __slots__ = ("by_folded_id", "by_id", "by_name")
+
+    def __init__(
+        self,
+        by_id: Mapping[str, int],
+        by_folded_id: Mapping[str, int],
+        by_name: Mapping[str, Sequence[int]],
+    ) -> None:
+        self.by_id = by_id
+        self.by_folded_id = by_folded_id
+        self.by_name = by_name
+
+    @classmethod
+    def of(cls, cards: Sequence[Card]) -> CardIndex:
+        """The index of a list of cards (a later card wins an exact or folded id)."""
+        by_id: dict[str, int] = {}
+        by_folded_id: dict[str, int] = {}
+        by_name: dict[str, list[int]] = {}
+        for position, card in enumerate(cards):
+            by_id[card.id] = position
+            by_folded_id[fold(card.id)] = position
+            for spelling in (card.name, *card.aliases):
+                bucket = by_name.setdefault(fold(spelling), [])
+                if position not in bucket:
+                    bucket.append(position)
+        return cls(by_id, by_folded_id, by_name)
+
+
+class Cards(Sequence[Card]):
+    """The cards of a catalog in catalog order, with the lookups by id and by folded name.
+
+    The index is built on first use. The catalog cache provides a subclass that makes its
+    cards only when they are asked for.
+    """
+
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        self._cards: tuple[Card, ...] = tuple(cards)
+        self._index: CardIndex | None = None
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    @overload
+    def __getitem__(self, position: int) -> Card: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> Sequence[Card]: ...
+
+    def __getitem__(self, position: int | slice) -> Card | Sequence[Card]:
+        return self._cards[position]
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._cards)
+
+    def lookups(self) -> CardIndex:
+        """The lookups (built once)."""
+        if self._index is None:
+            self._index = CardIndex.of(self._cards)
+        return self._index
+
+    def by_id(self, card_id: str) -> Card | None:
+        """The card with this id (exact, then folded), or None."""
+        index = self.lookups()
+        position = index.by_id.get(card_id)
+        if position is None:
+            position = index.by_folded_id.get(fold(card_id))
+        return None if position is None else self[position]
+
+    def by_folded_name(self, key: str) -> list[Card]:
+        """Every card with a name or alias whose folded form is ``key``."""
+        return [self[position] for position in self.lookups().by_name.get(key, ())]
+
+
+@dataclass(frozen=True, eq=False)
 class Catalog:
-    """All cards of one game, in catalog order (earliest printing first), with lookups."""
+    """All cards of one game, in catalog order (earliest printing first), with lookups.
+
+    ``cards`` may be given as any sequence; it is kept as :class:`Cards`.
+    """
 
     game: str
     name: str
-    cards: tuple[Card, ...]
+    cards: Sequence[Card]
     fields: Mapping[str, FieldSpec]
     sources: tuple[str, ...] = ()
-    _by_id: dict[str, Card] = field(default_factory=dict, repr=False)
-    _by_folded_id: dict[str, Card] = field(default_factory=dict, repr=False)
-    _by_name: dict[str, list[Card]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        for card in self.cards:
-            self._by_id[card.id] = card
-            self._by_folded_id[fold(card.id)] = card
-            for spelling in (card.name, *card.aliases):
-                bucket = self._by_name.setdefault(fold(spelling), [])
-                if card not in bucket:
-                    bucket.append(card)
+        if not isinstance(self.cards, Cards):
+            object.__setattr__(self, "cards", Cards(self.cards))
+
+    @property
+    def _cards(self) -> Cards:
+        return cast(Cards, self.cards)
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
@@ -152,11 +232,11 @@ class Catalog:
 
     def by_id(self, card_id: str) -> Card | None:
         """The card with this id (exact, then folded), or None."""
-        return self._by_id.get(card_id) or self._by_folded_id.get(fold(card_id))
+        return self._cards.by_id(card_id)
 
     def by_name(self, name: str) -> list[Card]:
         """Every card whose name or alias folds to the same key as ``name``."""
-        return list(self._by_name.get(fold(name), ()))
+        return self._cards.by_folded_name(fold(name))
 
     def names(self) -> Iterable[str]:
         """Every distinct spelling a card can be found by (names and aliases)."""

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from deckcheck.catalog.cache import load_catalog_toml
-from deckcheck.catalog.load import apply_overlay, build_catalog, parse_document, read_document
+from deckcheck.catalog.cache import load_bundled
+from deckcheck.catalog.load import apply_overlay, read_document
 from deckcheck.catalog.model import Catalog, FieldSpec
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError, UsageError
@@ -154,12 +154,13 @@ class Game:
     def bundled_catalog(self) -> Catalog:
         """The catalog shipped with the game (parsed once per process)."""
         if self._catalog is None:
-            docs = []
-            for entry in sorted(self.directory.iterdir(), key=lambda p: p.name):
-                if entry.name.endswith(".toml") and entry.name != "game.toml":
-                    text, data = load_catalog_toml(entry.read_bytes(), str(entry))
-                    docs.append(parse_document(text, str(entry), data))
-            self._catalog = build_catalog(self.id, self.name, self.field_specs, docs)
+            files = [
+                (str(entry), entry.read_bytes())
+                for entry in sorted(self.directory.iterdir(), key=lambda p: p.name)
+                if entry.name.endswith(".toml") and entry.name != "game.toml"
+            ]
+            game_toml = (self.directory / "game.toml").read_bytes()
+            self._catalog = load_bundled(self.id, self.name, self.field_specs, files, [game_toml])
         return self._catalog
 
     def catalog(

@@ -1,0 +1,80 @@
+"""Benchmark 4: a warm STCCG validation against a Ren Dhark one (catalog size costs nothing).
+
+STCCG's catalog holds 4,155 cards, Ren Dhark's 68. Once the catalog cache is warm,
+validating an STCCG deck should cost at most 1.1x validating a Ren Dhark deck. Both run in
+this one process, interleaved, against one private cache folder (warmed first); the ratio of
+the median CPU times (user + system: steadier than wall time on a shared machine) is printed.
+``--cold`` also times STCCG with the cache switched off.
+
+    python bench/bench_catalog.py [--runs 15] [--cold]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+
+from _common import REPO, machine, python, summary
+
+STCCG = "examples/stccg-1e/legal-klingon.txt"
+REN_DHARK = "examples/ren-dhark/terra-custom.txt"
+TARGET = 1.1
+
+
+def cpu_times(argv: Sequence[str], runs: int) -> list[float]:
+    """CPU seconds (user + system) of ``runs`` runs of a command: steadier than wall time on
+    a machine shared with other work, and what start-up costs."""
+    times = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(
+            argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=REPO
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return times
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--cold", action="store_true", help="also time STCCG without a cache")
+    args = parser.parse_args()
+    py = python()
+    with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as cache:
+        os.environ["XDG_CACHE_HOME"] = cache
+        os.environ.pop("DECKCHECK_CACHE", None)
+        stccg = [py, "-m", "deckcheck", "validate", STCCG]
+        ren_dhark = [py, "-m", "deckcheck", "validate", REN_DHARK]
+        cpu_times(stccg, 1)  # warm the cache (and the OS's file cache) for both
+        cpu_times(ren_dhark, 1)
+        print(f"machine: {machine()}")
+        warm: list[float] = []
+        base: list[float] = []
+        for _ in range(args.runs):  # interleaved, so load changes hit both sides alike
+            base += cpu_times(ren_dhark, 1)
+            warm += cpu_times(stccg, 1)
+        print(f"validate ren-dhark (35 cards):          {summary(base)}")
+        ratio = statistics.median(warm) / statistics.median(base)
+        print(f"validate stccg-1e (60 cards), warm:     {summary(warm)}  ratio {ratio:4.2f}x")
+        if args.cold:
+            os.environ["DECKCHECK_CACHE"] = "off"
+            cold = cpu_times(stccg, max(3, args.runs // 3))
+            cold_ratio = statistics.median(cold) / statistics.median(base)
+            print(
+                f"validate stccg-1e, cache off:           {summary(cold)}  ratio {cold_ratio:4.2f}x"
+            )
+    verdict = "met" if ratio <= TARGET else "NOT met"
+    print(f"warm STCCG / Ren Dhark ratio {ratio:.2f}x (target <= {TARGET}x): {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
