@@ -27,43 +27,32 @@ from deckcheck.core.result import Json
 from deckcheck.core.text import suggest
 from deckcheck.core.tomlfile import parse_toml
 from deckcheck.core.violations import Violation
+from deckcheck.games.limits import DataRule, data_rules
+from deckcheck.games.linear import RuleConstraints
 from deckcheck.games.spec import CardChangeModel, GameSpec
+from deckcheck.games.variant import Variant
 
 if TYPE_CHECKING:
     from deckcheck.catalog.deck import Deck
 
 
-@dataclass(frozen=True)
-class Variant:
-    """A named set of rules and their numbers (``params``)."""
-
-    name: str
-    description: str
-    rules: tuple[str, ...]
-    params: Mapping[str, Any]
-    notes: tuple[str, ...] = ()  # other changes in play, shown where the variant is described
-    card_changes: tuple[CardChangeModel, ...] = ()  # field changes to cards (+1 blood)
-
-    def with_params(self, overrides: Mapping[str, Any]) -> Variant:
-        """The variant with some numbers changed (``--missions 4``); unknown names are errors."""
-        unknown = [k for k in overrides if k not in self.params]
-        if unknown:
-            raise UsageError(
-                f"variant {self.name!r} has no setting {unknown[0]!r}"
-                + (f"; settings: {', '.join(self.params)}" if self.params else "")
-            )
-        return dataclasses.replace(self, params=MappingProxyType({**self.params, **overrides}))
-
-    def param(self, key: str) -> Any:
-        """A number or list from game.toml; a missing one is a bug in the game's data."""
-        try:
-            return self.params[key]
-        except KeyError:
-            raise CatalogError(f"variant {self.name!r} has no parameter {key!r}") from None
-
-
 Rule = Callable[["Deck", Catalog, Variant], Iterable[Violation]]
 """A rule: a small pure function of the deck, the catalog and the variant."""
+
+Constraints = Callable[[Catalog, Variant], RuleConstraints]
+"""A rule stated as linear constraints over card counts (for ``fix``)."""
+
+
+@dataclass(frozen=True)
+class CodeRule:
+    """A rule that needs code: its check and, where it can say it, its constraints."""
+
+    check: Rule
+    constraints: Constraints | None = None
+
+    def __call__(self, deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+        return self.check(deck, catalog, variant)
+
 
 Exporter = Callable[["Deck"], str]
 
@@ -72,13 +61,15 @@ Exporter = Callable[["Deck"], str]
 class Game:
     """A game deckcheck knows: data from its folder plus the code that data cannot express.
 
-    ``rules`` maps rule codes (as listed by the variants in game.toml) to rule functions;
+    ``rules`` maps the codes of the rules that need code to their functions (or
+    :class:`CodeRule` s, which can also state themselves as constraints); rules of generic
+    kinds are data (``[checks]`` in game.toml). Each code is defined once, in one place;
     ``name_candidates`` turns a deck spelling into names to try (persona suffixes, …);
     ``exporters`` adds game-specific export formats; ``card_art`` draws a card as text.
     """
 
     directory: Traversable | Path
-    rules: Mapping[str, Rule]
+    rules: Mapping[str, Rule | CodeRule]
     name_candidates: Callable[[str], Sequence[str]] = lambda raw: [raw]
     exporters: Mapping[str, Exporter] = field(default_factory=dict)
     card_art: Callable[[Any], str] | None = None
@@ -94,10 +85,19 @@ class Game:
             spec = GameSpec.model_validate(data)
         except ValidationError as exc:
             raise CatalogError(f"game definition is broken: {exc}", source=label) from None
-        missing = {r for v in spec.variants.values() for r in v.rules} - set(self.rules)
+        both = set(spec.checks) & set(self.rules)
+        if both:
+            raise CatalogError(f"rules defined as code and as data: {sorted(both)}", source=label)
+        known = set(spec.checks) | set(self.rules)
+        missing = {r for v in spec.variants.values() for r in v.rules} - known
         if missing:
             raise CatalogError(f"rules without code: {sorted(missing)}", source=label)
         return spec
+
+    @cached_property
+    def data_rules(self) -> dict[str, DataRule]:
+        """The rules of generic kinds declared in game.toml, by code."""
+        return data_rules(self.spec.checks)
 
     @property
     def id(self) -> str:
@@ -120,6 +120,7 @@ class Game:
                 MappingProxyType({**self.spec.constants, **v.params}),
                 tuple(v.notes),
                 tuple(v.card_changes),
+                MappingProxyType(dict(v.checks)),
             )
             for name, v in self.spec.variants.items()
         }
@@ -200,8 +201,20 @@ class Game:
         return variant.with_params(overrides) if overrides else variant
 
     def rule(self, code: str) -> Rule:
-        """The function behind a rule code."""
+        """The function behind a rule code (a data rule is callable like one)."""
+        if code in self.data_rules:
+            return self.data_rules[code]
         return self.rules[code]
+
+    def constraints(self, code: str, catalog: Catalog, variant: Variant) -> RuleConstraints:
+        """A rule as linear constraints; a rule that cannot say itself so is checked on the
+        answer only (``exact`` False, no constraints)."""
+        if code in self.data_rules:
+            return self.data_rules[code].constraints(catalog, variant)
+        rule = self.rules[code]
+        if isinstance(rule, CodeRule) and rule.constraints is not None:
+            return rule.constraints(catalog, variant)
+        return RuleConstraints(code, exact=False, note="not expressible as constraints")
 
     def info(self) -> GameInfo:
         """What ``deckcheck games`` says about this game."""

@@ -58,7 +58,29 @@ class VariantModel(_Strict):
     # party drawn from a pool of heroes); odds, hand and simulate use it.
     deal: OpeningModel | None = None
     notes: list[str] = []  # what else the variant changes in play (shown, not checked)
+    checks: dict[str, dict[str, Any]] = {}  # overrides of [checks."CODE"] fields
     card_changes: list[CardChangeModel] = []
+
+
+class CheckModel(_Strict):
+    """``[checks."CODE"]``: a rule of a generic kind, as data (see :mod:`deckcheck.games.limits`).
+
+    Numbers are integers or names of variant parameters; ``messages`` words the findings.
+    """
+
+    kind: Literal["size", "count", "copies", "required", "sum"]
+    select: str | list[str] = ""  # the cards counted / capped (a list: any of them)
+    min: int | str | None = None
+    max: int | str | None = None
+    multiple_of: int | str | None = None
+    by: Literal["id", "name"] = "id"  # copies: of one card, or of one name
+    caps_field: str = ""  # copies: the cap depends on this field's value (stars)
+    caps: str | dict[str, int] = {}  # value -> cap (a parameter name or the table)
+    cards: str | list[str] = []  # required: card ids (or a parameter name)
+    field: str = ""  # sum: the field summed
+    required_for: list[str] = []  # sum: cards that must carry the field
+    noun: str = ""  # count: "mission" -> {count} is "1 mission" or "5 missions"
+    messages: dict[str, str]
 
 
 class SetAsideModel(_Strict):
@@ -150,6 +172,7 @@ class GameSpec(_Strict):
     identity_fields: list[str] = Field(default_factory=lambda: ["type"])
     group_by: str = "type"
     variants: dict[str, VariantModel]
+    checks: dict[str, CheckModel] = {}  # rules of generic kinds, by code (variants list them)
     constants: dict[str, Any] = {}  # numbers and lists every variant shares
     opening: OpeningModel | None = None
     mulligan: MulliganModel | None = None

@@ -7,59 +7,12 @@ from collections.abc import Callable, Iterable
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.core.violations import Violation, error, undecided, warning
+from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import Variant
 
 
 def _is(kind: str) -> Callable[[Card], bool]:
     return lambda card: card.has_type(kind)
-
-
-def copies(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """rd.copies: each card (by number) at most ``max_copies`` times."""
-    limit = variant.param("max_copies")
-    cards = deck.cards()
-    for card_id, n in deck.counts().items():
-        if n > limit:
-            yield error(
-                "rd.copies",
-                f"{card_id} {cards[card_id].name}: {n} copies, at most {limit} allowed",
-                [card_id],
-            )
-
-
-def points(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """rd.points: total resource points within [points_min, points_max].
-
-    Ships, persons and units must have a value; actions and planets count where known. A
-    missing value makes the rule undecidable, unless the known part alone is already too high.
-    """
-    low, high = variant.param("points_min"), variant.param("points_max")
-    required = variant.param("points_required_types")
-    total = 0
-    missing: list[str] = []
-    for entry in deck:
-        value = entry.card.get("resource_points")
-        if value is None:
-            if any(entry.card.has_type(t) for t in required):
-                missing.append(entry.card.id)
-            continue
-        total += value * entry.count
-    missing = list(dict.fromkeys(missing))
-    if missing and total <= high:
-        yield undecided(
-            "rd.points",
-            f"resource points unknown for {len(missing)} card(s), so the total (must be "
-            f"{low}–{high}) cannot be checked; known part: {total}. Add the values printed on "
-            "your cards with --catalog (see `deckcheck catalog template ren-dhark "
-            "--field resource_points`)",
-            missing,
-        )
-    elif total > high or (not missing and total < low):
-        yield error(
-            "rd.points",
-            f"{total} resource points{' at least' if missing else ''}, must be {low}–{high}",
-        )
 
 
 def _composition(deck: Deck, variant: Variant) -> tuple[int, int, int, list[str]]:
@@ -148,28 +101,6 @@ def persons(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violatio
     )
 
 
-def actions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """rd.actions: at most ``max_actions`` action cards."""
-    limit = variant.param("max_actions")
-    is_action = _is(variant.param("action_type"))
-    n = deck.count_where(is_action)
-    if n > limit:
-        yield error(
-            "rd.actions", f"{n} action cards, at most {limit} allowed", deck.ids_where(is_action)
-        )
-
-
-def planet(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """rd.planet: exactly ``planets`` planet card(s)."""
-    want = variant.param("planets")
-    is_planet = _is(variant.param("planet_type"))
-    n = deck.count_where(is_planet)
-    if n != want:
-        yield error(
-            "rd.planet", f"{n} planet cards, exactly {want} required", deck.ids_where(is_planet)
-        )
-
-
 def colour(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """rd.colour: a warning when the cards mix colours.
 
@@ -227,13 +158,10 @@ def starter(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violatio
         yield error("rd.starter", f"{len(doubled)} card(s) more than once (each once)", doubled)
 
 
+# rd.copies, rd.points, rd.actions and rd.planet are data: [checks] in game.toml.
 RULES = {
-    "rd.copies": copies,
-    "rd.points": points,
     "rd.ships": ships,
     "rd.persons": persons,
-    "rd.actions": actions,
-    "rd.planet": planet,
     "rd.colour": colour,
     "rd.starter": starter,
 }

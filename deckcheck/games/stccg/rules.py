@@ -26,43 +26,6 @@ def seed_cards(deck: Deck, catalog: Catalog, params: Mapping[str, Any]) -> tuple
     return set_aside(deck, catalog, rules)
 
 
-def size(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.size: ``min_cards`` to ``max_cards`` cards (no upper limit when absent)."""
-    low = variant.param("min_cards")
-    high = variant.params.get("max_cards")
-    if low == high and deck.size != low:
-        yield error(
-            "stccg.size",
-            f"{deck.size} cards, exactly {low} required "
-            f"({'remove' if deck.size > low else 'add'} {abs(deck.size - low)})",
-        )
-    elif deck.size < low:
-        yield error(
-            "stccg.size", f"{deck.size} cards, at least {low} required (add {low - deck.size})"
-        )
-    elif high is not None and deck.size > high:
-        yield error(
-            "stccg.size", f"{deck.size} cards, at most {high} allowed (remove {deck.size - high})"
-        )
-
-
-def missions(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.missions: exactly ``missions`` missions (advanced: at least that many, even)."""
-    want = variant.param("missions")
-    kind = variant.param("mission_type")
-    n = deck.count_where(lambda c: c.has_type(kind))
-    ids = deck.ids_where(lambda c: c.has_type(kind))
-    if variant.param("missions_rule") == "exactly":
-        if n != want:
-            yield error("stccg.missions", f"{_plural(n, 'mission')}, exactly {want} required", ids)
-    elif n < want or n % 2:
-        yield error(
-            "stccg.missions",
-            f"{_plural(n, 'mission')}: at least {want} and an even number required",
-            ids,
-        )
-
-
 def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """stccg.seed-half: at most half the deck are seed cards; the message breaks them down."""
     seeds = seed_cards(deck, catalog, variant.params)
@@ -208,9 +171,8 @@ def seed_limits(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viol
             )
 
 
+# stccg.size and stccg.missions are data: [checks] in game.toml.
 RULES = {
-    "stccg.size": size,
-    "stccg.missions": missions,
     "stccg.seed-half": seed_half,
     "stccg.outposts": outposts,
     "stccg.type-outside-rules": type_outside_rules,

@@ -34,14 +34,5 @@ def standard_stack(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[V
     )
 
 
-def stack_size(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """drake.stack-size: at least a leader and two guards."""
-    need = variant.param("min_stack")
-    if deck.size < need:
-        yield error(
-            "drake.stack-size",
-            f"{deck.size} troops, at least {need} needed (a leader and two guards)",
-        )
-
-
-RULES = {"drake.stack": standard_stack, "drake.stack-size": stack_size}
+# drake.stack-size is data: [checks] in game.toml.
+RULES = {"drake.stack": standard_stack}

@@ -1,0 +1,42 @@
+"""A game's variant: the rules it checks, their numbers, and what else it changes."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from deckcheck.core.errors import CatalogError, UsageError
+from deckcheck.games.spec import CardChangeModel
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of rules and their numbers (``params``)."""
+
+    name: str
+    description: str
+    rules: tuple[str, ...]
+    params: Mapping[str, Any]
+    notes: tuple[str, ...] = ()  # other changes in play, shown where the variant is described
+    card_changes: tuple[CardChangeModel, ...] = ()  # field changes to cards (+1 blood)
+    checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule overrides
+
+    def with_params(self, overrides: Mapping[str, Any]) -> Variant:
+        """The variant with some numbers changed (``--missions 4``); unknown names are errors."""
+        unknown = [k for k in overrides if k not in self.params]
+        if unknown:
+            raise UsageError(
+                f"variant {self.name!r} has no setting {unknown[0]!r}"
+                + (f"; settings: {', '.join(self.params)}" if self.params else "")
+            )
+        return dataclasses.replace(self, params=MappingProxyType({**self.params, **overrides}))
+
+    def param(self, key: str) -> Any:
+        """A number or list from game.toml; a missing one is a bug in the game's data."""
+        try:
+            return self.params[key]
+        except KeyError:
+            raise CatalogError(f"variant {self.name!r} has no parameter {key!r}") from None
