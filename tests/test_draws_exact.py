@@ -8,6 +8,7 @@ matching several selectors at once (a ship/unit card against "ship>=2" and "unit
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -20,7 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckcheck.draws import policies
-from deckcheck.draws.exact import Intractable, distribution, exact_odds, optimal_return_choice
+from deckcheck.draws.exact import Intractable, distribution
+from deckcheck.draws.exact import exact_odds as exact_odds_any
+from deckcheck.draws.exact import optimal_return_choice as optimal_return_choice_any
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
@@ -31,6 +34,12 @@ from deckcheck.draws.model import (
 )
 
 OPS = (">=", "<=", "=", ">", "<")
+
+# The oracle below plays the look-ahead's rule of thumb (policies.lookahead_keep), so the engine
+# is asked for that named policy here; the optimal look-ahead has its own oracle in
+# test_lookahead_optimal.py.
+exact_odds = functools.partial(exact_odds_any, lookahead="heuristic")
+optimal_return_choice = functools.partial(optimal_return_choice_any, lookahead="heuristic")
 
 
 def one_selector(copies: int, deck: int, *tests: CountTest) -> DrawProblem:

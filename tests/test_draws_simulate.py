@@ -434,7 +434,8 @@ EXACT_CASES = [
 @pytest.mark.parametrize("case", EXACT_CASES, ids=[c.name for c in EXACT_CASES])
 def test_against_exact_engine(case: Case) -> None:
     exact = pytest.importorskip("deckcheck.draws.exact")
-    odds = exact.exact_odds(case.problem, case.procedure, case.query)
+    # The simulators' default look-ahead is the rule of thumb: ask the engine for the same.
+    odds = exact.exact_odds(case.problem, case.procedure, case.query, lookahead="heuristic")
     ref, vec = run_both(case)
     for result in (ref, vec):
         assert close(result.probability, result.trials, odds.probability)
@@ -448,8 +449,8 @@ def test_optimal_return_against_exact_engine(lookahead: bool) -> None:
     exact = pytest.importorskip("deckcheck.draws.exact")
     proc = replace(PC_PROC, lookahead=lookahead, mulligan=ReturnRule(3))
     query = Query(8)
-    odds = exact.exact_odds(PC, proc, query)
-    choose = exact.optimal_return_choice(PC, proc, query)
+    odds = exact.exact_odds(PC, proc, query, lookahead="heuristic")
+    choose = exact.optimal_return_choice(PC, proc, query, lookahead="heuristic")
     ref = simulate_reference(PC, proc, query, REF_TRIALS, 21, choose)
     vec = simulate_vectorised(PC, proc, query, VEC_TRIALS, 22, choose)
     mine, _ = exact_value(PC, proc, query, choose)

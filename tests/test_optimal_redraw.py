@@ -9,6 +9,7 @@ problems, overlapping selectors and upper bounds included.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from fractions import Fraction
@@ -16,13 +17,17 @@ from fractions import Fraction
 import pytest
 from conftest import lines_run
 
-from deckcheck.draws import policies
-from deckcheck.draws.exact import Intractable, exact_odds
+from deckcheck.draws import exact, optimal_redraw, policies
+from deckcheck.draws.exact import Intractable
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, ReturnRule
-from deckcheck.draws.optimal_redraw import (
-    METHOD,
-    optimal_redraw_choice,
-    optimal_redraw_odds,
+from deckcheck.draws.optimal_redraw import METHOD
+
+# The oracle below plays the look-ahead's rule of thumb (policies.lookahead_keep), so the
+# engines are asked for that named policy here.
+exact_odds = functools.partial(exact.exact_odds, lookahead="heuristic")
+optimal_redraw_odds = functools.partial(optimal_redraw.optimal_redraw_odds, lookahead="heuristic")
+optimal_redraw_choice = functools.partial(
+    optimal_redraw.optimal_redraw_choice, lookahead="heuristic"
 )
 
 WEIGHTED_OPS = (">=", ">=", ">", "<=", "<", "=")

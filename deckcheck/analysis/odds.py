@@ -12,9 +12,9 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.draws.answer import Answer
-from deckcheck.draws.facts import Fact, FactKind
+from deckcheck.draws.facade import Policy, RedrawPolicy
+from deckcheck.draws.facts import Fact, FactKind, lookahead_fact
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
-from deckcheck.draws.solve import Policy, RedrawPolicy
 from deckcheck.draws.wording import fact_text
 
 MulliganPolicy = Literal["rules", "none"]
@@ -40,10 +40,10 @@ def check_seed(seed: int | None) -> None:
         raise UsageError(f"--seed must be between 0 and {MAX_SEED:,}, not {seed}")
 
 
+_LOOKAHEAD = frozenset({FactKind.LOOKAHEAD_HEURISTIC, FactKind.LOOKAHEAD_OPTIMAL})
 # Facts that the assumption lines below already say in the user's terms.
-_SAID = frozenset(
+_SAID = _LOOKAHEAD | frozenset(
     {
-        FactKind.LOOKAHEAD_HEURISTIC,
         FactKind.REDRAW_WHENEVER_ALLOWED,
         FactKind.REDRAW_OPTIMAL,
         FactKind.RETURN_OPTIMAL,
@@ -230,8 +230,11 @@ def _procedure_for(setup: DrawSetup, procedure: Procedure, seen: int) -> Procedu
     return procedure
 
 
-def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int) -> list[str]:
-    """Human lines saying what the figure assumes."""
+def assumptions(
+    setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int, facts: Sequence[Fact] = ()
+) -> list[str]:
+    """Human lines saying what the figure assumes (``facts``: the answer's, for the policies
+    the engine chose)."""
     lines = []
     if setup.builtin_pile:
         lines.append(f"pile {setup.label}: {setup.pile_note} ({setup.pile_size} cards)")
@@ -255,11 +258,8 @@ def assumptions(setup: DrawSetup, bound: Bound, options: OddsOptions, seen: int)
         if (options.turn is not None or options.by_turn is not None) and setup.opening.turn_note:
             lines.append(setup.opening.turn_note)
         if proc.lookahead and seen > opening:
-            lines.append(
-                "each turn's first draw looks at the top card first: a card that would break "
-                "an upper bound goes under, one that advances an unmet condition is kept, any "
-                "other is kept only while an upper bound is one card from breaking"
-            )
+            how = [f for f in facts if f.kind in _LOOKAHEAD]
+            lines += [fact_text(f) for f in how] or [fact_text(lookahead_fact(True))]
     rule = proc.mulligan
     if options.mulligan == "none" or rule is None:
         lines.append(
@@ -306,7 +306,7 @@ def compute_odds(
     setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions
 ) -> OddsReport:
     """Exact odds where the state space allows, else a simulation (and the report says so)."""
-    from deckcheck.draws.solve import solve
+    from deckcheck.draws.facade import solve
 
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
@@ -320,7 +320,7 @@ def compute_odds(
 
 
 def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[TurnRow, ...]:
-    from deckcheck.draws.solve import solve_turns
+    from deckcheck.draws.facade import solve_turns
 
     if setup.builtin_pile:
         raise UsageError(f"{setup.label} is a pile drawn once: --by-turn does not apply")
@@ -348,7 +348,7 @@ def _report(
     answer: Answer,
     by_turn: tuple[TurnRow, ...] = (),
 ) -> OddsReport:
-    lines = assumptions(setup, bound, options, seen)
+    lines = assumptions(setup, bound, options, seen, answer.facts)
     lines += [fact_text(f) for f in answer.facts if not _said(f)]
     return OddsReport(
         setup.label,
@@ -389,7 +389,7 @@ def simulate_odds(
     out of reach), and a return mulligan takes the exact optimal choice (greedy where out of
     reach); the notes say which.
     """
-    from deckcheck.draws.solve import simulate
+    from deckcheck.draws.facade import simulate
 
     if not 1 <= trials <= MAX_TRIALS:
         raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")

@@ -27,14 +27,14 @@ _HOMES = {
     "FactKind": "facts",
     "Intractable": "intractable",
     "Method": "facts",
-    "Mode": "solve",
-    "Policy": "solve",
+    "Mode": "facade",
+    "Policy": "facade",
     "Procedure": "model",
     "Query": "model",
     "RedrawRule": "model",
     "ReturnRule": "model",
-    "solve": "solve",
-    "solve_turns": "solve",
+    "solve": "facade",
+    "solve_turns": "facade",
 }
 
 __all__ = [

@@ -10,14 +10,14 @@ in :mod:`~deckcheck.draws.hypergeometric` (order does not matter) and
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from deckcheck.draws.answer import Answer
-from deckcheck.draws.facts import Fact, FactKind, Method
+from deckcheck.draws.facts import Fact, FactKind, Method, lookahead_fact
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
-from deckcheck.draws.sequential import STATE_BUDGET, SequentialEngine
+from deckcheck.draws.sequential import STATE_BUDGET, LookaheadPolicy, SequentialEngine
 
 __all__ = ["STATE_BUDGET", "Intractable", "distribution", "exact_odds", "optimal_return_choice"]
 
@@ -28,6 +28,7 @@ def exact_odds(
     query: Query,
     *,
     budget: int = STATE_BUDGET,
+    lookahead: LookaheadPolicy = "optimal",
 ) -> Answer:
     """Exact probability that all ``problem.conditions`` hold over the first ``query.seen`` cards.
 
@@ -42,15 +43,17 @@ def exact_odds(
     allowed hand is kept even if a trigger holds. With unlimited redraws the result is
     P(no trigger and success) / P(no trigger); if every hand triggers, redrawing changes
     nothing and the plain probability is returned. Return rules: the player keeps or returns
-    whatever maximises this query's probability.
+    whatever maximises this query's probability. The look-ahead (keep the top card or put it
+    under) is decided optimally for the query, or by the rule of thumb with
+    ``lookahead="heuristic"``.
     """
     rule = procedure.mulligan if query.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
-    engine = SequentialEngine(problem, procedure, query, triggers, budget)
-    looks = engine.lookahead_policy is not None
+    engine = SequentialEngine(problem, procedure, query, triggers, budget, lookahead)
+    looks = engine.lookahead
     facts: list[Fact] = []
     if looks:
-        facts.append(Fact(FactKind.LOOKAHEAD_HEURISTIC))
+        facts.append(lookahead_fact(engine.optimal))
     plain = engine.without_mulligan()
     method = Method.LOOKAHEAD if looks else Method.HYPERGEOMETRIC
     p = plain
@@ -79,12 +82,42 @@ def exact_odds(
     return Answer.from_fractions(p, plain, method, facts)
 
 
+def optimal_keep_choice(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    *,
+    budget: int = STATE_BUDGET,
+) -> Callable[[Sequence[int], Sequence[int], int], bool]:
+    """The optimal look-ahead decision :func:`exact_odds` plays, for the simulators.
+
+    The returned ``keep_top(held, gone, top)`` takes the cards held and the cards gone from
+    the pile (held or put under, the top card included), per group of ``problem``, and the
+    top card's group; True keeps it. The exact computation runs up front (so
+    :class:`Intractable` is raised here); the decision then reads its table.
+    """
+    engine = SequentialEngine(problem, procedure, query, (), budget)
+    if engine.lookahead:
+        engine.without_mulligan()
+        rule = procedure.mulligan
+        if isinstance(rule, ReturnRule) and problem.conditions and 0 < rule.count <= engine.hand:
+            engine.return_table(rule.count)  # the states after a mulligan, too
+    engine.budget = max(engine.budget, engine.work) * 4  # a few states the play may add
+    red = engine.red
+
+    def keep_top(held: Sequence[int], gone: Sequence[int], top: int) -> bool:
+        return engine.keep_top(red.to_classes(gone), red.to_classes(held), red.class_of[top])
+
+    return keep_top
+
+
 def optimal_return_choice(
     problem: DrawProblem,
     procedure: Procedure,
     query: Query,
     *,
     budget: int = STATE_BUDGET,
+    lookahead: LookaheadPolicy = "optimal",
 ) -> Callable[[tuple[int, ...]], tuple[int, ...] | None]:
     """The optimal return-mulligan decision :func:`exact_odds` uses, for the simulator.
 
@@ -96,7 +129,7 @@ def optimal_return_choice(
     rule = procedure.mulligan
     if not isinstance(rule, ReturnRule):
         raise ValueError("optimal_return_choice needs a return-count mulligan rule")
-    engine = SequentialEngine(problem, procedure, query, (), budget)
+    engine = SequentialEngine(problem, procedure, query, (), budget, lookahead)
     red = engine.red
     count = rule.count
     if problem.conditions and 0 < count <= engine.hand:

@@ -21,6 +21,7 @@ class Method(StrEnum):
     RETURN = "exact (optimal mulligan, dynamic programming)"
     RETURN_LOOKAHEAD = "exact (optimal mulligan, look-ahead, dynamic programming)"
     OPTIMAL_REDRAW = "exact (optimal redraw, enumeration)"
+    IMPOSSIBLE = "exact (impossible: no deal can satisfy the conditions)"
     SIMULATION_REFERENCE = "simulation (reference, card by card)"
     SIMULATION_VECTORISED = "simulation (numpy, vectorised)"
 
@@ -35,6 +36,10 @@ class FactKind(Enum):
 
     #: The look-ahead keeps or puts under the top card by the fixed rule of thumb.
     LOOKAHEAD_HEURISTIC = "lookahead-heuristic"
+    #: The look-ahead keeps or puts under the top card, whichever gives the better chance.
+    LOOKAHEAD_OPTIMAL = "lookahead-optimal"
+    #: The optimal look-ahead is out of reach: the simulated player follows the rule of thumb.
+    LOOKAHEAD_HEURISTIC_INSTEAD = "lookahead-heuristic-instead"
     #: The redraw rule is played as "redraw whenever allowed" (``limit`` redraws, None = any).
     REDRAW_WHENEVER_ALLOWED = "redraw-whenever-allowed"
     #: Every possible hand allows a redraw, so "redraw whenever allowed" changes nothing.
@@ -64,6 +69,14 @@ class FactKind(Enum):
     WORKERS_UNAVAILABLE = "workers-unavailable"
     #: The exact engine was out of reach (``reason``); ``count`` trials were simulated instead.
     SIMULATED_INSTEAD = "simulated-instead"
+    #: Impossible: only ``count`` cards of the pile match ``label``, a condition needs ``limit``.
+    IMPOSSIBLE_FEW_IN_PILE = "impossible-few-in-pile"
+    #: Impossible: conditions need at least ``limit`` cards, only ``count`` are seen.
+    IMPOSSIBLE_FEW_SEEN = "impossible-few-seen"
+    #: Impossible: the conditions on ``label`` contradict each other.
+    IMPOSSIBLE_CONTRADICTION = "impossible-contradiction"
+    #: Impossible: at least ``count`` of the cards seen match ``label``, at most ``limit`` may.
+    IMPOSSIBLE_FORCED = "impossible-forced"
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,12 @@ class Fact:
     limit: int | None = None
     count: int | None = None
     reason: OutOfReach | None = None
+    label: str = ""
+
+
+def lookahead_fact(optimal: bool) -> Fact:
+    """The fact that says how the look-ahead decides."""
+    return Fact(FactKind.LOOKAHEAD_OPTIMAL if optimal else FactKind.LOOKAHEAD_HEURISTIC)
 
 
 class Reach(Enum):

@@ -34,11 +34,19 @@ from fractions import Fraction
 
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.compositions import compositions, count_compositions, ways
-from deckcheck.draws.facts import Fact, FactKind, Method, OutOfReach, Reach, Stage
+from deckcheck.draws.facts import (
+    Fact,
+    FactKind,
+    Method,
+    OutOfReach,
+    Reach,
+    Stage,
+    lookahead_fact,
+)
 from deckcheck.draws.hypergeometric import plain_ways
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
-from deckcheck.draws.sequential import SequentialEngine
+from deckcheck.draws.sequential import LookaheadPolicy, SequentialEngine
 
 #: Default work budget (units: hand compositions times the estimated steps of the per-hand
 #: programme, plus one per value iteration). Well under a µs a unit as estimated, so a
@@ -170,7 +178,13 @@ def _iteration_work(engine: SequentialEngine, n_hands: int, max_redraws: int | N
 
 
 @functools.lru_cache(maxsize=8)
-def _solve(problem: DrawProblem, procedure: Procedure, query: Query, budget: int) -> _Solution:
+def _solve(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    budget: int,
+    lookahead: LookaheadPolicy = "optimal",
+) -> _Solution:
     rule = procedure.mulligan
     if not isinstance(rule, RedrawRule):
         raise ValueError("the optimal redraw needs a RedrawRule mulligan")
@@ -179,14 +193,16 @@ def _solve(problem: DrawProblem, procedure: Procedure, query: Query, budget: int
     active = query.use_mulligan and bool(rule.triggers)
     # The engine validates the query, merges groups into classes over the condition *and*
     # trigger selectors, and carries the look-ahead engine when the procedure has one.
-    engine = SequentialEngine(problem, procedure, query, rule.triggers if active else (), budget)
+    engine = SequentialEngine(
+        problem, procedure, query, rule.triggers if active else (), budget, lookahead
+    )
     red = engine.red
     sizes = red.sizes
     hand = engine.hand
     later = engine.seen - hand
     n_hands = count_compositions(sizes, hand)[hand]
     iterations = _iteration_work(engine, n_hands, rule.max_redraws) if active else 0
-    if engine.lookahead_policy is None:
+    if not engine.lookahead:
         estimate = _estimate_work(engine, n_hands) + iterations
         if estimate > budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
@@ -196,11 +212,7 @@ def _solve(problem: DrawProblem, procedure: Procedure, query: Query, budget: int
 
     hands_den = math.comb(engine.n, hand)
     # Plain programme: subsets of the later cards; look-ahead engine: ordered sequences.
-    keep_den = (
-        math.comb(engine.n - hand, later)
-        if engine.lookahead_policy is None
-        else engine.hand_scale()
-    )
+    keep_den = math.comb(engine.n - hand, later) if not engine.lookahead else engine.hand_scale()
     index: dict[tuple[int, ...], int] = {}
     keep: list[int] = []
     weight: list[int] = []
@@ -210,7 +222,7 @@ def _solve(problem: DrawProblem, procedure: Procedure, query: Query, budget: int
         start = red.cond.of(comp)
         if not red.cond.tests:
             good = keep_den
-        elif engine.lookahead_policy is not None:
+        elif engine.lookahead:
             good = engine.hand_value(comp)
         elif later == 0:
             good = 1 if red.cond.all_hold(start) else 0
@@ -274,6 +286,7 @@ def optimal_redraw_odds(
     query: Query,
     *,
     budget: int = DEFAULT_BUDGET,
+    lookahead: LookaheadPolicy = "optimal",
 ) -> Answer:
     """Exact probability of the query under the optimal redraw policy.
 
@@ -291,7 +304,7 @@ def optimal_redraw_odds(
     ``budget`` (checked before computing), ``ValueError`` for a rule that is not a redraw rule
     or a query that makes no sense (as :func:`~deckcheck.draws.exact.exact_odds`).
     """
-    solution = _solve(problem, procedure, query, budget)
+    solution = _solve(problem, procedure, query, budget, lookahead)
     rule = procedure.mulligan
     assert isinstance(rule, RedrawRule)  # checked by _solve
     facts = [Fact(FactKind.REDRAW_OPTIMAL)]
@@ -301,8 +314,8 @@ def optimal_redraw_odds(
         facts.append(Fact(FactKind.OPTIMAL_REDRAW_LIMIT, limit=rule.max_redraws))
         if solution.every_hand_allowed and rule.max_redraws is None:
             facts.append(Fact(FactKind.EVERY_HAND_REDRAWS_OPTIMAL))
-    if solution.engine.lookahead_policy is not None:
-        facts.append(Fact(FactKind.LOOKAHEAD_HEURISTIC))
+    if solution.engine.lookahead:
+        facts.append(lookahead_fact(solution.engine.optimal))
     return Answer.from_fractions(solution.best, solution.plain, METHOD, facts)
 
 
@@ -312,6 +325,7 @@ def optimal_redraw_choice(
     query: Query,
     *,
     budget: int = DEFAULT_BUDGET,
+    lookahead: LookaheadPolicy = "optimal",
 ) -> Callable[..., bool]:
     """The decision :func:`optimal_redraw_odds` plays: ``choose(hand, redraws_left=None)``.
 
@@ -325,7 +339,7 @@ def optimal_redraw_choice(
     Everything is computed up front: :class:`~deckcheck.draws.exact.Intractable` is raised
     here, never by the returned function.
     """
-    solution = _solve(problem, procedure, query, budget)
+    solution = _solve(problem, procedure, query, budget, lookahead)
     red = solution.engine.red
     hand_size = solution.engine.hand
     n_groups = len(problem.group_sizes)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Literal
 
 from deckcheck.draws.compositions import compositions, count_compositions, ways
 from deckcheck.draws.facts import OutOfReach, Reach, Stage
@@ -34,6 +35,10 @@ STATE_BUDGET = 1_000_000
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
+
+#: How the look-ahead decides: the best decision for the query, or the rule of thumb
+#: :func:`~deckcheck.draws.policies.lookahead_keep`.
+LookaheadPolicy = Literal["optimal", "heuristic"]
 
 
 class LookaheadOracle:
@@ -82,6 +87,7 @@ class SequentialEngine:
         query: Query,
         triggers: Sequence[CountTest],
         budget: int,
+        lookahead: LookaheadPolicy = "optimal",
     ) -> None:
         self.problem = problem
         self.hand = procedure.opening_size(query.second)
@@ -106,7 +112,12 @@ class SequentialEngine:
             raise Intractable(
                 OutOfReach(Reach.LOOKAHEAD_WRAPS, seen=self.seen, looks=self.looks, pile=self.n)
             )
-        self.lookahead_policy = LookaheadOracle(problem, self.red) if self.lookahead else None
+        # The rule of thumb, when the look-ahead follows it; None: no look-ahead, or the best
+        # decision for the query (the larger of the two values, see :meth:`value`).
+        self.optimal = self.lookahead and lookahead == "optimal"
+        self.lookahead_policy = (
+            LookaheadOracle(problem, self.red) if self.lookahead and not self.optimal else None
+        )
         self.memo: dict[tuple[object, ...], int] = {}
         self.work = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -207,7 +218,7 @@ class SequentialEngine:
             result = math.perm(self.n - gone, self.reads - gone) if ok else 0
         else:
             look = (
-                self.lookahead_policy is not None
+                self.lookahead
                 and not looked
                 and held >= self.hand
                 and (held - self.hand) % self.per_turn == 0
@@ -222,14 +233,17 @@ class SequentialEngine:
                 if left <= 0:
                     continue
                 after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
+                # Put under: gone for good while the pile cannot run out (checked above).
                 if look and policy is not None and not policy.keep(vec, c):
-                    # Put under: gone for good while the pile cannot run out (checked above).
                     sub = self.value(after, vec, held, True, gone + 1)
                 else:
                     grown = cond.bump(vec, c, 1)
+                    kept = after
                     if grown != vec and self._split(grown)[1] != inert:
-                        after = self._canonical(after, grown)
-                    sub = self.value(after, grown, held + 1, False, gone + 1)
+                        kept = self._canonical(after, grown)
+                    sub = self.value(kept, grown, held + 1, False, gone + 1)
+                    if look and self.optimal:
+                        sub = max(sub, self.value(after, vec, held, True, gone + 1))
                 result += left * sub
             pool = 0
             last = -1
@@ -241,10 +255,12 @@ class SequentialEngine:
             if pool:
                 after = (*removed[:last], removed[last] + 1, *removed[last + 1 :])
                 # An inert card changes no count: held, unless the look puts it under.
-                if look and not self._inert_kept.get(vec, False):
+                if look and policy is not None and not self._inert_kept.get(vec, False):
                     sub = self.value(after, vec, held, True, gone + 1)
                 else:
                     sub = self.value(after, vec, held + 1, False, gone + 1)
+                    if look and self.optimal:
+                        sub = max(sub, self.value(after, vec, held, True, gone + 1))
                 result += pool * sub
         memo[key] = result
         return result
@@ -253,6 +269,20 @@ class SequentialEngine:
         """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
         vec = self.red.cond.of(hand)
         return self.value(self._canonical(hand, vec), vec, self.hand, False, self.hand)
+
+    def keep_top(self, removed: Sequence[int], held: Sequence[int], top: int) -> bool:
+        """The optimal look-ahead decision: keep a top card of class ``top`` (True) or put it
+        under, for a player holding ``held`` (cards per class) with ``removed`` (per class,
+        held or put under, the top card included) gone from the pile. Ties keep.
+        """
+        vec = self.red.cond.of(held)
+        n_held = sum(held)
+        gone = sum(removed)
+        after = tuple(removed)
+        grown = self.red.cond.bump(vec, top, 1)
+        keep = self.value(self._canonical(after, grown), grown, n_held + 1, False, gone)
+        under = self.value(self._canonical(after, vec), vec, n_held, True, gone)
+        return keep >= under
 
     def hand_scale(self) -> int:
         """Denominator of :meth:`hand_value`."""
@@ -264,7 +294,7 @@ class SequentialEngine:
         """Probability with no mulligan (with the look-ahead where there is one)."""
         if not self.red.cond.tests:
             return Fraction(1)
-        if self.lookahead_policy is None:
+        if not self.lookahead:
             return Fraction(plain_ways(self.red, self.seen), math.comb(self.n, self.seen))
         zero = (0,) * len(self.red.sizes)  # already canonical: every class is full
         num = self.value(zero, self.red.cond.zero, 0, False, 0)
@@ -272,7 +302,7 @@ class SequentialEngine:
 
     def redraw_parts(self) -> tuple[Fraction, Fraction, Fraction]:
         """(P(success), P(no trigger and success), P(trigger)) for one dealt hand."""
-        if self.lookahead_policy is None:
+        if not self.lookahead:
             s, j, t = redraw_ways(self.red, self.hand, self.seen)
             later = self.seen - self.hand
             den = math.comb(self.n, self.hand) * math.comb(self.n - self.hand, later)
@@ -310,7 +340,7 @@ class SequentialEngine:
         # Each hand weighs its sub-hands; each kept part, its draws (one sequential call each,
         # counted again as they run): fail before starting when that alone is over budget.
         estimate = n_hands * min(math.comb(h, count), n_draws)
-        estimate += n_kept * (n_draws if self.lookahead_policy is not None else len(sizes))
+        estimate += n_kept * (n_draws if self.lookahead else len(sizes))
         if self.work + estimate > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(n_hands * min(math.comb(h, count), n_draws), Stage.OPTIMAL_MULLIGAN)
@@ -319,7 +349,7 @@ class SequentialEngine:
         later = self.seen - h
         for kept in compositions(sizes, keep):
             pile = tuple(s - k for s, k in zip(sizes, kept, strict=True))
-            if self.lookahead_policy is None:
+            if not self.lookahead:
                 # Without a look-ahead, the redraw and the later draws are one blind draw of
                 # count + later cards: a single plain programme. Its denominator
                 # comb(N - keep, count + later) times perm(count + later, later) is this

@@ -41,6 +41,7 @@ import numpy.typing as npt
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.dealer import (
     REDRAW_CAP,
+    KeepChooser,
     RedrawChooser,
     ReturnChooser,
     check_return,
@@ -233,6 +234,7 @@ class _Simulator:
         query: Query,
         choose_return: ReturnChooser | None,
         choose_redraw: RedrawChooser | None = None,
+        keep_top: KeepChooser | None = None,
     ) -> None:
         self.problem = problem
         self.shape = deal_shape(problem, procedure, query)
@@ -255,10 +257,20 @@ class _Simulator:
         seen = self.shape.hand + self.shape.later
         self.seen_sampler = FixedPileSampler(sizes, seen) if plain else None
         self.hand_sampler = None if plain else FixedPileSampler(sizes, self.shape.hand)
-        self.keep = _Lookup(
-            [s + 1 for s in sizes] + [max(self.n_groups, 1)],
-            lambda key: lookahead_keep(problem, key[:-1], key[-1]),
-        )
+        # The look-ahead's decision, keyed by the holding and the top card (the rule of thumb
+        # reads no more), or also by the cards gone from the pile (a supplied decision).
+        self.keep_reads_gone = keep_top is not None
+        if keep_top is None:
+            self.keep = _Lookup(
+                [s + 1 for s in sizes] + [max(self.n_groups, 1)],
+                lambda key: lookahead_keep(problem, key[:-1], key[-1]),
+            )
+        else:
+            n = self.n_groups
+            self.keep = _Lookup(
+                [s + 1 for s in sizes] * 2 + [max(n, 1)],
+                lambda key: bool(keep_top(key[:n], key[n : 2 * n], key[-1])),
+            )
         self.redraws: _Lookup | None = None
         if isinstance(rule, RedrawRule) and choose_redraw is not None:
             # Key: the hand and the redraws left (the last slot; unlimited rules use slot 0).
@@ -375,7 +387,8 @@ class _Simulator:
         for j in range(self.shape.later):
             card = self._take(rng, pile, left, under, head, None)
             if j % per_turn == 0:
-                codes = self.keep.codes(np.vstack([held, card]))
+                keys = [held, self.sizes - pile, card] if self.keep_reads_gone else [held, card]
+                codes = self.keep.codes(np.vstack(keys))
                 if len(keep_of_code) != len(self.keep.values):
                     keep_of_code = np.asarray(self.keep.values, dtype=bool)
                 moved = np.flatnonzero(~keep_of_code[codes])
@@ -481,9 +494,10 @@ def _run_chunk(
     trials: int,
     stream: np.random.SeedSequence,
     choose_redraw: RedrawChooser | None = None,
+    keep_top: KeepChooser | None = None,
 ) -> tuple[int, int, int]:
     """One chunk in a worker process (module level so that it can be pickled)."""
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw)
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
     return sim.run(np.random.default_rng(stream), trials)
 
 
@@ -505,6 +519,7 @@ def simulate_vectorised(
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     choose_redraw: RedrawChooser | None = None,
+    keep_top: KeepChooser | None = None,
 ) -> Answer:
     """Estimate the query's probability from ``trials`` simulated deals, vectorised with numpy.
 
@@ -517,7 +532,8 @@ def simulate_vectorised(
         raise ValueError(f"trials must be at least 1 (got {trials})")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw)  # checks the query
+    # The simulator checks the query up front.
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
     sizes = [CHUNK] * (trials // CHUNK) + ([trials % CHUNK] if trials % CHUNK else [])
     streams = np.random.SeedSequence(seed).spawn(len(sizes))
     workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
@@ -530,13 +546,21 @@ def simulate_vectorised(
     if (
         workers > 1
         and trials > PARALLEL_MIN_TRIALS
-        and _picklable((problem, procedure, query, choose_return, choose_redraw))
+        and _picklable((problem, procedure, query, choose_return, choose_redraw, keep_top))
     ):
         try:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = {
                     pool.submit(
-                        _run_chunk, problem, procedure, query, choose_return, n, s, choose_redraw
+                        _run_chunk,
+                        problem,
+                        procedure,
+                        query,
+                        choose_return,
+                        n,
+                        s,
+                        choose_redraw,
+                        keep_top,
                     ): i
                     for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
                 }

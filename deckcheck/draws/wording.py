@@ -45,8 +45,20 @@ def fact_text(fact: Fact) -> str:
     kind = fact.kind
     if kind is FactKind.LOOKAHEAD_HEURISTIC:
         return (
-            "look-ahead: the top card is kept or put under by policies.lookahead_keep (harmful "
-            "cards under, helpful ones kept)"
+            "each turn's first draw looks at the top card first: a card that would break "
+            "an upper bound goes under, one that advances an unmet condition is kept, any "
+            "other is kept only while an upper bound is one card from breaking"
+        )
+    if kind is FactKind.LOOKAHEAD_OPTIMAL:
+        return (
+            "each turn's first draw looks at the top card first: it is kept or put under, "
+            "whichever gives the better chance of this query (optimal play, exact)"
+        )
+    if kind is FactKind.LOOKAHEAD_HEURISTIC_INSTEAD:
+        return (
+            "the optimal look-ahead is out of reach here: the simulated player keeps or puts "
+            "under the top card by a rule of thumb (a card that would break an upper bound "
+            "goes under, one that advances an unmet condition is kept)"
         )
     if kind is FactKind.REDRAW_WHENEVER_ALLOWED:
         if fact.limit is None:
@@ -94,6 +106,24 @@ def fact_text(fact: Fact) -> str:
     if kind is FactKind.SIMULATED_INSTEAD:
         why = reason_text(fact.reason) if fact.reason is not None else "too large"
         return f"exact computation out of reach ({why}): simulated, {fact.count:,} trials"
+    if kind is FactKind.IMPOSSIBLE_FEW_IN_PILE:
+        return (
+            f"impossible: only {fact.count} cards of the pile match {fact.label}, and the "
+            f"conditions need {fact.limit}"
+        )
+    if kind is FactKind.IMPOSSIBLE_FEW_SEEN:
+        what = f" of {fact.label}" if fact.label else ""
+        return (
+            f"impossible: the conditions need at least {fact.limit} cards{what}, and only "
+            f"{fact.count} are seen"
+        )
+    if kind is FactKind.IMPOSSIBLE_CONTRADICTION:
+        return f"impossible: the conditions on {fact.label} contradict each other"
+    if kind is FactKind.IMPOSSIBLE_FORCED:
+        return (
+            f"impossible: at least {fact.count} of the cards seen match {fact.label} (the pile "
+            f"has too few others), and the conditions allow at most {fact.limit}"
+        )
     raise AssertionError(f"no words for {kind}")  # every kind is worded above
 
 

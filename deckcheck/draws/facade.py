@@ -12,13 +12,16 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from fractions import Fraction
 from typing import Literal
 
 from deckcheck.draws.answer import Answer
-from deckcheck.draws.dealer import RedrawChooser, ReturnChooser, deal_shape
-from deckcheck.draws.facts import Fact, FactKind
+from deckcheck.draws.dealer import KeepChooser, RedrawChooser, ReturnChooser, deal_shape
+from deckcheck.draws.facts import Fact, FactKind, Method, lookahead_fact
+from deckcheck.draws.impossible import impossible
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+from deckcheck.draws.sequential import LookaheadPolicy
 
 #: Trials simulated when the exact engine is out of reach for a single query, and their seed
 #: (fixed, so that the same question gives the same figure).
@@ -40,10 +43,13 @@ class Policy:
     ``redraw``: under a redraw rule, ``"optimal"`` (the default: the redraw is optional)
     redraws only when a fresh deal beats keeping the hand, ``"always"`` whenever allowed. A
     return-cards mulligan is always played optimally for the query (greedily when the optimum
-    is out of reach, and the answer says so).
+    is out of reach, and the answer says so). ``lookahead``: a look at the top card keeps it or
+    puts it under, ``"optimal"``-ly for the query (exact) or by the rule of thumb
+    (``"heuristic"``, :func:`~deckcheck.draws.policies.lookahead_keep`).
     """
 
     redraw: RedrawPolicy = "optimal"
+    lookahead: LookaheadPolicy = "optimal"
 
 
 class Mode(StrEnum):
@@ -65,8 +71,8 @@ def exact(problem: DrawProblem, procedure: Procedure, query: Query, policy: Poli
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.optimal_redraw import optimal_redraw_odds
 
-        return optimal_redraw_odds(problem, procedure, query)
-    return exact_odds(problem, procedure, query)
+        return optimal_redraw_odds(problem, procedure, query, lookahead=policy.lookahead)
+    return exact_odds(problem, procedure, query, lookahead=policy.lookahead)
 
 
 def simulate(
@@ -88,21 +94,29 @@ def simulate(
     condition; greedy returns), and a fact says which. ``why``, when given, is the fact that
     explains the simulation; it is listed before the simulator's own.
     """
-    from deckcheck.draws.exact import optimal_return_choice
+    from deckcheck.draws.exact import optimal_keep_choice, optimal_return_choice
     from deckcheck.draws.optimal_redraw import optimal_redraw_choice
     from deckcheck.draws.policies import redraw_unless_met
 
     shape = deal_shape(problem, procedure, query)
     said: list[Fact] = []  # the policies in force
     after: list[Fact] = []  # how the simulated player decides, where that needs saying
+    keep: KeepChooser | None = None  # None: the rule of thumb
+    lookahead = policy.lookahead
+    if shape.lookahead and lookahead == "optimal":
+        try:
+            keep = optimal_keep_choice(problem, procedure, query)
+        except Intractable:
+            lookahead = "heuristic"
+            after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
     if shape.lookahead:
-        said.append(Fact(FactKind.LOOKAHEAD_HEURISTIC))
+        said.append(lookahead_fact(keep is not None))
     rule = shape.rule
     returns: ReturnChooser | None = None
     redraws: RedrawChooser | None = None
     if isinstance(rule, RedrawRule) and _optimal_redraw(procedure, policy):
         try:
-            redraws = optimal_redraw_choice(problem, procedure, query)
+            redraws = optimal_redraw_choice(problem, procedure, query, lookahead=lookahead)
             after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
         except Intractable:
             redraws = functools.partial(redraw_unless_met, problem)
@@ -111,7 +125,7 @@ def simulate(
         said.append(Fact(FactKind.REDRAW_WHENEVER_ALLOWED, limit=rule.max_redraws))
     elif isinstance(rule, ReturnRule) and problem.conditions:
         try:
-            returns = optimal_return_choice(problem, procedure, query)
+            returns = optimal_return_choice(problem, procedure, query, lookahead=lookahead)
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable:
             after.append(Fact(FactKind.RETURN_GREEDY))
@@ -120,7 +134,9 @@ def simulate(
     except ImportError:
         from deckcheck.draws.reference import simulate_reference
 
-        answer = simulate_reference(problem, procedure, query, trials, seed, returns, redraws)
+        answer = simulate_reference(
+            problem, procedure, query, trials, seed, returns, redraws, keep_top=keep
+        )
     else:
         answer = simulate_vectorised(
             problem,
@@ -131,6 +147,7 @@ def simulate(
             returns,
             progress=progress,
             choose_redraw=redraws,
+            keep_top=keep,
         )
     first = [*said, why] if why is not None else said
     return replace(answer, facts=(*first, *answer.facts, *after))
@@ -151,13 +168,19 @@ def solve(
 
     ``mode`` AUTO answers exactly where the engine is in reach and otherwise simulates
     ``trials`` deals from ``seed`` under the same policy, adding a fact that says why; EXACT
-    raises :class:`Intractable` instead; SIMULATE always simulates. ValueError for a query
-    that makes no sense (more cards seen than the pile holds, fewer than the opening hand).
+    raises :class:`Intractable` instead; SIMULATE always simulates. A query no deal can
+    satisfy (see :mod:`~deckcheck.draws.impossible`) answers 0 at once, with the reason as a
+    fact. ValueError for a query that makes no sense (more cards seen than the pile holds,
+    fewer than the opening hand).
     """
     if mode is Mode.SIMULATE:
         return simulate(
             problem, procedure, query, policy, trials=trials, seed=seed, progress=progress
         )
+    deal_shape(problem, procedure, query)  # checks the query
+    why_not = impossible(problem, query)
+    if why_not is not None:
+        return Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
     try:
         return exact(problem, procedure, query, policy)
     except Intractable as exc:
