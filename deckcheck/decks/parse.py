@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.core.errors import DeckFormatError
-from deckcheck.core.inputs import STDIN, read_text, source_label
+from deckcheck.core.inputs import STDIN, read_text, source_label, too_many_overlays
 from deckcheck.core.tomlfile import key_line, parse_toml
 from deckcheck.decks.model import CategoryLine, DeckLine, DeckSource
 
@@ -78,6 +78,8 @@ def _looks_like_text_deck(text: str) -> bool:
 
 def _catalog_paths(value: Any, label: str, path: Path | None, line: int | None) -> tuple[Path, ...]:
     items = [value] if isinstance(value, str) else value
+    if isinstance(items, list) and too_many_overlays(len(items)):
+        raise DeckFormatError(str(too_many_overlays(len(items))), source=label, line=line)
     if not isinstance(items, list) or not all(isinstance(v, str) and v.strip() for v in items):
         raise DeckFormatError(
             "catalog must name a file (or a list of files)", source=label, line=line

@@ -23,6 +23,7 @@ from deckcheck.catalog.load import apply_overlay, read_document
 from deckcheck.catalog.model import Catalog, FieldSpec
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError, UsageError
+from deckcheck.core.inputs import too_many_overlays
 from deckcheck.core.result import Json
 from deckcheck.core.text import suggest
 from deckcheck.core.tomlfile import parse_toml
@@ -169,6 +170,9 @@ class Game:
     ) -> Catalog:
         """The bundled catalog with the user's overlay files laid over it, in order, and the
         variant's changes to card fields (a ritual's blood cost) applied last."""
+        refused = too_many_overlays(len(overlays))
+        if refused:
+            raise UsageError(f"the command {refused}")
         catalog = self.bundled_catalog()
         for path in overlays:
             catalog = apply_overlay(catalog, read_document(path))
