@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, cast, overload
 
-from deckcheck.core.text import fold
+from deckcheck.core.text import fold, squash
 
 FieldKind = Literal["text", "int", "bool", "list", "data"]
 
@@ -168,6 +168,7 @@ class Cards(Sequence[Card]):
     def __init__(self, cards: Iterable[Card] = ()) -> None:
         self._cards: tuple[Card, ...] = tuple(cards)
         self._index: CardIndex | None = None
+        self._squashed: dict[str, list[int]] | None = None
 
     def __len__(self) -> int:
         return len(self._cards)
@@ -201,6 +202,17 @@ class Cards(Sequence[Card]):
     def by_folded_name(self, key: str) -> list[Card]:
         """Every card with a name or alias whose folded form is ``key``."""
         return [self[position] for position in self.lookups().by_name.get(key, ())]
+
+    def by_squashed_name(self, key: str) -> list[Card]:
+        """Every card with a name or alias whose squashed form (:func:`squash`) is ``key``."""
+        if self._squashed is None:
+            # Squashing a folded name needs no second fold: built from the index's keys.
+            squashed: dict[str, list[int]] = {}
+            for folded, positions in self.lookups().by_name.items():
+                bucket = squashed.setdefault(squash(folded), [])
+                bucket += [p for p in positions if p not in bucket]
+            self._squashed = {k: sorted(v) for k, v in squashed.items()}
+        return [self[position] for position in self._squashed.get(key, ())]
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,6 +249,12 @@ class Catalog:
     def by_name(self, name: str) -> list[Card]:
         """Every card whose name or alias folds to the same key as ``name``."""
         return self._cards.by_folded_name(fold(name))
+
+    def by_squashed(self, name: str) -> list[Card]:
+        """Every card whose name or alias differs from ``name`` only in case, accents,
+        punctuation or spacing (``Hyper Aging`` finds ``Hyper-Aging``)."""
+        key = squash(name)
+        return self._cards.by_squashed_name(key) if key else []
 
     def names(self) -> Iterable[str]:
         """Every distinct spelling a card can be found by (names and aliases)."""

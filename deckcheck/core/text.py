@@ -45,6 +45,19 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", text).strip().casefold()
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def squash(text: str) -> str:
+    """A name with case, accents, punctuation and spacing folded away: ``Hyper Aging`` and
+    ``Hyper-Aging``, ``Horgahn`` and ``Horga'hn`` give one key.
+
+    >>> squash("Red Alert!") == squash("red alert")
+    True
+    """
+    return _NOT_ALNUM.sub("", fold(text))
+
+
 def tidy(text: str) -> str:
     """Curly quotes, typographic dashes and odd spaces made plain, whitespace collapsed; case
     and accents kept (for display and for parsing names)."""

@@ -8,10 +8,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import cache
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
+from deckcheck.catalog.names import NameTable, read_name_table
+from deckcheck.core.errors import CatalogError
+from deckcheck.games.base import game_directory
 from deckcheck.games.stccg.names import SET_SUFFIXES
+
+NAME_TABLE = "lackey-names.tsv"
+"""The Lackey plugin's card names joined to the catalog's ids, shipped beside the catalog."""
+
+
+@cache
+def name_table() -> NameTable:
+    """The Lackey name table (read once per process); extra columns are image id and set."""
+    path = game_directory("stccg-1e") / NAME_TABLE
+    try:
+        return read_name_table(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CatalogError(
+            f"the Lackey name table is unreadable: {exc}", source=str(path)
+        ) from None
+
 
 _LABEL = re.compile(r"^(?P<base>.+?)\s*\((?P<label>[^()]+)\)$")
 # "(The Motion Pictures)" -> "TMP": the shortest code Lackey files use for a set.

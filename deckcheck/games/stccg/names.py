@@ -17,7 +17,12 @@ the names worth trying, most specific first; the resolver compares ``fold(candid
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 
+from deckcheck.catalog.model import Card, Catalog
+from deckcheck.catalog.names import NameMatch, NameTable, cards_of
 from deckcheck.core.text import fold, tidy
 
 __all__ = ["SET_SUFFIXES", "fold", "name_candidates"]
@@ -161,3 +166,172 @@ def name_candidates(raw: str) -> list[str]:
         if candidate and candidate not in result:
             result.append(candidate)
     return result
+
+
+# --- resolving a spelling -------------------------------------------------------------------
+
+_QUOTED = re.compile(r'^"(?P<inner>[^"]+)"$')
+_SPACED_DASH = re.compile(r"\s+-\s+")
+_KLINGON_PREFIX = re.compile(r"^I\.K\.([CS])\.", re.I)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A name worth trying for a spelling; ``labels`` (when set) are the set names or codes
+    the spelling asked for, which a card found under the bare name must belong to."""
+
+    name: str
+    labels: frozenset[str] | None = None
+
+
+def _name_forms(name: str) -> list[str]:
+    """The same name in the other spellings Lackey files use for it."""
+    forms: list[str] = []
+    quoted = _QUOTED.match(name)
+    if quoted:
+        forms.append(quoted.group("inner").strip())
+    if _SPACED_DASH.search(name):
+        forms.append(_SPACED_DASH.sub(": ", name, count=1))
+    if re.search(r":\s", name):
+        forms.append(re.sub(r"\s*:\s+", " - ", name, count=1))
+    prefix = _KLINGON_PREFIX.match(name)
+    if prefix:
+        other = "S" if prefix.group(1).upper() == "C" else "C"
+        forms.append(f"I.K.{other}." + name[prefix.end() :])
+    return forms
+
+
+def candidates(raw: str) -> list[Candidate]:
+    """The names to try for one spelling, most specific first, each with the set a card found
+    under the bare name must come from (``Worf *TNG`` asks for a TNG printing of Worf: Premiere
+    Worf is not one)."""
+    text = _LEADING_MARKS.sub("", tidy(raw))
+    if not text:
+        return []
+    labels: set[str] = set()
+    coded = _SET_CODE.match(text)
+    if coded and coded.group("core"):
+        code = coded.group("code")
+        labels |= {
+            code.casefold(),
+            *(fold(label) for label in SET_SUFFIXES.get(code.casefold(), ())),
+        }
+    core = _STARS.sub("", coded.group("core") if coded and coded.group("core") else text).strip()
+    paren = _PAREN.match(core)
+    if paren and paren.group("label").strip().casefold() != "back":
+        label = paren.group("label").strip()
+        labels |= {fold(label), *(fold(x) for x in SET_SUFFIXES.get(label.casefold(), ()))}
+    wanted = frozenset(labels) or None
+    result: list[Candidate] = []
+    seen: set[str] = set()
+    for name in name_candidates(raw):
+        forms = [name, *_name_forms(name)]
+        for form in forms:
+            if form and form not in seen:
+                seen.add(form)
+                bare = wanted is not None and _is_bare(form, wanted)
+                result.append(Candidate(form, wanted if bare else None))
+    return result
+
+
+def _is_bare(name: str, labels: frozenset[str]) -> bool:
+    """Whether ``name`` has lost the set the spelling asked for (so a card found under it must
+    prove its set)."""
+    paren = _PAREN.match(name)
+    if paren and fold(paren.group("label")) in labels:
+        return False
+    coded = _SET_CODE.match(name)
+    return not (coded and coded.group("code").casefold() in labels)
+
+
+def in_sets(card: Card, labels: frozenset[str]) -> bool:
+    """Whether a card is a printing of one of these sets (by its release code, its set name or
+    the ``(Set Name)`` in its name)."""
+    paren = _PAREN.match(card.name)
+    own = {
+        fold(str(card.get("release") or "")),
+        fold(str(card.get("set") or "")),
+        fold(paren.group("label")) if paren else "",
+    }
+    return bool(own & labels)
+
+
+@cache
+def _table() -> NameTable:
+    from deckcheck.games.stccg.lackey import name_table
+
+    return name_table()
+
+
+def lookup_name(
+    raw: str, catalog: Catalog, identity_fields: Sequence[str] = ("type",)
+) -> NameMatch | None:
+    """What a deck spelling names: the Lackey plugin's own names first, then the catalog's
+    names under each candidate spelling, then the same with punctuation and spacing ignored.
+
+    A set code the catalog has no printing of (``Worf *TNG``) is refused with the card's
+    printings as candidates, unless every printing is the same card to the rules (they agree
+    on ``identity_fields``): then it is read as the earliest, with a note. A name the plugin
+    gives to a card the catalog does not hold is refused when it carries a set code
+    (``Seven of Nine *VP``) and read as the base card with a note otherwise (``Kira**``,
+    Lackey's mark for a virtual alternate).
+    """
+    tries = candidates(raw)
+    if not tries:
+        return None
+    table = _table()
+    literal = tries[0].name
+    rows = table.find(literal)
+    absent = bool(rows) and not any(row.card_id for row in rows)
+    if absent and _SET_CODE.match(literal):
+        return NameMatch(
+            tuple(_printings(literal, catalog)),
+            refused="Lackey's card of that name is not in this catalog",
+        )
+    rejected: list[Card] = []
+    for squashed in (False, True):
+        for attempt in tries:
+            found, face = cards_of(
+                table.find_squashed(attempt.name) if squashed else table.find(attempt.name),
+                catalog,
+            )
+            if not found:
+                face = None
+                found = (
+                    catalog.by_squashed(attempt.name) if squashed else catalog.by_name(attempt.name)
+                )
+            if attempt.labels is not None and found:
+                fitting = [c for c in found if in_sets(c, attempt.labels)]
+                rejected += [c for c in found if c not in fitting and c not in rejected]
+                found = fitting
+            if found:
+                note = None
+                if absent:
+                    note = (
+                        f"{literal!r} is Lackey's name of a card this catalog does not hold; "
+                        f"read as {found[0].name} ({found[0].id})"
+                    )
+                return NameMatch(tuple(found), face=face, note=note)
+    if not rejected:
+        return None
+    printings = _printings(literal, catalog) or rejected
+    first = printings[0]
+    if all(all(c.get(f) == first.get(f) for f in identity_fields) for c in printings[1:]):
+        earliest = min(printings, key=lambda c: c.order)
+        return NameMatch(
+            (earliest,),
+            note=(
+                f"{literal!r}: the catalog has no printing of that set; read as "
+                f"{earliest.name} ({earliest.id}), the same card to the rules"
+            ),
+        )
+    return NameMatch(tuple(printings), refused="the set it names has no printing of that card")
+
+
+def _printings(spelling: str, catalog: Catalog) -> list[Card]:
+    """Every printing of the card a spelling names (``Worf *TNG`` → every Worf)."""
+    coded = _SET_CODE.match(spelling)
+    core = _STARS.sub("", coded.group("core") if coded else spelling).strip()
+    paren = _PAREN.match(core)
+    base = fold(paren.group("base") if paren else core)
+    return [c for c in catalog if fold(_PAREN.sub(r"\g<base>", c.name)) == base]
