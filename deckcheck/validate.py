@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from deckcheck.catalog.model import card_labels
-from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.errors import DeckcheckError, UnknownCardsError
 from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.resolve import PartlyResolvedError
 
 
 def validate_loaded(loaded: LoadedDeck) -> Report:
@@ -28,6 +29,8 @@ def validate_loaded(loaded: LoadedDeck) -> Report:
         variant.rules,
         deck.name,
         card_names(loaded, (c for v in violations for c in v.cards)),
+        deck.side_zones(),
+        deck.notes,
     )
 
 
@@ -45,6 +48,14 @@ def card_names(loaded: LoadedDeck, ids: Iterable[str]) -> dict[str, str]:
     return names
 
 
+def validate_partly(error: PartlyResolvedError) -> Report | None:
+    """The verdict on the lines that did resolve, marked with how many did not (None when the
+    deck could not be loaded that far)."""
+    if error.loaded is None:
+        return None
+    return replace(validate_loaded(error.loaded), unknown_lines=len(error.unresolved))
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One deck's result: a report, or the input error that stopped it."""
@@ -55,14 +66,32 @@ class Outcome:
 
     @property
     def exit_code(self) -> int:
-        """2 for an input error, else the report's code."""
-        return BAD_INPUT if self.report is None else self.report.exit_code
+        """2 for an input error (even beside a partial verdict), else the report's code."""
+        if self.report is None or self.error is not None:
+            return BAD_INPUT
+        return self.report.exit_code
 
     def to_json(self) -> dict[str, Json]:
-        """The report's JSON, or ``{"deck", "status": "error", "error"}``."""
-        if self.report is not None:
+        """The report's JSON, or ``{"deck", "status": "error", "error"}``; with unknown lines
+        each of them (``unknown_lines``) and the verdict on the rest (``partial``)."""
+        if self.error is None and self.report is not None:
             return self.report.to_json()
-        return {"deck": self.path, "status": "error", "error": str(self.error)}
+        data: dict[str, Json] = {"deck": self.path, "status": "error", "error": str(self.error)}
+        if isinstance(self.error, UnknownCardsError):
+            data["unknown_lines"] = [
+                {
+                    "line": u.line,
+                    "text": u.text,
+                    "reason": u.reason,
+                    "suggestions": list(u.suggestions),
+                    "candidates": list(u.candidates),
+                    "hint": u.hint,
+                }
+                for u in self.error.unresolved
+            ]
+        if self.report is not None:
+            data["partial"] = self.report.to_json()
+        return data
 
 
 @dataclass(frozen=True)
@@ -101,6 +130,8 @@ def validate_paths(
         try:
             loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs, params=params)
             outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
+        except PartlyResolvedError as exc:
+            outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))
         except DeckcheckError as exc:
             outcomes.append(Outcome(str(path), error=exc))
     return Validation(tuple(outcomes))

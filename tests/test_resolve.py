@@ -122,10 +122,10 @@ def test_shared_name_of_cards_differing_in_points_is_ambiguous(tmp_path: Path) -
 
 
 def test_every_unknown_line_reported_together() -> None:
-    text = "game: ren-dhark\nPOINTOF\nNOGK\nfoo bar baz qux\n2 Ren Dhak\nxyz/99\n"
+    text = "game: ren-dhark\nPOINT OFF\nNOGK\nfoo bar baz qux\n2 Ren Dhak\nxyz/99\n"
     error = unknown(text)
     assert [(u.line, u.text, u.reason) for u in error.unresolved] == [
-        (2, "POINTOF", "unknown card"),
+        (2, "POINT OFF", "unknown card"),
         (4, "foo bar baz qux", "unknown card"),
         (5, "Ren Dhak", "unknown card"),
         (6, "xyz/99", "unknown card"),

@@ -16,17 +16,28 @@ from deckcheck.catalog.model import Card
 
 @dataclass(frozen=True)
 class DeckEntry:
-    """A resolved line: a card and how many copies, with where it was written."""
+    """A resolved line: a card and how many copies, with where it was written.
+
+    ``zone`` is the game's zone the line sits in (None where the game has no zones);
+    ``face`` is set (``"back"``) when the line named the other face of a two-sided card.
+    """
 
     card: Card
     count: int
     line: int | None = None
     section: str | None = None
+    zone: str | None = None
+    face: str | None = None
 
 
 @dataclass(frozen=True)
 class Deck:
-    """A resolved deck: entries in file order (the order matters for stacks)."""
+    """A resolved deck: entries in file order (the order matters for stacks).
+
+    ``entries`` are the cards the rules count; ``side`` the cards of side zones (a side deck,
+    cards set aside), kept for reports and exports and never counted. ``notes`` say how
+    doubtful lines were read (a merged duplicate, a stand-in printing).
+    """
 
     label: str
     game: str
@@ -35,6 +46,8 @@ class Deck:
     name: str | None = None
     format: str = "text"
     headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    side: tuple[DeckEntry, ...] = ()
+    notes: tuple[str, ...] = ()
 
     def __iter__(self) -> Iterator[DeckEntry]:
         return iter(self.entries)
@@ -62,6 +75,34 @@ class Deck:
     def ids_where(self, predicate: Callable[[Card], bool]) -> list[str]:
         """Distinct ids of the deck's cards that satisfy ``predicate``, in deck order."""
         return list(dict.fromkeys(e.card.id for e in self.entries if predicate(e.card)))
+
+    def side_zones(self) -> dict[str, int]:
+        """Side zone → number of cards in it, in file order."""
+        zones: dict[str, int] = {}
+        for e in self.side:
+            zones[e.zone or "side"] = zones.get(e.zone or "side", 0) + e.count
+        return zones
+
+    def all_entries(self) -> tuple[DeckEntry, ...]:
+        """Counted and side entries, in file order (what an export writes)."""
+        if not self.side:
+            return self.entries
+        return tuple(sorted((*self.entries, *self.side), key=lambda e: e.line or 0))
+
+    def zoned(
+        self, place: Callable[[DeckEntry], str | None]
+    ) -> dict[str | None, list[tuple[Card, str | None, int]]]:
+        """Zone → (card, face, copies) in file order, copies of one card in one zone merged;
+        ``place`` names each entry's zone (side zones included)."""
+        counts: dict[str | None, Counter[tuple[str, str | None]]] = {}
+        cards: dict[str, Card] = {}
+        for e in self.all_entries():
+            counts.setdefault(place(e), Counter())[(e.card.id, e.face)] += e.count
+            cards[e.card.id] = e.card
+        return {
+            zone: [(cards[card_id], face, n) for (card_id, face), n in items.items()]
+            for zone, items in counts.items()
+        }
 
     def sequence(self) -> list[Card]:
         """Every card, copies expanded, in file order (a Drake stack top first)."""

@@ -19,7 +19,8 @@ from deckcheck.core.text import fold, squash
 
 @dataclass(frozen=True)
 class NameMatch:
-    """The cards a spelling may name (best first), or why a near match is refused.
+    """The cards a spelling may name (best first, none when it names no card), or why a near
+    match is refused.
 
     ``face`` is set (``"back"``) when the spelling named the other face of a two-sided card
     (``Deep Space 9`` is the back of Terok Nor). ``refused`` explains why ``cards`` are only

@@ -428,8 +428,8 @@ def export(
         typer.Option(
             "--to",
             "-t",
-            help="Format: text, toml, json, csv, "
-            "markdown, or the game's own (lackey for stccg-1e).",
+            help="Format: text, toml, json, csv, markdown, or the game's own (stccg-1e: "
+            "lackey, which is Lackey's .dek XML when the file ends in .dek; dek; gemp).",
         ),
     ],
     output: Annotated[

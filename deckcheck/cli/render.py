@@ -127,7 +127,8 @@ WIDE = 100
 
 def report(rep: Report, console: Console | None = None) -> None:
     """A validation report: the verdict in the panel's title (short, so never cut), the deck,
-    then every finding with its rule code and the cards by name."""
+    then every finding with its rule code and the cards by name; side zones and notes under
+    them. A partial verdict (some lines named no card) says so first."""
     from rich.console import Group
 
     console = console or out
@@ -138,6 +139,11 @@ def report(rep: Report, console: Console | None = None) -> None:
         Text(rep.deck, style="bold", overflow="fold"),
         Text(info, style="dim"),
     ]
+    if rep.side_zones:
+        zones = ", ".join(f"{z} {n}" for z, n in rep.side_zones.items())
+        body.append(Text(f"not counted: {zones}", style="dim"))
+    if rep.partial:
+        body.insert(0, Text(f"findings {rep.partial} (listed above)", style="bold red"))
     if rep.violations:
         body.append(_findings(rep, wide=console.width >= WIDE))
     else:
@@ -147,7 +153,13 @@ def report(rep: Report, console: Console | None = None) -> None:
                 style="green",
             )
         )
+    for note in rep.notes[:MAX_NOTES]:
+        body.append(Text(f"note: {note}", style="dim"))
+    if len(rep.notes) > MAX_NOTES:
+        body.append(Text(f"… and {len(rep.notes) - MAX_NOTES} more notes (--json lists all)"))
     verdict = Text(rep.status.value.upper(), style=_STATUS_STYLE[rep.status])
+    if rep.partial:
+        verdict.append(" (partial)", style="bold red")
     console.print(Panel(Group(*body), title=verdict, title_align="left", expand=False))
 
 
@@ -186,6 +198,10 @@ CARDS_SHOWN = 8
 """Cards named per finding; more are counted."""
 
 
+MAX_NOTES = 20
+"""Notes shown under a report; JSON carries all of them."""
+
+
 def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
     say(err, (header, "bold red"))
@@ -194,12 +210,13 @@ def problem_lines(lines: Sequence[str], header: str) -> None:
 
 
 def validation(result: Validation) -> None:
-    """Each deck's report, or the error that stopped it, in the order given."""
+    """Each deck's report, or the error that stopped it (and the verdict on the rest of a deck
+    with unknown lines), in the order given."""
     for outcome in result.outcomes:
-        if outcome.report is not None:
-            report(outcome.report)
-        else:
+        if outcome.error is not None:
             error(outcome.error)
+        if outcome.report is not None:
+            report(outcome.report)  # beside unknown lines: the verdict on the rest
 
 
 def games(result: GameList) -> None:
@@ -537,6 +554,8 @@ def exported(result: ExportResult) -> None:
         say(err, ("warning:", "yellow"), " the deck is unverified: " + "; ".join(undecided))
     elif rep.status is Status.ILLEGAL:
         say(err, ("warning:", "yellow"), " exporting an illegal deck (--allow-illegal)")
+    for note in result.notes:
+        say(err, ("note:", "yellow"), " " + note)
     if result.written_to is None:
         write_text(result.text or "")
     else:

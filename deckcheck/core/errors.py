@@ -69,6 +69,7 @@ class UnresolvedLine:
     suggestions: tuple[str, ...] = ()
     reason: str = "unknown card"
     candidates: tuple[str, ...] = field(default=())
+    hint: str = ""  # said after the line instead of suggestions ("headers: game, …")
 
     def describe(self) -> str:
         """One human line: where, what, and what might have been meant."""
@@ -78,6 +79,8 @@ class UnresolvedLine:
             text += " — write one of these ids: " + ", ".join(self.candidates)
         elif self.suggestions:
             text += " — did you mean: " + ", ".join(self.suggestions) + "?"
+        if self.hint:
+            text += f" ({self.hint})"
         return text
 
 

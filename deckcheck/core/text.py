@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 _QUOTES = str.maketrans(
     {
@@ -34,6 +35,7 @@ _QUOTES = str.maketrans(
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """The comparison key of a name: case, accents, curly quotes, dashes and spaces folded.
 
@@ -41,7 +43,8 @@ def fold(text: str) -> str:
     True
     """
     text = unicodedata.normalize("NFKD", text.translate(_QUOTES))
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    if not text.isascii():
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return _SPACES.sub(" ", text).strip().casefold()
 
 
@@ -78,6 +81,9 @@ class Suggester:
         for choice in choices:
             self._folded.setdefault(fold(choice), choice)
         self._keys = list(self._folded)
+        # A spelling far longer than every choice is near none of them: compare only its start
+        # (a pasted 100 KB line must not take seconds of fuzzy matching).
+        self._longest = max((len(k) for k in self._keys), default=0) * 2 + 16
 
     def __len__(self) -> int:
         """How many distinct (folded) choices a suggestion compares a word with."""
@@ -91,7 +97,7 @@ class Suggester:
         from rapidfuzz import fuzz, process, utils
 
         matches = process.extract(
-            fold(word),
+            fold(word[: self._longest]),
             self._keys,
             scorer=fuzz.WRatio,
             processor=utils.default_process,

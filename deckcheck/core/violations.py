@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from deckcheck.core.result import ILLEGAL, OK, UNVERIFIED, Json
+from deckcheck.core.result import BAD_INPUT, ILLEGAL, OK, UNVERIFIED, Json
 
 
 class Severity(StrEnum):
@@ -61,7 +61,12 @@ def undecided(code: str, message: str, cards: Iterable[str] = ()) -> Violation:
 
 @dataclass(frozen=True)
 class Report:
-    """The validation of one deck."""
+    """The validation of one deck.
+
+    ``side_zones`` counts the cards of each side zone (listed, never counted in the deck);
+    ``notes`` say how doubtful lines were read. ``unknown_lines`` is set when some lines named
+    no card: the findings are then those of the rest of the deck (a partial verdict).
+    """
 
     deck: str
     game: str
@@ -73,6 +78,9 @@ class Report:
     card_names: Mapping[str, str] = field(default_factory=dict, compare=False)
     """How people read the cards the findings name (by id): the card's name, with its id beside
     it where the deck holds other cards of that name."""
+    side_zones: Mapping[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    unknown_lines: int = 0
 
     @property
     def status(self) -> Status:
@@ -86,14 +94,26 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        """0 legal, 1 illegal, 3 unverified."""
+        """0 legal, 1 illegal, 3 unverified; 2 for a partial verdict (some lines named no
+        card, the rest was checked)."""
+        if self.unknown_lines:
+            return BAD_INPUT
         return {Status.LEGAL: OK, Status.ILLEGAL: ILLEGAL, Status.UNVERIFIED: UNVERIFIED}[
             self.status
         ]
 
+    @property
+    def partial(self) -> str:
+        """ "without the N unknown lines" for a partial verdict, else empty."""
+        if not self.unknown_lines:
+            return ""
+        n = self.unknown_lines
+        return f"without the {n} unknown line{'s' if n != 1 else ''}"
+
     def to_json(self) -> dict[str, Json]:
-        """The documented JSON shape (plus ``rules_checked`` and ``name``)."""
-        return {
+        """The documented JSON shape (plus ``rules_checked``, ``name``, ``side_zones``,
+        ``notes``; a partial verdict adds ``without_unknown_lines``)."""
+        data: dict[str, Json] = {
             "deck": self.deck,
             "game": self.game,
             "variant": self.variant,
@@ -102,4 +122,9 @@ class Report:
             "violations": [v.to_json() for v in self.violations],
             "rules_checked": list(self.rules_checked),
             "name": self.deck_name,
+            "side_zones": dict(self.side_zones),
+            "notes": list(self.notes),
         }
+        if self.unknown_lines:
+            data["without_unknown_lines"] = self.unknown_lines
+        return data

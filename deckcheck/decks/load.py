@@ -13,7 +13,12 @@ from deckcheck.catalog.model import Catalog
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
-from deckcheck.decks.resolve import MAX_REPORTED_LINES, resolve_deck, unknown_names
+from deckcheck.decks.resolve import (
+    MAX_REPORTED_LINES,
+    PartlyResolvedError,
+    resolve_deck,
+    unknown_names,
+)
 from deckcheck.games.base import Game, Variant
 from deckcheck.games.registry import all_games, get_game, pile_reference
 
@@ -81,18 +86,35 @@ def resolve_source(
     if params:
         the_variant = chosen.with_settings(the_variant, params)
     catalog = chosen.catalog(overlays, the_variant)
-    deck = resolve_deck(source, catalog, chosen, the_variant.name)
+    try:
+        deck = resolve_deck(source, catalog, chosen, the_variant.name)
+    except PartlyResolvedError as exc:
+        exc.loaded = LoadedDeck(exc.deck, chosen, catalog, the_variant, source)
+        if not named:
+            exc.details = (
+                f"the deck names no game; its lines are those of {chosen.id} but for these "
+                f"(add 'game: {chosen.id}' or --game {chosen.id})",
+                *exc.details,
+            )
+        raise
     return LoadedDeck(deck, chosen, catalog, the_variant, source)
 
 
+NEARLY_ALL = 0.9
+"""A deck that names no game is read as the game whose catalog knows at least this share of
+its lines (and more than any other game's), so that the few unknown lines can be named."""
+
+
 def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
-    """The one game whose catalog knows every card of the deck."""
+    """The one game whose catalog knows every card of the deck, else the one that knows nearly
+    all of them (:data:`NEARLY_ALL`), whose unknown lines are then reported."""
     if not source.lines:
         raise UsageError(
             "lists no cards and names no game (add 'game: …' or --game)", source=source.label
         )
     docs = [read_document(p) for p in overlays]
     fits: list[Game] = []
+    misses: list[tuple[Game, int]] = []
     tried: list[str] = []
     for game in all_games().values():
         mine = [p for p, d in zip(overlays, docs, strict=True) if d.game == game.id]
@@ -101,15 +123,28 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
         except DeckcheckError:
             tried.append(f"{game.id} (its overlay does not apply)")
             continue
-        missing = unknown_names(source, catalog, game, MAX_REPORTED_LINES)
+        # Enough to tell a game that fits, or nearly fits (NEARLY_ALL), from one that does not.
+        limit = min(MAX_REPORTED_LINES, int(len(source.lines) * (1 - NEARLY_ALL)) + 1)
+        missing = unknown_names(source, catalog, game, limit)
         if missing == 0:
             fits.append(game)
         else:
-            many = "or more " if missing >= MAX_REPORTED_LINES else ""
+            if missing < limit:
+                misses.append((game, missing))
+            many = "or more " if missing >= limit else ""
             tried.append(f"{game.id} ({missing} {many}unknown)")
     if len(fits) == 1:
         return fits[0]
     if not fits:
+        near = sorted(misses, key=lambda gm: gm[1])
+        total = len(source.lines)
+        best = near[0] if near else None
+        if (
+            best is not None
+            and (total - best[1]) / total >= NEARLY_ALL
+            and (len(near) == 1 or near[1][1] > best[1])
+        ):
+            return best[0]
         raise UsageError(
             "the deck names no game and no game's catalog knows all its cards; add a "
             "'game: …' line or --game",

@@ -20,6 +20,9 @@ class DeckLine:
     # ``key: value`` before the first card, a key no deck file has: maybe a setting of the
     # game's variant (``missions: 4``), which only the game can tell; else it is a card line.
     header: tuple[str, str] | None = None
+    # "header" (an unknown "key: value" before the first card) or "prose" (a sentence in a
+    # pasted list): the line is a card only if it names one; otherwise it is a note.
+    doubt: str | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,7 @@ class DeckSource:
     catalogs: tuple[Path, ...] = ()  # overlays named by the file, relative paths resolved
     header_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     categories: tuple[CategoryLine, ...] = ()  # "category: NAME = members" / [categories]
+    notes: tuple[str, ...] = ()  # what the reader noticed (prose lines skipped, an encoding)
 
     @property
     def game(self) -> str | None:

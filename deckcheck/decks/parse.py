@@ -1,8 +1,10 @@
-"""Parsing deck files: deckcheck text (and Lackey, its tab-separated cousin), TOML and JSON.
+"""Parsing deck files: deckcheck text (and Lackey, its tab-separated cousin), TOML, JSON,
+Lackey's ``.dek`` XML and gemp's stored deck.
 
-The format is chosen by content, not only by extension: a file whose first meaningful
-character is ``{`` is JSON, one with a ``[cards]`` table or ``key = value`` lines is TOML,
-anything else is text. Lackey files are text files with tab-separated counts and sections.
+The format is chosen by content, not only by extension: an XML ``<deck>`` is a ``.dek`` file,
+one line of ``ZONE|ids|ZONE|ids`` is gemp's, a file whose first meaningful character is ``{``
+is JSON, one with a ``[cards]`` table or ``key = value`` lines is TOML, anything else is text.
+Lackey text files are text files with tab-separated counts and sections.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from deckcheck.core.errors import DeckFormatError
 from deckcheck.core.inputs import STDIN, read_text, source_label, too_many_overlays
 from deckcheck.core.tomlfile import key_line, parse_toml
+from deckcheck.decks.interchange import looks_like_dek, looks_like_gemp, parse_dek, parse_gemp
 from deckcheck.decks.model import CategoryLine, DeckLine, DeckSource
 
 MAX_COPIES_PER_LINE = 10_000
@@ -59,6 +62,10 @@ def parse_deck(text: str, label: str, path: Path | None = None) -> DeckSource:
     """Parse deck text of any supported format (chosen by content and extension)."""
     stripped = text.lstrip("\ufeff \t\n")
     suffix = path.suffix.lower() if path else ""
+    if looks_like_dek(text):
+        return parse_dek(text, label, path)
+    if looks_like_gemp(text):
+        return parse_gemp(text, label, path)
     if stripped.startswith("{") or suffix == ".json":
         return _parse_json(text, label, path)
     if suffix == ".toml" or (_TOML_HINT.search(text) and not _looks_like_text_deck(text)):
@@ -115,11 +122,19 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
     lines: list[DeckLine] = []
     section: str | None = None
     sections_seen = False
+    table: _MarkdownTable | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
         s = raw.strip().lstrip("\ufeff")
         if not s or s.startswith(("#", "//")):
             continue
         s = _TRAILING_COMMENT.sub("", s)
+        if s.startswith("|"):
+            table = table or _MarkdownTable()
+            row = table.row(s, raw, number, label, section)
+            if row is not None:
+                lines.append(row)
+            continue
+        table = None
         if section is None and all(line.header for line in lines):
             match = _HEADER.match(s)
             if match and match.group(1).lower() == CATEGORY_HEADER:
@@ -131,8 +146,11 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
                 header_lines[key] = number
                 continue
             if match:
+                # "title: Red rush": a setting of the game's variant (only the game can tell),
+                # a card ("HQ: Secure Homeworld"), or else an unknown header (a note).
                 setting = (match.group(1).lower(), match.group(2).strip())
-                lines.append(replace(_card_line(s, raw, number, label, None), header=setting))
+                card = _card_line(s, raw, number, label, None)
+                lines.append(replace(card, header=setting, doubt="header"))
                 continue
         section_match = _SECTION.match(s)
         if section_match:
@@ -233,27 +251,94 @@ def _toml_categories(value: Any, text: str, label: str) -> tuple[CategoryLine, .
     return _unique_categories(found, label)
 
 
+_BULLET = re.compile(r"^(?:[-*+•·▪►–]|\d{1,3}[.)])\s+(?=\S)")
+_BRACKET_NOTE = re.compile(r"\s*(\[[^\[\]]*\]|\{[^{}]*\})$")
+_PAREN_COUNT_FIRST = re.compile(r"^\((\d[\d_,]*)\)\s*(\S.*)$")
+_PAREN_COUNT_LAST = re.compile(r"^(.+?)\s*\((\d[\d_,]*)\)$")
+_URL = re.compile(r"https?://|www\.", re.I)
+_SENTENCE_END = re.compile(r"[.!?…]$")
+_COUNT_HEADINGS = frozenset({"count", "qty", "quantity", "copies", "#", "n", "x", "pocet", "počet"})
+_NAME_HEADINGS = frozenset({"card", "name", "card name", "karta", "název", "nazev", "jméno"})
+
+
+def _looks_like_prose(body: str) -> bool:
+    """A sentence, not a card: a link, a long line of words, or several words ending like a
+    sentence (a card whose name reads so is still found: such lines are only doubted)."""
+    words = body.split()
+    if _URL.search(body):
+        return True
+    return len(words) >= 10 or (len(words) >= 6 and bool(_SENTENCE_END.search(body)))
+
+
+class _MarkdownTable:
+    """Rows of a pasted Markdown table: the count and name columns found from its heading
+    row (deckcheck's own "| Count | Card | Type |"), else the first number and first text."""
+
+    def __init__(self) -> None:
+        self.count_col: int | None = None
+        self.name_col: int | None = None
+        self.heading_seen = False
+
+    def row(
+        self, s: str, raw: str, number: int, label: str, section: str | None
+    ) -> DeckLine | None:
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", s.strip("|"))]
+        if all(re.fullmatch(r":?-{2,}:?", c) or not c for c in cells):
+            return None  # the |---|---| line under the heading
+        folded = [c.casefold() for c in cells]
+        if not self.heading_seen and any(c in _NAME_HEADINGS for c in folded):
+            self.heading_seen = True
+            self.name_col = next(i for i, c in enumerate(folded) if c in _NAME_HEADINGS)
+            self.count_col = next((i for i, c in enumerate(folded) if c in _COUNT_HEADINGS), None)
+            return None
+        self.heading_seen = True
+        name_col, count_col = self.name_col, self.count_col
+        if name_col is None:
+            count_col = next((i for i, c in enumerate(cells) if re.fullmatch(r"\d+", c)), None)
+            name_col = next((i for i, c in enumerate(cells) if c and i != count_col), None)
+        if name_col is None or name_col >= len(cells) or not cells[name_col]:
+            return None
+        name = cells[name_col]
+        count = 1
+        if count_col is not None and count_col < len(cells) and cells[count_col]:
+            count = parse_count(cells[count_col], label, number)
+        return DeckLine(name, count, number, raw.strip(), section)
+
+
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
-    body = s
-    match = _COUNT_FIRST.match(body)
-    if match:
-        count = parse_count(match.group(1), label, number)
-        name = match.group(2).strip()
-    else:
-        match = _COUNT_LAST.match(body)
+    """One card line, as written or pasted: bullets and list numbers, ``(2)``, ``2x``, ``x2``
+    counts and trailing ``[notes]`` are read; a sentence is marked as doubtful prose."""
+    body = _BULLET.sub("", s, count=1)
+    body = _BRACKET_NOTE.sub("", body).strip() or body
+    count, name = 1, body
+    for pattern, count_group, name_group in (
+        (_COUNT_FIRST, 1, 2),
+        (_PAREN_COUNT_FIRST, 1, 2),
+        (_COUNT_LAST, 2, 1),
+        (_PAREN_COUNT_LAST, 2, 1),
+    ):
+        match = pattern.match(body)
         if match:
-            count = parse_count(match.group(2), label, number)
-            name = match.group(1).strip()
-        else:
-            count, name = 1, body
+            count = parse_count(match.group(count_group), label, number)
+            name = match.group(name_group).strip()
+            break
     if not name:
         raise DeckFormatError(f"line {s!r} has a count but no card", source=label, line=number)
-    return DeckLine(name, count, number, raw.strip(), section)
+    doubt = "prose" if name == body and _looks_like_prose(body) else None
+    return DeckLine(name, count, number, raw.strip(), section, doubt=doubt)
 
 
 def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
     data = parse_toml(text, label, DeckFormatError)
-    if isinstance(data.get("catalog"), dict) or isinstance(data.get("cards"), list):
+    cards = data.get("cards")
+    if isinstance(cards, list) and cards and all(isinstance(c, str) for c in cards):
+        raise DeckFormatError(
+            "cards is a list of names; a TOML deck maps each card to its count in a [cards] "
+            'table: [cards] then "' + cards[0].replace('"', "'") + '" = 1 (one line per card)',
+            source=label,
+            line=key_line(text, 0, "cards"),
+        )
+    if isinstance(data.get("catalog"), dict) or isinstance(cards, list):
         raise DeckFormatError(
             "is a catalog overlay ([catalog] and [[cards]]), not a deck: pass it with --catalog",
             source=label,
@@ -268,11 +353,12 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
                     line=key_line(text, 0, key),
                 )
             headers[key] = data[key]
-    unknown = [k for k in data if k not in {*headers, "catalog", "cards", "sequence", "categories"}]
+    known = {*headers, "catalog", "cards", "sequence", "categories", "zones"}
+    unknown = [k for k in data if k not in known]
     if unknown:
         raise DeckFormatError(
-            f"unknown key {unknown[0]!r} (a TOML deck has game, variant, name, catalog and "
-            "a [cards] table)",
+            f"unknown key {unknown[0]!r} (a TOML deck has game, variant, name, catalog, "
+            "a [cards] table and [zones.NAME] tables)",
             source=label,
             line=key_line(text, 0, unknown[0]),
         )
@@ -291,26 +377,46 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
             _toml_header_lines(text, headers),
             categories,
         )
-    cards = data.get("cards")
-    if not isinstance(cards, dict):
+    zones = data.get("zones", {})
+    if not isinstance(cards, dict) and not (isinstance(zones, dict) and zones):
         raise DeckFormatError(
             'a TOML deck needs a [cards] table: "Card name" = count', source=label
         )
-    start = next(
-        (i for i, ln in enumerate(text.split("\n"), 1) if re.match(r"^\s*\[\s*cards\s*\]", ln)),
-        None,
-    )
+    if not isinstance(zones, dict) or not all(isinstance(t, dict) for t in zones.values()):
+        raise DeckFormatError(
+            'zones holds one table per zone: [zones."Seed+Dil"] then "Card name" = count',
+            source=label,
+            line=key_line(text, 0, "zones"),
+        )
+    tables: list[tuple[str | None, dict[str, Any], int | None]] = []
+    if isinstance(cards, dict):
+        tables.append((None, cards, _table_line(text, r"cards")))
+    for zone, table in zones.items():
+        tables.append((zone, table, _table_line(text, r"zones\s*\.\s*[\"']?" + re.escape(zone))))
     lines: list[DeckLine] = []
-    for name, value in cards.items():
-        number = key_line(text, start, name) if start else None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise DeckFormatError(
-                f"the count of {name!r} must be a whole number, not {value!r}",
-                source=label,
-                line=number,
-            )
-        count = parse_count(str(value), label, number)
-        lines.append(DeckLine(name, count, number, f"{name} = {value}"))
+    problems: list[tuple[str, int | None]] = []
+    for zone, table, start in tables:
+        for name, value in table.items():
+            number = key_line(text, start, name) if start else None
+            if isinstance(value, bool) or not isinstance(value, int):
+                problems.append(
+                    (f"the count of {name!r} must be a whole number, not {value!r}", number)
+                )
+                continue
+            try:
+                count = parse_count(str(value), label, number)
+            except DeckFormatError as exc:
+                problems.append((exc.message, number))
+                continue
+            lines.append(DeckLine(name, count, number, f"{name} = {value}", zone))
+    if problems:
+        message, number = problems[0]
+        raise DeckFormatError(
+            message if len(problems) == 1 else f"{len(problems)} bad counts",
+            source=label,
+            line=number if len(problems) == 1 else None,
+            details=[] if len(problems) == 1 else [f"line {n}: {m}" for m, n in problems],
+        )
     return DeckSource(
         label,
         path,
@@ -321,6 +427,12 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
         _toml_header_lines(text, headers),
         categories,
     )
+
+
+def _table_line(text: str, header: str) -> int | None:
+    """The line of a ``[header]`` table (a regular expression for its name)."""
+    pattern = re.compile(r"^\s*\[\s*" + header + r"[\"']?\s*\]")
+    return next((i for i, ln in enumerate(text.split("\n"), 1) if pattern.match(ln)), None)
 
 
 def _toml_header_lines(text: str, headers: dict[str, str]) -> dict[str, int]:
@@ -361,14 +473,17 @@ def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
     for index, item in enumerate(data["cards"], start=1):
         if not isinstance(item, dict):
             raise DeckFormatError(f"card {index} is not an object", source=label)
-        ref = item.get("id") or item.get("name")
+        # The other face of a two-sided card is named by its face's name, not the card's id.
+        ref = (item.get("name") or item.get("id")) if item.get("face") else None
+        ref = ref or item.get("id") or item.get("name")
         count = item.get("count", 1)
         if not isinstance(ref, str) or isinstance(count, bool) or not isinstance(count, int):
             raise DeckFormatError(
                 f'card {index} needs "id" or "name" (text) and a whole "count"', source=label
             )
         count = parse_count(str(count), label, None)
-        section = item.get("section") if isinstance(item.get("section"), str) else None
+        zone = item.get("zone", item.get("section"))
+        section = zone if isinstance(zone, str) else None
         lines.append(DeckLine(ref, count, None, f"card {index}: {ref}", section))
     catalogs: tuple[Path, ...] = ()
     if "catalog" in data:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card, Catalog
+from deckcheck.catalog.names import NameMatch
 from deckcheck.core.errors import UnknownCardsError, UnresolvedLine
 from deckcheck.core.text import Suggester
 from deckcheck.decks.model import DeckLine, DeckSource
+from deckcheck.decks.parse import HEADER_KEYS
 from deckcheck.games.base import Game
 
 MAX_REPORTED_LINES = 100
@@ -25,16 +29,24 @@ SUGGESTED_LENGTH = 200
 """Longer spellings get no suggestion: no card name is within reach of them."""
 
 
-def lookup(name: str, catalog: Catalog, game: Game) -> list[Card]:
-    """Cards a spelling may mean: an id, then each of the game's candidate names."""
+def lookup(name: str, catalog: Catalog, game: Game) -> NameMatch:
+    """What a spelling may mean: an id; the game's own reading (another program's names, set
+    codes); each of the game's candidate names; last, the same names with punctuation and
+    spacing ignored (``Red Alert`` for ``Red Alert!``)."""
     card = catalog.by_id(name)
     if card is not None:
-        return [card]
-    for candidate in game.name_candidates(name):
-        found = catalog.by_name(candidate)
-        if found:
-            return found
-    return []
+        return NameMatch((card,))
+    if game.lookup_name is not None:
+        match = game.lookup_name(name, catalog)
+        if match is not None:
+            return match
+    tries = game.name_candidates(name)
+    for find in (catalog.by_name, catalog.by_squashed):
+        for candidate in tries:
+            found = find(candidate)
+            if found:
+                return NameMatch(tuple(found))
+    return NameMatch(())
 
 
 def pick(cards: Sequence[Card], game: Game) -> Card | None:
@@ -49,46 +61,120 @@ def pick(cards: Sequence[Card], game: Game) -> Card | None:
     return None
 
 
-def resolve_line(
-    line: DeckLine, catalog: Catalog, game: Game
-) -> tuple[Card | None, int, list[Card]]:
-    """(card, count, candidates): the card a line names, or None with the candidates found."""
-    cards = lookup(line.name, catalog, game)
+@dataclass(frozen=True)
+class Resolved:
+    """What one line names: a card (with its face), or candidates and why none was taken."""
+
+    card: Card | None
+    count: int
+    candidates: tuple[Card, ...] = ()
+    face: str | None = None
+    note: str | None = None
+    refused: str | None = None
+
+
+def resolve_line(line: DeckLine, catalog: Catalog, game: Game) -> Resolved:
+    """The card a line names, or None with the candidates found."""
+    match = lookup(line.name, catalog, game)
     count = line.count
-    if not cards and line.text != line.name:
+    if not match.cards and line.text != line.name and not match.refused:
         # A name may begin with a number ("1 Tribble - Bonus"): try the whole line as a name.
         whole = lookup(line.text, catalog, game)
-        if whole:
-            cards, count = whole, 1
-    if not cards:
-        return None, count, []
-    card = pick(cards, game)
-    return card, count, ([] if card else cards)
+        if whole.cards and not whole.refused:
+            match, count = whole, 1
+    if not match.cards:
+        return Resolved(None, count, refused=match.refused)
+    if match.refused:
+        return Resolved(None, count, match.cards, refused=match.refused)
+    card = pick(match.cards, game)
+    if card is None:
+        return Resolved(None, count, match.cards)
+    return Resolved(card, count, face=match.face, note=match.note)
+
+
+class PartlyResolvedError(UnknownCardsError):
+    """Unknown or ambiguous lines, with the deck the other lines make (``deck``), so that the
+    resolved part can still be checked."""
+
+    def __init__(self, unresolved: Sequence[UnresolvedLine], game: str, deck: Deck) -> None:
+        super().__init__(unresolved, game)
+        self.deck = deck
+        self.loaded: Any = None  # the LoadedDeck of the resolved part, once the loader has it
 
 
 def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str) -> Deck:
-    """The deck with every line resolved; all unknown or ambiguous lines raise together."""
+    """The deck with every line resolved; all unknown or ambiguous lines raise together
+    (:class:`PartlyResolvedError`, carrying the deck of the lines that did resolve).
+
+    Lines of a side zone (a side deck, cards set aside) go to ``Deck.side``; notes say how a
+    doubtful line was read, and name lines with no copies and cards written on two lines.
+    """
     entries: list[DeckEntry] = []
+    side: list[DeckEntry] = []
+    notes: list[str] = []
     unresolved: list[UnresolvedLine] = []
     suggester: Suggester | None = None
     spent = 0
+    seen: dict[tuple[str, str | None, str | None], DeckLine] = {}
     for index, line in enumerate(source.lines):
         if len(unresolved) >= MAX_REPORTED_LINES:
+            # A deck this wrong is not worth resolving to the end (nor a partial verdict).
             unread = [later.line for later in source.lines[index:]]
             raise UnknownCardsError(unresolved, game.id, unread)
-        card, count, candidates = resolve_line(line, catalog, game)
+        found = resolve_line(line, catalog, game)
+        card = found.card
         if card is not None:
-            if count:
-                entries.append(DeckEntry(card, count, line.line, line.section))
+            where = f"line {line.line}" if line.line is not None else line.text
+            if found.note:
+                notes.append(f"{where}: {found.note}")
+            if not found.count:
+                notes.append(f"{where}: 0 copies of {card.name}: the line adds nothing")
+                continue
+            zone = game.zone(line.section) if line.section is not None else None
+            entry = DeckEntry(
+                card, found.count, line.line, line.section, zone.name if zone else None, found.face
+            )
+            key = (card.id, entry.zone, found.face)
+            if key in seen and not game.spec.ordered:
+                first = seen[key]
+                notes.append(
+                    f"{where}: {card.name} is also on "
+                    + (f"line {first.line}" if first.line is not None else "another line")
+                    + ": the copies are added together"
+                )
+            seen.setdefault(key, line)
+            (side if zone is not None and not zone.counted else entries).append(entry)
             continue
-        if candidates:
+        if line.doubt == "header" and not found.candidates:
+            key = line.text.split(":", 1)[0].strip()
+            settings = sorted(game.spec.settings)
+            unresolved.append(
+                UnresolvedLine(
+                    source.label,
+                    line.line,
+                    line.text,
+                    reason="unknown header",
+                    hint=f"{key!r} is no header; headers: {', '.join(sorted(HEADER_KEYS))}"
+                    + (f"; {game.id} settings: {', '.join(settings)}" if settings else ""),
+                )
+            )
+            continue
+        if line.doubt is not None and not found.candidates:
+            notes.append(_doubt_note(line))
+            continue
+        if found.candidates:
             unresolved.append(
                 UnresolvedLine(
                     source.label,
                     line.line,
                     line.name,
-                    reason="ambiguous name",
-                    candidates=tuple(f"{c.id} ({c.type_label}, {_where(c)})" for c in candidates),
+                    reason=found.refused or "ambiguous name",
+                    candidates=tuple(
+                        f"{c.id} ({c.name}; {c.type_label}, {_where(c)})"
+                        if found.refused
+                        else f"{c.id} ({c.type_label}, {_where(c)})"
+                        for c in found.candidates
+                    ),
                 )
             )
             continue
@@ -98,10 +184,12 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
         if spent + len(suggester) <= SUGGESTION_BUDGET and len(line.name) <= SUGGESTED_LENGTH:
             hints = tuple(suggester(line.name))
             spent += len(suggester)
-        unresolved.append(UnresolvedLine(source.label, line.line, line.name, hints))
-    if unresolved:
-        raise UnknownCardsError(unresolved, game.id)
-    return Deck(
+        unresolved.append(
+            UnresolvedLine(
+                source.label, line.line, line.name, hints, reason=found.refused or "unknown card"
+            )
+        )
+    deck = Deck(
         source.label,
         game.id,
         variant,
@@ -109,7 +197,18 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
         source.headers.get("name"),
         source.format,
         source.headers,
+        tuple(side),
+        (*source.notes, *notes),
     )
+    if unresolved:
+        raise PartlyResolvedError(unresolved, game.id, deck)
+    return deck
+
+
+def _doubt_note(line: DeckLine) -> str:
+    """Why a line that reads as prose and names no card was left out."""
+    where = f"line {line.line}" if line.line is not None else repr(line.text)
+    return f"{where}: left out, it reads as prose and names no card: {line.text!r}"
 
 
 def _where(card: Card) -> str:
@@ -121,11 +220,11 @@ def unknown_names(
     source: DeckSource, catalog: Catalog, game: Game, limit: int = MAX_REPORTED_LINES
 ) -> int:
     """How many lines of ``source`` name no card of ``catalog`` (for game detection), counted
-    up to ``limit``: enough to tell a game that fits from one that does not."""
+    up to ``limit``: enough to tell a game that fits (or nearly fits) from one that does not."""
     missing = 0
     for line in source.lines:
-        card, _, candidates = resolve_line(line, catalog, game)
-        if card is None and not candidates:
+        found = resolve_line(line, catalog, game)
+        if found.card is None and not found.candidates and line.doubt is None:
             missing += 1
             if missing >= limit:
                 break

@@ -9,7 +9,7 @@ from pathlib import Path
 from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import load_deck
-from deckcheck.export.formats import render
+from deckcheck.export.formats import render_with_notes
 from deckcheck.export.write import write_atomically
 from deckcheck.validate import validate_loaded
 
@@ -23,6 +23,7 @@ class ExportResult:
     written_to: Path | None
     refused: bool
     format: str = ""
+    notes: tuple[str, ...] = ()  # what the format could not hold
 
     @property
     def exit_code(self) -> int:
@@ -30,13 +31,15 @@ class ExportResult:
         return ILLEGAL if self.refused else OK
 
     def to_json(self) -> dict[str, Json]:
-        """The validation, the format, where the text went (or the text itself)."""
+        """The validation, the format, where the text went (or the text itself), and notes on
+        what the format could not hold."""
         return {
             "format": self.format,
             "refused": self.refused,
             "written_to": None if self.written_to is None else str(self.written_to),
             "text": self.text if self.written_to is None else None,
             "validation": self.report.to_json(),
+            "notes": list(self.notes),
         }
 
 
@@ -57,7 +60,7 @@ def export_deck(
     report = validate_loaded(loaded)
     if report.status is Status.ILLEGAL and not allow_illegal:
         return ExportResult(report, None, None, True, fmt)
-    text = render(loaded, fmt, output)
+    written = render_with_notes(loaded, fmt, output)
     if output is not None:
-        write_atomically(output, text, force=force)
-    return ExportResult(report, text, output, False, fmt)
+        write_atomically(output, written.text, force=force)
+    return ExportResult(report, written.text, output, False, fmt, written.notes)

@@ -12,28 +12,50 @@ from pathlib import Path
 
 import tomli_w
 
-from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import lookup, pick
+from deckcheck.games.base import Exported, Exporter
 
-Writer = Callable[[LoadedDeck, Path | None], str]
+Writer = Callable[[LoadedDeck, Path | None], "str | Exported"]
 
 
-def reference(card: Card, loaded: LoadedDeck) -> str:
-    """How to write a card so that it resolves back to itself: its name, else its id."""
+def reference(card: Card, loaded: LoadedDeck, face: str | None = None) -> str:
+    """How to write a card so that it resolves back to itself: its name, else its id (the
+    other face of a two-sided card: the game's name for that face, where it has one)."""
+    if face and loaded.game.face_name is not None:
+        named = loaded.game.face_name(card, face)
+        if named:
+            return named
     found = lookup(card.name, loaded.catalog, loaded.game)
-    return card.name if found and pick(found, loaded.game) is card else card.id
+    same = bool(found.cards) and not found.refused and not found.face
+    return card.name if same and pick(found.cards, loaded.game) is card else card.id
 
 
 def lines(loaded: LoadedDeck) -> list[tuple[Card, int]]:
-    """(card, count) in deck order; copies merged unless the game's order matters (stacks)."""
+    """(card, count) of the counted deck in deck order; copies merged unless the game's order
+    matters (stacks)."""
     if loaded.game.spec.ordered:
         return [(e.card, e.count) for e in loaded.deck]
     counts = loaded.deck.counts()
     cards = loaded.deck.cards()
     return [(cards[i], n) for i, n in counts.items()]
+
+
+ZonedLines = list[tuple[str | None, list[tuple[Card, str | None, int]]]]
+
+
+def zoned_lines(loaded: LoadedDeck) -> ZonedLines:
+    """(zone, [(card, face, copies)]) in the game's zone order, side zones included; zone None
+    for the cards written without a header (the first zone, or a game without zones)."""
+    if loaded.game.spec.ordered or not loaded.game.zones:
+        return [(None, [(c, None, n) for c, n in lines(loaded)])]
+    first = loaded.game.zones[0].name
+    by_zone = loaded.deck.zoned(lambda e: None if e.zone in (None, first) else e.zone)
+    order = [None, *(z.name for z in loaded.game.zones[1:])]
+    known = [(zone, by_zone[zone]) for zone in order if zone in by_zone]
+    return known + [(z, items) for z, items in by_zone.items() if z not in order]
 
 
 def overlay_paths(loaded: LoadedDeck, out_path: Path | None) -> list[str]:
@@ -57,54 +79,86 @@ def _headers(loaded: LoadedDeck) -> dict[str, str]:
 
 
 def write_text(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """deckcheck's own text format, grouped by type under comments (order kept for stacks)."""
+    """deckcheck's own text format, grouped by type under comments (order kept for stacks);
+    each zone of the deck under its own header."""
     out = [f"{k}: {v}" for k, v in _headers(loaded).items()]
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:
         out.append("catalog: " + ", ".join(catalogs))
-    entries = lines(loaded)
     if loaded.game.spec.ordered:
         out.append("")
-        out += [f"{n} {reference(c, loaded)}" for c, n in entries]
-    else:
-        groups: dict[str, list[tuple[Card, int]]] = {}
-        for card, n in entries:
-            groups.setdefault(card.type_label, []).append((card, n))
+        out += [f"{n} {reference(c, loaded)}" for c, n in lines(loaded)]
+        return "\n".join(out) + "\n"
+    for zone, items in zoned_lines(loaded):
+        if zone is not None:
+            out += ["", f"{zone}:"]
+        groups: dict[str, list[tuple[Card, str | None, int]]] = {}
+        for card, face, n in items:
+            groups.setdefault(card.type_label, []).append((card, face, n))
         for kind, members in groups.items():
-            out += ["", f"# {kind} ({sum(n for _, n in members)})"]
-            out += [f"{n} {reference(c, loaded)}" for c, n in members]
+            out += ["", f"# {kind} ({sum(n for _, _, n in members)})"]
+            out += [f"{n} {reference(c, loaded, f)}" for c, f, n in members]
     return "\n".join(out) + "\n"
 
 
 def write_toml(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """A TOML deck."""
+    """A TOML deck: ``[cards]``, and a ``[zones.NAME]`` table for each further zone."""
     data: dict[str, object] = dict(_headers(loaded))
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:
         data["catalog"] = catalogs
-    cards: dict[str, int] = {}
-    previous = None
-    for card, n in lines(loaded):
-        key = reference(card, loaded)
-        if key in cards and key != previous:
-            # A table cannot keep an order in which a card recurs apart: list every copy.
-            data["sequence"] = [reference(c, loaded) for c in loaded.deck.sequence()]
-            return tomli_w.dumps(data)
-        cards[key] = cards.get(key, 0) + n
-        previous = key
-    data["cards"] = cards
+    if loaded.game.spec.ordered:
+        cards: dict[str, int] = {}
+        previous = None
+        for card, n in lines(loaded):
+            key = reference(card, loaded)
+            if key in cards and key != previous:
+                # A table cannot keep an order in which a card recurs apart: list every copy.
+                data["sequence"] = [reference(c, loaded) for c in loaded.deck.sequence()]
+                return tomli_w.dumps(data)
+            cards[key] = cards.get(key, 0) + n
+            previous = key
+        data["cards"] = cards
+        return tomli_w.dumps(data)
+    zones: dict[str, dict[str, int]] = {}
+    for zone, items in zoned_lines(loaded):
+        table: dict[str, int] = {}
+        for card, face, n in items:
+            key = reference(card, loaded, face)
+            table[key] = table.get(key, 0) + n
+        if zone is None:
+            data["cards"] = table
+        else:
+            zones[zone] = table
+    data.setdefault("cards", {})
+    if zones:
+        data["zones"] = zones
     return tomli_w.dumps(data)
 
 
 def write_json(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """A JSON deck: headers and a list of cards with count, id, name and type."""
+    """A JSON deck: headers and a list of cards with count, id, name and type (and the zone
+    and face where the deck has them)."""
     data: dict[str, object] = dict(_headers(loaded))
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:
         data["catalog"] = catalogs
-    data["cards"] = [
-        {"count": n, "id": c.id, "name": c.name, "type": c.type_label} for c, n in lines(loaded)
-    ]
+    cards: list[dict[str, object]] = []
+    for zone, items in zoned_lines(loaded):
+        for card, face, n in items:
+            item: dict[str, object] = {
+                "count": n,
+                "id": card.id,
+                "name": card.name,
+                "type": card.type_label,
+            }
+            if zone is not None:
+                item["zone"] = zone
+            if face:
+                item["face"] = face
+                item["name"] = reference(card, loaded, face)
+            cards.append(item)
+    data["cards"] = cards
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -177,18 +231,24 @@ def formats_for(loaded: LoadedDeck) -> dict[str, Writer]:
     return formats
 
 
-def _game_writer(exporter: Callable[[Deck], str]) -> Writer:
-    def write(loaded: LoadedDeck, _out_path: Path | None) -> str:
-        return exporter(loaded.deck)
+def _game_writer(exporter: Exporter) -> Writer:
+    def write(loaded: LoadedDeck, out_path: Path | None) -> str | Exported:
+        return exporter(loaded.deck, out_path)
 
     return write
 
 
 def render(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> str:
     """The deck in ``fmt``; an unknown format is a usage error listing the known ones."""
+    return render_with_notes(loaded, fmt, out_path).text
+
+
+def render_with_notes(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> Exported:
+    """The deck in ``fmt`` with notes on what the format could not hold."""
     formats = formats_for(loaded)
     if fmt not in formats:
         raise UsageError(
             f"unknown format {fmt!r} for {loaded.game.id}; formats: " + ", ".join(formats)
         )
-    return formats[fmt](loaded, out_path)
+    written = formats[fmt](loaded, out_path)
+    return written if isinstance(written, Exported) else Exported(written)

@@ -20,17 +20,18 @@ from pydantic import ValidationError
 
 from deckcheck.catalog.cache import load_bundled
 from deckcheck.catalog.load import apply_overlay, read_document
-from deckcheck.catalog.model import Catalog, FieldSpec
+from deckcheck.catalog.model import Card, Catalog, FieldSpec
+from deckcheck.catalog.names import NameMatch
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.inputs import too_many_overlays
 from deckcheck.core.result import Json
-from deckcheck.core.text import suggest
+from deckcheck.core.text import squash, suggest
 from deckcheck.core.tomlfile import parse_toml
 from deckcheck.core.violations import Violation
 from deckcheck.games.limits import DataRule, data_rules
 from deckcheck.games.linear import RuleConstraints
-from deckcheck.games.spec import CardChangeModel, GameSpec
+from deckcheck.games.spec import CardChangeModel, GameSpec, ZoneModel
 from deckcheck.games.variant import Variant
 
 if TYPE_CHECKING:
@@ -55,7 +56,21 @@ class CodeRule:
         return self.check(deck, catalog, variant)
 
 
-Exporter = Callable[["Deck"], str]
+@dataclass(frozen=True)
+class Exported:
+    """A deck written in some format, with notes on anything the format could not hold."""
+
+    text: str
+    notes: tuple[str, ...] = ()
+
+
+Exporter = Callable[["Deck", "Path | None"], "str | Exported"]
+"""A game's own export format: the deck (and where it goes, whose extension may choose a
+variant of the format) to text."""
+
+NameLookup = Callable[[str, Catalog], NameMatch | None]
+"""A game's own reading of a spelling (other programs' names, set codes), its last word when it
+returns a match (with no cards: none); None leaves it to the catalog's names."""
 
 
 @dataclass
@@ -66,14 +81,19 @@ class Game:
     :class:`CodeRule` s, which can also state themselves as constraints); rules of generic
     kinds are data (``[checks]`` in game.toml). Each code is defined once, in one place;
     ``name_candidates`` turns a deck spelling into names to try (persona suffixes, …);
-    ``exporters`` adds game-specific export formats; ``card_art`` draws a card as text.
+    ``lookup_name`` reads a spelling first, where the game knows more than its catalog's names
+    (another program's name table, set codes); ``exporters`` adds game-specific export
+    formats; ``face_name`` spells the other face of a two-sided card (so that a written deck
+    reads back to that face); ``card_art`` draws a card as text.
     """
 
     directory: Traversable | Path
     rules: Mapping[str, Rule | CodeRule]
     name_candidates: Callable[[str], Sequence[str]] = lambda raw: [raw]
+    lookup_name: NameLookup | None = None
     exporters: Mapping[str, Exporter] = field(default_factory=dict)
     card_art: Callable[[Any], str] | None = None
+    face_name: Callable[[Card, str], str | None] | None = None
     _catalog: Catalog | None = field(default=None, init=False, repr=False)
 
     @cached_property
@@ -203,6 +223,25 @@ class Game:
                 )
             overrides[key] = int(text)
         return variant.with_params(overrides) if overrides else variant
+
+    @property
+    def zones(self) -> list[ZoneModel]:
+        """The deck file's zones (empty: the game has none), the default zone first."""
+        return self.spec.zones
+
+    def zone(self, section: str | None) -> ZoneModel | None:
+        """The zone a section header names (None for a header that is no zone of the game);
+        no header means the first zone."""
+        if not self.spec.zones:
+            return None
+        if section is None:
+            return self.spec.zones[0]
+        key = squash(section)
+        for zone in self.spec.zones:
+            names = (zone.name, *zone.aliases, *zone.formats.values())
+            if any(squash(n) == key for n in names):
+                return zone
+        return None
 
     def rule(self, code: str) -> Rule:
         """The function behind a rule code (a data rule is callable like one)."""

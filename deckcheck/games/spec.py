@@ -164,6 +164,18 @@ class SettingModel(_Strict):
     max: int = 10_000
 
 
+class ZoneModel(_Strict):
+    """``[[zones]]``: a section of a deck file. The first zone holds the lines before any
+    section header. Cards of a counted zone are the deck the rules check; a side zone (a side
+    deck, cards set aside or brought from outside the game) is listed, never counted."""
+
+    name: str  # the section header as written, without its colon ("Seed+Dil")
+    counted: bool = True
+    description: str = ""
+    aliases: list[str] = []  # other headers meaning this zone
+    formats: dict[str, str] = {}  # the zone's name in another program's deck format
+
+
 class GameSpec(_Strict):
     """A whole ``game.toml``."""
 
@@ -182,6 +194,7 @@ class GameSpec(_Strict):
     list_fields: list[str] = []  # columns of `cards` listings (default: the first few fields)
     dimensions: list[DimensionModel] = []  # what `stats` counts, in order
     settings: dict[str, SettingModel] = {}  # the variant parameters users may change
+    zones: list[ZoneModel] = []  # none: sections are free labels and every card counts
 
 
 VariantModel.model_rebuild()

@@ -1,21 +1,22 @@
-"""Lackey deck files: the STCCG community's interchange format.
+"""Lackey deck files, the STCCG community's interchange format, and gemp's stored deck.
 
-Reading needs nothing special (the text parser understands ``COUNT<TAB>Name`` and section
-headers); writing puts the draw deck first, then ``Missions:``, then ``Seed+Dil:``.
+Reading needs nothing special (the shared readers understand ``COUNT<TAB>Name`` with section
+headers, ``.dek`` XML and ``ZONE|ids``); writing puts each zone where Lackey has it and every
+card under the plugin's own name, from the name table shipped beside the catalog.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Sequence
 from functools import cache
+from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.names import NameTable, read_name_table
 from deckcheck.core.errors import CatalogError
 from deckcheck.games.base import game_directory
-from deckcheck.games.stccg.names import SET_SUFFIXES
+from deckcheck.games.spec import ZoneModel
 
 NAME_TABLE = "lackey-names.tsv"
 """The Lackey plugin's card names joined to the catalog's ids, shipped beside the catalog."""
@@ -33,49 +34,90 @@ def name_table() -> NameTable:
         ) from None
 
 
-_LABEL = re.compile(r"^(?P<base>.+?)\s*\((?P<label>[^()]+)\)$")
-# "(The Motion Pictures)" -> "TMP": the shortest code Lackey files use for a set.
-_CODES: dict[str, str] = {}
-for _code, _labels in sorted(SET_SUFFIXES.items(), key=lambda kv: (len(kv[0]), kv[0])):
-    for _label in _labels:
-        _CODES.setdefault(_label, _code.upper())
+LACKEY_GAME = "startrek1e"
+"""The plugin's folder name, which a ``.dek`` file names in ``<meta><game>``."""
+
+GEMP = "gemp"
+"""The key of a zone's name in gemp-stccg's stored deck (``formats.gemp`` in game.toml)."""
 
 
-def lackey_name(card: Card, title_case: Callable[[Card], bool]) -> str:
-    """A card's name as Lackey files spell it: a later printing as ``Name *CODE`` instead of
-    the card database's ``Name (Set Name)``, and upper case except for ``title_case`` cards
-    (Personnel and Ships in the community's files)."""
-    name = card.name
-    match = _LABEL.match(name)
-    if match and match.group("label") in _CODES:
-        name = f"{match.group('base')} *{_CODES[match.group('label')]}"
-    return name if title_case(card) else name.upper()
+def lackey_name(card: Card, face: str | None = None) -> str:
+    """The plugin's own name of a card (or of its other face): the first name the name table
+    gives it; a card the table does not know (a user's own card) keeps its catalog name."""
+    row = name_table().preferred(card.id, face or "")
+    return row.name if row is not None else card.name
 
 
-def write_lackey(
-    deck: Deck,
-    mission: Callable[[Card], bool],
-    seeded: Mapping[str, int],
-    name_of: Callable[[Card], str] = lambda card: card.name,
-) -> str:
-    """The deck as a Lackey file (CRLF, as Lackey writes them), sections by card type.
+def face_name(card: Card, face: str) -> str | None:
+    """The plugin's name of a card's other face (``Deep Space 9 (back)``), if it has one."""
+    row = name_table().preferred(card.id, face)
+    return row.name if row is not None else None
 
-    ``seeded`` gives the seeded copies per card id; the rest of a card's copies (a second
-    Outpost of one affiliation) go to the draw deck."""
-    counts = deck.counts()
-    cards = deck.cards()
-    draw: list[str] = []
-    missions: list[str] = []
-    seeds: list[str] = []
-    for card_id, n in counts.items():
-        card = cards[card_id]
-        if mission(card):
-            missions.append(f"{n}\t{name_of(card)}")
+
+def _zoned(
+    deck: Deck, zones: Sequence[ZoneModel]
+) -> list[tuple[ZoneModel, list[tuple[Card, str | None, int]]]]:
+    """Every counted zone (even empty) and every side zone that holds cards, in the game's
+    order, with its cards (a line without a zone is in the first zone)."""
+    by_zone = deck.zoned(lambda e: e.zone or zones[0].name)
+    return [
+        (zone, by_zone.get(zone.name, []))
+        for zone in zones
+        if zone.counted or by_zone.get(zone.name)
+    ]
+
+
+def write_lackey(deck: Deck, zones: Sequence[ZoneModel]) -> str:
+    """The deck as a Lackey text file (CRLF, as Lackey writes them): the draw deck first,
+    then each zone under its header, every card under the plugin's own name."""
+    out: list[str] = []
+    for index, (zone, items) in enumerate(_zoned(deck, zones)):
+        if index:
+            out.append(f"{zone.name}:")
+        out += [f"{n}\t{lackey_name(card, face)}" for card, face, n in items]
+    return "\r\n".join(out) + "\r\n"
+
+
+def write_dek(deck: Deck, zones: Sequence[ZoneModel]) -> str:
+    """The deck as a Lackey ``.dek`` file: one ``<superzone>`` per zone, one ``<card>`` per
+    copy, with the plugin's name, image id and set."""
+    out = [
+        '<deck version="0.8">',
+        "\t<meta>",
+        f"\t\t<game>{escape(LACKEY_GAME)}</game>",
+        "\t</meta>",
+    ]
+    for zone, items in _zoned(deck, zones):
+        out.append(f"\t<superzone name={quoteattr(zone.name)}>")
+        for card, face, n in items:
+            row = name_table().preferred(card.id, face or "")
+            name = row.name if row is not None else card.name
+            image = row.extra[0] if row is not None and row.extra else card.id
+            release = row.extra[1] if row is not None and len(row.extra) > 1 else ""
+            element = (
+                f"\t\t<card><name id={quoteattr(image)}>{escape(name)}</name>"
+                f"<set>{escape(release)}</set></card>"
+            )
+            out += [element] * n
+        out.append("\t</superzone>")
+    out.append("</deck>")
+    return "\r\n".join(out) + "\r\n"
+
+
+def write_gemp(deck: Deck, zones: Sequence[ZoneModel]) -> tuple[str, list[str]]:
+    """The deck as gemp-stccg stores it (``ZONE|id,id,…|ZONE|…``, an id per copy), and notes
+    on the cards of zones gemp does not have (they are left out)."""
+    parts: list[str] = []
+    notes: list[str] = []
+    for zone, items in _zoned(deck, zones):
+        ids = [card.id for card, _face, n in items for _ in range(n)]
+        code = zone.formats.get(GEMP)
+        if code is None:
+            if ids:
+                notes.append(
+                    f"gemp has no {zone.name} zone: its {len(ids)} card(s) are left out "
+                    "(they are never counted in the deck)"
+                )
             continue
-        seed = min(seeded.get(card_id, 0), n)
-        if seed:
-            seeds.append(f"{seed}\t{name_of(card)}")
-        if n - seed:
-            draw.append(f"{n - seed}\t{name_of(card)}")
-    lines = [*draw, "Missions:", *missions, "Seed+Dil:", *seeds]
-    return "\r\n".join(lines) + "\r\n"
+        parts += [code, ",".join(ids)]
+    return "|".join(parts) + "\n", notes

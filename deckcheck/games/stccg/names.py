@@ -278,7 +278,7 @@ def lookup_name(
     """
     tries = candidates(raw)
     if not tries:
-        return None
+        return NameMatch(())
     table = _table()
     literal = tries[0].name
     rows = table.find(literal)
@@ -313,7 +313,7 @@ def lookup_name(
                     )
                 return NameMatch(tuple(found), face=face, note=note)
     if not rejected:
-        return None
+        return NameMatch(())  # every reading was tried: the catalog's names need no second look
     printings = _printings(literal, catalog) or rejected
     first = printings[0]
     if all(all(c.get(f) == first.get(f) for f in identity_fields) for c in printings[1:]):
