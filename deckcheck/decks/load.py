@@ -123,15 +123,13 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
         except DeckcheckError:
             tried.append(f"{game.id} (its overlay does not apply)")
             continue
-        # Enough to tell a game that fits, or nearly fits (NEARLY_ALL), from one that does not.
-        limit = min(MAX_REPORTED_LINES, int(len(source.lines) * (1 - NEARLY_ALL)) + 1)
-        missing = unknown_names(source, catalog, game, limit)
+        missing = unknown_names(source, catalog, game, MAX_REPORTED_LINES)
         if missing == 0:
             fits.append(game)
         else:
-            if missing < limit:
+            if missing < MAX_REPORTED_LINES:
                 misses.append((game, missing))
-            many = "or more " if missing >= limit else ""
+            many = "or more " if missing >= MAX_REPORTED_LINES else ""
             tried.append(f"{game.id} ({missing} {many}unknown)")
     if len(fits) == 1:
         return fits[0]
