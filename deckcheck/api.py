@@ -43,6 +43,7 @@ from deckcheck.core.result import Json, Result
 from deckcheck.decks.load import parse_settings
 from deckcheck.diff import DeckDiff, diff_decks
 from deckcheck.export import ExportResult, export_deck
+from deckcheck.fix import FixResult, SuggestedValidation, fix_deck, suggest_fixes
 from deckcheck.games.catalog_check import CatalogCheck, check_catalog_file
 from deckcheck.games.catalog_template import CatalogTemplate
 from deckcheck.games.catalog_template import catalog_template as _template
@@ -56,12 +57,14 @@ __all__ = [
     "DeckDiff",
     "DistributionReport",
     "ExportResult",
+    "FixResult",
     "GameList",
     "HandsReport",
     "Json",
     "OddsReport",
     "Result",
     "StatsReport",
+    "SuggestedValidation",
     "TuneReport",
     "Validation",
     "cards",
@@ -70,6 +73,7 @@ __all__ = [
     "diff",
     "distribution",
     "export",
+    "fix",
     "games",
     "hand",
     "odds",
@@ -79,6 +83,7 @@ __all__ = [
     "stats",
     "tune",
     "validate",
+    "validate_and_suggest",
 ]
 
 Paths = Sequence[str | Path]
@@ -112,6 +117,54 @@ def validate(
     outcome with its error, and does not stop the others. ``params`` change the settings the game
     declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts)."""
     return validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
+
+
+def validate_and_suggest(
+    decks: Sequence[str | Path],
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, str | int] | None = None,
+) -> SuggestedValidation:
+    """:func:`validate`, and for each illegal deck the nearest legal deck (:func:`fix`)."""
+    validation = validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
+    fixes = suggest_fixes(
+        validation.outcomes, catalogs=catalogs, game=game, variant=variant, params=params
+    )
+    return SuggestedValidation(validation, fixes)
+
+
+def fix(
+    deck: str,
+    *,
+    keep: Sequence[str] = (),
+    owned: str | Path | None = None,
+    prefer: str | None = None,
+    write: bool = False,
+    output: Path | None = None,
+    force: bool = False,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, str | int] | None = None,
+) -> FixResult:
+    """The nearest legal deck, fewest copies added plus removed, proven minimal by the solver;
+    ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
+    Exit code 1 when no legal deck can be reached (the result names the rules)."""
+    return fix_deck(
+        deck,
+        keep=keep,
+        owned=owned,
+        prefer=prefer,
+        write=write,
+        output=output,
+        force=force,
+        catalogs=catalogs,
+        game=game,
+        variant=variant,
+        params=params,
+    )
 
 
 def odds(

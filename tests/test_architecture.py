@@ -24,6 +24,7 @@ LAYERS = {
     "export": 4,
     "diff": 4,
     "cards": 4,
+    "fix": 4,
     "api": 5,
     "cli": 6,
     "__main__": 7,

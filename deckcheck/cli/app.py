@@ -167,6 +167,10 @@ def validate(
     catalog: CatalogOpt = None,
     settings: SetOpt = None,
     missions: MissionsOpt = None,
+    suggest: Annotated[
+        bool,
+        typer.Option("--suggest", help="Under an illegal deck's findings, its nearest legal deck."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> int:
     """Check decks against their game's construction rules; every violation is reported.
@@ -181,6 +185,11 @@ def validate(
     params = api.parse_settings(settings or [])
     if missions is not None:
         params["missions"] = str(missions)
+    if suggest:
+        suggested = api.validate_and_suggest(
+            decks, game=game, variant=variant, catalogs=catalog or [], params=params
+        )
+        return show(suggested, json_out, render.suggested)
     result = api.validate(decks, game=game, variant=variant, catalogs=catalog or [], params=params)
     return show(result, json_out, render.validation)
 
@@ -466,6 +475,72 @@ def export(
         variant=variant,
     )
     return show(result, False, render.exported)
+
+
+@_command(app)
+def fix(
+    deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
+    keep: Annotated[
+        list[str] | None,
+        typer.Option("--keep", "-k", help="A card never removed (name or id; repeatable)."),
+    ] = None,
+    owned: Annotated[
+        str | None,
+        typer.Option(
+            "--owned",
+            "--only-from",
+            help="A deck file listing your collection: every card's copies stay within it.",
+        ),
+    ] = None,
+    prefer: Annotated[
+        str | None,
+        typer.Option(
+            "--prefer", help="Among the nearest decks, prefer cards matching this (type:ship)."
+        ),
+    ] = None,
+    write: Annotated[
+        bool,
+        typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
+    ] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o", "--output", help="Write the answer to this file (- for standard output)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let -o replace an existing file.")
+    ] = False,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    settings: SetOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """The nearest legal deck: the fewest copies added and removed, proven minimal (a
+    mixed-integer solver's optimum over the rules as constraints).
+
+    Exit code 0: the answer (or the deck) is legal; 1: no legal deck is reachable (the rules
+    that cannot be met are named), or the answer breaks a rule checked on it only.
+
+    Example: [bold]deckcheck fix my-deck.txt --keep "POINT OF" --write[/]
+    """
+    from deckcheck import api
+
+    result = api.fix(
+        deck,
+        keep=keep or [],
+        owned=owned,
+        prefer=prefer,
+        write=write,
+        output=output,
+        force=force,
+        catalogs=catalog or [],
+        game=game,
+        variant=variant,
+        params=api.parse_settings(settings or []),
+    )
+    return show(result, json_out, render.fixed)
 
 
 @_command(app)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from deckcheck.catalog.model import Card
     from deckcheck.diff import DeckDiff
     from deckcheck.export import ExportResult
+    from deckcheck.fix import FixResult, SuggestedValidation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
     from deckcheck.games.registry import GameList
@@ -217,6 +218,69 @@ def validation(result: Validation) -> None:
             error(outcome.error)
         if outcome.report is not None:
             report(outcome.report)  # beside unknown lines: the verdict on the rest
+
+
+def suggested(result: SuggestedValidation) -> None:
+    """Each deck's report, with the nearest legal deck under an illegal one."""
+    for outcome, fix in zip(result.validation.outcomes, result.fixes, strict=True):
+        if outcome.report is not None:
+            report(outcome.report)
+            if fix is not None:
+                fixed(fix, heading=False)
+        else:
+            error(outcome.error)
+
+
+def fixed(result: FixResult, heading: bool = True) -> None:
+    """The changes that make the deck legal and the proof, or the rules no deck can meet;
+    the answer's own text when it goes to standard output."""
+    console = err if result.text is not None and result.written_to is None else out
+    if result.status == "legal":
+        say(console, (f"{result.deck}: already legal", "green"), " (nothing to change)")
+        return
+    if result.status == "unreachable":
+        say(console, ("no legal deck is reachable", "bold red"), f" from {result.deck}:")
+        for reason in result.reasons:
+            console.print(f"  • {reason}", markup=False)
+        for note in result.notes:
+            console.print(f"  · {note}", markup=False, style="dim")
+        return
+    what = f"{result.distance} change(s)" + (
+        f" ({result.added} added, {result.removed} removed)" if result.distance else ""
+    )
+    proof = (
+        "minimal: the solver proved no legal deck is nearer"
+        if result.proven
+        else "not proven minimal"
+    )
+    title = f"{result.deck}: " if heading else "suggested fix: "
+    say(console, (title, "bold"), what, (f" · {proof}", "dim"))
+    for change in result.changes:
+        sign = "+" if change.delta > 0 else "−"
+        console.print(
+            Text.assemble(
+                (f"  {sign}{abs(change.delta)} ", "green" if change.delta > 0 else "red"),
+                change.card.name,
+                (f"  {change.card.id} · {change.before} → {change.after}", "dim"),
+            )
+        )
+    for note in result.notes:
+        console.print(f"  · {note}", markup=False, style="dim")
+    if result.report is not None:
+        verdict = str(result.report.status)
+        say(
+            console,
+            ("  the answer is ", "dim"),
+            (verdict, "green" if verdict == "legal" else "red"),
+        )
+    if result.written_to is not None:
+        say(
+            console,
+            f"wrote {result.written_to}"
+            + (f" (the old file: {result.backup})" if result.backup else ""),
+        )
+    elif result.text is not None:
+        write_text(result.text)
 
 
 def games(result: GameList) -> None:

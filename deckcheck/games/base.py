@@ -45,6 +45,11 @@ Constraints = Callable[[Catalog, Variant], RuleConstraints]
 """A rule stated as linear constraints over card counts (for ``fix``)."""
 
 
+def warnings_only(code: str) -> Constraints:
+    """The constraints of a rule whose findings are warnings: none (a deck stays legal)."""
+    return lambda catalog, variant: RuleConstraints(code)
+
+
 @dataclass(frozen=True)
 class CodeRule:
     """A rule that needs code: its check and, where it can say it, its constraints."""

@@ -292,7 +292,8 @@ class DataRule:
             elif needs(card):
                 fixed[card.id] = 0
         note = (
-            f"{len(fixed)} card(s) without a {self.model.field} value cannot be used"
+            f"{len(fixed)} card(s) without a {self.model.field} value cannot be used "
+            "(give their values with --catalog)"
             if fixed
             else ""
         )

@@ -57,8 +57,8 @@ class RuleConstraints:
 
     ``fixed``: card id -> the only count allowed (a card the rule forbids: 0). ``exact``:
     the constraints say the whole rule; False when part of it is checked on the answer only
-    (``note`` says which part). ``blocked``: why the rule cannot be met at all (catalog data
-    missing), or empty.
+    (``note`` says which part). ``order``: card ids, top first, in the order the rule wants a
+    deck's cards (a Drake stack), for whoever writes a deck that meets it.
     """
 
     code: str
@@ -67,7 +67,7 @@ class RuleConstraints:
     fixed: Mapping[str, int] = field(default_factory=dict)
     exact: bool = True
     note: str = ""
-    blocked: str = ""
+    order: tuple[str, ...] = ()
 
     def holds(self, counts: Mapping[str, int]) -> bool:
         """Whether some values of the helpers satisfy every constraint for these card counts
@@ -91,6 +91,13 @@ def _helper_values(
     for value in range(first.low, top + 1):
         for others in _helper_values(rest, counts):
             yield {first.name: value, **others}
+
+
+def either(name: str) -> tuple[Helper, Helper, Linear]:
+    """Two 0/1 helpers ``name:yes`` and ``name:no`` of which exactly one is 1, for a constraint
+    that holds in one case and another that holds in the other (each ``when`` one of them)."""
+    yes, no = Helper(f"{name}:yes", 0, 1), Helper(f"{name}:no", 0, 1)
+    return yes, no, Linear({yes.name: 1, no.name: 1}, 1, 1)
 
 
 def terms(ids: Iterable[str], coefficient: int = 1) -> dict[str, int]:

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Catalog
 from deckcheck.core.violations import Violation, error
-from deckcheck.games.base import Variant
+from deckcheck.games.base import CodeRule, Variant
+from deckcheck.games.linear import RuleConstraints
 
 
 def hero(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -20,4 +21,10 @@ def hero(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
 
 
 # dorn.party-size and dorn.party-unique are data: [checks] in game.toml.
-RULES = {"dorn.hero": hero}
+def hero_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """dorn.hero: every card that is not a hero is held 0 times."""
+    kind = variant.param("hero_type")
+    return RuleConstraints("dorn.hero", fixed={c.id: 0 for c in catalog if not c.has_type(kind)})
+
+
+RULES = {"dorn.hero": CodeRule(hero, hero_constraints)}

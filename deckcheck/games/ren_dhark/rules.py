@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.violations import Violation, error, warning
-from deckcheck.games.base import Variant
+from deckcheck.games.base import CodeRule, Variant, warnings_only
+from deckcheck.games.linear import Helper, Linear, RuleConstraints, terms
 
 
 def _is(kind: str) -> Callable[[Card], bool]:
@@ -158,10 +159,63 @@ def starter(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violatio
         yield error("rd.starter", f"{len(doubled)} card(s) more than once (each once)", doubled)
 
 
+def _kinds(catalog: Catalog, variant: Variant) -> tuple[list[str], list[str], list[str]]:
+    """Ids of the catalog's ship-only, person/unit-only and dual ship/unit cards."""
+    ship = variant.param("ship_type")
+    persons = variant.param("person_types")
+    s, p, d = [], [], []
+    for card in catalog:
+        is_ship = card.has_type(ship)
+        is_person = any(card.has_type(t) for t in persons)
+        (d if is_ship and is_person else s if is_ship else p if is_person else []).append(card.id)
+    return s, p, d
+
+
+def ships_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """rd.ships with rd.persons as constraints: a helper says how many dual ship/unit cards
+    count as ships; the rest count as persons/units. (rd.ships states the pair, since a dual
+    card counts once; rd.persons alone is its own minimum with every dual card.)"""
+    s, p, d = _kinds(catalog, variant)
+    k = Helper("rd.ships:dual-as-ships")
+    return RuleConstraints(
+        "rd.ships",
+        (
+            Linear({**terms(s), k.name: 1}, variant.param("min_ships")),
+            Linear({**terms(p), **terms(d), k.name: -1}, variant.param("min_persons")),
+            Linear({**terms(d), k.name: -1}, 0),
+        ),
+        (k,),
+    )
+
+
+def persons_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """rd.persons: persons/units with every dual card (the pair is stated by rd.ships)."""
+    _, p, d = _kinds(catalog, variant)
+    return RuleConstraints(
+        "rd.persons", (Linear({**terms(p), **terms(d)}, variant.param("min_persons")),)
+    )
+
+
+def starter_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """rd.starter: one helper per colour, exactly one of them 1; each starter card of that
+    colour once, every other card none."""
+    starters = {c: _expand(ids) for c, ids in variant.param("starters").items()}
+    pick = {c: Helper(f"rd.starter:{c}", 0, 1) for c in starters}
+    linear = [Linear({h.name: 1 for h in pick.values()}, 1, 1)]
+    members: dict[str, list[str]] = {}
+    for colour_name, ids in starters.items():
+        for card_id in ids:
+            members.setdefault(card_id, []).append(pick[colour_name].name)
+    for card_id, helpers in members.items():
+        linear.append(Linear({card_id: 1, **dict.fromkeys(helpers, -1)}, 0, 0))
+    fixed = {c.id: 0 for c in catalog if c.id not in members}
+    return RuleConstraints("rd.starter", tuple(linear), tuple(pick.values()), fixed)
+
+
 # rd.copies, rd.points, rd.actions and rd.planet are data: [checks] in game.toml.
 RULES = {
-    "rd.ships": ships,
-    "rd.persons": persons,
-    "rd.colour": colour,
-    "rd.starter": starter,
+    "rd.ships": CodeRule(ships, ships_constraints),
+    "rd.persons": CodeRule(persons, persons_constraints),
+    "rd.colour": CodeRule(colour, warnings_only("rd.colour")),
+    "rd.starter": CodeRule(starter, starter_constraints),
 }

@@ -8,9 +8,11 @@ from typing import Any
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
+from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.text import fold
 from deckcheck.core.violations import Violation, error, warning
-from deckcheck.games.base import Variant
+from deckcheck.games.base import CodeRule, Variant, warnings_only
+from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
 from deckcheck.games.setaside import SetAside, set_aside
 from deckcheck.games.spec import SetAsideModel
 
@@ -171,11 +173,82 @@ def seed_limits(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viol
             )
 
 
+def seed_half_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.seed-half as constraints: 2 x seed cards - all cards <= 0.
+
+    A card set aside whole counts +1 (2 - 1), any other card -1; a card of a ``one_per`` rule
+    (an Outpost) counts -1 as a draw card, and each of its values (affiliations) +2 once it has
+    a copy in the deck: a 0/1 helper per value that must be 1 while such copies are held. An
+    Outpost of several affiliations is taken as one value (the set of them).
+    """
+    rules = [SetAsideModel.model_validate(r) for r in variant.param("seed_cards")]
+    coefficient: dict[str, int] = {}
+    per_value: dict[tuple[str, ...], list[str]] = {}
+    exact = True
+    selectors = [(r, bind_selector(r.select, catalog)) for r in rules]
+    for card in catalog:
+        rule = next((r for r, selects in selectors if selects(card)), None)
+        if rule is None:
+            coefficient[card.id] = -1
+        elif rule.count is not None:
+            exact = False  # "at most N copies" is not stated here: checked on the answer
+            coefficient[card.id] = -1
+        elif rule.one_per:
+            coefficient[card.id] = -1
+            value = card.get(rule.one_per)
+            items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+            per_value.setdefault(tuple(sorted(fold(str(v)) for v in items)), []).append(card.id)
+        else:
+            coefficient[card.id] = 1
+    linear: list[Linear] = []
+    helpers: list[Helper] = []
+    for i, (_value, ids) in enumerate(sorted(per_value.items())):
+        yes, no, link = either(f"stccg.seed-half:{i}")
+        helpers += [yes, no]
+        linear += [link, Linear(terms(ids), None, 0, when=no.name)]
+        coefficient[yes.name] = 2
+    linear.append(Linear(coefficient, None, 0))
+    return RuleConstraints(
+        "stccg.seed-half",
+        tuple(linear),
+        tuple(helpers),
+        exact=exact,
+    )
+
+
+def outposts_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.outposts as constraints: at least one Outpost; and for each set of affiliations
+    of Personnel/Ships, either an Outpost of one of them or none of those cards (a 0/1 pair
+    of helpers chooses)."""
+    neutral = {fold(a) for a in variant.param("neutral_affiliations")}
+    kinds = variant.param("affiliated_types")
+    outpost = variant.param("outpost_type")
+    posts = [c for c in catalog if c.has_type(outpost)]
+    linear = [Linear(terms(c.id for c in posts), 1)]
+    groups: dict[frozenset[str], list[str]] = {}
+    for card in catalog:
+        if not any(card.has_type(k) for k in kinds):
+            continue
+        every = frozenset(fold(a) for a in card.get("affiliation") or ())
+        if every - neutral:
+            groups.setdefault(every, []).append(card.id)
+    helpers: list[Helper] = []
+    for i, (every, ids) in enumerate(sorted(groups.items(), key=lambda kv: sorted(kv[0]))):
+        covering = [o.id for o in posts if {fold(a) for a in o.get("affiliation") or ()} & every]
+        yes, no, link = either(f"stccg.outposts:{i}")
+        helpers += [yes, no]
+        linear += [link, Linear(terms(covering), 1, when=yes.name)]
+        linear.append(Linear(terms(ids), None, 0, when=no.name))
+    return RuleConstraints("stccg.outposts", tuple(linear), tuple(helpers))
+
+
 # stccg.size and stccg.missions are data: [checks] in game.toml.
 RULES = {
-    "stccg.seed-half": seed_half,
-    "stccg.outposts": outposts,
-    "stccg.type-outside-rules": type_outside_rules,
-    "stccg.outpost-mission": outpost_mission,
-    "stccg.seed-limits": seed_limits,
+    "stccg.seed-half": CodeRule(seed_half, seed_half_constraints),
+    "stccg.outposts": CodeRule(outposts, outposts_constraints),
+    "stccg.type-outside-rules": CodeRule(
+        type_outside_rules, warnings_only("stccg.type-outside-rules")
+    ),
+    "stccg.outpost-mission": CodeRule(outpost_mission, warnings_only("stccg.outpost-mission")),
+    "stccg.seed-limits": CodeRule(seed_limits, warnings_only("stccg.seed-limits")),
 }

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Catalog
 from deckcheck.core.violations import Violation, error
-from deckcheck.games.base import Variant
+from deckcheck.games.base import CodeRule, Variant
+from deckcheck.games.linear import RuleConstraints
 
 
 def standard_stack(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -35,4 +36,12 @@ def standard_stack(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[V
 
 
 # drake.stack-size is data: [checks] in game.toml.
-RULES = {"drake.stack": standard_stack}
+def standard_stack_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """drake.stack: each troop exactly as often as in the standard stack, in its order (the
+    order is not a count: a deck written in ``order`` meets it)."""
+    want = list(variant.param("standard_stack"))
+    counts = {c.id: want.count(c.id) for c in catalog}
+    return RuleConstraints("drake.stack", fixed=counts, order=tuple(want))
+
+
+RULES = {"drake.stack": CodeRule(standard_stack, standard_stack_constraints)}

@@ -1,0 +1,653 @@
+"""``fix``: the nearest legal deck, proven nearest, by mixed-integer programming.
+
+Each rule of the deck's variant states itself as linear constraints over card counts
+(:mod:`deckcheck.games.linear`); a rule that cannot is checked on the answer, and the result
+says so. The unknowns are the final copies of every card of the catalog (of the collection,
+with ``--owned``); the objective is the number of copies added plus removed. HiGHS (through
+``scipy.optimize.milp``, imported only here) solves it; its "optimal" status is the proof
+that no legal deck is nearer. Among the nearest decks a second solve prefers more copies of
+cards already in the deck over new cards, and cards matching ``--prefer`` over others.
+
+When no legal deck is reachable, removing rules one at a time finds a smallest set of rules
+(with ``--keep`` and ``--owned`` among them) that cannot all be met, which the result names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckcheck.analysis.conditions import parse_condition
+from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.catalog.model import Card
+from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import ConditionError, DeckcheckError, InputFileError, UsageError
+from deckcheck.core.result import ILLEGAL, OK, Json
+from deckcheck.core.text import Suggester
+from deckcheck.core.violations import Report, Severity, Status
+from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.resolve import lookup, pick
+from deckcheck.export.formats import formats_for, render
+from deckcheck.export.write import write_atomically
+from deckcheck.games.linear import Linear, RuleConstraints
+from deckcheck.validate import Outcome, Validation, validate_loaded
+
+TIME_LIMIT = 60.0
+"""Seconds HiGHS may spend on one solve; beyond it the answer comes without a proof."""
+
+KEEP = "--keep"
+OWNED = "--owned"
+
+# HiGHS's statuses through scipy.optimize.milp
+_OPTIMAL, _LIMIT, _INFEASIBLE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Change:
+    """One card's copies before and after."""
+
+    card: Card
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        """Copies added (positive) or removed (negative)."""
+        return self.after - self.before
+
+    def to_json(self) -> dict[str, Json]:
+        """``{"id", "name", "before", "after"}``."""
+        return {
+            "id": self.card.id,
+            "name": self.card.name,
+            "before": self.before,
+            "after": self.after,
+        }
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """The nearest legal deck, or why there is none.
+
+    ``status``: ``legal`` (nothing to change), ``fixed`` (``changes`` make it legal; ``proven``
+    when the solver proved no legal deck is nearer), ``unreachable`` (``conflict`` names the
+    rules that cannot all be met, ``reasons`` why). ``report`` validates the answer.
+    """
+
+    deck: str
+    game: str
+    variant: str
+    status: str
+    before: Report
+    changes: tuple[Change, ...] = ()
+    distance: int = 0
+    proven: bool = False
+    report: Report | None = None
+    conflict: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    seconds: float = 0.0
+    text: str | None = None
+    written_to: str | None = None
+    backup: str | None = None
+    cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the answer (or the deck itself) is legal, 1 when no legal deck was found."""
+        if self.status == "unreachable":
+            return ILLEGAL
+        if self.report is not None and self.report.status is Status.ILLEGAL:
+            return ILLEGAL
+        return OK
+
+    @property
+    def added(self) -> int:
+        """Copies added."""
+        return sum(c.delta for c in self.changes if c.delta > 0)
+
+    @property
+    def removed(self) -> int:
+        """Copies removed."""
+        return -sum(c.delta for c in self.changes if c.delta < 0)
+
+    def to_json(self) -> dict[str, Json]:
+        """The fix as data: the changes, the proof, the answer's validation."""
+        return {
+            "deck": self.deck,
+            "game": self.game,
+            "variant": self.variant,
+            "status": self.status,
+            "status_before": str(self.before.status),
+            "distance": self.distance,
+            "added": self.added,
+            "removed": self.removed,
+            "proven_minimal": self.proven,
+            "changes": [c.to_json() for c in self.changes],
+            "conflict": list(self.conflict),
+            "reasons": list(self.reasons),
+            "notes": list(self.notes),
+            "validation": None if self.report is None else self.report.to_json(),
+            "written_to": self.written_to,
+            "backup": self.backup,
+            "solve_seconds": round(self.seconds, 3),
+        }
+
+
+# ------------------------------------------------------------------------------ the model
+
+
+@dataclass
+class _Model:
+    """Variables (cards first, then helpers), their bounds, and the constraint rows by group
+    (a rule's code, ``--keep`` or ``--owned``)."""
+
+    names: list[str]
+    index: dict[str, int]
+    lower: list[float]
+    upper: list[float]
+    rows: list[tuple[str, dict[int, float], float, float]]  # group, terms, low, high
+    bound_groups: dict[str, dict[int, tuple[float, float]]]  # group -> var -> (lo, hi)
+    costs: dict[int, float]  # var -> cost per copy changed (stage 1)
+    deck_counts: dict[str, int]
+
+
+def _collect(
+    loaded: LoadedDeck, codes: Sequence[str]
+) -> tuple[dict[str, RuleConstraints], list[str]]:
+    stated = {c: loaded.game.constraints(c, loaded.catalog, loaded.variant) for c in codes}
+    unstated = [
+        f"{code} is checked on the answer only ({rc.note or 'not stated as constraints'})"
+        for code, rc in stated.items()
+        if not rc.exact
+    ]
+    return stated, unstated
+
+
+def _per_card_cap(loaded: LoadedDeck, stated: Mapping[str, RuleConstraints]) -> int:
+    """A bound on any card's copies that no legal nearest deck needs to exceed."""
+    numbers = [loaded.deck.size, 1]
+    for rc in stated.values():
+        for c in rc.linear:
+            numbers += [abs(b) for b in (c.low, c.high) if b is not None]
+    return max(numbers)
+
+
+def _build(
+    loaded: LoadedDeck,
+    stated: Mapping[str, RuleConstraints],
+    keep: Iterable[str],
+    owned: Mapping[str, int] | None,
+) -> _Model:
+    deck_counts = dict(loaded.deck.counts())
+    cap = _per_card_cap(loaded, stated)
+    # Every card of the catalog is a variable, even with a collection: --owned is a group of
+    # bounds like the rules' groups, so that a conflict can name it.
+    universe = [c.id for c in loaded.catalog]
+    names = list(universe)
+    index = {name: i for i, name in enumerate(names)}
+    lower = [0.0] * len(names)
+    upper = [float(cap)] * len(names)
+    bound_groups: dict[str, dict[int, tuple[float, float]]] = {}
+    for code, rc in stated.items():
+        fixed = {index[i]: (float(n), float(n)) for i, n in rc.fixed.items() if i in index}
+        if fixed:
+            bound_groups[code] = fixed
+        for h in rc.helpers:
+            if h.name not in index:
+                index[h.name] = len(names)
+                names.append(h.name)
+                lower.append(float(h.low))
+                upper.append(float(h.high) if h.high is not None else float(cap * len(universe)))
+    kept = {index[i]: (float(deck_counts[i]), float(cap)) for i in keep if i in deck_counts}
+    if kept:
+        bound_groups[KEEP] = kept
+    if owned is not None:
+        bound_groups[OWNED] = {
+            index[i]: (0.0, float(max(deck_counts.get(i, 0), owned.get(i, 0)))) for i in universe
+        }
+    rows: list[tuple[str, dict[int, float], float, float]] = []
+    for code, rc in stated.items():
+        for c in rc.linear:
+            rows.append((code, *_row(c, index, lower, upper)))
+    costs = {index[i]: 1.0 for i in universe}
+    return _Model(names, index, lower, upper, rows, bound_groups, costs, deck_counts)
+
+
+def _row(
+    c: Linear, index: Mapping[str, int], lower: Sequence[float], upper: Sequence[float]
+) -> tuple[dict[int, float], float, float]:
+    """One constraint as (terms, low, high); an indicator becomes a big-M row whose M comes
+    from the variables' bounds (cards missing from the model count as 0)."""
+    row = {index[v]: float(k) for v, k in c.terms.items() if v in index and k}
+    low = -math.inf if c.low is None else float(c.low)
+    high = math.inf if c.high is None else float(c.high)
+    if c.when is None or c.when not in index:
+        return row, low, high
+    least = sum(k * (lower[v] if k > 0 else upper[v]) for v, k in row.items())
+    most = sum(k * (upper[v] if k > 0 else lower[v]) for v, k in row.items())
+    h = index[c.when]
+    if c.low is not None and c.high is not None:
+        raise ValueError("an indicator constraint takes one bound")
+    if c.low is not None:
+        big = max(0.0, low - least)
+        return {**row, h: -big}, low - big, math.inf
+    big = max(0.0, most - high)
+    return {**row, h: big}, -math.inf, high + big
+
+
+@dataclass(frozen=True)
+class _Solved:
+    status: int
+    values: dict[str, int]
+    objective: float
+
+
+def _solve(
+    model: _Model,
+    groups: set[str] | None,
+    objective: Mapping[int, float] | None,
+    extra_rows: Sequence[tuple[dict[int, float], float, float]] = (),
+) -> _Solved:
+    """Solve with the rows and bounds of ``groups`` (None: all) and the given objective over
+    the change variables; the change of a card from its deck count is split into added and
+    removed parts so that the objective counts copies."""
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_array
+
+    n = len(model.names)
+    lower, upper = list(model.lower), list(model.upper)
+    for group, bounds in model.bound_groups.items():
+        if groups is not None and group not in groups:
+            continue
+        for v, (lo, hi) in bounds.items():
+            lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
+    if any(lo > hi for lo, hi in zip(lower, upper, strict=True)):
+        return _Solved(_INFEASIBLE, {}, math.nan)
+    # added[i], removed[i] for each card of the deck: x_i - added_i + removed_i = count_i.
+    deck_vars = [model.index[i] for i in model.deck_counts if i in model.index]
+    extra = {v: (n + 2 * k, n + 2 * k + 1) for k, v in enumerate(deck_vars)}
+    total = n + 2 * len(deck_vars)
+    rows_i: list[int] = []
+    cols: list[int] = []
+    data: list[float] = []
+    lows: list[float] = []
+    highs: list[float] = []
+
+    def add(terms: Mapping[int, float], low: float, high: float) -> None:
+        r = len(lows)
+        for col, k in terms.items():
+            rows_i.append(r)
+            cols.append(col)
+            data.append(k)
+        lows.append(low)
+        highs.append(high)
+
+    for group, terms, low, high in model.rows:
+        if groups is None or group in groups:
+            add(terms, low, high)
+    names = model.names
+    for v, (a, r) in extra.items():
+        count = float(model.deck_counts[names[v]])
+        add({v: 1.0, a: -1.0, r: 1.0}, count, count)
+    cost = np.zeros(total)
+    for v, weight in (objective or {}).items():
+        if v in extra:
+            a, r = extra[v]
+            cost[a] = weight
+            cost[r] = weight
+        else:
+            cost[v] = weight
+    for terms, low, high in extra_rows:
+        expanded: dict[int, float] = {}
+        for v, k in terms.items():
+            if v in extra:
+                a, r = extra[v]
+                expanded[a] = expanded.get(a, 0.0) + k
+                expanded[r] = expanded.get(r, 0.0) + k
+            else:
+                expanded[v] = expanded.get(v, 0.0) + k
+        add(expanded, low, high)
+    lb = np.array(lower + [0.0] * (2 * len(deck_vars)))
+    ub = np.array(upper + [np.inf] * (2 * len(deck_vars)))
+    constraints = []
+    if lows:
+        matrix = coo_array((data, (rows_i, cols)), shape=(len(lows), total)).tocsr()
+        constraints = [LinearConstraint(matrix, np.array(lows), np.array(highs))]
+    result = milp(
+        cost,
+        integrality=np.ones(total),
+        bounds=Bounds(lb, ub),
+        constraints=constraints,
+        options={"disp": False, "time_limit": TIME_LIMIT},
+    )
+    if result.x is None:
+        return _Solved(int(result.status), {}, math.nan)
+    values = {names[v]: round(float(result.x[v])) for v in range(n)}
+    return _Solved(int(result.status), values, float(result.fun))
+
+
+def _secondary(
+    model: _Model, prefer: Callable[[Card], bool] | None, cards: Mapping[str, Card]
+) -> dict[int, float]:
+    """Tie-break among the nearest decks: new cards cost more than more copies of the deck's
+    own, cards not matching ``--prefer`` more than matching ones (and removing a matching
+    card costs more too)."""
+    weights: dict[int, float] = {}
+    for v in model.costs:
+        name = model.names[v]
+        weight = 0.0 if name in model.deck_counts else 1.0
+        if prefer is not None:
+            weight += 0.0 if prefer(cards[name]) else 2.0
+        weights[v] = weight
+    return weights
+
+
+def _conflict(model: _Model, groups: Sequence[str]) -> list[str]:
+    """A smallest set of groups that cannot all hold (deletion filter: drop each group whose
+    absence leaves the rest still infeasible)."""
+    kept = list(groups)
+    for group in list(groups):
+        trial = [g for g in kept if g != group]
+        if _solve(model, set(trial), None).status == _INFEASIBLE:
+            kept = trial
+    return kept
+
+
+# ---------------------------------------------------------------------------- the answer
+
+
+def _answer_deck(
+    loaded: LoadedDeck, values: Mapping[str, int], order: Sequence[str]
+) -> tuple[Deck, tuple[Change, ...]]:
+    deck = loaded.deck
+    counts = deck.counts()
+    cards = {c.id: c for c in loaded.catalog}
+    changes = tuple(
+        Change(cards[i], counts.get(i, 0), values.get(i, 0))
+        for i in [*counts, *(c.id for c in loaded.catalog if c.id not in counts)]
+        if values.get(i, 0) != counts.get(i, 0)
+    )
+    if order:
+        entries = tuple(DeckEntry(cards[i], 1) for i in order)
+    else:
+        entries_list: list[DeckEntry] = []
+        seen: set[str] = set()
+        for e in deck:
+            if e.card.id in seen:
+                continue
+            seen.add(e.card.id)
+            if values.get(e.card.id, 0):
+                entries_list.append(dataclasses.replace(e, count=values[e.card.id]))
+        entries_list += [
+            DeckEntry(c, values[c.id])
+            for c in loaded.catalog
+            if c.id not in seen and values.get(c.id, 0)
+        ]
+        entries = tuple(entries_list)
+    return dataclasses.replace(deck, entries=entries), changes
+
+
+def _resolve_keep(loaded: LoadedDeck, names: Sequence[str]) -> list[str]:
+    ids = []
+    for name in names:
+        found = lookup(name.strip(), loaded.catalog, loaded.game)
+        card = pick(found, loaded.game) if found else None
+        if card is None:
+            if found:
+                listed = ", ".join(c.id for c in found[:6])
+                raise UsageError(f"--keep {name!r} names several cards; give the id: {listed}")
+            hint = Suggester(loaded.catalog.names())(name)
+            raise UsageError(
+                f"--keep {name!r}: no {loaded.game.id} card of that name",
+                details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
+            )
+        ids.append(card.id)
+    return ids
+
+
+def _prefer(loaded: LoadedDeck, text: str | None) -> Callable[[Card], bool] | None:
+    if not text:
+        return None
+    try:
+        selector = parse_condition(text).selector
+    except ConditionError:
+        selector = text
+    return bind_selector(selector, loaded.catalog, loaded.game.name_candidates)
+
+
+def nearest_legal(
+    loaded: LoadedDeck,
+    *,
+    keep: Sequence[str] = (),
+    owned: Mapping[str, int] | None = None,
+    prefer: str | None = None,
+) -> FixResult:
+    """The nearest legal deck to ``loaded`` (see the module's description).
+
+    ``keep``: card names or ids never removed; ``owned``: card id -> copies in the collection
+    (a card's copies stay within what the deck holds or the collection has); ``prefer``: a
+    selector or condition whose cards are preferred among the nearest decks.
+    """
+    before = validate_loaded(loaded)
+    base = dict(deck=loaded.deck.label, game=loaded.game.id, variant=loaded.variant.name)
+    codes = list(loaded.variant.rules)
+    stated, unstated = _collect(loaded, codes)
+    if before.status is Status.LEGAL:
+        return FixResult(**base, status="legal", before=before, report=before, proven=True)
+    keep_ids = _resolve_keep(loaded, keep)
+    preferred = _prefer(loaded, prefer)
+    started = time.perf_counter()
+    model = _build(loaded, stated, keep_ids, owned)
+    first = _solve(model, None, model.costs)
+    if first.status == _INFEASIBLE or not first.values:
+        groups = [*codes, *(g for g in (KEEP, OWNED) if g in model.bound_groups)]
+        conflict = _conflict(model, groups) if first.status == _INFEASIBLE else []
+        seconds = time.perf_counter() - started
+        reasons = [_reason(g, stated, loaded) for g in conflict]
+        if first.status != _INFEASIBLE:
+            reasons = [f"the solver stopped without an answer (status {first.status})"]
+        return FixResult(
+            **base,
+            status="unreachable",
+            before=before,
+            conflict=tuple(conflict),
+            reasons=tuple(reasons),
+            notes=tuple(unstated),
+            seconds=seconds,
+        )
+    values = first.values
+    proven = first.status == _OPTIMAL
+    if proven:
+        cards = {c.id: c for c in loaded.catalog}
+        budget = ({v: 1.0 for v in model.costs}, -math.inf, float(round(first.objective)))
+        second = _solve(model, None, _secondary(model, preferred, cards), [budget])
+        if second.status == _OPTIMAL and second.values:
+            values = second.values
+    seconds = time.perf_counter() - started
+    order = next((rc.order for rc in stated.values() if rc.order), ())
+    deck, changes = _answer_deck(loaded, values, order)
+    report = validate_loaded(dataclasses.replace(loaded, deck=deck))
+    notes = list(unstated)
+    notes += [f"{code}: {rc.note}" for code, rc in stated.items() if rc.note and rc.exact]
+    if order and [c.id for c in deck.sequence()] != [c.id for c in loaded.deck.sequence()]:
+        notes.append(
+            "the cards are put in the order the rules want: "
+            + ", ".join(c.name for c in deck.sequence())
+        )
+    if not proven:
+        notes.append(f"the solver stopped at its limit of {TIME_LIMIT:.0f} s: not proven minimal")
+    if report.status is Status.ILLEGAL:
+        failing = sorted({v.code for v in report.violations if v.severity is Severity.ERROR})
+        notes.append("the answer still breaks " + ", ".join(failing) + " (checked on the answer)")
+    return FixResult(
+        **base,
+        status="fixed",
+        before=before,
+        changes=changes,
+        distance=sum(abs(c.delta) for c in changes),
+        proven=proven,
+        report=report,
+        notes=tuple(notes),
+        seconds=seconds,
+        cards=tuple((e.card, e.count) for e in deck),
+    )
+
+
+def _reason(group: str, stated: Mapping[str, RuleConstraints], loaded: LoadedDeck) -> str:
+    if group == KEEP:
+        return "--keep: the kept cards cannot all stay"
+    if group == OWNED:
+        return "--owned: the collection lacks cards the rules need"
+    note = stated[group].note
+    return f"{group}: {note}" if note else f"{group} cannot be met together with the others listed"
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def _owned_counts(
+    path: str | Path, loaded: LoadedDeck, catalogs: Sequence[str | Path]
+) -> dict[str, int]:
+    collection = load_deck(path, game=loaded.game.id, catalogs=catalogs)
+    return dict(collection.deck.counts())
+
+
+def _text_of(loaded: LoadedDeck, deck: Deck, out_path: Path | None) -> str:
+    answer = dataclasses.replace(loaded, deck=deck)
+    fmt = loaded.source.format if loaded.source.format in formats_for(answer) else "text"
+    return render(answer, fmt, out_path)
+
+
+def backup_file(path: Path) -> Path:
+    """Keep the file's current bytes as ``PATH.bak`` (replaced atomically if it exists)."""
+    backup = path.with_name(path.name + ".bak")
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=directory)
+        os.close(fd)
+        try:
+            shutil.copy2(path, tmp)
+            os.replace(tmp, backup)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise InputFileError(
+            f"cannot keep a backup: {exc.strerror or exc}", source=str(path)
+        ) from None
+    return backup
+
+
+def fix_deck(
+    deck: str,
+    *,
+    keep: Sequence[str] = (),
+    owned: str | Path | None = None,
+    prefer: str | None = None,
+    write: bool = False,
+    output: Path | None = None,
+    force: bool = False,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> FixResult:
+    """Load a deck, find its nearest legal deck; with ``write`` replace the file (atomically,
+    the old one kept as ``DECK.bak``), with ``output`` write the answer there (``-``: only
+    return its text)."""
+    if write and output is not None:
+        raise UsageError("give --write or -o FILE, not both")
+    if write and deck == "-":
+        raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
+    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
+    counts = _owned_counts(owned, loaded, catalogs) if owned is not None else None
+    result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
+    if result.status != "fixed":
+        return result
+    answer = Deck(
+        loaded.deck.label,
+        loaded.deck.game,
+        loaded.deck.variant,
+        tuple(DeckEntry(card, n) for card, n in result.cards),
+        loaded.deck.name,
+        loaded.deck.format,
+        loaded.deck.headers,
+    )
+    if write:
+        path = Path(deck)
+        text = _text_of(loaded, answer, path)
+        saved = backup_file(path)
+        write_atomically(path, text, force=True)
+        return dataclasses.replace(result, text=text, written_to=str(path), backup=str(saved))
+    if output is not None:
+        if str(output) == "-":
+            return dataclasses.replace(result, text=_text_of(loaded, answer, None))
+        text = _text_of(loaded, answer, output)
+        write_atomically(output, text, force=force)
+        return dataclasses.replace(result, text=text, written_to=str(output))
+    return result
+
+
+# ------------------------------------------------------------------------ validate --suggest
+
+
+@dataclass(frozen=True)
+class SuggestedValidation:
+    """``validate --suggest``: the validation, and for each illegal deck its nearest fix."""
+
+    validation: Validation
+    fixes: tuple[FixResult | None, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """The validation's exit code (a suggestion changes nothing)."""
+        return self.validation.exit_code
+
+    @property
+    def errors(self) -> tuple[DeckcheckError, ...]:
+        """The decks that could not be read."""
+        return self.validation.errors
+
+    def to_json(self) -> Json:
+        """Each deck's report with ``"fix"`` beside it (null when legal or unreadable)."""
+        items: list[Json] = []
+        for outcome, fixed in zip(self.validation.outcomes, self.fixes, strict=True):
+            data = outcome.to_json()
+            if isinstance(data, dict):
+                data["fix"] = None if fixed is None else fixed.to_json()
+            items.append(data)
+        return items[0] if len(items) == 1 else items
+
+
+def suggest_fixes(
+    outcomes: Sequence[Outcome],
+    *,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> tuple[FixResult | None, ...]:
+    """The nearest legal deck of each illegal deck among ``outcomes`` (None for the others)."""
+    fixes: list[FixResult | None] = []
+    for outcome in outcomes:
+        illegal = outcome.report is not None and outcome.report.status is Status.ILLEGAL
+        if not illegal or outcome.path == "-":  # standard input cannot be read twice
+            fixes.append(None)
+            continue
+        loaded = load_deck(
+            outcome.path, game=game, variant=variant, catalogs=catalogs, params=params
+        )
+        fixes.append(nearest_legal(loaded))
+    return tuple(fixes)
