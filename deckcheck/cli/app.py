@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from deckcheck.cli import render
+from deckcheck.cli import process, render
 from deckcheck.cli.render import show
 from deckcheck.core.errors import DeckcheckError
 
@@ -29,6 +29,9 @@ def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
         except RecursionError:
             render.error("input is nested too deeply to read")
             raise typer.Exit(2) from None
+        except (KeyboardInterrupt, process.Stopped, process.OutputFailed) as exc:
+            # Typer would end a Ctrl-C silently; every stop says why, in one line.
+            raise typer.Exit(process.ending(exc)) from None
         if code:
             raise typer.Exit(code)
 
@@ -693,6 +696,5 @@ def catalog_check(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    render.tolerate_unencodable_output()
-    app(prog_name="deckcheck")
+    """The command line inside its process guard (see :func:`deckcheck.cli.process.main`)."""
+    process.main()

@@ -5,15 +5,24 @@ that writes what a command answers."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from rich import box
-from rich.console import Console
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    RenderHook,
+    RenderResult,
+    RichCast,
+)
 from rich.padding import Padding
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -36,13 +45,50 @@ if TYPE_CHECKING:
     from deckcheck.games.registry import GameList
     from deckcheck.validate import Validation
 
+# What a terminal would act on rather than show: C0/C1 controls but tab and newline (escape
+# sequences start with ESC), bidirectional overrides and isolates, zero-width marks, lone
+# surrogates.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069"
+    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+
+
+def safe(text: str) -> str:
+    """User text (names from deck files and catalogs, file names, messages quoting them) as it
+    may be shown on a terminal: each control or bidi character written out (``\\x1b``,
+    ``\\u202e``), so that no file can move the cursor, recolour or reorder the screen. Every
+    console output passes through it (:class:`_Safe`); JSON and exported files stay exact."""
+    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+class _Safe:
+    """A renderable shown through :func:`safe`: its text segments, never rich's own controls."""
+
+    def __init__(self, inner: ConsoleRenderable | RichCast | str) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.inner, options):
+            if segment.control or not _UNSAFE.search(segment.text):
+                yield segment
+            else:
+                yield Segment(safe(segment.text), segment.style)
+
+
+class _SafeHook(RenderHook):
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_Safe(r) for r in renderables]
+
 
 def make_console(stderr: bool = False) -> Console:
     """A console for standard output (or error), set up by the environment as rich reads it
     (COLUMNS, NO_COLOR, FORCE_COLOR, whether it is a terminal)."""
     # Markup off: user text (card names, file names, messages) may hold "[...]"; styles are
     # given explicitly with Text instead.
-    return Console(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
+    console = Console(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
+    console.push_render_hook(_SafeHook())
+    return console
 
 
 out = make_console()
@@ -390,7 +436,7 @@ def _plain_listing(
     lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
     for r in rows:
         lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
-    write_text("\n".join(lines) + "\n")
+    write_text(safe("\n".join(lines)) + "\n")
 
 
 _SEGMENTS = {
@@ -490,7 +536,8 @@ class _Progress:
         import time
 
         if self.bar is None:
-            if time.monotonic() - self.started < 1.0 or done >= total:
+            # A bar is for a person watching: never drawn into a file or a pipe.
+            if not err.is_terminal or time.monotonic() - self.started < 1.0 or done >= total:
                 return
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
 

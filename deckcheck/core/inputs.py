@@ -38,7 +38,12 @@ def read_bytes(path: str | Path) -> bytes:
     """The raw bytes of a file or of standard input (``-``), within :data:`MAX_INPUT_BYTES`."""
     label = source_label(path)
     if str(path) == STDIN:
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if sys.stdin is None:
+            raise InputFileError("standard input is closed", source=label)
+        try:
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        except OSError as exc:
+            raise InputFileError(f"cannot be read: {exc.strerror or exc}", source=label) from None
     else:
         p = Path(path)
         try:

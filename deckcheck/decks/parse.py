@@ -454,9 +454,38 @@ def _toml_sequence(items: Any, text: str, label: str) -> tuple[DeckLine, ...]:
     return tuple(DeckLine(i.strip(), 1, line, i) for i in items)
 
 
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (json keeps the last of a repeated key
+    silently, so a deck would lose what the first one said)."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _RepeatedKey(key)
+        seen[key] = value
+    return seen
+
+
+def _second_line(text: str, key: str) -> int | None:
+    """The line of ``key``'s second appearance as a JSON key."""
+    found = list(re.finditer(re.escape(json.dumps(key, ensure_ascii=False)) + r"\s*:", text))
+    return text.count("\n", 0, found[1].start()) + 1 if len(found) > 1 else None
+
+
 def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except _RepeatedKey as exc:
+        raise DeckFormatError(
+            f"key {exc.key!r} is given twice in one object; keep one",
+            source=label,
+            line=_second_line(text, exc.key),
+        ) from None
     except RecursionError:
         raise DeckFormatError("is nested too deeply to be a deck", source=label) from None
     except json.JSONDecodeError as exc:

@@ -27,10 +27,15 @@ of workers (and, numpy not promising stable streams across releases, one numpy v
 
 from __future__ import annotations
 
+import contextlib
 import math
+import multiprocessing
 import os
 import pickle
-from collections.abc import Callable, Sequence
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -67,6 +72,8 @@ DENSE_KEYS = 1 << 22
 LOOKAHEAD_BATCH = 1 << 14
 #: Below this many trials, starting worker processes costs more than it saves.
 PARALLEL_MIN_TRIALS = 2_000_000
+#: How often a worker checks that its parent is still there (seconds).
+PARENT_CHECK_SECONDS = 0.2
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -486,6 +493,41 @@ class _Simulator:
         return int(np.count_nonzero(ok)), int(np.count_nonzero(ok_plain)), capped
 
 
+def _worker_start(parent: int) -> None:
+    """In each worker process: Ctrl-C is the parent's to answer (it stops the workers), and a
+    worker whose parent is gone, however it ended, exits instead of finishing its queue."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the parent's handlers; it must die of SIGTERM and SIGHUP, not
+    # turn them into exceptions that its task loop would catch and carry on from.
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="deckcheck-parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes that live no longer than this run: on any interruption (a signal, an
+    error) queued chunks are dropped and the workers are stopped, not waited for."""
+    pool = ProcessPoolExecutor(
+        max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in multiprocessing.active_children():
+            child.terminate()
+        raise
+    pool.shutdown(wait=True)
+
+
 def _run_chunk(
     problem: DrawProblem,
     procedure: Procedure,
@@ -549,7 +591,7 @@ def simulate_vectorised(
         and _picklable((problem, procedure, query, choose_return, choose_redraw, keep_top))
     ):
         try:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with _worker_pool(workers) as pool:
                 futures = {
                     pool.submit(
                         _run_chunk,
