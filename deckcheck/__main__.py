@@ -1,5 +1,5 @@
 """``python -m deckcheck`` works like the ``deckcheck`` command."""
 
-from deckcheck.cli.process import main
+from deckcheck.cli.main import main
 
 main()

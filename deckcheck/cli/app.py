@@ -693,8 +693,3 @@ def catalog_check(
     from deckcheck import api
 
     return show(api.catalog_check(file), False, render.catalog_check)
-
-
-def main() -> None:
-    """The command line inside its process guard (see :func:`deckcheck.cli.process.main`)."""
-    process.main()

@@ -63,13 +63,19 @@ class _Output:
             raise OutputFailed(exc) from None
 
     def flush(self) -> None:
+        if self._stream is None:
+            return  # nothing can be waiting: every write to a closed stream failed
         try:
-            self._checked().flush()
+            self._stream.flush()
         except OSError as exc:
             raise OutputFailed(exc) from None
 
     def isatty(self) -> bool:
         return self._stream is not None and self._stream.isatty()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._stream, "encoding", None) or "utf-8"
 
     @property
     def buffer(self) -> _Output:
@@ -159,14 +165,3 @@ def _silence_stdout() -> None:
         os.dup2(null, 1)
         os.close(null)
     sys.stdout = _Output(open(os.devnull, "w"))  # type: ignore[assignment]  # noqa: SIM115
-
-
-def main() -> None:
-    """Console-script entry point. The guard is in place before the command line's heavier
-    imports, so a signal during start-up is answered like one during the run."""
-    with guarded_process():
-        from deckcheck.cli.app import app
-        from deckcheck.cli.render import tolerate_unencodable_output
-
-        tolerate_unencodable_output()
-        app(prog_name="deckcheck")

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from deckcheck.core import signals
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.dealer import (
     REDRAW_CAP,
@@ -496,12 +497,12 @@ class _Simulator:
 def _worker_start(parent: int) -> None:
     """In each worker process: Ctrl-C is the parent's to answer (it stops the workers), and a
     worker whose parent is gone, however it ended, exits instead of finishing its queue."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A forked worker inherits the parent's handlers; it must die of SIGTERM and SIGHUP, not
-    # turn them into exceptions that its task loop would catch and carry on from.
-    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is not None:
-            signal.signal(signum, signal.SIG_DFL)
+    # A forked worker inherits the parent's handlers and its hold on signals (see
+    # _worker_pool): it must die of SIGTERM and SIGHUP, not turn them into exceptions that its
+    # task loop would catch and carry on from.
+    for signum in signals.STOPPING:
+        signal.signal(signum, signal.SIG_IGN if signum == signal.SIGINT else signal.SIG_DFL)
+    signals.release()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -592,20 +593,17 @@ def simulate_vectorised(
     ):
         try:
             with _worker_pool(workers) as pool:
-                futures = {
-                    pool.submit(
-                        _run_chunk,
-                        problem,
-                        procedure,
-                        query,
-                        choose_return,
-                        n,
-                        s,
-                        choose_redraw,
-                        keep_top,
-                    ): i
-                    for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
-                }
+                # Held while the workers are forked, so that none starts with the parent's
+                # handlers armed; a stop that came meanwhile is answered right after.
+                with signals.held():
+                    futures = {
+                        pool.submit(
+                            _run_chunk,
+                            *(problem, procedure, query, choose_return, n, s),
+                            *(choose_redraw, keep_top),
+                        ): i
+                        for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
+                    }
                 for future in as_completed(futures):
                     i = futures[future]
                     results[i] = future.result()

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import tempfile
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
+from deckcheck.core import signals
 from deckcheck.core.errors import InputFileError
 
 
@@ -32,7 +30,9 @@ def write_atomically(path: Path, text: str, *, force: bool = False, newline: str
             raise InputFileError(f"cannot be written: no directory {directory}", source=label)
     except OSError as exc:
         raise InputFileError(f"cannot be written: {exc.strerror or exc}", source=label) from None
-    with _signals_deferred():
+    # Held while the file is written and published: a stop then comes right after, with the
+    # file whole or untouched and no temporary file left.
+    with signals.held():
         _write_and_publish(path, directory, text, force=force, newline=newline)
 
 
@@ -88,23 +88,6 @@ def _link_without_clobbering(tmp: str, path: Path) -> None:
         os.replace(tmp, path)
         return
     os.unlink(tmp)
-
-
-@contextlib.contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP while the file is written and published: the run then
-    stops right after, with the file either whole or untouched and no temporary file left."""
-    held = {signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])}
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
-        threading.main_thread()
-    ):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _umask() -> int:

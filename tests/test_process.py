@@ -1,0 +1,244 @@
+"""The run as a process: signals, closed or full standard streams, worker processes, escape
+codes from deck content on a real terminal screen. Everything goes through child processes;
+waits are bounded by the watchdog, never asserted on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, REPO, WATCHDOG, run_module
+
+RD = EXAMPLES / "ren-dhark/terra-custom.txt"
+RD_ILLEGAL = EXAMPLES / "ren-dhark/illegal-mixed.txt"
+PC_80 = EXAMPLES / "planetary-conquerors/legal-80.txt"
+LINUX = sys.platform.startswith("linux")
+DECKCHECK = [sys.executable, "-m", "deckcheck"]
+SIMULATE_LONG = ["--mulligan", "none", "--trials", "400000000", "--seed", "1"]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONIOENCODING": "utf-8", "DECKCHECK_CACHE": "off"}
+
+
+def _until(condition: Callable[[], bool], what: str) -> None:
+    """Wait for ``condition`` (a watchdog, not a measurement)."""
+    deadline = time.monotonic() + WATCHDOG
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"gave up waiting for {what}")
+        time.sleep(0.02)
+
+
+def _guard_installed(pid: int) -> bool:
+    """deckcheck has taken over SIGTERM (its guard is in place: past the interpreter's start)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _finish(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=WATCHDOG)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("deckcheck did not stop (or something kept its output open)")
+    return proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+# ------------------------------------------------------------------------------ signals
+
+
+STOPS = [
+    (signal.SIGINT, 130, "Ctrl-C"),
+    (signal.SIGTERM, 143, "SIGTERM"),
+    (signal.SIGHUP, 129, "SIGHUP"),
+]
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+@pytest.mark.parametrize(("signum", "code", "name"), STOPS, ids=[s[2] for s in STOPS])
+def test_a_signal_mid_run_is_one_line_and_its_code(
+    tmp_path: Path, signum: int, code: int, name: str
+) -> None:
+    """Stopped while it waits for the deck on standard input: one line, the code, and the
+    export it was asked for leaves nothing behind."""
+    target = tmp_path / "out.toml"
+    proc = subprocess.Popen(
+        [*DECKCHECK, "export", "-", "--to", "toml", "-o", target],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(b"game: ren-dhark\n2 POINT OF\n")
+    proc.stdin.flush()
+    _until(lambda: _guard_installed(proc.pid), "deckcheck to start")
+    os.kill(proc.pid, signum)
+    returned, out, err = _finish(proc)
+    assert returned == code, err
+    assert err.strip().splitlines() == [f"deckcheck: stopped by {name}"]
+    assert out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not LINUX or (os.cpu_count() or 1) < 2, reason="workers on Linux")
+@pytest.mark.parametrize(
+    ("signum", "group", "code"),
+    [
+        (signal.SIGTERM, False, 143),
+        (signal.SIGINT, True, 130),
+        (signal.SIGHUP, True, 129),
+        (signal.SIGKILL, False, -signal.SIGKILL),
+    ],
+    ids=["SIGTERM", "Ctrl-C", "SIGHUP", "SIGKILL"],
+)
+def test_simulate_workers_end_with_their_parent(signum: int, group: bool, code: int) -> None:
+    proc = subprocess.Popen(
+        [*DECKCHECK, "simulate", PC_80, "type:warrior>=3", *SIMULATE_LONG],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+        start_new_session=True,
+    )
+    _until(lambda: len(_children(proc.pid)) >= 2, "the worker processes")
+    workers = _children(proc.pid)
+    (os.killpg if group else os.kill)(proc.pid, signum)
+    returned, _, err = _finish(proc)  # hangs if a worker keeps the output pipe open
+    assert returned == code, err
+    assert "Traceback" not in err
+    _until(lambda: not any(_alive(w) for w in workers), "the workers to end")
+
+
+# ------------------------------------------------------------------------------ streams
+
+
+def _shell(command: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        ["sh", "-c", command],
+        capture_output=True,
+        env={**_env(), "DECKCHECK": " ".join(DECKCHECK)},
+        cwd=REPO,
+        timeout=WATCHDOG,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        f"validate {RD} --json",
+        f"validate {RD}",
+        "cards stccg-1e",
+        f"odds {RD} 'type:ship>=2' --json",
+        f"export {RD} --to toml",
+        "games",
+    ],
+)
+@pytest.mark.parametrize("redirect", [">/dev/full", ">&-"])
+def test_output_that_cannot_be_written(args: str, redirect: str) -> None:
+    if redirect == ">/dev/full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    done = _shell(f"$DECKCHECK {args} {redirect}")
+    err = done.stderr.decode()
+    assert done.returncode == 4, err
+    assert len(err.strip().splitlines()) == 1 and "cannot write standard output" in err, err
+
+
+def test_a_reader_that_leaves_early_is_silent() -> None:
+    done = _shell("$DECKCHECK cards stccg-1e | head -n 1; exit ${PIPESTATUS:-0}")
+    assert done.stderr == b""
+    assert done.stdout.decode().strip()
+
+
+def test_closed_standard_input_is_an_input_error() -> None:
+    done = _shell("$DECKCHECK validate - <&-")
+    assert done.returncode == 2
+    assert done.stderr.decode().strip() == "error: <stdin>: standard input is closed"
+
+
+def test_messages_to_a_pipe_are_not_wrapped(tmp_path: Path) -> None:
+    deep = tmp_path / ("x" * 60) / ("y" * 60)
+    deep.mkdir(parents=True)
+    missing = deep / "missing-deck.txt"
+    done = run_module(["validate", missing])
+    assert done.code == 2
+    assert f"{missing}: no such file" in done.stderr.splitlines()[0]
+
+
+# ------------------------------------------------------------------------------ files
+
+
+def test_export_to_a_name_as_long_as_the_system_allows(tmp_path: Path) -> None:
+    name = "d" * (255 - len(".toml")) + ".toml"
+    done = run_module(["export", RD, "--to", "toml", "-o", tmp_path / name])
+    assert done.code == 0, done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_a_repeated_key_in_a_json_deck_is_reported(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.json"
+    deck.write_text('{"game": "ren-dhark",\n "cards": [{"count": 2, "id": "I/25",\n "count": 1}]}')
+    done = run_module(["validate", deck])
+    assert done.code == 2
+    assert f"{deck}:3: key 'count' is given twice" in done.stderr
+
+
+# ------------------------------------------------------------------------------ terminal
+
+
+def _screen(raw: bytes) -> str:
+    pyte = pytest.importorskip("pyte")
+    screen = pyte.Screen(120, 60)
+    stream = pyte.ByteStream(screen)
+    stream.feed(raw.replace(b"\n", b"\r\n"))
+    return "\n".join(screen.display)
+
+
+def test_escape_codes_in_a_deck_cannot_fake_the_verdict(tmp_path: Path) -> None:
+    lines = RD_ILLEGAL.read_text(encoding="utf-8").splitlines()
+    body = [ln for ln in lines if not ln.startswith(("catalog:", "name:"))]
+    deck = tmp_path / "x\x1b[2Jdeck\u202e.txt"
+    deck.write_text("\n".join(["name: \x1b[1A\x1b[2K\x1b[32mLEGAL", *body]) + "\n")
+    done = subprocess.run(
+        [*DECKCHECK, "validate", deck],
+        capture_output=True,
+        env={**_env(), "COLUMNS": "120", "FORCE_COLOR": "1"},
+        timeout=WATCHDOG,
+    )
+    assert done.returncode == 1
+    screen = _screen(done.stdout)
+    assert "ILLEGAL" in screen
+    assert "\\x1b[1A" in screen and "\\u202e" in screen
+    data = subprocess.run(
+        [*DECKCHECK, "validate", deck, "--json"], capture_output=True, env=_env()
+    ).stdout
+    assert json.loads(data)["name"] == "\x1b[1A\x1b[2K\x1b[32mLEGAL"  # JSON stays exact
