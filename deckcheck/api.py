@@ -181,14 +181,16 @@ def odds(
     catalogs: Paths = (),
     game: str | None = None,
     variant: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> OddsReport:
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
-    report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``."""
+    report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
+    ``progress`` is called with ``(done, total)`` during long computations."""
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup, texts = open_categorized(deck, conditions, catalogs=catalogs, game=game, variant=variant)
     if has_any_of(texts):
         return any_of_odds(setup, texts, options)
-    return compute_odds(setup, texts, options)
+    return compute_odds(setup, texts, options, progress)
 
 
 def odds_deckless(

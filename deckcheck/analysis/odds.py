@@ -215,13 +215,25 @@ def cards_seen(
     if seen < 0:
         raise UsageError("--seen cannot be negative")
     if seen > setup.pile_size:
+        last = last_turn(procedure, options.second, setup.pile_size)
+        stop = (
+            f"; the last turn the pile covers is {last}" if turn is not None and last >= 1 else ""
+        )
         raise UsageError(
             f"{seen} cards seen, but the pile holds only {setup.pile_size} "
-            f"({setup.deck_size} cards, {setup.deck_size - setup.pile_size} set aside)"
+            f"({setup.deck_size} cards, {setup.deck_size - setup.pile_size} set aside){stop}"
         )
     if seen < opening and not setup.builtin_pile:
         raise UsageError(f"--seen {seen} is fewer than the opening hand of {opening}")
     return seen
+
+
+def last_turn(procedure: Procedure, second: bool, pile: int) -> int:
+    """The last turn whose cards seen fit in a pile of ``pile`` (0: not even the first)."""
+    first = procedure.seen_by_turn(1, second)
+    if first > pile:
+        return 0
+    return 1 + (pile - first) // max(1, procedure.draws_per_turn)
 
 
 def _procedure_for(setup: DrawSetup, procedure: Procedure, seen: int) -> Procedure:
@@ -303,23 +315,36 @@ def _query(options: OddsOptions, seen: int, turn: int | None) -> Query:
 
 
 def compute_odds(
-    setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    options: OddsOptions,
+    progress: Callable[[int, int], None] | None = None,
 ) -> OddsReport:
-    """Exact odds where the state space allows, else a simulation (and the report says so)."""
+    """Exact odds where the state space allows, else a simulation (and the report says so).
+
+    ``progress(done, total)`` hears from computations long enough to show a bar for.
+    """
     from deckcheck.draws.facade import solve
 
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = _query(options, seen, options.turn)
-    answer = solve(bound.problem, procedure, query, _policy(options))
+    answer = solve(bound.problem, procedure, query, _policy(options), progress=progress)
     by_turn: tuple[TurnRow, ...] = ()
+    notes: list[str] = []
     if options.by_turn is not None and answer.exact:
-        by_turn = _by_turn(setup, bound, options)
-    return _report(setup, bound, options, seen, answer, by_turn)
+        by_turn, notes = _by_turn(setup, bound, options, progress)
+    return _report(setup, bound, options, seen, answer, by_turn, notes)
 
 
-def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[TurnRow, ...]:
+def _by_turn(
+    setup: DrawSetup,
+    bound: Bound,
+    options: OddsOptions,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[tuple[TurnRow, ...], list[str]]:
+    """The rows of ``--by-turn``, and a line saying where the table stops short, if it does."""
     from deckcheck.draws.facade import solve_turns
 
     if setup.builtin_pile:
@@ -327,17 +352,26 @@ def _by_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[Turn
     assert options.by_turn is not None
     if options.by_turn < 1 or options.by_turn > 200:
         raise UsageError("--by-turn takes a number of turns from 1 to 200")
-    queries = []
-    for turn in range(1, options.by_turn + 1):
-        seen = bound.procedure.seen_by_turn(turn, options.second)
-        if seen > setup.pile_size:
-            break
-        queries.append(_query(options, seen, turn))
-    answers = solve_turns(bound.problem, bound.procedure, queries, _policy(options))
-    return tuple(
+    last = min(options.by_turn, last_turn(bound.procedure, options.second, setup.pile_size))
+    queries = [
+        _query(options, bound.procedure.seen_by_turn(turn, options.second), turn)
+        for turn in range(1, last + 1)
+    ]
+    notes = []
+    if last < options.by_turn:
+        need = bound.procedure.seen_by_turn(last + 1, options.second)
+        notes.append(
+            f"--by-turn stops at turn {last}: turn {last + 1} would need {need} cards seen, "
+            f"and the pile holds {setup.pile_size}"
+        )
+    answers = solve_turns(
+        bound.problem, bound.procedure, queries, _policy(options), progress=progress
+    )
+    rows = tuple(
         TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)
         for q, a in zip(queries, answers, strict=True)
     )
+    return rows, notes
 
 
 def _report(
@@ -347,9 +381,11 @@ def _report(
     seen: int,
     answer: Answer,
     by_turn: tuple[TurnRow, ...] = (),
+    notes: Sequence[str] = (),
 ) -> OddsReport:
     lines = assumptions(setup, bound, options, seen, answer.facts)
     lines += [fact_text(f) for f in answer.facts if not _said(f)]
+    lines += notes
     return OddsReport(
         setup.label,
         setup.game.id,

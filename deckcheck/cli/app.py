@@ -322,20 +322,22 @@ def odds(
         return show(result, json_out, render.odds)
     if category:
         raise UsageError("--category describes a deck given by --deck N (no deck file)")
-    result = api.odds(
-        deck,
-        conditions or [],
-        seen=seen,
-        turn=turn,
-        second=second,
-        mulligan=mulligan,
-        redraws=redraws,
-        redraw_policy=redraw_policy,
-        by_turn=by_turn,
-        catalogs=catalog or [],
-        game=game,
-        variant=variant,
-    )
+    with render.progress_bar() as progress:
+        result = api.odds(
+            deck,
+            conditions or [],
+            seen=seen,
+            turn=turn,
+            second=second,
+            mulligan=mulligan,
+            redraws=redraws,
+            redraw_policy=redraw_policy,
+            by_turn=by_turn,
+            catalogs=catalog or [],
+            game=game,
+            variant=variant,
+            progress=progress,
+        )
     return show(result, json_out, render.odds)
 
 
@@ -368,7 +370,7 @@ def simulate(
     """
     from deckcheck import api
 
-    with render.progress_bar(trials) as progress:
+    with render.progress_bar(trials, "simulating") as progress:
         result = api.simulate(
             deck,
             conditions,

@@ -522,12 +522,17 @@ def odds(rep: OddsReport) -> None:
 
 
 class _Progress:
-    """A rich progress bar on standard error, shown only for runs longer than about a second."""
+    """A rich progress bar on standard error, shown only for work longer than about a second.
 
-    def __init__(self, total: int) -> None:
+    Called as ``progress(done, total)``; ``total`` may change between calls (a table of turns,
+    an exact computation's work limit).
+    """
+
+    def __init__(self, total: int, label: str) -> None:
         import time
 
         self.total = total
+        self.label = label
         self.started = time.monotonic()
         self.bar: Progress | None = None
         self.task: TaskID | None = None
@@ -542,7 +547,7 @@ class _Progress:
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
 
             self.bar = Progress(
-                "simulating",
+                self.label,
                 BarColumn(),
                 TaskProgressColumn(),
                 TimeRemainingColumn(),
@@ -550,9 +555,9 @@ class _Progress:
                 transient=True,
             )
             self.bar.start()
-            self.task = self.bar.add_task("sim", total=total)
+            self.task = self.bar.add_task(self.label, total=total)
         if self.task is not None:
-            self.bar.update(self.task, completed=done)
+            self.bar.update(self.task, completed=done, total=total)
 
     def __enter__(self) -> _Progress:
         return self
@@ -562,9 +567,9 @@ class _Progress:
             self.bar.stop()
 
 
-def progress_bar(total: int) -> _Progress:
+def progress_bar(total: int = 0, label: str = "working") -> _Progress:
     """A progress callback ``(done, total)`` usable as a context manager."""
-    return _Progress(total)
+    return _Progress(total, label)
 
 
 def _grouped(cards: Sequence[Card], labels: Mapping[str, str]) -> list[Text]:

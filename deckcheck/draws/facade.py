@@ -17,7 +17,15 @@ from typing import Literal
 
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.dealer import KeepChooser, RedrawChooser, ReturnChooser, deal_shape
-from deckcheck.draws.facts import Fact, FactKind, Method, lookahead_fact
+from deckcheck.draws.facts import (
+    Fact,
+    FactKind,
+    Method,
+    OutOfReach,
+    Reach,
+    Stage,
+    lookahead_fact,
+)
 from deckcheck.draws.impossible import impossible
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
@@ -29,6 +37,16 @@ FALLBACK_TRIALS = 200_000
 FALLBACK_SEED = 0
 #: Trials per row of a by-turn table that falls back to simulation; row ``t`` uses seed ``t``.
 BY_TURN_FALLBACK_TRIALS = 100_000
+
+#: Most units of work (estimated before starting, see ``SequentialEngine.estimate``) an exact
+#: answer may take; past it the query is simulated at once. A unit measures 2-5 µs, so this
+#: keeps an exact answer near a second on one core.
+EXACT_WORK_LIMIT = 500_000
+#: Card-group steps a fallback simulation with the look-ahead may take (its trials are dealt
+#: card by card): the trial count is cut so that the simulation also stays near a second.
+LOOKAHEAD_SIMULATION_STEPS = 25_000_000
+#: Fewest trials a fallback simulation runs, however long its deals.
+MIN_FALLBACK_TRIALS = 20_000
 
 #: ``progress(done, total)``: how far a long computation is (the caller decides how to show it).
 Progress = Callable[[int, int], None]
@@ -64,10 +82,30 @@ def _optimal_redraw(procedure: Procedure, policy: Policy) -> bool:
     return policy.redraw == "optimal" and isinstance(procedure.mulligan, RedrawRule)
 
 
-def exact(problem: DrawProblem, procedure: Procedure, query: Query, policy: Policy) -> Answer:
-    """The exact answer for ``policy``; :class:`Intractable` when out of reach."""
-    from deckcheck.draws.exact import exact_odds
+def exact(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    policy: Policy,
+    *,
+    limit: int | None = EXACT_WORK_LIMIT,
+) -> Answer:
+    """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
+    Before starting, the work is estimated; over ``limit`` (None: no limit but the engines'
+    own budgets) it is out of reach at once.
+    """
+    from deckcheck.draws.exact import exact_odds
+    from deckcheck.draws.sequential import SequentialEngine
+
+    if limit is not None and not _optimal_redraw(procedure, policy):
+        rule = procedure.mulligan if query.use_mulligan else None
+        count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
+        triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+        engine = SequentialEngine(problem, procedure, query, triggers, 0, policy.lookahead)
+        work = engine.estimate(count)
+        if work > limit:
+            raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.optimal_redraw import optimal_redraw_odds
 
@@ -85,6 +123,7 @@ def simulate(
     seed: int,
     progress: Progress | None = None,
     why: Fact | None = None,
+    tables: bool = True,
 ) -> Answer:
     """A Monte Carlo answer (numpy where installed, else the plain-Python reference).
 
@@ -92,7 +131,8 @@ def simulate(
     decision for each hand and a return mulligan the exact optimal choice, where those tables
     are in reach; otherwise a stated rule of thumb (redraw unless the hand meets every
     condition; greedy returns), and a fact says which. ``why``, when given, is the fact that
-    explains the simulation; it is listed before the simulator's own.
+    explains the simulation; it is listed before the simulator's own. ``tables=False`` skips
+    the exact tables (when the exact engine is already known to be out of reach).
     """
     from deckcheck.draws.exact import optimal_keep_choice, optimal_return_choice
     from deckcheck.draws.optimal_redraw import optimal_redraw_choice
@@ -105,6 +145,8 @@ def simulate(
     lookahead = policy.lookahead
     if shape.lookahead and lookahead == "optimal":
         try:
+            if not tables:
+                raise Intractable("the exact engine is out of reach")
             keep = optimal_keep_choice(problem, procedure, query)
         except Intractable:
             lookahead = "heuristic"
@@ -116,6 +158,8 @@ def simulate(
     redraws: RedrawChooser | None = None
     if isinstance(rule, RedrawRule) and _optimal_redraw(procedure, policy):
         try:
+            if not tables:
+                raise Intractable("the exact engine is out of reach")
             redraws = optimal_redraw_choice(problem, procedure, query, lookahead=lookahead)
             after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
         except Intractable:
@@ -125,6 +169,8 @@ def simulate(
         said.append(Fact(FactKind.REDRAW_WHENEVER_ALLOWED, limit=rule.max_redraws))
     elif isinstance(rule, ReturnRule) and problem.conditions:
         try:
+            if not tables:
+                raise Intractable("the exact engine is out of reach")
             returns = optimal_return_choice(problem, procedure, query, lookahead=lookahead)
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable:
@@ -186,10 +232,29 @@ def solve(
     except Intractable as exc:
         if mode is Mode.EXACT:
             raise
+        trials = fallback_trials(problem, procedure, query, trials)
         why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=exc.reason)
         return simulate(
-            problem, procedure, query, policy, trials=trials, seed=seed, progress=progress, why=why
+            problem,
+            procedure,
+            query,
+            policy,
+            trials=trials,
+            seed=seed,
+            progress=progress,
+            why=why,
+            tables=False,
         )
+
+
+def fallback_trials(problem: DrawProblem, procedure: Procedure, query: Query, trials: int) -> int:
+    """Trials for a fallback simulation: ``trials``, fewer when deals go card by card (the
+    look-ahead) and would take long (never fewer than :data:`MIN_FALLBACK_TRIALS`)."""
+    shape = deal_shape(problem, procedure, query)
+    if not shape.lookahead:
+        return trials
+    steps = (shape.hand + 2 * shape.later) * max(1, len(problem.group_sizes))
+    return max(min(trials, MIN_FALLBACK_TRIALS), min(trials, LOOKAHEAD_SIMULATION_STEPS // steps))
 
 
 def solve_turns(

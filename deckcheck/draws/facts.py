@@ -100,6 +100,8 @@ class Reach(Enum):
 
     #: More steps than the work limit (``stage`` says which computation, ``work`` of ``limit``).
     WORK = "work"
+    #: More steps estimated before starting (``work``) than answer within a second (``limit``).
+    ESTIMATE = "estimate"
     #: The look-ahead could run through the whole pile (``seen`` + ``looks`` put under > ``pile``).
     LOOKAHEAD_WRAPS = "lookahead-wraps"
     #: The exact fraction would be too long to print (``work`` digits, ``limit`` allowed).
@@ -114,6 +116,7 @@ class Stage(StrEnum):
     """Which exact computation ran out of reach (the value names it for people)."""
 
     SEQUENTIAL = "look-ahead / mulligan"
+    EXACT = "exact engine"
     OPTIMAL_MULLIGAN = "optimal mulligan"
     REDRAW_LOOKAHEAD = "redraw with look-ahead"
     OPTIMAL_REDRAW = "optimal redraw"

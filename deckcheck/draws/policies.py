@@ -25,7 +25,10 @@ def triggers_held(rule: RedrawRule, problem: DrawProblem, hand: Sequence[int]) -
 
 def card_advances(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
     """Whether a card of ``group`` advances some unmet query condition, given ``held``."""
-    totals = problem.selector_counts(held)
+    return _advances(problem, problem.selector_counts(held), group)
+
+
+def _advances(problem: DrawProblem, totals: Sequence[int], group: int) -> bool:
     member = problem.membership[group]
     return any(
         member[c.selector] and c.op.advanced_by_one(totals[c.selector], c.threshold)
@@ -35,7 +38,10 @@ def card_advances(problem: DrawProblem, held: Sequence[int], group: int) -> bool
 
 def card_hurts(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
     """Whether a card of ``group`` would break a condition that holds now (an upper bound)."""
-    totals = problem.selector_counts(held)
+    return _hurts(problem, problem.selector_counts(held), group)
+
+
+def _hurts(problem: DrawProblem, totals: Sequence[int], group: int) -> bool:
     member = problem.membership[group]
     return any(
         member[c.selector] and c.op.broken_by_one(totals[c.selector], c.threshold)
@@ -51,11 +57,16 @@ def lookahead_keep(problem: DrawProblem, held: Sequence[int], top_group: int) ->
     upper bound is one card from breaking (the replacement might be that card), otherwise it
     goes under so that a random card, possibly a useful one, is drawn instead.
     """
-    if card_hurts(problem, held, top_group):
+    return lookahead_keep_totals(problem, problem.selector_counts(held), top_group)
+
+
+def lookahead_keep_totals(problem: DrawProblem, totals: Sequence[int], top_group: int) -> bool:
+    """:func:`lookahead_keep` from the held cards' count per selector (capped counts decide
+    alike: see :meth:`~deckcheck.draws.compare.Comparison.cap`)."""
+    if _hurts(problem, totals, top_group):
         return False
-    if card_advances(problem, held, top_group):
+    if _advances(problem, totals, top_group):
         return True
-    totals = problem.selector_counts(held)
     return any(c.op.broken_by_one(totals[c.selector], c.threshold) for c in problem.conditions)
 
 
@@ -68,22 +79,27 @@ def greedy_return(problem: DrawProblem, hand: Sequence[int], count: int) -> tupl
     if problem.satisfied(hand):
         return None
     held = list(hand)
+    totals = problem.selector_counts(held)
     returned = [0] * len(hand)
     for _ in range(count):
         candidates = [g for g, k in enumerate(held) if k > 0]
         if not candidates:
             return None
-        useless = [g for g in candidates if not _useful_to_keep(problem, held, g)]
+        useless = [g for g in candidates if not _useful_to_keep(problem, totals, g)]
         pick = (useless or candidates)[0]
         held[pick] -= 1
         returned[pick] += 1
+        for sel, member in enumerate(problem.membership[pick]):
+            if member:
+                totals[sel] -= 1
     return tuple(returned)
 
 
-def _useful_to_keep(problem: DrawProblem, held: Sequence[int], group: int) -> bool:
-    without = list(held)
-    without[group] -= 1
-    return card_advances(problem, without, group)
+def _useful_to_keep(problem: DrawProblem, totals: Sequence[int], group: int) -> bool:
+    """Whether the held card of ``group`` advances a condition the hand would miss without it."""
+    member = problem.membership[group]
+    without = [t - 1 if member[s] else t for s, t in enumerate(totals)]
+    return _advances(problem, without, group)
 
 
 def redraw_unless_met(

@@ -132,6 +132,38 @@ class SequentialEngine:
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, stage, self.work, self.budget))
 
+    def estimate(self, return_count: int | None = None) -> int:
+        """Units of work the exact answer should take, estimated before starting.
+
+        The look-ahead recursion visits at most one state per (cards gone per class, cards
+        held, look spent): the compositions of up to ``reads`` cards over the classes, times
+        the ways the held count can trail them. A return mulligan adds its enumeration of hands
+        and kept parts (as :meth:`return_table` charges it); without a look-ahead the plain
+        programme touches each class once per capped count vector. Measured at 3-5 µs a unit.
+        """
+        sizes = self.red.sizes
+        if self.lookahead:
+            counts = count_compositions(sizes, self.reads)
+            work = sum(counts[self.hand :]) * (self.looks + 1) * 2
+        else:
+            cap_states = math.prod(c + 1 for c in self.red.cond.caps)
+            work = len(sizes) * min(cap_states, count_compositions(sizes, self.seen)[self.seen])
+        if return_count is not None and 0 < return_count <= self.hand:
+            h, count = self.hand, return_count
+            n_hands = count_compositions(sizes, h)[h]
+            n_kept = count_compositions(sizes, h - count)[h - count]
+            n_draws = count_compositions(sizes, count)[count]
+            work += n_hands * min(math.comb(h, count), n_draws)
+            if self.lookahead:
+                work += n_kept * n_draws
+            else:
+                # one plain programme per kept part, over the cards drawn after it
+                drawn = count + self.seen - h
+                cap_states = math.prod(c + 1 for c in self.red.cond.caps)
+                per_part = min(cap_states, count_compositions(sizes, drawn)[drawn])
+                work += n_kept * len(sizes) * per_part
+        return work
+
     # -- the sequential recursion -----------------------------------------------------------
 
     def _decided(self, vec: Vec, held: int) -> bool | None:

@@ -55,7 +55,6 @@ from deckcheck.draws.dealer import (
 )
 from deckcheck.draws.facts import Fact, FactKind, Method
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, ReturnRule
-from deckcheck.draws.policies import lookahead_keep
 from deckcheck.draws.reference import default_chooser
 
 IntArray = npt.NDArray[np.int64]
@@ -265,14 +264,11 @@ class _Simulator:
         seen = self.shape.hand + self.shape.later
         self.seen_sampler = FixedPileSampler(sizes, seen) if plain else None
         self.hand_sampler = None if plain else FixedPileSampler(sizes, self.shape.hand)
-        # The look-ahead's decision, keyed by the holding and the top card (the rule of thumb
-        # reads no more), or also by the cards gone from the pile (a supplied decision).
-        self.keep_reads_gone = keep_top is not None
+        # The rule of thumb is computed on whole arrays (see _rule_of_thumb); a supplied
+        # decision is looked up once per distinct (held, gone, top card) column.
+        self.member = np.asarray(problem.membership, dtype=bool).reshape(self.n_groups, -1)
         if keep_top is None:
-            self.keep = _Lookup(
-                [s + 1 for s in sizes] + [max(self.n_groups, 1)],
-                lambda key: lookahead_keep(problem, key[:-1], key[-1]),
-            )
+            self.keep = None
         else:
             n = self.n_groups
             self.keep = _Lookup(
@@ -380,6 +376,26 @@ class _Simulator:
             left[cols] -= 1
         return card
 
+    def _rule_of_thumb(self, held: IntArray, card: IntArray) -> BoolArray:
+        """:func:`~deckcheck.draws.policies.lookahead_keep` for every column at once: a top
+        card that breaks a holding upper bound goes under, one that advances an unmet
+        condition is kept, any other only while some upper bound is one card from breaking."""
+        n = held.shape[1]
+        hurts = np.zeros(n, dtype=bool)
+        advances = np.zeros(n, dtype=bool)
+        near = np.zeros(n, dtype=bool)
+        for test in self.problem.conditions:
+            count = self._totals(test.selector, held)
+            op, th = test.op, test.threshold
+            member = self.member[card, test.selector]
+            if op.is_upper_bound:
+                breaks = op.holds(count, th) & ~op.holds(count + 1, th)
+                hurts |= member & breaks
+                near |= breaks
+            if op.is_lower_bound:
+                advances |= member & ~op.holds(count, th) & (count < op.least(th))
+        return ~hurts & (advances | near)
+
     def _lookahead(self, rng: np.random.Generator, held: IntArray) -> IntArray:
         held = held.copy()
         pile = self.sizes - held
@@ -395,11 +411,15 @@ class _Simulator:
         for j in range(self.shape.later):
             card = self._take(rng, pile, left, under, head, None)
             if j % per_turn == 0:
-                keys = [held, self.sizes - pile, card] if self.keep_reads_gone else [held, card]
-                codes = self.keep.codes(np.vstack(keys))
-                if len(keep_of_code) != len(self.keep.values):
-                    keep_of_code = np.asarray(self.keep.values, dtype=bool)
-                moved = np.flatnonzero(~keep_of_code[codes])
+                if self.keep is None:
+                    kept = self._rule_of_thumb(held, card)
+                else:
+                    keys = np.vstack([held, self.sizes - pile, card])
+                    codes = self.keep.codes(keys)
+                    if len(keep_of_code) != len(self.keep.values):
+                        keep_of_code = np.asarray(self.keep.values, dtype=bool)
+                    kept = keep_of_code[codes]
+                moved = np.flatnonzero(~kept)
                 if moved.size:
                     under[tail[moved], moved] = card[moved]
                     tail[moved] += 1

@@ -30,6 +30,11 @@ def reason_text(reason: OutOfReach) -> str:
         )
     if reason.reach is Reach.POLICY:
         return "the look-ahead policy treats inert cards differently"
+    if reason.reach is Reach.ESTIMATE:
+        return (
+            f"about {reason.work:,} steps estimated before starting, over the "
+            f"{reason.limit:,} that answer within about a second"
+        )
     if reason.reach is Reach.OTHER:
         return reason.text
     if reason.work:
