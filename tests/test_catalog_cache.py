@@ -21,18 +21,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
 from deckcheck.catalog import cache
-from deckcheck.cli.app import app
 from deckcheck.games.registry import all_games, get_game
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 STCCG_DECK = EXAMPLES / "stccg-1e" / "legal-klingon.txt"
 WATCHDOG = 60.0  # a hang fails the test; never a speed limit
-
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -53,7 +50,7 @@ def _forget() -> None:
 def run(*args: str | Path) -> tuple[int, str]:
     """``deckcheck ARGS`` in process, every game's catalog loaded afresh: (exit code, output)."""
     _forget()
-    result = runner.invoke(app, [str(a) for a in args])
+    result = invoke([str(a) for a in args])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     return result.exit_code, result.output
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
 from deckcheck.catalog.selectors import bind_selector
-from deckcheck.cli.app import app
 from deckcheck.core.errors import ConditionError
 from deckcheck.games.registry import get_game
 
@@ -40,13 +39,11 @@ def test_a_synonym_does_not_widen_other_values(stccg_catalog) -> None:
 
 
 def test_neutral_in_a_condition_on_a_federation_deck() -> None:
-    result = CliRunner().invoke(
-        app,
+    result = invoke(
         ["odds", "examples/stccg-1e/legal-federation.txt", "affiliation:Neutral>=1", "--json"],
     )
     assert result.exit_code == 0, result.output
-    same = CliRunner().invoke(
-        app,
+    same = invoke(
         ["odds", "examples/stccg-1e/legal-federation.txt", "affiliation:Non-Aligned>=1", "--json"],
     )
     assert json.loads(result.stdout)["probability"] == json.loads(same.stdout)["probability"] > 0

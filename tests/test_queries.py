@@ -10,13 +10,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
 from deckcheck import api
-from deckcheck.cli.app import app
 from deckcheck.core.errors import DeckcheckError
 
-runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TERRA = str(EXAMPLES / "ren-dhark/terra-custom.txt")
 
@@ -97,7 +95,7 @@ def test_deckless_with_a_game_matches_the_same_deck_file() -> None:
     ],
 )
 def test_deckless_cli_json_for_every_game(args: list[str]) -> None:
-    result = runner.invoke(app, ["odds", *args, "--json"])
+    result = invoke(["odds", *args, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert 0 < data["probability"] <= 1 and data["exact"]
@@ -118,7 +116,7 @@ def test_deckless_drake_leader_is_one_in_seven() -> None:
     ],
 )
 def test_deckless_bad_input_is_exit_2(args: list[str]) -> None:
-    result = runner.invoke(app, ["odds", *args])
+    result = invoke(["odds", *args])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
 
@@ -201,11 +199,11 @@ def test_distribution_is_the_hypergeometric_one() -> None:
     ],
 )
 def test_distribution_cli_json_for_every_game(deck: str, selector: str) -> None:
-    result = runner.invoke(app, ["distribution", deck, selector, "--json"])
+    result = invoke(["distribution", deck, selector, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert sum(Fraction(r["exactly_exact"]) for r in data["rows"]) == 1
-    human = runner.invoke(app, ["distribution", deck, selector])
+    human = invoke(["distribution", deck, selector])
     assert human.exit_code == 0 and "exactly k" in human.stdout
 
 
@@ -240,12 +238,12 @@ def test_categories_in_a_toml_deck(tmp_path: Path) -> None:
 
 def test_unknown_card_in_a_category_names_the_line(tmp_path: Path) -> None:
     deck = _with_categories(tmp_path, "category: oops = No Such Card\n")
-    result = runner.invoke(app, ["odds", str(deck), "oops>=1"])
+    result = invoke(["odds", str(deck), "oops>=1"])
     assert result.exit_code == 2
     assert "oops" in result.output and "deck.txt:" in result.output
 
 
 def test_a_malformed_category_header_is_exit_2(tmp_path: Path) -> None:
     deck = _with_categories(tmp_path, "category: 9lives\n")
-    result = runner.invoke(app, ["stats", str(deck)])
+    result = invoke(["stats", str(deck)])
     assert result.exit_code == 2 and "Traceback" not in result.output

@@ -7,9 +7,7 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from deckcheck.cli.app import app
+from conftest import invoke
 
 HEROES = ["Kaerdrak", "Choros", "Almanor", "Ragnar", "Eleanor", "Gor", "Guelin", "Riel", "Vargen"]
 
@@ -21,7 +19,7 @@ def _write(tmp_path: Path, name: str, lines: list[str]) -> str:
 
 
 def _odds(*args: str) -> dict:
-    result = CliRunner().invoke(app, ["odds", *args, "--json"])
+    result = invoke(["odds", *args, "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -43,11 +41,9 @@ def test_random_party_drawn_from_the_listed_heroes(tmp_path: Path) -> None:
 
 def test_random_party_hand_and_simulate(tmp_path: Path) -> None:
     pool = _write(tmp_path, "pool.txt", ["game: dorn", "variant: random-party", *HEROES])
-    hand = CliRunner().invoke(app, ["hand", pool, "--seed", "4", "--json"])
+    hand = invoke(["hand", pool, "--seed", "4", "--json"])
     assert hand.exit_code == 0, hand.output
-    sim = CliRunner().invoke(
-        app, ["simulate", pool, "name:Gor>=1", "--trials", "40000", "--seed", "2", "--json"]
-    )
+    sim = invoke(["simulate", pool, "name:Gor>=1", "--trials", "40000", "--seed", "2", "--json"])
     assert sim.exit_code == 0, sim.output
     p, exact = json.loads(sim.stdout)["probability"], 5 / 9
     sigma = (exact * (1 - exact) / 40000) ** 0.5
@@ -56,6 +52,6 @@ def test_random_party_hand_and_simulate(tmp_path: Path) -> None:
 
 def test_a_fixed_variant_is_still_not_drawn_from(tmp_path: Path) -> None:
     party = _write(tmp_path, "party.txt", ["game: dorn", *HEROES[:5]])
-    result = CliRunner().invoke(app, ["odds", party, "name:Gor>=1"])
+    result = invoke(["odds", party, "name:Gor>=1"])
     assert result.exit_code == 2
     assert "dorn:heroes" in result.output

@@ -10,17 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
 from deckcheck.analysis.stats import NOT_GIVEN, PILE_ZONE, deck_stats
 from deckcheck.catalog.selectors import bind_selector
-from deckcheck.cli.app import app
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.decks.load import load_deck
 from deckcheck.games.registry import all_games
 from tests.test_examples import deck_files
-
-runner = CliRunner()
 
 
 def _readable_decks() -> list[Path]:
@@ -179,17 +176,17 @@ def test_every_game_declares_valid_dimensions() -> None:
     ],
 )
 def test_stats_cli_json_for_every_game(deck: str) -> None:
-    result = runner.invoke(app, ["stats", deck, "--json"])
+    result = invoke(["stats", deck, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["dimensions"] and data["cards"] > 0
-    human = runner.invoke(app, ["stats", deck])
+    human = invoke(["stats", deck])
     assert human.exit_code == 0, human.output
     assert data["dimensions"][0]["label"] in human.stdout
 
 
 def test_stats_of_a_missing_file_is_exit_2() -> None:
-    result = runner.invoke(app, ["stats", "no/such/deck.txt"])
+    result = invoke(["stats", "no/such/deck.txt"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 

@@ -10,14 +10,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
 from deckcheck.analysis.setup import open_setup
 from deckcheck.analysis.tune import tune_deck
-from deckcheck.cli.app import app
 
-runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ACTIONS = ["Globální ochranný štít", "2 Zlatý člověk", "Antisféra", "Stopař Robonů"]
 
@@ -137,8 +135,7 @@ def test_tune_of_a_pile() -> None:
 
 
 def test_set_aside_category_is_an_error() -> None:
-    result = runner.invoke(
-        app,
+    result = invoke(
         ["tune", str(EXAMPLES / "stccg-1e/legal-federation.txt"), "type:Mission>=1", "-p", "0.5"],
     )
     assert result.exit_code == 2
@@ -157,7 +154,7 @@ def test_set_aside_category_is_an_error() -> None:
 )
 def test_tune_cli_json_for_every_game(deck: str, condition: str) -> None:
     path = deck if ":" in deck else str(EXAMPLES / deck)
-    result = runner.invoke(app, ["tune", path, condition, "--target", "60%", "--json"])
+    result = invoke(["tune", path, condition, "--target", "60%", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["target"] == 0.6 and data["rows"]
@@ -166,10 +163,10 @@ def test_tune_cli_json_for_every_game(deck: str, condition: str) -> None:
         assert row["probability"] >= 0.6
         before = [r for r in data["rows"] if r["count"] == data["answer"] - 1]
         assert not before or before[0]["probability"] < 0.6
-    human = runner.invoke(app, ["tune", path, condition, "--target", "0.6"])
+    human = invoke(["tune", path, condition, "--target", "0.6"])
     assert human.exit_code == 0 and "probability" in human.stdout
 
 
 def test_bad_target_is_exit_2() -> None:
-    result = runner.invoke(app, ["tune", "dorn:rituals", "blood_cost:3>=1", "--target", "lots"])
+    result = invoke(["tune", "dorn:rituals", "blood_cost:3>=1", "--target", "lots"])
     assert result.exit_code == 2 and "Traceback" not in result.output
