@@ -401,7 +401,7 @@ def _answer_deck(
 def _resolve_keep(loaded: LoadedDeck, names: Sequence[str]) -> list[str]:
     ids = []
     for name in names:
-        found = lookup(name.strip(), loaded.catalog, loaded.game)
+        found = lookup(name.strip(), loaded.catalog, loaded.game).cards
         card = pick(found, loaded.game) if found else None
         if card is None:
             if found:
