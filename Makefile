@@ -47,3 +47,24 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+
+# Deck sheets (export --to html) for one example deck per game, rendered to PNG by headless
+# Chromium (Debian: apt-get install chromium) at 1280 px, and printed to PDF (A4).
+SHEETS := ren-dhark/terra-custom.txt stccg-1e/legal-federation.txt \
+	planetary-conquerors/legal-50.txt dorn/first-game-party.txt the-drake/custom-stack.txt
+CHROMIUM ?= chromium
+CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --no-first-run
+
+screenshot: $(STAMP)
+	@command -v $(CHROMIUM) >/dev/null || { echo "needs $(CHROMIUM): apt-get install -y chromium"; exit 2; }
+	@mkdir -p build/sheets
+	@for deck in $(SHEETS); do \
+		name=$$(dirname $$deck); \
+		$(BIN)/deckcheck export examples/$$deck --to html -o build/sheets/$$name.html --force || exit 1; \
+		$(CHROMIUM) $(CHROMIUM_FLAGS) --screenshot=build/sheets/$$name.png --window-size=1280,2000 \
+			file://$(CURDIR)/build/sheets/$$name.html 2>/dev/null || exit 1; \
+		$(CHROMIUM) $(CHROMIUM_FLAGS) --no-pdf-header-footer --print-to-pdf=build/sheets/$$name.pdf \
+			file://$(CURDIR)/build/sheets/$$name.html 2>/dev/null || exit 1; \
+		echo "build/sheets/$$name.png, build/sheets/$$name.pdf"; \
+	done

@@ -213,12 +213,20 @@ def write_markdown(loaded: LoadedDeck, out_path: Path | None) -> str:
     return "\n".join(out) + "\n"
 
 
+def write_html(loaded: LoadedDeck, out_path: Path | None) -> str:
+    """A self-contained deck sheet (list, legality, charts, odds curve) to share or print."""
+    from deckcheck.export.html import write_html as sheet
+
+    return sheet(loaded, out_path)
+
+
 BUILT_IN: dict[str, Writer] = {
     "text": write_text,
     "toml": write_toml,
     "json": write_json,
     "csv": write_csv,
     "markdown": write_markdown,
+    "html": write_html,
 }
 READABLE = frozenset({"text", "toml", "json"})
 
