@@ -6,12 +6,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke
 
-from deckcheck.cli.app import app
 from deckcheck.decks.load import load_deck
 
-runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SHEETS = {
     "ren-dhark": "ren-dhark/terra-custom.txt",
@@ -69,9 +67,7 @@ class Sheet(HTMLParser):
 
 def _sheet(game: str, tmp_path: Path) -> tuple[Sheet, str]:
     out = tmp_path / f"{game}.html"
-    result = runner.invoke(
-        app, ["export", str(EXAMPLES / SHEETS[game]), "--to", "html", "-o", str(out)]
-    )
+    result = invoke(["export", str(EXAMPLES / SHEETS[game]), "--to", "html", "-o", str(out)])
     assert result.exit_code == 0, result.output
     text = out.read_text(encoding="utf-8")
     parser = Sheet()
@@ -122,9 +118,7 @@ def test_decks_not_drawn_from_say_so(game: str, tmp_path: Path) -> None:
 def test_illegal_deck_sheet_lists_the_findings(tmp_path: Path) -> None:
     out = tmp_path / "bad.html"
     deck = EXAMPLES / "ren-dhark/illegal-mixed.txt"
-    result = runner.invoke(
-        app, ["export", str(deck), "--to", "html", "-o", str(out), "--allow-illegal"]
-    )
+    result = invoke(["export", str(deck), "--to", "html", "-o", str(out), "--allow-illegal"])
     assert result.exit_code == 0, result.output
     sheet = Sheet()
     sheet.feed(out.read_text(encoding="utf-8"))
