@@ -129,3 +129,16 @@ def test_illegal_deck_sheet_lists_the_findings(tmp_path: Path) -> None:
 def test_card_names_are_escaped(tmp_path: Path) -> None:
     _, text = _sheet("stccg-1e", tmp_path)
     assert "Birth of &quot;Junior&quot;" in text
+
+
+def test_side_zones_are_listed_not_counted(tmp_path: Path) -> None:
+    lackey = (EXAMPLES / "stccg-1e/legal-klingon-lackey.txt").read_text(encoding="utf-8")
+    deck = tmp_path / "side.txt"
+    deck.write_text(lackey + "\nQsTent:\n1\tData\n", encoding="utf-8")
+    out = tmp_path / "side.html"
+    result = invoke(["export", str(deck), "--to", "html", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    sheet = Sheet()
+    sheet.feed(out.read_text(encoding="utf-8"))
+    assert "QsTent (not counted) (1)" in sheet.text
+    assert "Data" in sheet.text

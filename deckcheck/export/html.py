@@ -185,7 +185,13 @@ def _deck_list(
     out = ['<section id="list"><h2>Deck list</h2><div class="columns">']
     ordered = loaded.game.spec.ordered
     listed = _in_order(loaded) if ordered else cards
-    for zone, members in _zones_of(listed, setup, loaded.game.spec.game.deck_noun).items():
+    zones = _zones_of(listed, setup, loaded.game.spec.game.deck_noun)
+    # Side zones of the file (a side deck): listed, never counted.
+    for entry in loaded.deck.side:
+        zones.setdefault(f"{entry.zone or 'side'} (not counted)", []).append(
+            (entry.card, entry.count)
+        )
+    for zone, members in zones.items():
         total = sum(n for _, n in members)
         out.append('<div class="zone">')
         groups: dict[str, list[tuple[Card, int]]] = {}
