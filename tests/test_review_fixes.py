@@ -43,7 +43,7 @@ def test_unknown_game_option_is_named_first() -> None:
     assert result.exit_code == 2 and "unknown game 'nope'" in result.output
 
 
-def test_export_dash_is_standard_output_with_absolute_overlays(
+def test_export_dash_is_standard_output_with_overlays_relative_to_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -52,7 +52,7 @@ def test_export_dash_is_standard_output_with_absolute_overlays(
     assert not (tmp_path / "-").exists()
     catalog_line = next(ln for ln in result.stdout.splitlines() if ln.startswith("catalog:"))
     overlay = Path(catalog_line.split(":", 1)[1].strip())
-    assert overlay.is_absolute() and overlay.is_file()
+    assert not overlay.is_absolute() and (tmp_path / overlay).is_file()
     saved = tmp_path / "copy.txt"
     saved.write_text(result.stdout)
     assert invoke(["validate", str(saved)]).exit_code == 0

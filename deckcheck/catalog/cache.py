@@ -393,7 +393,7 @@ class _CachedCards(Cards):
         problems = bundled_card_problems(raw, self._fields)
         if problems:
             raise _Doubt(f"card {position + 1}: {problems[0][1]}")
-        card = card_from_mapping(raw, position)
+        card = card_from_mapping(raw, position, self._fields)
         if card.id != self._ids[position] or fold(card.id) != self._folded_ids[position]:
             raise _Doubt(f"card {position + 1} is not the card its lookups name")
         names = self.lookups().by_name

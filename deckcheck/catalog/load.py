@@ -44,15 +44,28 @@ class CatalogDocument:
     problems: tuple[Problem, ...]
 
 
-def card_from_mapping(data: Mapping[str, Any], order: int) -> Card:
-    """A :class:`Card` from a checked card table (``type`` may be a text or a list)."""
+def card_from_mapping(
+    data: Mapping[str, Any], order: int, fields: Mapping[str, FieldSpec] | None = None
+) -> Card:
+    """A :class:`Card` from a checked card table. A list field of the game (``type``,
+    ``aliases`` and every field of kind ``list``) given as one text is a one-element list:
+    ``affiliation = "Klingon"`` means ``["Klingon"]``, never the letters of Klingon."""
     raw_type = data.get("type", ())
     types = (raw_type,) if isinstance(raw_type, str) else tuple(raw_type)
     raw_aliases = data.get("aliases", ())
     aliases = (raw_aliases,) if isinstance(raw_aliases, str) else tuple(raw_aliases)
-    rest = {k: v for k, v in data.items() if k not in ("id", "name", "type", "aliases")}
+    rest = {
+        k: [v] if isinstance(v, str) and _is_list(fields, k) else v
+        for k, v in data.items()
+        if k not in ("id", "name", "type", "aliases")
+    }
     card_id = str(data.get("id") or slug(str(data["name"])))
     return Card(card_id, str(data["name"]), types, MappingProxyType(rest), aliases, order)
+
+
+def _is_list(fields: Mapping[str, FieldSpec] | None, name: str) -> bool:
+    spec = fields.get(name) if fields else None
+    return spec is not None and spec.kind == "list"
 
 
 def parse_document(text: str, label: str, data: dict[str, Any] | None = None) -> CatalogDocument:
@@ -258,9 +271,9 @@ def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:
         if isinstance(existing, Card):
             merged = dict(cards[existing.id].as_dict())
             merged.update(raw)
-            cards[existing.id] = card_from_mapping(merged, existing.order)
+            cards[existing.id] = card_from_mapping(merged, existing.order, base.fields)
         else:
-            new = card_from_mapping(raw, order)
+            new = card_from_mapping(raw, order, base.fields)
             order += 1
             cards[new.id] = new
     return Catalog(
@@ -287,7 +300,7 @@ def build_catalog(
             if problems:
                 broken.extend((index, key, message) for key, message in problems)
             elif not broken:
-                cards.append(card_from_mapping(raw, len(cards)))
+                cards.append(card_from_mapping(raw, len(cards), fields))
         if broken:
             raise CatalogError(
                 "bundled catalog is broken",

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.load import read_document
 from deckcheck.catalog.model import Catalog
-from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
 from deckcheck.decks.resolve import (
@@ -63,6 +63,7 @@ def resolve_source(
     params: Mapping[str, str | int] | None = None,
 ) -> LoadedDeck:
     """Resolve an already parsed deck (see :func:`load_deck`)."""
+    _check_header_overlays(source)
     overlays = [*source.catalogs, *catalogs]
     declared = source.game.strip().lower() if source.game else None
     game = game.strip().lower() if game else None
@@ -103,6 +104,27 @@ def resolve_source(
 NEARLY_ALL = 0.9
 """A deck that names no game is read as the game whose catalog knows at least this share of
 its lines (and more than any other game's), so that the few unknown lines can be named."""
+
+
+def _check_header_overlays(source: DeckSource) -> None:
+    """An overlay the deck's ``catalog:`` line names that is not a file: say so at that line
+    of the deck (the overlay's own path alone does not say where it was asked for)."""
+    for overlay in source.catalogs:
+        if overlay.is_file():
+            continue
+        written = overlay.name
+        if source.path is not None:
+            with suppress(ValueError):
+                written = str(overlay.relative_to(source.path.parent))
+        if overlay.is_dir():
+            why = "is a directory, not a file"
+        else:
+            why = "is not a regular file" if overlay.exists() else "no such file"
+        raise InputFileError(
+            f"catalog overlay {written!r}: {why} (looked for {overlay})",
+            source=source.label,
+            line=source.header_lines.get("catalog"),
+        )
 
 
 def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:

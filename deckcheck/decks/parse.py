@@ -436,7 +436,7 @@ def _table_line(text: str, header: str) -> int | None:
 
 
 def _toml_header_lines(text: str, headers: dict[str, str]) -> dict[str, int]:
-    found = {key: key_line(text, 0, key) for key in headers}
+    found = {key: key_line(text, 0, key) for key in (*headers, "catalog")}
     return {key: line for key, line in found.items() if line}
 
 

@@ -59,11 +59,10 @@ def zoned_lines(loaded: LoadedDeck) -> ZonedLines:
 
 
 def overlay_paths(loaded: LoadedDeck, out_path: Path | None) -> list[str]:
-    """The deck's overlay files, relative to where the export is written; absolute on standard
-    output, since the reader's deck file may end up anywhere."""
-    if out_path is None:
-        return [str(Path(p).resolve()) for p in loaded.catalog.sources[1:] if Path(p).exists()]
-    base = out_path.parent.resolve()
+    """The deck's overlay files, relative to where the export is written: on standard output,
+    relative to the current folder, where ``> file`` puts it (a file people share must not
+    carry the writer's absolute paths)."""
+    base = (out_path.parent if out_path is not None else Path.cwd()).resolve()
     return [
         os.path.relpath(Path(p).resolve(), base)
         for p in loaded.catalog.sources[1:]
