@@ -55,3 +55,15 @@ def test_a_fixed_variant_is_still_not_drawn_from(tmp_path: Path) -> None:
     result = invoke(["odds", party, "name:Gor>=1"])
     assert result.exit_code == 2
     assert "dorn:heroes" in result.output
+
+
+def test_random_party_pool_validates_as_a_pool(tmp_path: Path) -> None:
+    """The random-party file lists the heroes drawn from: all nine is legal, fewer than 5 not."""
+    pool = _write(tmp_path, "pool.txt", ["game: dorn", "variant: random-party", *HEROES])
+    assert invoke(["validate", pool]).exit_code == 0
+    small = _write(tmp_path, "small.txt", ["game: dorn", "variant: random-party", *HEROES[:4]])
+    result = invoke(["validate", small, "--json"])
+    assert result.exit_code == 1
+    assert [v["code"] for v in json.loads(result.stdout)["violations"]] == ["dorn.party-size"]
+    six = _write(tmp_path, "six.txt", ["game: dorn", *HEROES[:6]])
+    assert invoke(["validate", six]).exit_code == 1  # standard: exactly 5
