@@ -352,11 +352,10 @@ class _CachedCards(Cards):
         return card
 
     def __iter__(self) -> Iterator[Card]:
-        if self._texts is not None and None in self._made:
-            self._make_all()
-        if self._texts is None:
-            return iter(self._cards)
-        return iter(self._made)  # type: ignore[arg-type]
+        # One card at a time: a search that stops at its first match (a selector checking
+        # that some card has a value) makes only the cards it looks at.
+        for position in range(len(self)):
+            yield self[position]
 
     def lookups(self) -> CardIndex:
         """The lookups read from the entry (or the TOML build's, after a fall-back)."""
@@ -375,18 +374,6 @@ class _CachedCards(Cards):
         cached = self._texts is not None
         found = super().by_folded_name(key)
         return super().by_folded_name(key) if cached and self._texts is None else found
-
-    def _make_all(self) -> None:
-        """Make every card not yet made, validated in one pass (listing, overlays)."""
-        assert self._texts is not None
-        todo = [i for i, card in enumerate(self._made) if card is None]
-        joined = b"[" + b",".join(self._texts[i] for i in todo) + b"]"
-        try:
-            records = _validators()[2].validate_json(joined)
-            for i, raw in zip(todo, records, strict=True):
-                self._made[i] = self._make(i, raw)
-        except (_Doubt, ValueError) as exc:
-            self._fall_back(exc)
 
     def _make(self, position: int, raw: dict[str, Any]) -> Card:
         """A card from its cached table: the TOML's checks, then agreement with the lookups."""
