@@ -440,7 +440,11 @@ def nearest_legal(
     selector or condition whose cards are preferred among the nearest decks.
     """
     before = validate_loaded(loaded)
-    base = dict(deck=loaded.deck.label, game=loaded.game.id, variant=loaded.variant.name)
+    base: dict[str, Any] = {
+        "deck": loaded.deck.label,
+        "game": loaded.game.id,
+        "variant": loaded.variant.name,
+    }
     codes = list(loaded.variant.rules)
     stated, unstated = _collect(loaded, codes)
     if before.status is Status.LEGAL:

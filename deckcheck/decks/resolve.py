@@ -146,7 +146,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
             (side if zone is not None and not zone.counted else entries).append(entry)
             continue
         if line.doubt == "header" and not found.candidates:
-            key = line.text.split(":", 1)[0].strip()
+            header_key = line.text.split(":", 1)[0].strip()
             settings = sorted(game.spec.settings)
             unresolved.append(
                 UnresolvedLine(
@@ -154,7 +154,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
                     line.line,
                     line.text,
                     reason="unknown header",
-                    hint=f"{key!r} is no header; headers: {', '.join(sorted(HEADER_KEYS))}"
+                    hint=f"{header_key!r} is no header; headers: {', '.join(sorted(HEADER_KEYS))}"
                     + (f"; {game.id} settings: {', '.join(settings)}" if settings else ""),
                 )
             )

@@ -243,7 +243,12 @@ class DataRule:
         missing = list(dict.fromkeys(missing))
         above = high is not None and total > high
         if missing and not above:
-            fields = {"count": len(missing), "min": low, "max": high, "known": total}
+            fields: dict[str, object] = {
+                "count": len(missing),
+                "min": low,
+                "max": high,
+                "known": total,
+            }
             return [undecided(self.code, self._say("unknown", **fields), missing)]
         if above or (not missing and low is not None and total < low):
             at_least = " at least" if missing else ""

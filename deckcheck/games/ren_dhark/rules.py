@@ -163,7 +163,9 @@ def _kinds(catalog: Catalog, variant: Variant) -> tuple[list[str], list[str], li
     """Ids of the catalog's ship-only, person/unit-only and dual ship/unit cards."""
     ship = variant.param("ship_type")
     persons = variant.param("person_types")
-    s, p, d = [], [], []
+    s: list[str] = []
+    p: list[str] = []
+    d: list[str] = []
     for card in catalog:
         is_ship = card.has_type(ship)
         is_person = any(card.has_type(t) for t in persons)
