@@ -16,39 +16,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
-from deckcheck.analysis.anyof import DistributionReport, any_of_odds, has_any_of
-from deckcheck.analysis.anyof import distribution as category_distribution
-from deckcheck.analysis.categories import open_categorized
-from deckcheck.analysis.deckless import deckless_setup
-from deckcheck.analysis.hands import HandsReport, sample_hands
-from deckcheck.analysis.odds import (
-    GAME_RULE,
-    UNLIMITED,
-    GameRule,
-    MulliganPolicy,
-    OddsOptions,
-    OddsReport,
-    RedrawPolicy,
-    compute_odds,
-    simulate_odds,
-)
-from deckcheck.analysis.setup import open_setup
-from deckcheck.analysis.stats import StatsReport, deck_stats
-from deckcheck.analysis.tune import TuneReport, tune_deck
-from deckcheck.cards import CardSearch, find_cards
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import Json, Result
-from deckcheck.decks.load import parse_settings
-from deckcheck.diff import DeckDiff, diff_decks
-from deckcheck.export import ExportResult, export_deck
-from deckcheck.fix import FixResult, SuggestedValidation, fix_deck, suggest_fixes
-from deckcheck.games.catalog_check import CatalogCheck, check_catalog_file
-from deckcheck.games.catalog_template import CatalogTemplate
-from deckcheck.games.catalog_template import catalog_template as _template
-from deckcheck.games.registry import GameList, list_games
-from deckcheck.validate import Validation, validate_paths
+
+if TYPE_CHECKING:
+    from deckcheck.analysis.anyof import DistributionReport
+    from deckcheck.analysis.hands import HandsReport
+    from deckcheck.analysis.odds import (
+        GameRule,
+        OddsOptions,
+        OddsReport,
+    )
+    from deckcheck.analysis.stats import StatsReport
+    from deckcheck.analysis.tune import TuneReport
+    from deckcheck.cards import CardSearch
+    from deckcheck.decks.load import parse_settings
+    from deckcheck.diff import DeckDiff
+    from deckcheck.export import ExportResult
+    from deckcheck.fix import FixResult, SuggestedValidation
+    from deckcheck.games.catalog_check import CatalogCheck
+    from deckcheck.games.catalog_template import CatalogTemplate
+    from deckcheck.games.registry import GameList
+    from deckcheck.validate import Validation
 
 __all__ = [
     "CardSearch",
@@ -94,6 +85,8 @@ MAX_REDRAWS = 100
 
 def games() -> GameList:
     """The games deckcheck knows, their variants and built-in random piles."""
+    from deckcheck.games.registry import list_games
+
     return list_games()
 
 
@@ -102,6 +95,8 @@ def cards(
 ) -> CardSearch:
     """A game's cards matching ``search`` (part of a name or id, or ``field:value``), as
     ``variant`` (if given) changes them."""
+    from deckcheck.cards import find_cards
+
     return find_cards(game, search, catalogs, variant)
 
 
@@ -116,6 +111,8 @@ def validate(
     """Check decks against their game's construction rules; a deck that cannot be read is an
     outcome with its error, and does not stop the others. ``params`` change the settings the game
     declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts)."""
+    from deckcheck.validate import validate_paths
+
     return validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
 
 
@@ -128,6 +125,9 @@ def validate_and_suggest(
     params: Mapping[str, str | int] | None = None,
 ) -> SuggestedValidation:
     """:func:`validate`, and for each illegal deck the nearest legal deck (:func:`fix`)."""
+    from deckcheck.fix import SuggestedValidation, suggest_fixes
+    from deckcheck.validate import validate_paths
+
     validation = validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
     fixes = suggest_fixes(
         validation.outcomes, catalogs=catalogs, game=game, variant=variant, params=params
@@ -152,6 +152,8 @@ def fix(
     """The nearest legal deck, fewest copies added plus removed, proven minimal by the solver;
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
     Exit code 1 when no legal deck can be reached (the result names the rules)."""
+    from deckcheck.fix import fix_deck
+
     return fix_deck(
         deck,
         keep=keep,
@@ -186,6 +188,10 @@ def odds(
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
     ``progress`` is called with ``(done, total)`` during long computations."""
+    from deckcheck.analysis.anyof import any_of_odds, has_any_of
+    from deckcheck.analysis.categories import open_categorized
+    from deckcheck.analysis.odds import compute_odds
+
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup, texts = open_categorized(deck, conditions, catalogs=catalogs, game=game, variant=variant)
     if has_any_of(texts):
@@ -211,6 +217,10 @@ def odds_deckless(
     """:func:`odds` of a deck given as ``size`` cards and ``categories`` (``"ships=15"``,
     ``"type:ship=15"``; the rest other cards), with ``game``'s opening and mulligan or, without
     a game, ``seen`` cards drawn."""
+    from deckcheck.analysis.anyof import any_of_odds, has_any_of
+    from deckcheck.analysis.deckless import deckless_setup
+    from deckcheck.analysis.odds import compute_odds
+
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup = deckless_setup(size, categories, game=game, seen=seen, catalogs=catalogs)
     if has_any_of(conditions):
@@ -233,6 +243,9 @@ def distribution(
 ) -> DistributionReport:
     """How many cards matching ``selector`` are seen: P(exactly k), P(at least k) (also with
     the mulligan aimed at it) and the mean."""
+    from deckcheck.analysis.anyof import distribution as category_distribution
+    from deckcheck.analysis.categories import open_categorized
+
     options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
     setup, texts = open_categorized(
         deck, [f"{selector}>=1"], catalogs=catalogs, game=game, variant=variant
@@ -259,6 +272,9 @@ def simulate(
 ) -> OddsReport:
     """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
     called with ``(done, total)`` trials now and then."""
+    from deckcheck.analysis.odds import simulate_odds
+    from deckcheck.analysis.setup import open_setup
+
     options = odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
     setup = open_setup(deck, catalogs=catalogs, game=game, variant=variant)
     return simulate_odds(setup, conditions, options, trials, seed, progress)
@@ -279,6 +295,9 @@ def hand(
 ) -> HandsReport:
     """Sample opening hands dealt the way the game deals, with the mulligan's decisions (aimed at
     ``conditions`` where the rule offers a choice)."""
+    from deckcheck.analysis.hands import sample_hands
+    from deckcheck.analysis.setup import open_setup
+
     options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
     return sample_hands(
         open_setup(deck, catalogs=catalogs, game=game, variant=variant),
@@ -304,6 +323,8 @@ def export(
 ) -> ExportResult:
     """A deck in another format, written atomically to ``output`` when given; an illegal deck is
     refused (exit code 1) unless ``allow_illegal``."""
+    from deckcheck.export import export_deck
+
     return export_deck(
         deck,
         fmt,
@@ -318,11 +339,15 @@ def export(
 
 def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
     """Cards added, removed and changed between two decks of one game, and the rule totals."""
+    from deckcheck.diff import diff_decks
+
     return diff_decks(deck_a, deck_b, catalogs=catalogs, game=game)
 
 
 def catalog_template(game: str, *, fields: Sequence[str] = ()) -> CatalogTemplate:
     """A commented catalog overlay to fill in; with ``fields``, every card lacking them."""
+    from deckcheck.games.catalog_template import catalog_template as _template
+
     return _template(game, fields)
 
 
@@ -336,6 +361,8 @@ def stats(
 ) -> StatsReport:
     """A deck's (or a pile's) composition by the dimensions its game declares, and per value
     the opening hand's expected count and exact chance of at least one."""
+    from deckcheck.analysis.stats import deck_stats
+
     return deck_stats(deck, catalogs=catalogs, game=game, variant=variant, second=second)
 
 
@@ -353,6 +380,8 @@ def tune(
 ) -> TuneReport:
     """How many cards of ``condition``'s category reach probability ``target`` (0.95, "95%"),
     the deck's size kept, with the table by count around the answer."""
+    from deckcheck.analysis.tune import tune_deck
+
     options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
     return tune_deck(
         deck,
@@ -380,6 +409,8 @@ def parse_target(target: float | str) -> float:
 
 def catalog_check(file: str | Path) -> CatalogCheck:
     """Every problem of a catalog overlay file, with its line (exit code 2 if any)."""
+    from deckcheck.games.catalog_check import check_catalog_file
+
     return check_catalog_file(file)
 
 
@@ -394,6 +425,14 @@ def odds_options(
 ) -> OddsOptions:
     """Check the draw options as a user gives them (``redraws`` a number or "unlimited"; None
     keeps the game's own limit)."""
+    from deckcheck.analysis.odds import (
+        GAME_RULE,
+        UNLIMITED,
+        MulliganPolicy,
+        OddsOptions,
+        RedrawPolicy,
+    )
+
     if mulligan not in ("rules", "none"):
         raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
     parsed: int | GameRule | None = GAME_RULE
@@ -418,3 +457,35 @@ def odds_options(
         by_turn,
         cast(RedrawPolicy, redraw_policy),
     )
+
+
+# Result types re-exported from the modules that compute them, imported on first use so that a
+# command pays only for the modules it runs (validation never imports the draw engine).
+_LAZY = {
+    "CardSearch": ("deckcheck.cards", "CardSearch"),
+    "CatalogCheck": ("deckcheck.games.catalog_check", "CatalogCheck"),
+    "CatalogTemplate": ("deckcheck.games.catalog_template", "CatalogTemplate"),
+    "DeckDiff": ("deckcheck.diff", "DeckDiff"),
+    "DistributionReport": ("deckcheck.analysis.anyof", "DistributionReport"),
+    "ExportResult": ("deckcheck.export", "ExportResult"),
+    "FixResult": ("deckcheck.fix", "FixResult"),
+    "GameList": ("deckcheck.games.registry", "GameList"),
+    "HandsReport": ("deckcheck.analysis.hands", "HandsReport"),
+    "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
+    "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),
+    "SuggestedValidation": ("deckcheck.fix", "SuggestedValidation"),
+    "TuneReport": ("deckcheck.analysis.tune", "TuneReport"),
+    "Validation": ("deckcheck.validate", "Validation"),
+    "parse_settings": ("deckcheck.decks.load", "parse_settings"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module_name, attribute = _LAZY[name]
+    import importlib
+
+    value = getattr(importlib.import_module(module_name), attribute)
+    globals()[name] = value
+    return value
