@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.catalog.model import Card
-from deckcheck.catalog.selectors import bind_selector
-from deckcheck.core.errors import ConditionError
+from deckcheck.catalog.selectors import bind_selector, looks_like_field_value
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import fold
 from deckcheck.games.base import Game
@@ -52,19 +51,16 @@ def find_cards(
         by_id = catalog.by_id(search)
         exact = catalog.by_name(search) or ([by_id] if by_id else [])
         key = fold(search)
-        cards = exact + [
+        # An exact name or id is the card asked for: shown alone, in full.
+        cards = exact or [
             c
             for c in catalog
-            if c not in exact
-            and (key in fold(c.name) or key in fold(c.id) or any(key in fold(a) for a in c.aliases))
+            if key in fold(c.name) or key in fold(c.id) or any(key in fold(a) for a in c.aliases)
         ]
-        if not cards and ":" in search:
-            try:
-                selector = bind_selector(search, catalog)
-            except ConditionError:
-                selector = None
-            if selector is not None:
-                cards = [c for c in catalog if selector(c)]
+        if not cards and looks_like_field_value(search):
+            # field:value as odds reads it, with the same messages for a field or value typo
+            selector = bind_selector(search, catalog, game.name_candidates)
+            cards = [c for c in catalog if selector(c)]
     art = game.card_art(cards[0]) if game.card_art and len(cards) == 1 else None
     shown = (
         tuple(game.spec.list_fields)

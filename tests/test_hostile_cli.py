@@ -584,12 +584,27 @@ def test_bad_game_field_or_pile(args: list[str | Path], says: str) -> None:
 
 
 def test_cards_search_that_matches_nothing_is_not_an_error() -> None:
-    for search in ("type:", ":", "type:zzz", "\x00", "x" * 10_000, "[/]"):
+    for search in (":", "\x00", "x" * 10_000, "[/]"):
         out = cli(["cards", "ren-dhark", search])
         assert_clean(out)
         assert out.code == 0, out.text
         if search == "[/]":
             assert "'[/]'" in out.text  # echoed as typed, not read as markup
+
+
+def test_cards_field_value_reads_like_a_condition() -> None:
+    """field:value in ``cards`` is refused with the messages ``odds`` gives it."""
+    for search, says in (
+        ("type:", "values: action, person"),
+        ("type:zzz", "no ren-dhark card has type 'zzz'"),
+        ("colr:red", "did you mean colour:red?"),
+    ):
+        out = cli(["cards", "ren-dhark", search])
+        assert_clean(out)
+        assert out.code == 2, out.text
+        assert says in out.stderr
+        odds = cli(["odds", RD_CUSTOM, f"{search}>=1"])
+        assert odds.code == 2 and odds.stderr == out.stderr
 
 
 def test_games_still_work() -> None:

@@ -31,6 +31,12 @@ class Condition:
 def parse_condition(text: str) -> Condition:
     """Parse ``SELECTOR OP COUNT``; anything else is a :class:`ConditionError`."""
     cleaned = text.strip()
+    for typo, meant in (("=>", ">="), ("=<", "<=")):
+        if typo in cleaned:
+            raise ConditionError(
+                f"condition {text!r}: {typo} is not an operator; did you mean "
+                f"{cleaned.replace(typo, meant, 1)!r}?"
+            )
     match = _CONDITION.match(cleaned)
     if not match or not match.group("selector").strip():
         raise ConditionError(

@@ -14,7 +14,14 @@ from deckcheck.core.result import OK, Json
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.facade import Policy, RedrawPolicy
 from deckcheck.draws.facts import Fact, FactKind, lookahead_fact
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
+from deckcheck.draws.model import (
+    CountTest,
+    DrawProblem,
+    Procedure,
+    Query,
+    RedrawRule,
+    ReturnRule,
+)
 from deckcheck.draws.wording import fact_text
 
 MulliganPolicy = Literal["rules", "none"]
@@ -191,6 +198,12 @@ def bind(
     # The triggers' selectors come after the conditions' (see selector_texts above).
     procedure = setup.procedure(trigger_offset=len(conditions))
     if not isinstance(options.redraws, GameRule):
+        if not isinstance(procedure.mulligan, RedrawRule):
+            what = "its mulligan is not a redraw" if procedure.mulligan else "it has no mulligan"
+            raise UsageError(
+                f"--redraws sets the limit of a redraw rule; {setup.label} ({setup.game.id}): "
+                + (what if options.mulligan == "rules" else "--mulligan none draws once")
+            )
         procedure = procedure.with_max_redraws(options.redraws)
     return Bound(problem, procedure, conditions)
 
@@ -259,6 +272,7 @@ def assumptions(
         lines.append(f"deck {setup.deck_size} cards; draw pile {setup.pile_size}")
         for a in setup.set_aside:
             lines.append(f"set aside: {a.count}× {a.card.name} ({a.why})")
+        lines += _never_drawn(setup, bound)
     proc = bound.procedure
     opening = proc.opening_size(options.second)
     if not setup.builtin_pile:
@@ -290,6 +304,21 @@ def assumptions(
                 else "redraw whenever allowed (--redraw-policy always)"
             )
             lines.append(f"mulligan: {desc}; {when}, {limit}")
+    return lines
+
+
+def _never_drawn(setup: DrawSetup, bound: Bound) -> list[str]:
+    """A condition counting cards the rules set aside: those are never drawn, say so."""
+    lines = []
+    for condition in bound.conditions:
+        matches = bind_selector(condition.selector, setup.catalog, setup.game.name_candidates)
+        aside = [a for a in setup.set_aside if matches(a.card)]
+        if aside:
+            cards = ", ".join(f"{a.count}× {a.card.name}" for a in aside)
+            lines.append(
+                f"{condition.text}: {cards} set aside before the draw, so never drawn "
+                "(not counted here)"
+            )
     return lines
 
 

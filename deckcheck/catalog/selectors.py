@@ -6,6 +6,7 @@ triggers, piles, totals), so there is one way to say "these cards".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -57,6 +58,11 @@ def bind_selector(
     key, sep, value = raw.partition(":")
     key_folded = fold(key)
     known_fields = {fold(f) for f in catalog.fields} | {"type", "name", "id"}
+    if sep and key_folded in known_fields and not value.strip():
+        raise ConditionError(
+            f"{raw!r} names the field {key.strip()} but no value",
+            details=[f"values: {', '.join(_values(catalog, key_folded)[:12])}"],
+        )
     if sep and key_folded in known_fields and value.strip():
         if key_folded == "id":
             card = catalog.by_id(value.strip())
@@ -102,9 +108,38 @@ def bind_selector(
             break
     if named:
         return Selector(raw, lambda c: c.id in named)
+    fields = sorted({"type", *catalog.fields} - {"name", "id"})
+    if looks_like_field_value(raw):
+        hint = suggest(key, fields, limit=1)
+        raise ConditionError(
+            f"{catalog.game} cards have no field {key!r}"
+            + (f" (did you mean {hint[0]}:{value}?)" if hint else ""),
+            details=[f"fields: {', '.join(fields)}"],
+        )
+    as_value = [
+        f"{f}:{v}" for f in fields for v in _values(catalog, fold(f)) if fold(v) == fold(raw)
+    ]
     hint = suggest(raw, list(catalog.names()))
-    fields_hint = ", ".join(sorted(catalog.fields)[:8])
     raise ConditionError(
         f"{raw!r} is neither a card name nor field:value",
-        details=[f"did you mean: {', '.join(hint)}?"] if hint else [f"fields: type, {fields_hint}"],
+        details=[f"did you mean: {', '.join(as_value[:3] or hint)}?"]
+        if as_value or hint
+        else [f"fields: {', '.join(fields)}"],
     )
+
+
+_FIELD_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def looks_like_field_value(text: str) -> bool:
+    """``colr:red`` is meant as field:value, ``Espionage: Klingon`` as a name with a colon."""
+    key, sep, value = text.strip().partition(":")
+    return bool(sep) and bool(_FIELD_WORD.fullmatch(key)) and not value[:1].isspace()
+
+
+def _values(catalog: Catalog, field_folded: str) -> list[str]:
+    """The values the catalog's cards hold in a field (for suggestions)."""
+    name = next((f for f in (*catalog.fields, "type") if fold(f) == field_folded), None)
+    if name is None:
+        return []
+    return sorted({str(v) for c in catalog for v in _as_list(c.get(name))})

@@ -466,10 +466,21 @@ def big_text(text: str) -> str:
     return "\n".join(rows)
 
 
+def digits(p: float, places: int) -> str:
+    """``p`` with at least ``places`` decimals, and more where fewer would round a
+    probability that is not 0 or 1 to one that is (0.99996 is never shown as 1.0000)."""
+    shown = f"{p:.{places}f}"
+    while 0 < p < 1 and float(shown) in (0.0, 1.0) and places < 15:
+        places += 1
+        shown = f"{p:.{places}f}"
+    return shown
+
+
 def _percent(p: float) -> str:
     if 0 < p < 0.0001:
         return f"{p:.2e}"
-    return f"{100 * p:.2f} %"
+    places = len(digits(p, 4).partition(".")[2]) - 2  # as many as the fraction needs
+    return f"{100 * p:.{places}f} %"
 
 
 def odds(rep: OddsReport) -> None:
@@ -481,7 +492,9 @@ def odds(rep: OddsReport) -> None:
     lines: list[RenderableType] = [head, Text("")]
     what = " and ".join(rep.conditions)
     lines.append(
-        Text.assemble(("P(", "dim"), (what, "bold"), (")", "dim"), f"  = {rep.probability:.6f}")
+        Text.assemble(
+            ("P(", "dim"), (what, "bold"), (")", "dim"), f"  = {digits(rep.probability, 6)}"
+        )
     )
     if rep.probability_exact and rep.exact:
         frac = rep.probability_exact
@@ -498,7 +511,7 @@ def odds(rep: OddsReport) -> None:
             )
         )
     if rep.mulligan == "rules" and rep.probability != rep.probability_without_mulligan:
-        lines.append(Text(f"without the mulligan: {rep.probability_without_mulligan:.6f}"))
+        lines.append(Text(f"without the mulligan: {digits(rep.probability_without_mulligan, 6)}"))
     lines.append(Text(("exact" if rep.exact else "estimate") + f" · {rep.method}", style="cyan"))
     lines.append(Text(""))
     lines.extend(Text(f"• {a}", style="dim") for a in rep.assumptions)
@@ -515,7 +528,7 @@ def odds(rep: OddsReport) -> None:
             table.add_row(
                 str(row.turn),
                 str(row.cards_seen),
-                f"{row.probability:.4f}" + ("" if row.exact else "~"),
+                digits(row.probability, 4) + ("" if row.exact else "~"),
                 Text(bar, style=colour),
             )
         out.print(table)

@@ -68,8 +68,8 @@ def resolve_source(
     declared = source.game.strip().lower() if source.game else None
     game = game.strip().lower() if game else None
     if game:
-        get_game(game)  # an unknown --game is the first thing to say
-    if declared and game and declared != game:
+        game = get_game(game).id  # an unknown --game is the first thing to say; "stccg" ok
+    if declared and game and declared != game and _known_id(declared) != game:
         raise UsageError(
             f"{source.label} says game {declared!r} but --game says {game!r}; drop one of them"
         )
@@ -125,6 +125,14 @@ def _check_header_overlays(source: DeckSource) -> None:
             source=source.label,
             line=source.header_lines.get("catalog"),
         )
+
+
+def _known_id(name: str) -> str | None:
+    """The game id a name or alias stands for, or None (reported where the name is read)."""
+    try:
+        return get_game(name).id
+    except DeckcheckError:
+        return None
 
 
 def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:

@@ -14,6 +14,7 @@ import tomli_w
 
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import UsageError
+from deckcheck.core.text import suggest
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import lookup, pick
 from deckcheck.games.base import Exported, Exporter
@@ -230,6 +231,10 @@ BUILT_IN: dict[str, Writer] = {
 READABLE = frozenset({"text", "toml", "json"})
 
 
+FORMAT_ALIASES = {"md": "markdown", "txt": "text", "htm": "html", "dek": "lackey"}
+"""Other names people use for a format (any case): ``--to md`` is markdown."""
+
+
 def formats_for(loaded: LoadedDeck) -> dict[str, Writer]:
     """Every format this deck can be exported to: the built-in ones and the game's own."""
     formats = dict(BUILT_IN)
@@ -253,9 +258,15 @@ def render(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> str:
 def render_with_notes(loaded: LoadedDeck, fmt: str, out_path: Path | None = None) -> Exported:
     """The deck in ``fmt`` with notes on what the format could not hold."""
     formats = formats_for(loaded)
-    if fmt not in formats:
+    name = fmt.strip().lower()
+    name = FORMAT_ALIASES.get(name, name)
+    if name not in formats:
+        hint = suggest(name, list(formats), limit=1)
         raise UsageError(
-            f"unknown format {fmt!r} for {loaded.game.id}; formats: " + ", ".join(formats)
+            f"unknown format {fmt!r} for {loaded.game.id}"
+            + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            + "; formats: "
+            + ", ".join(formats)
         )
-    written = formats[fmt](loaded, out_path)
+    written = formats[name](loaded, out_path)
     return written if isinstance(written, Exported) else Exported(written)

@@ -154,11 +154,16 @@ class Game:
     def variant(self, name: str | None) -> Variant:
         """The named variant (default when None); an unknown name is a usage error."""
         chosen = name or self.spec.game.default_variant
-        if chosen not in self.variants:
+        # Any case, spaces for hyphens: "Four Heroes" is four-heroes.
+        key = "-".join(chosen.strip().lower().replace("_", "-").split())
+        if key not in self.variants:
+            hint = suggest(key, list(self.variants), limit=1)
             raise UsageError(
-                f"{self.id} has no variant {chosen!r}; variants: {', '.join(self.variants)}"
+                f"{self.id} has no variant {chosen!r}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f"; variants: {', '.join(self.variants)}"
             )
-        return self.variants[chosen]
+        return self.variants[key]
 
     @cached_property
     def field_specs(self) -> dict[str, FieldSpec]:

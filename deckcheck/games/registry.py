@@ -10,6 +10,7 @@ from pathlib import Path
 
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.result import OK, Json
+from deckcheck.core.text import suggest
 from deckcheck.games.base import Game, GameInfo
 
 ENTRY_POINT_GROUP = "deckcheck.games"
@@ -60,10 +61,18 @@ def get_game(game_id: str) -> Game:
     games = all_games()
     if game_id in _broken:
         raise CatalogError(_broken[game_id])
-    if game_id not in games:
-        known = ", ".join(games) or "none (is deckcheck installed?)"
-        raise UsageError(f"unknown game {game_id!r}; known games: {known}")
-    return games[game_id]
+    if game_id in games:
+        return games[game_id]
+    for game in games.values():
+        if game_id in game.spec.game.aliases:  # "stccg" is stccg-1e
+            return game
+    known = ", ".join(games) or "none (is deckcheck installed?)"
+    hint = suggest(game_id, [*games, *(a for g in games.values() for a in g.spec.game.aliases)])
+    raise UsageError(
+        f"unknown game {game_id!r}"
+        + (f" (did you mean {hint[0]!r}?)" if hint else "")
+        + f"; known games: {known}"
+    )
 
 
 @dataclass(frozen=True)

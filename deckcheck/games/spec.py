@@ -23,6 +23,7 @@ class GameInfo(_Strict):
     deck_noun: str = "deck"
     card_noun: str = "card"
     example_condition: str = "type:X>=1"  # shown in messages about conditions
+    aliases: list[str] = []  # other names the game answers to ("stccg"), lower case
 
 
 class FieldModel(_Strict):

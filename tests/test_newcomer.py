@@ -1,0 +1,79 @@
+"""Issue-20 reproductions: odds wording and digits, one set of condition messages, names read
+in any case with suggestions."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import EXAMPLES, run_cli, run_json
+
+from deckcheck.cli.render import _percent, digits
+
+RD = str(EXAMPLES / "ren-dhark/terra-custom.txt")
+PC = str(EXAMPLES / "planetary-conquerors/legal-50.txt")
+STCCG = str(EXAMPLES / "stccg-1e/legal-federation.txt")
+
+
+def test_a_set_aside_type_is_said_never_drawn() -> None:
+    data = run_json(["odds", RD, "type:planet>=1", "--json"])
+    assert data["probability"] == 0
+    assert any("never drawn" in line and "Terra" in line for line in data["assumptions"])
+
+
+@pytest.mark.parametrize(
+    ("p", "shown"),
+    [(0.99996, "0.99996"), (0.999999996, "0.999999996"), (1.0, "1.0000"), (0.00004, "0.00004")],
+)
+def test_digits_tell_a_near_certainty_from_certainty(p: float, shown: str) -> None:
+    assert digits(p, 4) == shown
+    assert _percent(0.99996) == "99.996 %"
+
+
+def test_redraws_without_a_redraw_rule_is_refused() -> None:
+    result = run_cli(["odds", PC, "type:warrior>=1", "--redraws", "2"])
+    assert result.exit_code == 2
+    assert "--redraws" in result.stderr and "not a redraw" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("condition", "says"),
+    [
+        ("ship>=2", "did you mean: type:ship?"),
+        ("colr:red>=1", "no field 'colr' (did you mean colour:red?)"),
+        ("type:ship=>2", "did you mean 'type:ship>=2'?"),
+        ("type:>=2", "names the field type but no value"),
+    ],
+)
+@pytest.mark.parametrize("command", ["odds", "simulate", "hand"])
+def test_one_set_of_condition_messages(command: str, condition: str, says: str) -> None:
+    extra = ["--trials", "100"] if command == "simulate" else []
+    result = run_cli([command, RD, condition, *extra])
+    assert result.exit_code == 2
+    assert says in " ".join(result.stderr.split())
+
+
+def test_field_suggestion_for_an_abbreviated_field() -> None:
+    result = run_cli(["odds", STCCG, "affil:klingon>=2"])
+    assert result.exit_code == 2 and "affiliation:klingon" in result.stderr
+
+
+def test_cards_rejects_a_field_as_odds_does() -> None:
+    result = run_cli(["cards", "ren-dhark", "colr:red"])
+    assert result.exit_code == 2 and "colour:red" in result.stderr
+
+
+def test_cards_exact_match_is_shown_alone_in_full() -> None:
+    found = run_json(["cards", "the-drake", "Monk", "--json"])
+    assert [c["name"] for c in found] == ["Monk"]
+
+
+def test_names_in_any_case_with_aliases_and_suggestions() -> None:
+    assert run_cli(["validate", RD, "--variant", "CUSTOM"]).exit_code == 0
+    assert run_cli(["cards", "STCCG", "Kirk"]).exit_code == 0
+    assert run_json(["cards", "drake", "Monk", "--json"])[0]["name"] == "Monk"
+    typo = run_cli(["validate", RD, "--variant", "custm"])
+    assert typo.exit_code == 2 and "did you mean 'custom'" in typo.stderr
+    dorn = run_cli(["validate", str(EXAMPLES / "dorn/four-heroes.txt"), "-v", "Four Heroes"])
+    assert dorn.exit_code in (0, 1, 3) and "four-heroes" in dorn.stdout
+    assert run_cli(["export", RD, "--to", "MD"]).stdout.startswith("#")
+    fmt = run_cli(["export", RD, "--to", "markdwn"])
+    assert fmt.exit_code == 2 and "did you mean 'markdown'" in fmt.stderr
