@@ -76,11 +76,12 @@ def test_csv_and_markdown_hold_every_card() -> None:
     loaded = load_deck(deck)
     csv_text = render(loaded, "csv")
     header, *rows = csv_text.strip().split("\n")
-    assert header.startswith("count,id,name,type")
+    assert header.startswith("game,variant,catalog,count,id,name,type")  # read back on its own
     assert "resource_points" in header
-    assert sum(int(r.split(",")[0]) for r in rows) == loaded.deck.size
+    assert sum(int(r.split(",")[3]) for r in rows) == loaded.deck.size
     md = render(loaded, "markdown")
     assert md.count("\n| ") == len(loaded.deck.counts()) + 1  # rows + header
+    assert "game: ren-dhark  \n" in md and "catalog: " in md
     assert "POINT OF" in md
 
 

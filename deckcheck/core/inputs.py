@@ -82,6 +82,29 @@ def decode(data: bytes, label: str) -> str:
 
     Newlines are normalised to ``\\n``.
     """
+    return decode_noted(data, label, legacy=False)[0]
+
+
+def decode_noted(data: bytes, label: str, *, legacy: bool = True) -> tuple[str, str | None]:
+    """:func:`decode`, and with ``legacy`` a file that is surely Windows-1250 (Czech Windows)
+    is read too: the text and a note naming the encoding (None for UTF-8 or UTF-16). A file
+    whose encoding cannot be told apart (Latin-1 or Windows-1250?) is still refused."""
+    if legacy and not data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            czech = _surely_cp1250(data)
+            if czech is not None:
+                line = data.count(b"\n", 0, exc.start) + 1
+                note = (
+                    f"read as Windows-1250 (Czech): the file is not UTF-8 (line {line}); "
+                    "re-save it as UTF-8 to be sure"
+                )
+                return _text(czech, label), note
+    return _text(_decoded(data, label), label), None
+
+
+def _decoded(data: bytes, label: str) -> str:
     if data.startswith(codecs.BOM_UTF8):
         text = _strict(data[3:], "utf-8", label)
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -97,6 +120,11 @@ def decode(data: bytes, label: str) -> str:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputFileError(_undecodable_message(data, exc), source=label) from None
+    return text
+
+
+def _text(text: str, label: str) -> str:
+    """Decoded text checked for NUL bytes, with its newlines normalised."""
     if "\x00" in text:
         raise InputFileError(
             "holds NUL bytes: this is not a text file (UTF-16 needs a byte-order mark)",
@@ -104,6 +132,27 @@ def decode(data: bytes, label: str) -> str:
             line=text.count("\n", 0, text.index("\x00")) + 1,
         )
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_CZECH_ONLY = set("ěščřžťďňůĚŠČŘŽŤĎŇŮ")
+"""Letters Windows-1250 has and Latin-1 has not (there, their bytes are other letters or
+control characters)."""
+
+
+def _surely_cp1250(data: bytes) -> str | None:
+    """The text when the bytes are surely Czech Windows-1250: they decode so, and either use
+    the bytes 0x80–0x9F (control characters in Latin-1) for Czech letters, or hold two or more
+    different Czech-only letters. Otherwise None: Latin-1 cannot be ruled out."""
+    try:
+        text = data.decode("cp1250")
+    except UnicodeDecodeError:
+        return None
+    if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in text):
+        return None  # control characters: binary data, not a Czech text
+    czech = {ch for ch in text if ch in _CZECH_ONLY}
+    high = {bytes([b]).decode("cp1250") for b in set(data) if 0x80 <= b <= 0x9F}
+    czech_high = bool(high) and high <= _CZECH_ONLY | set("„“”‚‘’–—…") and bool(high & czech)
+    return text if czech_high or len(czech) >= 2 else None
 
 
 def _strict(data: bytes, encoding: str, label: str) -> str:

@@ -1,4 +1,5 @@
-"""Reading other programs' deck files: Lackey's ``.dek`` XML and gemp's stored deck.
+"""Reading other programs' deck files: Lackey's ``.dek`` XML, gemp's stored deck, and a
+spreadsheet's CSV (deckcheck's own CSV export among them).
 
 Both keep a deck in zones (Lackey's superzones, gemp's sub-decks); the zone names are kept as
 each line's section and mapped to the game's zones when the deck is resolved.
@@ -13,15 +14,22 @@ each line's section and mapped to the game's zones when the deck is resolved.
     </deck>
 
 gemp: one line ``ZONE|id,id,…|ZONE|id,…`` (blueprint ids, one per copy).
+
+CSV: a heading row with a count column and an id or name column (``game,count,id,name,type``
+as deckcheck writes it; ``,`` ``;`` or tab between cells); ``game``, ``variant``, ``zone`` and
+``catalog`` (overlay files, relative to the CSV file) columns are read too.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from pathlib import Path
 from xml.parsers import expat
 
 from deckcheck.core.errors import DeckFormatError
+from deckcheck.decks.counts import parse_count
 from deckcheck.decks.model import DeckLine, DeckSource
 
 MAX_XML_CARDS = 100_000
@@ -164,3 +172,77 @@ def parse_gemp(text: str, label: str, path: Path | None = None) -> DeckSource:
             if len(cards) > MAX_XML_CARDS:
                 raise DeckFormatError(f"holds more than {MAX_XML_CARDS:,} cards", source=label)
     return DeckSource(label, path, "gemp", {}, _merged(cards))
+
+
+_CSV_COUNT = frozenset({"count", "qty", "quantity", "copies", "number", "počet", "pocet"})
+_CSV_ID = frozenset({"id", "card id", "number id"})
+_CSV_NAME = frozenset({"name", "card", "card name", "karta", "název", "nazev"})
+
+
+def _csv_heading(text: str) -> tuple[str, list[str]] | None:
+    """The delimiter and the folded cells of a CSV heading row, if the first line is one."""
+    first = next((line for line in text.lstrip("\ufeff").splitlines() if line.strip()), "")
+    for delimiter in (",", ";", "\t"):
+        cells = [c.strip().casefold() for c in next(csv.reader([first], delimiter=delimiter))]
+        if len(cells) >= 2 and set(cells) & _CSV_COUNT and set(cells) & (_CSV_ID | _CSV_NAME):
+            return delimiter, cells
+    return None
+
+
+def looks_like_csv(text: str) -> bool:
+    """A first line that is a CSV heading row with a count and a card column."""
+    return _csv_heading(text) is not None
+
+
+def parse_csv(text: str, label: str, path: Path | None = None) -> DeckSource:
+    """A CSV deck: one card per row, the card by its id (else its name), the game from a
+    ``game`` column (all rows must agree), the zone from a ``zone`` column."""
+    found = _csv_heading(text)
+    if found is None:
+        raise DeckFormatError(
+            "is not a CSV deck (no heading row with count and card)", source=label
+        )
+    delimiter, heading = found
+    column = {name: i for i, name in reversed(list(enumerate(heading)))}
+    count_at = next(column[c] for c in heading if c in _CSV_COUNT)
+    id_at = next((column[c] for c in heading if c in _CSV_ID), None)
+    name_at = next((column[c] for c in heading if c in _CSV_NAME), None)
+    game_at, zone_at, catalog_at = column.get("game"), column.get("zone"), column.get("catalog")
+    variant_at = column.get("variant")
+    variants: set[str] = set()
+    overlays: list[str] = []
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
+    next(reader)
+    lines: list[DeckLine] = []
+    games: set[str] = set()
+    for cells in reader:
+        number = reader.line_num
+        if not any(c.strip() for c in cells):
+            continue
+
+        def cell(at: int | None, cells: list[str] = cells) -> str:
+            return cells[at].strip() if at is not None and at < len(cells) else ""
+
+        ref = cell(id_at) or cell(name_at)
+        if not ref:
+            raise DeckFormatError("the row names no card", source=label, line=number)
+        count = parse_count(cell(count_at) or "1", label, number)
+        if cell(game_at):
+            games.add(cell(game_at))
+        if cell(variant_at):
+            variants.add(cell(variant_at))
+        for overlay in (c.strip() for c in cell(catalog_at).split(";")):
+            if overlay and overlay not in overlays:
+                overlays.append(overlay)
+        lines.append(DeckLine(ref, count, number, delimiter.join(cells), cell(zone_at) or None))
+    if len(games) > 1:
+        raise DeckFormatError(
+            f"its rows name several games ({', '.join(sorted(games))}); a deck is of one game",
+            source=label,
+        )
+    headers = {"game": games.pop()} if games else {}
+    if len(variants) == 1:
+        headers["variant"] = variants.pop()
+    base = path.parent if path else Path.cwd()
+    catalogs = tuple(base / overlay for overlay in overlays)
+    return DeckSource(label, path, "csv", headers, tuple(lines), catalogs)

@@ -16,13 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.core.errors import DeckFormatError
-from deckcheck.core.inputs import STDIN, read_text, source_label, too_many_overlays
+from deckcheck.core.inputs import STDIN, decode_noted, read_bytes, source_label, too_many_overlays
 from deckcheck.core.tomlfile import key_line, parse_toml
-from deckcheck.decks.interchange import looks_like_dek, looks_like_gemp, parse_dek, parse_gemp
+from deckcheck.decks.counts import MAX_COPIES_PER_LINE, parse_count
+from deckcheck.decks.interchange import (
+    looks_like_csv,
+    looks_like_dek,
+    looks_like_gemp,
+    parse_csv,
+    parse_dek,
+    parse_gemp,
+)
 from deckcheck.decks.model import CategoryLine, DeckLine, DeckSource
-
-MAX_COPIES_PER_LINE = 10_000
-"""Largest count on one line; real decks hold a few copies, so more is surely a typo."""
 
 HEADER_KEYS = frozenset(
     {
@@ -52,10 +57,11 @@ _TOML_HINT = re.compile(r"^\s*(\[\s*cards\s*\]|\[\[\s*cards\s*\]\]|[A-Za-z_]+\s*
 
 def read_deck(path: str | Path) -> DeckSource:
     """Read and parse a deck file (or ``-`` for standard input)."""
-    text = read_text(path)
     label = source_label(path)
+    text, note = decode_noted(read_bytes(path), label)
     base = None if str(path) == STDIN else Path(path)
-    return parse_deck(text, label, base)
+    source = parse_deck(text, label, base)
+    return replace(source, notes=(note, *source.notes)) if note else source
 
 
 def parse_deck(text: str, label: str, path: Path | None = None) -> DeckSource:
@@ -66,6 +72,8 @@ def parse_deck(text: str, label: str, path: Path | None = None) -> DeckSource:
         return parse_dek(text, label, path)
     if looks_like_gemp(text):
         return parse_gemp(text, label, path)
+    if suffix == ".csv" or looks_like_csv(text):
+        return parse_csv(text, label, path)
     if stripped.startswith("{") or suffix == ".json":
         return _parse_json(text, label, path)
     if suffix == ".toml" or (_TOML_HINT.search(text) and not _looks_like_text_deck(text)):
@@ -93,26 +101,6 @@ def _catalog_paths(value: Any, label: str, path: Path | None, line: int | None) 
         )
     base = path.parent if path else Path.cwd()
     return tuple(base / item.strip() for item in items)
-
-
-def parse_count(raw: str, label: str, line: int | None) -> int:
-    """A count from a deck file, with clear errors for negative and absurd values."""
-    digits = raw.replace("_", "").replace(",", "")
-    try:
-        value = int(digits)
-    except ValueError:
-        raise DeckFormatError(
-            f"count {raw!r} is not a whole number", source=label, line=line
-        ) from None
-    if value < 0:
-        raise DeckFormatError(f"count {value} is negative", source=label, line=line)
-    if value > MAX_COPIES_PER_LINE:
-        raise DeckFormatError(
-            f"count {raw} is more than the limit of {MAX_COPIES_PER_LINE:,} copies per line",
-            source=label,
-            line=line,
-        )
-    return value
 
 
 def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
@@ -271,12 +259,15 @@ def _looks_like_prose(body: str) -> bool:
 
 
 class _MarkdownTable:
-    """Rows of a pasted Markdown table: the count and name columns found from its heading
-    row (deckcheck's own "| Count | Card | Type |"), else the first number and first text."""
+    """Rows of a pasted Markdown table: the count, card (or id) and zone columns found from its
+    heading row (deckcheck's own "| Count | Card | Id | Type |"), else the first number and the
+    first text."""
 
     def __init__(self) -> None:
         self.count_col: int | None = None
         self.name_col: int | None = None
+        self.id_col: int | None = None
+        self.zone_col: int | None = None
         self.heading_seen = False
 
     def row(
@@ -286,23 +277,26 @@ class _MarkdownTable:
         if all(re.fullmatch(r":?-{2,}:?", c) or not c for c in cells):
             return None  # the |---|---| line under the heading
         folded = [c.casefold() for c in cells]
-        if not self.heading_seen and any(c in _NAME_HEADINGS for c in folded):
+        if not self.heading_seen and any(c in _NAME_HEADINGS | {"id"} for c in folded):
             self.heading_seen = True
-            self.name_col = next(i for i, c in enumerate(folded) if c in _NAME_HEADINGS)
-            self.count_col = next((i for i, c in enumerate(folded) if c in _COUNT_HEADINGS), None)
+            find = lambda names: next((i for i, c in enumerate(folded) if c in names), None)  # noqa: E731
+            self.name_col, self.id_col = find(_NAME_HEADINGS), find({"id"})
+            self.count_col, self.zone_col = find(_COUNT_HEADINGS), find({"zone"})
             return None
         self.heading_seen = True
         name_col, count_col = self.name_col, self.count_col
-        if name_col is None:
+        if name_col is None and self.id_col is None:
             count_col = next((i for i, c in enumerate(cells) if re.fullmatch(r"\d+", c)), None)
             name_col = next((i for i, c in enumerate(cells) if c and i != count_col), None)
-        if name_col is None or name_col >= len(cells) or not cells[name_col]:
+
+        def cell(at: int | None) -> str:
+            return cells[at] if at is not None and at < len(cells) else ""
+
+        name = cell(self.id_col) or cell(name_col)
+        if not name:
             return None
-        name = cells[name_col]
-        count = 1
-        if count_col is not None and count_col < len(cells) and cells[count_col]:
-            count = parse_count(cells[count_col], label, number)
-        return DeckLine(name, count, number, raw.strip(), section)
+        count = parse_count(cell(count_col), label, number) if cell(count_col) else 1
+        return DeckLine(name, count, number, raw.strip(), cell(self.zone_col) or section)
 
 
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:

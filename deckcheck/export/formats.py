@@ -176,15 +176,46 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+def _rows(loaded: LoadedDeck) -> list[tuple[str | None, Card, str | None, int]]:
+    """(zone, card, face, copies) in the order the text export writes them."""
+    return [(zone, c, f, n) for zone, items in zoned_lines(loaded) for c, f, n in items]
+
+
 def write_csv(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """One row per card: count, id, name, type and the game's fields, for spreadsheets."""
+    """One row per card: the game, the variant, (the overlays, the zone,) count, id, name, type
+    and the game's fields, for spreadsheets; read back by its heading row (the id column, else
+    the name)."""
     fields = _key_fields(loaded)
+    rows = _rows(loaded)
+    zoned = any(zone is not None for zone, *_ in rows)
+    # The overlays the deck was checked with (its own cards may live there): a column, so the
+    # file stays one table for a spreadsheet.
+    catalogs = "; ".join(overlay_paths(loaded, out_path))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["count", "id", "name", "type", *fields])
-    for card, n in lines(loaded):
+    writer.writerow(
+        [
+            "game",
+            "variant",
+            *(["catalog"] if catalogs else []),
+            *(["zone"] if zoned else []),
+            *("count", "id", "name", "type"),
+            *fields,
+        ]
+    )
+    for zone, card, face, n in rows:
         writer.writerow(
-            [n, card.id, card.name, card.type_label, *(_cell(card.get(f)) for f in fields)]
+            [
+                loaded.game.id,
+                loaded.variant.name,
+                *([catalogs] if catalogs else []),
+                *([zone or ""] if zoned else []),
+                n,
+                reference(card, loaded, face) if face else card.id,
+                card.name,
+                card.type_label,
+                *(_cell(card.get(f)) for f in fields),
+            ]
         )
     return buffer.getvalue()
 
@@ -194,20 +225,32 @@ def _md(text: object) -> str:
 
 
 def write_markdown(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """A table to paste into a forum post, with a heading line and totals by type."""
+    """A table to paste into a forum post, headed by the deck's header lines; read back by its
+    heading row (the id column, else the card's name)."""
     title = loaded.deck.name or Path(loaded.deck.label).stem
     fields = _key_fields(loaded)[:4]
+    rows = _rows(loaded)
+    zoned = any(zone is not None for zone, *_ in rows)
+    headers = [f"{k}: {v}" for k, v in _headers(loaded).items()]
+    catalogs = overlay_paths(loaded, out_path)
+    if catalogs:
+        headers.append("catalog: " + ", ".join(catalogs))
     out = [
-        f"## {_md(title)}",
+        f"## {_md(title)} ({loaded.game.name}, {loaded.deck.size} cards)",
         "",
-        f"{loaded.game.name} · variant {loaded.variant.name} · {loaded.deck.size} cards",
+        # Two trailing spaces: a line break in Markdown, so the headers stay one per line.
+        *(f"{line}  " for line in headers),
         "",
-        "| Count | Card | Type |" + "".join(f" {f.replace('_', ' ').title()} |" for f in fields),
-        "|---:|---|---|" + "---|" * len(fields),
+        "| Count | Card | Id | Type |"
+        + (" Zone |" if zoned else "")
+        + "".join(f" {f.replace('_', ' ').title()} |" for f in fields),
+        "|---:|---|---|---|" + ("---|" if zoned else "") + "---|" * len(fields),
     ]
-    for card, n in lines(loaded):
+    for zone, card, face, n in rows:
+        ref = reference(card, loaded, face) if face else card.id
         out.append(
-            f"| {n} | {_md(card.name)} | {_md(card.type_label)} |"
+            f"| {n} | {_md(card.name)} | {_md(ref)} | {_md(card.type_label)} |"
+            + (f" {_md(zone or '')} |" if zoned else "")
             + "".join(f" {_md(card.get(f))} |" for f in fields)
         )
     return "\n".join(out) + "\n"
@@ -228,7 +271,7 @@ BUILT_IN: dict[str, Writer] = {
     "markdown": write_markdown,
     "html": write_html,
 }
-READABLE = frozenset({"text", "toml", "json"})
+READABLE = frozenset({"text", "toml", "json", "csv", "markdown"})
 
 
 FORMAT_ALIASES = {"md": "markdown", "txt": "text", "htm": "html", "dek": "lackey"}
