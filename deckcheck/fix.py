@@ -401,8 +401,9 @@ def _answer_deck(
 def _resolve_keep(loaded: LoadedDeck, names: Sequence[str]) -> list[str]:
     ids = []
     for name in names:
-        found = lookup(name.strip(), loaded.catalog, loaded.game).cards
-        card = pick(found, loaded.game) if found else None
+        match = lookup(name.strip(), loaded.catalog, loaded.game)
+        found = list(match.cards)
+        card = pick(found, loaded.game) if found and not match.refused else None
         if card is None:
             if found:
                 listed = ", ".join(c.id for c in found[:6])
