@@ -72,8 +72,24 @@ def test_names_in_any_case_with_aliases_and_suggestions() -> None:
     assert run_json(["cards", "drake", "Monk", "--json"])[0]["name"] == "Monk"
     typo = run_cli(["validate", RD, "--variant", "custm"])
     assert typo.exit_code == 2 and "did you mean 'custom'" in typo.stderr
-    dorn = run_cli(["validate", str(EXAMPLES / "dorn/four-heroes.txt"), "-v", "Four Heroes"])
+    dorn = run_cli(["validate", str(EXAMPLES / "dorn/four-heroes.txt"), "--variant", "Four Heroes"])
     assert dorn.exit_code in (0, 1, 3) and "four-heroes" in dorn.stdout
     assert run_cli(["export", RD, "--to", "MD"]).stdout.startswith("#")
     fmt = run_cli(["export", RD, "--to", "markdwn"])
     assert fmt.exit_code == 2 and "did you mean 'markdown'" in fmt.stderr
+
+
+def test_help_reads_as_written() -> None:
+    """Paragraphs wrap at the terminal's width, not the source's; no type names as metavars;
+    -v is not --variant."""
+    text = run_cli(["odds", "--help"], env={"COLUMNS": "200"}).stdout
+    assert (
+        "Cards set aside by the rules (a planet, seed cards, starting miners) are not drawn. "
+        "With the game's mulligan" in " ".join(text.split())
+    )
+    for command in ("validate", "cards", "export", "odds"):
+        shown = run_cli([command, "--help"], env={"COLUMNS": "200"}).stdout
+        assert "<list[Path]>" not in shown
+        assert not [ln for ln in shown.splitlines() if "--json" in ln and "<bool>" in ln]
+        assert "-v," not in shown and " -v " not in shown
+    assert run_cli(["validate", RD, "-v", "custom"]).exit_code == 2

@@ -532,7 +532,7 @@ def test_hand_ren_dhark_redraw_decisions(tmp_path: Path) -> None:
         decisions = hand["decisions"]
         assert len(hand["kept"]) == 7
         if not _rd_triggers(hand["first"]):
-            assert decisions == ["kept: no redraw allowed"]
+            assert decisions == ["kept: the rule offers no redraw for this hand"]
             assert hand["kept"] == hand["first"]
             continue
         redrawn += 1

@@ -21,6 +21,7 @@ from deckcheck.catalog.model import Card, card_labels
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
+from deckcheck.core.text import plural
 from deckcheck.draws.dealer import (
     Choices,
     Dealer,
@@ -206,13 +207,17 @@ def _word(step: Step[Card], bound: Bound, model: MulliganModel | None) -> str:
     if step.triggers and isinstance(rule, RedrawRule) and model is not None:
         totals = bound.problem.selector_counts(step.hand)
         reasons = ", ".join(
-            f"{totals[rule.triggers[i].selector]} {model.triggers[i].select.split(':')[-1]} "
-            f"({model.triggers[i].op} {model.triggers[i].count})"
+            plural(totals[rule.triggers[i].selector], model.triggers[i].select.split(":")[-1])
+            + f" ({model.triggers[i].op} {model.triggers[i].count})"
             for i in step.triggers
         )
     kind = step.kind
     if kind is StepKind.KEPT_NOT_ALLOWED:
-        return "kept: no redraw allowed" if step.redraws == 0 else "kept after the redraw"
+        return (
+            "kept: the rule offers no redraw for this hand"
+            if step.redraws == 0
+            else "kept after the redraw"
+        )
     if kind is StepKind.KEPT_NO_REDRAWS_LEFT:
         return f"kept: {reasons}, but no redraws left"
     if kind is StepKind.KEPT_BY_CHOICE:

@@ -5,6 +5,7 @@ from the result. Bad input of any kind ends in :func:`_guarded`, exit code 2."""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -38,12 +39,19 @@ def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
     return wrapper
 
 
+def _unwrapped(doc: str) -> str:
+    """A docstring as help: its paragraphs kept, the line breaks inside each removed (the
+    terminal wraps them at its own width, never mid-sentence at the source's)."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(p.split("\n")) for p in paragraphs)
+
+
 def _command(target: typer.Typer, name: str | None = None) -> Callable[..., Any]:
     """Register a command on ``target`` with deckcheck's error handling; the command returns
     its exit code (from :func:`render.show`)."""
 
     def register(fn: Callable[..., int]) -> Callable[..., int]:
-        target.command(name)(_guarded(fn))
+        target.command(name, help=_unwrapped(fn.__doc__ or ""))(_guarded(fn))
         return fn
 
     return register
@@ -87,19 +95,23 @@ def _options(
     """Validate decks for card and board games, compute exact draw odds, simulate, export."""
 
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on standard output.")]
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print JSON on standard output.")]
 CatalogOpt = Annotated[
     list[Path] | None,
     typer.Option(
         "--catalog",
         "-c",
+        metavar="FILE",
         help="A catalog overlay file laid over the bundled catalog (repeatable; later files win).",
     ),
 ]
 GameOpt = Annotated[
     str | None,
     typer.Option(
-        "--game", "-g", help="The game, when the deck does not say (see `deckcheck games`)."
+        "--game",
+        "-g",
+        metavar="GAME",
+        help="The game, when the deck does not say (see `deckcheck games`).",
     ),
 ]
 SetOpt = Annotated[
@@ -119,7 +131,7 @@ VariantOpt = Annotated[
     str | None,
     typer.Option(
         "--variant",
-        "-v",
+        metavar="VARIANT",
         help="The variant to check against (default: the deck's, else the game's default).",
     ),
 ]
@@ -146,7 +158,9 @@ def cards(
     variant: Annotated[
         str | None,
         typer.Option(
-            "--variant", "-v", help="Show the cards as this variant changes them (and its notes)."
+            "--variant",
+            metavar="VARIANT",
+            help="Show the cards as this variant changes them (and its notes).",
         ),
     ] = None,
     json_out: JsonOpt = False,
@@ -201,7 +215,6 @@ PileVariantOpt = Annotated[
     str | None,
     typer.Option(
         "--variant",
-        "-v",
         help="The variant (default: the deck's, else the game's); for a pile GAME:PILE it can "
         "set the cards seen (Dorn four-heroes: 4 blessings).",
     ),

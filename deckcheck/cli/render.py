@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -27,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deckcheck.core.result import Json, Result, WithErrors
+from deckcheck.core.text import plural
 from deckcheck.core.violations import Report, Severity, Status, Violation
 
 if TYPE_CHECKING:
@@ -179,7 +181,7 @@ def report(rep: Report, console: Console | None = None) -> None:
     from rich.console import Group
 
     console = console or out
-    info = f"{rep.game} · variant {rep.variant} · {rep.card_count} cards"
+    info = f"{rep.game} · variant {rep.variant} · {plural(rep.card_count, 'card')}"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
     body: list[RenderableType] = [
@@ -196,7 +198,12 @@ def report(rep: Report, console: Console | None = None) -> None:
     else:
         body.append(
             Text(
-                f"all {len(rep.rules_checked)} rules pass: " + ", ".join(rep.rules_checked),
+                (
+                    f"all {len(rep.rules_checked)} rules pass: "
+                    if len(rep.rules_checked) != 1
+                    else "the one rule passes: "
+                )
+                + ", ".join(rep.rules_checked),
                 style="green",
             )
         )
@@ -586,12 +593,14 @@ def progress_bar(total: int = 0, label: str = "working") -> _Progress:
 
 
 def _grouped(cards: Sequence[Card], labels: Mapping[str, str]) -> list[Text]:
-    by_type: dict[str, list[str]] = {}
+    """Cards by type, most first; copies of one card together ("2× POINT OF")."""
+    by_type: dict[str, Counter[str]] = {}
     for card in cards:
-        by_type.setdefault(card.type_label, []).append(labels.get(card.id, card.name))
+        by_type.setdefault(card.type_label, Counter())[labels.get(card.id, card.name)] += 1
     lines = []
-    for kind, names in sorted(by_type.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        lines.append(Text.assemble((f"{kind} ({len(names)}): ", "bold"), ", ".join(names)))
+    for kind, names in sorted(by_type.items(), key=lambda kv: (-kv[1].total(), kv[0])):
+        shown = ", ".join(f"{n}× {name}" if n > 1 else name for name, n in names.items())
+        lines.append(Text.assemble((f"{kind} ({names.total()}): ", "bold"), shown))
     return lines
 
 

@@ -110,3 +110,8 @@ class Suggester:
 def suggest(word: str, choices: Iterable[str], limit: int = 3, cutoff: float = 60.0) -> list[str]:
     """Up to ``limit`` of ``choices`` that look like ``word`` (best first), for "did you mean"."""
     return Suggester(choices)(word, limit, cutoff)
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and the word, plural unless one: "1 card", "0 ships", "3 actions"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
