@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from deckcheck.cards import CardSearch
     from deckcheck.decks.load import parse_settings
     from deckcheck.diff import DeckDiff
+    from deckcheck.edit import EditResult, NewDeck
     from deckcheck.export import ExportResult
     from deckcheck.fix import FixResult, SuggestedValidation
     from deckcheck.games.catalog_check import CatalogCheck
@@ -47,17 +48,20 @@ __all__ = [
     "CatalogTemplate",
     "DeckDiff",
     "DistributionReport",
+    "EditResult",
     "ExportResult",
     "FixResult",
     "GameList",
     "HandsReport",
     "Json",
+    "NewDeck",
     "OddsReport",
     "Result",
     "StatsReport",
     "SuggestedValidation",
     "TuneReport",
     "Validation",
+    "add",
     "cards",
     "catalog_check",
     "catalog_template",
@@ -67,9 +71,11 @@ __all__ = [
     "fix",
     "games",
     "hand",
+    "new",
     "odds",
     "odds_deckless",
     "parse_settings",
+    "remove",
     "simulate",
     "stats",
     "tune",
@@ -334,6 +340,62 @@ def export(
         catalogs=catalogs,
         game=game,
         variant=variant,
+    )
+
+
+def new(
+    game: str,
+    output: str | Path,
+    *,
+    variant: str | None = None,
+    starter: str | None = None,
+    force: bool = False,
+) -> NewDeck:
+    """A new deck file for ``game``: its header, zones and limits (a starter's cards for a
+    variant that has starters); never overwrites without ``force``."""
+    from deckcheck.edit import new_deck
+
+    return new_deck(game, output, variant=variant, starter=starter, force=force)
+
+
+def add(
+    deck: str | Path,
+    card: str,
+    count: int = 1,
+    *,
+    zone: str | None = None,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> EditResult:
+    """Add copies of a card to a deck file in place (format, comments and order kept)."""
+    from deckcheck.edit import edit_deck
+
+    return edit_deck(deck, card, count, zone=zone, game=game, variant=variant, catalogs=catalogs)
+
+
+def remove(
+    deck: str | Path,
+    card: str,
+    count: int = 1,
+    *,
+    zone: str | None = None,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> EditResult:
+    """Remove copies of a card from a deck file in place (a line at 0 copies goes)."""
+    from deckcheck.edit import edit_deck
+
+    return edit_deck(
+        deck,
+        card,
+        count,
+        remove=True,
+        zone=zone,
+        game=game,
+        variant=variant,
+        catalogs=catalogs,
     )
 
 

@@ -25,6 +25,7 @@ LAYERS = {
     "diff": 4,
     "cards": 4,
     "fix": 4,
+    "edit": 4,
     "api": 5,
     "cli": 6,
     "__main__": 7,

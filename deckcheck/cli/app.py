@@ -561,6 +561,94 @@ def fix(
     return show(result, json_out, render.fixed)
 
 
+ZoneOpt = Annotated[
+    str | None,
+    typer.Option("--zone", "-z", help="The zone, where the game's decks have zones (Missions)."),
+]
+
+
+@_command(app)
+def new(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. stccg-1e.")],
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", help="The deck file to write (.txt, .toml, .json, .dek)."),
+    ],
+    variant: VariantOpt = None,
+    starter: Annotated[
+        str | None,
+        typer.Option("--starter", help="Which ready-made deck of the variant (Ren Dhark: red)."),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    json_out: JsonOpt = False,
+) -> int:
+    """Start a deck file: the header, the game's zones and the variant's limits as comments
+    (a starter variant's cards filled in). Never overwrites without --force.
+
+    Example: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
+    """
+    from deckcheck import api
+
+    result = api.new(game, output, variant=variant, starter=starter, force=force)
+    return show(result, json_out, render.new_deck)
+
+
+def _edit(
+    remove: bool,
+    deck: str,
+    card: str,
+    count: int,
+    zone: str | None,
+    catalog: list[Path] | None,
+    game: str | None,
+    variant: str | None,
+    json_out: bool,
+) -> int:
+    from deckcheck import api
+
+    edit = api.remove if remove else api.add
+    result = edit(deck, card, count, zone=zone, catalogs=catalog or [], game=game, variant=variant)
+    return show(result, json_out, render.edited)
+
+
+@_command(app)
+def add(
+    deck: Annotated[str, typer.Argument(help="The deck file to edit in place.")],
+    card: Annotated[str, typer.Argument(help="The card: a name, an id, a deck spelling.")],
+    count: Annotated[int, typer.Argument(help="How many copies.", min=1)] = 1,
+    zone: ZoneOpt = None,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Add copies of a card to a deck file, keeping its format, comments, order and zones;
+    then the deck's standing in one line and the findings the change brought or cleared.
+
+    Example: [bold]deckcheck add my-deck.txt "Klingon Outpost" 1 --zone Seed+Dil[/]
+    """
+    return _edit(False, deck, card, count, zone, catalog, game, variant, json_out)
+
+
+@_command(app)
+def remove(
+    deck: Annotated[str, typer.Argument(help="The deck file to edit in place.")],
+    card: Annotated[str, typer.Argument(help="The card: a name, an id, a deck spelling.")],
+    count: Annotated[int, typer.Argument(help="How many copies.", min=1)] = 1,
+    zone: ZoneOpt = None,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Remove copies of a card from a deck file (its line goes at 0 copies), keeping the rest
+    of the file as it is; then the deck's standing and the findings that changed.
+
+    Example: [bold]deckcheck remove my-deck.txt Worf 2[/]
+    """
+    return _edit(True, deck, card, count, zone, catalog, game, variant, json_out)
+
+
 @_command(app)
 def diff(
     deck_a: Annotated[str, typer.Argument(help="The first deck.")],

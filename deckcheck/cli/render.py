@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from deckcheck.cards import CardSearch
     from deckcheck.catalog.model import Card
     from deckcheck.diff import DeckDiff
+    from deckcheck.edit import EditResult, NewDeck
     from deckcheck.export import ExportResult
     from deckcheck.fix import FixResult, SuggestedValidation
     from deckcheck.games.catalog_check import CatalogCheck
@@ -673,6 +674,28 @@ def deck_diff(d: DeckDiff) -> None:
         change = "" if t.before is None or t.after is None else f"{t.after - t.before:+d}"
         totals.add_row(t.label, before, after, change)
     out.print(totals)
+
+
+def new_deck(result: NewDeck) -> None:
+    """Where the new deck went and what it holds."""
+    what = f", the {result.starter} starter ({result.cards} cards)" if result.starter else ""
+    say(err, f"wrote {result.path} ({result.game}, variant {result.variant}{what})")
+
+
+def edited(result: EditResult) -> None:
+    """The change made, the deck's standing in one line, and the findings that changed."""
+    verb = "added" if result.delta > 0 else "removed"
+    where = f" ({result.zone})" if result.zone else ""
+    say(
+        out,
+        (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
+        f": {result.copies} in the deck now · {result.path}",
+    )
+    say(out, ("standing: ", "dim"), result.standing)
+    for v in result.brought:
+        say(out, ("  new ", _SEVERITY_STYLE[v.severity]), f"{v.code}: {v.message}")
+    for v in result.cleared:
+        say(out, ("  gone ", "green"), f"{v.code}: {v.message}")
 
 
 def exported(result: ExportResult) -> None:

@@ -93,7 +93,7 @@ def decode_noted(data: bytes, label: str, *, legacy: bool = True) -> tuple[str, 
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            czech = _surely_cp1250(data)
+            czech = surely_cp1250(data)
             if czech is not None:
                 line = data.count(b"\n", 0, exc.start) + 1
                 note = (
@@ -139,7 +139,7 @@ _CZECH_ONLY = set("ěščřžťďňůĚŠČŘŽŤĎŇŮ")
 control characters)."""
 
 
-def _surely_cp1250(data: bytes) -> str | None:
+def surely_cp1250(data: bytes) -> str | None:
     """The text when the bytes are surely Czech Windows-1250: they decode so, and either use
     the bytes 0x80–0x9F (control characters in Latin-1) for Czech letters, or hold two or more
     different Czech-only letters. Otherwise None: Latin-1 cannot be ruled out."""

@@ -299,6 +299,27 @@ class _MarkdownTable:
         return DeckLine(name, count, number, raw.strip(), cell(self.zone_col) or section)
 
 
+def card_count_span(raw: str) -> tuple[int, int] | None:
+    """Where a card line's count is written (start and end in ``raw``), read as
+    :func:`_card_line` reads it; None when the line has no count (one copy)."""
+    lead = len(raw) - len(raw.lstrip())
+    s = _TRAILING_COMMENT.sub("", raw.strip())
+    bullet = _BULLET.match(s)
+    offset = lead + (bullet.end() if bullet else 0)
+    body = s[bullet.end() :] if bullet else s
+    body = _BRACKET_NOTE.sub("", body).strip() or body
+    for pattern, count_group in (
+        (_COUNT_FIRST, 1),
+        (_PAREN_COUNT_FIRST, 1),
+        (_COUNT_LAST, 2),
+        (_PAREN_COUNT_LAST, 2),
+    ):
+        match = pattern.match(body)
+        if match:
+            return offset + match.start(count_group), offset + match.end(count_group)
+    return None
+
+
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
     """One card line, as written or pasted: bullets and list numbers, ``(2)``, ``2x``, ``x2``
     counts and trailing ``[notes]`` are read; a sentence is marked as doubtful prose."""

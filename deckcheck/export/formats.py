@@ -302,7 +302,8 @@ def render_with_notes(loaded: LoadedDeck, fmt: str, out_path: Path | None = None
     """The deck in ``fmt`` with notes on what the format could not hold."""
     formats = formats_for(loaded)
     name = fmt.strip().lower()
-    name = FORMAT_ALIASES.get(name, name)
+    if name not in formats:  # a game's own format wins over an alias (stccg-1e's "dek")
+        name = FORMAT_ALIASES.get(name, name)
     if name not in formats:
         hint = suggest(name, list(formats), limit=1)
         raise UsageError(

@@ -12,8 +12,11 @@ from deckcheck.core import signals
 from deckcheck.core.errors import InputFileError
 
 
-def write_atomically(path: Path, text: str, *, force: bool = False, newline: str = "") -> None:
-    """Write ``text`` to ``path``; an interrupted write leaves the old file intact."""
+def write_atomically(
+    path: Path, text: str | bytes, *, force: bool = False, newline: str = ""
+) -> None:
+    """Write ``text`` (UTF-8; bytes as they are) to ``path``; an interrupted write leaves the
+    old file intact."""
     label = str(path)
     try:
         if path.is_dir():
@@ -37,7 +40,7 @@ def write_atomically(path: Path, text: str, *, force: bool = False, newline: str
 
 
 def _write_and_publish(
-    path: Path, directory: Path, text: str, *, force: bool, newline: str
+    path: Path, directory: Path, text: str | bytes, *, force: bool, newline: str
 ) -> None:
     label = str(path)
     try:
@@ -46,8 +49,11 @@ def _write_and_publish(
     except OSError as exc:
         raise InputFileError(f"cannot be written: {exc.strerror or exc}", source=label) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as handle:
-            handle.write(text)
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
+        if not isinstance(text, bytes) and newline not in ("", "\n"):
+            data = text.replace("\n", newline).encode("utf-8")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         if path.exists():

@@ -89,7 +89,9 @@ class Game:
     ``lookup_name`` reads a spelling first, where the game knows more than its catalog's names
     (another program's name table, set codes); ``exporters`` adds game-specific export
     formats; ``face_name`` spells the other face of a two-sided card (so that a written deck
-    reads back to that face); ``card_art`` draws a card as text.
+    reads back to that face); ``starters`` gives a variant's ready-made decks (name → card
+    ids) for ``new``; ``place`` gives every line a zone where the game's exports put it (a
+    Lackey file's missions under ``Missions:``); ``card_art`` draws a card as text.
     """
 
     directory: Traversable | Path
@@ -99,6 +101,8 @@ class Game:
     exporters: Mapping[str, Exporter] = field(default_factory=dict)
     card_art: Callable[[Any], str] | None = None
     face_name: Callable[[Card, str], str | None] | None = None
+    starters: Callable[[Variant], Mapping[str, Sequence[str]]] | None = None
+    place: Callable[[Deck], Deck] | None = None
     _catalog: Catalog | None = field(default=None, init=False, repr=False)
 
     @cached_property

@@ -39,6 +39,32 @@ from deckcheck.games.spec import CheckModel
 from deckcheck.games.variant import Variant
 
 
+@dataclass(frozen=True)
+class Amount:
+    """How many cards a size or count rule counts, and its bounds: ``58/60 cards``."""
+
+    noun: str  # "" for the deck's own size (the caller names it)
+    n: int
+    low: int | None
+    high: int | None
+    size: bool = False  # the deck's own size (a "size" rule)
+
+    def describe(self, noun: str = "card") -> str:
+        """``58/60 cards``, ``62/60+ cards``, ``41/40–60 cards``."""
+        word = self.noun or noun
+        if self.low is not None and self.low == self.high:
+            goal = str(self.low)
+        elif self.low is not None and self.high is not None:
+            goal = f"{self.low}–{self.high}"
+        elif self.low is not None:
+            goal = f"{self.low}+"
+        elif self.high is not None:
+            goal = f"≤{self.high}"
+        else:
+            return f"{self.n} {word}{'' if self.n == 1 else 's'}"
+        return f"{self.n}/{goal} {word}s"
+
+
 class _Fields(dict[str, Any]):
     """Template fields; a field a template names but the kind does not give is a data bug."""
 
@@ -89,6 +115,24 @@ class DataRule:
         if not predicates:
             return lambda card: True
         return lambda card: any(p(card) for p in predicates)
+
+    # -- standing -------------------------------------------------------------------------
+
+    def amount(self, deck: Deck, catalog: Catalog, variant: Variant) -> Amount | None:
+        """For a size or count rule: how many cards it counts now, and its bounds (the
+        one-line standing after an edit); None for other kinds."""
+        rule = self._in(variant)
+        if rule.model.kind not in ("size", "count"):
+            return None
+        match = rule._matcher(catalog)
+        n = deck.count_where(match) if rule.model.select else deck.size
+        low, high = rule._number("min", variant), rule._number("max", variant)
+        noun = rule.model.noun
+        if not noun and rule.model.kind == "count":
+            # "type:action" counts actions; a list of selectors is named by the rule's code.
+            select = rule.model.select
+            noun = select.partition(":")[2] if isinstance(select, str) else self.code
+        return Amount(noun, n, low, high, rule.model.kind == "size")
 
     # -- checking -------------------------------------------------------------------------
 

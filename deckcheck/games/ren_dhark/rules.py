@@ -142,6 +142,11 @@ def _expand(items: Iterable[str]) -> list[str]:
     return ids
 
 
+def starters(variant: Variant) -> dict[str, list[str]]:
+    """The variant's starter decks: colour → card ids (none outside the starter variant)."""
+    return {c: _expand(ids) for c, ids in variant.params.get("starters", {}).items()}
+
+
 def starter(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """rd.starter: the deck is exactly one colour's starter cards, each once."""
     counts = deck.counts()

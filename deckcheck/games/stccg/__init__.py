@@ -64,4 +64,5 @@ GAME = Game(
     lookup_name=_lookup,
     exporters={"lackey": _lackey, "dek": _dek, "gemp": _gemp},
     face_name=face_name,
+    place=placed_deck,
 )
