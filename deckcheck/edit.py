@@ -130,6 +130,29 @@ def edit_deck(
     )
 
 
+def apply_changes(
+    path: str | Path,
+    changes: Sequence[Change],
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> None:
+    """Make several changes to a deck file in place at once (as :func:`edit_deck` makes one:
+    format, encoding, comments, order and line ends kept; written atomically). For callers
+    that already know the cards (``fix --write``)."""
+    target = Path(path)
+    label = source_label(path)
+    text, encoded = decode_keeping(read_bytes(target), label)
+    source = _parse(text, label, target)
+    loaded, _ = _load(source, game, variant, catalogs)
+    try:
+        new_text = _edited(text, source, loaded, changes)
+    except DeckFormatError as exc:
+        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
+    write_atomically(target, encoded.encode(new_text), force=True)
+
+
 def changed_findings(
     before: Report, after: Report
 ) -> tuple[tuple[Violation, ...], tuple[Violation, ...]]:

@@ -15,9 +15,10 @@ import pytest
 from conftest import invoke
 
 from deckcheck.core.errors import UsageError
+from deckcheck.decks.edit import Change
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.parse import read_deck
-from deckcheck.edit import edit_deck, new_deck
+from deckcheck.edit import apply_changes, edit_deck, find_card, new_deck
 from deckcheck.export.formats import render
 
 REPO = Path(__file__).resolve().parents[1]
@@ -294,3 +295,12 @@ def test_killed_between_write_and_rename_the_file_is_whole(tmp_path: Path, step:
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert deck.read_bytes() == before  # the old file, whole
     assert load_deck(deck).deck.size == 60
+
+
+def test_several_changes_at_once_for_fix_write(tmp_path: Path) -> None:
+    deck = _copy(KLINGON, tmp_path)
+    loaded = load_deck(deck)
+    gowron, worf = find_card("Gowron", loaded), find_card("Worf", loaded)
+    before = deck.read_bytes()
+    apply_changes(deck, [Change(gowron, -1), Change(worf, 2)])
+    assert sorted(_changed(before, deck.read_bytes())) == ["+2 Worf\n", "-1 Gowron\n"]
