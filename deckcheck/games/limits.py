@@ -247,7 +247,11 @@ class DataRule:
         if unknown:
             names = ", ".join(deck.cards()[i].name for i in unknown)
             found.append(
-                undecided(self.code, self._say("unknown", names=names, least=least), unknown)
+                undecided(
+                    self.code,
+                    self._say("unknown", names=names, least=least, copies=_copies(least)),
+                    unknown,
+                )
             )
         return found
 
@@ -363,9 +367,10 @@ class DataRule:
             if cap is not None:
                 linear.append(Linear(terms(c.id for c in group), None, cap))
         if unknown:
+            cards = "1 card" if unknown == 1 else f"{unknown} cards"
             note = (
-                f"{unknown} card(s) of unknown {self.model.caps_field} are held at most "
-                f"{least} time(s), which is legal whatever their {self.model.caps_field}"
+                f"{cards} of unknown {self.model.caps_field} held at most "
+                f"{_copies(least)}, which is legal whatever their {self.model.caps_field}"
             )
         return RuleConstraints(self.code, tuple(linear), note=note)
 
@@ -378,3 +383,8 @@ def _plain(variant: Variant) -> Variant:
 def data_rules(checks: Mapping[str, CheckModel]) -> dict[str, DataRule]:
     """The data rules of a game.toml, by code."""
     return {code: DataRule(code, model) for code, model in checks.items()}
+
+
+def _copies(n: int | None) -> str:
+    """``1 copy``, ``3 copies``: a count of copies in words a message can use."""
+    return "1 copy" if n == 1 else f"{n} copies"
