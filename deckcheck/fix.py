@@ -592,9 +592,12 @@ def fix_deck(
     )
     if write:
         path = Path(deck)
-        text = _text_of(loaded, answer, path)
         saved = backup_file(path)
-        write_atomically(path, text, force=True)
+        if _edited_in_place(path, loaded, result.changes, catalogs):
+            text = path.read_text(encoding="utf-8", errors="replace")
+        else:
+            text = _text_of(loaded, answer, path)
+            write_atomically(path, text, force=True)
         return dataclasses.replace(result, text=text, written_to=str(path), backup=str(saved))
     if output is not None:
         if str(output) == "-":
@@ -603,6 +606,30 @@ def fix_deck(
         write_atomically(output, text, force=force)
         return dataclasses.replace(result, text=text, written_to=str(output))
     return result
+
+
+def _edited_in_place(
+    path: Path, loaded: LoadedDeck, changes: Sequence[Change], catalogs: Sequence[str | Path]
+) -> bool:
+    """Apply the fix to the file line by line, keeping its comments, order and format, where
+    the file's format can be edited so and the order of its cards does not matter (a Drake
+    stack may be reordered by the fix: it is written anew). False: write it anew instead."""
+    from deckcheck.decks.edit import Change as EditChange
+    from deckcheck.edit import apply_changes
+
+    if loaded.game.spec.ordered:
+        return False
+    try:
+        apply_changes(
+            path,
+            [EditChange(c.card, c.delta) for c in changes if c.delta],
+            game=loaded.game.id,
+            variant=loaded.variant.name,
+            catalogs=catalogs,
+        )
+    except DeckcheckError:
+        return False  # a format the editor does not write (CSV, Markdown, gemp)
+    return True
 
 
 # ------------------------------------------------------------------------ validate --suggest
