@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, unescape
 
@@ -176,21 +176,7 @@ def edit_text(
             appended += [f"{change.zone}:", new]
         else:
             inserts.setdefault(where, []).append(new)
-    out: list[str] = []
-    for new in inserts.get(-1, []):
-        out.append(new + end)
-    for index, (line, line_end) in enumerate(lines):
-        edited = edits.get(index, line)
-        added = inserts.get(index, [])
-        if edited is not None:
-            out.append(edited + (line_end or (end if added else "")))
-        for new in added:
-            out.append(new + (end if (line_end or index < len(lines) - 1) else ""))
-    if appended:
-        if out and not out[-1].endswith(("\n", "\r")):
-            out[-1] += end
-        out += [line + end for line in appended]
-    return "".join(out)
+    return _reassembled(lines, edits, inserts, appended, end)
 
 
 def _in_zone(change: Change) -> str:
@@ -295,19 +281,7 @@ def edit_toml(
             continue
         keys = [e.line - 1 for e in entries if e.line and (e.zone or first) == (table or first)]
         inserts.setdefault(max([header, *keys]), []).append(new)
-    out: list[str] = []
-    for index, (line, line_end) in enumerate(lines):
-        edited = edits.get(index, line)
-        added = inserts.get(index, [])
-        if edited is not None:
-            out.append(edited + (line_end or (end if added else "")))
-        for new in added:
-            out.append(new + (end if (line_end or index < len(lines) - 1) else ""))
-    if appended:
-        if out and not out[-1].endswith(("\n", "\r")):
-            out[-1] += end
-        out += [line + end for line in appended]
-    return "".join(out)
+    return _reassembled(lines, edits, inserts, appended, end)
 
 
 def _toml_table(lines: Sequence[tuple[str, str]], zone: str | None) -> int | None:
@@ -608,3 +582,27 @@ def dek_card_line(name: str, image: str, release: str) -> str:
         f'<card><name id="{escape(image, {chr(34): "&quot;"})}">{escape(name)}</name>'
         f"<set>{escape(release)}</set></card>"
     )
+
+
+def _reassembled(
+    lines: Sequence[tuple[str, str]],
+    edits: Mapping[int, str | None],
+    inserts: Mapping[int, Sequence[str]],
+    appended: Sequence[str],
+    end: str,
+) -> str:
+    """The file again: each line as edited (None: dropped), new lines after the line they follow
+    (index -1: before the first), ``appended`` at the end; every line keeps its own ending."""
+    out: list[str] = [new + end for new in inserts.get(-1, [])]
+    for index, (line, line_end) in enumerate(lines):
+        edited = edits.get(index, line)
+        added = inserts.get(index, [])
+        if edited is not None:
+            out.append(edited + (line_end or (end if added else "")))
+        for new in added:
+            out.append(new + (end if (line_end or index < len(lines) - 1) else ""))
+    if appended:
+        if out and not out[-1].endswith(("\n", "\r")):
+            out[-1] += end
+        out += [line + end for line in appended]
+    return "".join(out)
