@@ -116,10 +116,12 @@ def guarded_process() -> Iterator[None]:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     _occupy_closed_descriptors()
     sys.stdout = _Output(None if stdout_closed else sys.stdout)  # type: ignore[assignment]
-    for signum in _NAMES:
-        if signum != signal.SIGINT:
-            signal.signal(signum, _stop)
     try:
+        # Installed inside the try: a signal that arrives while the handlers are being set
+        # raises Stopped here, and must end in the same one line as one during the run.
+        for signum in _NAMES:
+            if signum != signal.SIGINT:
+                signal.signal(signum, _stop)
         yield
         sys.stdout.flush()  # buffered output fails here, not in the interpreter's shutdown
     except SystemExit as exc:
