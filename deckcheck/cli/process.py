@@ -116,12 +116,17 @@ def guarded_process() -> Iterator[None]:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     _occupy_closed_descriptors()
     sys.stdout = _Output(None if stdout_closed else sys.stdout)  # type: ignore[assignment]
+    # Stop signals wait while the handlers are set (a signal between two of them raised past
+    # the guard); they are delivered inside the try, where they end in the one line.
+    held = hasattr(signal, "pthread_sigmask")
+    if held:
+        signal.pthread_sigmask(signal.SIG_BLOCK, set(_NAMES))
     try:
-        # Installed inside the try: a signal that arrives while the handlers are being set
-        # raises Stopped here, and must end in the same one line as one during the run.
         for signum in _NAMES:
             if signum != signal.SIGINT:
                 signal.signal(signum, _stop)
+        if held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, set(_NAMES))
         yield
         sys.stdout.flush()  # buffered output fails here, not in the interpreter's shutdown
     except SystemExit as exc:
