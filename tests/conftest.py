@@ -47,6 +47,13 @@ WATCHDOG = 60.0
 for _variable in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "PYTHONIOENCODING"):
     os.environ.pop(_variable, None)
 
+# Compiled modules are cached (in the gitignored __pycache__ folders) also where
+# PYTHONDONTWRITEBYTECODE is set: the suite starts deckcheck in a hundred child processes and
+# two workers import every test module, and without the cache each of them compiles the whole
+# package from source again (about half a second of CPU per child process).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 # Property tests: a quick profile for every run, a thorough one on demand.
 settings.register_profile("deckcheck", max_examples=100, deadline=None)
