@@ -3,6 +3,8 @@ in any case with suggestions."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import EXAMPLES, run_cli, run_json
 
@@ -87,9 +89,21 @@ def test_help_reads_as_written() -> None:
         "Cards set aside by the rules (a planet, seed cards, starting miners) are not drawn. "
         "With the game's mulligan" in " ".join(text.split())
     )
-    for command in ("validate", "cards", "export", "odds"):
-        shown = run_cli([command, "--help"], env={"COLUMNS": "200"}).stdout
-        assert "<list[Path]>" not in shown
-        assert not [ln for ln in shown.splitlines() if "--json" in ln and "<bool>" in ln]
+    import typer.main
+
+    from deckcheck.cli.app import app
+
+    group = typer.main.get_command(app)
+    commands: list[list[str]] = [[]] + [[name] for name in group.commands]  # type: ignore[attr-defined]
+    commands += [["catalog", "template"], ["catalog", "check"]]
+    for command in commands:
+        shown = run_cli([*command, "--help"], env={"COLUMNS": "200"}).stdout
+        assert shown.lstrip().startswith("Usage: deckcheck"), command
+        # Typer's own labels: a Python type in angle brackets, a required argument in braces.
+        assert not re.search(r"<(bool|int|str|float|Path|list\[\w+\])[^>]*>", shown), command
+        usage = shown.lstrip().splitlines()[0]
+        assert "{" not in usage, usage
         assert "-v," not in shown and " -v " not in shown
+    odds_usage = run_cli(["odds", "--help"], env={"COLUMNS": "200"}).stdout.lstrip()
+    assert odds_usage.startswith("Usage: deckcheck odds [OPTIONS] DECK [CONDITIONS...]")
     assert run_cli(["validate", RD, "-v", "custom"]).exit_code == 2

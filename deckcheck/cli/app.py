@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from deckcheck.cli import process, render
+from deckcheck.cli.help import ReadableCommand, ReadableGroup
 from deckcheck.cli.render import show
 from deckcheck.core.errors import DeckcheckError
 
@@ -51,13 +52,14 @@ def _command(target: typer.Typer, name: str | None = None) -> Callable[..., Any]
     its exit code (from :func:`render.show`)."""
 
     def register(fn: Callable[..., int]) -> Callable[..., int]:
-        target.command(name, help=_unwrapped(fn.__doc__ or ""))(_guarded(fn))
+        target.command(name, cls=ReadableCommand, help=_unwrapped(fn.__doc__ or ""))(_guarded(fn))
         return fn
 
     return register
 
 
 app = typer.Typer(
+    cls=ReadableGroup,
     no_args_is_help=True,
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -65,6 +67,7 @@ app = typer.Typer(
     "Example: [bold]deckcheck validate my-deck.txt[/]",
 )
 catalog_app = typer.Typer(
+    cls=ReadableGroup,
     no_args_is_help=True,
     help="Work with catalog files: a template to fill in, and a checker.\n\n"
     "Example: [bold]deckcheck catalog template planetary-conquerors > my-set.toml[/]",
@@ -215,6 +218,7 @@ PileVariantOpt = Annotated[
     str | None,
     typer.Option(
         "--variant",
+        metavar="VARIANT",
         help="The variant (default: the deck's, else the game's); for a pile GAME:PILE it can "
         "set the cards seen (Dorn four-heroes: 4 blessings).",
     ),
@@ -226,6 +230,7 @@ TurnOpt = Annotated[
     int | None,
     typer.Option(
         "--turn",
+        metavar="T",
         help="Cards seen by the start of own turn T under the game's rules (1 = opening hand; "
         "Ren Dhark: your T-th attack, a minimum).",
     ),
@@ -242,6 +247,7 @@ MulliganOpt = Annotated[
     str,
     typer.Option(
         "--mulligan",
+        metavar="rules|none",
         help="rules: the game's own redraw/mulligan (Planetary Conquerors' return chosen "
         "optimally; Ren Dhark's redraw per --redraw-policy); none: the plain draw.",
     ),
@@ -250,6 +256,7 @@ RedrawPolicyOpt = Annotated[
     str,
     typer.Option(
         "--redraw-policy",
+        metavar="optimal|always",
         help="For an optional redraw rule (Ren Dhark): 'optimal' (default) redraws only when "
         "that raises the chance of the query (exact); 'always' redraws whenever allowed.",
     ),
@@ -257,7 +264,9 @@ RedrawPolicyOpt = Annotated[
 RedrawsOpt = Annotated[
     str | None,
     typer.Option(
-        "--redraws", help="Redraw limit for games with a redraw rule: a number or 'unlimited'."
+        "--redraws",
+        metavar="N|unlimited",
+        help="Redraw limit for games with a redraw rule: a number or 'unlimited'.",
     ),
 ]
 
@@ -285,6 +294,7 @@ def odds(
         list[str] | None,
         typer.Option(
             "--category",
+            metavar="NAME=COUNT",
             help="With --deck: NAME=COUNT cards of a kind (repeatable; type:ship=15 lets the "
             "game's mulligan see their type).",
         ),
@@ -295,7 +305,9 @@ def odds(
     mulligan: MulliganOpt = "rules",
     redraws: RedrawsOpt = None,
     redraw_policy: RedrawPolicyOpt = "optimal",
-    by_turn: Annotated[int | None, typer.Option("--by-turn", help="A table of turns 1…T.")] = None,
+    by_turn: Annotated[
+        int | None, typer.Option("--by-turn", metavar="T", help="A table of turns 1…T.")
+    ] = None,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: PileVariantOpt = None,
@@ -455,6 +467,7 @@ def export(
         typer.Option(
             "--to",
             "-t",
+            metavar="FORMAT",
             help="Format: text, toml, json, csv, markdown, or the game's own (stccg-1e: "
             "lackey, which is Lackey's .dek XML when the file ends in .dek; dek; gemp).",
         ),
@@ -500,20 +513,25 @@ def fix(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
     keep: Annotated[
         list[str] | None,
-        typer.Option("--keep", "-k", help="A card never removed (name or id; repeatable)."),
+        typer.Option(
+            "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
+        ),
     ] = None,
     owned: Annotated[
         str | None,
         typer.Option(
             "--owned",
             "--only-from",
+            metavar="DECK",
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
     prefer: Annotated[
         str | None,
         typer.Option(
-            "--prefer", help="Among the nearest decks, prefer cards matching this (type:ship)."
+            "--prefer",
+            metavar="SELECTOR",
+            help="Among the nearest decks, prefer cards matching this (type:ship).",
         ),
     ] = None,
     write: Annotated[
@@ -563,7 +581,12 @@ def fix(
 
 ZoneOpt = Annotated[
     str | None,
-    typer.Option("--zone", "-z", help="The zone, where the game's decks have zones (Missions)."),
+    typer.Option(
+        "--zone",
+        "-z",
+        metavar="ZONE",
+        help="The zone, where the game's decks have zones (Missions).",
+    ),
 ]
 
 
@@ -577,7 +600,11 @@ def new(
     variant: VariantOpt = None,
     starter: Annotated[
         str | None,
-        typer.Option("--starter", help="Which ready-made deck of the variant (Ren Dhark: red)."),
+        typer.Option(
+            "--starter",
+            metavar="NAME",
+            help="Which ready-made deck of the variant (Ren Dhark: red).",
+        ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
     json_out: JsonOpt = False,
@@ -734,7 +761,8 @@ def tune(
         typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
     ],
     target: Annotated[
-        str, typer.Option("--target", "-p", help="The probability to reach: 0.95 or 95%.")
+        str,
+        typer.Option("--target", "-p", metavar="P", help="The probability to reach: 0.95 or 95%."),
     ],
     turn: TurnOpt = None,
     second: SecondOpt = False,
@@ -773,7 +801,12 @@ def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],
     field: Annotated[
         list[str] | None,
-        typer.Option("--field", "-f", help="List every card lacking this field, ready to fill in."),
+        typer.Option(
+            "--field",
+            "-f",
+            metavar="FIELD",
+            help="List every card lacking this field, ready to fill in.",
+        ),
     ] = None,
 ) -> int:
     """Print a commented catalog overlay to fill in (standard output).
