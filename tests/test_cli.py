@@ -261,7 +261,7 @@ def test_catalog_check_good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     result = run(["catalog", "check", "good.toml"])
     assert result.exit_code == 0
     assert "ok" in result.stdout
-    assert "1 card(s) changed" in result.stdout
+    assert "1 card changed" in result.stdout
     assert "1 added" in result.stdout
 
 

@@ -107,3 +107,18 @@ def test_help_reads_as_written() -> None:
     odds_usage = run_cli(["odds", "--help"], env={"COLUMNS": "200"}).stdout.lstrip()
     assert odds_usage.startswith("Usage: deckcheck odds [OPTIONS] DECK [CONDITIONS...]")
     assert run_cli(["validate", RD, "-v", "custom"]).exit_code == 2
+
+
+def test_counts_in_messages_read_as_words(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """'1 card', never '1 card(s)': in data messages and in the games' own rules."""
+    deck = tmp_path / "two.txt"
+    deck.write_text("game: ren-dhark\n2 POINT OF\n", encoding="utf-8")
+    report = run_json(["validate", str(deck), "--json"], code=1)
+    messages = [v["message"] for v in report["violations"]]
+    assert any("resource points unknown for 1 card," in m for m in messages), messages
+    red = tmp_path / "red.txt"
+    red.write_text("game: ren-dhark\nvariant: starter\n1 POINT OF\n", encoding="utf-8")
+    report = run_json(["validate", str(red), "--json"], code=1)
+    messages = [v["message"] for v in report["violations"]]
+    assert not [m for m in messages if "(s)" in m], messages
+    assert any("starter lacks" in m and "cards" in m for m in messages), messages

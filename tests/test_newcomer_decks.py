@@ -24,28 +24,40 @@ RED = "2 POINT OF\n2 NOGK\n"
 # --- an unknown header before the first card (issue: `title:` hid `game:`) --------------------
 
 
-def test_unknown_header_is_reported_and_the_game_line_after_it_counts(tmp_path: Path) -> None:
+def test_unknown_header_is_a_note_and_the_game_line_after_it_counts(tmp_path: Path) -> None:
     deck = tmp_path / "red.txt"
     deck.write_text("title: Red rush\ngame: ren-dhark\n" + RED, encoding="utf-8")
     source = read_deck(deck)
     assert source.game == "ren-dhark"
     result = invoke(["validate", str(deck), "--json"])
-    assert result.exit_code == 2
-    data = json.loads(result.stdout)
-    (line,) = data["unknown_lines"]
-    assert line["line"] == 1 and line["reason"] == "unknown header"
-    assert "game" in line["hint"] and "variant" in line["hint"]
-    assert data["partial"]["game"] == "ren-dhark" and data["partial"]["card_count"] == 4
+    assert result.exit_code == 1  # read in full: the verdict is the deck's (too small)
+    outcome = json.loads(result.stdout)
+    assert outcome["game"] == "ren-dhark" and outcome["card_count"] == 4
+    (note,) = [n for n in outcome["notes"] if "title" in n]
+    assert note.startswith("line 1: left out, 'title' is no header")
+    assert "game" in note and "variant" in note
     human = invoke(["validate", str(deck)])
-    assert "unknown header 'title: Red rush'" in human.stderr
+    assert "'title' is no header" in " ".join(human.stdout.split())
 
 
 def test_with_game_option_the_game_line_is_no_card(tmp_path: Path) -> None:
     deck = tmp_path / "red.txt"
     deck.write_text("title: Red rush\ngame: ren-dhark\n" + RED, encoding="utf-8")
     result = invoke(["validate", str(deck), "--game", "ren-dhark", "--json"])
-    data = json.loads(result.stdout)
-    assert [u["text"] for u in data["unknown_lines"]] == ["title: Red rush"]
+    outcome = json.loads(result.stdout)
+    assert outcome["card_count"] == 4
+    assert not [n for n in outcome["notes"] if "game" in n.split(",")[0]]
+
+
+def test_a_misspelt_header_is_refused_with_the_spelling(tmp_path: Path) -> None:
+    """A typo in `variant:` must not silently check the default variant."""
+    deck = tmp_path / "red.txt"
+    deck.write_text("game: ren-dhark\nVarient: custom\n" + RED, encoding="utf-8")
+    result = invoke(["validate", str(deck), "--json"])
+    assert result.exit_code == 2
+    (line,) = json.loads(result.stdout)["unknown_lines"]
+    assert line["line"] == 2 and line["reason"] == "unknown header"
+    assert line["hint"].startswith("did you mean 'variant'?")
 
 
 def test_a_header_like_line_that_names_a_card_is_a_card() -> None:

@@ -739,5 +739,6 @@ def catalog_check(result: CatalogCheck) -> None:
     say(
         out,
         ("ok", "green"),
-        f": {result.label} ({result.game}): {result.changed} card(s) changed, {result.added} added",
+        f": {result.label} ({result.game}): {plural(result.changed, 'card')} changed, "
+        f"{result.added} added",
     )

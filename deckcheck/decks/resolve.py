@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -147,17 +148,29 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
             continue
         if line.doubt == "header" and not found.candidates:
             header_key = line.text.split(":", 1)[0].strip()
-            settings = sorted(game.spec.settings)
-            unresolved.append(
-                UnresolvedLine(
-                    source.label,
-                    line.line,
-                    line.text,
-                    reason="unknown header",
-                    hint=f"{header_key!r} is no header; headers: {', '.join(sorted(HEADER_KEYS))}"
-                    + (f"; {game.id} settings: {', '.join(settings)}" if settings else ""),
-                )
+            known = sorted(HEADER_KEYS | set(game.spec.settings))
+            near = difflib.get_close_matches(header_key.lower(), known, n=1, cutoff=0.75)
+            listing = f"headers: {', '.join(sorted(HEADER_KEYS))}" + (
+                f"; {game.id} settings: {', '.join(sorted(game.spec.settings))}"
+                if game.spec.settings
+                else ""
             )
+            if near:
+                # A misspelt header would silently check the wrong variant or settings.
+                unresolved.append(
+                    UnresolvedLine(
+                        source.label,
+                        line.line,
+                        line.text,
+                        reason="unknown header",
+                        hint=f"did you mean {near[0]!r}? {listing}",
+                    )
+                )
+            else:
+                where = f"line {line.line}" if line.line is not None else repr(line.text)
+                notes.append(
+                    f"{where}: left out, {header_key!r} is no header deckcheck knows ({listing})"
+                )
             continue
         if line.doubt is not None and not found.candidates:
             notes.append(_doubt_note(line))

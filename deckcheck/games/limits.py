@@ -32,7 +32,7 @@ from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError
-from deckcheck.core.text import fold
+from deckcheck.core.text import fold, plural
 from deckcheck.core.violations import Violation, error, undecided
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, terms
 from deckcheck.games.spec import CheckModel
@@ -107,6 +107,8 @@ class DataRule:
         template = self.model.messages.get(case)
         if template is None:
             raise CatalogError(f"{self.code} has no message {case!r}")
+        if "count" in fields:  # "{count_cards}": "1 card", "3 cards"
+            fields.setdefault("count_cards", plural(fields["count"], "card"))
         return template.format_map(_Fields(fields))
 
     def _matcher(self, catalog: Catalog) -> Any:
@@ -345,7 +347,7 @@ class DataRule:
             elif needs(card):
                 fixed[card.id] = 0
         note = (
-            f"{len(fixed)} card(s) without a {self.model.field} value cannot be used "
+            f"{plural(len(fixed), 'card')} without a {self.model.field} value cannot be used "
             "(give their values with --catalog)"
             if fixed
             else ""

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
+from deckcheck.core.text import plural
 from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, terms
@@ -33,7 +34,7 @@ def _composition(deck: Deck, variant: Variant) -> tuple[int, int, int, list[str]
 
 def _dual_note(dual: int, dual_ids: list[str]) -> str:
     return (
-        f" ({dual} card(s) that are ship and unit, {', '.join(dual_ids)}, count as either)"
+        f" ({plural(dual, 'card')} that are ship and unit, {', '.join(dual_ids)}, count as either)"
         if dual
         else ""
     )
@@ -62,8 +63,9 @@ def _minimum(
         s, p = ships_persons
         yield error(
             code,
-            f"{s} ships, {p} persons/units and {dual} ship-or-unit card(s) cannot make both "
-            f"{variant.param('min_ships')} ships and {variant.param('min_persons')} persons/units",
+            f"{s} ships, {p} persons/units and {plural(dual, 'ship-or-unit card')} cannot make "
+            f"both {variant.param('min_ships')} ships and "
+            f"{variant.param('min_persons')} persons/units",
             dual_ids,
         )
 
@@ -157,11 +159,15 @@ def starter(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violatio
     extra = [i for i in counts if i not in wanted]
     doubled = [i for i in wanted if counts.get(i, 0) > 1]
     if missing:
-        yield error("rd.starter", f"the {best} starter lacks {len(missing)} card(s)", missing)
+        yield error(
+            "rd.starter", f"the {best} starter lacks {plural(len(missing), 'card')}", missing
+        )
     if extra:
-        yield error("rd.starter", f"{len(extra)} card(s) are not in the {best} starter", extra)
+        yield error("rd.starter", f"{plural(len(extra), 'card')} not in the {best} starter", extra)
     if doubled:
-        yield error("rd.starter", f"{len(doubled)} card(s) more than once (each once)", doubled)
+        yield error(
+            "rd.starter", f"{plural(len(doubled), 'card')} more than once (each once)", doubled
+        )
 
 
 def _kinds(catalog: Catalog, variant: Variant) -> tuple[list[str], list[str], list[str]]:

@@ -15,6 +15,7 @@ from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.names import NameTable, read_name_table
 from deckcheck.core.errors import CatalogError
+from deckcheck.core.text import plural
 from deckcheck.games.base import game_directory
 from deckcheck.games.spec import ZoneModel
 
@@ -115,7 +116,7 @@ def write_gemp(deck: Deck, zones: Sequence[ZoneModel]) -> tuple[str, list[str]]:
         if code is None:
             if ids:
                 notes.append(
-                    f"gemp has no {zone.name} zone: its {len(ids)} card(s) are left out "
+                    f"gemp has no {zone.name} zone: its {plural(len(ids), 'card')} left out "
                     "(they are never counted in the deck)"
                 )
             continue

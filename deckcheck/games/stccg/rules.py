@@ -9,7 +9,7 @@ from typing import Any
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
-from deckcheck.core.text import fold
+from deckcheck.core.text import fold, plural
 from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
@@ -99,7 +99,7 @@ def type_outside_rules(deck: Deck, catalog: Catalog, variant: Variant) -> Iterab
         ids = list(dict.fromkeys(ids))
         yield warning(
             "stccg.type-outside-rules",
-            f"{len(ids)} card(s) of type {t}, which the Premiere rules do not describe; "
+            f"{plural(len(ids), 'card')} of type {t}, which the Premiere rules do not describe; "
             "counted in the draw deck",
             ids,
         )
