@@ -1,8 +1,9 @@
-"""Benchmark 1: `deckcheck validate` wall time against importing typer + rich + pydantic.
+"""Benchmark 1: `deckcheck validate` wall time against a one-command Typer app.
 
-Target: a validation costs at most 1.5x `python -c "import typer, rich.console, pydantic"`
-in the same environment. Both are measured in this one run, interleaved, and the ratio of the
-medians is printed.
+Target: a validation costs at most 1.2x a minimal one-argument Typer application (the floor
+of any Typer command line: Typer's import and its pydantic conversion of arguments) in the
+same environment. Importing typer + rich + pydantic is shown too. Everything is measured in
+this one run, interleaved, and the ratios of the medians are printed.
 
     python bench/bench_validate.py [--runs 15]
 """
@@ -21,6 +22,8 @@ DECKS = {
     "the-drake (7 troops)": "examples/the-drake/standard-stack.txt",
 }
 
+
+TARGET = 1.2
 
 _MINIMAL_TYPER_APP = """
 import typer
@@ -58,11 +61,13 @@ def main() -> int:
         f"{statistics.median(floor) / base:4.2f}x"
     )
     worst = 0.0
+    app = statistics.median(floor)
     for name, times in results.items():
-        ratio = statistics.median(times) / base
+        ratio = statistics.median(times) / app
         worst = max(worst, ratio)
-        print(f"validate {name:42s} {summary(times)}  ratio {ratio:4.2f}x")
-    print(f"worst ratio {worst:.2f}x (target <= 1.5x): {'met' if worst <= 1.5 else 'NOT met'}")
+        print(f"validate {name:42s} {summary(times)}  ratio {ratio:4.2f}x the Typer app")
+    verdict = "met" if worst <= TARGET else "NOT met"
+    print(f"worst ratio {worst:.2f}x a one-command Typer app (target <= {TARGET}x): {verdict}")
     return 0
 
 

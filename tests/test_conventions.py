@@ -61,3 +61,24 @@ def test_a_condition_split_by_the_shell_is_explained(conditions: list[str], says
         message = " ".join(result.stderr.split())
         assert says in message, message
         assert message.count("error:") == 1
+
+
+def test_a_named_command_builds_alone_and_everything_else_gets_the_whole_app(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Start-up builds only the command a command line names; help, typos and completion
+    see every command."""
+    import typer.main
+
+    from deckcheck.cli.app import app, app_for
+
+    def names(argv: list[str]) -> set[str]:
+        return set(typer.main.get_command(app_for(argv)).commands)  # type: ignore[attr-defined]
+
+    every = set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    assert len(every) > 10
+    assert names(["validate", "deck.txt", "--json"]) == {"validate"}
+    assert names(["catalog", "check", "x.toml"]) == {"catalog"}
+    assert names(["--help"]) == names([]) == names(["validat", "x"]) == every
+    monkeypatch.setenv("_DECKCHECK_COMPLETE", "complete_bash")
+    assert names(["validate"]) == every

@@ -4,13 +4,17 @@ from the result. Bad input of any kind ends in :func:`_guarded`, exit code 2."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.main
+import typer.models
 
 from deckcheck.cli import process, render
 from deckcheck.cli.help import ReadableCommand, ReadableGroup
@@ -829,3 +833,35 @@ def catalog_check(
     from deckcheck import api
 
     return show(api.catalog_check(file), False, render.catalog_check)
+
+
+def _command_name(info: typer.models.CommandInfo) -> str | None:
+    if info.name:
+        return info.name
+    return typer.main.get_command_name(info.callback.__name__) if info.callback else None
+
+
+def app_for(argv: Sequence[str]) -> typer.Typer:
+    """The application to run for the command line ``argv`` (without the program name).
+
+    Typer builds every command's parameters before it runs one, which is most of the cost of
+    starting a 20-command application; a command line that names a known command gets an
+    application holding that command alone (with the same top-level options), so that
+    ``deckcheck validate`` pays for ``validate``. Help, shell completion and anything
+    unknown (a typo is answered with the full list of commands) get the whole application.
+    """
+    if any(key.startswith("_") and key.endswith("_COMPLETE") for key in os.environ):
+        return app
+    # The top-level options take no values, so the first word that is no option names the
+    # command.
+    wanted = next((word for word in argv if not word.startswith("-")), None)
+    if wanted is None:
+        return app
+    commands = [info for info in app.registered_commands if _command_name(info) == wanted]
+    groups = [info for info in app.registered_groups if info.name == wanted]
+    if not commands and not groups:
+        return app
+    narrowed = copy.copy(app)
+    narrowed.registered_commands = commands
+    narrowed.registered_groups = groups
+    return narrowed
