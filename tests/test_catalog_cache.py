@@ -1,9 +1,15 @@
 """The catalog cache: never trusted, never visible.
 
 Every command gives the same output and exit code with the cache off, cold and warm; a damaged,
-forged, odd or foreign cache entry is ignored (a debug note at most) and rewritten; there is no
-cache without a home; no temporary file survives a signal; a warm start makes only the cards it
-needs. Every test uses its own cache folder.
+forged, odd or foreign entry (a catalog's or a name table's) is ignored (a debug note at most)
+and rewritten; there is no cache without a home; no temporary file survives a signal; a warm
+start makes only the cards and name rows it needs. Every test uses its own cache folder.
+
+Commands run in this process (the CLI runner) with a private cache folder; a child process
+only where the process is what is tested (a hang stopped by a watchdog, no HOME at all, a
+signal). Building a catalog from its TOML and writing an entry are pure functions of their
+inputs, so each is done once per test run (:func:`_build_once`): a test that makes the cache
+fall back still goes through the fall-back and the rewrite, without parsing 4,155 cards again.
 """
 
 from __future__ import annotations
@@ -19,22 +25,85 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import invoke
 
 from deckcheck.catalog import cache
+from deckcheck.catalog.selectors import _value_matches, bind_selector, value_keys
+from deckcheck.core.errors import ConditionError
 from deckcheck.games.registry import all_games, get_game
+from deckcheck.games.stccg import lackey
+from deckcheck.games.stccg import names as stccg_names
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 STCCG_DECK = EXAMPLES / "stccg-1e" / "legal-klingon.txt"
+REN_DHARK_DECK = EXAMPLES / "ren-dhark" / "terra-custom.txt"
 WATCHDOG = 60.0  # a hang fails the test; never a speed limit
+NAMES = cache.NAMES
+
+_MEMO: dict[Any, Any] = {}
+
+
+def _memo(kind: str, key: Any, make: Callable[[], Any]) -> Any:
+    if (kind, key) not in _MEMO:
+        _MEMO[kind, key] = make()
+    return _MEMO[kind, key]
+
+
+@pytest.fixture(autouse=True)
+def _build_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parse each TOML and name table, build each catalog and make each entry's lines once per
+    run (the values are immutable; the memo holds them, so their ids stay theirs)."""
+    parse, build = cache.parse_document, cache.build_catalog
+    read_names, catalog_lines, name_lines = (
+        cache.read_name_table,
+        cache._catalog_lines,
+        cache._name_lines,
+    )
+
+    def digest(text: str) -> bytes:
+        return hashlib.sha256(text.encode()).digest()
+
+    monkeypatch.setattr(
+        cache,
+        "parse_document",
+        lambda text, label, data=None: _memo(
+            "parse", (label, digest(text)), lambda: parse(text, label, data)
+        ),
+    )
+    monkeypatch.setattr(
+        cache,
+        "build_catalog",
+        lambda game, name, fields, docs: _memo(
+            "build", (game, tuple(id(d) for d in docs)), lambda: build(game, name, fields, docs)
+        ),
+    )
+    monkeypatch.setattr(
+        cache,
+        "read_name_table",
+        lambda text: _memo("names", digest(text), lambda: read_names(text)),
+    )
+    monkeypatch.setattr(
+        cache,
+        "_catalog_lines",
+        lambda catalog, fields: _memo(
+            "lines", id(catalog), lambda: (catalog, catalog_lines(catalog, fields))
+        )[1],
+    )
+    monkeypatch.setattr(
+        cache,
+        "_name_lines",
+        lambda table: _memo("name-lines", id(table), lambda: (table, name_lines(table)))[1],
+    )
 
 
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A private, empty cache folder, and every game's catalog forgotten before and after."""
+    """A private, empty cache folder, and every catalog and name table forgotten before and
+    after."""
     path = tmp_path / "cache"
     monkeypatch.setenv("DECKCHECK_CACHE", str(path))
     _forget()
@@ -45,38 +114,57 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def _forget() -> None:
     for game in all_games().values():
         game._catalog = None
+    lackey.name_table.cache_clear()
+    stccg_names._table.cache_clear()
 
 
 def run(*args: str | Path) -> tuple[int, str]:
-    """``deckcheck ARGS`` in process, every game's catalog loaded afresh: (exit code, output)."""
+    """``deckcheck ARGS`` in process, every catalog loaded afresh: (exit code, output)."""
     _forget()
     result = invoke([str(a) for a in args])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     return result.exit_code, result.output
 
 
-def entry(folder: Path, game: str = "stccg-1e") -> Path:
-    return cache.entry_path(folder, game)
+def off_output(*args: str | Path) -> tuple[int, str]:
+    """The output with the cache off (computed once per run for the same arguments)."""
+
+    def compute() -> tuple[int, str]:
+        previous = os.environ.get("DECKCHECK_CACHE")
+        os.environ["DECKCHECK_CACHE"] = "off"
+        try:
+            return run(*args)
+        finally:
+            if previous is not None:
+                os.environ["DECKCHECK_CACHE"] = previous
+
+    return _memo("off", tuple(str(a) for a in args), compute)
+
+
+def entry(folder: Path, game: str = "stccg-1e", kind: str = cache.CATALOG) -> Path:
+    return cache.entry_path(folder, game, kind)
 
 
 def forge(path: Path, change: Callable[[list[bytes]], list[bytes]]) -> None:
     """Rewrite an entry's payload lines with ``change`` and forge a matching envelope (hashes,
-    length and card count): the entry then fails only the checks that look inside it."""
+    length and count): the entry then fails only the checks that look inside it."""
     lines = path.read_bytes().split(b"\n")
     envelope = json.loads(lines[0])
     body = change(lines[1:])
     payload = b"\n".join(body)
     envelope.update(
-        payload=hashlib.sha256(payload).hexdigest(), bytes=len(payload), cards=len(body) - 1
+        payload=hashlib.sha256(payload).hexdigest(),
+        bytes=len(payload),
+        count=len(body) - cache.LOOKUP_LINES,
     )
     path.write_bytes(json.dumps(envelope).encode() + b"\n" + payload)
 
 
 def change_card(card_id: str, **fields: object) -> Callable[[list[bytes]], list[bytes]]:
     def change(body: list[bytes]) -> list[bytes]:
-        out = []
-        for line in body:
-            if line.startswith(b"{") and json.loads(line).get("id") == card_id:
+        out = body[: cache.LOOKUP_LINES]
+        for line in body[cache.LOOKUP_LINES :]:
+            if json.loads(line).get("id") == card_id:
                 card = json.loads(line)
                 card.update(fields)
                 line = json.dumps(card).encode()
@@ -86,25 +174,38 @@ def change_card(card_id: str, **fields: object) -> Callable[[list[bytes]], list[
     return change
 
 
-def off_output(*args: str | Path) -> tuple[int, str]:
-    previous = os.environ.get("DECKCHECK_CACHE")
-    os.environ["DECKCHECK_CACHE"] = "off"
-    try:
-        return run(*args)
-    finally:
-        if previous is not None:
-            os.environ["DECKCHECK_CACHE"] = previous
+def change_line(number: int, change: Callable[[Any], Any]) -> Callable[[list[bytes]], list[bytes]]:
+    """Change one lookups line (0: the first) as JSON."""
+
+    def changed(body: list[bytes]) -> list[bytes]:
+        value = change(json.loads(body[number]))
+        return [*body[:number], json.dumps(value).encode(), *body[number + 1 :]]
+
+    return changed
 
 
-def assert_sound_entry(folder: Path, game: str = "stccg-1e") -> None:
-    """The entry was rewritten: a regular file that loads without a note."""
-    path = entry(folder, game)
+def _set(value: dict[str, Any], *path_and_new: Any) -> dict[str, Any]:
+    *path, key, new = path_and_new
+    target = value
+    for step in path:
+        target = target[step]
+    target[key] = new
+    return value
+
+
+def assert_sound_entry(folder: Path, game: str = "stccg-1e", kind: str = cache.CATALOG) -> None:
+    """The entry was rewritten: a regular file whose payload matches its hash."""
+    path = entry(folder, game, kind)
     info = os.lstat(path)
     assert stat.S_ISREG(info.st_mode)
     lines = path.read_bytes().split(b"\n")
     envelope = json.loads(lines[0])
     assert hashlib.sha256(b"\n".join(lines[1:])).hexdigest() == envelope["payload"]
     assert not [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+def every_entry() -> list[str]:
+    return sorted([f"{g}.catalog.json" for g in all_games()] + ["stccg-1e.names.json"])
 
 
 # --- off, cold and warm agree ----------------------------------------------------------------
@@ -116,9 +217,7 @@ def test_every_example_same_output_off_cold_warm(folder: Path) -> None:
     for args in (["validate", *decks], ["validate", "--json", *decks]):
         off = off_output(*args)
         cold = run(*args)
-        assert sorted(p.name for p in folder.iterdir()) == sorted(
-            f"{g}.catalog.json" for g in all_games()
-        )
+        assert sorted(p.name for p in folder.iterdir()) == every_entry()
         warm = run(*args)
         assert off == cold == warm
         assert off[0] in (1, 2, 3)  # the examples hold illegal decks
@@ -128,9 +227,11 @@ def test_every_example_same_output_off_cold_warm(folder: Path) -> None:
     "args",
     [
         ["cards", "stccg-1e", "Worf"],
+        ["cards", "stccg-1e", "type:Dilemma", "--json"],  # a selector, through the value index
         ["cards", "ren-dhark", "--json"],
         ["cards", "the-drake", "--json"],
         ["validate", str(EXAMPLES / "ren-dhark" / "illegal-mixed.txt")],  # an overlay
+        ["export", str(STCCG_DECK), "--to", "lackey"],  # every card's name from the name table
         ["games", "--json"],
     ],
 )
@@ -138,73 +239,140 @@ def test_other_commands_same_output_off_cold_warm(folder: Path, args: list[str])
     assert off_output(*args) == run(*args) == run(*args)
 
 
-def test_warm_start_makes_only_the_cards_it_needs(folder: Path) -> None:
-    run("validate", STCCG_DECK)  # cold: writes the entry
+def test_warm_start_makes_only_the_cards_and_rows_it_needs(folder: Path) -> None:
+    run("validate", STCCG_DECK)  # cold: writes the entries
     _forget()
     catalog = get_game("stccg-1e").bundled_catalog()
+    table = lackey.name_table()
     assert isinstance(catalog.cards, cache._CachedCards)
+    assert isinstance(table, cache._CachedNames)
     made = lambda: sum(card is not None for card in catalog.cards._made)  # noqa: E731
-    assert made() == 0
+    rows = lambda: sum(row is not None for row in table._made)  # noqa: E731
+    assert made() == rows() == 0
     deck_lines = [line for line in STCCG_DECK.read_text().splitlines() if line[:1].isdigit()]
-    from deckcheck.decks.load import load_deck
+    from deckcheck.api import validate
 
-    load_deck(STCCG_DECK)
-    assert 0 < made() <= 2 * len(deck_lines)  # a name shared by printings makes each
+    assert validate([STCCG_DECK]).exit_code == 0  # resolves the lines, binds the selectors
+    assert 0 < made() <= 3 * len(deck_lines)  # a name shared by printings makes each
     assert len(catalog) == 4155 and made() < 200
+    assert len(table) > 5000 and 0 < rows() < 200
+
+
+def test_a_selector_makes_one_card_and_an_absent_value_is_still_refused(folder: Path) -> None:
+    run("cards", "stccg-1e", "Worf")
+    _forget()
+    catalog = get_game("stccg-1e").bundled_catalog()
+    selector = bind_selector("type:Dilemma", catalog)
+    assert sum(card is not None for card in catalog.cards._made) == 1
+    assert selector(catalog.by_name("Chalnoth")[0])
+    with pytest.raises(ConditionError) as warm:
+        bind_selector("type:Dilemmma", catalog)  # the index lacks it: every card is looked at
+    _forget()
+    os.environ["DECKCHECK_CACHE"] = "off"  # the fixture's monkeypatch restores it
+    with pytest.raises(ConditionError) as off:
+        bind_selector("type:Dilemmma", get_game("stccg-1e").bundled_catalog())
+    assert (warm.value.message, warm.value.details) == (off.value.message, off.value.details)
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_value_index_is_what_selectors_match(game: str) -> None:
+    """Each key of the index is a spelling some card's field matches, the first such card is
+    its witness, and a field value matches exactly the keys :func:`value_keys` gives it."""
+    cards = list(get_game(game).bundled_catalog().cards)
+    fields = get_game(game).field_specs
+    index = cache.value_index(cards, fields)
+    assert set(index) == {"type", *fields}
+    for field, witnesses in index.items():
+        for position, card in enumerate(cards):
+            value = card.get(field)
+            keys = value_keys(value)
+            assert keys <= witnesses.keys() and all(witnesses[k] <= position for k in keys)
+            if position < 200:
+                assert all(_value_matches(value, {k}) for k in keys)
+                assert not _value_matches(value, frozenset(witnesses.keys() - keys))
+        for key, position in witnesses.items():
+            assert _value_matches(cards[position].get(field), {key})
 
 
 # --- entries that must not be believed --------------------------------------------------------
 
 
 def _warm(folder: Path) -> tuple[int, str]:
-    expected = run("validate", STCCG_DECK)
-    assert entry(folder).is_file()
+    expected = off_output("validate", STCCG_DECK)
+    assert run("validate", STCCG_DECK) == expected
+    assert entry(folder).is_file() and entry(folder, kind=NAMES).is_file()
     return expected
 
 
 def _check_ignored(
-    folder: Path, expected: tuple[int, str], caplog: pytest.LogCaptureFixture
+    folder: Path,
+    expected: tuple[int, str],
+    caplog: pytest.LogCaptureFixture,
+    kind: str = cache.CATALOG,
 ) -> None:
     with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
         assert run("validate", STCCG_DECK) == expected
     notes = [r for r in caplog.records if r.name == "deckcheck.cache"]
     assert notes and all(r.levelno == logging.DEBUG for r in notes)
-    assert str(entry(folder)) in notes[0].getMessage()
-    assert_sound_entry(folder)
+    assert str(entry(folder, kind=kind)) in notes[0].getMessage()
+    assert_sound_entry(folder, kind=kind)
     caplog.clear()
     with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
         assert run("validate", STCCG_DECK) == expected  # the rewritten entry is used
     assert not [r for r in caplog.records if r.name == "deckcheck.cache"]
 
 
-@pytest.mark.parametrize(
-    "damage",
-    [
-        pytest.param(lambda p: p.write_bytes(b""), id="empty"),
-        pytest.param(lambda p: p.write_bytes(p.read_bytes()[: p.stat().st_size // 2]), id="cut"),
-        pytest.param(
-            lambda p: p.write_bytes(p.read_bytes().replace(b"Klingon", b"Klingom", 1)),
-            id="one-changed-word",
-        ),
-        pytest.param(lambda p: p.write_text("[1, 2, 3]"), id="json-of-another-shape"),
-        pytest.param(lambda p: p.write_text('{"format": 2}\n{}'), id="envelope-lacks-fields"),
-        pytest.param(lambda p: p.write_bytes(b"\xff\xfe" * 1000), id="binary"),
-        pytest.param(
-            lambda p: p.write_bytes(p.read_bytes().replace(b'"version":"', b'"version":"0', 1)),
-            id="other-version",
-        ),
-        pytest.param(
-            lambda p: p.write_bytes(p.read_bytes().replace(b'"sources":"', b'"sources":"0', 1)),
-            id="other-sources",
-        ),
-    ],
-)
+DAMAGE = [
+    pytest.param(lambda p: p.write_bytes(b""), id="empty"),
+    pytest.param(lambda p: p.write_bytes(p.read_bytes()[: p.stat().st_size // 2]), id="cut"),
+    pytest.param(
+        lambda p: p.write_bytes(p.read_bytes().replace(b"Klingon", b"Klingom", 1)),
+        id="one-changed-word",
+    ),
+    pytest.param(lambda p: p.write_text("[1, 2, 3]"), id="json-of-another-shape"),
+    pytest.param(lambda p: p.write_text('{"format": 3}\n{}\n{}'), id="envelope-lacks-fields"),
+    pytest.param(lambda p: p.write_bytes(b"\xff\xfe" * 1000), id="binary"),
+    pytest.param(
+        lambda p: p.write_bytes(p.read_bytes().replace(b'"version":"', b'"version":"0', 1)),
+        id="other-version",
+    ),
+    pytest.param(
+        lambda p: p.write_bytes(p.read_bytes().replace(b'"sources":"', b'"sources":"0', 1)),
+        id="other-sources",
+    ),
+    pytest.param(
+        lambda p: p.write_bytes(p.read_bytes().replace(b'"format":3', b'"format":2', 1)),
+        id="older-format",
+    ),
+]
+
+
+@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES])
+@pytest.mark.parametrize("damage", DAMAGE)
 def test_damaged_entry_ignored_and_rewritten(
-    folder: Path, caplog: pytest.LogCaptureFixture, damage: Callable[[Path], object]
+    folder: Path,
+    caplog: pytest.LogCaptureFixture,
+    damage: Callable[[Path], object],
+    kind: str,
 ) -> None:
     expected = _warm(folder)
-    damage(entry(folder))
-    _check_ignored(folder, expected, caplog)
+    damage(entry(folder, kind=kind))
+    _check_ignored(folder, expected, caplog, kind)
+
+
+def _swap_ids(lookups: dict[str, Any]) -> dict[str, Any]:
+    """Card 1 answers to the id of the deck's Klingon Outpost, and the Outpost to card 1's."""
+    for key in ("ids", "folded_ids"):
+        ids = lookups[key]
+        outpost = ids.index("101_105")
+        ids[0], ids[outpost] = ids[outpost], ids[0]
+    return lookups
+
+
+def _not_a_dilemma(body: list[bytes]) -> list[bytes]:
+    """The value index names card 1 (not a dilemma) as holding type Dilemma."""
+    assert b"Dilemma" not in body[cache.LOOKUP_LINES]
+    return change_line(1, lambda v: _set(v, "type", "dilemma", 0))(body)
 
 
 @pytest.mark.parametrize(
@@ -216,12 +384,22 @@ def test_damaged_entry_ignored_and_rewritten(
         pytest.param(change_card("101_105", shields="high"), id="text-for-a-number"),
         pytest.param(change_card("101_105", wormhole=True), id="unknown-field"),
         pytest.param(change_card("101_105", id="999_999"), id="another-id"),
-        pytest.param(lambda body: [body[0], *(b"[7]" for _ in body[1:])], id="every-card-a-list"),
+        pytest.param(lambda body: [*body[:2], *(b"[7]" for _ in body[2:])], id="every-card-a-list"),
         pytest.param(
-            lambda body: [body[0].replace(b'"names":{', b'"names":{"x":[999999],', 1), *body[1:]],
+            change_line(0, lambda v: _set(v, "names", "klingon outpost", [999999])),
             id="lookup-outside",
         ),
+        pytest.param(change_line(0, _swap_ids), id="ids-swapped"),
+        pytest.param(
+            change_line(0, lambda v: _set(v, "names", "klingon outpost", [0])),
+            id="name-elsewhere",
+        ),
         pytest.param(lambda body: [b'{"ids":7}', *body[1:]], id="lookups-of-another-shape"),
+        pytest.param(lambda body: [body[0], b"[7]", *body[2:]], id="value-index-a-list"),
+        pytest.param(
+            change_line(1, lambda v: _set(v, "type", "mission", 999999)), id="witness-outside"
+        ),
+        pytest.param(_not_a_dilemma, id="false-witness"),
     ],
 )
 def test_forged_entry_of_the_wrong_shape_ignored(
@@ -232,6 +410,63 @@ def test_forged_entry_of_the_wrong_shape_ignored(
     expected = _warm(folder)
     forge(entry(folder), change)
     _check_ignored(folder, expected, caplog)
+
+
+def _rows(change: Callable[[list[Any]], list[Any]]) -> Callable[[list[bytes]], list[bytes]]:
+    def changed(body: list[bytes]) -> list[bytes]:
+        rows = [json.dumps(change(json.loads(line))).encode() for line in body[2:]]
+        return [*body[:2], *rows]
+
+    return changed
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(_rows(lambda row: [7]), id="row-a-number"),
+        pytest.param(_rows(lambda row: row[:2]), id="row-too-short"),
+        pytest.param(_rows(lambda row: ["Anything", *row[1:]]), id="row-renamed"),
+        pytest.param(change_line(0, lambda v: {key: [0] for key in v}), id="every-name-to-row-one"),
+        pytest.param(
+            change_line(0, lambda v: _set(v, "klingon outpost", [999999])), id="lookup-outside"
+        ),
+        pytest.param(change_line(0, lambda v: _set(v, "klingon outpost", "0")), id="lookup-a-text"),
+        pytest.param(lambda body: [b'["x","y"]', *body[1:]], id="lookups-of-another-shape"),
+    ],
+)
+def test_forged_name_table_of_the_wrong_shape_ignored(
+    folder: Path, caplog: pytest.LogCaptureFixture, change: Callable[[list[bytes]], list[bytes]]
+) -> None:
+    expected = _warm(folder)
+    forge(entry(folder, kind=NAMES), change)
+    _check_ignored(folder, expected, caplog, NAMES)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda body: [body[0], b"[7]", *body[2:]], id="squashed-lookups-a-list"),
+        pytest.param(change_line(1, lambda v: {key: [0] for key in v}), id="squashed-elsewhere"),
+    ],
+)
+def test_squashed_lookups_checked_when_first_used(
+    folder: Path, caplog: pytest.LogCaptureFixture, change: Callable[[list[bytes]], list[bytes]]
+) -> None:
+    """The squashed lookups are read only by a search that ignores punctuation."""
+    _warm(folder)
+    forge(entry(folder, kind=NAMES), change)
+    _forget()
+    with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
+        warm = [row.card_id for row in lackey.name_table().find_squashed("Klingon-Outpost!")]
+    assert warm == ["101_105"]
+    assert [r for r in caplog.records if r.name == "deckcheck.cache"]
+    assert_sound_entry(folder, kind=NAMES)
+
+
+def test_value_missing_from_the_index_is_found_card_by_card(folder: Path) -> None:
+    expected = _warm(folder)
+    forge(entry(folder), change_line(1, lambda v: {**v, "type": {}}))
+    assert run("validate", STCCG_DECK) == expected
 
 
 def test_forged_extra_card_does_not_make_a_deck_legal(folder: Path, tmp_path: Path) -> None:
@@ -255,9 +490,12 @@ def test_forged_extra_card_does_not_make_a_deck_legal(folder: Path, tmp_path: Pa
     assert_sound_entry(folder)
 
 
-def test_huge_sparse_entry_is_not_read(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES])
+def test_huge_sparse_entry_is_not_read(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
     expected = _warm(folder)
-    with entry(folder).open("r+b") as handle:
+    with entry(folder, kind=kind).open("r+b") as handle:
         handle.truncate(1 << 30)  # 1 GiB of NULs, sparse: no disk used
     read = 0
     real_read = os.read
@@ -269,18 +507,24 @@ def test_huge_sparse_entry_is_not_read(folder: Path, monkeypatch: pytest.MonkeyP
         return data
 
     monkeypatch.setattr(cache.os, "read", counting_read)
-    assert run("validate", STCCG_DECK) == expected
+    _forget()
+    if kind == cache.CATALOG:
+        assert get_game("stccg-1e").bundled_catalog().by_name("Klingon Outpost")
+    else:
+        assert lackey.name_table().find("Klingon Outpost")
     assert read == 0
-    assert entry(folder).stat().st_size < 10 << 20
+    assert run("validate", STCCG_DECK) == expected
+    assert entry(folder, kind=kind).stat().st_size < 10 << 20
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-def test_symlink_to_a_device_is_not_followed(folder: Path) -> None:
+@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES])
+def test_symlink_to_a_device_is_not_followed(folder: Path, kind: str) -> None:
     expected = _warm(folder)
-    entry(folder).unlink()
-    entry(folder).symlink_to("/dev/zero")
+    entry(folder, kind=kind).unlink()
+    entry(folder, kind=kind).symlink_to("/dev/zero")
     assert run("validate", STCCG_DECK) == expected
-    assert_sound_entry(folder)
+    assert_sound_entry(folder, kind=kind)
 
 
 def test_symlink_to_a_good_entry_is_not_followed(folder: Path, tmp_path: Path) -> None:
@@ -295,34 +539,40 @@ def test_symlink_to_a_good_entry_is_not_followed(folder: Path, tmp_path: Path) -
 def test_directory_at_the_entry_path(folder: Path) -> None:
     expected = off_output("validate", STCCG_DECK)
     entry(folder).mkdir(parents=True)
+    entry(folder, kind=NAMES).mkdir(parents=True)
     assert run("validate", STCCG_DECK) == expected
-    assert entry(folder).is_dir()  # left alone; nothing else written
+    assert entry(folder).is_dir() and entry(folder, kind=NAMES).is_dir()  # left alone
     assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_fifo_at_the_entry_path_does_not_hang(tmp_path: Path) -> None:
+    """In a child process, so that a hang meets the watchdog (the small game: the opening of
+    the entry is what is tested, shared by every game)."""
     folder = tmp_path / "cache"
     folder.mkdir()
-    os.mkfifo(entry(folder))
+    os.mkfifo(entry(folder, "ren-dhark"))
     env = {**os.environ, "DECKCHECK_CACHE": str(folder)}
     out = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", str(STCCG_DECK)],
+        [sys.executable, "-m", "deckcheck", "validate", str(REN_DHARK_DECK)],
         capture_output=True,
         env=env,
         cwd=REPO,
         timeout=WATCHDOG,
     )
     assert out.returncode == 0 and out.stderr == b""
-    assert_sound_entry(folder)
+    assert_sound_entry(folder, "ren-dhark")
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
-def test_entry_of_another_user_is_ignored(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES])
+def test_entry_of_another_user_is_ignored(
+    folder: Path, caplog: pytest.LogCaptureFixture, kind: str
+) -> None:
     expected = _warm(folder)
-    os.chown(entry(folder), 54321, 54321)
-    _check_ignored(folder, expected, caplog)
-    assert entry(folder).stat().st_uid == os.geteuid()
+    os.chown(entry(folder, kind=kind), 54321, 54321)
+    _check_ignored(folder, expected, caplog, kind)
+    assert entry(folder, kind=kind).stat().st_uid == os.geteuid()
 
 
 # --- where the cache is, and whether there is one ---------------------------------------------
@@ -333,7 +583,6 @@ def test_cache_switched_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, val
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DECKCHECK_CACHE", value)
     assert cache.cache_dir() is None
-    _forget()
     assert run("validate", STCCG_DECK)[0] == 0
     assert list(tmp_path.iterdir()) == []  # no folder named "false"
 
@@ -359,16 +608,18 @@ def test_default_folders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
     assert cache.cache_dir() is None
 
 
-def test_no_home_runs_without_a_cache(tmp_path: Path) -> None:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("HOME", "XDG_CACHE_HOME", "DECKCHECK_CACHE")
-    }
+def test_no_home_runs_without_a_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """In process for STCCG (catalog and name table), and once in a child process started
+    without HOME at all (the small game: what matters is the start without a home)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("HOME", "XDG_CACHE_HOME", "DECKCHECK_CACHE"):
+        monkeypatch.delenv(name, raising=False)
+    assert run("validate", STCCG_DECK) == off_output("validate", STCCG_DECK)
+    assert list(tmp_path.iterdir()) == []
     out = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", str(STCCG_DECK)],
+        [sys.executable, "-m", "deckcheck", "validate", str(REN_DHARK_DECK)],
         capture_output=True,
-        env=env,
+        env=dict(os.environ),
         cwd=tmp_path,
         timeout=WATCHDOG,
     )
@@ -393,20 +644,24 @@ def test_old_entries_and_stale_temporary_files_removed(folder: Path) -> None:
     unrelated.write_text("mine")
     run("validate", STCCG_DECK)
     names = {p.name for p in folder.iterdir()}
-    assert names == {entry(folder).name, fresh.name, unrelated.name}
+    assert names == {entry(folder).name, entry(folder, kind=NAMES).name, fresh.name, "notes.txt"}
 
 
-def test_one_entry_per_catalog_after_the_sources_change(folder: Path) -> None:
+@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES])
+def test_one_entry_per_catalog_after_the_sources_change(folder: Path, kind: str) -> None:
     run("validate", STCCG_DECK)
-    first = entry(folder).read_bytes()
-    forge(entry(folder), lambda body: body)  # same content, and still one entry
-    lines = entry(folder).read_bytes().split(b"\n")
+    first = entry(folder, kind=kind).read_bytes()
+    forge(entry(folder, kind=kind), lambda body: body)  # same content, and still one entry
+    lines = entry(folder, kind=kind).read_bytes().split(b"\n")
     envelope = json.loads(lines[0])
     envelope["sources"] = "0" * 64  # as if built from older source files
-    entry(folder).write_bytes(json.dumps(envelope).encode() + b"\n" + b"\n".join(lines[1:]))
+    changed = json.dumps(envelope).encode() + b"\n" + b"\n".join(lines[1:])
+    entry(folder, kind=kind).write_bytes(changed)
     run("validate", STCCG_DECK)
-    assert entry(folder).read_bytes() == first
-    assert [p.name for p in folder.iterdir()] == [entry(folder).name]
+    assert entry(folder, kind=kind).read_bytes() == first
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [entry(folder).name, entry(folder, kind=NAMES).name]
+    )
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signals")

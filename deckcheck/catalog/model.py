@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, cast, overload
@@ -203,6 +203,12 @@ class Cards(Sequence[Card]):
         """Every card with a name or alias whose folded form is ``key``."""
         return [self[position] for position in self.lookups().by_name.get(key, ())]
 
+    def any_card(self, predicate: Callable[[Card], bool], field: str, keys: Iterable[str]) -> bool:
+        """Whether some card satisfies ``predicate``, which looks in ``field`` for one of the
+        folded values ``keys``; a catalog with an index of its values (the cache's) answers
+        without making every card."""
+        return any(predicate(card) for card in self)
+
     def by_squashed_name(self, key: str) -> list[Card]:
         """Every card with a name or alias whose squashed form (:func:`squash`) is ``key``."""
         if self._squashed is None:
@@ -255,6 +261,10 @@ class Catalog:
         punctuation or spacing (``Hyper Aging`` finds ``Hyper-Aging``)."""
         key = squash(name)
         return self._cards.by_squashed_name(key) if key else []
+
+    def any_card(self, predicate: Callable[[Card], bool], field: str, keys: Iterable[str]) -> bool:
+        """See :meth:`Cards.any_card`."""
+        return self._cards.any_card(predicate, field, keys)
 
     def names(self) -> Iterable[str]:
         """Every distinct spelling a card can be found by (names and aliases)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.text import fold, squash
@@ -43,47 +43,68 @@ class NameRow:
     extra: tuple[str, ...] = ()
 
 
-@dataclass
 class NameTable:
     """Other spellings of cards (another program's names), looked up folded or squashed.
 
     A row without a card id is a card the other program knows and the catalog does not: its
     name is refused rather than matched to a look-alike. A card's first row is its preferred
-    spelling (what an export to that program writes).
+    spelling (what an export to that program writes). The lookups are built on first use; the
+    catalog cache provides a subclass that reads them ready-made and makes only the rows asked
+    for.
     """
 
-    rows: tuple[NameRow, ...]
-    _by_fold: dict[str, list[NameRow]] = field(default_factory=dict, repr=False)
-    _by_squash: dict[str, list[NameRow]] = field(default_factory=dict, repr=False)
-    _preferred: dict[tuple[str, str], NameRow] = field(default_factory=dict, repr=False)
+    def __init__(self, rows: Iterable[NameRow] = ()) -> None:
+        self._rows: tuple[NameRow, ...] = tuple(rows)
+        self._by_fold: dict[str, list[int]] | None = None
+        self._by_squash: dict[str, list[int]] | None = None
+        self._preferred: dict[tuple[str, str], NameRow] | None = None
 
-    def __post_init__(self) -> None:
-        for row in self.rows:
-            self._by_fold.setdefault(fold(row.name), []).append(row)
-            self._by_squash.setdefault(squash(row.name), []).append(row)
-            if row.card_id:
-                self._preferred.setdefault((row.card_id, row.face), row)
+    @property
+    def rows(self) -> tuple[NameRow, ...]:
+        """Every row, in the table's order."""
+        return self._rows
+
+    def _index(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        if self._by_fold is None or self._by_squash is None:
+            self._by_fold, self._by_squash = name_keys(row.name for row in self.rows)
+        return self._by_fold, self._by_squash
 
     def find(self, spelling: str) -> list[NameRow]:
         """Rows whose name folds like ``spelling``."""
-        return list(self._by_fold.get(fold(spelling), ()))
+        return [self.rows[p] for p in self._index()[0].get(fold(spelling), ())]
 
     def find_squashed(self, spelling: str) -> list[NameRow]:
         """Rows whose name squashes like ``spelling`` (punctuation and spacing ignored)."""
-        return list(self._by_squash.get(squash(spelling), ()))
+        return [self.rows[p] for p in self._index()[1].get(squash(spelling), ())]
 
     def preferred(self, card_id: str, face: str = "") -> NameRow | None:
         """The preferred row of a card (or of its other face)."""
+        if self._preferred is None:
+            preferred: dict[tuple[str, str], NameRow] = {}
+            for row in self.rows:
+                if row.card_id:
+                    preferred.setdefault((row.card_id, row.face), row)
+            self._preferred = preferred
         return self._preferred.get((card_id, face))
 
     def __len__(self) -> int:
         return len(self.rows)
 
 
+def name_keys(names: Iterable[str]) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """The positions of ``names`` by folded and by squashed spelling."""
+    by_fold: dict[str, list[int]] = {}
+    by_squash: dict[str, list[int]] = {}
+    for position, name in enumerate(names):
+        by_fold.setdefault(fold(name), []).append(position)
+        by_squash.setdefault(squash(name), []).append(position)
+    return by_fold, by_squash
+
+
 def read_name_table(text: str, columns: Sequence[str] = ("name", "id", "face")) -> NameTable:
     """A name table from tab-separated text: ``#`` comments, a header row naming at least
     ``columns``, then one row per spelling (further columns kept as ``extra``)."""
-    body = [line for line in text.splitlines() if line and not line.startswith("#")]
+    body = _body(text)
     reader = csv.reader(io.StringIO("\n".join(body)), delimiter="\t", quoting=csv.QUOTE_NONE)
     header = next(reader, [])
     index = {name: i for i, name in enumerate(header)}
@@ -102,7 +123,16 @@ def read_name_table(text: str, columns: Sequence[str] = ("name", "id", "face")) 
                 tuple(cells[i] for i in rest),
             )
         )
-    return NameTable(tuple(rows))
+    return NameTable(rows)
+
+
+def _body(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def name_table_size(text: str) -> int:
+    """How many rows :func:`read_name_table` finds in ``text`` (without reading them)."""
+    return max(len(_body(text)) - 1, 0)
 
 
 def cards_of(rows: Iterable[NameRow], catalog: Catalog) -> tuple[list[Card], str | None]:

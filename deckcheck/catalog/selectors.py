@@ -35,6 +35,16 @@ def _value_matches(value: object, wanted: frozenset[str]) -> bool:
     return fold(str(value)) in wanted
 
 
+def value_keys(value: object) -> frozenset[str]:
+    """The folded spellings a field value matches (``_value_matches(value, wanted)`` is true
+    exactly when they meet ``wanted``): what the catalog cache indexes."""
+    if isinstance(value, list | tuple):
+        return frozenset().union(*(value_keys(v) for v in value))
+    if isinstance(value, bool):
+        return frozenset({"true", "yes", "1"} if value else {"false", "no", "0"})
+    return frozenset({fold(str(value))})
+
+
 def _as_list(value: object) -> list[object]:
     if value is None:
         return []
@@ -83,7 +93,7 @@ def bind_selector(
         spec = catalog.fields.get(field_name)
         wanted = spec.same_as(value) if spec else frozenset({fold(value)})
         selector = Selector(raw, lambda c: _value_matches(c.get(field_name), wanted))
-        if not any(selector(c) for c in catalog):
+        if not catalog.any_card(selector, field_name, wanted):
             values = sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})
             hint = suggest(value, values) if values else []
             raise ConditionError(

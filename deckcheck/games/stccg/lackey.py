@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from xml.sax.saxutils import escape, quoteattr
 
+from deckcheck.catalog.cache import load_name_table
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
-from deckcheck.catalog.names import NameTable, read_name_table
+from deckcheck.catalog.names import NameTable
 from deckcheck.core.errors import CatalogError
 from deckcheck.core.text import plural
 from deckcheck.games.base import game_directory
@@ -25,10 +25,11 @@ NAME_TABLE = "lackey-names.tsv"
 
 @cache
 def name_table() -> NameTable:
-    """The Lackey name table (read once per process); extra columns are image id and set."""
+    """The Lackey name table (read once per process, through the catalog cache); extra columns
+    are image id and set."""
     path = game_directory("stccg-1e") / NAME_TABLE
     try:
-        return read_name_table(path.read_text(encoding="utf-8"))
+        return load_name_table("stccg-1e", str(path), path.read_bytes())
     except (OSError, ValueError) as exc:
         raise CatalogError(
             f"the Lackey name table is unreadable: {exc}", source=str(path)
@@ -82,6 +83,10 @@ def write_lackey(deck: Deck, zones: Sequence[ZoneModel]) -> str:
 def write_dek(deck: Deck, zones: Sequence[ZoneModel]) -> str:
     """The deck as a Lackey ``.dek`` file: one ``<superzone>`` per zone, one ``<card>`` per
     copy, with the plugin's name, image id and set."""
+    # Here, not at the top: saxutils imports urllib.request (and with it http, email and
+    # ssl), which every STCCG validation would pay for at start-up.
+    from xml.sax.saxutils import escape, quoteattr
+
     out = [
         '<deck version="0.8">',
         "\t<meta>",
