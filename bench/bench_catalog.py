@@ -9,9 +9,11 @@ shared machine) is printed. ``--cold`` also times STCCG with the cache switched 
 
 Warm means what an installed deckcheck has: its bytecode too. The children write and read
 bytecode under a private ``PYTHONPYCACHEPREFIX`` (even where ``PYTHONDONTWRITEBYTECODE`` is
-set), so that neither side pays for compiling its modules from source on every run.
+set), so that neither side pays for compiling its modules from source on every run;
+``--no-bytecode`` runs the children as the environment would without that (no private prefix,
+no bytecode written: a checkout without ``__pycache__`` compiles deckcheck on every run).
 
-    python bench/bench_catalog.py [--runs 15] [--cold]
+    python bench/bench_catalog.py [--runs 15] [--cold] [--no-bytecode]
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--cold", action="store_true", help="also time STCCG without a cache")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="compile every module from source each run"
+    )
     args = parser.parse_args()
     py = python()
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as cache:
@@ -58,6 +63,9 @@ def main() -> int:
         os.environ.pop("DECKCHECK_CACHE", None)
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "bytecode")
+        if args.no_bytecode:
+            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # installed packages keep their own
+            del os.environ["PYTHONPYCACHEPREFIX"]
         stccg = [py, "-m", "deckcheck", "validate", STCCG]
         ren_dhark = [py, "-m", "deckcheck", "validate", REN_DHARK]
         cpu_times(stccg, 1)  # warm the cache (and the OS's file cache) for both

@@ -463,6 +463,21 @@ def test_squashed_lookups_checked_when_first_used(
     assert_sound_entry(folder, kind=NAMES)
 
 
+def test_catalog_lookups_checked_when_read(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A spelling's positions are checked when they are read; a search with punctuation
+    ignored reads them all."""
+    _warm(folder)
+    forge(entry(folder), change_line(0, lambda v: _set(v, "names", "x", "not a position")))
+    _forget()
+    catalog = get_game("stccg-1e").bundled_catalog()
+    with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
+        assert [c.id for c in catalog.by_name("Klingon Outpost")] == ["101_105"]
+        assert not caplog.records  # "x" was not read
+        assert [c.id for c in catalog.by_squashed("Klingon-Outpost!")] == ["101_105"]
+    assert [r for r in caplog.records if r.name == "deckcheck.cache"]
+    assert_sound_entry(folder)
+
+
 def test_value_missing_from_the_index_is_found_card_by_card(folder: Path) -> None:
     expected = _warm(folder)
     forge(entry(folder), change_line(1, lambda v: {**v, "type": {}}))
