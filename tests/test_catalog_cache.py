@@ -253,9 +253,10 @@ def test_warm_start_makes_only_the_cards_and_rows_it_needs(folder: Path) -> None
     from deckcheck.api import validate
 
     assert validate([STCCG_DECK]).exit_code == 0  # resolves the lines, binds the selectors
-    assert 0 < made() <= 3 * len(deck_lines)  # a name shared by printings makes each
+    # a name shared by printings makes each; a selector's witness is one more card
+    assert 0 < made() <= 2 * len(deck_lines)
     assert len(catalog) == 4155 and made() < 200
-    assert len(table) > 5000 and 0 < rows() < 200
+    assert len(table) > 5000 and 0 < rows() <= 2 * len(deck_lines)
 
 
 def test_a_selector_makes_one_card_and_an_absent_value_is_still_refused(folder: Path) -> None:
