@@ -584,12 +584,12 @@ def test_intractable_budget() -> None:
     problem = DrawProblem(sizes, rows, tests)
     procedure = pc_procedure(5, 3, lookahead=True)
     with pytest.raises(Intractable):
-        exact_odds(problem, procedure, Query(seen=25), budget=100_000)
+        exact_odds(problem, procedure, Query(seen=25), budget=20_000)
     with pytest.raises(Intractable):
-        optimal_return_choice(problem, procedure, Query(seen=25), budget=100_000)
+        optimal_return_choice(problem, procedure, Query(seen=25), budget=20_000)
     # Without look-ahead or mulligan the same problem needs only the hypergeometric programme.
     plain = pc_procedure(5, 3, lookahead=False)
-    exact_odds(problem, plain, Query(seen=25, use_mulligan=False), budget=100_000)
+    exact_odds(problem, plain, Query(seen=25, use_mulligan=False), budget=20_000)
 
 
 def test_lookahead_exhausting_the_pile_is_intractable() -> None:

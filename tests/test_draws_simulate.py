@@ -3,7 +3,9 @@
 Exact values come from small enumerations written here (hypergeometric with ``math.comb``, the
 redraw recurrence, the return choice and a card-by-card look-ahead recursion), and, where the
 lead's exact engine is present, from ``deckcheck.draws.exact`` too. Estimates must agree within
-4.5 standard errors; every run is seeded, so the tests are deterministic.
+4.5 standard errors; every run is seeded, so the tests are deterministic. The pure-Python
+reference runs 10,000 trials: its tolerance (at most 0.023) stays well under the smallest effect
+of a rule it is checked on (0.04, a redraw), while the vectorised runs keep the fine checks.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from deckcheck.draws.vectorised import FixedPileSampler, simulate_vectorised  # 
 
 REPO = Path(__file__).resolve().parent.parent
 TOLERANCE = 4.5  # standard errors
-REF_TRIALS = 20_000
+REF_TRIALS = 10_000
 VEC_TRIALS = 400_000
 
 Chooser = Callable[[tuple[int, ...]], "Sequence[int] | None"]
@@ -288,7 +290,7 @@ def test_enumeration_matches_math_comb() -> None:
 def test_plain_draw_against_math_comb(seen: int) -> None:
     problem = replace(RD, conditions=(CountTest(0, ">=", 4),))
     exact = hypergeometric_at_least(15, 33, seen, 4)
-    vec = simulate_vectorised(problem, Procedure(7), Query(seen), 1_000_000, 3)
+    vec = simulate_vectorised(problem, Procedure(7), Query(seen), VEC_TRIALS, 3)
     ref = simulate_reference(problem, Procedure(7), Query(seen), REF_TRIALS, 3)
     assert close(vec.probability, vec.trials, exact)
     assert close(ref.probability, ref.trials, exact)
@@ -329,9 +331,9 @@ def test_redraw_cap_terminates() -> None:
 
 def test_same_seed_same_result() -> None:
     case = CASES[3]
-    a = simulate_vectorised(case.problem, case.procedure, case.query, 300_000, 99)
-    b = simulate_vectorised(case.problem, case.procedure, case.query, 300_000, 99)
-    c = simulate_vectorised(case.problem, case.procedure, case.query, 300_000, 100)
+    a = simulate_vectorised(case.problem, case.procedure, case.query, 100_000, 99)
+    b = simulate_vectorised(case.problem, case.procedure, case.query, 100_000, 99)
+    c = simulate_vectorised(case.problem, case.procedure, case.query, 100_000, 100)
     assert a == b
     assert (
         a.successes != c.successes
@@ -471,7 +473,7 @@ def test_lookahead_reaching_cards_put_under() -> None:
     )
     proc = Procedure(hand_size=5, draws_per_turn=2, lookahead=True)
     query = Query(11)
-    ref = simulate_reference(small, proc, query, 40_000, 5)
+    ref = simulate_reference(small, proc, query, 2 * REF_TRIALS, 5)
     vec = simulate_vectorised(small, proc, query, 400_000, 6)
     assert agree(ref, vec)
     exact = exact_with_queue(small, proc, query)

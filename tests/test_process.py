@@ -24,8 +24,14 @@ DECKCHECK = [sys.executable, "-m", "deckcheck"]
 SIMULATE_LONG = ["--mulligan", "none", "--trials", "400000000", "--seed", "1"]
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONIOENCODING": "utf-8", "DECKCHECK_CACHE": "off"}
+def _env(*, cache: bool = True) -> dict[str, str]:
+    """The child's environment. With ``cache``, the run's own catalog cache (inherited): a
+    child that lists the games or reads STCCG then starts from it, not from the TOML."""
+    return {
+        **os.environ,
+        "PYTHONIOENCODING": "utf-8",
+        **({} if cache else {"DECKCHECK_CACHE": "off"}),
+    }
 
 
 def _until(condition: Callable[[], bool], what: str) -> None:
@@ -97,7 +103,7 @@ def test_a_signal_mid_run_is_one_line_and_its_code(
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=_env(),
+        env=_env(cache=False),
     )
     assert proc.stdin is not None
     proc.stdin.write(b"game: ren-dhark\n2 POINT OF\n")
@@ -127,7 +133,7 @@ def test_simulate_workers_end_with_their_parent(signum: int, group: bool, code: 
         [*DECKCHECK, "simulate", PC_80, "type:warrior>=3", *SIMULATE_LONG],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=_env(),
+        env=_env(cache=False),
         start_new_session=True,
     )
     _until(lambda: len(_children(proc.pid)) >= 2, "the worker processes")
