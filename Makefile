@@ -26,13 +26,14 @@ demo: $(STAMP)
 	@echo "== odds: at least 2 ships in the opening hand, with the redraw rule, turns 1-4 =="
 	$(BIN)/deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 4
 
-# Every test, in parallel (one worker per core: pytest-xdist).
+# Every test, in parallel (one worker per core: pytest-xdist). A worker that runs out of tests
+# takes half of another's queue (worksteal), so no long test is left to run alone at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # Without the slow property-based and corpus-wide tests: for a quick check while working.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n auto -m "not slow"
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
