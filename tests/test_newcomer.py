@@ -122,3 +122,10 @@ def test_counts_in_messages_read_as_words(tmp_path) -> None:  # type: ignore[no-
     messages = [v["message"] for v in report["violations"]]
     assert not [m for m in messages if "(s)" in m], messages
     assert any("starter lacks" in m and "cards" in m for m in messages), messages
+
+
+def test_catalog_check_counts_problems_in_words(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    overlay = tmp_path / "bad.toml"
+    overlay.write_text('[[cards]]\nname = "My Ship"\n', encoding="utf-8")
+    result = run_cli(["catalog", "check", str(overlay)])
+    assert result.exit_code == 2 and "bad.toml: 1 problem\n" in result.stderr, result.stderr

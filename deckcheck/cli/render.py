@@ -299,7 +299,7 @@ def fixed(result: FixResult, heading: bool = True) -> None:
         for note in result.notes:
             console.print(f"  · {note}", markup=False, style="dim")
         return
-    what = f"{result.distance} change(s)" + (
+    what = plural(result.distance, "change") + (
         f" ({result.added} added, {result.removed} removed)" if result.distance else ""
     )
     proof = (
@@ -733,7 +733,7 @@ def catalog_check(result: CatalogCheck) -> None:
     if not result.ok:
         problem_lines(
             [p.describe(result.label) for p in result.problems],
-            f"{result.label}: {len(result.problems)} problem(s)",
+            f"{result.label}: {plural(len(result.problems), 'problem')}",
         )
         return
     say(
