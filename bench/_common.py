@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -40,6 +41,35 @@ def wall_times(argv: Sequence[str], runs: int) -> list[float]:
         )
         times.append(time.perf_counter() - start)
     return times
+
+
+def cpu_times(argv: Sequence[str], runs: int) -> list[float]:
+    """CPU seconds (user + system) of ``runs`` runs of a command: steadier than wall time on
+    a machine shared with other work, and what start-up costs."""
+    times = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(
+            argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=REPO
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return times
+
+
+def as_installed(folder: str, bytecode: bool = True) -> None:
+    """Run the child processes as an installed deckcheck runs: with its modules' bytecode.
+
+    An installed package keeps compiled bytecode; a checkout under ``PYTHONDONTWRITEBYTECODE``
+    would compile every module from source on every run, which measures the compiler rather
+    than deckcheck. The children write and read bytecode under a private
+    ``PYTHONPYCACHEPREFIX`` in ``folder``; ``bytecode=False`` keeps the environment's habit.
+    """
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "bytecode")
+    if not bytecode:
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # installed packages keep their own
+        del os.environ["PYTHONPYCACHEPREFIX"]
 
 
 def summary(times: Sequence[float]) -> str:

@@ -20,32 +20,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
 
-from _common import REPO, machine, python, summary
+from _common import as_installed, cpu_times, machine, python, summary
 
 STCCG = "examples/stccg-1e/legal-klingon.txt"
 REN_DHARK = "examples/ren-dhark/terra-custom.txt"
 TARGET = 1.1
-
-
-def cpu_times(argv: Sequence[str], runs: int) -> list[float]:
-    """CPU seconds (user + system) of ``runs`` runs of a command: steadier than wall time on
-    a machine shared with other work, and what start-up costs."""
-    times = []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(
-            argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=REPO
-        )
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return times
 
 
 def main() -> int:
@@ -61,11 +44,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as cache:
         os.environ["XDG_CACHE_HOME"] = cache
         os.environ.pop("DECKCHECK_CACHE", None)
-        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "bytecode")
-        if args.no_bytecode:
-            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # installed packages keep their own
-            del os.environ["PYTHONPYCACHEPREFIX"]
+        as_installed(cache, bytecode=not args.no_bytecode)
         stccg = [py, "-m", "deckcheck", "validate", STCCG]
         ren_dhark = [py, "-m", "deckcheck", "validate", REN_DHARK]
         cpu_times(stccg, 1)  # warm the cache (and the OS's file cache) for both
