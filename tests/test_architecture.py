@@ -8,6 +8,7 @@ or any layer below it, never above; modules of one layer must not import each ot
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import deckcheck
@@ -45,15 +46,16 @@ def _modules() -> dict[str, Path]:
     }
 
 
-def _imports(path: Path) -> list[tuple[str, list[str]]]:
+@functools.cache  # each file parsed once for the four tests
+def _imports(path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(module imported, names taken from it) for every deckcheck import, nested ones too."""
-    found = []
+    found: list[tuple[str, tuple[str, ...]]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("deckcheck"):
-            found.append((node.module, [a.name for a in node.names]))
+            found.append((node.module, tuple(a.name for a in node.names)))
         elif isinstance(node, ast.Import):
-            found += [(a.name, []) for a in node.names if a.name.startswith("deckcheck")]
-    return found
+            found += [(a.name, ()) for a in node.names if a.name.startswith("deckcheck")]
+    return tuple(found)
 
 
 def _layer(module: str) -> int:

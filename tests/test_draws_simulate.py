@@ -307,7 +307,7 @@ def test_fixed_pile_sampler_distribution(
     """Every composition's frequency matches the multivariate hypergeometric probability."""
     sampler = FixedPileSampler(sizes, n)
     assert sampler.use_numpy == numpy_sampler
-    draws = sampler.sample(np.random.default_rng(5), 400_000)
+    draws = sampler.sample(np.random.default_rng(5), 200_000)
     assert (draws.sum(axis=0) == n).all()
     assert (draws <= np.asarray(sizes).reshape(-1, 1)).all()
     keys, counts = np.unique(draws.T, axis=0, return_counts=True)
