@@ -32,6 +32,9 @@ def compositions(bounds: Sequence[int], total: int) -> Iterator[tuple[int, ...]]
     if total < 0 or total > sum(bounds):
         return
     classes = [c for c in range(n) if bounds[c] > 0]
+    if not classes:  # an empty pile: only the empty hand
+        yield (0,) * n
+        return
     cards = [c for c in classes for _ in range(bounds[c])]
     if math.comb(len(cards), total) <= math.comb(len(classes) + total - 1, total):
         done: set[tuple[int, ...]] = set()

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from deckcheck.draws.answer import Answer
+from deckcheck.draws.capped import Progress
 from deckcheck.draws.facts import Fact, FactKind, Method, lookahead_fact
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
@@ -29,6 +30,8 @@ def exact_odds(
     *,
     budget: int = STATE_BUDGET,
     lookahead: LookaheadPolicy = "optimal",
+    progress: Progress | None = None,
+    engine: SequentialEngine | None = None,
 ) -> Answer:
     """Exact probability that all ``problem.conditions`` hold over the first ``query.seen`` cards.
 
@@ -45,16 +48,18 @@ def exact_odds(
     nothing and the plain probability is returned. Return rules: the player keeps or returns
     whatever maximises this query's probability. The look-ahead (keep the top card or put it
     under) is decided optimally for the query, or by the rule of thumb with
-    ``lookahead="heuristic"``.
+    ``lookahead="heuristic"``. ``progress(done, total)`` hears from the plain programme;
+    ``engine``: one already built for these arguments (and estimated), to reuse its work.
     """
     rule = procedure.mulligan if query.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
-    engine = SequentialEngine(problem, procedure, query, triggers, budget, lookahead)
+    if engine is None:
+        engine = SequentialEngine(problem, procedure, query, triggers, budget, lookahead)
     looks = engine.lookahead
     facts: list[Fact] = []
     if looks:
         facts.append(lookahead_fact(engine.optimal))
-    plain = engine.without_mulligan()
+    plain = engine.without_mulligan(progress)
     method = Method.LOOKAHEAD if looks else Method.HYPERGEOMETRIC
     p = plain
     if isinstance(rule, RedrawRule) and rule.triggers and problem.conditions:

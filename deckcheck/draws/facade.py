@@ -9,6 +9,7 @@ constants below, and nowhere else.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -89,28 +90,36 @@ def exact(
     policy: Policy,
     *,
     limit: int | None = EXACT_WORK_LIMIT,
+    progress: Progress | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
     Before starting, the work is estimated; over ``limit`` (None: no limit but the engines'
-    own budgets) it is out of reach at once.
+    own budgets) it is out of reach at once. ``progress(done, total)`` hears from the
+    engines that can tell.
     """
-    from deckcheck.draws.exact import exact_odds
+    from deckcheck.draws.exact import STATE_BUDGET, exact_odds
     from deckcheck.draws.sequential import SequentialEngine
 
+    engine = None
     if limit is not None and not _optimal_redraw(procedure, policy):
         rule = procedure.mulligan if query.use_mulligan else None
         count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
         triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
         engine = SequentialEngine(problem, procedure, query, triggers, 0, policy.lookahead)
-        work = engine.estimate(count)
+        work = engine.estimate(count, limit)
         if work > limit:
             raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
+        engine.budget = STATE_BUDGET
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.optimal_redraw import optimal_redraw_odds
 
-        return optimal_redraw_odds(problem, procedure, query, lookahead=policy.lookahead)
-    return exact_odds(problem, procedure, query, lookahead=policy.lookahead)
+        return optimal_redraw_odds(
+            problem, procedure, query, lookahead=policy.lookahead, progress=progress
+        )
+    return exact_odds(
+        problem, procedure, query, lookahead=policy.lookahead, progress=progress, engine=engine
+    )
 
 
 def simulate(
@@ -228,7 +237,7 @@ def solve(
     if why_not is not None:
         return Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
     try:
-        return exact(problem, procedure, query, policy)
+        return exact(problem, procedure, query, policy, progress=progress)
     except Intractable as exc:
         if mode is Mode.EXACT:
             raise
@@ -268,8 +277,12 @@ def solve_turns(
     """Answer several queries of one problem (a by-turn table), in order.
 
     A query out of exact reach is simulated with :data:`BY_TURN_FALLBACK_TRIALS` trials and
-    the seed ``query.turns`` (its turn), so a table is reproducible row by row.
+    the seed ``query.turns`` (its turn), so a table is reproducible row by row. Plain draws
+    (no look-ahead, no mulligan in play) share one programme for every row.
     """
+    shared = _plain_table(problem, procedure, queries, policy, progress)
+    if shared is not None:
+        return shared
     answers = []
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
@@ -278,4 +291,41 @@ def solve_turns(
         )
         if progress is not None:
             progress(i + 1, len(queries))
+    return tuple(answers)
+
+
+def _plain_table(
+    problem: DrawProblem,
+    procedure: Procedure,
+    queries: Sequence[Query],
+    policy: Policy,
+    progress: Progress | None,
+) -> tuple[Answer, ...] | None:
+    """Every row of a plain by-turn table from one programme over the most cards seen (the
+    smaller counts come out of the same pass); None when the rows are not all plain draws
+    or the programme is out of reach (then each row is answered on its own)."""
+    from deckcheck.draws.capped import PlainProgramme
+    from deckcheck.draws.reduced import reduce_problem
+
+    if not queries or not problem.conditions:
+        return None
+    for query in queries:
+        shape = deal_shape(problem, procedure, query)  # checks the query
+        if shape.lookahead or shape.rule or shape.facts or _optimal_redraw(procedure, policy):
+            return None
+    most = max(q.seen for q in queries)
+    programme = PlainProgramme(reduce_problem(problem), most)
+    if programme.work(EXACT_WORK_LIMIT) is None:
+        return None
+    table = programme.ways(progress)
+    answers = []
+    for query in queries:
+        why_not = impossible(problem, query)
+        if why_not is not None:
+            answers.append(
+                Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
+            )
+            continue
+        p = Fraction(table[query.seen], math.comb(problem.pile_size, query.seen))
+        answers.append(Answer.from_fractions(p, p, Method.HYPERGEOMETRIC, []))
     return tuple(answers)

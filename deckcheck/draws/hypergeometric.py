@@ -1,8 +1,7 @@
 """The hypergeometric programmes: draws where order does not matter.
 
-* :func:`plain_ways`: a dynamic programme over classes whose state is the capped condition
-  counts, with the ways per number of cards taken so far; weights are products of binomial
-  coefficients;
+* :func:`plain_ways` (from :mod:`~deckcheck.draws.capped`): a dynamic programme over classes
+  whose state is the capped condition counts, with the ways per number of cards taken so far;
 * :func:`redraw_ways` (a redraw rule): the same over classes, but each class is split into the
   cards in the opening hand and the cards drawn later, so that "no trigger in the hand" and
   "the conditions hold over all seen cards" are judged jointly.
@@ -13,61 +12,11 @@ Both count exact integers (ways), never probabilities.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
+from deckcheck.draws.capped import plain_ways
 from deckcheck.draws.reduced import Reduced, Vec
 
-
-def plain_ways(
-    red: Reduced, seen: int, pile: Sequence[int] | None = None, start: Vec | None = None
-) -> int:
-    """Number of ``seen``-card subsets of the pile on which all conditions hold.
-
-    ``pile`` (cards per class, default the whole pile) and ``start`` (capped counts already
-    held, default none) let a mulligan ask the same of what is left after a kept part.
-
-    State: capped counts -> ways per number of cards taken so far (a list), so that each
-    (counts, cards of this class) step updates one target with a tight loop. Doomed counts
-    (an upper bound broken, or a lower bound out of reach of the classes left) are dropped.
-    """
-    cond = red.cond
-    sizes = red.sizes if pile is None else pile
-    origin = cond.zero if start is None else start
-    n = len(sizes)
-    if n == 0:
-        return 1 if seen == 0 and cond.all_hold(origin) else 0
-    reach = red.reach(sizes)
-    if cond.doomed(origin, reach[0]):
-        return 0
-    states: dict[Vec, list[int]] = {origin: [1] + [0] * seen}
-    for c in range(n - 1):
-        size = sizes[c]
-        combs = [math.comb(size, k) for k in range(min(size, seen) + 1)]
-        new: dict[Vec, list[int]] = {}
-        for vec, ways in states.items():
-            filled = [(t, w) for t, w in enumerate(ways) if w]
-            for k, ck in enumerate(combs):
-                nv = cond.bump(vec, c, k)
-                if cond.doomed(nv, reach[c + 1]):
-                    continue
-                target = new.get(nv)
-                if target is None:
-                    target = new[nv] = [0] * (seen + 1)
-                for t, w in filled:
-                    if t + k > seen:
-                        break
-                    target[t + k] += w * ck
-        states = new
-    # The last class (usually the "matches nothing" remainder) takes whatever is left.
-    last = n - 1
-    size = sizes[last]
-    total = 0
-    for vec, ways in states.items():
-        for taken, w in enumerate(ways):
-            k = seen - taken
-            if w and k <= size and cond.all_hold(cond.bump(vec, last, k)):
-                total += w * math.comb(size, k)
-    return total
+__all__ = ["plain_ways", "redraw_ways"]
 
 
 def redraw_ways(red: Reduced, hand: int, seen: int) -> tuple[int, int, int]:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Literal
 
+from deckcheck.draws.capped import PlainProgramme, Progress
 from deckcheck.draws.compositions import compositions, count_compositions, ways
 from deckcheck.draws.facts import OutOfReach, Reach, Stage
 from deckcheck.draws.hypergeometric import plain_ways, redraw_ways
@@ -123,6 +124,8 @@ class SequentialEngine:
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
         self._inert_kept: dict[Vec, bool] = {}
+        # The plain programme :meth:`estimate` counted, reused by :meth:`without_mulligan`.
+        self.plain: PlainProgramme | None = None
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -132,22 +135,22 @@ class SequentialEngine:
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, stage, self.work, self.budget))
 
-    def estimate(self, return_count: int | None = None) -> int:
+    def estimate(self, return_count: int | None = None, limit: int | None = None) -> int:
         """Units of work the exact answer should take, estimated before starting.
 
         The look-ahead recursion visits at most one state per (cards gone per class, cards
         held, look spent): the compositions of up to ``reads`` cards over the classes, times
         the ways the held count can trail them. A return mulligan adds its enumeration of hands
-        and kept parts (as :meth:`return_table` charges it); without a look-ahead the plain
-        programme touches each class once per capped count vector. Measured at 3-5 µs a unit.
+        and kept parts (as :meth:`return_table` charges it). Without a look-ahead the plain
+        programme's transitions are counted (:meth:`PlainProgramme.work`), stopping past
+        ``limit`` (the result is then just over it). Measured at 2-5 µs a unit.
         """
         sizes = self.red.sizes
         if self.lookahead:
             counts = count_compositions(sizes, self.reads)
             work = sum(counts[self.hand :]) * (self.looks + 1) * 2
         else:
-            cap_states = math.prod(c + 1 for c in self.red.cond.caps)
-            work = len(sizes) * min(cap_states, count_compositions(sizes, self.seen)[self.seen])
+            work = self._plain_work(self.seen, limit)
         if return_count is not None and 0 < return_count <= self.hand:
             h, count = self.hand, return_count
             n_hands = count_compositions(sizes, h)[h]
@@ -159,10 +162,16 @@ class SequentialEngine:
             else:
                 # one plain programme per kept part, over the cards drawn after it
                 drawn = count + self.seen - h
-                cap_states = math.prod(c + 1 for c in self.red.cond.caps)
-                per_part = min(cap_states, count_compositions(sizes, drawn)[drawn])
-                work += n_kept * len(sizes) * per_part
+                share = None if limit is None else max(1, limit // max(1, n_kept))
+                work += n_kept * self._plain_work(drawn, share)
         return work
+
+    def _plain_work(self, most: int, limit: int | None) -> int:
+        """:meth:`PlainProgramme.work` of a plain draw of ``most`` cards (just over ``limit``
+        when it stops counting there)."""
+        self.plain = PlainProgramme(self.red, most)
+        work = self.plain.work(limit)
+        return work if work is not None else (limit or 0) + 1
 
     # -- the sequential recursion -----------------------------------------------------------
 
@@ -322,12 +331,17 @@ class SequentialEngine:
 
     # -- whole computations -----------------------------------------------------------------
 
-    def without_mulligan(self) -> Fraction:
-        """Probability with no mulligan (with the look-ahead where there is one)."""
+    def without_mulligan(self, progress: Progress | None = None) -> Fraction:
+        """Probability with no mulligan (with the look-ahead where there is one);
+        ``progress(done, total)`` hears from the plain programme."""
         if not self.red.cond.tests:
             return Fraction(1)
         if not self.lookahead:
-            return Fraction(plain_ways(self.red, self.seen), math.comb(self.n, self.seen))
+            plain = self.plain
+            if plain is None or plain.most != self.seen:
+                plain = PlainProgramme(self.red, self.seen)
+            ways = plain.ways(progress)[self.seen]
+            return Fraction(ways, math.comb(self.n, self.seen))
         zero = (0,) * len(self.red.sizes)  # already canonical: every class is full
         num = self.value(zero, self.red.cond.zero, 0, False, 0)
         return Fraction(num, math.perm(self.n, self.reads))

@@ -1,0 +1,184 @@
+"""The plain draw's programme over capped counts (draws/capped.py): exact against brute force
+and an independent enumeration, many conditions on large decks in reach, work counted before
+starting (never timed), progress reported by the exact engine."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from deckcheck.draws.capped import PlainProgramme, class_order, plain_ways_upto
+from deckcheck.draws.compositions import compositions, ways
+from deckcheck.draws.facade import EXACT_WORK_LIMIT, Mode, Policy, solve, solve_turns
+from deckcheck.draws.facts import Method
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule
+from deckcheck.draws.reduced import reduce_problem
+
+OPS = (">=", "<=", "=", ">", "<")
+
+
+def random_problem(rng: random.Random, most_cards: int = 6) -> DrawProblem:
+    n_sel = rng.randint(1, 5)
+    n_groups = rng.randint(1, 6)
+    sizes = tuple(rng.randint(0, most_cards) for _ in range(n_groups))
+    membership = tuple(tuple(rng.random() < 0.45 for _ in range(n_sel)) for _ in range(n_groups))
+    conditions = tuple(
+        CountTest(rng.randrange(n_sel), rng.choice(OPS), rng.randint(0, 3))
+        for _ in range(rng.randint(1, 5))
+    )
+    return DrawProblem(sizes, membership, conditions)
+
+
+def brute_force(problem: DrawProblem, seen: int) -> int:
+    """Seen-card subsets of the actual cards on which the conditions hold."""
+    cards = [g for g, size in enumerate(problem.group_sizes) for _ in range(size)]
+    good = 0
+    for subset in itertools.combinations(range(len(cards)), seen):
+        held = [0] * len(problem.group_sizes)
+        for i in subset:
+            held[cards[i]] += 1
+        good += problem.satisfied(held)
+    return good
+
+
+def by_compositions(problem: DrawProblem, seen: int) -> int:
+    """The same count by enumerating the hand's compositions over the groups."""
+    sizes = problem.group_sizes
+    return sum(ways(sizes, c) for c in compositions(sizes, seen) if problem.satisfied(c))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_number_seen_matches_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(25):
+        problem = random_problem(rng, most_cards=3)
+        n = problem.pile_size
+        red = reduce_problem(problem)
+        got = plain_ways_upto(red, n)
+        assert got == [brute_force(problem, s) for s in range(n + 1)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_kept_part_and_a_smaller_pile_match_enumeration(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for _ in range(30):
+        problem = random_problem(rng)
+        red = reduce_problem(problem)
+        kept = tuple(rng.randint(0, s) for s in red.sizes)
+        pile = tuple(s - k for s, k in zip(red.sizes, kept, strict=True))
+        most = rng.randint(0, sum(pile))
+        got = plain_ways_upto(red, most, pile, red.cond.of(kept))
+        for s in range(most + 1):
+            want = sum(
+                ways(pile, c)
+                for c in compositions(pile, s)
+                if red.cond.all_hold(red.cond.of([a + b for a, b in zip(kept, c, strict=True)]))
+            )
+            assert got[s] == want
+
+
+def many_conditions(deck: int) -> DrawProblem:
+    """Ten overlapping conditions (lower and upper bounds) on a deck of ``deck`` cards: 13
+    selectors-worth of categories spread over a few dozen groups."""
+    rng = random.Random(deck)
+    n_sel = 10
+    rows = sorted({tuple(rng.random() < 0.3 for _ in range(n_sel)) for _ in range(40)})
+    rows = [r for r in rows if any(r)] + [(False,) * n_sel]
+    share = deck // (2 * len(rows))
+    sizes = [max(1, share + rng.randint(-share // 2, share // 2)) for _ in rows[:-1]]
+    sizes.append(deck - sum(sizes))
+    conditions = tuple(
+        CountTest(s, "<=" if s % 4 == 3 else ">=", 1 + (s % 3 == 0)) for s in range(n_sel)
+    )
+    return DrawProblem(tuple(sizes), tuple(rows), conditions)
+
+
+def test_ten_conditions_match_an_independent_enumeration() -> None:
+    problem = many_conditions(60)
+    answer = solve(problem, Procedure(hand_size=5), Query(seen=5))
+    want = Fraction(by_compositions(problem, 5), math.comb(problem.pile_size, 5))
+    assert answer.method is Method.HYPERGEOMETRIC
+    assert answer.fraction == want
+
+
+@pytest.mark.parametrize(("deck", "seen"), [(40, 26), (1_000, 26), (12_000, 11)])
+def test_ten_conditions_on_any_deck_are_exact_within_the_work_limit(deck: int, seen: int) -> None:
+    problem = many_conditions(deck)
+    red = reduce_problem(problem)
+    programme = PlainProgramme(red, seen)
+    work = programme.work()
+    assert work is not None and work <= EXACT_WORK_LIMIT
+    programme.ways()
+    assert programme.done == programme.transitions  # the count made before starting is exact
+    answer = solve(problem, Procedure(hand_size=7), Query(seen=seen))
+    assert answer.exact and answer.method is Method.HYPERGEOMETRIC
+
+
+def test_many_conditions_agree_with_a_seeded_simulation() -> None:
+    problem = many_conditions(400)
+    procedure = Procedure(hand_size=7)
+    query = Query(seen=12)
+    exact = solve(problem, procedure, query)
+    assert exact.fraction is not None
+    sim = solve(problem, procedure, query, mode=Mode.SIMULATE, trials=40_000, seed=5)
+    p = float(exact.fraction)
+    sigma = math.sqrt(p * (1 - p) / 40_000)
+    assert abs(sim.probability - p) <= 5 * sigma
+
+
+def test_the_count_stops_past_its_limit() -> None:
+    # Twenty conditions, several of them upper bounds open across many classes: far too
+    # many states for the limit, and the count says so instead of finishing.
+    rng = random.Random(7)
+    n_sel = 20
+    rows = sorted({tuple(rng.random() < 0.25 for _ in range(n_sel)) for _ in range(300)})
+    sizes = tuple(rng.randint(1, 40) for _ in rows)
+    conditions = tuple(CountTest(s, "<=" if s % 3 == 0 else ">=", 1) for s in range(n_sel))
+    red = reduce_problem(DrawProblem(sizes, tuple(rows), conditions))
+    assert PlainProgramme(red, 20).work(limit=50_000) is None
+
+
+def test_the_exact_engine_reports_progress() -> None:
+    problem = many_conditions(1_000)
+    calls: list[tuple[int, int]] = []
+    answer = solve(
+        problem, Procedure(hand_size=7), Query(seen=20), progress=lambda d, t: calls.append((d, t))
+    )
+    assert answer.exact
+    assert calls and calls[-1][0] == calls[-1][1]
+    done = [d for d, _ in calls]
+    assert done == sorted(done)
+    assert len({t for _, t in calls}) == 1
+
+
+def test_a_by_turn_table_shares_one_programme() -> None:
+    problem = many_conditions(200)
+    procedure = Procedure(hand_size=7)
+    queries = [Query(seen=procedure.seen_by_turn(t), turns=t) for t in range(1, 31)]
+    answers = solve_turns(problem, procedure, queries)
+    red = reduce_problem(problem)
+    table = plain_ways_upto(red, queries[-1].seen)
+    for q, a in zip(queries, answers, strict=True):
+        assert a.fraction == Fraction(table[q.seen], math.comb(problem.pile_size, q.seen))
+
+
+def test_an_unused_redraw_rule_is_one_plain_draw() -> None:
+    problem = many_conditions(60)
+    rule = RedrawRule((CountTest(0, "<", 1),), max_redraws=1)
+    procedure = Procedure(hand_size=7, draws_per_turn=2, mulligan=rule)
+    query = Query(seen=15, use_mulligan=False)
+    answer = solve(problem, procedure, query, Policy(redraw="optimal"))
+    plain = solve(problem, Procedure(hand_size=7, draws_per_turn=2), Query(seen=15))
+    assert answer.exact and answer.fraction == plain.fraction
+
+
+def test_classes_that_close_counts_come_first() -> None:
+    # Position 0 is touched by classes 0 and 2, position 1 by class 1 only: taking class 1
+    # first closes a count at once; the class touching nothing goes last.
+    order = class_order([(0,), (1,), (0,), ()], [3, 3, 3, 3])
+    assert order[0] == 1 and order[-1] == 3
+    assert class_order([(0,), ()], [0, 5]) == [1]  # empty classes are left out
