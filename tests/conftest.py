@@ -18,8 +18,10 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 import subprocess
 import sys
+import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,12 +49,39 @@ WATCHDOG = 60.0
 for _variable in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "PYTHONIOENCODING"):
     os.environ.pop(_variable, None)
 
-# Compiled modules are cached (in the gitignored __pycache__ folders) also where
-# PYTHONDONTWRITEBYTECODE is set: the suite starts deckcheck in a hundred child processes and
-# two workers import every test module, and without the cache each of them compiles the whole
-# package from source again (about half a second of CPU per child process).
-sys.dont_write_bytecode = False
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+def _private_bytecode_cache() -> None:
+    """Cache compiled modules in a private folder where PYTHONDONTWRITEBYTECODE is set.
+
+    The suite starts deckcheck in a hundred child processes and each xdist worker imports every
+    test module: without bytecode, each of them compiles the whole package from source again
+    (about half a second of CPU per child process). The checkout stays as clean as its owner
+    asked: the bytecode goes to one folder of this user under the temporary directory, shared
+    by the workers, their children and later runs. A folder that is not this user's alone is
+    not used (someone else's bytecode would run as ours).
+    """
+    if not (sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
+        return  # bytecode goes to the usual __pycache__ folders
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    folder = (
+        Path(tempfile.gettempdir()) / f"deckcheck-test-bytecode-{'user' if uid is None else uid}"
+    )
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        status = folder.lstat()
+    except OSError:
+        return
+    if not stat.S_ISDIR(status.st_mode) or status.st_mode & 0o022:
+        return
+    if uid is not None and status.st_uid != uid:
+        return
+    sys.pycache_prefix = str(folder)
+    sys.dont_write_bytecode = False
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+_private_bytecode_cache()
 
 
 # Property tests: a quick profile for every run, a thorough one on demand.
