@@ -255,9 +255,11 @@ class PlainProgramme:
                         got = new.get(nv)
                         if got is None or fewest + k < got:
                             new[nv] = fewest + k
-            if count > cap:
-                return None
             states = {v: f for v, f in new.items() if f + bounds.need(v, c + 1) <= most}
+            # Stop as soon as the count, or its projection (each state still open passing at
+            # least half the classes left), is past the limit: a hopeless count is cut short.
+            if count + len(states) * (len(sizes) - 2 - c) // 2 > cap:
+                return None
         self.transitions = count + len(states)
         return self.transitions * unit
 

@@ -55,6 +55,11 @@ def exact_odds(
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
     if engine is None:
         engine = SequentialEngine(problem, procedure, query, triggers, budget, lookahead)
+    if progress is not None and engine.lookahead:
+        engine.progress = progress
+        if not engine.estimated:
+            count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
+            engine.estimate(count)
     looks = engine.lookahead
     facts: list[Fact] = []
     if looks:
@@ -84,6 +89,8 @@ def exact_odds(
             method = Method.RETURN_LOOKAHEAD if looks else Method.RETURN
         else:
             facts.append(Fact(FactKind.HAND_TOO_SMALL_TO_RETURN, count=count))
+    if progress is not None and engine.lookahead:
+        progress(engine.work, engine.work)
     return Answer.from_fractions(p, plain, method, facts)
 
 

@@ -43,11 +43,14 @@ BY_TURN_FALLBACK_TRIALS = 100_000
 #: answer may take; past it the query is simulated at once. A unit measures 2-5 µs, so this
 #: keeps an exact answer near a second on one core.
 EXACT_WORK_LIMIT = 500_000
-#: Card-group steps a fallback simulation with the look-ahead may take (its trials are dealt
-#: card by card): the trial count is cut so that the simulation also stays near a second.
-LOOKAHEAD_SIMULATION_STEPS = 25_000_000
+#: Units of simulation work (see :func:`trial_cost`, about 0.03 µs a unit on one core) a
+#: fallback simulation may spend: its trial count is cut so that it also stays within about
+#: a second. Deterministic: the count depends on the problem's size, never on a clock.
+SIMULATION_BUDGET = 25_000_000
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
+#: Fewest trials a simulated row of a by-turn table runs (the table shares one budget).
+MIN_ROW_TRIALS = 2_000
 
 #: ``progress(done, total)``: how far a long computation is (the caller decides how to show it).
 Progress = Callable[[int, int], None]
@@ -256,14 +259,39 @@ def solve(
         )
 
 
-def fallback_trials(problem: DrawProblem, procedure: Procedure, query: Query, trials: int) -> int:
-    """Trials for a fallback simulation: ``trials``, fewer when deals go card by card (the
-    look-ahead) and would take long (never fewer than :data:`MIN_FALLBACK_TRIALS`)."""
+def trial_cost(problem: DrawProblem, procedure: Procedure, query: Query) -> int:
+    """Units of work one simulated deal costs (about 0.03 µs each, measured on the numpy
+    simulator), from the problem's size alone.
+
+    Every deal samples counts over the groups once per phase (the seen cards at once for a
+    plain draw; the hand, then the later draws, then a mulligan's new cards and their later
+    draws), each condition sums its groups, and a look-ahead deals card by card, each card a
+    pass over the groups.
+    """
     shape = deal_shape(problem, procedure, query)
-    if not shape.lookahead:
-        return trials
-    steps = (shape.hand + 2 * shape.later) * max(1, len(problem.group_sizes))
-    return max(min(trials, MIN_FALLBACK_TRIALS), min(trials, LOOKAHEAD_SIMULATION_STEPS // steps))
+    groups = max(1, len(problem.group_sizes))
+    plain = shape.rule is None and not shape.lookahead
+    phases = 1 if plain else 1 + (shape.later > 0) + 2 * (shape.rule is not None)
+    members = sum(sum(row[c.selector] for row in problem.membership) for c in problem.conditions)
+    cost = 10 + groups * phases + members // 10
+    if shape.lookahead:
+        deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
+        cost += deals * shape.later * groups // 6
+    return cost
+
+
+def fallback_trials(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    trials: int,
+    budget: int = SIMULATION_BUDGET,
+    least: int = MIN_FALLBACK_TRIALS,
+) -> int:
+    """Trials for a fallback simulation: ``trials``, fewer when the deals would spend more
+    than ``budget`` units of :func:`trial_cost` (never fewer than ``least``)."""
+    afford = budget // trial_cost(problem, procedure, query)
+    return max(min(trials, least), min(trials, afford))
 
 
 def solve_turns(
@@ -276,19 +304,22 @@ def solve_turns(
 ) -> tuple[Answer, ...]:
     """Answer several queries of one problem (a by-turn table), in order.
 
-    A query out of exact reach is simulated with :data:`BY_TURN_FALLBACK_TRIALS` trials and
-    the seed ``query.turns`` (its turn), so a table is reproducible row by row. Plain draws
+    A query out of exact reach is simulated with the seed ``query.turns`` (its turn), so a
+    table is reproducible row by row, and with at most :data:`BY_TURN_FALLBACK_TRIALS` trials:
+    the rows share one :data:`SIMULATION_BUDGET` (at least :data:`MIN_ROW_TRIALS` each). Plain draws
     (no look-ahead, no mulligan in play) share one programme for every row.
     """
     shared = _plain_table(problem, procedure, queries, policy, progress)
     if shared is not None:
         return shared
     answers = []
+    share = SIMULATION_BUDGET // max(1, len(queries))  # the rows share one simulation budget
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
-        answers.append(
-            solve(problem, procedure, query, policy, trials=BY_TURN_FALLBACK_TRIALS, seed=seed)
+        trials = fallback_trials(
+            problem, procedure, query, BY_TURN_FALLBACK_TRIALS, share, MIN_ROW_TRIALS
         )
+        answers.append(solve(problem, procedure, query, policy, trials=trials, seed=seed))
         if progress is not None:
             progress(i + 1, len(queries))
     return tuple(answers)

@@ -126,6 +126,9 @@ class SequentialEngine:
         self._inert_kept: dict[Vec, bool] = {}
         # The plain programme :meth:`estimate` counted, reused by :meth:`without_mulligan`.
         self.plain: PlainProgramme | None = None
+        # ``progress(done, total)`` hears every 2**14 steps, against the last estimate.
+        self.progress: Progress | None = None
+        self.estimated = 0
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class SequentialEngine:
                 drawn = count + self.seen - h
                 share = None if limit is None else max(1, limit // max(1, n_kept))
                 work += n_kept * self._plain_work(drawn, share)
+        self.estimated = work
         return work
 
     def _plain_work(self, most: int, limit: int | None) -> int:
@@ -246,6 +250,9 @@ class SequentialEngine:
         self.work += 1
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+        if self.progress is not None and not self.work & 0x3FFF:
+            total = max(self.estimated, self.work)
+            self.progress(self.work, total)
         key = (removed, vec, held, looked)
         memo = self.memo
         got = memo.get(key)

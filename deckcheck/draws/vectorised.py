@@ -286,12 +286,22 @@ class _Simulator:
                 ),
             )
         self.returns: _Lookup | None = None
-        if isinstance(rule, ReturnRule):
+        # The greedy return (no choice supplied) is computed on whole arrays, as the rule of
+        # thumb of the look-ahead: a Python call per distinct hand is what made it slow.
+        self.greedy = isinstance(rule, ReturnRule) and choose_return is None
+        if isinstance(rule, ReturnRule) and not self.greedy:
             chooser = choose_return or default_chooser(problem, rule)
             count = rule.count
             self.returns = _Lookup(
                 [s + 1 for s in sizes], lambda hand: check_return(hand, chooser(hand), count)
             )
+        # Per condition: the selector's membership column (groups) and the lower-bound test.
+        conds = problem.conditions
+        self.cond_member = (
+            self.member[:, [c.selector for c in conds]]
+            if conds
+            else np.zeros((self.n_groups, 0), dtype=bool)
+        )
 
     # -- conditions ---------------------------------------------------------------------------
 
@@ -459,16 +469,48 @@ class _Simulator:
         codes = self.redraws.codes(keys)
         return np.asarray(self.redraws.values, dtype=bool)[codes]
 
+    def greedy_returns(self, hand: IntArray, count: int) -> IntArray:
+        """:func:`~deckcheck.draws.policies.greedy_return` for every column at once: cards
+        returned per group (all zero for a hand kept). A hand that meets the query is kept;
+        otherwise ``count`` times the first group (in group order) holding a card that
+        advances no condition the hand would miss without it goes back, else the first group
+        holding a card at all."""
+        held = hand.copy()
+        returned = np.zeros_like(hand)
+        trials = hand.shape[1]
+        active = ~self.satisfied(hand)
+        conds = self.problem.conditions
+        for _ in range(count):
+            if not active.any():
+                break
+            needed = np.zeros((len(conds), trials), dtype=bool)
+            for i, c in enumerate(conds):
+                if c.op.is_lower_bound:
+                    # Without one of its cards, the count would be short of the least needed.
+                    needed[i] = self._totals(c.selector, held) - 1 < c.op.least(c.threshold)
+            useful = (self.cond_member.astype(np.int64) @ needed.astype(np.int64)) > 0
+            has = held > 0
+            useless = has & ~useful
+            pick = np.where(useless.any(axis=0), useless.argmax(axis=0), has.argmax(axis=0))
+            cols = np.flatnonzero(active & has.any(axis=0))
+            held[pick[cols], cols] -= 1
+            returned[pick[cols], cols] += 1
+            active &= has.any(axis=0)
+        return returned
+
     def _return(
         self, rng: np.random.Generator, rule: ReturnRule, hand: IntArray
     ) -> tuple[IntArray, IntArray]:
         """Apply the return rule; returns the new hands of the columns that returned cards, and
         those columns."""
-        assert self.returns is not None
-        codes = self.returns.codes(hand)
-        values = self.returns.values
-        table = np.asarray(values, dtype=np.int64).reshape(len(values), self.n_groups)
-        returned = table[codes].T
+        if self.greedy:
+            returned = self.greedy_returns(hand, rule.count)
+        else:
+            assert self.returns is not None
+            codes = self.returns.codes(hand)
+            values = self.returns.values
+            table = np.asarray(values, dtype=np.int64).reshape(len(values), self.n_groups)
+            returned = table[codes].T
         cols = np.flatnonzero(returned.sum(axis=0) > 0)
         kept = hand[:, cols] - returned[:, cols]
         kept += draw_rowwise(rng, self.sizes - kept, rule.count, self.order)

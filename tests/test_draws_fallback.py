@@ -1,0 +1,126 @@
+"""A simulation that stands in for the exact engine is sized by the problem (never by a clock),
+the greedy return is computed on whole arrays exactly as the plain-Python policy, and the
+exact engines report progress."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from deckcheck.draws.facade import (
+    BY_TURN_FALLBACK_TRIALS,
+    MIN_FALLBACK_TRIALS,
+    MIN_ROW_TRIALS,
+    SIMULATION_BUDGET,
+    fallback_trials,
+    solve,
+    solve_turns,
+    trial_cost,
+)
+from deckcheck.draws.facts import FactKind
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
+from deckcheck.draws.policies import greedy_return
+from deckcheck.draws.vectorised import _Simulator
+
+
+def twenty_conditions(groups: int, deck: int) -> DrawProblem:
+    """Twenty overlapping conditions, a third of them upper bounds, over ``groups`` groups."""
+    rng = random.Random(groups)
+    n_sel = 20
+    rows = sorted({tuple(rng.random() < 0.25 for _ in range(n_sel)) for _ in range(groups)})
+    sizes = [deck // len(rows)] * len(rows)
+    sizes[-1] += deck - sum(sizes)
+    conditions = tuple(CountTest(s, "<=" if s % 3 == 0 else ">=", 1) for s in range(n_sel))
+    return DrawProblem(tuple(sizes), tuple(rows), conditions)
+
+
+def test_the_trial_count_follows_the_cost_of_a_deal() -> None:
+    small = twenty_conditions(20, 400)
+    large = twenty_conditions(400, 12_000)
+    plain = Procedure(hand_size=7)
+    kuk = Procedure(hand_size=5, draws_per_turn=2, lookahead=True, mulligan=ReturnRule(3))
+    cheap = fallback_trials(small, plain, Query(7), 200_000)
+    dear = fallback_trials(large, plain, Query(7), 200_000)
+    longer = fallback_trials(small, kuk, Query(45), 200_000)
+    assert dear < cheap and longer < cheap
+    for problem, procedure, query, trials in (
+        (small, plain, Query(7), cheap),
+        (large, plain, Query(7), dear),
+        (small, kuk, Query(45), longer),
+    ):
+        assert trials == fallback_trials(problem, procedure, query, 200_000)  # no clock in it
+        assert trials * trial_cost(problem, procedure, query) <= SIMULATION_BUDGET or (
+            trials == MIN_FALLBACK_TRIALS
+        )
+
+
+def test_twenty_conditions_on_a_huge_deck_simulate_within_the_budget() -> None:
+    problem = twenty_conditions(400, 12_000)
+    query = Query(26)
+    answer = solve(problem, Procedure(hand_size=7), query)
+    assert not answer.exact and answer.ci95 is not None
+    assert answer.trials == fallback_trials(problem, Procedure(hand_size=7), query, 200_000)
+    why = [f for f in answer.facts if f.kind is FactKind.SIMULATED_INSTEAD]
+    assert why and why[0].count == answer.trials
+
+
+def test_simulated_rows_of_a_table_share_one_budget() -> None:
+    problem = twenty_conditions(400, 12_000)
+    procedure = Procedure(hand_size=7)
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 11)]
+    answers = solve_turns(problem, procedure, queries)
+    spent = 0
+    for q, a in zip(queries, answers, strict=True):
+        if a.exact:
+            continue
+        assert a.trials is not None and MIN_ROW_TRIALS <= a.trials <= BY_TURN_FALLBACK_TRIALS
+        assert a.seed == q.turns
+        spent += a.trials * trial_cost(problem, procedure, q)
+    assert spent <= SIMULATION_BUDGET
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_array_greedy_return_is_the_policy(seed: int) -> None:
+    rng = random.Random(seed)
+    n_sel = rng.randint(1, 5)
+    n_groups = rng.randint(2, 7)
+    sizes = (*(rng.randint(1, 6) for _ in range(n_groups - 1)), 5)
+    membership = tuple(tuple(rng.random() < 0.4 for _ in range(n_sel)) for _ in range(n_groups))
+    ops = (">=", "<=", "=", ">", "<")
+    conditions = tuple(
+        CountTest(rng.randrange(n_sel), rng.choice(ops), rng.randint(0, 3)) for _ in range(4)
+    )
+    problem = DrawProblem(sizes, membership, conditions)
+    procedure = Procedure(hand_size=5, mulligan=ReturnRule(3))
+    sim = _Simulator(problem, procedure, Query(5), None)
+    assert sim.hand_sampler is not None
+    hands = sim.hand_sampler.sample(np.random.default_rng(seed), 2_000)
+    got = sim.greedy_returns(hands, 3)
+    for col in range(hands.shape[1]):
+        hand = tuple(int(v) for v in hands[:, col])
+        want = greedy_return(problem, hand, 3) or (0,) * n_groups
+        assert tuple(int(v) for v in got[:, col]) == want
+
+
+def test_the_lookahead_engine_reports_progress() -> None:
+    problem = DrawProblem(
+        (6, 6, 6, 5, 5, 40),
+        (
+            (True, False, False),
+            (False, True, False),
+            (False, False, True),
+            (True, True, False),
+            (False, True, True),
+            (False, False, False),
+        ),
+        (CountTest(0, ">=", 2), CountTest(1, ">=", 2), CountTest(2, "<=", 1)),
+    )
+    procedure = Procedure(hand_size=5, draws_per_turn=2, lookahead=True)
+    calls: list[tuple[int, int]] = []
+    answer = solve(problem, procedure, Query(11), progress=lambda d, t: calls.append((d, t)))
+    assert answer.exact
+    assert len(calls) >= 2 and calls[-1][0] == calls[-1][1]
+    done = [d for d, _ in calls]
+    assert done == sorted(done)
