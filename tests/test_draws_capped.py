@@ -182,3 +182,38 @@ def test_classes_that_close_counts_come_first() -> None:
     order = class_order([(0,), (1,), (0,), ()], [3, 3, 3, 3])
     assert order[0] == 1 and order[-1] == 3
     assert class_order([(0,), ()], [0, 5]) == [1]  # empty classes are left out
+
+
+def test_optimal_redraw_turns_read_one_table_of_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+    import deckcheck.draws.optimal_redraw as optimal_redraw
+
+    built: list[int] = []
+    real = optimal_redraw._build_hand_table
+
+    def counted(*args: object, **kwargs: object) -> object:
+        built.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(optimal_redraw, "_build_hand_table", counted)
+    monkeypatch.setattr(optimal_redraw, "_TABLES", {})
+    problem = DrawProblem(
+        (8, 6, 5, 4, 3, 14),
+        (
+            (True, False, False, False),
+            (False, True, False, True),
+            (True, False, True, False),
+            (False, False, True, True),
+            (True, True, False, False),
+            (False, False, False, False),
+        ),
+        (CountTest(0, ">=", 2), CountTest(1, "<=", 2), CountTest(2, ">=", 1)),
+    )
+    rule = RedrawRule((CountTest(0, "<", 1), CountTest(3, ">", 1)), max_redraws=1)
+    procedure = Procedure(hand_size=5, draws_per_turn=2, mulligan=rule)
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 8)]
+    answers = solve_turns(problem, procedure, queries)
+    assert len(built) == 1  # the later turns read the first one's table
+    optimal_redraw._solve.cache_clear()
+    for q, a in zip(queries, answers, strict=True):
+        alone = optimal_redraw.optimal_redraw_odds(problem, procedure, q)
+        assert a.exact and a.fraction == alone.fraction

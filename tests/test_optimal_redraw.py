@@ -326,9 +326,9 @@ def test_budget() -> None:
     problem = ren_dhark(CountTest(0, ">=", 2), CountTest(1, ">=", 1))
     procedure = Procedure(hand_size=7, mulligan=RedrawRule(REN_TRIGGERS, 1))
     with pytest.raises(Intractable):
-        optimal_redraw_odds(problem, procedure, Query(seen=9), budget=100)
+        optimal_redraw_odds(problem, procedure, Query(seen=9), budget=2)
     with pytest.raises(Intractable):
-        optimal_redraw_choice(problem, procedure, Query(seen=9), budget=100)
+        optimal_redraw_choice(problem, procedure, Query(seen=9), budget=2)
     # A million redraws: an exact fraction too long to print; refused before computing.
     many = Procedure(hand_size=7, mulligan=RedrawRule(REN_TRIGGERS, 10**6))
     with pytest.raises(Intractable):

@@ -94,12 +94,14 @@ def exact(
     *,
     limit: int | None = EXACT_WORK_LIMIT,
     progress: Progress | None = None,
+    most_seen: int | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
     Before starting, the work is estimated; over ``limit`` (None: no limit but the engines'
     own budgets) it is out of reach at once. ``progress(done, total)`` hears from the
-    engines that can tell.
+    engines that can tell. ``most_seen``: the most cards a table of turns asks about, for the
+    engines that answer every turn from one pass.
     """
     from deckcheck.draws.exact import STATE_BUDGET, exact_odds
     from deckcheck.draws.sequential import SequentialEngine
@@ -118,7 +120,12 @@ def exact(
         from deckcheck.draws.optimal_redraw import optimal_redraw_odds
 
         return optimal_redraw_odds(
-            problem, procedure, query, lookahead=policy.lookahead, progress=progress
+            problem,
+            procedure,
+            query,
+            lookahead=policy.lookahead,
+            progress=progress,
+            most_seen=most_seen,
         )
     return exact_odds(
         problem, procedure, query, lookahead=policy.lookahead, progress=progress, engine=engine
@@ -221,6 +228,7 @@ def solve(
     trials: int = FALLBACK_TRIALS,
     seed: int = FALLBACK_SEED,
     progress: Progress | None = None,
+    most_seen: int | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -229,7 +237,7 @@ def solve(
     raises :class:`Intractable` instead; SIMULATE always simulates. A query no deal can
     satisfy (see :mod:`~deckcheck.draws.impossible`) answers 0 at once, with the reason as a
     fact. ValueError for a query that makes no sense (more cards seen than the pile holds,
-    fewer than the opening hand).
+    fewer than the opening hand). ``most_seen``: see :func:`exact` (a by-turn table).
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -240,7 +248,7 @@ def solve(
     if why_not is not None:
         return Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
     try:
-        return exact(problem, procedure, query, policy, progress=progress)
+        return exact(problem, procedure, query, policy, progress=progress, most_seen=most_seen)
     except Intractable as exc:
         if mode is Mode.EXACT:
             raise
@@ -314,12 +322,15 @@ def solve_turns(
         return shared
     answers = []
     share = SIMULATION_BUDGET // max(1, len(queries))  # the rows share one simulation budget
+    most = max((q.seen for q in queries), default=0)
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
         trials = fallback_trials(
             problem, procedure, query, BY_TURN_FALLBACK_TRIALS, share, MIN_ROW_TRIALS
         )
-        answers.append(solve(problem, procedure, query, policy, trials=trials, seed=seed))
+        answers.append(
+            solve(problem, procedure, query, policy, trials=trials, seed=seed, most_seen=most)
+        )
         if progress is not None:
             progress(i + 1, len(queries))
     return tuple(answers)

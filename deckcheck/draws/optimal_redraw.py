@@ -29,11 +29,11 @@ import functools
 import math
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from deckcheck.draws.answer import Answer
-from deckcheck.draws.capped import PlainProgramme, Progress, plain_ways
+from deckcheck.draws.capped import PlainProgramme, Progress
 from deckcheck.draws.compositions import compositions, count_compositions, ways
 from deckcheck.draws.facts import (
     Fact,
@@ -103,30 +103,30 @@ class _Solution:
         return self.values[left - 1] if left > 0 and self.active else None
 
 
-#: Estimated units per hand besides its plain programme: enumerating the composition, its
-#: weight, trigger test and bookkeeping (measured at about as much as 50 programme steps).
+#: Estimated programme steps per hand besides its plain programme: enumerating the
+#: composition, its weight, trigger test and bookkeeping.
 _PER_HAND = 50
-#: Units of this module per unit of :meth:`PlainProgramme.work` (2-5 µs against 0.5 µs).
-_PLAIN_UNIT = 5
+#: Programme steps (:meth:`PlainProgramme.work` units counted on the whole pile, about
+#: 0.25 µs each for the small programmes of a hand) per unit of the budget (about 5 µs).
+_HAND_STEPS = 20
 
 
 def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     """Rough units to tabulate every hand's chance, before spending them.
 
     Each hand's chance is one plain programme (:class:`~deckcheck.draws.capped.PlainProgramme`)
-    whose transitions are counted before starting (stopping just past ``budget``). A unit
-    measures at roughly 0.5 µs.
+    whose transitions are counted before starting (stopping just past ``budget``), counted on
+    the whole pile from nothing (a hand's starts further along on a smaller pile: the count
+    leans high). A unit measures at roughly 5 µs.
     """
     later = engine.seen - engine.hand
     if later == 0:
         return n_hands * _PER_HAND  # keep is a single test of the hand's counts
-    # Each hand's programme starts further along (the hand's counts) on a smaller pile than
-    # this one, from nothing on the whole pile: the count leans high, as it should.
-    share = max(1, (budget // n_hands) // _PLAIN_UNIT)
+    share = max(1, budget * _HAND_STEPS // n_hands)
     per_hand = PlainProgramme(engine.red, later).work(share)
     if per_hand is None:
         return budget + 1
-    return n_hands * (_PER_HAND + _PLAIN_UNIT * per_hand)
+    return n_hands * (_PER_HAND + per_hand) // _HAND_STEPS
 
 
 def _fixed_point(
@@ -183,10 +183,43 @@ def _iteration_work(engine: SequentialEngine, n_hands: int, max_redraws: int | N
 
 def _inactive(engine: SequentialEngine, budget: int) -> Fraction:
     """The plain chance, when the redraw is never used (:class:`Intractable` past ``budget``)."""
-    work = engine.estimate(None, budget // _PLAIN_UNIT) * _PLAIN_UNIT
+    work = engine.estimate(None, budget)
     if work > budget:
         raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, work, budget))
     return engine.without_mulligan()
+
+
+#: Per opening hand (class composition), the ways of every number of later cards up to the
+#: most asked: later turns of a by-turn table read the rows the first one computed.
+_HandTables = dict[tuple[int, ...], list[int]]
+_TABLES: dict[tuple[object, ...], _HandTables] = {}
+
+
+def _hand_table(engine: SequentialEngine, most: int) -> _HandTables | None:
+    """The per-hand tables of later draws up to ``most`` cards, if already computed."""
+    for (red, hand, top), table in _TABLES.items():
+        if red == engine.red and hand == engine.hand and top >= most:
+            return table
+    return None
+
+
+def _build_hand_table(
+    engine: SequentialEngine, most: int, progress: Progress | None, keep: bool
+) -> _HandTables:
+    red, hand = engine.red, engine.hand
+    sizes = red.sizes
+    n_hands = count_compositions(sizes, hand)[hand]
+    table: _HandTables = {}
+    for comp in compositions(sizes, hand):
+        if progress is not None and not len(table) % 256:
+            progress(len(table), n_hands)
+        pile = tuple(s - k for s, k in zip(sizes, comp, strict=True))
+        table[comp] = PlainProgramme(red, min(most, sum(pile)), pile, red.cond.of(comp)).ways()
+    if keep:
+        if len(_TABLES) >= 2:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[(red, hand, most)] = table
+    return table
 
 
 @functools.lru_cache(maxsize=8)
@@ -197,6 +230,7 @@ def _solve(
     budget: int,
     lookahead: LookaheadPolicy = "optimal",
     progress: Progress | None = None,
+    most_seen: int | None = None,
 ) -> _Solution:
     rule = procedure.mulligan
     if not isinstance(rule, RedrawRule):
@@ -206,9 +240,8 @@ def _solve(
     active = query.use_mulligan and bool(rule.triggers)
     # The engine validates the query, merges groups into classes over the condition *and*
     # trigger selectors, and carries the look-ahead engine when the procedure has one.
-    engine = SequentialEngine(
-        problem, procedure, query, rule.triggers if active else (), budget, lookahead
-    )
+    engine_triggers = rule.triggers if active else ()
+    engine = SequentialEngine(problem, procedure, query, engine_triggers, budget, lookahead)
     red = engine.red
     sizes = red.sizes
     hand = engine.hand
@@ -230,8 +263,22 @@ def _solve(
         )
     n_hands = count_compositions(sizes, hand)[hand]
     iterations = _iteration_work(engine, n_hands, rule.max_redraws) if active else 0
-    if not engine.lookahead:
-        estimate = _estimate_work(engine, n_hands, budget) + iterations
+    most = min(max(later, (most_seen or 0) - hand), engine.n - hand)
+    table: _HandTables | None = None
+    if not engine.lookahead and later and red.cond.tests:
+        # Only the turns of one table share rows (a single query is estimated on its own).
+        table = _hand_table(engine, later) if most_seen is not None else None
+        if table is None:
+            # Work as if from the first turn: the tables of later turns come with it.
+            probe = SequentialEngine(
+                problem, procedure, replace(query, seen=hand + most), engine_triggers, 0
+            )
+            estimate = _estimate_work(probe, n_hands, budget) + iterations
+            if estimate > budget:
+                raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
+            table = _build_hand_table(engine, most, progress, keep=most_seen is not None)
+    elif not engine.lookahead:
+        estimate = n_hands * _PER_HAND // _HAND_STEPS + iterations
         if estimate > budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
     else:
@@ -257,8 +304,9 @@ def _solve(
         elif later == 0:
             good = 1 if red.cond.all_hold(start) else 0
         else:
-            pile = tuple(s - k for s, k in zip(sizes, comp, strict=True))
-            good = plain_ways(red, later, pile, start)
+            assert table is not None
+            row = table[comp]
+            good = row[later] if later < len(row) else 0
         keep.append(good)
         weight.append(ways(sizes, comp))
         allowed.append(active and red.trig.any_holds(red.trig.of(comp)))
@@ -320,6 +368,7 @@ def optimal_redraw_odds(
     budget: int = DEFAULT_BUDGET,
     lookahead: LookaheadPolicy = "optimal",
     progress: Progress | None = None,
+    most_seen: int | None = None,
 ) -> Answer:
     """Exact probability of the query under the optimal redraw policy.
 
@@ -336,9 +385,11 @@ def optimal_redraw_odds(
     Raises :class:`~deckcheck.draws.exact.Intractable` when the estimated work exceeds
     ``budget`` (checked before computing), ``ValueError`` for a rule that is not a redraw rule
     or a query that makes no sense (as :func:`~deckcheck.draws.exact.exact_odds`).
-    ``progress(done, total)`` hears as the hands are tabulated.
+    ``progress(done, total)`` hears as the hands are tabulated. ``most_seen``: the most cards
+    a table of turns will ask about; each hand's later draws are then tabulated up to it
+    once, and the other turns read them.
     """
-    solution = _solve(problem, procedure, query, budget, lookahead, progress)
+    solution = _solve(problem, procedure, query, budget, lookahead, progress, most_seen)
     rule = procedure.mulligan
     assert isinstance(rule, RedrawRule)  # checked by _solve
     facts = [Fact(FactKind.REDRAW_OPTIMAL)]
