@@ -587,6 +587,10 @@ def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         pool.shutdown(wait=False, cancel_futures=True)
         for child in multiprocessing.active_children():
             child.terminate()
+        # Wait for the pool's manager thread (quick once its workers are gone): Python 3.11's
+        # exit hook would otherwise write to the pipe that thread is closing, and print a
+        # traceback (EBADF) on the way out.
+        pool.shutdown(wait=True)
         raise
     pool.shutdown(wait=True)
 
