@@ -320,21 +320,70 @@ def _solve(
         add(expanded, low, high)
     lb = np.array(lower + [0.0] * (2 * len(deck_vars)))
     ub = np.array(upper + [np.inf] * (2 * len(deck_vars)))
+    matrix = coo_array((data, (rows_i, cols)), shape=(len(lows), total)).tocsc()
+    groups_of = _alike_columns(matrix, cost, lb)
+    # One variable per group of alike columns: their copies count only as a sum.
+    reps = [members[0] for members in groups_of]
+    size = np.array([len(members) for members in groups_of], dtype=float)
+    merged_ub = np.array([ub[members].sum() for members in groups_of])
     constraints = []
     if lows:
-        matrix = coo_array((data, (rows_i, cols)), shape=(len(lows), total)).tocsr()
-        constraints = [LinearConstraint(matrix, np.array(lows), np.array(highs))]
+        reduced = matrix[:, reps]
+        constraints = [LinearConstraint(reduced, np.array(lows), np.array(highs))]
     result = milp(
-        cost,
-        integrality=np.ones(total),
-        bounds=Bounds(lb, ub),
+        cost[reps],
+        integrality=np.ones(len(reps)),
+        bounds=Bounds(lb[reps] * size, merged_ub),
         constraints=constraints,
         options={"disp": False, "time_limit": TIME_LIMIT},
     )
     if result.x is None:
         return _Solved(int(result.status), {}, math.nan)
-    values = {names[v]: round(float(result.x[v])) for v in range(n)}
+    x = _spread(groups_of, [round(float(v)) for v in result.x], lb, ub)
+    values = {names[v]: x[v] for v in range(n)}
     return _Solved(int(result.status), values, float(result.fun))
+
+
+def _alike_columns(matrix: Any, cost: Any, lb: Any) -> list[list[int]]:
+    """Columns grouped where they are alike: the same entries in every row, the same cost and
+    the same lower bound (an upper bound may differ). Such variables enter every constraint
+    and the objective only through their sum, so one integer variable bounded by the sum of
+    their bounds stands for them all; STCCG's 4,155 cards fall into a few hundred groups, and
+    the solver's work with them."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
+    for col in range(matrix.shape[1]):
+        start, end = indptr[col], indptr[col + 1]
+        if not math.isfinite(lb[col]):
+            groups[(col,)] = [col]  # shared out from its lower bound: only finite ones
+            continue
+        key = (
+            tuple(indices[start:end].tolist()),
+            tuple(data[start:end].tolist()),
+            float(cost[col]),
+            float(lb[col]),
+        )
+        groups.setdefault(key, []).append(col)
+    return list(groups.values())
+
+
+def _spread(groups: Sequence[Sequence[int]], totals: Sequence[int], lb: Any, ub: Any) -> list[int]:
+    """Each group's total shared out among its columns: every column its lower bound, then
+    the rest in column order up to each one's upper bound (any split is as good)."""
+    x = [0] * sum(len(g) for g in groups)
+    for members, total in zip(groups, totals, strict=True):
+        if len(members) == 1:
+            x[members[0]] = total
+            continue
+        left = total
+        for col in members:
+            x[col] = round(float(lb[col]))
+            left -= x[col]
+        for col in members:
+            room = min(left, int(ub[col]) - x[col]) if math.isfinite(ub[col]) else left
+            x[col] += max(room, 0)
+            left -= max(room, 0)
+    return x
 
 
 def _secondary(

@@ -327,3 +327,29 @@ def test_deck_object_is_not_changed() -> None:
     before = loaded.deck
     nearest_legal(loaded)
     assert loaded.deck is before and isinstance(before, Deck)
+
+
+def test_alike_cards_solved_as_one_variable_give_the_same_nearest_decks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The solver sees alike cards (same part in every rule, same cost) as one variable; with
+    every card on its own the nearest decks are exactly as far, and as legal."""
+    import deckcheck.fix as fix_module
+
+    # Unmerged, STCCG's solve costs about a second: one of its examples is enough.
+    chosen = [p for p in ILLEGAL if p.parent.name != "stccg-1e" or p.name == "illegal-size.txt"]
+    merged = {path: fix_deck(str(path)) for path in chosen}
+    groups = fix_module._alike_columns
+    sizes: list[int] = []
+
+    def singletons(matrix, cost, lb):  # type: ignore[no-untyped-def]
+        sizes.append(len(groups(matrix, cost, lb)))
+        return [[col] for col in range(matrix.shape[1])]
+
+    monkeypatch.setattr(fix_module, "_alike_columns", singletons)
+    for path, answer in merged.items():
+        alone = fix_deck(str(path))
+        assert (answer.status, answer.distance) == (alone.status, alone.distance), path
+        assert answer.proven == alone.proven, path
+    # Merging happened: STCCG's catalog is far fewer groups than cards.
+    assert min(sizes) < 1000
