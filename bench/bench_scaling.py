@@ -1,10 +1,13 @@
 """Benchmark: how the time of one `odds` query grows with conditions, deck size and turn.
 
-Each row is one query through the library (`api.odds_deckless`, a deck given as category
-counts) under Planetary Conquerors' rules: the optimal return-3 mulligan and the optimal
-look-ahead, the hardest combination the engines face. It prints a Markdown table for the
-README: wall time, and whether the answer was exact or simulated (past the estimated work
-limit the façade simulates at once, with its Wilson interval).
+Each row is one query through the library (`api.odds`), timed after a first run of the same
+deck (so the deck file is parsed and the catalog loaded: what is left is the maths). Two
+games: Planetary Conquerors' `legal-80.txt` (the optimal return-3 mulligan and the optimal
+look-ahead, the hardest combination the engines face) and Star Trek CCG decks built here from
+the catalog (a plain draw: seven cards, one a turn, no mulligan), up to every card of every
+set three times (12,465 cards). It prints Markdown tables for the README: the wall time and
+whether the answer was exact or simulated (the façade estimates the exact work before
+starting and past its limit simulates at once, sized to about a second).
 
     python bench/bench_scaling.py [--quick]
 """
@@ -12,56 +15,172 @@ limit the façade simulates at once, with its Wilson interval).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
+import tempfile
 import time
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
 
 from _common import REPO, machine
 
 sys.path.insert(0, str(REPO))
 
-GAME = "planetary-conquerors"
+PC80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
+RD = str(REPO / "examples/ren-dhark/terra-custom.txt")
+#: The ten overlapping conditions of the reliability review, then ten more.
+PC_CONDITIONS = [
+    "type:warrior>=1",
+    "type:building>=1",
+    "type:miner>=1",
+    "rarity:1>=2",
+    "rarity:2>=1",
+    "rarity:3<=1",
+    "name:Trooper>=1",
+    "cost_gold:2>=1",
+    "cost_cosmium:1>=1",
+    "lives:3<=2",
+    "type:spell<=2",
+    "type:trap<=1",
+    "cost_gold:1>=1",
+    "cost_cosmium:2>=1",
+    "cost_electricity:1>=1",
+    "cost_gold:0<=2",
+    "cost_cosmium:0>=1",
+    "rarity:1<=8",
+    "lives:6<=1",
+    "attack:1<=1",
+]
+STCCG_CONDITIONS = [
+    "type:Personnel>=2",
+    "type:Ship>=1",
+    "type:Event>=1",
+    "type:Interrupt>=1",
+    "type:Equipment<=1",
+    "affiliation:Federation>=1",
+    "affiliation:Klingon>=1",
+    "affiliation:Romulan<=1",
+    "rarity:C>=1",
+    "rarity:U>=1",
+    "rarity:R<=2",
+    "rarity:V>=1",
+    "icons:Stf>=1",
+    "icons:Cmd>=1",
+    "icons:AU<=1",
+    "type:Incident<=1",
+    "affiliation:Non-Aligned>=1",
+    "type:Objective<=1",
+    "rarity:P<=1",
+    "icons:DQ<=1",
+]
+RD_CONDITIONS = [
+    "type:ship>=2",
+    "type:action<=3",
+    "type:person>=1",
+    "type:unit>=1",
+    "faction:Terra>=1",
+    "faction:Nogkové<=1",
+    "faction:Strážci<=1",
+    "colour:blue>=3",
+    "type:ship<=5",
+    "type:unit<=3",
+]
 
 
-def one(size: int, n_conditions: int, turn: int, repeat: int) -> tuple[float, str]:
-    """Median seconds of one query, and "exact" or "simulated"."""
+def stccg_deck(folder: Path, size: int) -> str:
+    """A Star Trek CCG deck file of ``size`` cards: catalog cards in order, three of each
+    (every card of every set three times is 12,465)."""
+    catalog = tomllib.loads((REPO / "catalogs/stccg-1e/cards.toml").read_text(encoding="utf-8"))
+    lines = ["game: stccg-1e", "variant: standard", f"name: {size} cards", ""]
+    left = size
+    cards = catalog["cards"]
+    # Spread over the catalog (every k-th card), so small decks mix types as large ones do.
+    step = max(1, len(cards) * 3 // max(size, 1))
+    for card in cards[::step] + cards:
+        if left <= 0:
+            break
+        n = min(3, left)
+        lines.append(f"{n} {card['id']}")
+        left -= n
+    path = folder / f"stccg-{size}.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def one(deck: str, conditions: Sequence[str], repeat: int, **options: object) -> tuple[float, str]:
+    """Median seconds of one query (after a first run), and "exact" or "simulated"."""
     from deckcheck import api
 
-    categories = [
-        f"c{i}={max(1, min(6, (size - 10) // (n_conditions + 1)))}" for i in range(n_conditions)
-    ]
-    conditions = [f"c{i}>=1" if i % 3 == 0 else f"c{i}<=2" for i in range(n_conditions)]
+    report = api.odds(deck, conditions, **options)  # type: ignore[arg-type]
     times = []
-    report = None
     for _ in range(repeat):
         start = time.perf_counter()
-        report = api.odds_deckless(size, categories, conditions, game=GAME, turn=turn)
+        report = api.odds(deck, conditions, **options)  # type: ignore[arg-type]
         times.append(time.perf_counter() - start)
-    assert report is not None
-    return statistics.median(times), "exact" if report.exact else "simulated"
+    rows = report.by_turn
+    how = "exact" if report.exact and all(r.exact for r in rows) else "simulated"
+    if rows:
+        how += f", {len(rows)} turns"
+    return statistics.median(times), how
+
+
+def row(sweep: str, game: str, n: int, deck: str, turn: str, result: tuple[float, str]) -> None:
+    seconds, how = result
+    print(f"| {sweep} | {game} | {n} | {deck} | {turn} | {seconds * 1000:,.0f} ms | {how} |")
 
 
 def main() -> int:
-    """Run the three sweeps and print the table."""
+    """Run the sweeps and the named cases, and print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer points, one run each")
     args = parser.parse_args()
     repeat = 1 if args.quick else 3
-    conditions = (1, 2, 4, 8, 20) if args.quick else (1, 2, 3, 4, 6, 8, 10, 15, 20)
-    sizes = (40, 80, 400, 12_000) if args.quick else (40, 80, 200, 1_000, 4_000, 12_000)
+    conditions = (1, 2, 4, 8, 10, 15, 20) if args.quick else (1, 2, 3, 4, 6, 8, 10, 12, 15, 20)
+    sizes = (40, 400, 12_465) if args.quick else (40, 80, 200, 1_000, 4_000, 12_465)
     turns = (1, 5, 30) if args.quick else (1, 2, 3, 5, 10, 20, 30)
-    print(f"machine: {machine()}")
-    print("| sweep | conditions | deck | turn | time | answer |")
-    print("|---|---|---|---|---|---|")
-    for n in conditions:
-        seconds, how = one(80, n, 3, repeat)
-        print(f"| conditions | {n} | 80 | 3 | {seconds * 1000:.0f} ms | {how} |")
-    for size in sizes:
-        seconds, how = one(size, 4, 3, repeat)
-        print(f"| deck size | 4 | {size:,} | 3 | {seconds * 1000:.0f} ms | {how} |")
-    for turn in turns:
-        seconds, how = one(80, 2, turn, repeat)
-        print(f"| turn | 2 | 80 | {turn} | {seconds * 1000:.0f} ms | {how} |")
+    os.environ.setdefault("DECKCHECK_CACHE", "off")
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the start")
+    print()
+    print("| sweep | game | conditions | deck | turn | time | answer |")
+    print("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        huge = stccg_deck(folder, 12_465)
+        for n in conditions:
+            row("conditions", "PC", n, "80", "5", one(PC80, PC_CONDITIONS[:n], repeat, turn=5))
+        for n in conditions:
+            got = one(huge, STCCG_CONDITIONS[:n], repeat, turn=5)
+            row("conditions", "STCCG", n, "12,465", "5", got)
+        for size in sizes:
+            deck = stccg_deck(folder, size)
+            got = one(deck, STCCG_CONDITIONS[:10], repeat, turn=5)
+            row("deck size", "STCCG", 10, f"{size:,}", "5", got)
+        for turn in turns:
+            got = one(PC80, PC_CONDITIONS[:4], repeat, turn=turn)
+            row("turn", "PC", 4, "80", str(turn), got)
+        for turn in turns:
+            got = one(huge, STCCG_CONDITIONS[:10], repeat, turn=turn)
+            row("turn", "STCCG", 10, "12,465", str(turn), got)
+        print()
+        print("| case | time | answer |")
+        print("|---|---|---|")
+        for turn in (5, 20):
+            seconds, how = one(PC80, PC_CONDITIONS[:10], repeat, turn=turn)
+            print(
+                f"| PC legal-80, 10 conditions, --turn {turn} | {seconds * 1000:,.0f} ms | {how} |"
+            )
+        for turn in (1, 5, 20):
+            seconds, how = one(huge, STCCG_CONDITIONS, repeat, turn=turn)
+            print(
+                f"| STCCG 12,465 cards, 20 conditions, --turn {turn} | "
+                f"{seconds * 1000:,.0f} ms | {how} |"
+            )
+        seconds, how = one(RD, RD_CONDITIONS, repeat, by_turn=200)
+        print(
+            f"| RD terra-custom, 10 conditions, --by-turn 200 | {seconds * 1000:,.0f} ms | {how} |"
+        )
     return 0
 
 

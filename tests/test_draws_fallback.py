@@ -124,3 +124,55 @@ def test_the_lookahead_engine_reports_progress() -> None:
     assert len(calls) >= 2 and calls[-1][0] == calls[-1][1]
     done = [d for d, _ in calls]
     assert done == sorted(done)
+
+
+def test_a_table_stops_estimating_after_the_first_turn_out_of_reach(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import deckcheck.draws.facade as facade
+
+    calls: list[int] = []
+    real = facade.exact
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(facade, "exact", counted)
+    problem = twenty_conditions(400, 12_000)
+    procedure = Procedure(hand_size=7)
+    first = solve(problem, procedure, Query(7))
+    assert not first.exact
+    calls.clear()
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 8)]
+    answers = solve_turns(problem, procedure, queries, known={Query(7): first})
+    assert answers[0] is first  # the query's own answer, reused
+    assert calls == []  # turn 1 out of reach: the later turns are simulated at once
+    assert all(
+        not a.exact and a.seed == q.turns for q, a in zip(queries[1:], answers[1:], strict=True)
+    )
+
+
+def test_by_turn_rows_come_with_a_simulated_answer() -> None:
+    from pathlib import Path
+
+    from deckcheck.analysis.odds import OddsOptions, compute_odds
+    from deckcheck.analysis.setup import open_setup
+
+    deck = Path(__file__).resolve().parent.parent / "examples/planetary-conquerors/legal-80.txt"
+    ten = [
+        "type:warrior>=1",
+        "type:building>=1",
+        "type:miner>=1",
+        "rarity:1>=2",
+        "rarity:2>=1",
+        "rarity:3<=1",
+        "name:Trooper>=1",
+        "cost_gold:2>=1",
+        "cost_cosmium:1>=1",
+        "lives:3<=2",
+    ]
+    report = compute_odds(open_setup(str(deck)), ten, OddsOptions(turn=5, by_turn=6))
+    assert not report.exact
+    assert [r.turn for r in report.by_turn] == [1, 2, 3, 4, 5, 6]
+    assert not report.by_turn[-1].exact

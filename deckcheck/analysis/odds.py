@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -362,8 +362,8 @@ def compute_odds(
     answer = solve(bound.problem, procedure, query, _policy(options), progress=progress)
     by_turn: tuple[TurnRow, ...] = ()
     notes: list[str] = []
-    if options.by_turn is not None and answer.exact:
-        by_turn, notes = _by_turn(setup, bound, options, progress)
+    if options.by_turn is not None:
+        by_turn, notes = _by_turn(setup, bound, options, progress, {query: answer})
     return _report(setup, bound, options, seen, answer, by_turn, notes)
 
 
@@ -372,8 +372,10 @@ def _by_turn(
     bound: Bound,
     options: OddsOptions,
     progress: Callable[[int, int], None] | None = None,
+    known: Mapping[Query, Answer] | None = None,
 ) -> tuple[tuple[TurnRow, ...], list[str]]:
-    """The rows of ``--by-turn``, and a line saying where the table stops short, if it does."""
+    """The rows of ``--by-turn``, and a line saying where the table stops short, if it does
+    (``known``: answers already computed, such as the query's own)."""
     from deckcheck.draws.facade import solve_turns
 
     if setup.builtin_pile:
@@ -394,7 +396,7 @@ def _by_turn(
             f"and the pile holds {setup.pile_size}"
         )
     answers = solve_turns(
-        bound.problem, bound.procedure, queries, _policy(options), progress=progress
+        bound.problem, bound.procedure, queries, _policy(options), progress=progress, known=known
     )
     rows = tuple(
         TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -309,28 +309,53 @@ def solve_turns(
     policy: Policy = Policy(),
     *,
     progress: Progress | None = None,
+    known: Mapping[Query, Answer] | None = None,
 ) -> tuple[Answer, ...]:
     """Answer several queries of one problem (a by-turn table), in order.
 
     A query out of exact reach is simulated with the seed ``query.turns`` (its turn), so a
     table is reproducible row by row, and with at most :data:`BY_TURN_FALLBACK_TRIALS` trials:
-    the rows share one :data:`SIMULATION_BUDGET` (at least :data:`MIN_ROW_TRIALS` each). Plain draws
-    (no look-ahead, no mulligan in play) share one programme for every row.
+    the rows share one :data:`SIMULATION_BUDGET` (at least :data:`MIN_ROW_TRIALS` each); once
+    a turn is out of exact reach, the later ones (more cards seen) are simulated without
+    another estimate. Plain draws (no look-ahead, no mulligan in play) share one programme
+    for every row. ``known``: answers already computed for some of the queries (with this
+    policy), reused as they are.
     """
-    shared = _plain_table(problem, procedure, queries, policy, progress)
-    if shared is not None:
-        return shared
+    # Whether a query names its turn does not change its answer.
+    known = {replace(q, turns=None): a for q, a in (known or {}).items()}
+    simulated = {q for q, a in known.items() if _simulated_instead(a) is not None}
+    if not simulated:
+        shared = _plain_table(problem, procedure, queries, policy, progress)
+        if shared is not None:
+            return shared
     answers = []
     share = SIMULATION_BUDGET // max(1, len(queries))  # the rows share one simulation budget
     most = max((q.seen for q in queries), default=0)
+    # The exact work grows with the cards seen: once a turn is out of reach, the turns after
+    # it (more cards seen) are simulated without estimating again.
+    out_of_reach: Intractable | None = None
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
         trials = fallback_trials(
             problem, procedure, query, BY_TURN_FALLBACK_TRIALS, share, MIN_ROW_TRIALS
         )
-        answers.append(
-            solve(problem, procedure, query, policy, trials=trials, seed=seed, most_seen=most)
-        )
+        later = i and query.seen >= queries[i - 1].seen
+        if replace(query, turns=None) in known:
+            answer = known[replace(query, turns=None)]
+            out_of_reach = _simulated_instead(answer)
+        elif out_of_reach is not None and later and impossible(problem, query) is None:
+            why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=out_of_reach.reason)
+            answer = simulate(
+                problem, procedure, query, policy, trials=trials, seed=seed, why=why, tables=False
+            )
+        else:
+            answer = solve(
+                problem, procedure, query, policy, trials=trials, seed=seed, most_seen=most
+            )
+            out_of_reach = _simulated_instead(answer)
+        if out_of_reach is not None:
+            _prepare_sampler(problem, procedure, query, most)
+        answers.append(answer)
         if progress is not None:
             progress(i + 1, len(queries))
     return tuple(answers)
@@ -371,3 +396,24 @@ def _plain_table(
         p = Fraction(table[query.seen], math.comb(problem.pile_size, query.seen))
         answers.append(Answer.from_fractions(p, p, Method.HYPERGEOMETRIC, []))
     return tuple(answers)
+
+
+def _prepare_sampler(problem: DrawProblem, procedure: Procedure, query: Query, most: int) -> None:
+    """Before simulating the rows of a plain table, build the sampler for its most cards
+    seen once: it deals every smaller count too (see ``vectorised.pile_sampler``)."""
+    shape = deal_shape(problem, procedure, query)
+    if shape.rule is not None or shape.lookahead or most > problem.pile_size:
+        return
+    try:
+        from deckcheck.draws.vectorised import pile_sampler
+    except ImportError:  # no numpy: the reference simulator deals card by card
+        return
+    pile_sampler(problem.group_sizes, most)
+
+
+def _simulated_instead(answer: Answer) -> Intractable | None:
+    """Why ``answer`` was simulated in place of the exact engine, if it was."""
+    for fact in answer.facts:
+        if fact.kind is FactKind.SIMULATED_INSTEAD and fact.reason is not None:
+            return Intractable(fact.reason)
+    return None

@@ -28,6 +28,7 @@ of workers (and, numpy not promising stable streams across releases, one numpy v
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 import multiprocessing
 import os
@@ -157,6 +158,29 @@ class FixedPileSampler:
         return out
 
 
+#: Samplers already built, per pile (cards per group): one built for ``n`` cards also deals
+#: any fewer (its rows cover every number of cards left), so a by-turn table builds one.
+_SAMPLERS: dict[tuple[int, ...], FixedPileSampler] = {}
+
+
+def pile_sampler(sizes: Sequence[int], n: int) -> FixedPileSampler:
+    """A :class:`FixedPileSampler` for ``n`` cards of the pile ``sizes``, built once per pile
+    for the most cards asked so far (see :data:`_SAMPLERS`)."""
+    key = tuple(sizes)
+    got = _SAMPLERS.get(key)
+    if got is None or got.n < n:
+        got = FixedPileSampler(sizes, n)
+        if len(_SAMPLERS) >= 8:
+            _SAMPLERS.pop(next(iter(_SAMPLERS)))
+        _SAMPLERS[key] = got
+    if got.n == n:
+        return got
+    view = copy.copy(got)
+    view.n = n
+    view.use_numpy = n <= MVH_MAX_CARDS and len(view.steps) >= MVH_MIN_STEPS
+    return view
+
+
 def draw_rowwise(
     rng: np.random.Generator, pile: IntArray, n: int, order: Sequence[int]
 ) -> IntArray:
@@ -262,8 +286,8 @@ class _Simulator:
             ]
         plain = rule is None and not self.shape.lookahead
         seen = self.shape.hand + self.shape.later
-        self.seen_sampler = FixedPileSampler(sizes, seen) if plain else None
-        self.hand_sampler = None if plain else FixedPileSampler(sizes, self.shape.hand)
+        self.seen_sampler = pile_sampler(sizes, seen) if plain else None
+        self.hand_sampler = None if plain else pile_sampler(sizes, self.shape.hand)
         # The rule of thumb is computed on whole arrays (see _rule_of_thumb); a supplied
         # decision is looked up once per distinct (held, gone, top card) column.
         self.member = np.asarray(problem.membership, dtype=bool).reshape(self.n_groups, -1)
