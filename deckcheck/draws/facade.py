@@ -46,7 +46,7 @@ EXACT_WORK_LIMIT = 500_000
 #: Units of simulation work (see :func:`trial_cost`, about 0.03 µs a unit on one core) a
 #: fallback simulation may spend: its trial count is cut so that it also stays within about
 #: a second. Deterministic: the count depends on the problem's size, never on a clock.
-SIMULATION_BUDGET = 25_000_000
+SIMULATION_BUDGET = 20_000_000
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
 #: Fewest trials a simulated row of a by-turn table runs (the table shares one budget).
