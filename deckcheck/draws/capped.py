@@ -256,9 +256,9 @@ class PlainProgramme:
                         if got is None or fewest + k < got:
                             new[nv] = fewest + k
             states = {v: f for v, f in new.items() if f + bounds.need(v, c + 1) <= most}
-            # Stop as soon as the count, or its projection (each state still open passing at
-            # least half the classes left), is past the limit: a hopeless count is cut short.
-            if count + len(states) * (len(sizes) - 2 - c) // 2 > cap:
+            # Stop as soon as the count, or its projection (each state still open passing the
+            # classes left), is past the limit: a hopeless count is cut short.
+            if count + len(states) * (len(sizes) - 2 - c) > cap:
                 return None
         self.transitions = count + len(states)
         return self.transitions * unit

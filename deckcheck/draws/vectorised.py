@@ -321,10 +321,11 @@ class _Simulator:
             )
         # Per condition: the selector's membership column (groups) and the lower-bound test.
         conds = problem.conditions
+        # As floats: a matrix product of floats is a BLAS call, one of integers is not.
         self.cond_member = (
-            self.member[:, [c.selector for c in conds]]
+            self.member[:, [c.selector for c in conds]].astype(np.float32)
             if conds
-            else np.zeros((self.n_groups, 0), dtype=bool)
+            else np.zeros((self.n_groups, 0), dtype=np.float32)
         )
 
     # -- conditions ---------------------------------------------------------------------------
@@ -507,12 +508,12 @@ class _Simulator:
         for _ in range(count):
             if not active.any():
                 break
-            needed = np.zeros((len(conds), trials), dtype=bool)
+            needed = np.zeros((len(conds), trials), dtype=np.float32)
             for i, c in enumerate(conds):
                 if c.op.is_lower_bound:
                     # Without one of its cards, the count would be short of the least needed.
                     needed[i] = self._totals(c.selector, held) - 1 < c.op.least(c.threshold)
-            useful = (self.cond_member.astype(np.int64) @ needed.astype(np.int64)) > 0
+            useful = (self.cond_member @ needed) > 0  # float sums of a few ones are exact
             has = held > 0
             useless = has & ~useful
             pick = np.where(useless.any(axis=0), useless.argmax(axis=0), has.argmax(axis=0))
