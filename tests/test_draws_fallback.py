@@ -176,3 +176,24 @@ def test_by_turn_rows_come_with_a_simulated_answer() -> None:
     assert not report.exact
     assert [r.turn for r in report.by_turn] == [1, 2, 3, 4, 5, 6]
     assert not report.by_turn[-1].exact
+
+
+def test_the_return_mulligan_reports_progress() -> None:
+    problem = DrawProblem(
+        (6, 6, 5, 5, 4, 4, 30),
+        (
+            (True, False, False),
+            (False, True, False),
+            (False, False, True),
+            (True, True, False),
+            (False, True, True),
+            (True, False, True),
+            (False, False, False),
+        ),
+        (CountTest(0, ">=", 2), CountTest(1, ">=", 1), CountTest(2, "<=", 1)),
+    )
+    procedure = Procedure(hand_size=7, mulligan=ReturnRule(3))
+    calls: list[tuple[int, int]] = []
+    answer = solve(problem, procedure, Query(7), progress=lambda d, t: calls.append((d, t)))
+    assert answer.exact
+    assert len(calls) >= 2 and calls[-1][0] == calls[-1][1]

@@ -48,18 +48,20 @@ def exact_odds(
     nothing and the plain probability is returned. Return rules: the player keeps or returns
     whatever maximises this query's probability. The look-ahead (keep the top card or put it
     under) is decided optimally for the query, or by the rule of thumb with
-    ``lookahead="heuristic"``. ``progress(done, total)`` hears from the plain programme;
-    ``engine``: one already built for these arguments (and estimated), to reuse its work.
+    ``lookahead="heuristic"``. ``progress(done, total)`` hears from the plain programme, the
+    look-ahead recursion and the return mulligan's tables (the total may change between
+    them); ``engine``: one already built for these arguments (and estimated), to reuse its
+    work.
     """
     rule = procedure.mulligan if query.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
     if engine is None:
         engine = SequentialEngine(problem, procedure, query, triggers, budget, lookahead)
-    if progress is not None and engine.lookahead:
+    if progress is not None:
         engine.progress = progress
-        if not engine.estimated:
-            count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
-            engine.estimate(count)
+    if progress is not None and engine.lookahead and not engine.estimated:
+        count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
+        engine.estimate(count)
     looks = engine.lookahead
     facts: list[Fact] = []
     if looks:
@@ -91,6 +93,8 @@ def exact_odds(
             facts.append(Fact(FactKind.HAND_TOO_SMALL_TO_RETURN, count=count))
     if progress is not None and engine.lookahead:
         progress(engine.work, engine.work)
+    elif progress is not None and isinstance(rule, ReturnRule):
+        progress(1, 1)
     return Answer.from_fractions(p, plain, method, facts)
 
 

@@ -250,7 +250,7 @@ class SequentialEngine:
         self.work += 1
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
-        if self.progress is not None and not self.work & 0x3FFF:
+        if self.progress is not None and self.lookahead and not self.work & 0x3FFF:
             total = max(self.estimated, self.work)
             self.progress(self.work, total)
         key = (removed, vec, held, looked)
@@ -400,7 +400,12 @@ class SequentialEngine:
         redraw_den = math.comb(self.n - keep, count)
         kept_value: dict[tuple[int, ...], int] = {}
         later = self.seen - h
+        steps = n_kept + n_hands  # for progress: kept parts, then hands
+        done = 0
         for kept in compositions(sizes, keep):
+            done += 1
+            if self.progress is not None and not self.lookahead and not done % 64:
+                self.progress(done, steps)
             pile = tuple(s - k for s, k in zip(sizes, kept, strict=True))
             if not self.lookahead:
                 # Without a look-ahead, the redraw and the later draws are one blind draw of
@@ -418,6 +423,9 @@ class SequentialEngine:
         choice: dict[tuple[int, ...], Kept] = {}
         num = 0
         for hand in compositions(sizes, h):
+            done += 1
+            if self.progress is not None and not self.lookahead and not done % 256:
+                self.progress(done, steps)
             best = self.hand_value(hand) * redraw_den
             pick: tuple[int, ...] | None = None  # ties keep: returning gains nothing
             for kept in compositions(hand, keep):
