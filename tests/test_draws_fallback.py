@@ -197,3 +197,32 @@ def test_the_return_mulligan_reports_progress() -> None:
     answer = solve(problem, procedure, Query(7), progress=lambda d, t: calls.append((d, t)))
     assert answer.exact
     assert len(calls) >= 2 and calls[-1][0] == calls[-1][1]
+
+
+def test_a_sampler_built_for_more_cards_deals_fewer_exactly_as_a_fresh_one() -> None:
+    from deckcheck.draws.vectorised import FixedPileSampler, pile_sampler
+
+    sizes = (5, 9, 3, 12, 7, 30)
+    pile_sampler(sizes, 20)  # the largest first
+    for n in (3, 9, 15, 20):
+        shared = pile_sampler(sizes, n).sample(np.random.default_rng(n), 500)
+        fresh = FixedPileSampler(sizes, n).sample(np.random.default_rng(n), 500)
+        assert (shared == fresh).all()
+
+
+def test_long_deals_from_many_groups_use_the_marginal_method() -> None:
+    from deckcheck.draws.vectorised import TABLE_MAX_CELLS, FixedPileSampler
+
+    sizes = (*(20 + g % 7 for g in range(300)), 3_000)
+    n = 150
+    sampler = FixedPileSampler(sizes, n)
+    assert sampler.marginals and not sampler.steps  # no table built
+    assert sum((n + 1) * min(a, n) for a in sizes[:-1]) > TABLE_MAX_CELLS
+    counts = sampler.sample(np.random.default_rng(3), 4_000)
+    assert (counts.sum(axis=0) == n).all()
+    total = sum(sizes)
+    for g in (0, 5, 299, 300):
+        p = sizes[g] / total
+        mean = n * p
+        sd = (n * p * (1 - p) * (total - n) / (total - 1) / 4_000) ** 0.5
+        assert abs(counts[g].mean() - mean) <= 5 * sd

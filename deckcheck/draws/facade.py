@@ -50,7 +50,9 @@ SIMULATION_BUDGET = 20_000_000
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
 #: Fewest trials a simulated row of a by-turn table runs (the table shares one budget).
-MIN_ROW_TRIALS = 2_000
+MIN_ROW_TRIALS = 200
+#: Mirrors ``vectorised.TABLE_MAX_CELLS`` (that module needs numpy; this one must not).
+_TABLE_MAX_CELLS = 200_000
 
 #: ``progress(done, total)``: how far a long computation is (the caller decides how to show it).
 Progress = Callable[[int, int], None]
@@ -281,7 +283,15 @@ def trial_cost(problem: DrawProblem, procedure: Procedure, query: Query) -> int:
     plain = shape.rule is None and not shape.lookahead
     phases = 1 if plain else 1 + (shape.later > 0) + 2 * (shape.rule is not None)
     members = sum(sum(row[c.selector] for row in problem.membership) for c in problem.conditions)
-    cost = 10 + groups * phases + members // 10
+    per_group = 1
+    if plain:
+        # Long deals from many groups are dealt by numpy's marginal method (see
+        # vectorised.TABLE_MAX_CELLS), measured at about three times a table's cost a group.
+        seen = shape.hand + shape.later
+        sizes = sorted(problem.group_sizes)[:-1]
+        if sum((seen + 1) * min(a, seen) for a in sizes) > _TABLE_MAX_CELLS:
+            per_group = 3
+    cost = 10 + groups * phases * per_group + members // 10
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 6

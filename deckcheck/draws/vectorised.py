@@ -81,6 +81,8 @@ ProgressCallback = Callable[[int, int], None]
 #: When FixedPileSampler hands over to numpy's own sampler (see there).
 MVH_MAX_CARDS = 8
 MVH_MIN_STEPS = 5
+#: Most entries a sampling table may hold (see :class:`FixedPileSampler`).
+TABLE_MAX_CELLS = 200_000
 
 # Probabilities in the sampling tables are integers in units of 2**-53.
 _BITS = 53
@@ -109,8 +111,15 @@ class FixedPileSampler:
         self.last = order[-1] if order else -1
         self.colours = np.asarray(sizes, dtype=np.int64)
         self.steps: list[tuple[int, IntArray, int]] = []
+        live = [g for g in order[:-1] if min(sizes[g], n)]
+        self.n_steps = len(live)
+        # A table has (n + 1) rows per group, each as wide as the group's possible counts:
+        # past TABLE_MAX_CELLS entries (long deals from many groups) it would take longer to
+        # build than to deal, and numpy's marginal method deals instead.
+        cells = sum((n + 1) * min(sizes[g], n) for g in live)
+        self.marginals = cells > TABLE_MAX_CELLS
         rest = sum(sizes)
-        for g in order[:-1]:
+        for g in [] if self.marginals else order[:-1]:
             a = sizes[g]
             rest -= a
             width = min(a, n)
@@ -134,16 +143,17 @@ class FixedPileSampler:
         # numpy's multivariate_hypergeometric(method="count") costs about one random integer
         # per card dealt, the tables one binary search per group: measured (numpy 2.4), the
         # former wins for short deals over many groups, the latter otherwise.
-        self.use_numpy = n <= MVH_MAX_CARDS and len(self.steps) >= MVH_MIN_STEPS
+        self.use_numpy = n <= MVH_MAX_CARDS and self.n_steps >= MVH_MIN_STEPS
 
     def sample(self, rng: np.random.Generator, trials: int) -> IntArray:
         """Counts per group, shaped ``(groups, trials)``."""
         out = np.zeros((self.n_groups, trials), dtype=np.int64)
         if self.n_groups == 0:
             return out
-        if self.use_numpy:
+        if self.use_numpy or self.marginals:
+            method = "count" if self.use_numpy else "marginals"
             counts = rng.multivariate_hypergeometric(
-                self.colours, self.n, size=trials, method="count"
+                self.colours, self.n, size=trials, method=method
             )
             return np.ascontiguousarray(counts.T)
         left = np.full(trials, self.n, dtype=np.int64)
@@ -177,7 +187,7 @@ def pile_sampler(sizes: Sequence[int], n: int) -> FixedPileSampler:
         return got
     view = copy.copy(got)
     view.n = n
-    view.use_numpy = n <= MVH_MAX_CARDS and len(view.steps) >= MVH_MIN_STEPS
+    view.use_numpy = n <= MVH_MAX_CARDS and view.n_steps >= MVH_MIN_STEPS
     return view
 
 
