@@ -248,3 +248,42 @@ def test_escape_codes_in_a_deck_cannot_fake_the_verdict(tmp_path: Path) -> None:
         [*DECKCHECK, "validate", deck, "--json"], capture_output=True, env=_env()
     ).stdout
     assert json.loads(data)["name"] == "\x1b[1A\x1b[2K\x1b[32mLEGAL"  # JSON stays exact
+
+
+def test_a_stop_waits_where_raising_would_be_lost_or_wrapped() -> None:
+    """Inside ``__set_name__`` (Python wraps what it raises) a stop is put off and retried;
+    in ordinary code it is raised at once."""
+    import sys
+
+    from deckcheck.cli import process
+
+    seen: list[object] = []
+
+    class Captures:
+        def __set_name__(self, owner: type, name: str) -> None:
+            seen.append(sys._getframe())
+
+    class Owner:
+        field = Captures()
+
+    assert Owner.field is not None
+    (inside,) = seen
+    assert process._unsafe(inside)  # type: ignore[arg-type]
+    assert not process._unsafe(sys._getframe())
+    previous = signal.getsignal(signal.SIGALRM)
+    try:
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        process._stop(signal.SIGTERM, inside)  # type: ignore[arg-type]
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0  # retried shortly
+        with pytest.raises(process.Stopped) as stopped:
+            process._stop(signal.SIGALRM, sys._getframe())
+        assert stopped.value.signum == signal.SIGTERM
+        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        process._pending.clear()
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(
+                signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+            )
+        signal.signal(signal.SIGALRM, previous)

@@ -56,7 +56,6 @@ import hashlib
 import json
 import os
 import re
-import signal
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -74,6 +73,7 @@ from deckcheck.catalog.load import (
 from deckcheck.catalog.model import Card, CardIndex, Cards, Catalog, FieldSpec
 from deckcheck.catalog.names import NameRow, NameTable, name_keys, name_table_size, read_name_table
 from deckcheck.catalog.selectors import value_keys
+from deckcheck.core.signals import held
 from deckcheck.core.text import fold, squash
 
 CACHE_FORMAT = 3
@@ -824,7 +824,7 @@ def _store(
 def _write_atomically(folder: Path, path: Path, data: bytes) -> None:
     import tempfile
 
-    with _signals_held():
+    with held():  # Ctrl-C, SIGTERM and SIGHUP act right after the temporary file is gone
         fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -834,21 +834,6 @@ def _write_atomically(folder: Path, path: Path, data: bytes) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
             raise
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP while a temporary file exists; they act right after."""
-    names = ("SIGINT", "SIGTERM", "SIGHUP")
-    held = {getattr(signal, n) for n in names if hasattr(signal, n)}
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _prune(folder: Path, path: Path) -> None:

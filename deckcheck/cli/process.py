@@ -14,7 +14,8 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from typing import IO, Any, NoReturn
+from types import FrameType
+from typing import IO, Any
 
 OUTPUT_FAILED = 4
 """Exit code when standard output cannot be written (disk full, stream closed)."""
@@ -87,11 +88,58 @@ class _Output:
         return getattr(self._stream, name)
 
 
-def _stop(signum: int, _frame: object) -> NoReturn:
+#: How soon a stop that came where it could not be raised is tried again.
+RETRY_SECONDS = 0.005
+_pending: list[int] = []
+
+
+def _unsafe(frame: FrameType | None) -> bool:
+    """Whether an exception raised in the interrupted code would not travel up as itself: in
+    the import system's own code (its weak-reference callbacks print and drop it), in a
+    ``__set_name__`` (Python wraps it in a RuntimeError) or a ``__del__`` (printed, dropped)."""
+    if frame is not None and frame.f_code.co_filename.startswith("<frozen importlib"):
+        return True
+    while frame is not None:
+        if frame.f_code.co_name in ("__set_name__", "__del__"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _held() -> bool:
+    """Whether the stop signals are held (a step that must not be cut is under way: the
+    retry timer must not cut it either)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return False
+    return bool(set(_NAMES) & signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Turn a stop signal into :class:`Stopped`, where raising is safe.
+
+    An exception raised at some points cannot travel up as itself (see :func:`_unsafe`):
+    there, or while the stop signals are held, the stop waits and is tried again a few
+    milliseconds later."""
+    if signum != getattr(signal, "SIGALRM", None):
+        _pending[:] = [signum]
+    if not _pending:
+        return
+    if (_unsafe(frame) or _held()) and hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+        return
+    _cancel_retry()
     # One stop is enough: a second signal must not interrupt the cleanup of the first.
-    for other in _NAMES:
+    for other in (*_NAMES, *_RETRY):
         signal.signal(other, signal.SIG_IGN)
-    raise Stopped(signum)
+    raise Stopped(_pending[0])
+
+
+_RETRY: tuple[int, ...] = (signal.SIGALRM,) if hasattr(signal, "SIGALRM") else ()
+
+
+def _cancel_retry() -> None:
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _occupy_closed_descriptors() -> None:
@@ -122,9 +170,11 @@ def guarded_process() -> Iterator[None]:
     if held:
         signal.pthread_sigmask(signal.SIG_BLOCK, set(_NAMES))
     try:
-        for signum in _NAMES:
-            if signum != signal.SIGINT:
-                signal.signal(signum, _stop)
+        # Ctrl-C too: Python 3.11 remembers a KeyboardInterrupt raised inside code run by
+        # exec() (a dataclass being created during an import) as unhandled, even once caught,
+        # and kills the process with SIGINT at exit instead of exiting with 130.
+        for signum in (*_NAMES, *_RETRY):
+            signal.signal(signum, _stop)
         if held:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, set(_NAMES))
         yield
@@ -137,7 +187,8 @@ def guarded_process() -> Iterator[None]:
         sys.exit(ending(exc))
     finally:
         # The interpreter's shutdown is not the command's: a late signal just ends it.
-        for signum in _NAMES:
+        _cancel_retry()
+        for signum in (*_NAMES, *_RETRY):
             if signal.getsignal(signum) is _stop:
                 signal.signal(signum, signal.SIG_DFL)
 
