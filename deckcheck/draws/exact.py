@@ -61,7 +61,7 @@ def exact_odds(
         engine.progress = progress
     if progress is not None and engine.lookahead and not engine.estimated:
         count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
-        engine.estimate(count)
+        engine.estimate(count, engine.budget)
     looks = engine.lookahead
     facts: list[Fact] = []
     if looks:
