@@ -198,7 +198,7 @@ _TABLES: dict[tuple[object, ...], _HandTables] = {}
 def _hand_table(engine: SequentialEngine, most: int) -> _HandTables | None:
     """The per-hand tables of later draws up to ``most`` cards, if already computed."""
     for (red, hand, top), table in _TABLES.items():
-        if red == engine.red and hand == engine.hand and top >= most:
+        if red == engine.red and hand == engine.hand and isinstance(top, int) and top >= most:
             return table
     return None
 

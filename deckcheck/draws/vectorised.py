@@ -151,10 +151,14 @@ class FixedPileSampler:
         if self.n_groups == 0:
             return out
         if self.use_numpy or self.marginals:
-            method = "count" if self.use_numpy else "marginals"
-            counts = rng.multivariate_hypergeometric(
-                self.colours, self.n, size=trials, method=method
-            )
+            if self.use_numpy:
+                counts = rng.multivariate_hypergeometric(
+                    self.colours, self.n, size=trials, method="count"
+                )
+            else:
+                counts = rng.multivariate_hypergeometric(
+                    self.colours, self.n, size=trials, method="marginals"
+                )
             return np.ascontiguousarray(counts.T)
         left = np.full(trials, self.n, dtype=np.int64)
         for g, table, width in self.steps:
