@@ -59,26 +59,45 @@ def test_the_trial_count_follows_the_cost_of_a_deal() -> None:
 def test_twenty_conditions_on_a_huge_deck_simulate_within_the_budget() -> None:
     problem = twenty_conditions(400, 12_000)
     query = Query(26)
-    answer = solve(problem, Procedure(hand_size=7), query)
+    budget = SIMULATION_BUDGET // 20  # the same sizing, cheaper to run
+    answer = solve(problem, Procedure(hand_size=7), query, budget=budget)
     assert not answer.exact and answer.ci95 is not None
-    assert answer.trials == fallback_trials(problem, Procedure(hand_size=7), query, 200_000)
+    trials = fallback_trials(problem, Procedure(hand_size=7), query, 200_000, budget)
+    assert answer.trials == trials
     why = [f for f in answer.facts if f.kind is FactKind.SIMULATED_INSTEAD]
     assert why and why[0].count == answer.trials
 
 
 def test_simulated_rows_of_a_table_share_one_budget() -> None:
-    problem = twenty_conditions(400, 12_000)
+    problem = twenty_conditions(150, 4_000)
     procedure = Procedure(hand_size=7)
-    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 11)]
-    answers = solve_turns(problem, procedure, queries)
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 31)]
+    most = queries[-1].seen
+    budget = SIMULATION_BUDGET // 10
+    answers = solve_turns(problem, procedure, queries, budget=budget)
     spent = 0
     for q, a in zip(queries, answers, strict=True):
-        if a.exact:
-            continue
+        assert not a.exact
         assert a.trials is not None and MIN_ROW_TRIALS <= a.trials <= BY_TURN_FALLBACK_TRIALS
         assert a.seed == q.turns
-        spent += a.trials * trial_cost(problem, procedure, q)
-    assert spent <= SIMULATION_BUDGET
+        # Every row is dealt by the sampler of the last row, and costed so.
+        assert trial_cost(problem, procedure, q, most) >= trial_cost(problem, procedure, q)
+        spent += a.trials * trial_cost(problem, procedure, q, most)
+    assert spent <= budget
+
+
+def test_a_known_row_leaves_the_budget_to_the_others() -> None:
+    problem = twenty_conditions(150, 4_000)
+    procedure = Procedure(hand_size=7)
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 5)]
+    budget = SIMULATION_BUDGET // 20
+    full = solve_turns(problem, procedure, queries, budget=budget)
+    known = {queries[0]: full[0]}
+    rest = solve_turns(problem, procedure, queries, budget=budget, known=known)
+    assert rest[0] == full[0]
+    for a, b in zip(full[1:], rest[1:], strict=True):
+        assert a.trials is not None and b.trials is not None
+        assert b.trials > a.trials  # three rows share the budget, not four
 
 
 @pytest.mark.parametrize("seed", range(4))

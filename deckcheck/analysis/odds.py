@@ -353,13 +353,17 @@ def compute_odds(
 
     ``progress(done, total)`` hears from computations long enough to show a bar for.
     """
-    from deckcheck.draws.facade import solve
+    from deckcheck.draws.facade import SIMULATION_BUDGET, solve
 
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = _query(options, seen, options.turn)
-    answer = solve(bound.problem, procedure, query, _policy(options), progress=progress)
+    # With a table, the query's own simulation (if any) and the table's rows share one budget.
+    budget = SIMULATION_BUDGET if options.by_turn is None else SIMULATION_BUDGET // 2
+    answer = solve(
+        bound.problem, procedure, query, _policy(options), progress=progress, budget=budget
+    )
     by_turn: tuple[TurnRow, ...] = ()
     notes: list[str] = []
     if options.by_turn is not None:
@@ -376,7 +380,7 @@ def _by_turn(
 ) -> tuple[tuple[TurnRow, ...], list[str]]:
     """The rows of ``--by-turn``, and a line saying where the table stops short, if it does
     (``known``: answers already computed, such as the query's own)."""
-    from deckcheck.draws.facade import solve_turns
+    from deckcheck.draws.facade import SIMULATION_BUDGET, solve_turns
 
     if setup.builtin_pile:
         raise UsageError(f"{setup.label} is a pile drawn once: --by-turn does not apply")
@@ -396,7 +400,13 @@ def _by_turn(
             f"and the pile holds {setup.pile_size}"
         )
     answers = solve_turns(
-        bound.problem, bound.procedure, queries, _policy(options), progress=progress, known=known
+        bound.problem,
+        bound.procedure,
+        queries,
+        _policy(options),
+        progress=progress,
+        known=known,
+        budget=SIMULATION_BUDGET // 2,  # the other half is the query's own
     )
     rows = tuple(
         TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)

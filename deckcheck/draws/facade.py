@@ -49,8 +49,9 @@ EXACT_WORK_LIMIT = 500_000
 SIMULATION_BUDGET = 20_000_000
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
-#: Fewest trials a simulated row of a by-turn table runs (the table shares one budget).
-MIN_ROW_TRIALS = 200
+#: Fewest trials a simulated row of a by-turn table runs (the table shares one budget: 200
+#: rows of the dearest deals fit half of it at this floor).
+MIN_ROW_TRIALS = 50
 #: Mirrors ``vectorised.TABLE_MAX_CELLS`` (that module needs numpy; this one must not).
 _TABLE_MAX_CELLS = 200_000
 
@@ -97,13 +98,15 @@ def exact(
     limit: int | None = EXACT_WORK_LIMIT,
     progress: Progress | None = None,
     most_seen: int | None = None,
+    spend: Callable[[int], None] | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
     Before starting, the work is estimated; over ``limit`` (None: no limit but the engines'
     own budgets) it is out of reach at once. ``progress(done, total)`` hears from the
     engines that can tell. ``most_seen``: the most cards a table of turns asks about, for the
-    engines that answer every turn from one pass.
+    engines that answer every turn from one pass. ``spend(work)`` hears the estimate of a
+    computation about to start.
     """
     from deckcheck.draws.exact import STATE_BUDGET, exact_odds
     from deckcheck.draws.sequential import SequentialEngine
@@ -117,6 +120,8 @@ def exact(
         work = engine.estimate(count, limit)
         if work > limit:
             raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
+        if spend is not None:
+            spend(work)
         engine.budget = STATE_BUDGET
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.optimal_redraw import optimal_redraw_odds
@@ -231,6 +236,9 @@ def solve(
     seed: int = FALLBACK_SEED,
     progress: Progress | None = None,
     most_seen: int | None = None,
+    budget: int = SIMULATION_BUDGET,
+    limit: int = EXACT_WORK_LIMIT,
+    spend: Callable[[int], None] | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -240,6 +248,8 @@ def solve(
     satisfy (see :mod:`~deckcheck.draws.impossible`) answers 0 at once, with the reason as a
     fact. ValueError for a query that makes no sense (more cards seen than the pile holds,
     fewer than the opening hand). ``most_seen``: see :func:`exact` (a by-turn table).
+    ``budget``: units of :func:`trial_cost` a fallback simulation may spend; ``limit``:
+    units of exact work (see :func:`exact`, which ``spend`` hears from).
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -250,11 +260,20 @@ def solve(
     if why_not is not None:
         return Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
     try:
-        return exact(problem, procedure, query, policy, progress=progress, most_seen=most_seen)
+        return exact(
+            problem,
+            procedure,
+            query,
+            policy,
+            limit=limit,
+            progress=progress,
+            most_seen=most_seen,
+            spend=spend,
+        )
     except Intractable as exc:
         if mode is Mode.EXACT:
             raise
-        trials = fallback_trials(problem, procedure, query, trials)
+        trials = fallback_trials(problem, procedure, query, trials, budget)
         why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=exc.reason)
         return simulate(
             problem,
@@ -269,11 +288,15 @@ def solve(
         )
 
 
-def trial_cost(problem: DrawProblem, procedure: Procedure, query: Query) -> int:
+def trial_cost(
+    problem: DrawProblem, procedure: Procedure, query: Query, dealt: int | None = None
+) -> int:
     """Units of work one simulated deal costs (about 0.03 µs each, measured on the numpy
     simulator), from the problem's size alone.
 
-    Every deal samples counts over the groups once per phase (the seen cards at once for a
+    ``dealt``: the cards the plain deal's sampler is built for, when more than seen (the rows
+    of a by-turn table share the sampler of its last row, and deal by its method). Every deal
+    samples counts over the groups once per phase (the seen cards at once for a
     plain draw; the hand, then the later draws, then a mulligan's new cards and their later
     draws), each condition sums its groups, and a look-ahead deals card by card, each card a
     pass over the groups.
@@ -287,7 +310,7 @@ def trial_cost(problem: DrawProblem, procedure: Procedure, query: Query) -> int:
     if plain:
         # Long deals from many groups are dealt by numpy's marginal method (see
         # vectorised.TABLE_MAX_CELLS), measured at about three times a table's cost a group.
-        seen = shape.hand + shape.later
+        seen = max(shape.hand + shape.later, dealt or 0)
         sizes = sorted(problem.group_sizes)[:-1]
         if sum((seen + 1) * min(a, seen) for a in sizes) > _TABLE_MAX_CELLS:
             per_group = 3
@@ -305,10 +328,12 @@ def fallback_trials(
     trials: int,
     budget: int = SIMULATION_BUDGET,
     least: int = MIN_FALLBACK_TRIALS,
+    dealt: int | None = None,
 ) -> int:
     """Trials for a fallback simulation: ``trials``, fewer when the deals would spend more
-    than ``budget`` units of :func:`trial_cost` (never fewer than ``least``)."""
-    afford = budget // trial_cost(problem, procedure, query)
+    than ``budget`` units of :func:`trial_cost` (never fewer than ``least``; ``dealt``: see
+    :func:`trial_cost`)."""
+    afford = budget // trial_cost(problem, procedure, query, dealt)
     return max(min(trials, least), min(trials, afford))
 
 
@@ -320,14 +345,17 @@ def solve_turns(
     *,
     progress: Progress | None = None,
     known: Mapping[Query, Answer] | None = None,
+    budget: int = SIMULATION_BUDGET,
 ) -> tuple[Answer, ...]:
     """Answer several queries of one problem (a by-turn table), in order.
 
     A query out of exact reach is simulated with the seed ``query.turns`` (its turn), so a
     table is reproducible row by row, and with at most :data:`BY_TURN_FALLBACK_TRIALS` trials:
-    the rows share one :data:`SIMULATION_BUDGET` (at least :data:`MIN_ROW_TRIALS` each); once
+    the rows not ``known`` share ``budget`` (at least :data:`MIN_ROW_TRIALS` each, a plain
+    row costed as dealt by the sampler of the last row, see :func:`trial_cost`); once
     a turn is out of exact reach, the later ones (more cards seen) are simulated without
-    another estimate. Plain draws (no look-ahead, no mulligan in play) share one programme
+    another estimate; the exact rows share one :data:`EXACT_WORK_LIMIT`, as estimated. Plain
+    draws (no look-ahead, no mulligan in play) share one programme
     for every row. ``known``: answers already computed for some of the queries (with this
     policy), reused as they are.
     """
@@ -339,15 +367,21 @@ def solve_turns(
         if shared is not None:
             return shared
     answers = []
-    share = SIMULATION_BUDGET // max(1, len(queries))  # the rows share one simulation budget
     most = max((q.seen for q in queries), default=0)
+    rows = sum(1 for q in queries if replace(q, turns=None) not in known)
+    share = budget // max(1, rows)  # the rows share one simulation budget
     # The exact work grows with the cards seen: once a turn is out of reach, the turns after
     # it (more cards seen) are simulated without estimating again.
     out_of_reach: Intractable | None = None
+    spent = [0]  # exact work estimated by the rows so far
+
+    def spend(work: int) -> None:
+        spent[0] += work
+
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
         trials = fallback_trials(
-            problem, procedure, query, BY_TURN_FALLBACK_TRIALS, share, MIN_ROW_TRIALS
+            problem, procedure, query, BY_TURN_FALLBACK_TRIALS, share, MIN_ROW_TRIALS, most
         )
         later = i and query.seen >= queries[i - 1].seen
         if replace(query, turns=None) in known:
@@ -360,7 +394,16 @@ def solve_turns(
             )
         else:
             answer = solve(
-                problem, procedure, query, policy, trials=trials, seed=seed, most_seen=most
+                problem,
+                procedure,
+                query,
+                policy,
+                trials=trials,
+                seed=seed,
+                most_seen=most,
+                budget=share,
+                limit=max(0, EXACT_WORK_LIMIT - spent[0]),
+                spend=spend,
             )
             out_of_reach = _simulated_instead(answer)
         if out_of_reach is not None:
