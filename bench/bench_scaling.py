@@ -9,7 +9,7 @@ set three times (12,465 cards). It prints Markdown tables for the README: the wa
 whether the answer was exact or simulated (the façade estimates the exact work before
 starting and past its limit simulates at once, sized to about a second).
 
-    python bench/bench_scaling.py [--quick]
+    python bench/bench_scaling.py [--quick] [--cases]
 """
 
 from __future__ import annotations
@@ -137,7 +137,8 @@ def one(deck: str, conditions: Sequence[str], repeat: int, **options: object) ->
     rows = report.by_turn
     how = "exact" if report.exact and all(r.exact for r in rows) else "simulated"
     if rows:
-        how += f", {len(rows)} turns"
+        exact = sum(r.exact for r in rows)
+        how += f", {len(rows)} turns" + (f" ({exact} exact)" if 0 < exact < len(rows) else "")
     return statistics.median(times), how
 
 
@@ -150,6 +151,7 @@ def main() -> int:
     """Run the sweeps and the named cases, and print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer points, one run each")
+    parser.add_argument("--cases", action="store_true", help="only the named cases")
     args = parser.parse_args()
     repeat = 1 if args.quick else 3
     conditions = (1, 2, 4, 8, 10, 15, 20) if args.quick else (1, 2, 3, 4, 6, 8, 10, 12, 15, 20)
@@ -163,19 +165,20 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         huge = stccg_deck(folder, 12_465)
-        for n in conditions:
+        sweeps = not args.cases
+        for n in conditions if sweeps else ():
             row("conditions", "PC", n, "80", "5", one(PC80, PC_CONDITIONS[:n], repeat, turn=5))
-        for n in conditions:
+        for n in conditions if sweeps else ():
             got = one(huge, STCCG_CONDITIONS[:n], repeat, turn=5)
             row("conditions", "STCCG", n, "12,465", "5", got)
-        for size in sizes:
+        for size in sizes if sweeps else ():
             deck = stccg_deck(folder, size)
             got = one(deck, STCCG_CONDITIONS[:10], repeat, turn=5)
             row("deck size", "STCCG", 10, f"{size:,}", "5", got)
-        for turn in turns:
+        for turn in turns if sweeps else ():
             got = one(PC80, PC_CONDITIONS[:4], repeat, turn=turn)
             row("turn", "PC", 4, "80", str(turn), got)
-        for turn in turns:
+        for turn in turns if sweeps else ():
             got = one(huge, STCCG_CONDITIONS[:10], repeat, turn=turn)
             row("turn", "STCCG", 10, "12,465", str(turn), got)
         print()
@@ -192,6 +195,14 @@ def main() -> int:
                 f"| STCCG 12,465 cards, 20 conditions, --turn {turn} | "
                 f"{seconds * 1000:,.0f} ms | {how} |"
             )
+        for turns in (30, 200):
+            seconds, how = one(huge, STCCG_CONDITIONS, repeat, by_turn=turns)
+            print(
+                f"| STCCG 12,465 cards, 20 conditions, --by-turn {turns} | "
+                f"{seconds * 1000:,.0f} ms | {how} |"
+            )
+        seconds, how = one(PC80, PC_CONDITIONS[:10], repeat, by_turn=30)
+        print(f"| PC legal-80, 10 conditions, --by-turn 30 | {seconds * 1000:,.0f} ms | {how} |")
         seconds, how = one(RD, RD_CONDITIONS, repeat, by_turn=200)
         print(
             f"| RD terra-custom, 10 conditions, --by-turn 200 | {seconds * 1000:,.0f} ms | {how} |"
