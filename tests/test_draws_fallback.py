@@ -58,7 +58,7 @@ def test_the_trial_count_follows_the_cost_of_a_deal() -> None:
 
 def test_twenty_conditions_on_a_huge_deck_simulate_within_the_budget() -> None:
     problem = twenty_conditions(400, 12_000)
-    query = Query(26)
+    query = Query(12)
     budget = SIMULATION_BUDGET // 20  # the same sizing, cheaper to run
     answer = solve(problem, Procedure(hand_size=7), query, budget=budget)
     assert not answer.exact and answer.ci95 is not None
@@ -160,11 +160,12 @@ def test_a_table_stops_estimating_after_the_first_turn_out_of_reach(
     monkeypatch.setattr(facade, "exact", counted)
     problem = twenty_conditions(400, 12_000)
     procedure = Procedure(hand_size=7)
-    first = solve(problem, procedure, Query(7))
+    budget = SIMULATION_BUDGET // 20  # the same decisions, cheaper to run
+    first = solve(problem, procedure, Query(7), budget=budget)
     assert not first.exact
     calls.clear()
     queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 8)]
-    answers = solve_turns(problem, procedure, queries, known={Query(7): first})
+    answers = solve_turns(problem, procedure, queries, known={Query(7): first}, budget=budget)
     assert answers[0] is first  # the query's own answer, reused
     assert calls == []  # turn 1 out of reach: the later turns are simulated at once
     assert all(
@@ -191,10 +192,11 @@ def test_by_turn_rows_come_with_a_simulated_answer() -> None:
         "cost_cosmium:1>=1",
         "lives:3<=2",
     ]
-    report = compute_odds(open_setup(str(deck)), ten, OddsOptions(turn=5, by_turn=6))
+    # Six of them: turn 1 is exact at once, turn 4 (the query) out of reach.
+    report = compute_odds(open_setup(str(deck)), ten[:6], OddsOptions(turn=4, by_turn=5))
     assert not report.exact
-    assert [r.turn for r in report.by_turn] == [1, 2, 3, 4, 5, 6]
-    assert not report.by_turn[-1].exact
+    assert [r.turn for r in report.by_turn] == [1, 2, 3, 4, 5]
+    assert report.by_turn[0].exact and not report.by_turn[-1].exact
 
 
 def test_the_return_mulligan_reports_progress() -> None:
