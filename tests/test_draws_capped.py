@@ -218,3 +218,73 @@ def test_optimal_redraw_turns_read_one_table_of_hands(monkeypatch: pytest.Monkey
     for q, a in zip(queries, answers, strict=True):
         alone = optimal_redraw.optimal_redraw_odds(problem, procedure, q)
         assert a.exact and a.fraction == alone.fraction
+
+
+def redraw_by_compositions(
+    problem: DrawProblem, triggers: tuple[CountTest, ...], hand: int, seen: int
+) -> tuple[int, int, int]:
+    """(success, no trigger and success, trigger) over (hand, later draws) pairs, by
+    enumerating both compositions over the groups."""
+    sizes = problem.group_sizes
+    s = j = t = 0
+    for h in compositions(sizes, hand):
+        wh = ways(sizes, h)
+        pile = tuple(a - b for a, b in zip(sizes, h, strict=True))
+        totals = problem.selector_counts(h)
+        fired = any(c.holds(totals[c.selector]) for c in triggers)
+        for later in compositions(pile, seen - hand):
+            w = wh * ways(pile, later)
+            ok = problem.satisfied(tuple(a + b for a, b in zip(h, later, strict=True)))
+            s += w * ok
+            t += w * fired
+            j += w * (ok and not fired)
+    return s, j, t
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_redraw_table_matches_enumeration_for_every_number_seen(seed: int) -> None:
+    from deckcheck.draws.hypergeometric import redraw_ways_upto
+
+    rng = random.Random(300 + seed)
+    problem = random_problem(rng, most_cards=4)
+    n_sel = len(problem.membership[0])
+    triggers = tuple(
+        CountTest(rng.randrange(n_sel), rng.choice(OPS), rng.randint(0, 2))
+        for _ in range(rng.randint(1, 2))
+    )
+    n = problem.pile_size
+    hand = min(n, rng.randint(0, 3))
+    most = min(n, hand + 4)
+    table = redraw_ways_upto(reduce_problem(problem, triggers), hand, most)
+    assert len(table) == most - hand + 1
+    for seen in range(hand, most + 1):
+        assert table[seen - hand] == redraw_by_compositions(problem, triggers, hand, seen)
+
+
+def test_a_redraw_whenever_allowed_table_reads_one_pass() -> None:
+    from deckcheck.draws import hypergeometric
+
+    problem = DrawProblem(
+        (8, 6, 5, 4, 17),
+        (
+            (True, False, False),
+            (False, True, False),
+            (True, False, True),
+            (False, True, True),
+            (False, False, False),
+        ),
+        (CountTest(0, ">=", 2), CountTest(1, ">=", 1), CountTest(2, "<=", 2)),
+    )
+    rule = RedrawRule((CountTest(0, "<", 1), CountTest(2, ">", 2)), max_redraws=2)
+    procedure = Procedure(hand_size=5, draws_per_turn=1, mulligan=rule)
+    policy = Policy(redraw="always")
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 7)]
+    hypergeometric._TABLES.clear()
+    table = solve_turns(problem, procedure, queries, policy)
+    assert len(hypergeometric._TABLES) == 1
+    assert any(a.fraction is not None and 0 < a.fraction < 1 for a in table)
+    for q, row in zip(queries, table, strict=True):
+        hypergeometric._TABLES.clear()  # each row on its own, from a pass up to its turn
+        alone = solve(problem, procedure, q, policy)
+        assert row.exact and row.fraction == alone.fraction
+        assert row.fraction_without_mulligan == alone.fraction_without_mulligan

@@ -32,6 +32,7 @@ def exact_odds(
     lookahead: LookaheadPolicy = "optimal",
     progress: Progress | None = None,
     engine: SequentialEngine | None = None,
+    most_seen: int | None = None,
 ) -> Answer:
     """Exact probability that all ``problem.conditions`` hold over the first ``query.seen`` cards.
 
@@ -51,7 +52,8 @@ def exact_odds(
     ``lookahead="heuristic"``. ``progress(done, total)`` hears from the plain programme, the
     look-ahead recursion and the return mulligan's tables (the total may change between
     them); ``engine``: one already built for these arguments (and estimated), to reuse its
-    work.
+    work; ``most_seen``: the most cards a table of turns asks about (the redraw's table of
+    later draws is computed once up to it).
     """
     rule = procedure.mulligan if query.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
@@ -70,7 +72,7 @@ def exact_odds(
     method = Method.LOOKAHEAD if looks else Method.HYPERGEOMETRIC
     p = plain
     if isinstance(rule, RedrawRule) and rule.triggers and problem.conditions:
-        success, clean, trig = engine.redraw_parts()
+        success, clean, trig = engine.redraw_parts(most_seen)
         facts.append(Fact(FactKind.REDRAW_WHENEVER_ALLOWED, limit=rule.max_redraws))
         method = Method.REDRAW_LOOKAHEAD if looks else Method.REDRAW
         if rule.max_redraws is None:

@@ -135,7 +135,13 @@ def exact(
             most_seen=most_seen,
         )
     return exact_odds(
-        problem, procedure, query, lookahead=policy.lookahead, progress=progress, engine=engine
+        problem,
+        procedure,
+        query,
+        lookahead=policy.lookahead,
+        progress=progress,
+        engine=engine,
+        most_seen=most_seen,
     )
 
 

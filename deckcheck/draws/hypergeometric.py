@@ -16,20 +16,47 @@ import math
 from deckcheck.draws.capped import plain_ways
 from deckcheck.draws.reduced import Reduced, Vec
 
-__all__ = ["plain_ways", "redraw_ways"]
+__all__ = ["plain_ways", "redraw_table", "redraw_ways"]
+
+#: Tables of :func:`redraw_ways_upto` already computed, per (reduced problem, hand): the most
+#: cards seen they cover and the table (a by-turn table reads one for every turn).
+_TABLES: dict[tuple[Reduced, int], tuple[int, list[tuple[int, int, int]]]] = {}
 
 
 def redraw_ways(red: Reduced, hand: int, seen: int) -> tuple[int, int, int]:
     """Ways, over (hand, later draws) pairs, of: success; no trigger and success; trigger.
 
-    The denominator is ``comb(N, hand) * comb(N - hand, seen - hand)``. State: (hand cards
+    The denominator is ``comb(N, hand) * comb(N - hand, seen - hand)``. See
+    :func:`redraw_ways_upto`."""
+    return redraw_ways_upto(red, hand, seen)[seen - hand]
+
+
+def redraw_table(red: Reduced, hand: int, seen: int, most: int) -> tuple[int, int, int]:
+    """:func:`redraw_ways` for ``seen`` cards, read from one table up to ``most`` cards seen,
+    computed once per problem and hand (and kept for the next turns of a table)."""
+    key = (red, hand)
+    got = _TABLES.get(key)
+    if got is None or got[0] < seen:
+        top = max(seen, most)
+        got = (top, redraw_ways_upto(red, hand, top))
+        if len(_TABLES) >= 8:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[key] = got
+    return got[1][seen - hand]
+
+
+def redraw_ways_upto(red: Reduced, hand: int, most: int) -> list[tuple[int, int, int]]:
+    """:func:`redraw_ways` for every number of cards seen from ``hand`` to ``most`` (entry
+    ``seen - hand``), from one pass.
+
+    State: (hand cards
     taken, capped trigger counts of the hand, capped condition counts of all cards) -> ways per
     later cards taken. Condition counts that are doomed collapse into one ``None`` state
     (kept, not dropped: P(trigger) still needs those hands).
     """
     cond, trig = red.cond, red.trig
     sizes = red.sizes
-    later = seen - hand
+    later = most - hand
     n = len(sizes)
     reach = red.reach(sizes)
     Key = tuple[int, Vec, Vec | None]
@@ -63,18 +90,19 @@ def redraw_ways(red: Reduced, hand: int, seen: int) -> tuple[int, int, int]:
                     for t, w in filled:
                         if t + b > later:
                             break
-                        if final and t + b != later:
-                            continue
                         target[t + b] += w * wab
         states = new
-    success = clean_success = triggered = 0
+    success = [0] * (later + 1)
+    clean_success = [0] * (later + 1)
+    triggered = [0] * (later + 1)
     for (_a, tvec, cvec), ways in states.items():
-        w = ways[later]
         ok = cvec is not None and cond.all_hold(cvec)
-        if ok:
-            success += w
-        if trig.any_holds(tvec):
-            triggered += w
-        elif ok:
-            clean_success += w
-    return success, clean_success, triggered
+        fired = trig.any_holds(tvec)
+        for t, w in enumerate(ways):
+            if ok:
+                success[t] += w
+            if fired:
+                triggered[t] += w
+            elif ok:
+                clean_success[t] += w
+    return list(zip(success, clean_success, triggered, strict=True))

@@ -22,7 +22,7 @@ from typing import Literal
 from deckcheck.draws.capped import PlainProgramme, Progress
 from deckcheck.draws.compositions import compositions, count_compositions, ways
 from deckcheck.draws.facts import OutOfReach, Reach, Stage
-from deckcheck.draws.hypergeometric import plain_ways, redraw_ways
+from deckcheck.draws.hypergeometric import plain_ways, redraw_table
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
@@ -501,10 +501,11 @@ class SequentialEngine:
         num = self.value(zero, self.red.cond.zero, 0, False, 0)
         return Fraction(num, math.perm(self.n, self.reads))
 
-    def redraw_parts(self) -> tuple[Fraction, Fraction, Fraction]:
-        """(P(success), P(no trigger and success), P(trigger)) for one dealt hand."""
+    def redraw_parts(self, most: int | None = None) -> tuple[Fraction, Fraction, Fraction]:
+        """(P(success), P(no trigger and success), P(trigger)) for one dealt hand; ``most``:
+        the most cards a table of turns asks about (one pass answers all of them)."""
         if not self.lookahead:
-            s, j, t = redraw_ways(self.red, self.hand, self.seen)
+            s, j, t = redraw_table(self.red, self.hand, self.seen, most or self.seen)
             later = self.seen - self.hand
             den = math.comb(self.n, self.hand) * math.comb(self.n - self.hand, later)
             return Fraction(s, den), Fraction(j, den), Fraction(t, den)
