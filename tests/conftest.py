@@ -255,3 +255,19 @@ def lines_run(call: Callable[[], T]) -> tuple[T, int]:
     finally:
         sys.settrace(previous)
     return result, count
+
+
+#: The ten overlapping conditions on Planetary Conquerors' legal-80.txt from the reliability
+#: review (a query that used to run for minutes).
+PC_TEN_CONDITIONS = [
+    "type:warrior>=1",
+    "type:building>=1",
+    "type:miner>=1",
+    "rarity:1>=2",
+    "rarity:2>=1",
+    "rarity:3<=1",
+    "name:Trooper>=1",
+    "cost_gold:2>=1",
+    "cost_cosmium:1>=1",
+    "lives:3<=2",
+]

@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import PC_TEN_CONDITIONS
 
 from deckcheck.draws.facade import (
     BY_TURN_FALLBACK_TRIALS,
@@ -180,18 +181,7 @@ def test_by_turn_rows_come_with_a_simulated_answer() -> None:
     from deckcheck.analysis.setup import open_setup
 
     deck = Path(__file__).resolve().parent.parent / "examples/planetary-conquerors/legal-80.txt"
-    ten = [
-        "type:warrior>=1",
-        "type:building>=1",
-        "type:miner>=1",
-        "rarity:1>=2",
-        "rarity:2>=1",
-        "rarity:3<=1",
-        "name:Trooper>=1",
-        "cost_gold:2>=1",
-        "cost_cosmium:1>=1",
-        "lives:3<=2",
-    ]
+    ten = PC_TEN_CONDITIONS
     # Six of them: turn 1 is exact at once, turn 4 (the query) out of reach.
     report = compute_odds(open_setup(str(deck)), ten[:6], OddsOptions(turn=4, by_turn=5))
     assert not report.exact

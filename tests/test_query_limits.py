@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import PC_TEN_CONDITIONS
 from typer.testing import CliRunner
 
 import deckcheck.draws.sequential as sequential
@@ -27,18 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 PC80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
 PC50 = str(REPO / "examples/planetary-conquerors/legal-50.txt")
 RD = str(REPO / "examples/ren-dhark/terra-custom.txt")
-TEN = [
-    "type:warrior>=1",
-    "type:building>=1",
-    "type:miner>=1",
-    "rarity:1>=2",
-    "rarity:2>=1",
-    "rarity:3<=1",
-    "name:Trooper>=1",
-    "cost_gold:2>=1",
-    "cost_cosmium:1>=1",
-    "lives:3<=2",
-]
+TEN = PC_TEN_CONDITIONS
 
 
 def test_ten_conditions_are_simulated_without_running_the_engine(
