@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,19 +59,25 @@ def cpu_times(argv: Sequence[str], runs: int) -> list[float]:
     return times
 
 
-def as_installed(folder: str, bytecode: bool = True) -> None:
-    """Run the child processes as an installed deckcheck runs: with its modules' bytecode.
+@contextlib.contextmanager
+def installed_run(bytecode: bool = True) -> Iterator[str]:
+    """Child processes run as an installed deckcheck does, in a private folder (yielded): a
+    catalog cache of their own (warmed by the first run), and their modules' bytecode.
 
     An installed package keeps compiled bytecode; a checkout under ``PYTHONDONTWRITEBYTECODE``
     would compile every module from source on every run, which measures the compiler rather
     than deckcheck. The children write and read bytecode under a private
-    ``PYTHONPYCACHEPREFIX`` in ``folder``; ``bytecode=False`` keeps the environment's habit.
+    ``PYTHONPYCACHEPREFIX`` in the folder; ``bytecode=False`` keeps the environment's habit.
     """
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "bytecode")
-    if not bytecode:
-        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # installed packages keep their own
-        del os.environ["PYTHONPYCACHEPREFIX"]
+    with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as folder:
+        os.environ["XDG_CACHE_HOME"] = folder
+        os.environ.pop("DECKCHECK_CACHE", None)
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "bytecode")
+        if not bytecode:
+            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # installed packages keep their own
+            del os.environ["PYTHONPYCACHEPREFIX"]
+        yield folder
 
 
 def summary(times: Sequence[float]) -> str:

@@ -22,9 +22,8 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 
-from _common import as_installed, cpu_times, machine, python, summary
+from _common import cpu_times, installed_run, machine, python, summary
 
 STCCG = "examples/stccg-1e/legal-klingon.txt"
 REN_DHARK = "examples/ren-dhark/terra-custom.txt"
@@ -41,10 +40,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     py = python()
-    with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as cache:
-        os.environ["XDG_CACHE_HOME"] = cache
-        os.environ.pop("DECKCHECK_CACHE", None)
-        as_installed(cache, bytecode=not args.no_bytecode)
+    with installed_run(bytecode=not args.no_bytecode):
         stccg = [py, "-m", "deckcheck", "validate", STCCG]
         ren_dhark = [py, "-m", "deckcheck", "validate", REN_DHARK]
         cpu_times(stccg, 1)  # warm the cache (and the OS's file cache) for both

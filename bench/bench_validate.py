@@ -7,7 +7,7 @@ this one run, interleaved, and the ratios of the medians are printed: of CPU tim
 system, steadier than wall time on a shared machine), or of wall time with ``--wall``.
 
 The children run as an installed deckcheck does, with its modules' bytecode (see
-``_common.as_installed``); ``--no-bytecode`` compiles deckcheck from source on every run, as a
+``_common.installed_run``); ``--no-bytecode`` compiles deckcheck from source on every run, as a
 checkout under ``PYTHONDONTWRITEBYTECODE`` would.
 
     python bench/bench_validate.py [--runs 15] [--wall] [--no-bytecode]
@@ -16,13 +16,11 @@ checkout under ``PYTHONDONTWRITEBYTECODE`` would.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 
-from _common import as_installed, cpu_times, machine, python, summary, wall_times
+from _common import cpu_times, installed_run, machine, python, summary, wall_times
 
 DECKS = {
     "ren-dhark (35 cards)": "examples/ren-dhark/terra-custom.txt",
@@ -52,10 +50,7 @@ def main() -> int:
         "--no-bytecode", action="store_true", help="compile deckcheck from source each run"
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as folder:
-        os.environ["XDG_CACHE_HOME"] = folder
-        os.environ.pop("DECKCHECK_CACHE", None)
-        as_installed(folder, bytecode=not args.no_bytecode)
+    with installed_run(bytecode=not args.no_bytecode):
         return _measure(args.runs, wall_times if args.wall else cpu_times)
 
 
