@@ -33,7 +33,10 @@ from conftest import invoke
 from deckcheck.catalog import cache
 from deckcheck.catalog.selectors import _value_matches, bind_selector, value_keys
 from deckcheck.core.errors import ConditionError
+from deckcheck.games import base
+from deckcheck.games.base import Game
 from deckcheck.games.registry import all_games, get_game
+from deckcheck.games.spec import spec_from_json, spec_json
 from deckcheck.games.stccg import lackey
 from deckcheck.games.stccg import names as stccg_names
 
@@ -43,6 +46,7 @@ STCCG_DECK = EXAMPLES / "stccg-1e" / "legal-klingon.txt"
 REN_DHARK_DECK = EXAMPLES / "ren-dhark" / "terra-custom.txt"
 WATCHDOG = 60.0  # a hang fails the test; never a speed limit
 NAMES = cache.NAMES
+SPEC = cache.SPEC
 
 _MEMO: dict[Any, Any] = {}
 
@@ -114,6 +118,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def _forget() -> None:
     for game in all_games().values():
         game._catalog = None
+        game.__dict__.pop("spec", None)  # read afresh, through the cache
     lackey.name_table.cache_clear()
     stccg_names._table.cache_clear()
 
@@ -155,7 +160,7 @@ def forge(path: Path, change: Callable[[list[bytes]], list[bytes]]) -> None:
     envelope.update(
         payload=hashlib.sha256(payload).hexdigest(),
         bytes=len(payload),
-        count=len(body) - cache.LOOKUP_LINES,
+        count=len(body) - (0 if path.name.endswith(".spec.json") else cache.LOOKUP_LINES),
     )
     path.write_bytes(json.dumps(envelope).encode() + b"\n" + payload)
 
@@ -205,7 +210,10 @@ def assert_sound_entry(folder: Path, game: str = "stccg-1e", kind: str = cache.C
 
 
 def every_entry() -> list[str]:
-    return sorted([f"{g}.catalog.json" for g in all_games()] + ["stccg-1e.names.json"])
+    return sorted(
+        [f"{g}.{kind}.json" for g in all_games() for kind in (cache.CATALOG, SPEC)]
+        + ["stccg-1e.names.json"]
+    )
 
 
 # --- off, cold and warm agree ----------------------------------------------------------------
@@ -327,7 +335,7 @@ DAMAGE = [
     pytest.param(lambda p: p.write_bytes(b""), id="empty"),
     pytest.param(lambda p: p.write_bytes(p.read_bytes()[: p.stat().st_size // 2]), id="cut"),
     pytest.param(
-        lambda p: p.write_bytes(p.read_bytes().replace(b"Klingon", b"Klingom", 1)),
+        lambda p: p.write_bytes(p.read_bytes().replace(b"Mission", b"Missiom", 1)),
         id="one-changed-word",
     ),
     pytest.param(lambda p: p.write_text("[1, 2, 3]"), id="json-of-another-shape"),
@@ -348,7 +356,7 @@ DAMAGE = [
 ]
 
 
-@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES])
+@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES, SPEC])
 @pytest.mark.parametrize("damage", DAMAGE)
 def test_damaged_entry_ignored_and_rewritten(
     folder: Path,
@@ -443,6 +451,92 @@ def test_forged_name_table_of_the_wrong_shape_ignored(
     _check_ignored(folder, expected, caplog, NAMES)
 
 
+# --- a game's definition ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_definition_from_the_cache_is_the_validated_one(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """A warm start makes the very spec validation made (values, their types, which fields
+    were written), without reading the TOML."""
+    cold = get_game(game).spec
+    assert entry(folder, game, SPEC).is_file()
+    _forget()
+    monkeypatch.setattr(base, "parse_toml", _never)
+    warm = get_game(game).spec
+    assert warm is not cold
+    assert warm == cold and repr(warm) == repr(cold)
+    assert warm.model_dump(exclude_unset=True) == cold.model_dump(exclude_unset=True)
+
+
+def _never(*args: object) -> None:
+    raise AssertionError("the cached definition was not used")
+
+
+def _spec(change: Callable[[dict[str, Any]], object]) -> Callable[[list[bytes]], list[bytes]]:
+    """A forged definition: ``change`` alters the JSON value in place."""
+    return change_line(0, lambda value: (change(value), value)[1])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(_spec(lambda v: v["game"].update(name=7)), id="text-a-number"),
+        pytest.param(_spec(lambda v: v["opening"].update(hand_size="7")), id="number-a-text"),
+        pytest.param(_spec(lambda v: v["opening"].update(hand_size=True)), id="number-a-bool"),
+        pytest.param(_spec(lambda v: v["opening"].update(hand_size=7.5)), id="number-a-float"),
+        pytest.param(_spec(lambda v: v["game"].update(colour="red")), id="unknown-key"),
+        pytest.param(_spec(lambda v: v.pop("game")), id="missing-key"),
+        pytest.param(_spec(lambda v: v["fields"]["type"].update(kind="colour")), id="literal"),
+        pytest.param(_spec(lambda v: v["identity_fields"].append(7)), id="list-of-a-number"),
+        pytest.param(_spec(lambda v: v.update(variants=[])), id="table-a-list"),
+        pytest.param(_spec(lambda v: v["variants"].update(x=None)), id="model-a-null"),
+        pytest.param(_spec(lambda v: v.update(opening=7)), id="optional-model-a-number"),
+        pytest.param(lambda body: [b"[7]"], id="a-list"),
+        pytest.param(lambda body: [b"null"], id="null"),
+    ],
+)
+def test_forged_definition_of_the_wrong_shape_ignored(
+    folder: Path, caplog: pytest.LogCaptureFixture, change: Callable[[list[bytes]], list[bytes]]
+) -> None:
+    expected = _warm(folder)
+    forge(entry(folder, kind=SPEC), change)
+    _check_ignored(folder, expected, caplog, SPEC)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda v: v["mulligan"]["triggers"][0].update(op="=>"), id="operator"),
+        pytest.param(lambda v: v["mulligan"]["triggers"][0].update(op=1), id="operator-number"),
+        pytest.param(lambda v: v["mulligan"].update(max_redraws="1"), id="optional-number"),
+        pytest.param(lambda v: v["variants"]["custom"].update(params=[]), id="any-table"),
+    ],
+)
+def test_definition_shape_checked_everywhere(change: Callable[[dict[str, Any]], object]) -> None:
+    """Ren Dhark's definition (the one with an operator), changed in one place."""
+    value = json.loads(json.dumps(spec_json(get_game("ren-dhark").spec)))
+    assert spec_from_json(value) == get_game("ren-dhark").spec
+    change(value)
+    with pytest.raises(ValueError):
+        spec_from_json(value)
+
+
+def test_definition_json_cannot_hold_is_not_cached(folder: Path, tmp_path: Path) -> None:
+    """A value JSON cannot hold (a TOML date) keeps the definition out of the cache."""
+    directory = tmp_path / "dated"
+    directory.mkdir()
+    source = (REPO / "catalogs" / "the-drake" / "game.toml").read_text(encoding="utf-8")
+    (directory / "game.toml").write_text(
+        source.replace("[constants]\n", "[constants]\nsince = 2012-01-01\n", 1),
+        encoding="utf-8",
+    )
+    game = Game(directory, get_game("the-drake").rules)
+    assert str(game.spec.constants["since"]) == "2012-01-01"
+    assert not entry(folder, "dated", SPEC).exists()
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -522,8 +616,9 @@ def test_huge_sparse_entry_is_not_read(
         read += len(data)
         return data
 
-    monkeypatch.setattr(cache.os, "read", counting_read)
     _forget()
+    assert get_game("stccg-1e").spec  # read from its own entry, before the counting starts
+    monkeypatch.setattr(cache.os, "read", counting_read)
     if kind == cache.CATALOG:
         assert get_game("stccg-1e").bundled_catalog().by_name("Klingon Outpost")
     else:
@@ -660,10 +755,14 @@ def test_old_entries_and_stale_temporary_files_removed(folder: Path) -> None:
     unrelated.write_text("mine")
     run("validate", STCCG_DECK)
     names = {p.name for p in folder.iterdir()}
-    assert names == {entry(folder).name, entry(folder, kind=NAMES).name, fresh.name, "notes.txt"}
+    assert names == {
+        *(entry(folder, kind=kind).name for kind in (cache.CATALOG, NAMES, SPEC)),
+        fresh.name,
+        "notes.txt",
+    }
 
 
-@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES])
+@pytest.mark.parametrize("kind", [cache.CATALOG, NAMES, SPEC])
 def test_one_entry_per_catalog_after_the_sources_change(folder: Path, kind: str) -> None:
     run("validate", STCCG_DECK)
     first = entry(folder, kind=kind).read_bytes()
@@ -676,7 +775,7 @@ def test_one_entry_per_catalog_after_the_sources_change(folder: Path, kind: str)
     run("validate", STCCG_DECK)
     assert entry(folder, kind=kind).read_bytes() == first
     assert sorted(p.name for p in folder.iterdir()) == sorted(
-        [entry(folder).name, entry(folder, kind=NAMES).name]
+        entry(folder, kind=kind).name for kind in (cache.CATALOG, NAMES, SPEC)
     )
 
 
@@ -690,12 +789,13 @@ def test_no_temporary_file_left_by_a_signal_while_writing(tmp_path: Path, signum
         f"""
         import os
         from deckcheck.catalog import cache
+        from deckcheck.games.registry import get_game
+        get_game("ren-dhark").spec  # its entry written before the signal is armed
         real = os.replace
         def replace(src, dst):
             os.kill(os.getpid(), {int(signum)})
             real(src, dst)
         cache.os.replace = replace
-        from deckcheck.games.registry import get_game
         get_game("ren-dhark").bundled_catalog()
         """
     )
@@ -704,4 +804,7 @@ def test_no_temporary_file_left_by_a_signal_while_writing(tmp_path: Path, signum
         [sys.executable, "-c", script], capture_output=True, env=env, cwd=REPO, timeout=WATCHDOG
     )
     assert out.returncode != 0  # the signal did act, after the write
-    assert [p.name for p in folder.iterdir()] == [entry(folder, "ren-dhark").name]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        entry(folder, "ren-dhark").name,
+        entry(folder, "ren-dhark", SPEC).name,
+    ]

@@ -9,7 +9,10 @@ cost no more than a small game's. So the cache keeps, per game:
   id, folded id and folded name) and an index of the values of each field (each folded value
   with one card holding it, so that a selector such as ``type:Dilemma`` is known to name
   something without making every card to find out);
-* ``<game>.names.json``: a name table's rows with their lookups by folded and squashed name.
+* ``<game>.names.json``: a name table's rows with their lookups by folded and squashed name;
+* ``<game>.spec.json``: the game's definition (its ``game.toml``) as validated, which spares a
+  start parsing the TOML and building the definition's validators; each value is checked
+  against the definition's annotations when read.
 
 Both are made only as far as a command asks: a warm start reads the file, checks it, decodes
 the lookups and makes (and checks) only the cards and rows a command touches.
@@ -84,7 +87,8 @@ ON = frozenset({"1", "on", "true", "yes"})
 
 CATALOG = "catalog"
 NAMES = "names"
-"""The kinds of entry: a game's bundled catalog, a game's name table."""
+SPEC = "spec"
+"""The kinds of entry: a game's bundled catalog, a game's name table, a game's definition."""
 
 STALE_TEMP_SECONDS = 600
 """A temporary file older than this was left by a killed writer and is removed."""
@@ -168,6 +172,32 @@ def load_name_table(game: str, label: str, data: bytes) -> NameTable:
         lambda: read_name_table(text),
         open_entry,
         _name_lines,
+    )
+
+
+def load_definition(
+    game: str,
+    data: bytes,
+    build: Callable[[], T],
+    made: Callable[[Any], T],
+    plain: Callable[[T], Any],
+) -> T:
+    """A game's definition (its ``game.toml``, ``data``) as ``build()`` makes it, through the
+    cache: the entry holds ``plain(built)`` as one line of JSON, and ``made`` turns that back
+    into the definition. ``made`` is the entry's only check inside the envelope: it must check
+    the value's whole shape and raise ``ValueError`` on any doubt."""
+
+    def open_entry(lines: list[bytes], rebuild: Callable[[], T], path: Path) -> T:
+        return made(_json(lines[1]))
+
+    return _through_cache(
+        game,
+        SPEC,
+        [("game.toml", data)],
+        1,
+        build,
+        open_entry,
+        lambda built: [_dump(plain(built))],
     )
 
 
@@ -280,7 +310,12 @@ def _read_entry(path: Path, limit: int) -> list[bytes]:
 
 
 LOOKUP_LINES = 2
-"""Lines of lookups after the envelope, before the cards or rows, in every entry."""
+"""Lines of lookups after the envelope, before the cards or rows, in a catalog's or a name
+table's entry (a definition's entry is one line, without lookups)."""
+
+
+def _lookup_lines(kind: str) -> int:
+    return 0 if kind == SPEC else LOOKUP_LINES
 
 
 @cache
@@ -394,7 +429,8 @@ def _compact(positions: Mapping[str, Sequence[int]]) -> dict[str, int | list[int
 
 def _check_envelope(lines: list[bytes], game: str, kind: str, sources: str, count: int) -> None:
     """That an entry was written for these sources, whole, with ``count`` cards or rows."""
-    if len(lines) < 1 + LOOKUP_LINES:
+    lookups = _lookup_lines(kind)
+    if len(lines) < 1 + lookups:
         raise _Doubt("has no payload")
     envelope = _validators()[0].validate_json(lines[0])
     if envelope["version"] != __version__:
@@ -406,7 +442,7 @@ def _check_envelope(lines: list[bytes], game: str, kind: str, sources: str, coun
         raise _Doubt("is truncated or padded")
     if hashlib.sha256(payload).hexdigest() != envelope["payload"]:
         raise _Doubt("its content does not match its hash")
-    if envelope["count"] != count or len(lines) != 1 + LOOKUP_LINES + count:
+    if envelope["count"] != count or len(lines) != 1 + lookups + count:
         raise _Doubt(f"holds {envelope['count']} entries where the sources have {count}")
 
 
@@ -791,7 +827,7 @@ def _store(
     except (TypeError, ValueError) as exc:  # a value JSON cannot hold (a TOML date)
         _note(path, f"not written: {exc}")
         return
-    if len(lines) - LOOKUP_LINES != count:
+    if len(lines) - _lookup_lines(kind) != count:
         _note(path, "not written: the count cannot be checked against the sources")
         return
     payload = b"\n".join(lines)

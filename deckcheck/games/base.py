@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from deckcheck.catalog.cache import load_bundled
+from deckcheck.catalog.cache import load_bundled, load_definition
 from deckcheck.catalog.load import apply_overlay, read_document
 from deckcheck.catalog.model import Card, Catalog, FieldSpec
 from deckcheck.catalog.names import NameMatch
@@ -31,7 +31,7 @@ from deckcheck.core.tomlfile import parse_toml
 from deckcheck.core.violations import Violation
 from deckcheck.games.limits import DataRule, data_rules
 from deckcheck.games.linear import RuleConstraints
-from deckcheck.games.spec import CardChangeModel, GameSpec, ZoneModel
+from deckcheck.games.spec import CardChangeModel, GameSpec, ZoneModel, spec_from_json, spec_json
 from deckcheck.games.variant import Variant
 
 if TYPE_CHECKING:
@@ -110,11 +110,18 @@ class Game:
         """The parsed game.toml."""
         path = self.directory / "game.toml"
         label = str(path)
-        data = parse_toml(path.read_text(encoding="utf-8"), label, CatalogError)
-        try:
-            spec = GameSpec.model_validate(data)
-        except ValidationError as exc:
-            raise CatalogError(f"game definition is broken: {exc}", source=label) from None
+        text = path.read_text(encoding="utf-8")
+
+        def validated() -> GameSpec:
+            parsed = parse_toml(text, label, CatalogError)
+            try:
+                return GameSpec.model_validate(parsed)
+            except ValidationError as exc:
+                raise CatalogError(f"game definition is broken: {exc}", source=label) from None
+
+        spec = load_definition(
+            self.directory.name, text.encode(), validated, spec_from_json, spec_json
+        )
         both = set(spec.checks) & set(self.rules)
         if both:
             raise CatalogError(f"rules defined as code and as data: {sorted(both)}", source=label)

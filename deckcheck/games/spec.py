@@ -1,16 +1,24 @@
-"""The schema of a game's ``game.toml``: numbers and lists live in data, not in code."""
+"""The schema of a game's ``game.toml``: numbers and lists live in data, not in code.
+
+The models' validators are built when first used (``defer_build``): a start that reads a
+game's definition from the cache (:func:`spec_from_json`) never builds them.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import types
+from enum import Enum
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.draws.compare import Comparison
 
+M = TypeVar("M", bound=BaseModel)
+
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class GameInfo(_Strict):
@@ -46,6 +54,30 @@ class CardChangeModel(_Strict):
     field: str
     add: int
     why: str = ""
+
+
+class SetAsideModel(_Strict):
+    """Cards taken out of the pile before the shuffle (a planet, seed cards, starting miners)."""
+
+    select: str
+    count: int | None = None  # None: every matching card
+    one_per: str = ""  # a field: one copy per distinct value (one Outpost per affiliation)
+    why: str = ""
+
+
+class OpeningModel(_Strict):
+    """``[opening]``: how the game deals and draws."""
+
+    hand_size: int
+    hand_size_second: int | None = None
+    draws_per_turn: int = 1
+    extra_seen_second: int = 0  # drawn by the second player before their own first turn
+    lookahead: bool = False
+    players: list[str] = []  # the starting player's name and the other's (blue, red)
+    second_note: str = ""  # when --second applies (a two-player game)
+    turn_note: str = ""  # what the per-turn counts assume (minimums, …)
+    set_aside: list[SetAsideModel] = []
+    description: str = ""
 
 
 class VariantModel(_Strict):
@@ -84,15 +116,6 @@ class CheckModel(_Strict):
     messages: dict[str, str]
 
 
-class SetAsideModel(_Strict):
-    """Cards taken out of the pile before the shuffle (a planet, seed cards, starting miners)."""
-
-    select: str
-    count: int | None = None  # None: every matching card
-    one_per: str = ""  # a field: one copy per distinct value (one Outpost per affiliation)
-    why: str = ""
-
-
 class CountTestModel(_Strict):
     """``SELECTOR OP COUNT`` in data (mulligan triggers)."""
 
@@ -108,21 +131,6 @@ class MulliganModel(_Strict):
     triggers: list[CountTestModel] = []
     max_redraws: int | None = 1
     count: int = 3
-    description: str = ""
-
-
-class OpeningModel(_Strict):
-    """``[opening]``: how the game deals and draws."""
-
-    hand_size: int
-    hand_size_second: int | None = None
-    draws_per_turn: int = 1
-    extra_seen_second: int = 0  # drawn by the second player before their own first turn
-    lookahead: bool = False
-    players: list[str] = []  # the starting player's name and the other's (blue, red)
-    second_note: str = ""  # when --second applies (a two-player game)
-    turn_note: str = ""  # what the per-turn counts assume (minimums, …)
-    set_aside: list[SetAsideModel] = []
     description: str = ""
 
 
@@ -198,4 +206,63 @@ class GameSpec(_Strict):
     zones: list[ZoneModel] = []  # none: sections are free labels and every card counts
 
 
-VariantModel.model_rebuild()
+def spec_json(spec: GameSpec) -> dict[str, Any]:
+    """A validated spec as plain values for :func:`spec_from_json` (what was written in
+    game.toml, after validation; enumerations as their text)."""
+    return spec.model_dump(exclude_unset=True)
+
+
+def spec_from_json(value: Any) -> GameSpec:
+    """The spec that :func:`spec_json` gave ``value``, made without running pydantic's
+    validators: every value is checked against its field's annotation (type, literal, union,
+    nested model, unknown or missing keys) instead, strictly, as JSON holds them. The models
+    have no constraints beyond their annotations, so a value that passes is one validation
+    would keep as it is. ValueError when ``value`` is of any other shape."""
+    return _model(GameSpec, value)
+
+
+def _model(model: type[M], value: Any) -> M:
+    if type(value) is not dict:
+        raise ValueError(f"{model.__name__}: not a table")
+    fields = model.model_fields
+    unknown = value.keys() - fields.keys()
+    missing = {name for name, f in fields.items() if f.is_required()} - value.keys()
+    if unknown or missing:
+        raise ValueError(f"{model.__name__}: keys {sorted(unknown | missing)} do not fit")
+    made = {name: _shaped(fields[name].annotation, v) for name, v in value.items()}
+    return model.model_construct(**made)
+
+
+def _shaped(annotation: Any, value: Any) -> Any:
+    """``value`` as a field annotated ``annotation`` holds it; ValueError if it cannot be."""
+    origin = get_origin(annotation)
+    if annotation is Any:
+        return value
+    if origin is Literal:
+        if any(type(value) is type(a) and value == a for a in get_args(annotation)):
+            return value
+    elif origin is Union or origin is types.UnionType:
+        for option in get_args(annotation):
+            try:
+                return _shaped(option, value)
+            except ValueError:
+                continue
+    elif origin is list:
+        if type(value) is list:
+            (item,) = get_args(annotation)
+            return [_shaped(item, v) for v in value]
+    elif origin is dict:
+        if type(value) is dict and get_args(annotation)[0] is str:
+            item = get_args(annotation)[1]
+            return {k: _shaped(item, v) for k, v in value.items()}
+    elif annotation is None or annotation is type(None):
+        if value is None:
+            return None
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _model(annotation, value)
+    elif isinstance(annotation, type) and issubclass(annotation, Enum):
+        if type(value) is str:
+            return annotation(value)
+    elif annotation in (str, int, bool) and type(value) is annotation:
+        return value
+    raise ValueError(f"{value!r:.40} does not fit {annotation}")
