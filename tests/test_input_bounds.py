@@ -38,7 +38,7 @@ def no_parser(monkeypatch: pytest.MonkeyPatch) -> None:
         assert len(text) < 30_000, "tomllib was called on the large text"
         return real(text)
 
-    monkeypatch.setattr(tomlfile.tomllib, "loads", parse)
+    monkeypatch.setattr(tomllib, "loads", parse)
 
 
 # --- dotted keys -----------------------------------------------------------------------------
