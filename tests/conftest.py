@@ -44,10 +44,23 @@ WATCHDOG = 60.0
 """Seconds a child process may run before the test fails as a hang (never a speed limit)."""
 
 # The shell running the tests must not leak into the output under test (xdist's workers even
-# get COLUMNS=80, which rich reads once, when deckcheck's consoles are made at import): tests
-# that care about width or colour set these for themselves.
+# get COLUMNS=80, which rich reads once, when deckcheck's consoles are made): tests that care
+# about width or colour set these for themselves.
 for _variable in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "PYTHONIOENCODING"):
     os.environ.pop(_variable, None)
+
+
+def _consoles_made_now() -> None:
+    """deckcheck's consoles made in this clean environment, once, as a process makes them
+    (on first use): else the first test to print would make them with its own COLUMNS or
+    FORCE_COLOR, for every later test in the process."""
+    from deckcheck.cli import render
+
+    render.stdout()
+    render.stderr()
+
+
+_consoles_made_now()
 
 
 def _private_bytecode_cache() -> None:

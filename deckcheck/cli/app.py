@@ -83,7 +83,7 @@ def _print_version(wanted: bool) -> None:
     if wanted:
         from deckcheck import __version__
 
-        render.say(render.out, f"deckcheck {__version__}")
+        render.say(render.stdout(), f"deckcheck {__version__}")
         raise typer.Exit()
 
 
@@ -717,7 +717,7 @@ def stats(
     from deckcheck.cli import charts
 
     result = api.stats(deck, catalogs=catalog or [], game=game, variant=variant, second=second)
-    return show(result, json_out, lambda r: charts.stats(r, render.out))
+    return show(result, json_out, lambda r: charts.stats(r, render.stdout()))
 
 
 @_command(app)
@@ -754,7 +754,7 @@ def distribution(
         catalogs=catalog or [],
         game=game,
     )
-    return show(result, json_out, lambda r: charts.distribution(r, render.out))
+    return show(result, json_out, lambda r: charts.distribution(r, render.stdout()))
 
 
 @_command(app)
@@ -797,7 +797,7 @@ def tune(
         catalogs=catalog or [],
         game=game,
     )
-    return show(result, json_out, lambda r: charts.tune(r, render.out))
+    return show(result, json_out, lambda r: charts.tune(r, render.stdout()))
 
 
 @_command(catalog_app, "template")

@@ -12,28 +12,23 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from rich import box
-from rich.console import (
-    Console,
-    ConsoleOptions,
-    ConsoleRenderable,
-    RenderHook,
-    RenderResult,
-    RichCast,
-)
-from rich.padding import Padding
-from rich.panel import Panel
-from rich.segment import Segment
-from rich.table import Table
-from rich.text import Text
-
 from deckcheck.core.result import Json, Result, WithErrors
 from deckcheck.core.text import plural
 from deckcheck.core.violations import Report, Severity, Status, Violation
 
+# rich is imported by the renderers that use it, when they run: an answer in JSON never
+# imports it (a fifth of a short command's start).
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from rich.console import (
+        Console,
+        ConsoleOptions,
+        ConsoleRenderable,
+        RenderableType,
+        RenderResult,
+        RichCast,
+    )
     from rich.progress import Progress, TaskID
+    from rich.text import Text
 
     from deckcheck.analysis.hands import HandsReport
     from deckcheck.analysis.odds import OddsReport
@@ -72,6 +67,8 @@ class _Safe:
         self.inner = inner
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.segment import Segment
+
         for segment in console.render(self.inner, options):
             if segment.control or not _UNSAFE.search(segment.text):
                 yield segment
@@ -79,27 +76,52 @@ class _Safe:
                 yield Segment(safe(segment.text), segment.style)
 
 
-class _SafeHook(RenderHook):
-    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
-        return [_Safe(r) for r in renderables]
-
-
 def make_console(stderr: bool = False) -> Console:
     """A console for standard output (or error), set up by the environment as rich reads it
     (COLUMNS, NO_COLOR, FORCE_COLOR, whether it is a terminal)."""
+    from rich.console import Console, RenderHook
+
+    class SafeHook(RenderHook):
+        def process_renderables(
+            self, renderables: list[ConsoleRenderable]
+        ) -> list[ConsoleRenderable]:
+            return [_Safe(r) for r in renderables]
+
     # Markup off: user text (card names, file names, messages) may hold "[...]"; styles are
     # given explicitly with Text instead.
     console = Console(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
-    console.push_render_hook(_SafeHook())
+    console.push_render_hook(SafeHook())
     return console
 
 
-out = make_console()
-err = make_console(stderr=True)
+def stdout() -> Console:
+    """The console of standard output (``out``), made on first use."""
+    return _console("out")
+
+
+def stderr() -> Console:
+    """The console of standard error (``err``), made on first use."""
+    return _console("err")
+
+
+def _console(name: str) -> Console:
+    console: Console | None = globals().get(name)
+    if console is None:
+        console = globals()[name] = make_console(stderr=name == "err")
+    return console
+
+
+def __getattr__(name: str) -> Console:
+    """``render.out`` and ``render.err``: the consoles, made on first use."""
+    if name in ("out", "err"):
+        return _console(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def say(console: Console, *parts: str | tuple[str, str]) -> None:
     """Print plain and (text, style) parts; no markup is interpreted."""
+    from rich.text import Text
+
     # A line for a file or a pipe is never wrapped: "file:line: message" must stay whole.
     console.print(Text.assemble(*parts), soft_wrap=not console.is_terminal)
 
@@ -107,7 +129,9 @@ def say(console: Console, *parts: str | tuple[str, str]) -> None:
 def error(message: object) -> None:
     """The one way an error reaches the user: "error: " and the message, on standard error,
     unwrapped (the terminal wraps it; rich would break a long path in two)."""
-    err.print(Text.assemble(("error:", "bold red"), " ", str(message)), soft_wrap=True)
+    from rich.text import Text
+
+    stderr().print(Text.assemble(("error:", "bold red"), " ", str(message)), soft_wrap=True)
 
 
 _STATUS_STYLE = {
@@ -180,8 +204,10 @@ def report(rep: Report, console: Console | None = None) -> None:
     then every finding with its rule code and the cards by name; side zones and notes under
     them. A partial verdict (some lines named no card) says so first."""
     from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
 
-    console = console or out
+    console = console or stdout()
     info = f"{rep.game} · variant {rep.variant} · {plural(rep.card_count, 'card')}"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
@@ -222,6 +248,9 @@ def _findings(rep: Report, wide: bool) -> RenderableType:
     """Each finding: severity, rule code (never wrapped), message and cards (wrapped at spaces).
     A table where there is room, else one block per finding."""
     from rich.console import Group
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
 
     def cards_of(v: Violation) -> str:
         names = [rep.card_names.get(c, c) for c in v.cards[:CARDS_SHOWN]]
@@ -259,9 +288,9 @@ MAX_NOTES = 20
 
 def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
-    say(err, (header, "bold red"))
+    say(stderr(), (header, "bold red"))
     for line in lines:
-        say(err, f"  • {line}")
+        say(stderr(), f"  • {line}")
 
 
 def validation(result: Validation) -> None:
@@ -288,7 +317,9 @@ def suggested(result: SuggestedValidation) -> None:
 def fixed(result: FixResult, heading: bool = True) -> None:
     """The changes that make the deck legal and the proof, or the rules no deck can meet;
     the answer's own text when it goes to standard output."""
-    console = err if result.text is not None and result.written_to is None else out
+    from rich.text import Text
+
+    console = stderr() if result.text is not None and result.written_to is None else stdout()
     if result.status == "legal":
         say(console, (f"{result.deck}: already legal", "green"), " (nothing to change)")
         return
@@ -340,28 +371,34 @@ def fixed(result: FixResult, heading: bool = True) -> None:
 def games(result: GameList) -> None:
     """Each known game: its id (never cut: it is what users type), name and card count, then
     its variants and random piles, wrapped between names only."""
-    say(out, ("games deckcheck knows", "bold"))
+    from rich.text import Text
+
+    say(stdout(), ("games deckcheck knows", "bold"))
     for g in result.games:
         variants = [f"{g.default_variant} (default)"]
         variants += [v for v in g.variants if v != g.default_variant]
-        out.print(
+        stdout().print(
             Text.assemble((g.id, "bold cyan"), "  ", g.name, ("  ·  ", "dim"), f"{g.cards} cards")
         )
-        out.print(Text.assemble(("  variants: ", "dim"), ", ".join(variants)))
+        stdout().print(Text.assemble(("  variants: ", "dim"), ", ".join(variants)))
         if g.piles:
-            out.print(Text.assemble(("  random piles: ", "dim"), ", ".join(g.piles)))
+            stdout().print(Text.assemble(("  random piles: ", "dim"), ", ".join(g.piles)))
         if g.settings:
-            out.print(
+            stdout().print(
                 Text.assemble(("  settings (--set KEY=VALUE): ", "dim"), ", ".join(g.settings))
             )
 
 
 def card_list(found: CardSearch) -> None:
     """Cards as a table; a single card in full, with its drawing when the game has one."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     for note in found.variant_notes:
-        say(err, (note, "dim"))
+        say(stderr(), (note, "dim"))
     if not found.cards:
-        say(err, f"no {found.game.id} card matches {found.search!r}")
+        say(stderr(), f"no {found.game.id} card matches {found.search!r}")
         return
     if len(found.cards) == 1:
         card = found.cards[0]
@@ -382,9 +419,9 @@ def card_list(found: CardSearch) -> None:
             table.add_row(
                 key, ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             )
-        out.print(table)
+        stdout().print(table)
         if found.art:
-            out.print(found.art, markup=False)
+            stdout().print(found.art, markup=False)
         return
     fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)]
     title = f"{len(found.cards)} {found.game.id} cards"
@@ -399,14 +436,14 @@ def card_list(found: CardSearch) -> None:
     for header in headers[3:]:
         table.add_column(header, min_width=min(len(header), 10))
     rows = [[c.id, c.name, c.type_label, *(_cell(c.get(f)) for f in fields)] for c in found.cards]
-    if not _table_fits([headers, *rows], out.width):
+    if not _table_fits([headers, *rows], stdout().width):
         # Too narrow for every column without cutting a word: plain lines, which the terminal
         # wraps where it must.
         _plain_listing(found.cards, fields, headers[3:], title)
         return
     for row in rows:
         table.add_row(*row)
-    out.print(table)
+    stdout().print(table)
 
 
 def _table_fits(rows: Sequence[Sequence[str]], width: int) -> bool:
@@ -494,6 +531,9 @@ def _percent(p: float) -> str:
 def odds(rep: OddsReport) -> None:
     """The odds panel: the probability in large type, the assumptions beneath."""
     from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
 
     colour = "green" if rep.probability >= 0.8 else "yellow" if rep.probability >= 0.5 else "red"
     head = Text(big_text(_percent(rep.probability).replace(" ", "")), style=f"bold {colour}")
@@ -524,7 +564,7 @@ def odds(rep: OddsReport) -> None:
     lines.append(Text(""))
     lines.extend(Text(f"• {a}", style="dim") for a in rep.assumptions)
     title = f"{rep.deck} · {rep.game}"
-    out.print(Panel(Group(*lines), title=title, title_align="left", expand=False))
+    stdout().print(Panel(Group(*lines), title=title, title_align="left", expand=False))
     if rep.by_turn:
         table = Table(title="by turn", title_justify="left", box=None)
         table.add_column("turn", justify="right")
@@ -539,7 +579,7 @@ def odds(rep: OddsReport) -> None:
                 digits(row.probability, 4) + ("" if row.exact else "~"),
                 Text(bar, style=colour),
             )
-        out.print(table)
+        stdout().print(table)
 
 
 class _Progress:
@@ -563,7 +603,7 @@ class _Progress:
 
         if self.bar is None:
             # A bar is for a person watching: never drawn into a file or a pipe.
-            if not err.is_terminal or time.monotonic() - self.started < 1.0 or done >= total:
+            if not stderr().is_terminal or time.monotonic() - self.started < 1.0 or done >= total:
                 return
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
 
@@ -572,7 +612,7 @@ class _Progress:
                 BarColumn(),
                 TaskProgressColumn(),
                 TimeRemainingColumn(),
-                console=err,
+                console=stderr(),
                 transient=True,
             )
             self.bar.start()
@@ -595,6 +635,8 @@ def progress_bar(total: int = 0, label: str = "working") -> _Progress:
 
 def _grouped(cards: Sequence[Card], labels: Mapping[str, str]) -> list[Text]:
     """Cards by type, most first; copies of one card together ("2× POINT OF")."""
+    from rich.text import Text
+
     by_type: dict[str, Counter[str]] = {}
     for card in cards:
         by_type.setdefault(card.type_label, Counter())[labels.get(card.id, card.name)] += 1
@@ -608,9 +650,11 @@ def _grouped(cards: Sequence[Card], labels: Mapping[str, str]) -> list[Text]:
 def hands(rep: HandsReport) -> None:
     """Sample hands, cards grouped by type, with the mulligan decision under each."""
     from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
 
     for note in rep.notes:
-        say(err, (note, "dim"))
+        say(stderr(), (note, "dim"))
     labels = rep.card_names
     for h in rep.hands:
         body: list[RenderableType] = [*_grouped(h.kept, labels)]
@@ -631,7 +675,7 @@ def hands(rep: HandsReport) -> None:
                     style="green" if h.satisfied else "red",
                 )
             )
-        out.print(
+        stdout().print(
             Panel(
                 Group(*body),
                 title=f"hand {h.number} of {len(rep.hands)}",
@@ -640,7 +684,7 @@ def hands(rep: HandsReport) -> None:
             )
         )
     say(
-        out,
+        stdout(),
         (
             f"{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
             f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})",
@@ -651,8 +695,11 @@ def hands(rep: HandsReport) -> None:
 
 def deck_diff(d: DeckDiff) -> None:
     """Changes grouped by type, then the totals with their change."""
+    from rich.table import Table
+    from rich.text import Text
+
     if not d.changes:
-        say(out, ("no card differs", "green"), f" between {d.deck_a} and {d.deck_b}")
+        say(stdout(), ("no card differs", "green"), f" between {d.deck_a} and {d.deck_b}")
     for kind, changes in d.by_type().items():
         table = Table(title=kind, title_justify="left", box=None, show_header=False)
         table.add_column(justify="right")
@@ -662,7 +709,7 @@ def deck_diff(d: DeckDiff) -> None:
             delta = c.after - c.before
             sign = Text(f"{delta:+d}", style="green" if delta > 0 else "red")
             table.add_row(sign, c.card.name, f"{c.card.id} · {c.before} → {c.after} ({c.kind})")
-        out.print(table)
+        stdout().print(table)
     totals = Table(title="totals", title_justify="left")
     totals.add_column("")
     totals.add_column(Path(d.deck_a).name if d.deck_a else "A", justify="right")
@@ -673,13 +720,13 @@ def deck_diff(d: DeckDiff) -> None:
         after = str(t.after) if t.after is not None else f"≥{t.after_known_part} (unknown)"
         change = "" if t.before is None or t.after is None else f"{t.after - t.before:+d}"
         totals.add_row(t.label, before, after, change)
-    out.print(totals)
+    stdout().print(totals)
 
 
 def new_deck(result: NewDeck) -> None:
     """Where the new deck went and what it holds."""
     what = f", the {result.starter} starter ({result.cards} cards)" if result.starter else ""
-    say(err, f"wrote {result.path} ({result.game}, variant {result.variant}{what})")
+    say(stderr(), f"wrote {result.path} ({result.game}, variant {result.variant}{what})")
 
 
 def edited(result: EditResult) -> None:
@@ -687,15 +734,15 @@ def edited(result: EditResult) -> None:
     verb = "added" if result.delta > 0 else "removed"
     where = f" ({result.zone})" if result.zone else ""
     say(
-        out,
+        stdout(),
         (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
         f": {result.copies} in the deck now · {result.path}",
     )
-    say(out, ("standing: ", "dim"), result.standing)
+    say(stdout(), ("standing: ", "dim"), result.standing)
     for v in result.brought:
-        say(out, ("  new ", _SEVERITY_STYLE[v.severity]), f"{v.code}: {v.message}")
+        say(stdout(), ("  new ", _SEVERITY_STYLE[v.severity]), f"{v.code}: {v.message}")
     for v in result.cleared:
-        say(out, ("  gone ", "green"), f"{v.code}: {v.message}")
+        say(stdout(), ("  gone ", "green"), f"{v.code}: {v.message}")
 
 
 def exported(result: ExportResult) -> None:
@@ -704,23 +751,23 @@ def exported(result: ExportResult) -> None:
     rep = result.report
     if result.refused:
         say(
-            err,
+            stderr(),
             ("not exported:", "bold red"),
             " the deck is illegal (--allow-illegal exports it anyway)",
         )
-        report(rep, console=err)
+        report(rep, console=stderr())
         return
     if rep.status is Status.UNVERIFIED:
         undecided = [v.message for v in rep.violations if v.severity is Severity.UNKNOWN]
-        say(err, ("warning:", "yellow"), " the deck is unverified: " + "; ".join(undecided))
+        say(stderr(), ("warning:", "yellow"), " the deck is unverified: " + "; ".join(undecided))
     elif rep.status is Status.ILLEGAL:
-        say(err, ("warning:", "yellow"), " exporting an illegal deck (--allow-illegal)")
+        say(stderr(), ("warning:", "yellow"), " exporting an illegal deck (--allow-illegal)")
     for note in result.notes:
-        say(err, ("note:", "yellow"), " " + note)
+        say(stderr(), ("note:", "yellow"), " " + note)
     if result.written_to is None:
         write_text(result.text or "")
     else:
-        say(err, f"wrote {result.written_to} ({result.format})")
+        say(stderr(), f"wrote {result.written_to} ({result.format})")
 
 
 def catalog_template(result: CatalogTemplate) -> None:
@@ -737,7 +784,7 @@ def catalog_check(result: CatalogCheck) -> None:
         )
         return
     say(
-        out,
+        stdout(),
         ("ok", "green"),
         f": {result.label} ({result.game}): {plural(result.changed, 'card')} changed, "
         f"{result.added} added",
