@@ -44,3 +44,15 @@ def test_an_answer_for_people_imports_rich() -> None:
     """The check above can fail: the panels are drawn with rich."""
     code, packages = imported("validate", DECK)
     assert code == 0 and "rich" in packages
+
+
+def test_a_text_deck_from_a_warm_cache_parses_no_toml_and_no_xml() -> None:
+    """The game's definition and catalog come from the cache; TOML and XML readers are
+    imported only by decks and overlays written in those formats."""
+    deck = REPO / "examples" / "the-drake" / "standard-stack.txt"
+    assert imported("validate", deck)[0] == 0  # warms the cache
+    code, packages = imported("validate", deck)
+    assert code == 0 and "deckcheck" in packages
+    assert not {"tomllib", "xml"} & packages
+    code, packages = imported("validate", REPO / "examples" / "ren-dhark" / "terra-custom.txt")
+    assert code == 0 and "tomllib" in packages  # its overlay is TOML: the check can fail

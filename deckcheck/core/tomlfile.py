@@ -20,19 +20,24 @@ MAX_KEYS = 100_000
 """Keys in one document: every card of the largest bundled catalog, field by field, is half."""
 
 _LINE = re.compile(r"at line (\d+)")
-# What matters for the bounds, outside strings and comments: a dot between key parts (not in a
-# number: 1.5, 1_000.5) and an equals sign. Strings and comments are matched to be skipped.
-_TOKENS = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^']|'(?!''))*'''"
-    r'|"(?:[^"\\\n]|\\.)*"'
-    r"|'[^'\n]*'"
-    r"|#[^\n]*"
-    r"|(?P<dot>(?<![0-9_])\.|\.(?![0-9]))"
-    r"|(?P<eq>=)"
-    r"|(?P<nl>\n)",
-    re.DOTALL,
-)
+
+
+@lru_cache(maxsize=1)
+def _tokens() -> re.Pattern[str]:
+    """What matters for the bounds, outside strings and comments: a dot between key parts (not
+    in a number: 1.5, 1_000.5) and an equals sign; strings and comments are matched to be
+    skipped. Compiled when a document is first checked (a start from the cache checks none)."""
+    return re.compile(
+        r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+        r"|'''(?:[^']|'(?!''))*'''"
+        r'|"(?:[^"\\\n]|\\.)*"'
+        r"|'[^'\n]*'"
+        r"|#[^\n]*"
+        r"|(?P<dot>(?<![0-9_])\.|\.(?![0-9]))"
+        r"|(?P<eq>=)"
+        r"|(?P<nl>\n)",
+        re.DOTALL,
+    )
 
 
 def parse_toml(
@@ -66,7 +71,7 @@ def check_bounds(text: str, label: str, error: type[DeckcheckError] = DeckcheckE
     keys = 0
     dots = 0
     line = 1
-    for token in _TOKENS.finditer(text):
+    for token in _tokens().finditer(text):
         kind = token.lastgroup
         if kind == "dot":
             dots += 1

@@ -26,7 +26,6 @@ import csv
 import io
 import re
 from pathlib import Path
-from xml.parsers import expat
 
 from deckcheck.core.errors import DeckFormatError
 from deckcheck.decks.counts import parse_count
@@ -60,6 +59,8 @@ class _DekReader:
     entity can expand) and keeps each card's line."""
 
     def __init__(self, label: str) -> None:
+        from xml.parsers import expat  # only a .dek file needs it (start-up time)
+
         self.label = label
         self.parser = expat.ParserCreate()
         self.parser.StartDoctypeDeclHandler = self._refuse
@@ -131,6 +132,8 @@ def parse_dek(text: str, label: str, path: Path | None = None) -> DeckSource:
             "deck files",
             source=label,
         )
+    from xml.parsers import expat
+
     reader = _DekReader(label)
     # The text is decoded already: an encoding named in the XML declaration no longer applies.
     body = _DECLARATION.sub("", text.lstrip("\ufeff"), count=1)
