@@ -261,7 +261,9 @@ def _solve(
     """Solve with the rows and bounds of ``groups`` (None: all) and the given objective over
     the change variables; the change of a card from its deck count is split into added and
     removed parts so that the objective counts copies."""
-    import numpy as np
+    from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
+
+    # isort: split
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_array
 

@@ -40,13 +40,15 @@ FALLBACK_SEED = 0
 BY_TURN_FALLBACK_TRIALS = 100_000
 
 #: Most units of work (estimated before starting, see ``SequentialEngine.estimate``) an exact
-#: answer may take; past it the query is simulated at once. A unit measures 2-5 µs, so this
-#: keeps an exact answer near a second on one core.
-EXACT_WORK_LIMIT = 500_000
+#: answer may take; past it the query is simulated at once. A unit measures about 2 µs on one
+#: core, so an exact answer takes at most about 0.6 s: with the command's own start-up (about
+#: 0.2 s), within a second.
+EXACT_WORK_LIMIT = 300_000
 #: Units of simulation work (see :func:`trial_cost`, about 0.03 µs a unit on one core) a
-#: fallback simulation may spend: its trial count is cut so that it also stays within about
-#: a second. Deterministic: the count depends on the problem's size, never on a clock.
-SIMULATION_BUDGET = 20_000_000
+#: fallback simulation may spend: its trial count is cut so that it stays within about 0.4 s,
+#: which leaves the command's start-up (up to about 0.45 s for a deck of 12,000 cards) room
+#: within a second. Deterministic: the count depends on the problem's size, never on a clock.
+SIMULATION_BUDGET = 12_000_000
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
 #: Fewest trials a simulated row of a by-turn table runs (the table shares one budget: 200

@@ -41,10 +41,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
 from deckcheck.core import signals
+from deckcheck.core.numeric import np
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.dealer import (
     REDRAW_CAP,
