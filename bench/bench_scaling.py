@@ -117,6 +117,7 @@ def forget() -> None:
     hypergeometric._TABLES.clear()
     optimal_redraw._TABLES.clear()
     optimal_redraw._solve.cache_clear()
+    optimal_redraw._hands.cache_clear()
     try:
         from deckcheck.draws import vectorised
     except ImportError:

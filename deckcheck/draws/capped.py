@@ -24,6 +24,7 @@ between this and a simulation without running it. Everything is exact integer ar
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -154,7 +155,16 @@ def class_order(positions: Sequence[tuple[int, ...]], sizes: Sequence[int]) -> l
     last one left touching them) and opens the fewest; classes that touch nothing go last
     (the last class is taken by force, in one step).
     """
-    left = [c for c in range(len(sizes)) if sizes[c] > 0]
+    return list(_class_order(tuple(positions), tuple(size > 0 for size in sizes)))
+
+
+# The optimal redraw runs one programme per opening hand, thousands of piles that differ in
+# their sizes but rarely in which classes are empty: the order depends on that alone.
+@functools.lru_cache(maxsize=256)
+def _class_order(
+    positions: tuple[tuple[int, ...], ...], filled: tuple[bool, ...]
+) -> tuple[int, ...]:
+    left = [c for c in range(len(filled)) if filled[c]]
     remaining: dict[int, int] = {}
     for c in left:
         for p in positions[c]:
@@ -178,7 +188,7 @@ def class_order(positions: Sequence[tuple[int, ...]], sizes: Sequence[int]) -> l
         for p in positions[best]:
             opened.add(p)
             remaining[p] -= 1
-    return order + inert
+    return (*order, *inert)
 
 
 def _decided(vec: Vec) -> bool:

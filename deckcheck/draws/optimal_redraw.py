@@ -46,6 +46,7 @@ from deckcheck.draws.facts import (
 )
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
+from deckcheck.draws.reduced import Reduced, Vec
 from deckcheck.draws.sequential import LookaheadPolicy, SequentialEngine
 
 #: Default work budget (units: hand compositions times the estimated steps of the per-hand
@@ -189,6 +190,31 @@ def _inactive(engine: SequentialEngine, budget: int) -> Fraction:
     return engine.without_mulligan()
 
 
+@dataclass(frozen=True)
+class _Hands:
+    """Every opening hand of a reduced problem (class compositions, in the order
+    :func:`compositions` gives them), with what does not depend on the cards seen after it:
+    computed once for all the turns of a by-turn table."""
+
+    comps: tuple[tuple[int, ...], ...]
+    index: dict[tuple[int, ...], int]  # composition -> its position above
+    weights: tuple[int, ...]  # the ways to be dealt the hand
+    starts: tuple[Vec, ...]  # the capped counts the conditions see in the hand
+    allowed: tuple[bool, ...]  # the rule lets the player redraw the hand
+
+
+@functools.lru_cache(maxsize=4)
+def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
+    comps = tuple(compositions(red.sizes, hand))
+    return _Hands(
+        comps=comps,
+        index={comp: i for i, comp in enumerate(comps)},
+        weights=tuple(ways(red.sizes, comp) for comp in comps),
+        starts=tuple(red.cond.of(comp) for comp in comps),
+        allowed=tuple(active and red.trig.any_holds(red.trig.of(comp)) for comp in comps),
+    )
+
+
 #: Per opening hand (class composition), the ways of every number of later cards up to the
 #: most asked: later turns of a by-turn table read the rows the first one computed.
 _HandTables = dict[tuple[int, ...], list[int]]
@@ -204,17 +230,17 @@ def _hand_table(engine: SequentialEngine, most: int) -> _HandTables | None:
 
 
 def _build_hand_table(
-    engine: SequentialEngine, most: int, progress: Progress | None, keep: bool
+    engine: SequentialEngine, hands: _Hands, most: int, progress: Progress | None, keep: bool
 ) -> _HandTables:
     red, hand = engine.red, engine.hand
     sizes = red.sizes
-    n_hands = count_compositions(sizes, hand)[hand]
+    n_hands = len(hands.comps)
     table: _HandTables = {}
-    for comp in compositions(sizes, hand):
+    for comp, start in zip(hands.comps, hands.starts, strict=True):
         if progress is not None and not len(table) % 256:
             progress(len(table), n_hands)
         pile = tuple(s - k for s, k in zip(sizes, comp, strict=True))
-        table[comp] = PlainProgramme(red, min(most, sum(pile)), pile, red.cond.of(comp)).ways()
+        table[comp] = PlainProgramme(red, min(most, sum(pile)), pile, start).ways()
     if keep:
         if len(_TABLES) >= 2:
             _TABLES.pop(next(iter(_TABLES)))
@@ -276,7 +302,8 @@ def _solve(
             estimate = _estimate_work(probe, n_hands, budget) + iterations
             if estimate > budget:
                 raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
-            table = _build_hand_table(engine, most, progress, keep=most_seen is not None)
+            hands = _hands(red, hand, active)
+            table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
     elif not engine.lookahead:
         estimate = n_hands * _PER_HAND // _HAND_STEPS + iterations
         if estimate > budget:
@@ -288,15 +315,12 @@ def _solve(
     hands_den = math.comb(engine.n, hand)
     # Plain programme: subsets of the later cards; look-ahead engine: ordered sequences.
     keep_den = math.comb(engine.n - hand, later) if not engine.lookahead else engine.hand_scale()
-    index: dict[tuple[int, ...], int] = {}
+    hands = _hands(red, hand, active)
+    weight, allowed = hands.weights, hands.allowed
     keep: list[int] = []
-    weight: list[int] = []
-    allowed: list[bool] = []
-    for comp in compositions(sizes, hand):
+    for comp, start in zip(hands.comps, hands.starts, strict=True):
         if progress is not None and not len(keep) % 256:
             progress(len(keep), n_hands)
-        index[comp] = len(keep)
-        start = red.cond.of(comp)
         if not red.cond.tests:
             good = keep_den
         elif engine.lookahead:
@@ -308,8 +332,6 @@ def _solve(
             row = table[comp]
             good = row[later] if later < len(row) else 0
         keep.append(good)
-        weight.append(ways(sizes, comp))
-        allowed.append(active and red.trig.any_holds(red.trig.of(comp)))
 
     if progress is not None:
         progress(n_hands, n_hands)
@@ -348,10 +370,10 @@ def _solve(
             )
     return _Solution(
         engine=engine,
-        index=index,
+        index=hands.index,
         keep_num=tuple(keep),
         keep_den=keep_den,
-        allowed=tuple(allowed),
+        allowed=allowed,
         values=tuple(values),
         unlimited=unlimited,
         every_hand_allowed=every,
