@@ -222,10 +222,11 @@ def test_a_sampler_built_for_more_cards_deals_fewer_exactly_as_a_fresh_one() -> 
 
 
 def test_long_deals_from_many_groups_use_the_marginal_method() -> None:
-    from deckcheck.draws.vectorised import TABLE_MAX_CELLS, FixedPileSampler
+    from deckcheck.draws.sampling import TABLE_MAX_CELLS
+    from deckcheck.draws.vectorised import FixedPileSampler
 
     sizes = (*(20 + g % 7 for g in range(300)), 3_000)
-    n = 150
+    n = 250  # too long for positions too: 250**2 > 5 * 9,900 (see deckcheck.draws.sampling)
     sampler = FixedPileSampler(sizes, n)
     assert sampler.marginals and not sampler.steps  # no table built
     assert sum((n + 1) * min(a, n) for a in sizes[:-1]) > TABLE_MAX_CELLS

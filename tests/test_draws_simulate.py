@@ -31,6 +31,7 @@ from deckcheck.draws.model import (
 )
 from deckcheck.draws.policies import greedy_return, lookahead_keep, redraw_allowed
 from deckcheck.draws.reference import simulate_reference
+from deckcheck.draws.sampling import SamplingMethod, sampling_method
 from deckcheck.draws.stats import wilson_interval
 
 np = pytest.importorskip("numpy")
@@ -314,6 +315,53 @@ def test_fixed_pile_sampler_distribution(
     freq = {tuple(int(x) for x in k): c / draws.shape[1] for k, c in zip(keys, counts, strict=True)}
     for comp, p in mvh(sizes, n):
         assert close(freq.get(comp, 0.0), draws.shape[1], p), (comp, p, freq.get(comp))
+
+
+@pytest.mark.parametrize(("sizes", "n"), [((3, 1, 5, 7), 6), ((2, 2), 4), ((9, 0, 4), 3)])
+def test_dealing_positions_gives_the_hypergeometric_distribution(
+    sizes: tuple[int, ...], n: int
+) -> None:
+    """Positions dealt twice in a deal are drawn again: on small piles, where that happens in
+    most deals (6 cards of 16: 85%; 4 of 4: every deal), every composition still comes with
+    its multivariate hypergeometric probability."""
+    sampler = FixedPileSampler(sizes, n)
+    sampler.method = SamplingMethod.POSITIONS  # chosen only for big piles; forced here
+    draws = sampler.sample(np.random.default_rng(11), 200_000)
+    assert (draws.sum(axis=0) == n).all()
+    assert (draws <= np.asarray(sizes).reshape(-1, 1)).all()
+    keys, counts = np.unique(draws.T, axis=0, return_counts=True)
+    freq = {tuple(int(x) for x in k): c / draws.shape[1] for k, c in zip(keys, counts, strict=True)}
+    for comp, p in mvh(sizes, n):
+        assert close(freq.get(comp, 0.0), draws.shape[1], p), (comp, p, freq.get(comp))
+
+
+def test_a_few_cards_from_hundreds_of_groups_are_dealt_by_position() -> None:
+    """A 12,000-card pile in 360 groups: short deals go by position; merged into three
+    groups, their counts follow the multivariate hypergeometric distribution."""
+    sizes = (*(10 + g % 50 for g in range(359)), 1_500)
+    for n in (7, 26, 60):
+        assert sampling_method(sizes, n) is SamplingMethod.POSITIONS
+    # Past the tables' size, positions still beat the marginal method while duplicates are
+    # few enough (150**2 <= 5 * 14,000), then no longer.
+    assert sampling_method(sizes, 150) is SamplingMethod.POSITIONS
+    assert sampling_method(sizes, 300) is SamplingMethod.MARGINALS
+    assert sampling_method((3, 1, 5, 7), 6) is SamplingMethod.TABLES
+    n = 26
+    draws = FixedPileSampler(sizes, n).sample(np.random.default_rng(12), 100_000)
+    assert (draws.sum(axis=0) == n).all()
+    merged = np.stack([draws[:100].sum(axis=0), draws[100:359].sum(axis=0), draws[359]])
+    merged_sizes = (sum(sizes[:100]), sum(sizes[100:359]), sizes[359])
+    keys, counts = np.unique(merged.T, axis=0, return_counts=True)
+    freq = {
+        tuple(int(x) for x in k): c / merged.shape[1] for k, c in zip(keys, counts, strict=True)
+    }
+    rare_p = rare_freq = 0.0  # compositions too rare to test one by one, tested together
+    for comp, p in mvh(merged_sizes, n):
+        if p * merged.shape[1] < 20:
+            rare_p, rare_freq = rare_p + p, rare_freq + freq.get(comp, 0.0)
+            continue
+        assert close(freq.get(comp, 0.0), merged.shape[1], p), (comp, p, freq.get(comp))
+    assert close(rare_freq, merged.shape[1], rare_p)
 
 
 def test_redraw_cap_terminates() -> None:

@@ -7,8 +7,8 @@ same wall time, and took the second core from everything else. The library reads
 count once, when numpy loads, so it is set for that moment only: a user's own setting wins,
 and the environment is as it was afterwards (child processes see nothing of it).
 
-Import ``np`` from here, never numpy directly, and only where it is needed (numpy is never
-loaded at start-up).
+Import ``np`` (and ``npt``, numpy's typing) from here, never numpy directly, and only where
+it is needed (numpy is never loaded at start-up).
 """
 
 from __future__ import annotations
@@ -39,8 +39,10 @@ def _one_blas_thread() -> Iterator[None]:
 
 if "numpy" in sys.modules:  # loaded by the embedding program: its threads are its own
     import numpy as np
+    import numpy.typing as npt
 else:
     with _one_blas_thread():
         import numpy as np
+        import numpy.typing as npt
 
-__all__ = ["np"]
+__all__ = ["np", "npt"]

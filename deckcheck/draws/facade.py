@@ -30,6 +30,7 @@ from deckcheck.draws.facts import (
 from deckcheck.draws.impossible import impossible
 from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+from deckcheck.draws.sampling import SamplingMethod, sampling_method
 from deckcheck.draws.sequential import LookaheadPolicy
 
 #: Trials simulated when the exact engine is out of reach for a single query, and their seed
@@ -54,8 +55,6 @@ MIN_FALLBACK_TRIALS = 20_000
 #: Fewest trials a simulated row of a by-turn table runs (the table shares one budget: 200
 #: rows of the dearest deals fit half of it at this floor).
 MIN_ROW_TRIALS = 50
-#: Mirrors ``vectorised.TABLE_MAX_CELLS`` (that module needs numpy; this one must not).
-_TABLE_MAX_CELLS = 200_000
 
 #: ``progress(done, total)``: how far a long computation is (the caller decides how to show it).
 Progress = Callable[[int, int], None]
@@ -314,15 +313,15 @@ def trial_cost(
     plain = shape.rule is None and not shape.lookahead
     phases = 1 if plain else 1 + (shape.later > 0) + 2 * (shape.rule is not None)
     members = sum(sum(row[c.selector] for row in problem.membership) for c in problem.conditions)
-    per_group = 1
+    dealing = groups * phases
     if plain:
-        # Long deals from many groups are dealt by numpy's marginal method (see
-        # vectorised.TABLE_MAX_CELLS), measured at about three times a table's cost a group.
-        seen = max(shape.hand + shape.later, dealt or 0)
-        sizes = sorted(problem.group_sizes)[:-1]
-        if sum((seen + 1) * min(a, seen) for a in sizes) > _TABLE_MAX_CELLS:
-            per_group = 3
-    cost = 10 + groups * phases * per_group + members // 10
+        seen = shape.hand + shape.later
+        method = sampling_method(problem.group_sizes, seen, max(seen, dealt or 0))
+        if method is SamplingMethod.POSITIONS:
+            dealing = groups + 3 * seen  # about three units a card, and one row a group
+        elif method is SamplingMethod.MARGINALS:
+            dealing = 3 * groups  # measured at about three times a table's cost a group
+    cost = 10 + dealing + members // 10
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 6

@@ -10,10 +10,11 @@ Sampling, by case:
 
 * the plain draw (no mulligan, no look-ahead): counts of the cards seen come straight from the
   multivariate hypergeometric distribution (:class:`FixedPileSampler`): one group after another
-  by inverse-CDF look-up in small exact tables, or numpy's ``multivariate_hypergeometric``
-  (method "count") for short deals over many groups, whichever measured faster for the shape
-  (numbers in ``bench/bench_simulate.py``; numpy's "marginals" method and sequential
-  ``Generator.hypergeometric`` were slower in every case measured);
+  by inverse-CDF look-up in small exact tables, numpy's ``multivariate_hypergeometric`` for
+  short deals over many groups and for long deals whose tables would be too large, or the
+  deal's card positions for a few cards from hundreds of groups, whichever measured faster
+  for the shape (see :mod:`deckcheck.draws.sampling`; sequential
+  ``Generator.hypergeometric`` was slower in every case measured);
 * a redraw rule: the triggering rows are dealt a new hand from the same tables, repeatedly;
 * a return rule: the choice is looked up once per distinct hand composition;
 * draws after the hand: per-row hypergeometric counts from what is left of each row's pile, or,
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import math
 import multiprocessing
 import os
@@ -41,10 +43,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-import numpy.typing as npt
-
 from deckcheck.core import signals
-from deckcheck.core.numeric import np
+from deckcheck.core.numeric import np, npt
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.dealer import (
     REDRAW_CAP,
@@ -57,6 +57,7 @@ from deckcheck.draws.dealer import (
 from deckcheck.draws.facts import Fact, FactKind, Method
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, ReturnRule
 from deckcheck.draws.reference import default_chooser
+from deckcheck.draws.sampling import SamplingMethod, sampling_method, table_steps
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -71,18 +72,15 @@ DENSE_KEYS = 1 << 22
 #: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
 #: batch, which pays off when the working arrays fit in the CPU cache.
 LOOKAHEAD_BATCH = 1 << 14
+#: From this many conditions on, their counts come from one matrix product (see
+#: ``_Simulator.satisfied``); below, summing each one's groups is cheaper.
+MATMUL_CONDITIONS = 4
 #: Below this many trials, starting worker processes costs more than it saves.
 PARALLEL_MIN_TRIALS = 2_000_000
 #: How often a worker checks that its parent is still there (seconds).
 PARENT_CHECK_SECONDS = 0.2
 
 ProgressCallback = Callable[[int, int], None]
-
-#: When FixedPileSampler hands over to numpy's own sampler (see there).
-MVH_MAX_CARDS = 8
-MVH_MIN_STEPS = 5
-#: Most entries a sampling table may hold (see :class:`FixedPileSampler`).
-TABLE_MAX_CELLS = 200_000
 
 # Probabilities in the sampling tables are integers in units of 2**-53.
 _BITS = 53
@@ -110,16 +108,15 @@ class FixedPileSampler:
         order = sorted(range(self.n_groups), key=lambda g: sizes[g])
         self.last = order[-1] if order else -1
         self.colours = np.asarray(sizes, dtype=np.int64)
+        self.ends = np.cumsum(self.colours)  # a card position's group: the first end past it
+        self.total = int(sum(sizes))
         self.steps: list[tuple[int, IntArray, int]] = []
-        live = [g for g in order[:-1] if min(sizes[g], n)]
-        self.n_steps = len(live)
-        # A table has (n + 1) rows per group, each as wide as the group's possible counts:
-        # past TABLE_MAX_CELLS entries (long deals from many groups) it would take longer to
-        # build than to deal, and numpy's marginal method deals instead.
-        cells = sum((n + 1) * min(sizes[g], n) for g in live)
-        self.marginals = cells > TABLE_MAX_CELLS
+        self.n_steps = len(table_steps(sizes, n))
+        # The method (see deckcheck.draws.sampling) depends on the pile and the cards dealt;
+        # tables are built only when it is theirs.
+        self.method = sampling_method(sizes, n)
         rest = sum(sizes)
-        for g in [] if self.marginals else order[:-1]:
+        for g in order[:-1] if self.method is SamplingMethod.TABLES else []:
             a = sizes[g]
             rest -= a
             width = min(a, n)
@@ -140,25 +137,28 @@ class FixedPileSampler:
                     # floor(P(count <= k) * 2**53): exact, and below 2**53 while P < 1.
                     rows.append(base + (cumulative << _BITS) // total)
             self.steps.append((g, np.asarray(rows, dtype=np.int64), width))
-        # numpy's multivariate_hypergeometric(method="count") costs about one random integer
-        # per card dealt, the tables one binary search per group: measured (numpy 2.4), the
-        # former wins for short deals over many groups, the latter otherwise.
-        self.use_numpy = n <= MVH_MAX_CARDS and self.n_steps >= MVH_MIN_STEPS
+
+    @property
+    def marginals(self) -> bool:
+        """Whether numpy's marginal method deals (long deals from many groups)."""
+        return self.method is SamplingMethod.MARGINALS
+
+    @property
+    def use_numpy(self) -> bool:
+        """Whether numpy's own sampler deals (methods "count" and "marginals")."""
+        return self.method in (SamplingMethod.COUNT, SamplingMethod.MARGINALS)
 
     def sample(self, rng: np.random.Generator, trials: int) -> IntArray:
         """Counts per group, shaped ``(groups, trials)``."""
         out = np.zeros((self.n_groups, trials), dtype=np.int64)
         if self.n_groups == 0:
             return out
-        if self.use_numpy or self.marginals:
-            if self.use_numpy:
-                counts = rng.multivariate_hypergeometric(
-                    self.colours, self.n, size=trials, method="count"
-                )
-            else:
-                counts = rng.multivariate_hypergeometric(
-                    self.colours, self.n, size=trials, method="marginals"
-                )
+        if self.method is SamplingMethod.POSITIONS:
+            return self._by_position(rng, trials)
+        if self.use_numpy:
+            counts = rng.multivariate_hypergeometric(
+                self.colours, self.n, size=trials, method=self.method.value
+            )
             return np.ascontiguousarray(counts.T)
         left = np.full(trials, self.n, dtype=np.int64)
         for g, table, width in self.steps:
@@ -170,6 +170,35 @@ class FixedPileSampler:
             left -= k
         out[self.last] = left
         return out
+
+    def _by_position(self, rng: np.random.Generator, trials: int) -> IntArray:
+        """Deal card positions, drawing again every position that repeats one earlier in its
+        deal until none does. Only equality of positions decides what is drawn again, so the
+        procedure treats every card alike, and the ``n`` distinct positions are a uniformly
+        random subset of the pile, as a shuffle gives."""
+        n = self.n
+        positions = rng.integers(0, self.total, size=(trials, n), dtype=np.int64)
+        rows = np.arange(trials)
+        while len(rows):
+            dealt = positions[rows]
+            order = np.argsort(dealt, axis=1, kind="stable")  # equal positions: first stays
+            ranked = np.take_along_axis(dealt, order, axis=1)
+            again_ranked = np.zeros(ranked.shape, dtype=bool)
+            again_ranked[:, 1:] = ranked[:, 1:] == ranked[:, :-1]
+            repeats = again_ranked.any(axis=1)
+            if not repeats.any():
+                break
+            again = np.zeros_like(again_ranked)
+            np.put_along_axis(again, order, again_ranked, axis=1)
+            dealt[again] = rng.integers(0, self.total, size=int(again.sum()), dtype=np.int64)
+            positions[rows] = dealt
+            rows = rows[repeats]
+        # Counted straight into the (groups, trials) layout: cell group * trials + trial.
+        cells = np.searchsorted(self.ends, positions, side="right")
+        cells *= trials
+        cells += np.arange(trials, dtype=np.int64)[:, None]
+        counts = np.bincount(cells.ravel(), minlength=self.n_groups * trials)
+        return counts.reshape(self.n_groups, trials)
 
 
 #: Samplers already built, per pile (cards per group): one built for ``n`` cards also deals
@@ -189,9 +218,13 @@ def pile_sampler(sizes: Sequence[int], n: int) -> FixedPileSampler:
         _SAMPLERS[key] = got
     if got.n == n:
         return got
+    method = sampling_method(sizes, n, built_for=got.n)
+    if method is SamplingMethod.TABLES and not got.steps:
+        return FixedPileSampler(sizes, n)  # the shared sampler deals without tables
     view = copy.copy(got)
     view.n = n
-    view.use_numpy = n <= MVH_MAX_CARDS and view.n_steps >= MVH_MIN_STEPS
+    view.n_steps = len(table_steps(sizes, n))
+    view.method = method
     return view
 
 
@@ -269,6 +302,17 @@ class _Lookup:
         return got
 
 
+@functools.lru_cache(maxsize=8)
+def _selector_groups(problem: DrawProblem, rule: object) -> dict[int, list[int]]:
+    """Per selector the conditions and the redraw's triggers read: the groups it matches
+    (computed once for the rows of a by-turn table, which share the problem)."""
+    tests = list(problem.conditions) + (list(rule.triggers) if isinstance(rule, RedrawRule) else [])
+    return {
+        t.selector: [g for g, row in enumerate(problem.membership) if row[t.selector]]
+        for t in tests
+    }
+
+
 class _Simulator:
     """Everything precomputed for one (problem, procedure, query); runs batches of trials."""
 
@@ -289,15 +333,8 @@ class _Simulator:
         self.order = sorted(range(self.n_groups), key=lambda g: sizes[g])
         self.order_array = np.asarray(self.order, dtype=np.int64)
         self.batch = LOOKAHEAD_BATCH if self.shape.lookahead else BATCH
-        self.selector_groups: dict[int, list[int]] = {}
         rule = self.shape.rule
-        tests = list(problem.conditions) + (
-            list(rule.triggers) if isinstance(rule, RedrawRule) else []
-        )
-        for t in tests:
-            self.selector_groups[t.selector] = [
-                g for g in range(self.n_groups) if problem.membership[g][t.selector]
-            ]
+        self.selector_groups = _selector_groups(problem, rule)
         plain = rule is None and not self.shape.lookahead
         seen = self.shape.hand + self.shape.later
         self.seen_sampler = pile_sampler(sizes, seen) if plain else None
@@ -358,8 +395,17 @@ class _Simulator:
     def satisfied(self, held: IntArray) -> BoolArray:
         """Per column: whether every query condition holds."""
         ok = np.ones(held.shape[1], dtype=bool)
-        for test in self.problem.conditions:
-            ok &= self._test(test, held)
+        conds = self.problem.conditions
+        if len(conds) < MATMUL_CONDITIONS:
+            for test in conds:
+                ok &= self._test(test, held)
+            return ok
+        # Every condition's count from one matrix product instead of a sum over a copy of
+        # its groups' rows each. float32 is exact here: counts and their sums stay below 2**24
+        # (no pile comes near 16 million cards).
+        totals = self.cond_member.T @ held.astype(np.float32)
+        for i, test in enumerate(conds):
+            ok &= test.op.holds(totals[i], test.threshold)
         return ok
 
     def triggered(self, rule: RedrawRule, held: IntArray) -> BoolArray:
