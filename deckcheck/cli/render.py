@@ -199,83 +199,130 @@ WIDE = 100
 """Columns from which findings are laid out as a table; narrower, each finding is a block."""
 
 
+Styled = tuple[tuple[str, str], ...]
+"""A paragraph's parts, each (text, style)."""
+
+
 def report(rep: Report, console: Console | None = None) -> None:
     """A validation report: the verdict in the panel's title (short, so never cut), the deck,
     then every finding with its rule code and the cards by name; side zones and notes under
-    them. A partial verdict (some lines named no card) says so first."""
-    from rich.console import Group
-    from rich.panel import Panel
-    from rich.text import Text
+    them. A partial verdict (some lines named no card) says so first.
 
-    console = console or stdout()
+    Where rich would draw the panel as plain text, it is drawn without rich's console
+    (:mod:`deckcheck.cli.panel`): the same characters, without its import."""
+    from deckcheck.cli.panel import plain_panel, plain_width
+
+    width = plain_width(sys.stdout) if console is None else None
+    table = bool(rep.violations) and (width or (console or stdout()).width) >= WIDE
+    above, below = _report_body(rep, table)
+    title: Styled = ((rep.status.value.upper(), _STATUS_STYLE[rep.status]),)
+    if rep.partial:
+        title += ((" (partial)", "bold red"),)
+    if width is not None and not table:
+        paragraphs = [("".join(t for t, _ in parts), indent) for parts, indent in above + below]
+        heading = "".join(t for t, _ in title)
+        if not any(_drawn_by_rich(text) for text in [heading, *(t for t, _ in paragraphs)]):
+            sys.stdout.write(plain_panel(heading, paragraphs, width))
+            sys.stdout.flush()
+            return
+    _rich_report(title, above, _findings_table(rep) if table else None, below, console or stdout())
+
+
+def _drawn_by_rich(text: str) -> bool:
+    """Whether rich does more with ``text`` than :mod:`deckcheck.cli.panel` repeats: tabs,
+    line breaks, characters :func:`safe` writes out."""
+    return "\t" in text or "\n" in text or _UNSAFE.search(text) is not None
+
+
+def _report_body(
+    rep: Report, table: bool
+) -> tuple[list[tuple[Styled, int]], list[tuple[Styled, int]]]:
+    """The panel's paragraphs, each with its indent: those above the findings and those below
+    (the notes). The findings are the end of the first part, or with ``table`` left out (for
+    :func:`_findings_table`)."""
     info = f"{rep.game} · variant {rep.variant} · {plural(rep.card_count, 'card')}"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
-    body: list[RenderableType] = [
-        Text(rep.deck, style="bold", overflow="fold"),
-        Text(info, style="dim"),
-    ]
+    body: list[tuple[Styled, int]] = []
+    if rep.partial:
+        body.append((((f"findings {rep.partial} (listed above)", "bold red"),), 0))
+    body += [(((rep.deck, "bold"),), 0), (((info, "dim"),), 0)]
     if rep.side_zones:
         zones = ", ".join(f"{z} {n}" for z, n in rep.side_zones.items())
-        body.append(Text(f"not counted: {zones}", style="dim"))
-    if rep.partial:
-        body.insert(0, Text(f"findings {rep.partial} (listed above)", style="bold red"))
-    if rep.violations:
-        body.append(_findings(rep, wide=console.width >= WIDE))
-    else:
-        body.append(
-            Text(
-                (
-                    f"all {len(rep.rules_checked)} rules pass: "
-                    if len(rep.rules_checked) != 1
-                    else "the one rule passes: "
-                )
-                + ", ".join(rep.rules_checked),
-                style="green",
-            )
+        body.append((((f"not counted: {zones}", "dim"),), 0))
+    if not rep.violations:
+        passed = (
+            f"all {len(rep.rules_checked)} rules pass: "
+            if len(rep.rules_checked) != 1
+            else "the one rule passes: "
         )
-    for note in rep.notes[:MAX_NOTES]:
-        body.append(Text(f"note: {note}", style="dim"))
+        body.append((((passed + ", ".join(rep.rules_checked), "green"),), 0))
+    elif not table:
+        for v in rep.violations:
+            severity = (v.severity.value, _SEVERITY_STYLE[v.severity])
+            body.append(((severity, ("  ", ""), (v.code, "bold")), 0))
+            body.append((((v.message, ""),), 2))
+            if v.cards:
+                body.append((((_cards_of(rep, v), "cyan"),), 2))
+    below: list[tuple[Styled, int]] = [
+        (((f"note: {note}", "dim"),), 0) for note in rep.notes[:MAX_NOTES]
+    ]
     if len(rep.notes) > MAX_NOTES:
-        body.append(Text(f"… and {len(rep.notes) - MAX_NOTES} more notes (--json lists all)"))
-    verdict = Text(rep.status.value.upper(), style=_STATUS_STYLE[rep.status])
-    if rep.partial:
-        verdict.append(" (partial)", style="bold red")
-    console.print(Panel(Group(*body), title=verdict, title_align="left", expand=False))
+        more = f"… and {len(rep.notes) - MAX_NOTES} more notes (--json lists all)"
+        below.append((((more, ""),), 0))
+    return body, below
 
 
-def _findings(rep: Report, wide: bool) -> RenderableType:
-    """Each finding: severity, rule code (never wrapped), message and cards (wrapped at spaces).
-    A table where there is room, else one block per finding."""
+def _rich_report(
+    title: Styled,
+    above: list[tuple[Styled, int]],
+    table: RenderableType | None,
+    below: list[tuple[Styled, int]],
+    console: Console,
+) -> None:
+    """The panel drawn by rich, with the findings ``table`` between the paragraphs."""
     from rich.console import Group
     from rich.padding import Padding
+    from rich.panel import Panel
+    from rich.text import Text
+
+    def shown(paragraphs: list[tuple[Styled, int]]) -> list[RenderableType]:
+        # One style is the text's own (it also colours the padding rich adds), several are
+        # spans of an unstyled text.
+        texts = [
+            (Text(*parts[0], overflow="fold") if len(parts) == 1 else Text.assemble(*parts), n)
+            for parts, n in paragraphs
+        ]
+        return [Padding(text, (0, 0, 0, n)) if n else text for text, n in texts]
+
+    body = [*shown(above), *([table] if table is not None else []), *shown(below)]
+    heading = Text(*title[0])
+    for part, style in title[1:]:
+        heading.append(part, style=style)
+    console.print(Panel(Group(*body), title=heading, title_align="left", expand=False))
+
+
+def _cards_of(rep: Report, v: Violation) -> str:
+    names = [rep.card_names.get(c, c) for c in v.cards[:CARDS_SHOWN]]
+    more = len(v.cards) - CARDS_SHOWN
+    return ", ".join(names) + (f" +{more}" if more > 0 else "")
+
+
+def _findings_table(rep: Report) -> RenderableType:
+    """Each finding in a row: rule code and severity (never wrapped), message and cards
+    (wrapped at spaces)."""
     from rich.table import Table
     from rich.text import Text
 
-    def cards_of(v: Violation) -> str:
-        names = [rep.card_names.get(c, c) for c in v.cards[:CARDS_SHOWN]]
-        more = len(v.cards) - CARDS_SHOWN
-        return ", ".join(names) + (f" +{more}" if more > 0 else "")
-
-    if wide:
-        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        table.add_column("rule", no_wrap=True)
-        table.add_column("", no_wrap=True)
-        table.add_column("finding", ratio=3)
-        table.add_column("cards", style="cyan", ratio=2)
-        for v in rep.violations:
-            severity = Text(v.severity.value, _SEVERITY_STYLE[v.severity])
-            table.add_row(v.code, severity, v.message, cards_of(v))
-        return table
-    blocks: list[RenderableType] = []
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    table.add_column("finding", ratio=3)
+    table.add_column("cards", style="cyan", ratio=2)
     for v in rep.violations:
-        blocks.append(
-            Text.assemble((v.severity.value, _SEVERITY_STYLE[v.severity]), "  ", (v.code, "bold"))
-        )
-        blocks.append(Padding(Text(v.message), (0, 0, 0, 2)))
-        if v.cards:
-            blocks.append(Padding(Text(cards_of(v), style="cyan"), (0, 0, 0, 2)))
-    return Group(*blocks)
+        severity = Text(v.severity.value, _SEVERITY_STYLE[v.severity])
+        table.add_row(v.code, severity, v.message, _cards_of(rep, v))
+    return table
 
 
 CARDS_SHOWN = 8
