@@ -124,6 +124,7 @@ def exact(
         if spend is not None:
             spend(work)
         engine.budget = STATE_BUDGET
+        engine.table_budget = limit - work
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.optimal_redraw import optimal_redraw_odds
 

@@ -119,6 +119,7 @@ class Stage(StrEnum):
     EXACT = "exact engine"
     OPTIMAL_MULLIGAN = "optimal mulligan"
     REDRAW_LOOKAHEAD = "redraw with look-ahead"
+    REDRAW = "redraw whenever allowed"
     OPTIMAL_REDRAW = "optimal redraw"
     OPTIMAL_REDRAW_LOOKAHEAD = "optimal redraw with look-ahead"
 

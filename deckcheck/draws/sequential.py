@@ -139,6 +139,10 @@ class SequentialEngine:
         # ``progress(done, total)`` hears every 2**14 steps, against the last estimate.
         self.progress: Progress | None = None
         self.estimated = 0
+        # Units the redraw table (a redraw rule without the look-ahead) may take: it cannot
+        # be counted much faster than computed, so :meth:`estimate` leaves it out and it
+        # stops itself past this (None: no limit).
+        self.table_budget: int | None = None
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -505,7 +509,9 @@ class SequentialEngine:
         """(P(success), P(no trigger and success), P(trigger)) for one dealt hand; ``most``:
         the most cards a table of turns asks about (one pass answers all of them)."""
         if not self.lookahead:
-            s, j, t = redraw_table(self.red, self.hand, self.seen, most or self.seen)
+            s, j, t = redraw_table(
+                self.red, self.hand, self.seen, most or self.seen, self.table_budget
+            )
             later = self.seen - self.hand
             den = math.comb(self.n, self.hand) * math.comb(self.n - self.hand, later)
             return Fraction(s, den), Fraction(j, den), Fraction(t, den)
