@@ -669,13 +669,13 @@ def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     try:
         yield pool
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
         for child in multiprocessing.active_children():
             child.terminate()
-        # Wait for the pool's manager thread (quick once its workers are gone): Python 3.11's
-        # exit hook would otherwise write to the pipe that thread is closing, and print a
-        # traceback (EBADF) on the way out.
-        pool.shutdown(wait=True)
+        # Then wait for the pool's manager thread, quick once its workers are gone. In one
+        # call: a shutdown without waiting forgets the thread, so a second one cannot wait for
+        # it, and Python 3.11's exit hook would write to the pipe that thread is closing, and
+        # print a traceback (EBADF) on the way out.
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
 
