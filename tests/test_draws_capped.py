@@ -185,6 +185,44 @@ def test_classes_that_close_counts_come_first() -> None:
     assert class_order([(0,), ()], [0, 5]) == [1]  # empty classes are left out
 
 
+def _greedy_order(positions: list[tuple[int, ...]], sizes: list[int]) -> list[int]:
+    """The order's definition, recounted at every choice (the programme keeps the counts up
+    to date instead)."""
+    left = [c for c in range(len(sizes)) if sizes[c] > 0]
+    remaining = {p: sum(1 for c in left if p in positions[c]) for c in left for p in positions[c]}
+    opened: set[int] = set()
+    order: list[int] = []
+    live = [c for c in left if positions[c]]
+    while live:
+        best = min(
+            live,
+            key=lambda c: (
+                sum(1 for p in positions[c] if p not in opened)
+                - sum(1 for p in positions[c] if remaining[p] == 1),
+                -len(positions[c]),
+                c,
+            ),
+        )
+        live.remove(best)
+        order.append(best)
+        for p in positions[best]:
+            opened.add(p)
+            remaining[p] -= 1
+    return order + [c for c in left if not positions[c]]
+
+
+def test_class_order_follows_its_definition() -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        n_pos, n_classes = rng.randint(1, 8), rng.randint(1, 30)
+        positions = [
+            tuple(sorted(rng.sample(range(n_pos), rng.randint(0, min(3, n_pos)))))
+            for _ in range(n_classes)
+        ]
+        sizes = [rng.choice((0, 1, 4, 9)) for _ in range(n_classes)]
+        assert class_order(positions, sizes) == _greedy_order(positions, sizes)
+
+
 def test_optimal_redraw_turns_read_one_table_of_hands(monkeypatch: pytest.MonkeyPatch) -> None:
     import deckcheck.draws.optimal_redraw as optimal_redraw
 

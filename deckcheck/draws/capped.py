@@ -166,28 +166,34 @@ def _class_order(
 ) -> tuple[int, ...]:
     left = [c for c in range(len(filled)) if filled[c]]
     remaining: dict[int, int] = {}
+    touching: dict[int, list[int]] = {}  # position -> the live classes that count for it
     for c in left:
         for p in positions[c]:
             remaining[p] = remaining.get(p, 0) + 1
-    opened: set[int] = set()
-    order: list[int] = []
+            touching.setdefault(p, []).append(c)
     inert = [c for c in left if not positions[c]]
-    live = [c for c in left if positions[c]]
+    live = {c for c in left if positions[c]}
+    # A class's score: the counts it would open, less those it would close (it is the last
+    # live class touching them); kept up to date as classes are taken, so that each choice
+    # is one pass over the live classes, not a recount (hundreds of classes in a big deck).
+    score = {c: len(positions[c]) - sum(1 for p in positions[c] if remaining[p] == 1) for c in live}
+    order: list[int] = []
+    opened: set[int] = set()
     while live:
-        best = min(
-            live,
-            key=lambda c: (
-                sum(1 for p in positions[c] if p not in opened)
-                - sum(1 for p in positions[c] if remaining[p] == 1),
-                -len(positions[c]),
-                c,
-            ),
-        )
-        live.remove(best)
+        best = min(live, key=lambda c: (score[c], -len(positions[c]), c))
+        live.discard(best)
         order.append(best)
         for p in positions[best]:
-            opened.add(p)
+            if p not in opened:
+                opened.add(p)
+                for c in touching[p]:
+                    if c in live:
+                        score[c] -= 1  # no longer opens p
             remaining[p] -= 1
+            if remaining[p] == 1:
+                for c in touching[p]:
+                    if c in live:
+                        score[c] -= 1  # now the last one: it closes p
     return (*order, *inert)
 
 

@@ -313,7 +313,7 @@ def trial_cost(
     groups = max(1, len(problem.group_sizes))
     plain = shape.rule is None and not shape.lookahead
     phases = 1 if plain else 1 + (shape.later > 0) + 2 * (shape.rule is not None)
-    members = sum(sum(row[c.selector] for row in problem.membership) for c in problem.conditions)
+    members = _members(problem)
     dealing = groups * phases
     if plain:
         seen = shape.hand + shape.later
@@ -327,6 +327,13 @@ def trial_cost(
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 6
     return cost
+
+
+@functools.lru_cache(maxsize=16)
+def _members(problem: DrawProblem) -> int:
+    """The groups the conditions sum, counted once per problem (the rows of a by-turn table
+    are costed one by one)."""
+    return sum(sum(row[c.selector] for row in problem.membership) for c in problem.conditions)
 
 
 def fallback_trials(

@@ -10,6 +10,8 @@ a few passes over the conditions and groups.
 
 from __future__ import annotations
 
+import functools
+
 from deckcheck.draws.facts import Fact, FactKind
 from deckcheck.draws.model import DrawProblem, Query
 
@@ -23,6 +25,32 @@ def impossible(problem: DrawProblem, query: Query) -> Fact | None:
     """Why no deal can satisfy ``problem``'s conditions with ``query.seen`` cards, or None."""
     seen = query.seen
     pile = problem.pile_size
+    least, most, matching, side_by_side = _counts(problem)
+    for s, need in least.items():
+        label = _label(problem, s)
+        if s in most and need > most[s]:
+            return Fact(FactKind.IMPOSSIBLE_CONTRADICTION, label=label)
+        if need > matching[s]:
+            return Fact(FactKind.IMPOSSIBLE_FEW_IN_PILE, limit=need, count=matching[s], label=label)
+        if need > seen:
+            return Fact(FactKind.IMPOSSIBLE_FEW_SEEN, limit=need, count=seen, label=label)
+    for s, top in most.items():
+        forced = seen - (pile - matching[s])
+        if forced > top:
+            return Fact(
+                FactKind.IMPOSSIBLE_FORCED, count=forced, limit=top, label=_label(problem, s)
+            )
+    if side_by_side > seen:
+        return Fact(FactKind.IMPOSSIBLE_FEW_SEEN, limit=side_by_side, count=seen)
+    return None
+
+
+# A by-turn table asks about one problem for every turn: what does not depend on the cards
+# seen is worked out once.
+@functools.lru_cache(maxsize=16)
+def _counts(problem: DrawProblem) -> tuple[dict[int, int], dict[int, int], dict[int, int], int]:
+    """Per selector: the least and the most the conditions allow, and the cards of the pile
+    that match; and the cards that minimums on selectors no card shares need side by side."""
     least: dict[int, int] = {}
     most: dict[int, int] = {}
     for c in problem.conditions:
@@ -39,30 +67,13 @@ def impossible(problem: DrawProblem, query: Query) -> Fact | None:
         )
         for s in least.keys() | most.keys()
     }
-    for s, need in least.items():
-        label = _label(problem, s)
-        if s in most and need > most[s]:
-            return Fact(FactKind.IMPOSSIBLE_CONTRADICTION, label=label)
-        if need > matching[s]:
-            return Fact(FactKind.IMPOSSIBLE_FEW_IN_PILE, limit=need, count=matching[s], label=label)
-        if need > seen:
-            return Fact(FactKind.IMPOSSIBLE_FEW_SEEN, limit=need, count=seen, label=label)
-    for s, top in most.items():
-        forced = seen - (pile - matching[s])
-        if forced > top:
-            return Fact(
-                FactKind.IMPOSSIBLE_FORCED, count=forced, limit=top, label=_label(problem, s)
-            )
     # Selectors that no card matches together need their minimums side by side: pick them
     # greedily, largest minimum first (a lower bound on the cards needed, so never wrong).
     chosen: list[int] = []
     for s in sorted(least, key=lambda s: -least[s]):
         if least[s] and all(not _overlap(problem, s, t) for t in chosen):
             chosen.append(s)
-    need = sum(least[s] for s in chosen)
-    if need > seen:
-        return Fact(FactKind.IMPOSSIBLE_FEW_SEEN, limit=need, count=seen)
-    return None
+    return least, most, matching, sum(least[s] for s in chosen)
 
 
 def _overlap(problem: DrawProblem, a: int, b: int) -> bool:

@@ -72,6 +72,9 @@ DENSE_KEYS = 1 << 22
 #: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
 #: batch, which pays off when the working arrays fit in the CPU cache.
 LOOKAHEAD_BATCH = 1 << 14
+#: Most count cells (groups times trials) a batch holds: 16 MB of counts, whatever the groups.
+BATCH_CELLS = 1 << 21
+MIN_BATCH = 1 << 10
 #: From this many conditions on, their counts come from one matrix product (see
 #: ``_Simulator.satisfied``); below, summing each one's groups is cheaper.
 MATMUL_CONDITIONS = 4
@@ -332,7 +335,9 @@ class _Simulator:
         self.sizes = np.asarray(sizes, dtype=np.int64).reshape(-1, 1)
         self.order = sorted(range(self.n_groups), key=lambda g: sizes[g])
         self.order_array = np.asarray(self.order, dtype=np.int64)
-        self.batch = LOOKAHEAD_BATCH if self.shape.lookahead else BATCH
+        batch = LOOKAHEAD_BATCH if self.shape.lookahead else BATCH
+        # Hundreds of groups would make a batch's count arrays hundreds of megabytes.
+        self.batch = min(batch, max(MIN_BATCH, BATCH_CELLS // max(1, self.n_groups)))
         rule = self.shape.rule
         self.selector_groups = _selector_groups(problem, rule)
         plain = rule is None and not self.shape.lookahead
