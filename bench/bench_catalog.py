@@ -23,7 +23,7 @@ import os
 import statistics
 import sys
 
-from _common import cpu_times, installed_run, machine, python, summary
+from _common import cpu_times, deckcheck, installed_run, machine, summary
 
 STCCG = "examples/stccg-1e/legal-klingon.txt"
 REN_DHARK = "examples/ren-dhark/terra-custom.txt"
@@ -39,10 +39,9 @@ def main() -> int:
         "--no-bytecode", action="store_true", help="compile every module from source each run"
     )
     args = parser.parse_args()
-    py = python()
     with installed_run(bytecode=not args.no_bytecode):
-        stccg = [py, "-m", "deckcheck", "validate", STCCG]
-        ren_dhark = [py, "-m", "deckcheck", "validate", REN_DHARK]
+        stccg = [*deckcheck(), "validate", STCCG]
+        ren_dhark = [*deckcheck(), "validate", REN_DHARK]
         cpu_times(stccg, 1)  # warm the cache (and the OS's file cache) for both
         cpu_times(ren_dhark, 1)
         print(f"machine: {machine()}")

@@ -6,9 +6,10 @@ same environment. Importing typer + rich + pydantic is shown too. Everything is 
 this one run, interleaved, and the ratios of the medians are printed: of CPU time (user +
 system, steadier than wall time on a shared machine), or of wall time with ``--wall``.
 
-The children run as an installed deckcheck does, with its modules' bytecode (see
-``_common.installed_run``); ``--no-bytecode`` compiles deckcheck from source on every run, as a
-checkout under ``PYTHONDONTWRITEBYTECODE`` would.
+The children run as an installed deckcheck does: the ``deckcheck`` script users type (see
+``_common.deckcheck``), with its modules' bytecode (see ``_common.installed_run``);
+``--no-bytecode`` compiles deckcheck from source on every run, as a checkout under
+``PYTHONDONTWRITEBYTECODE`` would.
 
     python bench/bench_validate.py [--runs 15] [--wall] [--no-bytecode]
 """
@@ -20,7 +21,7 @@ import statistics
 import sys
 from collections.abc import Callable, Sequence
 
-from _common import cpu_times, installed_run, machine, python, summary, wall_times
+from _common import cpu_times, deckcheck, installed_run, machine, python, summary, wall_times
 
 DECKS = {
     "ren-dhark (35 cards)": "examples/ren-dhark/terra-custom.txt",
@@ -65,13 +66,13 @@ def _measure(runs: int, times: Callable[[Sequence[str], int], list[float]]) -> i
     floor: list[float] = []
     results: dict[str, list[float]] = {name: [] for name in DECKS}
     for deck in DECKS.values():  # warm the catalog cache and write the bytecode
-        times([py, "-m", "deckcheck", "validate", deck], 1)
+        times([*deckcheck(), "validate", deck], 1)
     times(floor_cmd, 1)
     for _ in range(runs):  # interleaved, so load changes hit both sides alike
         baseline += times(baseline_cmd, 1)
         floor += times(floor_cmd, 1)
         for name, deck in DECKS.items():
-            results[name] += times([py, "-m", "deckcheck", "validate", deck], 1)
+            results[name] += times([*deckcheck(), "validate", deck], 1)
     base = statistics.median(baseline)
     print(f"baseline import typer+rich+pydantic: {summary(baseline)}")
     print(
