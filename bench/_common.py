@@ -69,6 +69,7 @@ def installed_run(bytecode: bool = True) -> Iterator[str]:
     than deckcheck. The children write and read bytecode under a private
     ``PYTHONPYCACHEPREFIX`` in the folder; ``bytecode=False`` keeps the environment's habit.
     """
+    before = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as folder:
         os.environ["XDG_CACHE_HOME"] = folder
         os.environ.pop("DECKCHECK_CACHE", None)
@@ -77,7 +78,11 @@ def installed_run(bytecode: bool = True) -> Iterator[str]:
         if not bytecode:
             os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # installed packages keep their own
             del os.environ["PYTHONPYCACHEPREFIX"]
-        yield folder
+        try:
+            yield folder
+        finally:  # the benchmark's own environment, as it was
+            os.environ.clear()
+            os.environ.update(before)
 
 
 def summary(times: Sequence[float]) -> str:

@@ -48,8 +48,13 @@ class SamplingMethod(Enum):
 def table_steps(sizes: Sequence[int], n: int) -> list[int]:
     """The groups a table deal of ``n`` cards steps through, smallest first: every group but
     the largest (which takes what is left), and none that can hold no card."""
+    return list(_table_steps(tuple(sizes), n))
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_steps(sizes: tuple[int, ...], n: int) -> tuple[int, ...]:
     order = sorted(range(len(sizes)), key=lambda g: sizes[g])
-    return [g for g in order[:-1] if min(sizes[g], n)]
+    return tuple(g for g in order[:-1] if min(sizes[g], n))
 
 
 def sampling_method(sizes: Sequence[int], n: int, built_for: int | None = None) -> SamplingMethod:

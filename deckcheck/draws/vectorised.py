@@ -306,6 +306,22 @@ class _Lookup:
 
 
 @functools.lru_cache(maxsize=8)
+def _arrays(problem: DrawProblem) -> tuple[IntArray, list[int], IntArray, BoolArray]:
+    """The pile's group sizes (a column), the groups smallest first (as a list and an array)
+    and the membership matrix: made once for the rows of a by-turn table."""
+    sizes = problem.group_sizes
+    order = sorted(range(len(sizes)), key=lambda g: sizes[g])
+    arrays = (
+        np.asarray(sizes, dtype=np.int64).reshape(-1, 1),
+        np.asarray(order, dtype=np.int64),
+        np.asarray(problem.membership, dtype=bool).reshape(len(sizes), -1),
+    )
+    for shared in arrays:
+        shared.setflags(write=False)  # shared by every simulator of the problem
+    return arrays[0], order, arrays[1], arrays[2]
+
+
+@functools.lru_cache(maxsize=8)
 def _selector_groups(problem: DrawProblem, rule: object) -> dict[int, list[int]]:
     """Per selector the conditions and the redraw's triggers read: the groups it matches
     (computed once for the rows of a by-turn table, which share the problem)."""
@@ -332,9 +348,7 @@ class _Simulator:
         self.shape = deal_shape(problem, procedure, query)
         sizes = problem.group_sizes
         self.n_groups = len(sizes)
-        self.sizes = np.asarray(sizes, dtype=np.int64).reshape(-1, 1)
-        self.order = sorted(range(self.n_groups), key=lambda g: sizes[g])
-        self.order_array = np.asarray(self.order, dtype=np.int64)
+        self.sizes, self.order, self.order_array, self.member = _arrays(problem)
         batch = LOOKAHEAD_BATCH if self.shape.lookahead else BATCH
         # Hundreds of groups would make a batch's count arrays hundreds of megabytes.
         self.batch = min(batch, max(MIN_BATCH, BATCH_CELLS // max(1, self.n_groups)))
@@ -346,7 +360,6 @@ class _Simulator:
         self.hand_sampler = None if plain else pile_sampler(sizes, self.shape.hand)
         # The rule of thumb is computed on whole arrays (see _rule_of_thumb); a supplied
         # decision is looked up once per distinct (held, gone, top card) column.
-        self.member = np.asarray(problem.membership, dtype=bool).reshape(self.n_groups, -1)
         if keep_top is None:
             self.keep = None
         else:
