@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -298,6 +299,23 @@ def test_plain_draw_against_math_comb(seen: int) -> None:
     assert vec.probability == vec.probability_without_mulligan
 
 
+def assert_hypergeometric(draws: Any, sizes: tuple[int, ...], n: int) -> None:
+    """Columns of counts per group, ``n`` cards each: every composition comes with its
+    multivariate hypergeometric probability (those too rare to test one by one, together)."""
+    assert (draws.sum(axis=0) == n).all()
+    assert (draws <= np.asarray(sizes).reshape(-1, 1)).all()
+    trials = draws.shape[1]
+    keys, counts = np.unique(draws.T, axis=0, return_counts=True)
+    freq = {tuple(int(x) for x in k): c / trials for k, c in zip(keys, counts, strict=True)}
+    rare_p = rare_freq = 0.0
+    for comp, p in mvh(sizes, n):
+        if p * trials < 20:
+            rare_p, rare_freq = rare_p + p, rare_freq + freq.get(comp, 0.0)
+            continue
+        assert close(freq.get(comp, 0.0), trials, p), (comp, p, freq.get(comp))
+    assert close(rare_freq, trials, rare_p)
+
+
 @pytest.mark.parametrize(
     ("sizes", "n", "numpy_sampler"),
     [((3, 1, 5, 7), 6, False), ((7, 0, 3), 9, False), ((2, 1, 2, 1, 2, 1, 3), 5, True)],
@@ -308,13 +326,7 @@ def test_fixed_pile_sampler_distribution(
     """Every composition's frequency matches the multivariate hypergeometric probability."""
     sampler = FixedPileSampler(sizes, n)
     assert sampler.use_numpy == numpy_sampler
-    draws = sampler.sample(np.random.default_rng(5), 200_000)
-    assert (draws.sum(axis=0) == n).all()
-    assert (draws <= np.asarray(sizes).reshape(-1, 1)).all()
-    keys, counts = np.unique(draws.T, axis=0, return_counts=True)
-    freq = {tuple(int(x) for x in k): c / draws.shape[1] for k, c in zip(keys, counts, strict=True)}
-    for comp, p in mvh(sizes, n):
-        assert close(freq.get(comp, 0.0), draws.shape[1], p), (comp, p, freq.get(comp))
+    assert_hypergeometric(sampler.sample(np.random.default_rng(5), 200_000), sizes, n)
 
 
 @pytest.mark.parametrize(("sizes", "n"), [((3, 1, 5, 7), 6), ((2, 2), 4), ((9, 0, 4), 3)])
@@ -326,13 +338,7 @@ def test_dealing_positions_gives_the_hypergeometric_distribution(
     its multivariate hypergeometric probability."""
     sampler = FixedPileSampler(sizes, n)
     sampler.method = SamplingMethod.POSITIONS  # chosen only for big piles; forced here
-    draws = sampler.sample(np.random.default_rng(11), 200_000)
-    assert (draws.sum(axis=0) == n).all()
-    assert (draws <= np.asarray(sizes).reshape(-1, 1)).all()
-    keys, counts = np.unique(draws.T, axis=0, return_counts=True)
-    freq = {tuple(int(x) for x in k): c / draws.shape[1] for k, c in zip(keys, counts, strict=True)}
-    for comp, p in mvh(sizes, n):
-        assert close(freq.get(comp, 0.0), draws.shape[1], p), (comp, p, freq.get(comp))
+    assert_hypergeometric(sampler.sample(np.random.default_rng(11), 200_000), sizes, n)
 
 
 def test_a_few_cards_from_hundreds_of_groups_are_dealt_by_position() -> None:
@@ -350,18 +356,7 @@ def test_a_few_cards_from_hundreds_of_groups_are_dealt_by_position() -> None:
     draws = FixedPileSampler(sizes, n).sample(np.random.default_rng(12), 100_000)
     assert (draws.sum(axis=0) == n).all()
     merged = np.stack([draws[:100].sum(axis=0), draws[100:359].sum(axis=0), draws[359]])
-    merged_sizes = (sum(sizes[:100]), sum(sizes[100:359]), sizes[359])
-    keys, counts = np.unique(merged.T, axis=0, return_counts=True)
-    freq = {
-        tuple(int(x) for x in k): c / merged.shape[1] for k, c in zip(keys, counts, strict=True)
-    }
-    rare_p = rare_freq = 0.0  # compositions too rare to test one by one, tested together
-    for comp, p in mvh(merged_sizes, n):
-        if p * merged.shape[1] < 20:
-            rare_p, rare_freq = rare_p + p, rare_freq + freq.get(comp, 0.0)
-            continue
-        assert close(freq.get(comp, 0.0), merged.shape[1], p), (comp, p, freq.get(comp))
-    assert close(rare_freq, merged.shape[1], rare_p)
+    assert_hypergeometric(merged, (sum(sizes[:100]), sum(sizes[100:359]), sizes[359]), n)
 
 
 def test_redraw_cap_terminates() -> None:
