@@ -222,16 +222,19 @@ class PlainProgramme:
         self.start = start
         self.pile_size = sum(self.bounds.sizes)
         # One field per number of cards 0..most, wide enough for the largest coefficient,
-        # which counts subsets of the pile: at most max_s C(N, s).
-        top = min(most, self.pile_size)
-        self.width = max(math.comb(self.pile_size, s) for s in range(top + 1)).bit_length() + 1
+        # which counts subsets of the pile: at most max_s C(N, s), which C(N, s) reaches at
+        # the s nearest N / 2 (binomials rise to the middle).
+        top = min(most, self.pile_size // 2)
+        self.width = math.comb(self.pile_size, top).bit_length() + 1
         self.transitions: int | None = None
         self.done = 0  # transitions made by :meth:`ways` (as :meth:`work` counts them)
 
     def unit(self) -> int:
-        """Work units per transition: one, plus one per 4,000 bits of a state's polynomial
-        (the integer arithmetic grows with the cards seen and the pile's size)."""
-        return 1 + self.width * (self.most + 1) // 4000
+        """Work units per transition: one, plus one per 2,000 bits of a state's polynomial
+        (the integer arithmetic grows with the cards seen and the pile's size: measured at
+        about 5 µs a transition for 27 cards seen from 9,667, whose polynomials hold 7,000
+        bits)."""
+        return 1 + self.width * (self.most + 1) // 2000
 
     def work(self, limit: int | None = None) -> int | None:
         """Units of work :meth:`ways` takes (transitions times :meth:`unit`), counted by

@@ -321,7 +321,7 @@ def trial_cost(
         if method is SamplingMethod.POSITIONS:
             dealing = groups + 3 * seen  # about three units a card, and one row a group
         elif method is SamplingMethod.MARGINALS:
-            dealing = 3 * groups  # measured at about three times a table's cost a group
+            dealing = 6 * groups  # measured at about six times a table's cost a group
     cost = 10 + dealing + members // 10
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
