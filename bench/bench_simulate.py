@@ -30,6 +30,7 @@ from deckcheck.draws.model import (  # noqa: E402
     ReturnRule,
 )
 from deckcheck.draws.reference import simulate_reference  # noqa: E402
+from deckcheck.draws.sampling import SamplingMethod  # noqa: E402
 from deckcheck.draws.vectorised import BATCH, FixedPileSampler, simulate_vectorised  # noqa: E402
 
 TARGET_PER_CORE = 5_000_000
@@ -98,13 +99,13 @@ def samplers(trials: int) -> None:
     print(f"count sampling alone, batches of {BATCH:,} (the simulator's):")
     for sizes, n in ((RD.group_sizes, 7), (BIG.group_sizes, 7), (BIG.group_sizes, 15), (eight, 7)):
         colours = np.asarray(sizes)
-        sampler = FixedPileSampler(sizes, n)
-        chosen = "numpy count" if sampler.use_numpy else "tables"
+        chosen = FixedPileSampler(sizes, n).method.value
 
-        def tables(s: FixedPileSampler = sampler) -> None:
-            s.use_numpy = False  # time the tables even where the simulator would not use them
+        def forced(method: SamplingMethod, sizes: tuple[int, ...] = sizes, n: int = n) -> None:
+            # each method timed even where the simulator would not use it
+            sampler = FixedPileSampler(sizes, n, method)
             for _ in range(batches):
-                s.sample(rng, BATCH)
+                sampler.sample(rng, BATCH)
 
         def numpy_mvh(method: str, c: np.ndarray = colours, n: int = n) -> None:
             for _ in range(batches):
@@ -121,7 +122,8 @@ def samplers(trials: int) -> None:
 
         print(f"  {n} of {sum(sizes)} cards, {len(sizes)} groups (simulator uses: {chosen})")
         options: list[tuple[str, Callable[[], object]]] = [
-            ("FixedPileSampler tables", tables),
+            ("FixedPileSampler tables", lambda f=forced: f(SamplingMethod.TABLES)),
+            ("FixedPileSampler positions", lambda f=forced: f(SamplingMethod.POSITIONS)),
             ("multivariate_hypergeometric count", lambda f=numpy_mvh: f("count")),
             ("multivariate_hypergeometric marginals", lambda f=numpy_mvh: f("marginals")),
             ("sequential Generator.hypergeometric", sequential),

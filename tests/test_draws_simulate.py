@@ -336,8 +336,7 @@ def test_dealing_positions_gives_the_hypergeometric_distribution(
     """Positions dealt twice in a deal are drawn again: on small piles, where that happens in
     most deals (6 cards of 16: 85%; 4 of 4: every deal), every composition still comes with
     its multivariate hypergeometric probability."""
-    sampler = FixedPileSampler(sizes, n)
-    sampler.method = SamplingMethod.POSITIONS  # chosen only for big piles; forced here
+    sampler = FixedPileSampler(sizes, n, SamplingMethod.POSITIONS)  # chosen for big piles only
     assert_hypergeometric(sampler.sample(np.random.default_rng(11), 200_000), sizes, n)
 
 

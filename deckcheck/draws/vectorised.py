@@ -103,7 +103,7 @@ class FixedPileSampler:
     largest group goes last: it takes whatever is left, for free.
     """
 
-    def __init__(self, sizes: Sequence[int], n: int) -> None:
+    def __init__(self, sizes: Sequence[int], n: int, method: SamplingMethod | None = None) -> None:
         self.n_groups = len(sizes)
         self.n = n
         if n > sum(sizes):
@@ -115,9 +115,9 @@ class FixedPileSampler:
         self.total = int(sum(sizes))
         self.steps: list[tuple[int, IntArray, int]] = []
         self.n_steps = len(table_steps(sizes, n))
-        # The method (see deckcheck.draws.sampling) depends on the pile and the cards dealt;
-        # tables are built only when it is theirs.
-        self.method = sampling_method(sizes, n)
+        # The method (see deckcheck.draws.sampling) depends on the pile and the cards dealt
+        # (``method`` forces one, to compare them); tables are built only when it is theirs.
+        self.method = sampling_method(sizes, n) if method is None else method
         rest = sum(sizes)
         for g in order[:-1] if self.method is SamplingMethod.TABLES else []:
             a = sizes[g]
