@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-import numpy as np  # noqa: E402 - after the path set-up above
 
+from deckcheck.core.numeric import np  # noqa: E402 - after the path set-up above
 from deckcheck.draws.model import (  # noqa: E402
     CountTest,
     DrawProblem,

@@ -1,0 +1,55 @@
+"""The benchmark scripts still run. Their figures are not checked here (no test measures
+time); each is called on the least work it takes, so that a change to the code it measures
+that breaks it fails here rather than when someone next measures."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from conftest import REPO
+
+from deckcheck.draws.model import Procedure, Query
+
+BENCH = REPO / "bench"
+
+
+@pytest.fixture(scope="module")
+def bench() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(BENCH))
+    try:
+        yield importlib.import_module("_common")
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in BENCH.glob("bench_*.py")))
+def test_every_bench_loads(bench: ModuleType, name: str) -> None:
+    assert callable(importlib.import_module(name).main)
+
+
+def test_the_simulation_bench_times_every_sampling_method(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("numpy")
+    simulate = importlib.import_module("bench_simulate")
+    simulate.samplers(1)  # one batch for each method and pile
+    simulate.compare("Ren Dhark", simulate.RD, Procedure(7), Query(7), 20_000, 200)
+    out = capsys.readouterr().out
+    for method in ("tables", "positions", "count", "marginals"):
+        assert method in out
+    assert "speed-up" in out
+
+
+def test_the_scaling_bench_builds_its_decks_and_times_a_query(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    scaling = importlib.import_module("bench_scaling")
+    cases = scaling.named_cases(tmp_path, scaling.stccg_deck(tmp_path, 200))
+    assert all(Path(deck).is_file() for _, deck, _, _ in cases)
+    seconds, how = scaling.one(scaling.PC80, scaling.PC_CONDITIONS[:2], 1, turn=1)
+    assert how == "exact" and seconds > 0
