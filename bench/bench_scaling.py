@@ -27,68 +27,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from _common import REPO, deckcheck, installed_run, machine, wall_times
+from cases import PC_CONDITIONS, RD_CONDITIONS, STCCG_CONDITIONS
 
 sys.path.insert(0, str(REPO))
 
 PC80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
 RD = str(REPO / "examples/ren-dhark/terra-custom.txt")
-#: The ten overlapping conditions of the reliability review, then ten more.
-PC_CONDITIONS = [
-    "type:warrior>=1",
-    "type:building>=1",
-    "type:miner>=1",
-    "rarity:1>=2",
-    "rarity:2>=1",
-    "rarity:3<=1",
-    "name:Trooper>=1",
-    "cost_gold:2>=1",
-    "cost_cosmium:1>=1",
-    "lives:3<=2",
-    "type:spell<=2",
-    "type:trap<=1",
-    "cost_gold:1>=1",
-    "cost_cosmium:2>=1",
-    "cost_electricity:1>=1",
-    "cost_gold:0<=2",
-    "cost_cosmium:0>=1",
-    "rarity:1<=8",
-    "lives:6<=1",
-    "attack:1<=1",
-]
-STCCG_CONDITIONS = [
-    "type:Personnel>=2",
-    "type:Ship>=1",
-    "type:Event>=1",
-    "type:Interrupt>=1",
-    "type:Equipment<=1",
-    "affiliation:Federation>=1",
-    "affiliation:Klingon>=1",
-    "affiliation:Romulan<=1",
-    "rarity:C>=1",
-    "rarity:U>=1",
-    "rarity:R<=2",
-    "rarity:V>=1",
-    "icons:Stf>=1",
-    "icons:Cmd>=1",
-    "icons:AU<=1",
-    "type:Incident<=1",
-    "affiliation:Non-Aligned>=1",
-    "type:Objective<=1",
-    "rarity:P<=1",
-    "icons:DQ<=1",
-]
-RD_CONDITIONS = [
-    "type:ship>=2",
-    "type:action<=3",
-    "type:person>=1",
-    "type:unit>=1",
-    "faction:Terra>=1",
-    "faction:Nogkové<=1",
-    "faction:Strážci<=1",
-    "colour:blue>=3",
-    "type:ship<=5",
-    "type:unit<=3",
-]
 
 
 def stccg_deck(folder: Path, size: int) -> str:

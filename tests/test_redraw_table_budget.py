@@ -12,7 +12,7 @@ import math
 import tomllib
 
 import pytest
-from conftest import REPO, lines_run
+from conftest import RD_TEN_CONDITIONS, REPO, lines_run
 
 from deckcheck import api
 from deckcheck.analysis.odds import OddsOptions, bind
@@ -25,18 +25,7 @@ from deckcheck.draws.reduced import Reduced
 from deckcheck.draws.sequential import SequentialEngine
 
 TERRA = str(REPO / "examples/ren-dhark/terra-custom.txt")
-TEN = [
-    "type:ship>=2",
-    "type:action<=3",
-    "type:person>=1",
-    "type:unit>=1",
-    "faction:Terra>=1",
-    "faction:Nogkové<=1",
-    "faction:Strážci<=1",
-    "colour:blue>=3",
-    "type:ship<=5",
-    "type:unit<=3",
-]
+TEN = RD_TEN_CONDITIONS
 
 
 @pytest.fixture(scope="module")
