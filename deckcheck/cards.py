@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector, looks_like_field_value
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import fold
+from deckcheck.core.values import frozen
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
 
 
-@dataclass(frozen=True)
+@frozen
 class CardSearch:
     """Cards found, and for a single match the game's drawing of it (if it has one)."""
 

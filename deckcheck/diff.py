@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +10,12 @@ from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
+from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.games.setaside import set_aside
 
 
-@dataclass(frozen=True)
+@frozen
 class CardChange:
     """One card whose count differs."""
 
@@ -29,7 +29,7 @@ class CardChange:
         return "added" if self.before == 0 else "removed" if self.after == 0 else "changed"
 
 
-@dataclass(frozen=True)
+@frozen
 class TotalChange:
     """A rule-relevant total before and after; None where unknown (values missing)."""
 
@@ -40,7 +40,7 @@ class TotalChange:
     after_known_part: int = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class DeckDiff:
     """Changes grouped by type, and totals."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import tomli_w
@@ -22,6 +22,7 @@ from deckcheck.core.errors import DeckFormatError, UsageError
 from deckcheck.core.inputs import STDIN, read_bytes, source_label
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import Suggester
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.edit import (
@@ -46,7 +47,7 @@ from deckcheck.games.registry import get_game
 from deckcheck.validate import validate_loaded
 
 
-@dataclass(frozen=True)
+@frozen
 class EditResult:
     """An edit made: the card, the copies added (negative: removed), where, the deck's standing
     afterwards and the findings the edit brought or cleared."""
@@ -351,7 +352,7 @@ def standing(loaded: LoadedDeck, report: Report) -> str:
 # --- a new deck -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class NewDeck:
     """A new deck file written: where, for which game and variant, and its cards (a starter)."""
 

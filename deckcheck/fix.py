@@ -33,6 +33,7 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError, DeckcheckError, InputFileError, UsageError
 from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.text import Suggester
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.resolve import lookup, pick
@@ -51,7 +52,7 @@ OWNED = "--owned"
 _OPTIMAL, _LIMIT, _INFEASIBLE = 0, 1, 2
 
 
-@dataclass(frozen=True)
+@frozen
 class Change:
     """One card's copies before and after."""
 
@@ -74,7 +75,7 @@ class Change:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class FixResult:
     """The nearest legal deck, or why there is none.
 
@@ -245,7 +246,7 @@ def _row(
     return {**row, h: big}, -math.inf, high + big
 
 
-@dataclass(frozen=True)
+@frozen
 class _Solved:
     status: int
     values: dict[str, int]
@@ -686,7 +687,7 @@ def _edited_in_place(
 # ------------------------------------------------------------------------ validate --suggest
 
 
-@dataclass(frozen=True)
+@frozen
 class SuggestedValidation:
     """``validate --suggest``: the validation, and for each illegal deck its nearest fix."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.catalog.model import card_labels
 from deckcheck.core.errors import DeckcheckError, UnknownCardsError
 from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.resolve import PartlyResolvedError
@@ -56,7 +57,7 @@ def validate_partly(error: PartlyResolvedError) -> Report | None:
     return replace(validate_loaded(error.loaded), unknown_lines=len(error.unresolved))
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """One deck's result: a report, or the input error that stopped it."""
 
@@ -94,7 +95,7 @@ class Outcome:
         return data
 
 
-@dataclass(frozen=True)
+@frozen
 class Validation:
     """The validation of several decks: each one's outcome, in the order given."""
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +22,7 @@ from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.values import frozen
 
 ANY = "|"
 MAX_ALTERNATIVES = 8
@@ -121,7 +121,7 @@ def _turn_seen(setup: DrawSetup, options: OddsOptions) -> int:
     return setup.procedure().seen_by_turn(options.turn, options.second)
 
 
-@dataclass(frozen=True)
+@frozen
 class DistributionRow:
     """Exactly ``k`` cards of the category among those seen, and at least ``k``."""
 
@@ -138,7 +138,7 @@ class DistributionRow:
         return dataclasses.asdict(self)
 
 
-@dataclass(frozen=True)
+@frozen
 class DistributionReport:
     """How many cards of a category are seen: every count, its chance and the mean."""
 

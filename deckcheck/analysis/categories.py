@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
@@ -21,6 +20,7 @@ from deckcheck.catalog.model import Card, Catalog, FieldSpec
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError, DeckFormatError
 from deckcheck.core.text import fold
+from deckcheck.core.values import frozen
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.model import CategoryLine, DeckSource
 from deckcheck.games.base import Game
@@ -29,7 +29,7 @@ from deckcheck.games.registry import pile_reference
 CATEGORY_FIELD = "category"
 
 
-@dataclass(frozen=True)
+@frozen
 class Category:
     """A named set of cards: those matching any member selector."""
 

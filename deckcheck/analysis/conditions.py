@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from deckcheck.core.errors import ConditionError
+from deckcheck.core.values import frozen
 from deckcheck.draws.compare import Comparison
 
 MAX_CONDITION_COUNT = 100_000
@@ -18,7 +18,7 @@ _QUOTE_THEM = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Condition:
     """A parsed condition: which cards, the comparison and the count."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
@@ -19,6 +18,7 @@ from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card, Catalog, FieldSpec
 from deckcheck.core.errors import UsageError
 from deckcheck.core.text import fold
+from deckcheck.core.values import frozen
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
 from deckcheck.games.spec import GameInfo, GameSpec, OpeningModel, VariantModel
@@ -27,7 +27,7 @@ MAX_DECK = 100_000
 _LABEL = re.compile(r"^[^<>=|]+$")
 
 
-@dataclass(frozen=True)
+@frozen
 class CategoryCount:
     """``LABEL=COUNT`` from the command line."""
 

@@ -6,7 +6,7 @@ import functools
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from deckcheck.analysis.odds import (
     Bound,
@@ -22,6 +22,7 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import plural
+from deckcheck.core.values import frozen
 from deckcheck.draws.dealer import (
     Choices,
     Dealer,
@@ -37,7 +38,7 @@ from deckcheck.games.spec import MulliganModel
 MAX_HANDS = 1000
 
 
-@dataclass(frozen=True)
+@frozen
 class SampleHand:
     """One dealt hand: what was first drawn, what the mulligan did and why, what is kept."""
 
@@ -49,7 +50,7 @@ class SampleHand:
     satisfied: bool | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class HandsReport:
     """Several sample hands and how they were dealt."""
 
@@ -248,7 +249,7 @@ def accepted_hand(mulligan: MulliganModel) -> list[str]:
     return goal
 
 
-@dataclass(frozen=True)
+@frozen
 class _Grouping:
     """Which group of the abstract problem a card belongs to (the selectors it matches)."""
 

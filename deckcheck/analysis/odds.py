@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Final, Literal
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
@@ -11,6 +11,7 @@ from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
+from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.facade import Policy, RedrawPolicy
 from deckcheck.draws.facts import Fact, FactKind, lookahead_fact
@@ -63,7 +64,7 @@ def _said(fact: Fact) -> bool:
     return fact.kind in _SAID or (fact.kind is FactKind.OPTIMAL_REDRAW_LIMIT and fact.limit == 1)
 
 
-@dataclass(frozen=True)
+@frozen
 class OddsOptions:
     """How many cards are seen and which mulligan applies."""
 
@@ -76,7 +77,7 @@ class OddsOptions:
     redraw_policy: RedrawPolicy = "optimal"
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnRow:
     """One row of ``--by-turn``."""
 
@@ -97,7 +98,7 @@ class TurnRow:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class OddsReport:
     """An answer and everything it assumed."""
 
@@ -155,7 +156,7 @@ class OddsReport:
         return data
 
 
-@dataclass(frozen=True)
+@frozen
 class Bound:
     """Conditions bound to a setup: the abstract problem and procedure."""
 

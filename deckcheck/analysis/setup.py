@@ -6,12 +6,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
 from deckcheck.games.base import Game
@@ -20,7 +20,7 @@ from deckcheck.games.setaside import SetAside, set_aside
 from deckcheck.games.spec import MulliganModel, OpeningModel
 
 
-@dataclass(frozen=True)
+@frozen
 class DrawSetup:
     """A pile to draw from and how the game deals from it."""
 

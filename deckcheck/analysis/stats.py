@@ -10,7 +10,7 @@ unit, a card of two affiliations) counts once for each of them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from deckcheck.analysis.setup import DrawSetup, deck_setup, open_setup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.values import frozen
 from deckcheck.decks.load import load_deck
 from deckcheck.games.base import Game
 from deckcheck.games.registry import pile_reference
@@ -31,7 +32,7 @@ PILE_ZONE = "draw pile"
 NOT_GIVEN = "(not given)"
 
 
-@dataclass(frozen=True)
+@frozen
 class HandOdds:
     """What the opening hand holds of one category: the expected number (before any
     mulligan, which depends on what the player aims for) and the chance of at least one,
@@ -60,7 +61,7 @@ class HandOdds:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class Bucket:
     """One value of a dimension: how many cards have it, their share, the hand odds."""
 
@@ -81,7 +82,7 @@ class Bucket:
         return data
 
 
-@dataclass(frozen=True)
+@frozen
 class Dimension:
     """A deck broken down by one field (or a user's categories)."""
 
@@ -112,7 +113,7 @@ class Dimension:
         return data
 
 
-@dataclass(frozen=True)
+@frozen
 class StatsReport:
     """A deck's composition and opening-hand figures."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from deckcheck.analysis.setup import DrawSetup, deck_setup, open_setup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.values import frozen
 from deckcheck.decks.load import load_deck
 from deckcheck.games.registry import pile_reference
 
@@ -31,7 +32,7 @@ OTHER = Card("(another card)", "another card", ())
 WINDOW = 4  # rows each side of the answer
 
 
-@dataclass(frozen=True)
+@frozen
 class TuneRow:
     """The condition's probability with ``count`` category cards in the deck."""
 
@@ -47,7 +48,7 @@ class TuneRow:
         return dataclasses.asdict(self)
 
 
-@dataclass(frozen=True)
+@frozen
 class TuneReport:
     """The answer (None when no count reaches the target), the table around it, the method."""
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 
 from deckcheck.catalog.model import Card
+from deckcheck.core.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class DeckEntry:
     """A resolved line: a card and how many copies, with where it was written.
 
@@ -30,7 +31,7 @@ class DeckEntry:
     face: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Deck:
     """A resolved deck: entries in file order (the order matters for stacks).
 

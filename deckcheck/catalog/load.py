@@ -8,7 +8,6 @@ Every problem in an overlay is collected, so ``catalog check`` can report them a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -18,9 +17,10 @@ from deckcheck.core.errors import CatalogError
 from deckcheck.core.inputs import read_text, source_label
 from deckcheck.core.text import fold, slug, suggest
 from deckcheck.core.tomlfile import key_line, parse_toml, table_lines
+from deckcheck.core.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """One thing wrong in a catalog file, with its line where known."""
 
@@ -32,7 +32,7 @@ class Problem:
         return f"{label}:{self.line}: {self.message}" if self.line else f"{label}: {self.message}"
 
 
-@dataclass(frozen=True)
+@frozen
 class CatalogDocument:
     """A parsed catalog or overlay file: its header table and its raw card tables."""
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, cast, overload
 
 from deckcheck.core.text import fold, squash
+from deckcheck.core.values import frozen
 
 FieldKind = Literal["text", "int", "bool", "list", "data"]
 
@@ -15,7 +16,7 @@ FieldKind = Literal["text", "int", "bool", "list", "data"]
 CORE_FIELDS = frozenset({"id", "name", "type", "aliases", "note"})
 
 
-@dataclass(frozen=True)
+@frozen
 class FieldSpec:
     """What a game allows in one card field (from ``[fields.NAME]`` of its game.toml)."""
 
@@ -76,7 +77,7 @@ class FieldSpec:
         return None
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Card:
     """One card (or troop, hero, token) of a catalog.
 
@@ -221,7 +222,7 @@ class Cards(Sequence[Card]):
         return [self[position] for position in self._squashed.get(key, ())]
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Catalog:
     """All cards of one game, in catalog order (earliest printing first), with lookups.
 

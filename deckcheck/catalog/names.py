@@ -11,13 +11,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.text import fold, squash
+from deckcheck.core.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class NameMatch:
     """The cards a spelling may name (best first, none when it names no card), or why a near
     match is refused.
@@ -33,7 +33,7 @@ class NameMatch:
     note: str | None = None  # said beside the verdict: how a doubtful spelling was read
 
 
-@dataclass(frozen=True)
+@frozen
 class NameRow:
     """One row of a game's name table: a spelling, the card id, the face, extra columns."""
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.errors import ConditionError
 from deckcheck.core.text import fold, suggest
+from deckcheck.core.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Selector:
     """A bound selector: its text and the predicate it stands for."""
 

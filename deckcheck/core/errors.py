@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from deckcheck.core.values import frozen
 
 
 class DeckcheckError(Exception):
@@ -59,7 +61,7 @@ class ConditionError(DeckcheckError):
     """An odds/simulate condition that cannot be parsed or matches nothing sensible."""
 
 
-@dataclass(frozen=True)
+@frozen
 class UnresolvedLine:
     """One deck line whose name matches no card (or several), with suggestions."""
 

@@ -8,11 +8,11 @@ tens of seconds and gigabytes): :data:`MAX_KEY_PARTS` parts per key and :data:`M
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.values import frozen
 
 MAX_KEY_PARTS = 64
 """Parts of one dotted key (``a.b.c`` has 3): decks and catalogs use one or two."""
@@ -109,7 +109,7 @@ _KEY = re.compile(r"""^\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=
 _HEADER = re.compile(r"^\s*\[")
 
 
-@dataclass(frozen=True)
+@frozen
 class _KeyIndex:
     """Where each key is written: (line of its table's header, or 0, key) -> first line."""
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 
 from deckcheck.core.result import BAD_INPUT, ILLEGAL, OK, UNVERIFIED, Json
+from deckcheck.core.values import frozen
 
 
 class Severity(StrEnum):
@@ -25,7 +26,7 @@ class Status(StrEnum):
     UNVERIFIED = "unverified"
 
 
-@dataclass(frozen=True)
+@frozen
 class Violation:
     """One finding of one rule: stable code, severity, a message with numbers, the cards."""
 
@@ -59,7 +60,7 @@ def undecided(code: str, message: str, cards: Iterable[str] = ()) -> Violation:
     return Violation(code, Severity.UNKNOWN, message, tuple(cards))
 
 
-@dataclass(frozen=True)
+@frozen
 class Report:
     """The validation of one deck.
 

@@ -13,12 +13,12 @@ import codecs
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from xml.sax.saxutils import escape, unescape
 
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckFormatError, UsageError
 from deckcheck.core.inputs import surely_cp1250
+from deckcheck.core.values import frozen
 from deckcheck.decks.parse import card_count_span
 
 Spelling = Callable[[Card], str]
@@ -28,7 +28,7 @@ EDITABLE = ("text", "lackey", "dek", "toml", "json")
 """The deck formats edited in place."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Change:
     """Add (``delta`` > 0) or remove copies of a card in a zone of the game (None: the zone
     the card is in, else the first)."""
@@ -38,7 +38,7 @@ class Change:
     zone: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Held:
     """A card line of the file as it resolved: the card (None: it named none), its copies, its
     1-based line (a JSON deck: its element's number), zone, type and face."""
@@ -51,7 +51,7 @@ class Held:
     face: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Encoded:
     """How a file's text was stored: its codec and byte-order mark."""
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.load import read_document
 from deckcheck.catalog.model import Catalog
 from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
+from deckcheck.core.values import frozen
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
 from deckcheck.decks.resolve import (
@@ -23,7 +24,7 @@ from deckcheck.games.base import Game, Variant
 from deckcheck.games.registry import all_games, get_game, pile_reference
 
 
-@dataclass(frozen=True)
+@frozen
 class LoadedDeck:
     """A deck with everything needed to check or analyse it."""
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 
+from deckcheck.core.values import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class DeckLine:
     """One card line as written: ``count`` copies of ``name`` (a name, alias or id)."""
 
@@ -25,7 +27,7 @@ class DeckLine:
     doubt: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class CategoryLine:
     """A user-named category as written: its name and members (card names, ids or
     ``field:value`` selectors; a card belongs when it matches any member)."""
@@ -35,7 +37,7 @@ class CategoryLine:
     line: int | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class DeckSource:
     """A parsed deck file before its names are resolved."""
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
@@ -12,6 +11,7 @@ from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.names import NameMatch
 from deckcheck.core.errors import UnknownCardsError, UnresolvedLine
 from deckcheck.core.text import Suggester
+from deckcheck.core.values import frozen
 from deckcheck.decks.model import DeckLine, DeckSource
 from deckcheck.decks.parse import HEADER_KEYS
 from deckcheck.games.base import Game
@@ -62,7 +62,7 @@ def pick(cards: Sequence[Card], game: Game) -> Card | None:
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolved:
     """What one line names: a card (with its face), or candidates and why none was taken."""
 

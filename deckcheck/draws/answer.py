@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
+from deckcheck.core.values import frozen
 from deckcheck.draws.facts import Fact, FactKind, Method
 from deckcheck.draws.stats import wilson_interval
 from deckcheck.draws.wording import method_text, notes
 
 
-@dataclass(frozen=True)
+@frozen
 class Answer:
     """A probability with the mulligan and without it, how it was obtained and what it assumed.
 

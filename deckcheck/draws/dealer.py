@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Generic, Protocol, TypeVar
 
+from deckcheck.core.values import frozen
 from deckcheck.draws.facts import Fact, FactKind
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
 from deckcheck.draws.policies import lookahead_keep, triggers_held
@@ -28,7 +29,7 @@ REDRAW_CAP = 1000
 ReturnChooser = Callable[[tuple[int, ...]], "Sequence[int] | None"]
 
 
-@dataclass(frozen=True)
+@frozen
 class DealShape:
     """What one deal does, derived once from the procedure and the query.
 
@@ -115,7 +116,7 @@ class StepKind(Enum):
     KEPT_NO_RETURN = "kept-no-return"  # the return rule's choice was to keep the hand
 
 
-@dataclass(frozen=True)
+@frozen
 class Step(Generic[T]):
     """A mulligan event: its kind, the triggers that held, the cards that moved."""
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Literal
 
+from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.dealer import KeepChooser, RedrawChooser, ReturnChooser, deal_shape
 from deckcheck.draws.facts import (
@@ -62,7 +63,7 @@ Progress = Callable[[int, int], None]
 RedrawPolicy = Literal["always", "optimal"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Policy:
     """How the player decides where the rules give a choice.
 

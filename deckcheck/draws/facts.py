@@ -7,8 +7,9 @@ facts they already say in their own terms by :class:`FactKind`, not by matching 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum, StrEnum
+
+from deckcheck.core.values import frozen
 
 
 class Method(StrEnum):
@@ -79,7 +80,7 @@ class FactKind(Enum):
     IMPOSSIBLE_FORCED = "impossible-forced"
 
 
-@dataclass(frozen=True)
+@frozen
 class Fact:
     """A :class:`FactKind` with its parameters (which ones depends on the kind)."""
 
@@ -124,7 +125,7 @@ class Stage(StrEnum):
     OPTIMAL_REDRAW_LOOKAHEAD = "optimal redraw with look-ahead"
 
 
-@dataclass(frozen=True)
+@frozen
 class OutOfReach:
     """Why an exact computation gave up, with its numbers."""
 

@@ -8,12 +8,13 @@ matters. Selectors are numbered; conditions and mulligan triggers refer to them 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from deckcheck.core.values import frozen
 from deckcheck.draws.compare import Comparison
 
 
-@dataclass(frozen=True)
+@frozen
 class CountTest:
     """``count(cards matching selector) OP threshold``."""
 
@@ -30,7 +31,7 @@ class CountTest:
         return bool(self.op.holds(count, self.threshold))
 
 
-@dataclass(frozen=True)
+@frozen
 class DrawProblem:
     """A pile partitioned into groups, and the question asked of the cards seen.
 
@@ -66,7 +67,7 @@ class DrawProblem:
         return all(c.holds(totals[c.selector]) for c in self.conditions)
 
 
-@dataclass(frozen=True)
+@frozen
 class RedrawRule:
     """Reshuffle the whole hand and draw a new one, when any trigger holds for the hand.
 
@@ -79,7 +80,7 @@ class RedrawRule:
     max_redraws: int | None = 1
 
 
-@dataclass(frozen=True)
+@frozen
 class ReturnRule:
     """Once, return exactly ``count`` cards of the hand to the pile, shuffle, draw as many.
 
@@ -93,7 +94,7 @@ class ReturnRule:
 MulliganRule = RedrawRule | ReturnRule
 
 
-@dataclass(frozen=True)
+@frozen
 class Procedure:
     """How a game deals: opening hand, draws per turn, mulligan and look-ahead.
 
@@ -140,7 +141,7 @@ class Procedure:
         return self.opening_size(second) + extra + self.draws_per_turn * (turn - 1)
 
 
-@dataclass(frozen=True)
+@frozen
 class Query:
     """One question: how many cards end up seen, whether the mulligan rule applies."""
 

@@ -29,9 +29,10 @@ import functools
 import math
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
+from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Answer
 from deckcheck.draws.capped import PlainProgramme, Progress
 from deckcheck.draws.compositions import compositions, count_compositions, ways
@@ -57,7 +58,7 @@ DEFAULT_BUDGET = 200_000
 METHOD = Method.OPTIMAL_REDRAW
 
 
-@dataclass(frozen=True)
+@frozen
 class _Solution:
     """Everything one exact solve learns, shared by the odds and the decision function.
 
@@ -190,7 +191,7 @@ def _inactive(engine: SequentialEngine, budget: int) -> Fraction:
     return engine.without_mulligan()
 
 
-@dataclass(frozen=True)
+@frozen
 class _Hands:
     """Every opening hand of a reduced problem (class compositions, in the order
     :func:`compositions` gives them), with what does not depend on the cards seen after it:

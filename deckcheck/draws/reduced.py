@@ -9,15 +9,15 @@ and capped where the tests stop telling counts apart (:meth:`Comparison.cap`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from deckcheck.core.values import frozen
 from deckcheck.draws.model import CountTest, DrawProblem
 
 #: Capped counts of the tracked selectors, in the order of :attr:`Tracked.selectors`.
 Vec = tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Tracked:
     """Capped counts of a set of selectors: which selectors, their caps, and the tests on them."""
 
@@ -86,7 +86,7 @@ def track(tests: Sequence[CountTest], class_rows: Sequence[tuple[bool, ...]]) ->
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class Reduced:
     """Groups merged into *classes*: cards matching the same relevant selectors.
 

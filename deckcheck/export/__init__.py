@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.core.result import ILLEGAL, OK, Json
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.export.formats import render_with_notes
@@ -14,7 +14,7 @@ from deckcheck.export.write import write_atomically
 from deckcheck.validate import validate_loaded
 
 
-@dataclass(frozen=True)
+@frozen
 class ExportResult:
     """What export did: the text (None when refused), the validation, where it went."""
 

@@ -28,6 +28,7 @@ from deckcheck.core.inputs import too_many_overlays
 from deckcheck.core.result import Json
 from deckcheck.core.text import squash, suggest
 from deckcheck.core.tomlfile import parse_toml
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Violation
 from deckcheck.games.limits import DataRule, data_rules
 from deckcheck.games.linear import RuleConstraints
@@ -50,7 +51,7 @@ def warnings_only(code: str) -> Constraints:
     return lambda catalog, variant: RuleConstraints(code)
 
 
-@dataclass(frozen=True)
+@frozen
 class CodeRule:
     """A rule that needs code: its check and, where it can say it, its constraints."""
 
@@ -61,7 +62,7 @@ class CodeRule:
         return self.check(deck, catalog, variant)
 
 
-@dataclass(frozen=True)
+@frozen
 class Exported:
     """A deck written in some format, with notes on anything the format could not hold."""
 
@@ -293,7 +294,7 @@ class Game:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class GameInfo:
     """One game as ``deckcheck games`` lists it."""
 

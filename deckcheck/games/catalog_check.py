@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.catalog.load import Problem, check_overlay, read_document
 from deckcheck.core.result import BAD_INPUT, OK, Json
+from deckcheck.core.values import frozen
 from deckcheck.games.registry import all_games, get_game
 
 
-@dataclass(frozen=True)
+@frozen
 class CatalogCheck:
     """The outcome of checking one overlay file."""
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import suggest
+from deckcheck.core.values import frozen
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
 
 
-@dataclass(frozen=True)
+@frozen
 class CatalogTemplate:
     """A commented overlay file to fill in (TOML text)."""
 

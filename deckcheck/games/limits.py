@@ -25,7 +25,6 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.catalog.deck import Deck
@@ -33,13 +32,14 @@ from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError
 from deckcheck.core.text import fold, plural
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Violation, error, undecided
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, terms
 from deckcheck.games.spec import CheckModel
 from deckcheck.games.variant import Variant
 
 
-@dataclass(frozen=True)
+@frozen
 class Amount:
     """How many cards a size or count rule counts, and its bounds: ``58/60 cards``."""
 
@@ -72,7 +72,7 @@ class _Fields(dict[str, Any]):
         raise CatalogError(f"a rule message names an unknown field {{{key}}}")
 
 
-@dataclass(frozen=True)
+@frozen
 class DataRule:
     """One ``[checks."CODE"]`` entry: checks a deck and states itself as constraints."""
 

@@ -13,10 +13,12 @@ variables (:class:`Helper`), whose names start with the rule's code so that they
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from deckcheck.core.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Linear:
     """``low <= sum(coefficient * variable) <= high`` (a missing bound is no bound).
 
@@ -37,7 +39,7 @@ class Linear:
         return (self.low is None or total >= self.low) and (self.high is None or total <= self.high)
 
 
-@dataclass(frozen=True)
+@frozen
 class Helper:
     """A rule's own whole-number variable, ``low`` to ``high`` (``binary``: 0 or 1)."""
 
@@ -51,7 +53,7 @@ class Helper:
         return self.low == 0 and self.high == 1
 
 
-@dataclass(frozen=True)
+@frozen
 class RuleConstraints:
     """One rule as constraints.
 

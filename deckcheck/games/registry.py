@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import suggest
+from deckcheck.core.values import frozen
 from deckcheck.games.base import Game, GameInfo
 
 ENTRY_POINT_GROUP = "deckcheck.games"
@@ -75,7 +75,7 @@ def get_game(game_id: str) -> Game:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class GameList:
     """Every game that loads, in id order."""
 
@@ -96,7 +96,7 @@ def list_games() -> GameList:
 _PILE = re.compile(r"^(?P<game>[A-Za-z0-9][A-Za-z0-9-]*):(?P<pile>[A-Za-z0-9][A-Za-z0-9-]*)$")
 
 
-@dataclass(frozen=True)
+@frozen
 class PileReference:
     """A DECK argument naming a game's built-in random pile (``dorn:rituals``)."""
 

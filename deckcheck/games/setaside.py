@@ -7,16 +7,16 @@ such cards (STCCG's seed half), so the two can never disagree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.text import fold
+from deckcheck.core.values import frozen
 from deckcheck.games.spec import SetAsideModel
 
 
-@dataclass(frozen=True)
+@frozen
 class SetAside:
     """Copies of one card taken out before the shuffle, and why."""
 

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
 from deckcheck.core.errors import CatalogError, UsageError
+from deckcheck.core.values import frozen
 from deckcheck.games.spec import CardChangeModel
 
 
-@dataclass(frozen=True)
+@frozen
 class Variant:
     """A named set of rules and their numbers (``params``)."""
 

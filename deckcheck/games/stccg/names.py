@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.names import NameMatch, NameTable, cards_of
 from deckcheck.core.text import fold, tidy
+from deckcheck.core.values import frozen
 
 __all__ = ["SET_SUFFIXES", "fold", "name_candidates"]
 
@@ -175,7 +175,7 @@ _SPACED_DASH = re.compile(r"\s+-\s+")
 _KLINGON_PREFIX = re.compile(r"^I\.K\.([CS])\.", re.I)
 
 
-@dataclass(frozen=True)
+@frozen
 class Candidate:
     """A name worth trying for a spelling; ``labels`` (when set) are the set names or codes
     the spelling asked for, which a card found under the bare name must belong to."""

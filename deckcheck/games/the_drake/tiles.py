@@ -15,7 +15,8 @@ Pure module: no imports from the rest of deckcheck. An action is a mapping with 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+
+from deckcheck.core.values import frozen
 
 __all__ = ["TileError", "legend", "parse_grid", "render_side", "render_tile"]
 
@@ -30,7 +31,7 @@ def _sign(n: int) -> int:
     return (n > 0) - (n < 0)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Symbols:
     """One drawing alphabet: a character per cell kind, an arrow per slide direction."""
 

@@ -1,0 +1,169 @@
+"""``@frozen``: frozen value classes that cost next to nothing to define.
+
+``@dataclass(frozen=True)`` writes six methods per class as source text and compiles them when
+the class's module is imported: about a third of a millisecond a class. deckcheck defines
+dozens of value classes on a validation's path alone, so that compiling was a tenth of what
+a `deckcheck validate` costs beyond the bare Typer command line it is measured against.
+
+``@frozen`` makes the same class without compiling anything: the fields are recorded by
+:func:`dataclasses.dataclass` itself (so :func:`dataclasses.fields`, :func:`dataclasses.replace`
+and :func:`dataclasses.asdict` work, and ``field(default=..., default_factory=...,
+compare=False, repr=False)`` mean what they mean there), and the methods are shared ones that
+read the recorded fields: ``__init__`` (positional or keyword, defaults and factories, then
+``__post_init__``), ``__repr__``, ``__eq__`` and ``__hash__`` over the compared fields (unless
+``eq=False``: identity, as a dataclass with ``eq=False``), and an ``__setattr__`` /
+``__delattr__`` that raise :class:`dataclasses.FrozenInstanceError`. A ``__post_init__`` may set
+a field with ``object.__setattr__``, as in a frozen dataclass.
+
+Type checkers read the decorator as a frozen dataclass (``dataclass_transform``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import MISSING, Field, FrozenInstanceError
+from operator import attrgetter
+from typing import Any, TypeVar, dataclass_transform, overload
+
+T = TypeVar("T", bound=type)
+
+_set = object.__setattr__
+
+
+@overload
+def frozen(cls: T, /) -> T: ...
+@overload
+def frozen(*, eq: bool = True) -> Callable[[T], T]: ...
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, Field))
+def frozen(cls: T | None = None, /, *, eq: bool = True) -> T | Callable[[T], T]:
+    """Make ``cls`` a frozen value class (see the module's docstring); ``@frozen`` or
+    ``@frozen(eq=False)``."""
+
+    def wrap(cls: T) -> T:
+        return _make(cls, eq)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _make(cls: T, eq: bool) -> T:
+    # Records the fields and __match_args__ only: with init, repr and eq off it compiles nothing.
+    dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+    fields = dataclasses.fields(cls)
+    if any(f.kw_only is True for f in fields):  # not needed yet, so not written
+        raise TypeError(f"value class {cls.__name__}: keyword-only fields are not supported")
+    if "__setattr__" in cls.__dict__ or "__delattr__" in cls.__dict__:
+        raise TypeError(f"value class {cls.__name__} must not define __setattr__/__delattr__")
+    if "__init__" not in cls.__dict__:
+        cls.__init__ = _initialiser(cls, fields)  # type: ignore[misc]
+    cls.__setattr__ = _frozen_setattr  # type: ignore[assignment]
+    cls.__delattr__ = _frozen_delattr  # type: ignore[assignment]
+    shown = tuple(f.name for f in fields if f.repr)
+    if "__repr__" not in cls.__dict__:
+        cls.__repr__ = _representer(shown)  # type: ignore[assignment]
+    if eq:
+        compared = tuple(f.name for f in fields if f.compare)
+        hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
+        if "__eq__" not in cls.__dict__:
+            cls.__eq__ = _comparer(compared)  # type: ignore[assignment]
+        if "__hash__" not in cls.__dict__ or cls.__dict__["__hash__"] is None:
+            cls.__hash__ = _hasher(hashed)  # type: ignore[assignment]
+    return cls
+
+
+def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., None]:
+    names = tuple(f.name for f in fields if f.init)
+    defaults = {f.name: f.default for f in fields if f.init and f.default is not MISSING}
+    factories = {
+        f.name: f.default_factory
+        for f in fields
+        if f.default_factory is not MISSING  # type: ignore[misc]
+    }
+    # Fields left out of __init__ still get their default, as in a dataclass.
+    preset = {f.name: f.default for f in fields if not f.init and f.default is not MISSING}
+    post_init = getattr(cls, "__post_init__", None)
+    count = len(names)
+    known = frozenset(names)
+    title = cls.__qualname__
+
+    def __init__(self: object, *args: Any, **kwargs: Any) -> None:
+        if len(args) > count:
+            raise TypeError(
+                f"{title}.__init__() takes {count + 1} positional arguments "
+                f"but {len(args) + 1} were given"
+            )
+        for name, arg in zip(names, args, strict=False):
+            _set(self, name, arg)
+        if kwargs or len(args) < count:
+            for name in kwargs:
+                if name not in known:
+                    raise TypeError(
+                        f"{title}.__init__() got an unexpected keyword argument {name!r}"
+                    )
+                if names.index(name) < len(args):
+                    raise TypeError(f"{title}.__init__() got multiple values for argument {name!r}")
+            for name in names[len(args) :]:
+                if name in kwargs:
+                    _set(self, name, kwargs[name])
+                elif name in defaults:
+                    _set(self, name, defaults[name])
+                elif name in factories:
+                    _set(self, name, factories[name]())
+                else:
+                    raise TypeError(f"{title}.__init__() missing required argument: {name!r}")
+        for name, default in preset.items():
+            _set(self, name, default)
+        for name, factory in factories.items():
+            if name not in known:
+                _set(self, name, factory())
+        if post_init is not None:
+            post_init(self)
+
+    __init__.__qualname__ = f"{title}.__init__"
+    return __init__
+
+
+def _frozen_setattr(self: object, name: str, value: object) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self: object, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _representer(shown: tuple[str, ...]) -> Callable[[object], str]:
+    def __repr__(self: object) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
+        return f"{type(self).__qualname__}({inner})"
+
+    return __repr__
+
+
+def _values(names: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
+    """The named fields' values as a tuple (what a dataclass compares and hashes)."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda obj: (getattr(obj, name),)
+    if names:
+        return attrgetter(*names)
+    return lambda obj: ()
+
+
+def _comparer(compared: tuple[str, ...]) -> Callable[[object, object], bool]:
+    values = _values(compared)
+
+    def __eq__(self: object, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) == values(other)
+
+    return __eq__
+
+
+def _hasher(hashed: tuple[str, ...]) -> Callable[[object], int]:
+    values = _values(hashed)
+
+    def __hash__(self: object) -> int:
+        return hash(values(self))
+
+    return __hash__
