@@ -63,3 +63,27 @@ def test_a_text_deck_from_a_warm_cache_parses_no_toml_and_no_xml() -> None:
     assert not {"tomllib", "xml"} & packages
     code, packages = imported("validate", REPO / "examples" / "ren-dhark" / "terra-custom.txt")
     assert code == 0 and "tomllib" in packages  # its overlay is TOML: the check can fail
+
+
+def test_the_collector_runs_during_the_command_and_the_imports_are_set_aside() -> None:
+    """The entry point keeps the imports' objects out of the cycle collector's passes, but the
+    command itself runs with the collector on (a long query still frees its cycles)."""
+    import subprocess
+
+    probe = (
+        "import gc, sys\n"
+        "import deckcheck.api as api\n"
+        "from deckcheck.cli import main\n"
+        "games = api.games\n"
+        "def spy():\n"
+        "    print('collector', gc.isenabled(), gc.get_freeze_count() > 1000, file=sys.stderr)\n"
+        "    return games()\n"
+        "api.games = spy\n"
+        "sys.argv = ['deckcheck', 'games', '--json']\n"
+        "main.main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "collector True True" in done.stderr
