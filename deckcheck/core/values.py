@@ -73,18 +73,42 @@ def _make(cls: T, eq: bool) -> T:
 
 def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., None]:
     names = tuple(f.name for f in fields if f.init)
+    count = len(names)
     defaults = {f.name: f.default for f in fields if f.init and f.default is not MISSING}
     factories = {
         f.name: f.default_factory
         for f in fields
-        if f.default_factory is not MISSING  # type: ignore[misc]
+        if f.init and f.default_factory is not MISSING  # type: ignore[misc]
     }
-    # Fields left out of __init__ still get their default, as in a dataclass.
-    preset = {f.name: f.default for f in fields if not f.init and f.default is not MISSING}
+    # Fields left out of __init__ still get their default or a new value, as in a dataclass.
+    preset = tuple((f.name, f.default) for f in fields if not f.init and f.default is not MISSING)
+    made = tuple(
+        (f.name, f.default_factory)
+        for f in fields
+        if not f.init and f.default_factory is not MISSING  # type: ignore[misc]
+    )
     post_init = getattr(cls, "__post_init__", None)
-    count = len(names)
-    known = frozenset(names)
     title = cls.__qualname__
+
+    def bound(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Every field's value from a call that does not give all of them in order."""
+        values = dict(zip(names, args, strict=False))
+        for name, arg in kwargs.items():
+            if name not in names:
+                raise TypeError(f"{title}.__init__() got an unexpected keyword argument {name!r}")
+            if name in values:
+                raise TypeError(f"{title}.__init__() got multiple values for argument {name!r}")
+            values[name] = arg
+        for name in names[len(args) :]:
+            if name in values:
+                continue
+            if name in defaults:
+                values[name] = defaults[name]
+            elif name in factories:
+                values[name] = factories[name]()
+            else:
+                raise TypeError(f"{title}.__init__() missing required argument: {name!r}")
+        return values
 
     def __init__(self: object, *args: Any, **kwargs: Any) -> None:
         if len(args) > count:
@@ -92,30 +116,17 @@ def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., Non
                 f"{title}.__init__() takes {count + 1} positional arguments "
                 f"but {len(args) + 1} were given"
             )
-        for name, arg in zip(names, args, strict=False):
-            _set(self, name, arg)
+        # The instance's dictionary is filled directly: what a frozen dataclass's
+        # object.__setattr__ calls do, field by field, in one step.
+        state = self.__dict__
         if kwargs or len(args) < count:
-            for name in kwargs:
-                if name not in known:
-                    raise TypeError(
-                        f"{title}.__init__() got an unexpected keyword argument {name!r}"
-                    )
-                if names.index(name) < len(args):
-                    raise TypeError(f"{title}.__init__() got multiple values for argument {name!r}")
-            for name in names[len(args) :]:
-                if name in kwargs:
-                    _set(self, name, kwargs[name])
-                elif name in defaults:
-                    _set(self, name, defaults[name])
-                elif name in factories:
-                    _set(self, name, factories[name]())
-                else:
-                    raise TypeError(f"{title}.__init__() missing required argument: {name!r}")
-        for name, default in preset.items():
-            _set(self, name, default)
-        for name, factory in factories.items():
-            if name not in known:
-                _set(self, name, factory())
+            state.update(bound(args, kwargs))
+        else:
+            state.update(zip(names, args, strict=True))
+        for name, default in preset:
+            state[name] = default
+        for name, factory in made:
+            state[name] = factory()
         if post_init is not None:
             post_init(self)
 
