@@ -53,3 +53,18 @@ def test_plain_panels_are_the_panels_rich_draws(
     assert plain[1].count("╭─") > 30
     # Findings are a table from 100 columns on, drawn by rich: there, only the legal decks.
     assert plainly > (10 if width >= render.WIDE else 30)
+
+
+def test_without_rich_s_line_breaking_rich_draws_every_panel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``rich._wrap`` is not rich's documented interface: were it gone, nothing fails and the
+    panels are rich's."""
+    import sys
+
+    expected = _shown(monkeypatch, 80, by_rich=True)
+    monkeypatch.setitem(sys.modules, "rich._wrap", None)  # import fails, as for a moved module
+    drawn: list[Any] = []
+    monkeypatch.setattr(panel, "plain_panel", lambda *args: drawn.append(args) or "")
+    assert _shown(monkeypatch, 80, by_rich=False) == expected
+    assert drawn == []

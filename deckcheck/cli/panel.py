@@ -6,6 +6,10 @@ system) and the panel holds nothing rich would escape or break specially (tabs, 
 control characters), :func:`plain_panel` draws it with rich's own measuring and
 line-breaking functions (light modules) by the rules of rich's ``Panel``, ``Padding`` and
 ``Group``. Anything else is drawn by rich; tests compare the two byte for byte.
+
+The line breaking is rich's ``rich._wrap.divide_line``, not part of its documented interface:
+should a rich release move or change it, rich draws every panel (:func:`plain_width` says
+None), so the output stays rich's and nothing fails.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ def plain_width(stream: Any) -> int | None:
     rich must draw."""
     if stream is None or sys.platform == "win32" or {"IPython", "idlelib"} & sys.modules.keys():
         return None
+    if not _rich_measures():
+        return None
     if any(name in os.environ for name in _TERMINAL_SETTINGS):
         return None
     isatty = getattr(stream, "isatty", None)
@@ -53,6 +59,16 @@ def plain_width(stream: Any) -> int | None:
             break
         width = width or 80
     return width if width >= MIN_WIDTH else None
+
+
+def _rich_measures() -> bool:
+    """Whether the rich functions the panel is drawn with are there, as this module uses them."""
+    try:
+        from rich._wrap import divide_line
+        from rich.cells import cell_len, set_cell_size
+    except ImportError:
+        return False
+    return all(callable(f) for f in (divide_line, cell_len, set_cell_size))
 
 
 def plain_panel(title: str, body: Sequence[Paragraph], width: int) -> str:
