@@ -12,7 +12,7 @@ from conftest import invoke
 from deckcheck.core.errors import InputFileError
 from deckcheck.decks.load import load_deck
 from deckcheck.export import export_deck
-from deckcheck.export.formats import READABLE, render
+from deckcheck.export.formats import READABLE, render, render_with_notes
 from deckcheck.export.write import write_atomically
 from deckcheck.validate import validate_loaded
 
@@ -183,3 +183,34 @@ def test_diff_refuses_two_games() -> None:
         ],
     )
     assert result.exit_code == 2
+
+
+def test_a_deck_s_categories_are_written_back_or_said_left_out(tmp_path: Path) -> None:
+    """Text, TOML and JSON write the deck's own categories so that they read back the same;
+    the formats with no place for them say so in a note (nothing the user wrote goes silently)."""
+    source = (REPO / "examples/ren-dhark/blue-starter.txt").read_text(encoding="utf-8")
+    head, _, rest = source.partition("\n\n")
+    deck = tmp_path / "with-categories.txt"
+    deck.write_text(
+        head + "\ncategory: ships = type:ship\ncategory: picks = Antisféra; type:action\n\n" + rest,
+        encoding="utf-8",
+    )
+    loaded = load_deck(deck)
+    expected = {"ships": ("type:ship",), "picks": ("Antisféra", "type:action")}
+    assert {c.name: c.members for c in loaded.source.categories} == expected
+    for fmt in ("text", "toml", "json"):
+        out = tmp_path / f"copy.{'txt' if fmt == 'text' else fmt}"
+        written = render_with_notes(loaded, fmt, out)
+        assert written.notes == (), fmt
+        out.write_text(written.text, encoding="utf-8")
+        again = load_deck(out)
+        assert {c.name: c.members for c in again.source.categories} == expected, fmt
+        assert again.deck.counts() == loaded.deck.counts()
+    for fmt in ("csv", "markdown"):
+        notes = render_with_notes(loaded, fmt).notes
+        assert any("categories (ships, picks) are not written" in n for n in notes), fmt
+    # A deck without categories gets no such note.
+    assert (
+        render_with_notes(load_deck(REPO / "examples/ren-dhark/blue-starter.txt"), "csv").notes
+        == ()
+    )

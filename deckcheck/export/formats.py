@@ -78,17 +78,32 @@ def _headers(loaded: LoadedDeck) -> dict[str, str]:
     return data
 
 
-def write_text(loaded: LoadedDeck, out_path: Path | None) -> str:
+def categories(loaded: LoadedDeck) -> dict[str, list[str]]:
+    """The deck's own categories as written (name → members), for the formats that hold them."""
+    return {c.name: list(c.members) for c in loaded.source.categories}
+
+
+KEEP_CATEGORIES = frozenset({"text", "toml", "json"})
+"""The formats that write a deck's categories back (the others say they left them out)."""
+
+
+def write_text(loaded: LoadedDeck, out_path: Path | None) -> Exported:
     """deckcheck's own text format, grouped by type under comments (order kept for stacks);
-    each zone of the deck under its own header."""
+    each zone of the deck under its own header; the deck's categories as ``category:`` lines."""
     out = [f"{k}: {v}" for k, v in _headers(loaded).items()]
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:
         out.append("catalog: " + ", ".join(catalogs))
+    notes = []
+    for name, listed in categories(loaded).items():
+        if any(";" in m for m in listed):  # the text format separates members with ";"
+            notes.append(f"category {name} is not written: a member holds ';'")
+        else:
+            out.append(f"category: {name} = {'; '.join(listed)}")
     if loaded.game.spec.ordered:
         out.append("")
         out += [f"{n} {reference(c, loaded)}" for c, n in lines(loaded)]
-        return "\n".join(out) + "\n"
+        return Exported("\n".join(out) + "\n", tuple(notes))
     for zone, items in zoned_lines(loaded):
         if zone is not None:
             out += ["", f"{zone}:"]
@@ -98,15 +113,18 @@ def write_text(loaded: LoadedDeck, out_path: Path | None) -> str:
         for kind, members in groups.items():
             out += ["", f"# {kind} ({sum(n for _, _, n in members)})"]
             out += [f"{n} {reference(c, loaded, f)}" for c, f, n in members]
-    return "\n".join(out) + "\n"
+    return Exported("\n".join(out) + "\n", tuple(notes))
 
 
 def write_toml(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """A TOML deck: ``[cards]``, and a ``[zones.NAME]`` table for each further zone."""
+    """A TOML deck: ``[cards]``, a ``[zones.NAME]`` table for each further zone, and the
+    deck's ``[categories]``."""
     data: dict[str, object] = dict(_headers(loaded))
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:
         data["catalog"] = catalogs
+    if loaded.source.categories:
+        data["categories"] = categories(loaded)
     if loaded.game.spec.ordered:
         cards: dict[str, int] = {}
         previous = None
@@ -138,11 +156,13 @@ def write_toml(loaded: LoadedDeck, out_path: Path | None) -> str:
 
 def write_json(loaded: LoadedDeck, out_path: Path | None) -> str:
     """A JSON deck: headers and a list of cards with count, id, name and type (and the zone
-    and face where the deck has them)."""
+    and face where the deck has them), and the deck's ``categories``."""
     data: dict[str, object] = dict(_headers(loaded))
     catalogs = overlay_paths(loaded, out_path)
     if catalogs:
         data["catalog"] = catalogs
+    if loaded.source.categories:
+        data["categories"] = categories(loaded)
     cards: list[dict[str, object]] = []
     for zone, items in zoned_lines(loaded):
         for card, face, n in items:
@@ -313,4 +333,9 @@ def render_with_notes(loaded: LoadedDeck, fmt: str, out_path: Path | None = None
             + ", ".join(formats)
         )
     written = formats[name](loaded, out_path)
-    return written if isinstance(written, Exported) else Exported(written)
+    exported = written if isinstance(written, Exported) else Exported(written)
+    if loaded.source.categories and name not in KEEP_CATEGORIES:
+        left = ", ".join(c.name for c in loaded.source.categories)
+        note = f"the deck's categories ({left}) are not written: {name} has no place for them"
+        exported = Exported(exported.text, (*exported.notes, note))
+    return exported
