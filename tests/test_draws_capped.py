@@ -341,3 +341,96 @@ def test_a_deal_of_thousands_of_cards_sizes_its_fields_at_once() -> None:
     assert lines < 500  # about 150 today; one per number of cards seen was over 2,000
     small = PlainProgramme(reduce_problem(replace(problem, group_sizes=(5, 6))), 9)
     assert small.width == max(math.comb(11, s) for s in range(10)).bit_length() + 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_walk_finds_the_most_cards_in_reach(seed: int) -> None:
+    """``reach`` counts every number of cards at once: its answer is the largest number
+    whose own count stays within the limit, and the programme it leads to counts exactly
+    the transitions it then makes, and the ways of a programme of that size."""
+    rng = random.Random(500 + seed)
+    for _ in range(12):
+        problem = random_problem(rng, most_cards=5)
+        red = reduce_problem(problem)
+        n = problem.pile_size
+        works = [PlainProgramme(red, m).work() for m in range(n + 1)]
+        assert all(w is not None for w in works)
+        for limit in sorted({w for w in works if w is not None} | {0}):
+            programme = PlainProgramme(red, n)
+            top = programme.reach(limit)
+            alone = [m for m in range(n + 1) if PlainProgramme(red, m).work(limit) is not None]
+            assert top == max(alone, default=-1)
+            if top >= 0:
+                part = programme.upto(top)
+                assert part.ways() == plain_ways_upto(red, top)
+                alone_programme = PlainProgramme(red, top)
+                alone_programme.work()
+                assert part.done == part.transitions == alone_programme.transitions
+
+
+def test_a_table_partly_in_reach_computes_its_exact_rows_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deckcheck.draws.facade import SIMULATION_BUDGET
+    from deckcheck.draws.facts import FactKind
+
+    problem = many_conditions(12_000)
+    red = reduce_problem(problem)
+    procedure = Procedure(hand_size=7)
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 61)]
+    whole = PlainProgramme(red, queries[-1].seen).work()
+    assert whole is not None and whole > EXACT_WORK_LIMIT  # the case: past reach as a whole
+    # Then the rows in reach share the limit, each costed on its own, as row by row.
+    in_reach: list[Query] = []
+    spent = 0
+    for q in queries:
+        work = PlainProgramme(red, q.seen).work()
+        assert work is not None
+        spent += work
+        if spent > EXACT_WORK_LIMIT:
+            break
+        in_reach.append(q)
+    assert in_reach
+    made: list[int] = []
+    real = PlainProgramme.ways
+
+    def counted(self: PlainProgramme, progress: object = None) -> list[int]:
+        made.append(self.most)
+        return real(self, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlainProgramme, "ways", counted)
+    answers = solve_turns(problem, procedure, queries, budget=SIMULATION_BUDGET // 100)
+    assert made == [in_reach[-1].seen]  # one programme for every exact row
+    table = plain_ways_upto(red, in_reach[-1].seen)
+    for q, a in zip(queries, answers, strict=True):
+        if q in in_reach:
+            assert a.fraction == Fraction(table[q.seen], math.comb(problem.pile_size, q.seen))
+        else:
+            assert not a.exact and a.ci95 is not None and a.seed == q.turns
+            assert any(f.kind is FactKind.SIMULATED_INSTEAD and f.reason for f in a.facts)
+
+
+def test_the_query_and_its_table_share_one_programme(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from deckcheck.analysis.odds import OddsOptions, compute_odds
+    from deckcheck.analysis.setup import open_setup
+
+    made: list[int] = []
+    real = PlainProgramme.ways
+
+    def counted(self: PlainProgramme, progress: object = None) -> list[int]:
+        made.append(self.most)
+        return real(self, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlainProgramme, "ways", counted)
+    deck = Path(__file__).resolve().parent.parent / "examples/stccg-1e/legal-federation.txt"
+    setup = open_setup(str(deck))
+    conditions = ["type:Personnel>=2", "type:Ship>=1", "type:Event>=1"]
+    report = compute_odds(setup, conditions, OddsOptions(turn=3, by_turn=30))
+    assert report.exact and all(r.exact for r in report.by_turn)
+    assert made == [max(r.cards_seen for r in report.by_turn)]
+    turn3 = next(r for r in report.by_turn if r.turn == 3)
+    assert report.probability == turn3.probability
+    alone = compute_odds(setup, conditions, OddsOptions(turn=3))
+    assert alone.probability_exact == report.probability_exact

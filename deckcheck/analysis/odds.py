@@ -13,7 +13,7 @@ from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Answer
-from deckcheck.draws.facade import Policy, RedrawPolicy
+from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.facts import Fact, FactKind, lookahead_fact
 from deckcheck.draws.model import (
     CountTest,
@@ -354,35 +354,38 @@ def compute_odds(
 
     ``progress(done, total)`` hears from computations long enough to show a bar for.
     """
-    from deckcheck.draws.facade import SIMULATION_BUDGET, solve
+    from deckcheck.draws.facade import SIMULATION_BUDGET, plain_rows, solve
 
     bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = _query(options, seen, options.turn)
-    # With a table, the query's own simulation (if any) and the table's rows share one budget.
-    budget = SIMULATION_BUDGET if options.by_turn is None else SIMULATION_BUDGET // 2
-    answer = solve(
-        bound.problem, procedure, query, _policy(options), progress=progress, budget=budget
+    if options.by_turn is None:
+        answer = solve(bound.problem, procedure, query, _policy(options), progress=progress)
+        return _report(setup, bound, options, seen, answer)
+    queries, notes = _turn_queries(setup, bound, options)
+    # A plain table's rows in exact reach come from one programme, the query's own with them
+    # when it is one of them (else it has the whole exact limit to itself, as without a table).
+    table = plain_rows(bound.problem, procedure, [query, *queries], _policy(options), progress)
+    known = table.answer(query) if table is not None else None
+    # The query's own simulation (if any) and the table's rows share one budget.
+    answer = known or solve(
+        bound.problem,
+        procedure,
+        query,
+        _policy(options),
+        progress=progress,
+        budget=SIMULATION_BUDGET // 2,
     )
-    by_turn: tuple[TurnRow, ...] = ()
-    notes: list[str] = []
-    if options.by_turn is not None:
-        by_turn, notes = _by_turn(setup, bound, options, progress, {query: answer})
+    by_turn = _by_turn(bound, options, queries, progress, {query: answer}, table)
     return _report(setup, bound, options, seen, answer, by_turn, notes)
 
 
-def _by_turn(
-    setup: DrawSetup,
-    bound: Bound,
-    options: OddsOptions,
-    progress: Callable[[int, int], None] | None = None,
-    known: Mapping[Query, Answer] | None = None,
-) -> tuple[tuple[TurnRow, ...], list[str]]:
-    """The rows of ``--by-turn``, and a line saying where the table stops short, if it does
-    (``known``: answers already computed, such as the query's own)."""
-    from deckcheck.draws.facade import SIMULATION_BUDGET, solve_turns
-
+def _turn_queries(
+    setup: DrawSetup, bound: Bound, options: OddsOptions
+) -> tuple[list[Query], list[str]]:
+    """The queries of ``--by-turn``'s rows, and a line saying where the table stops short,
+    if it does."""
     if setup.builtin_pile:
         raise UsageError(f"{setup.label} is a pile drawn once: --by-turn does not apply")
     assert options.by_turn is not None
@@ -400,6 +403,21 @@ def _by_turn(
             f"--by-turn stops at turn {last}: turn {last + 1} would need {need} cards seen, "
             f"and the pile holds {setup.pile_size}"
         )
+    return queries, notes
+
+
+def _by_turn(
+    bound: Bound,
+    options: OddsOptions,
+    queries: Sequence[Query],
+    progress: Callable[[int, int], None] | None = None,
+    known: Mapping[Query, Answer] | None = None,
+    table: PlainRows | None = None,
+) -> tuple[TurnRow, ...]:
+    """The rows of ``--by-turn`` (``known``: answers already computed, such as the query's
+    own; ``table``: a plain table's rows in exact reach, see ``facade.plain_rows``)."""
+    from deckcheck.draws.facade import SIMULATION_BUDGET, solve_turns
+
     answers = solve_turns(
         bound.problem,
         bound.procedure,
@@ -408,12 +426,12 @@ def _by_turn(
         progress=progress,
         known=known,
         budget=SIMULATION_BUDGET // 2,  # the other half is the query's own
+        table=table,
     )
-    rows = tuple(
+    return tuple(
         TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)
         for q, a in zip(queries, answers, strict=True)
     )
-    return rows, notes
 
 
 def _report(

@@ -24,6 +24,7 @@ between this and a simulation without running it. Everything is exact integer ar
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -36,6 +37,12 @@ SETTLED = -1
 Progress = Callable[[int, int], None]
 
 _NO_LIMIT = 1 << 62
+
+#: Runs of a class's numbers of cards that reach one same state: ``(lo, hi, counts)``.
+Runs = tuple[tuple[int, int, Vec], ...]
+Moves = Runs
+#: ``within(most, counted, projected)``: whether a most is in reach (see ``PlainProgramme._walk``).
+Within = Callable[[int, Sequence[int], Sequence[int]], bool]
 
 
 class _Bounds:
@@ -68,9 +75,10 @@ class _Bounds:
         for c in range(len(sizes) - 1, -1, -1):
             cover[c] = max(cover[c + 1], len(self.positions[c]))
         self.cover = cover
-        self._step_cache: list[dict[tuple[tuple[int, ...], int], tuple[int, ...] | None]] = [
-            {} for _ in sizes
-        ]
+        # Per class: the runs of its cards from a sub-state (the counts it touches), and the
+        # moves from a whole state (see :meth:`moves`), kept for every programme on this pile.
+        self._runs: list[dict[Vec, Runs]] = [{} for _ in sizes]
+        self._moves: list[dict[Vec, Moves]] = [{} for _ in sizes]
 
     def settle(self, x: int, p: int, reach: int) -> int | None:
         """Count ``x`` at position ``p`` with ``reach`` more cards possible: None if doomed,
@@ -112,38 +120,78 @@ class _Bounds:
         """Whether class ``c`` changes nothing in state ``vec`` (its counts are settled)."""
         return all(vec[p] == SETTLED for p in self.positions[c])
 
-    def step(self, vec: Vec, c: int, k: int) -> Vec | None:
-        """The state after ``k`` cards of class ``c`` (None: doomed)."""
+    def moves(self, vec: Vec, c: int) -> Moves:
+        """The runs of numbers of cards ``k`` of class ``c`` that lead from state ``vec`` to
+        one same state: ``(lo, hi, state)`` for ``lo <= k <= hi``, by rising ``lo``; the ``k``
+        that doom every way are left out. A class that changes nothing is one run."""
+        cache = self._moves[c]
+        got = cache.get(vec)
+        if got is not None:
+            return got
         positions = self.positions[c]
-        if not positions:
-            return vec
-        sub = tuple(vec[p] for p in positions)
-        cache = self._step_cache[c]
-        key = (sub, k)
-        if key in cache:
-            new = cache[key]
+        if not positions or self.inert(vec, c):
+            got = ((0, self.sizes[c], vec),)
         else:
-            reach = self.reach[c + 1]
-            out: list[int] | None = []
+            sub = tuple(vec[p] for p in positions)
+            runs = self._runs[c].get(sub)
+            if runs is None:
+                runs = self._runs[c][sub] = self._sub_runs(c, sub)
+            out = []
+            for lo, hi, new in runs:
+                full = list(vec)
+                for p, x in zip(positions, new, strict=True):
+                    full[p] = x
+                out.append((lo, hi, tuple(full)))
+            got = tuple(out)
+        cache[vec] = got
+        return got
+
+    def _sub_runs(self, c: int, sub: Vec) -> Runs:
+        """:meth:`moves` on the counts class ``c`` touches alone.
+
+        Past the last threshold a count can cross (its lower bound met, its upper bound
+        broken), a count's fate no longer changes with more cards: the numbers of cards are
+        walked only up to there, and the last run takes the rest of the class.
+        """
+        positions = self.positions[c]
+        reach = self.reach[c + 1]
+        size = self.sizes[c]
+        turn = 0  # the most cards after which some count's fate can still change
+        for p, x in zip(positions, sub, strict=True):
+            if x != SETTLED:
+                hi = self.hi[p]
+                turn = max(turn, self.lo[p] - x, hi - x + 1 if hi < _NO_LIMIT else 0)
+        out: list[tuple[int, int, Vec]] = []
+        last: Vec | None = None
+        start = 0
+        for k in range(min(size, turn) + 1):
+            new: Vec | None = None
+            got: list[int] = []
             for p, x in zip(positions, sub, strict=True):
                 if x == SETTLED:
-                    out.append(x)  # type: ignore[union-attr]
+                    got.append(x)
                     continue
-                got = self.settle(x + k, p, reach[p])
-                if got is None:
-                    out = None
+                fate = self.settle(x + k, p, reach[p])
+                if fate is None:
                     break
-                out.append(got)  # type: ignore[union-attr]
-            new = None if out is None else tuple(out)
-            cache[key] = new
-        if new is None:
-            return None
-        if new == sub:
-            return vec
-        full = list(vec)
-        for p, x in zip(positions, new, strict=True):
-            full[p] = x
-        return tuple(full)
+                got.append(fate)
+            else:
+                new = tuple(got)
+            if k and new != last:
+                if last is not None:
+                    out.append((start, k - 1, last))
+                start = k
+            last = new
+        if last is not None:
+            out.append((start, size, last))
+        return tuple(out)
+
+
+# A table's rows, the query of its own and the estimate before each share one pile: its
+# moves are made once.
+@functools.lru_cache(maxsize=4)
+def _bounds(red: Reduced, sizes: tuple[int, ...]) -> _Bounds:
+    return _Bounds(red, sizes)
 
 
 def class_order(positions: Sequence[tuple[int, ...]], sizes: Sequence[int]) -> list[int]:
@@ -205,8 +253,9 @@ class PlainProgramme:
     """One plain draw of up to ``most`` cards from a pile (cards per class, default the whole
     pile), with ``start`` (capped counts already held, default none).
 
-    :meth:`work` counts the cost before anything is computed; :meth:`ways` computes. Both walk
-    the same states, and the second reuses the first's transitions.
+    :meth:`work` counts the cost before anything is computed, :meth:`reach` finds the most
+    cards whose cost stays within a limit (every smaller number from the same walk), and
+    :meth:`ways` computes. They walk the same states and runs of cards, made once.
     """
 
     def __init__(
@@ -218,77 +267,160 @@ class PlainProgramme:
     ) -> None:
         self.red = red
         self.most = most
-        self.bounds = _Bounds(red, red.sizes if pile is None else pile)
+        self.bounds = _bounds(red, tuple(red.sizes if pile is None else pile))
         self.start = start
         self.pile_size = sum(self.bounds.sizes)
-        # One field per number of cards 0..most, wide enough for the largest coefficient,
-        # which counts subsets of the pile: at most max_s C(N, s), which C(N, s) reaches at
-        # the s nearest N / 2 (binomials rise to the middle).
-        top = min(most, self.pile_size // 2)
-        self.width = math.comb(self.pile_size, top).bit_length() + 1
+        self.width = _width(self.pile_size, most)
         self.transitions: int | None = None
         self.done = 0  # transitions made by :meth:`ways` (as :meth:`work` counts them)
+        #: Units of work counted for the first number of cards :meth:`reach` found out of
+        #: reach (a count cut short: just over the limit).
+        self.cut = 0
+        self._counted: dict[int, int] = {}  # transitions counted by :meth:`reach`, per most
 
-    def unit(self) -> int:
-        """Work units per transition: one, plus one per 2,000 bits of a state's polynomial
-        (the integer arithmetic grows with the cards seen and the pile's size: measured at
-        about 5 µs a transition for 27 cards seen from 9,667, whose polynomials hold 7,000
-        bits)."""
-        return 1 + self.width * (self.most + 1) // 2000
+    def upto(self, most: int) -> PlainProgramme:
+        """The same programme for at most ``most`` cards (no more than this one's), sharing
+        the states' moves already made (and the count, when :meth:`reach` stopped there)."""
+        other = copy.copy(self)
+        other.most = most
+        other.width = _width(self.pile_size, most)
+        other.transitions = self._counted.get(most)
+        other.done = 0
+        return other
+
+    def unit(self, most: int | None = None) -> int:
+        """Work units per transition for at most ``most`` cards (default this programme's):
+        one, plus one per 2,000 bits of a state's polynomial (the integer arithmetic grows
+        with the cards seen and the pile's size: measured at about 5 µs a transition for 27
+        cards seen from 9,667, whose polynomials hold 7,000 bits)."""
+        if most is None:
+            return 1 + self.width * (self.most + 1) // 2000
+        return 1 + _width(self.pile_size, most) * (most + 1) // 2000
 
     def work(self, limit: int | None = None) -> int | None:
         """Units of work :meth:`ways` takes (transitions times :meth:`unit`), counted by
-        walking the states without the arithmetic; None as soon as it passes ``limit``.
+        walking the states without the arithmetic; None as soon as it passes ``limit``."""
+        if self.transitions is None and self.reach(limit, self.most) < self.most:
+            return None
+        assert self.transitions is not None
+        work = self.transitions * self.unit()
+        return None if limit is not None and work > limit else work
 
-        Each state carries the fewest cards that reach it, so no transition takes more cards
-        than ``most``, exactly as in :meth:`ways`.
+    def reach(self, limit: int | None = None, least: int = 0, rows: Sequence[int] = ()) -> int:
+        """The most cards, from ``least`` up to this programme's, whose :meth:`work` stays
+        within ``limit``; ``least - 1`` when none does. One walk of the states counts every
+        number of cards at once (see :meth:`_walk`); :meth:`upto` then gives the programme.
+
+        ``rows``: the numbers of cards a table asks about; then the rows up to a most share
+        ``limit``, each costed as if computed on its own (as a table computed row by row
+        would spend it), though one programme answers them all.
         """
-        unit = self.unit()
-        cap = _NO_LIMIT if limit is None else limit // unit
-        if self.transitions is not None:
-            return None if self.transitions > cap else self.transitions * unit
-        bounds, most = self.bounds, self.most
+        units: dict[int, int] = {}
+
+        def unit(m: int) -> int:
+            got = units.get(m)
+            if got is None:
+                got = units[m] = self.unit(m)
+            return got
+
+        wanted = sorted(set(rows))
+
+        def within(top: int, counted: Sequence[int], projected: Sequence[int]) -> bool:
+            if limit is None:
+                return True
+            work = projected[top] * unit(top)
+            if wanted:
+                # The rows before the last one in play are charged what is counted so far
+                # (their projections would charge the same states again and again).
+                upto = [r for r in wanted if r <= top]
+                if upto:
+                    last = upto.pop()
+                    work = projected[last] * unit(last)
+                    work += sum(counted[r] * unit(r) for r in upto)
+            if work <= limit:
+                return True
+            self.cut = work
+            return False
+
+        top = self._walk(least, within)
+        if top < least:
+            return least - 1
+        if top == self.most:
+            self.transitions = self._counted[top]
+        return top
+
+    def _walk(self, least: int, within: Within) -> int:
+        """Count the transitions of :meth:`ways` for every most ``m`` from ``least`` up, and
+        return the largest ``m`` whose counts pass ``within(m, counted, projected)``
+        (``counted[m]``: the transitions for a most of ``m`` so far, ``projected[m]`` with
+        each state still open passing the classes left); below ``least``: none.
+
+        A state reached with ``f`` cards at the fewest lives, for a most ``m``, when ``f``
+        plus the cards it still needs is at most ``m`` (the fewest cards that reach it are
+        the same for every ``m`` it lives for: the need never drops by more than the cards
+        taken), and a run of ``lo`` to ``hi`` cards is taken from it when ``f + lo <= m``. So
+        each transition is counted once, for the least ``m`` that makes it, and a running sum
+        gives every ``m``'s count. As soon as the count for ``m``, or its projection (each
+        state still open passing the classes left), fails ``within``, the walk drops every
+        ``m`` from there up (counts only grow with ``m``) and goes on with fewer states.
+        """
+        bounds = self.bounds
         sizes = bounds.sizes
+        n = len(sizes)
+        top = self.most
         first = bounds.origin(self.start)
-        if first is None or len(sizes) <= 1 or not self.red.cond.tests:
-            self.transitions = 1
-            return unit
-        count = 0
-        states: dict[Vec, int] = {first: 0}
-        for c in range(len(sizes) - 1):
+        if first is None or n <= 1 or not self.red.cond.tests:
+            while top >= least and not within(top, [1] * (top + 1), [1] * (top + 1)):
+                top -= 1
+            self._counted[top] = 1
+            return top
+        made = [0] * (top + 1)  # made[m]: transitions made from a most of m up
+        states: dict[Vec, tuple[int, int]] = {first: (0, 0)}  # fewest cards, least most
+        for c in range(n - 1):
             new: dict[Vec, int] = {}
-            for vec, fewest in states.items():
+            for vec, (fewest, least_most) in states.items():
                 if _decided(vec):
                     continue
-                if bounds.inert(vec, c):
-                    count += 1
-                    got = new.get(vec)
-                    if got is None or fewest < got:
-                        new[vec] = fewest
-                    continue
-                top = min(sizes[c], most - fewest)
-                count += top + 1
-                for k in range(top + 1):
-                    nv = bounds.step(vec, c, k)
-                    if nv is not None:
-                        got = new.get(nv)
-                        if got is None or fewest + k < got:
-                            new[nv] = fewest + k
-            states = {v: f for v, f in new.items() if f + bounds.need(v, c + 1) <= most}
-            # Stop as soon as the count, or its projection (each state still open passing the
-            # classes left), is past the limit: a hopeless count is cut short.
-            if count + len(states) * (len(sizes) - 2 - c) > cap:
-                return None
-        self.transitions = count + len(states)
-        return self.transitions * unit
+                room = top - fewest
+                for lo, _hi, nv in bounds.moves(vec, c):
+                    if lo > room:
+                        break
+                    cards = fewest + lo
+                    made[cards if cards > least_most else least_most] += 1
+                    got = new.get(nv)
+                    if got is None or cards < got:
+                        new[nv] = cards
+            states = {}
+            living = [0] * (top + 1)
+            for nv, cards in new.items():
+                at = cards + bounds.need(nv, c + 1)
+                if at <= top:
+                    states[nv] = (cards, at)
+                    living[at] += 1
+            lower = _lower(top, least, made, living, n - 2 - c, within)
+            if lower < least:
+                return lower
+            if lower < top:
+                top = lower
+                states = {v: fa for v, fa in states.items() if fa[1] <= top}
+        for _f, at in states.values():
+            made[at] += 1  # the last class: one transition a state
+        top = _lower(top, least, made, [0] * (top + 1), 0, within)
+        if top >= least:
+            self._counted[top] = sum(made[: top + 1])
+        return top
 
     def ways(self, progress: Progress | None = None) -> list[int]:
         """``out[s]``: the ``s``-card subsets of the pile on which all conditions hold, for
         every ``s`` from 0 to ``most``. ``progress(done, total)`` hears after each class, in
-        transitions when :meth:`work` ran first, else in classes."""
+        transitions when :meth:`work` ran first, else in classes.
+
+        A run of ``lo`` to ``hi`` cards of a class that lead to one same state is one
+        multiplication, by the sum of its binomials."""
         most, bounds = self.most, self.bounds
         sizes = bounds.sizes
         n = len(sizes)
+        self.done = 1  # the walk counts one transition for these
         if not self.red.cond.tests:
             return [math.comb(self.pile_size, s) for s in range(most + 1)]
         first = bounds.origin(self.start)
@@ -313,24 +445,24 @@ class PlainProgramme:
         done = 0
         for c in range(n - 1):
             terms = binomials(sizes[c])
-            whole = sum(terms)
+            last_term = len(terms) - 1
+            sums: dict[tuple[int, int], int] = {}
             new: dict[Vec, int] = {}
             for vec, poly in states.items():
                 if _decided(vec):
                     decided[c] += poly
                     continue
-                if bounds.inert(vec, c):
-                    # Nothing this class brings changes a count: all its cards at once.
-                    done += 1
-                    new[vec] = new.get(vec, 0) + poly * whole
-                    continue
                 lowest = (poly & -poly).bit_length() - 1
-                top = min(len(terms) - 1, most - lowest // width)
-                done += top + 1
-                for k in range(top + 1):
-                    nv = bounds.step(vec, c, k)
-                    if nv is not None:
-                        new[nv] = new.get(nv, 0) + poly * terms[k]
+                top = most - lowest // width
+                for lo, hi, nv in bounds.moves(vec, c):
+                    if lo > top:
+                        break
+                    done += 1
+                    key = (lo, min(hi, top, last_term))
+                    run = sums.get(key)
+                    if run is None:
+                        run = sums[key] = sum(terms[lo : key[1] + 1])
+                    new[nv] = new.get(nv, 0) + poly * run
             # Ways with more cards than ``most`` minus the cards still needed never finish.
             states = {}
             for vec, poly in new.items():
@@ -355,10 +487,9 @@ class PlainProgramme:
                 decided[last] += poly
                 continue
             finish = 0
-            for k, term in enumerate(terms):
-                nv = bounds.step(vec, last, k)
-                if nv is not None and _decided(nv):
-                    finish += term
+            for lo, hi, nv in bounds.moves(vec, last):
+                if _decided(nv):
+                    finish += sum(terms[lo : hi + 1])
             if finish:
                 result += (poly * finish) & mask
         for c, poly in enumerate(decided):
@@ -369,6 +500,36 @@ class PlainProgramme:
             end = n if total is None else total
             progress(end, end)
         return [(result >> (width * s)) & field_mask for s in range(fields)]
+
+
+def _lower(
+    top: int,
+    least: int,
+    made: Sequence[int],
+    living: Sequence[int],
+    classes: int,
+    within: Within,
+) -> int:
+    """The largest most from ``top`` down whose counts so far (``made``), with each of its
+    ``living`` states passing ``classes`` more classes, pass ``within``."""
+    counted = []
+    projected = []
+    count = alive = 0
+    for m in range(top + 1):
+        count += made[m]
+        alive += living[m]
+        counted.append(count)
+        projected.append(count + alive * classes)
+    while top >= least and not within(top, counted, projected):
+        top -= 1
+    return top
+
+
+def _width(pile: int, most: int) -> int:
+    """Bits of one field of a programme's polynomials: one more than the largest coefficient,
+    which counts subsets of the pile: at most max_s C(N, s), which C(N, s) reaches at the s
+    nearest N / 2 (binomials rise to the middle)."""
+    return math.comb(pile, min(most, pile // 2)).bit_length() + 1
 
 
 def plain_ways_upto(

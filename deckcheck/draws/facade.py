@@ -362,6 +362,7 @@ def solve_turns(
     progress: Progress | None = None,
     known: Mapping[Query, Answer] | None = None,
     budget: int = SIMULATION_BUDGET,
+    table: PlainRows | None = None,
 ) -> tuple[Answer, ...]:
     """Answer several queries of one problem (a by-turn table), in order.
 
@@ -371,17 +372,21 @@ def solve_turns(
     row costed as dealt by the sampler of the last row, see :func:`trial_cost`); once
     a turn is out of exact reach, the later ones (more cards seen) are simulated without
     another estimate; the exact rows share one :data:`EXACT_WORK_LIMIT`, as estimated. Plain
-    draws (no look-ahead, no mulligan in play) share one programme
-    for every row. ``known``: answers already computed for some of the queries (with this
-    policy), reused as they are.
+    draws (no look-ahead, no mulligan in play) share one programme for every row in exact
+    reach (see :func:`plain_rows`; ``table``: its answer, already computed). ``known``:
+    answers already computed for some of the queries (with this policy), reused as they are.
     """
     # Whether a query names its turn does not change its answer.
     known = {replace(q, turns=None): a for q, a in (known or {}).items()}
-    simulated = {q for q, a in known.items() if _simulated_instead(a) is not None}
-    if not simulated:
-        shared = _plain_table(problem, procedure, queries, policy, progress)
-        if shared is not None:
-            return shared
+    beyond: Intractable | None = None  # why the rows past a plain table's exact ones are not
+    if table is None and not any(_simulated_instead(a) for a in known.values()):
+        asked = [q for q in queries if replace(q, turns=None) not in known]
+        table = plain_rows(problem, procedure, asked, policy, progress)
+    if table is not None:
+        known = {**table.answers, **known}
+        beyond = table.beyond
+        if beyond is None and all(replace(q, turns=None) in known for q in queries):
+            return tuple(known[replace(q, turns=None)] for q in queries)
     answers = []
     most = max((q.seen for q in queries), default=0)
     rows = sum(1 for q in queries if replace(q, turns=None) not in known)
@@ -403,6 +408,13 @@ def solve_turns(
         if replace(query, turns=None) in known:
             answer = known[replace(query, turns=None)]
             out_of_reach = _simulated_instead(answer)
+        elif beyond is not None and impossible(problem, query) is None:
+            # Past a plain table's exact rows: out of reach without another estimate.
+            why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=beyond.reason)
+            answer = simulate(
+                problem, procedure, query, policy, trials=trials, seed=seed, why=why, tables=False
+            )
+            out_of_reach = beyond
         elif out_of_reach is not None and later and impossible(problem, query) is None:
             why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=out_of_reach.reason)
             answer = simulate(
@@ -430,16 +442,36 @@ def solve_turns(
     return tuple(answers)
 
 
-def _plain_table(
+@frozen(eq=False)
+class PlainRows:
+    """The rows of a plain by-turn table in exact reach (answered, keyed by their query
+    without its turn) and why the others are not (None: every row is answered)."""
+
+    answers: Mapping[Query, Answer]
+    beyond: Intractable | None = None
+
+    def answer(self, query: Query) -> Answer | None:
+        """The answer to ``query`` (whatever turn it names), if it is in exact reach."""
+        return self.answers.get(replace(query, turns=None))
+
+
+def plain_rows(
     problem: DrawProblem,
     procedure: Procedure,
     queries: Sequence[Query],
-    policy: Policy,
-    progress: Progress | None,
-) -> tuple[Answer, ...] | None:
-    """Every row of a plain by-turn table from one programme over the most cards seen (the
-    smaller counts come out of the same pass); None when the rows are not all plain draws
-    or the programme is out of reach (then each row is answered on its own)."""
+    policy: Policy = Policy(),
+    progress: Progress | None = None,
+) -> PlainRows | None:
+    """The rows of a plain by-turn table in exact reach, from one programme over the most
+    cards they see (the smaller counts come out of the same pass), and why the others are
+    not; None when the rows are not all plain draws (then each row is answered on its own).
+    Pass it to :func:`solve_turns` (``table``) for the rest.
+
+    The whole table is exact when its programme is within :data:`EXACT_WORK_LIMIT`.
+    Otherwise the rows in reach share the limit, each costed as if computed on its own (the
+    programme is then within the limit many times over, which leaves the rows past it the
+    time to be simulated); see :meth:`~deckcheck.draws.capped.PlainProgramme.reach`.
+    """
     from deckcheck.draws.capped import PlainProgramme
     from deckcheck.draws.reduced import reduce_problem
 
@@ -449,22 +481,34 @@ def _plain_table(
         shape = deal_shape(problem, procedure, query)  # checks the query
         if shape.lookahead or shape.rule or shape.facts or _optimal_redraw(procedure, policy):
             return None
-    most = max(q.seen for q in queries)
+    queries = [replace(q, turns=None) for q in queries]
+    seen = [q.seen for q in queries if impossible(problem, q) is None]
+    if not seen:
+        return PlainRows({q: _impossible_answer(problem, q) for q in queries})
+    most = max(seen)
     programme = PlainProgramme(reduce_problem(problem), most)
-    if programme.work(EXACT_WORK_LIMIT) is None:
-        return None
-    table = programme.ways(progress)
-    answers = []
+    beyond: Intractable | None = None
+    top = programme.reach(EXACT_WORK_LIMIT, most)
+    if top < most:
+        top = programme.reach(EXACT_WORK_LIMIT, min(seen), seen)
+        why = OutOfReach(Reach.ESTIMATE, Stage.EXACT, programme.cut, EXACT_WORK_LIMIT)
+        beyond = Intractable(why)
+    table = programme.upto(top).ways(progress) if top >= min(seen) else []
+    answers = {}
     for query in queries:
-        why_not = impossible(problem, query)
-        if why_not is not None:
-            answers.append(
-                Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
-            )
-            continue
-        p = Fraction(table[query.seen], math.comb(problem.pile_size, query.seen))
-        answers.append(Answer.from_fractions(p, p, Method.HYPERGEOMETRIC, []))
-    return tuple(answers)
+        if impossible(problem, query) is not None:
+            answers[query] = _impossible_answer(problem, query)
+        elif query.seen <= top:
+            p = Fraction(table[query.seen], math.comb(problem.pile_size, query.seen))
+            answers[query] = Answer.from_fractions(p, p, Method.HYPERGEOMETRIC, [])
+    return PlainRows(answers, beyond)
+
+
+def _impossible_answer(problem: DrawProblem, query: Query) -> Answer:
+    """0 at once, with the reason (the query is known to be impossible)."""
+    why_not = impossible(problem, query)
+    assert why_not is not None
+    return Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
 
 
 def _prepare_sampler(problem: DrawProblem, procedure: Procedure, query: Query, most: int) -> None:
