@@ -238,3 +238,26 @@ def test_long_deals_from_many_groups_use_the_marginal_method() -> None:
         mean = n * p
         sd = (n * p * (1 - p) * (total - n) / (total - 1) / 4_000) ** 0.5
         assert abs(counts[g].mean() - mean) <= 5 * sd
+
+
+def test_a_table_out_of_reach_from_its_first_row_says_so_for_the_query(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import deckcheck.draws.facade as facade
+
+    problem = twenty_conditions(400, 12_000)
+    procedure = Procedure(hand_size=7)
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 6)]
+    table = facade.plain_rows(problem, procedure, queries)
+    assert table is not None and not table.answers and table.beyond is not None
+    budget = SIMULATION_BUDGET // 20
+    alone = solve(problem, procedure, Query(9), budget=budget)  # estimated on its own
+    assert not alone.exact
+    why = table.out_of_reach(Query(9))
+    assert why is not None
+    calls: list[int] = []
+    monkeypatch.setattr(facade, "exact", lambda *a, **k: calls.append(1))
+    told = solve(problem, procedure, Query(9), budget=budget, out_of_reach=why)
+    assert calls == []  # no second estimate
+    assert not told.exact and told.trials == alone.trials
+    assert any(f.kind is FactKind.SIMULATED_INSTEAD for f in told.facts)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from typing import Final, Literal
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
 from deckcheck.analysis.setup import DrawSetup
-from deckcheck.catalog.selectors import bind_selector
+from deckcheck.catalog.model import Card
+from deckcheck.catalog.selectors import Selector, bind_selector, value_key
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
@@ -186,8 +187,7 @@ def bind(
         bind_selector(t, setup.catalog, setup.game.name_candidates) for t in selector_texts
     ]
     groups: dict[tuple[bool, ...], int] = {}
-    for card, n in setup.pile:
-        key = tuple(p(card) for p in predicates)
+    for key, n in _memberships(setup.pile, predicates):
         groups[key] = groups.get(key, 0) + n
     keys = list(groups)
     problem = DrawProblem(
@@ -207,6 +207,26 @@ def bind(
             )
         procedure = procedure.with_max_redraws(options.redraws)
     return Bound(problem, procedure, conditions)
+
+
+def _memberships(
+    pile: Sequence[tuple[Card, int]], selectors: Sequence[Selector]
+) -> Iterator[tuple[tuple[bool, ...], int]]:
+    """Each pile entry's answers to ``selectors``, with its count. A selector decided by
+    one field's value alone is asked once per distinct combination of those values (a deck
+    of thousands of cards holds a few hundred), the others card by card."""
+    fields = sorted({s.field for s in selectors if s.field is not None})
+    per_card = any(s.field is None for s in selectors)
+    answers: dict[object, tuple[bool, ...]] = {}
+    for card, n in pile:
+        values = tuple(value_key(card.get(f)) for f in fields)
+        if per_card or None in values:
+            yield tuple(s(card) for s in selectors), n
+            continue
+        got = answers.get(values)
+        if got is None:
+            got = answers[values] = tuple(s(card) for s in selectors)
+        yield got, n
 
 
 def cards_seen(
@@ -376,6 +396,7 @@ def compute_odds(
         _policy(options),
         progress=progress,
         budget=SIMULATION_BUDGET // 2,
+        out_of_reach=table.out_of_reach(query) if table is not None else None,
     )
     by_turn = _by_turn(bound, options, queries, progress, {query: answer}, table)
     return _report(setup, bound, options, seen, answer, by_turn, notes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field
 from types import MappingProxyType
@@ -70,11 +71,18 @@ class FieldSpec:
     def _check_values(self, items: list[str]) -> str | None:
         if not self.values:
             return None
-        allowed = {fold(v) for v in self.values}
+        allowed = _folded(self.values)
         bad = [v for v in items if fold(v) not in allowed]
         if bad:
             return f"{self.name} {bad[0]!r} is not one of: {', '.join(self.values)}"
         return None
+
+
+@functools.lru_cache(maxsize=256)
+def _folded(values: tuple[str, ...]) -> frozenset[str]:
+    """A field's allowed values, folded once (each card of a catalog is checked against
+    them)."""
+    return frozenset(fold(v) for v in values)
 
 
 @frozen(eq=False)

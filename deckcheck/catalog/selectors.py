@@ -17,10 +17,12 @@ from deckcheck.core.values import frozen
 
 @frozen
 class Selector:
-    """A bound selector: its text and the predicate it stands for."""
+    """A bound selector: its text and the predicate it stands for (``field``: the one field
+    whose value alone decides it, if there is one)."""
 
     text: str
     predicate: Callable[[Card], bool]
+    field: str | None = None
 
     def __call__(self, card: Card) -> bool:
         return self.predicate(card)
@@ -33,6 +35,40 @@ def _value_matches(value: object, wanted: frozenset[str]) -> bool:
     if isinstance(value, bool):
         return bool(wanted & ({"true", "yes", "1"} if value else {"false", "no", "0"}))
     return fold(str(value)) in wanted
+
+
+def _field_predicate(field_name: str, wanted: frozenset[str]) -> Callable[[Card], bool]:
+    """``_value_matches(card.get(field_name), wanted)``, decided once per distinct value: a
+    deck of thousands of cards holds a few dozen values of a field, and folding each card's
+    value again for every condition was most of what binding conditions cost."""
+    decided: dict[object, bool] = {}
+
+    def predicate(card: Card) -> bool:
+        value = card.get(field_name)
+        key = value_key(value)
+        if key is None:
+            return _value_matches(value, wanted)
+        got = decided.get(key)
+        if got is None:
+            got = decided[key] = _value_matches(value, wanted)
+        return got
+
+    return predicate
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def value_key(value: object) -> object:
+    """A key that tells apart the field values a selector may answer differently (the type
+    too: ``True`` and ``1`` are equal keys in a dict but match differently), or None."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if kind is list or kind is tuple:
+        items = tuple(value_key(v) for v in value)  # type: ignore[attr-defined]
+        return None if None in items else (list, items)
+    return None
 
 
 def value_keys(value: object) -> frozenset[str]:
@@ -92,7 +128,7 @@ def bind_selector(
             return Selector(raw, lambda c: c.id in ids)
         spec = catalog.fields.get(field_name)
         wanted = spec.same_as(value) if spec else frozenset({fold(value)})
-        selector = Selector(raw, lambda c: _value_matches(c.get(field_name), wanted))
+        selector = Selector(raw, _field_predicate(field_name, wanted), field_name)
         if not catalog.any_card(selector, field_name, wanted):
             values = sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})
             hint = suggest(value, values) if values else []

@@ -101,6 +101,7 @@ def exact(
     progress: Progress | None = None,
     most_seen: int | None = None,
     spend: Callable[[int], None] | None = None,
+    out_of_reach: Intractable | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
@@ -248,6 +249,7 @@ def solve(
     budget: int = SIMULATION_BUDGET,
     limit: int = EXACT_WORK_LIMIT,
     spend: Callable[[int], None] | None = None,
+    out_of_reach: Intractable | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -258,7 +260,9 @@ def solve(
     fact. ValueError for a query that makes no sense (more cards seen than the pile holds,
     fewer than the opening hand). ``most_seen``: see :func:`exact` (a by-turn table).
     ``budget``: units of :func:`trial_cost` a fallback simulation may spend; ``limit``:
-    units of exact work (see :func:`exact`, which ``spend`` hears from).
+    units of exact work (see :func:`exact`, which ``spend`` hears from). ``out_of_reach``:
+    why the query is already known to be out of exact reach (see
+    :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible.
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -269,6 +273,8 @@ def solve(
     if why_not is not None:
         return Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
     try:
+        if out_of_reach is not None:
+            raise out_of_reach
         return exact(
             problem,
             procedure,
@@ -449,10 +455,20 @@ class PlainRows:
 
     answers: Mapping[Query, Answer]
     beyond: Intractable | None = None
+    #: When no row is in reach: the fewest cards seen, out of reach even on their own (and
+    #: so is every plain draw of as many cards or more).
+    least_out: int | None = None
 
     def answer(self, query: Query) -> Answer | None:
         """The answer to ``query`` (whatever turn it names), if it is in exact reach."""
         return self.answers.get(replace(query, turns=None))
+
+    def out_of_reach(self, query: Query) -> Intractable | None:
+        """Why ``query`` (a plain draw of this table's problem) is out of exact reach even on
+        its own, when the table tells; else None (it may be in reach: ask :func:`solve`)."""
+        if self.least_out is not None and query.seen >= self.least_out:
+            return self.beyond
+        return None
 
 
 def plain_rows(
@@ -488,11 +504,16 @@ def plain_rows(
     most = max(seen)
     programme = PlainProgramme(reduce_problem(problem), most)
     beyond: Intractable | None = None
+    least_out: int | None = None
     top = programme.reach(EXACT_WORK_LIMIT, most)
     if top < most:
         top = programme.reach(EXACT_WORK_LIMIT, min(seen), seen)
         why = OutOfReach(Reach.ESTIMATE, Stage.EXACT, programme.cut, EXACT_WORK_LIMIT)
         beyond = Intractable(why)
+        if top < min(seen):
+            # The first row is costed alone, so it is out of reach on its own, and every
+            # draw of more cards costs at least as much.
+            least_out = min(seen)
     table = programme.upto(top).ways(progress) if top >= min(seen) else []
     answers = {}
     for query in queries:
@@ -501,7 +522,7 @@ def plain_rows(
         elif query.seen <= top:
             p = Fraction(table[query.seen], math.comb(problem.pile_size, query.seen))
             answers[query] = Answer.from_fractions(p, p, Method.HYPERGEOMETRIC, [])
-    return PlainRows(answers, beyond)
+    return PlainRows(answers, beyond, least_out)
 
 
 def _impossible_answer(problem: DrawProblem, query: Query) -> Answer:
