@@ -261,3 +261,40 @@ def test_a_table_out_of_reach_from_its_first_row_says_so_for_the_query(
     assert calls == []  # no second estimate
     assert not told.exact and told.trials == alone.trials
     assert any(f.kind is FactKind.SIMULATED_INSTEAD for f in told.facts)
+
+
+def test_the_rows_of_a_table_never_hash_their_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a table works out once per problem is found again by the problem's identity:
+    hashing hundreds of groups at every row cost more than what it looked up."""
+    calls: list[int] = []
+    real = DrawProblem.__hash__
+    monkeypatch.setattr(DrawProblem, "__hash__", lambda self: calls.append(1) or real(self))
+    problem = twenty_conditions(150, 4_000)
+    procedure = Procedure(hand_size=7)
+    queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 31)]
+    answers = solve_turns(problem, procedure, queries, budget=SIMULATION_BUDGET // 100)
+    assert not any(a.exact for a in answers)
+    assert calls == []
+
+
+def test_a_cache_by_identity_tells_equal_problems_apart() -> None:
+    from deckcheck.draws.model import per_object
+
+    made: list[int] = []
+
+    @per_object(maxsize=2)
+    def size(problem: DrawProblem, extra: int) -> int:
+        made.append(extra)
+        return problem.pile_size + extra
+
+    a = twenty_conditions(20, 400)
+    b = twenty_conditions(20, 400)
+    assert a == b and a is not b
+    assert size(a, 1) == size(a, 1) == 401 and made == [1]
+    assert size(b, 1) == 401 and made == [1, 1]  # equal, but another object
+    size(a, 2)  # a third entry: the oldest goes
+    size(a, 1)
+    assert made == [1, 1, 2, 1]
+    size.cache_clear()  # type: ignore[attr-defined]
+    size(a, 2)
+    assert made == [1, 1, 2, 1, 2]

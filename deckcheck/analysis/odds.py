@@ -159,11 +159,13 @@ class OddsReport:
 
 @frozen
 class Bound:
-    """Conditions bound to a setup: the abstract problem and procedure."""
+    """Conditions bound to a setup: the abstract problem and procedure (``selectors``: the
+    conditions' selectors, then the triggers', as bound)."""
 
     problem: DrawProblem
     procedure: Procedure
     conditions: tuple[Condition, ...]
+    selectors: tuple[Selector, ...] = ()
 
 
 def bind(
@@ -206,26 +208,39 @@ def bind(
                 + (what if options.mulligan == "rules" else "--mulligan none draws once")
             )
         procedure = procedure.with_max_redraws(options.redraws)
-    return Bound(problem, procedure, conditions)
+    return Bound(problem, procedure, conditions, tuple(predicates))
 
 
 def _memberships(
     pile: Sequence[tuple[Card, int]], selectors: Sequence[Selector]
 ) -> Iterator[tuple[tuple[bool, ...], int]]:
-    """Each pile entry's answers to ``selectors``, with its count. A selector decided by
-    one field's value alone is asked once per distinct combination of those values (a deck
-    of thousands of cards holds a few hundred), the others card by card."""
+    """Each pile entry's answers to ``selectors``, with its count. When every selector is
+    decided by one field's value alone, each is asked once per distinct value of its field
+    (a deck of thousands of cards holds a few dozen), and a card's answers are looked up by
+    its combination of values; otherwise card by card."""
     fields = sorted({s.field for s in selectors if s.field is not None})
-    per_card = any(s.field is None for s in selectors)
-    answers: dict[object, tuple[bool, ...]] = {}
+    if not fields or any(s.field is None for s in selectors):
+        for card, n in pile:
+            yield tuple(s(card) for s in selectors), n
+        return
+    reading = [[i for i, s in enumerate(selectors) if s.field == f] for f in fields]
+    per_value: list[dict[object, tuple[bool, ...]]] = [{} for _ in fields]
+    per_combination: dict[tuple[object, ...], tuple[bool, ...]] = {}
     for card, n in pile:
         values = tuple(value_key(card.get(f)) for f in fields)
-        if per_card or None in values:
-            yield tuple(s(card) for s in selectors), n
-            continue
-        got = answers.get(values)
+        got = per_combination.get(values)
         if got is None:
-            got = answers[values] = tuple(s(card) for s in selectors)
+            if None in values:  # a value without a key: asked as it is
+                yield tuple(s(card) for s in selectors), n
+                continue
+            answers = [False] * len(selectors)
+            for key, which, memo in zip(values, reading, per_value, strict=True):
+                part = memo.get(key)
+                if part is None:
+                    part = memo[key] = tuple(selectors[i](card) for i in which)
+                for i, answer in zip(which, part, strict=True):
+                    answers[i] = answer
+            got = per_combination[values] = tuple(answers)
         yield got, n
 
 
@@ -331,8 +346,11 @@ def assumptions(
 def _never_drawn(setup: DrawSetup, bound: Bound) -> list[str]:
     """A condition counting cards the rules set aside: those are never drawn, say so."""
     lines = []
-    for condition in bound.conditions:
-        matches = bind_selector(condition.selector, setup.catalog, setup.game.name_candidates)
+    for i, condition in enumerate(bound.conditions):
+        if i < len(bound.selectors):
+            matches = bound.selectors[i]
+        else:
+            matches = bind_selector(condition.selector, setup.catalog, setup.game.name_candidates)
         aside = [a for a in setup.set_aside if matches(a.card)]
         if aside:
             cards = ", ".join(f"{a.count}× {a.card.name}" for a in aside)

@@ -65,9 +65,12 @@ def value_key(value: object) -> object:
     kind = type(value)
     if kind in _SCALARS:
         return (kind, value)
-    if kind is list or kind is tuple:
-        items = tuple(value_key(v) for v in value)  # type: ignore[attr-defined]
-        return None if None in items else (list, items)
+    if isinstance(value, list | tuple):
+        items = tuple(value)
+        if all(type(v) is str for v in items):
+            return (str, items)  # texts alone, the usual list (no other key holds bare texts)
+        keys = tuple(value_key(v) for v in items)
+        return None if None in keys else (list, keys)
     return None
 
 

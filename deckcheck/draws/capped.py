@@ -29,6 +29,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 
+from deckcheck.draws.model import per_object
 from deckcheck.draws.reduced import Reduced, Vec
 
 #: A settled count: the tests on it pass whatever the classes still to come bring.
@@ -189,7 +190,7 @@ class _Bounds:
 
 # A table's rows, the query of its own and the estimate before each share one pile: its
 # moves are made once.
-@functools.lru_cache(maxsize=4)
+@per_object(maxsize=4)
 def _bounds(red: Reduced, sizes: tuple[int, ...]) -> _Bounds:
     return _Bounds(red, sizes)
 

@@ -30,7 +30,14 @@ from deckcheck.draws.facts import (
 )
 from deckcheck.draws.impossible import impossible
 from deckcheck.draws.intractable import Intractable
-from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+from deckcheck.draws.model import (
+    DrawProblem,
+    Procedure,
+    Query,
+    RedrawRule,
+    ReturnRule,
+    per_object,
+)
 from deckcheck.draws.sampling import SamplingMethod, sampling_method
 from deckcheck.draws.sequential import LookaheadPolicy
 
@@ -336,7 +343,7 @@ def trial_cost(
     return cost
 
 
-@functools.lru_cache(maxsize=16)
+@per_object(maxsize=16)
 def _members(problem: DrawProblem) -> int:
     """The groups the conditions sum, counted once per problem (the rows of a by-turn table
     are costed one by one)."""

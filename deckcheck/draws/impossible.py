@@ -10,10 +10,8 @@ a few passes over the conditions and groups.
 
 from __future__ import annotations
 
-import functools
-
 from deckcheck.draws.facts import Fact, FactKind
-from deckcheck.draws.model import DrawProblem, Query
+from deckcheck.draws.model import DrawProblem, Query, per_object
 
 
 def _label(problem: DrawProblem, selector: int) -> str:
@@ -47,7 +45,7 @@ def impossible(problem: DrawProblem, query: Query) -> Fact | None:
 
 # A by-turn table asks about one problem for every turn: what does not depend on the cards
 # seen is worked out once.
-@functools.lru_cache(maxsize=16)
+@per_object(maxsize=16)
 def _counts(problem: DrawProblem) -> tuple[dict[int, int], dict[int, int], dict[int, int], int]:
     """Per selector: the least and the most the conditions allow, and the cards of the pile
     that match; and the cards that minimums on selectors no card shares need side by side."""

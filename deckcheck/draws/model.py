@@ -7,8 +7,10 @@ matters. Selectors are numbered; conditions and mulligan triggers refer to them 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Concatenate, ParamSpec, TypeVar
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.compare import Comparison
@@ -149,3 +151,40 @@ class Query:
     second: bool = False
     use_mulligan: bool = True
     turns: int | None = None  # set when the question is "by the start of turn T"
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def per_object(
+    maxsize: int,
+) -> Callable[[Callable[Concatenate[_T, _P], _R]], Callable[Concatenate[_T, _P], _R]]:
+    """Cache a function of a problem (then hashable arguments) by the problem's identity.
+
+    A by-turn table asks the same questions of one problem for each of its rows, and hashing
+    a problem of hundreds of groups (as ``functools.lru_cache`` does at every call) cost more
+    than the answers it cached. The cache holds the problem itself, so its identity cannot
+    pass to another object while cached. ``cache_clear()`` empties it.
+    """
+
+    def wrap(fn: Callable[Concatenate[_T, _P], _R]) -> Callable[Concatenate[_T, _P], _R]:
+        memo: dict[tuple[object, ...], tuple[object, _R]] = {}
+
+        @functools.wraps(fn)
+        def cached(first: _T, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+            key = (id(first), *args, *sorted(kwargs.items()))
+            got = memo.get(key)
+            if got is not None and got[0] is first:
+                return got[1]
+            value = fn(first, *args, **kwargs)
+            if len(memo) >= maxsize:
+                memo.pop(next(iter(memo)))
+            memo[key] = (first, value)
+            return value
+
+        cached.cache_clear = memo.clear  # type: ignore[attr-defined]
+        return cached
+
+    return wrap

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import math
 import multiprocessing
 import os
@@ -55,7 +54,15 @@ from deckcheck.draws.dealer import (
     deal_shape,
 )
 from deckcheck.draws.facts import Fact, FactKind, Method
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+from deckcheck.draws.model import (
+    CountTest,
+    DrawProblem,
+    Procedure,
+    Query,
+    RedrawRule,
+    ReturnRule,
+    per_object,
+)
 from deckcheck.draws.reference import default_chooser
 from deckcheck.draws.sampling import SamplingMethod, sampling_method, table_steps
 
@@ -305,7 +312,7 @@ class _Lookup:
         return got
 
 
-@functools.lru_cache(maxsize=8)
+@per_object(maxsize=8)
 def _arrays(problem: DrawProblem) -> tuple[IntArray, list[int], IntArray, BoolArray]:
     """The pile's group sizes (a column), the groups smallest first (as a list and an array)
     and the membership matrix: made once for the rows of a by-turn table."""
@@ -321,7 +328,7 @@ def _arrays(problem: DrawProblem) -> tuple[IntArray, list[int], IntArray, BoolAr
     return arrays[0], order, arrays[1], arrays[2]
 
 
-@functools.lru_cache(maxsize=8)
+@per_object(maxsize=8)
 def _selector_groups(problem: DrawProblem, rule: object) -> dict[int, list[int]]:
     """Per selector the conditions and the redraw's triggers read: the groups it matches
     (computed once for the rows of a by-turn table, which share the problem)."""
