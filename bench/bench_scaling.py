@@ -116,6 +116,8 @@ def named_cases(folder: Path, huge: str) -> list[tuple[str, str, list[str], dict
             (f"STCCG 12,465 cards, 20 conditions, --by-turn {t}", huge, st, {"by_turn": t})
             for t in (30, 200)
         ),
+        # The table out of exact reach as a whole, its first rows in reach.
+        ("STCCG 12,465 cards, 13 conditions, --by-turn 200", huge, st[:13], {"by_turn": 200}),
         ("RD terra-custom, 10 conditions, --by-turn 200", RD, rd, {"by_turn": 200}),
         (
             "RD terra-custom, 10 conditions, --by-turn 200 --redraw-policy always",

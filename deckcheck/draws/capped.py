@@ -13,13 +13,17 @@ what the conditions can still tell apart:
   *decided*: its ways are set aside and finished at the end with one binomial coefficient;
 * the ways of each state, per number of cards taken so far, are one polynomial in ``x`` (the
   number of cards). It is held as a single integer with a fixed-width field per power of
-  ``x`` (Kronecker substitution), so taking ``k`` cards of a class is one multiplication and
-  one shift, and all the numbers of cards seen (a by-turn table) come out of one pass.
+  ``x`` (Kronecker substitution), and all the numbers of cards seen (a by-turn table) come
+  out of one pass;
+* the numbers ``k`` of cards of a class that lead from a state to one same state (past its
+  thresholds a count's fate no longer changes) form a *run*, taken as one multiplication by
+  the sum of their binomials: a transition is a run, not a card.
 
 So the states grow with the product of the thresholds, never with the compositions of the
-hand over the classes, and a deck of 12,000 cards costs what one of 40 does. The number of
-state transitions is counted before starting (:func:`transitions`), so a caller decides
-between this and a simulation without running it. Everything is exact integer arithmetic.
+hand over the classes, and a deck of 12,000 cards costs what one of 40 does. The transitions
+are counted before starting (:meth:`PlainProgramme.work`), for every number of cards seen at
+once when a table asks (:meth:`PlainProgramme.reach`), so a caller decides between this and a
+simulation without running it. Everything is exact integer arithmetic.
 """
 
 from __future__ import annotations
