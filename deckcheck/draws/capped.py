@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+import operator
 from collections.abc import Callable, Sequence
 
 from deckcheck.draws.model import per_object
@@ -84,6 +85,8 @@ class _Bounds:
         # moves from a whole state (see :meth:`moves`), kept for every programme on this pile.
         self._runs: list[dict[Vec, Runs]] = [{} for _ in sizes]
         self._moves: list[dict[Vec, Moves]] = [{} for _ in sizes]
+        # Per class: the counts it touches, picked out of a state as a tuple.
+        self._pick: list[Callable[[Vec], Vec]] = [_picker(ps) for ps in self.positions]
 
     def settle(self, x: int, p: int, reach: int) -> int | None:
         """Count ``x`` at position ``p`` with ``reach`` more cards possible: None if doomed,
@@ -121,10 +124,6 @@ class _Bounds:
             return 0
         return max(worst, -(-total // max(1, self.cover[c])))
 
-    def inert(self, vec: Vec, c: int) -> bool:
-        """Whether class ``c`` changes nothing in state ``vec`` (its counts are settled)."""
-        return all(vec[p] == SETTLED for p in self.positions[c])
-
     def moves(self, vec: Vec, c: int) -> Moves:
         """The runs of numbers of cards ``k`` of class ``c`` that lead from state ``vec`` to
         one same state: ``(lo, hi, state)`` for ``lo <= k <= hi``, by rising ``lo``; the ``k``
@@ -134,10 +133,10 @@ class _Bounds:
         if got is not None:
             return got
         positions = self.positions[c]
-        if not positions or self.inert(vec, c):
+        sub = self._pick[c](vec) if positions else ()
+        if not positions or sub.count(SETTLED) == len(sub):  # nothing it brings changes
             got = ((0, self.sizes[c], vec),)
         else:
-            sub = tuple(vec[p] for p in positions)
             runs = self._runs[c].get(sub)
             if runs is None:
                 runs = self._runs[c][sub] = self._sub_runs(c, sub)
@@ -250,8 +249,18 @@ def _class_order(
     return (*order, *inert)
 
 
+def _picker(positions: tuple[int, ...]) -> Callable[[Vec], Vec]:
+    """``vec -> tuple(vec[p] for p in positions)``, made once."""
+    if not positions:
+        return lambda vec: ()
+    if len(positions) == 1:
+        (only,) = positions
+        return lambda vec: (vec[only],)
+    return operator.itemgetter(*positions)
+
+
 def _decided(vec: Vec) -> bool:
-    return all(x == SETTLED for x in vec)
+    return vec.count(SETTLED) == len(vec)
 
 
 class PlainProgramme:
