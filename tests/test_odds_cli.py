@@ -116,6 +116,32 @@ def test_stccg_seed_cards_are_set_aside(tmp_path: Path) -> None:
     assert sum("set aside" in line for line in data["assumptions"]) >= 3
     none = odds(stccg_deck(tmp_path, seeds=True), "type:Mission>=1")
     assert none["probability"] == 0.0
+    # Each set-aside card in the JSON too: 4 missions, 1 Outpost and 3 copies of a dilemma.
+    assert sum(a["count"] for a in data["set_aside"]) == 8
+    assert {a["id"] for a in data["set_aside"]} >= {"101_146", "101_104", "101_010"}
+
+
+def test_many_set_aside_cards_are_summed_up_and_listed_in_json(tmp_path: Path) -> None:
+    """A deck seeding hundreds of cards gets one line summing them up by reason (and a
+    condition on them names the first few), not a line per card; the JSON lists each."""
+    from deckcheck.analysis.odds import SET_ASIDE_LISTED, SET_ASIDE_NAMED
+
+    missions = run_json(["cards", "stccg-1e", "type:Mission", "--json"])
+    ids = [c["id"] for c in missions][: SET_ASIDE_LISTED + 5]
+    deck = stccg_deck(tmp_path)
+    deck.write_text(
+        deck.read_text(encoding="utf-8") + "".join(f"2 {i}\n" for i in ids), encoding="utf-8"
+    )
+    data = odds(deck, "Alien Probe=3", "type:Mission>=1")
+    aside = [line for line in data["assumptions"] if line.startswith("set aside")]
+    assert len(aside) == 1
+    assert aside[0].startswith(f"set aside: {2 * len(ids)} copies of {len(ids)} cards")
+    assert sum(a["count"] for a in data["set_aside"]) == 2 * len(ids)
+    assert data["deck_size"] - data["pile_size"] == 2 * len(ids)
+    (never,) = [line for line in data["assumptions"] if line.startswith("type:Mission>=1:")]
+    assert (
+        never.count("2× ") == SET_ASIDE_NAMED and f"and {len(ids) - SET_ASIDE_NAMED} more" in never
+    )
 
 
 def test_stccg_turns(tmp_path: Path) -> None:

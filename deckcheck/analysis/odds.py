@@ -25,6 +25,7 @@ from deckcheck.draws.model import (
     ReturnRule,
 )
 from deckcheck.draws.wording import fact_text
+from deckcheck.games.setaside import SetAside
 
 MulliganPolicy = Literal["rules", "none"]
 UNLIMITED = "unlimited"
@@ -123,6 +124,9 @@ class OddsReport:
     ci95: tuple[float, float] | None = None
     ci95_without_mulligan: tuple[float, float] | None = None
     by_turn: tuple[TurnRow, ...] = field(default=())
+    set_aside: tuple[SetAside, ...] = ()
+    """The cards the rules take out before the shuffle, each (the lines of ``assumptions`` sum
+    them up when there are many)."""
 
     exit_code = OK
 
@@ -154,6 +158,11 @@ class OddsReport:
         )
         if self.by_turn:
             data["by_turn"] = [row.to_json() for row in self.by_turn]
+        if self.set_aside:
+            data["set_aside"] = [
+                {"count": a.count, "id": a.card.id, "name": a.card.name, "why": a.why}
+                for a in self.set_aside
+            ]
         return data
 
 
@@ -306,8 +315,7 @@ def assumptions(
         return lines
     else:
         lines.append(f"deck {setup.deck_size} cards; draw pile {setup.pile_size}")
-        for a in setup.set_aside:
-            lines.append(f"set aside: {a.count}× {a.card.name} ({a.why})")
+        lines += set_aside_lines(setup.set_aside)
         lines += _never_drawn(setup, bound)
     proc = bound.procedure
     opening = proc.opening_size(options.second)
@@ -343,6 +351,43 @@ def assumptions(
     return lines
 
 
+SET_ASIDE_LISTED: Final = 40
+"""Up to this many set-aside cards are named one line each (a real STCCG deck seeds 20-30);
+more are summed up by reason (a deck of every STCCG card seeds hundreds), each still in the
+JSON's ``set_aside``."""
+
+
+def set_aside_lines(aside: Sequence[SetAside]) -> list[str]:
+    """What the rules take out before the shuffle: a line per card, or a line summing them up
+    by reason when there are more than :data:`SET_ASIDE_LISTED`."""
+    if len(aside) <= SET_ASIDE_LISTED:
+        return [f"set aside: {a.count}× {a.card.name} ({a.why})" for a in aside]
+    copies: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    for a in aside:
+        copies[a.why] = copies.get(a.why, 0) + a.count
+        kinds[a.why] = kinds.get(a.why, 0) + 1
+    reasons = ", ".join(f"{copies[why]:,} of {kinds[why]:,} ({why})" for why in copies)
+    total = sum(copies.values())
+    return [
+        f"set aside: {total:,} copies of {len(aside):,} cards before the shuffle: {reasons}; "
+        "each card is listed in the JSON answer's set_aside"
+    ]
+
+
+SET_ASIDE_NAMED: Final = 6
+"""How many set-aside cards a condition's "never drawn" line names when there are more than
+:data:`SET_ASIDE_LISTED`."""
+
+
+def _named(aside: Sequence[SetAside]) -> str:
+    """The set-aside cards by name, or the first few of many."""
+    named = aside if len(aside) <= SET_ASIDE_LISTED else aside[:SET_ASIDE_NAMED]
+    shown = [f"{a.count}× {a.card.name}" for a in named]
+    more = len(aside) - len(shown)
+    return ", ".join(shown) + (f" and {more:,} more" if more else "")
+
+
 def _never_drawn(setup: DrawSetup, bound: Bound) -> list[str]:
     """A condition counting cards the rules set aside: those are never drawn, say so."""
     lines = []
@@ -353,9 +398,8 @@ def _never_drawn(setup: DrawSetup, bound: Bound) -> list[str]:
             matches = bind_selector(condition.selector, setup.catalog, setup.game.name_candidates)
         aside = [a for a in setup.set_aside if matches(a.card)]
         if aside:
-            cards = ", ".join(f"{a.count}× {a.card.name}" for a in aside)
             lines.append(
-                f"{condition.text}: {cards} set aside before the draw, so never drawn "
+                f"{condition.text}: {_named(aside)} set aside before the draw, so never drawn "
                 "(not counted here)"
             )
     return lines
@@ -506,6 +550,7 @@ def _report(
         ci95=answer.ci95,
         ci95_without_mulligan=answer.ci95_without_mulligan,
         by_turn=by_turn,
+        set_aside=() if setup.builtin_pile else setup.set_aside,
     )
 
 
