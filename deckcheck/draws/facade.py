@@ -55,8 +55,9 @@ BY_TURN_FALLBACK_TRIALS = 100_000
 EXACT_WORK_LIMIT = 300_000
 #: Units of simulation work (see :func:`trial_cost`, about 0.03 µs a unit on one core) a
 #: fallback simulation may spend: its trial count is cut so that it stays within about 0.4 s,
-#: which leaves the command's start-up (about 0.3 s for a deck of 12,000 cards, reading it included) room
-#: within a second. Deterministic: the count depends on the problem's size, never on a clock.
+#: which leaves the command's start-up (about 0.3 s for a deck of 12,000 cards, reading it
+#: included) room within a second. Deterministic: the count depends on the problem's size,
+#: never on a clock.
 SIMULATION_BUDGET = 12_000_000
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
