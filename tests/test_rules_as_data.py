@@ -99,6 +99,23 @@ def test_a_variant_overrides_a_rule_field() -> None:
     assert (exact.low, exact.high) == (4, 4)
 
 
+def test_a_variant_override_of_the_wrong_shape_is_a_broken_game() -> None:
+    """An override is checked against the rule's fields as game.toml itself is: a number
+    given as a list, or a field the rule has not, names the variant and the rule."""
+    import dataclasses
+
+    game = get_game("stccg-1e")
+    catalog = game.bundled_catalog()
+    standard = game.variant("standard")
+    deck = Deck("d", game.id, standard.name, (DeckEntry(catalog.cards[0], 1),))
+    rule = game.rule("stccg.missions")
+    assert list(rule(deck, catalog, standard))  # one card: the mission rule has findings
+    for override in ({"max": [6]}, {"colour": "red"}):
+        broken = dataclasses.replace(standard, checks={"stccg.missions": override})
+        with pytest.raises(CatalogError, match="variant 'standard' breaks rule stccg.missions"):
+            list(rule(deck, catalog, broken))
+
+
 def test_unknown_rarity_is_capped_at_the_strictest_cap() -> None:
     game = get_game("planetary-conquerors")
     catalog = game.bundled_catalog()  # the rulebook's cards: Topdecker has no rarity

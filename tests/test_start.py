@@ -87,3 +87,29 @@ def test_the_collector_runs_during_the_command_and_the_imports_are_set_aside() -
     )
     assert done.returncode == 0, done.stderr
     assert "collector True True" in done.stderr
+
+
+def test_a_validation_from_a_warm_cache_builds_no_game_file_validators() -> None:
+    """The game-file models' validators (pydantic) are built only when a game.toml is read:
+    a validation from the cache, variant overrides and seed-card rules included, builds none."""
+    import subprocess
+
+    deck = str(REPO / "examples" / "stccg-1e" / "legal-klingon.txt")
+    probe = (
+        "import sys\n"
+        "from deckcheck.games import spec\n"
+        "from deckcheck.cli import main\n"
+        f"sys.argv = ['deckcheck', 'validate', {deck!r}]\n"
+        "try:\n"
+        "    main.main()\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 0, exc.code\n"
+        "built = [n for n in dir(spec) if getattr(getattr(spec, n), '__pydantic_complete__', 0)]\n"
+        "print('built', built, file=sys.stderr)\n"
+    )
+    for _ in range(2):  # the first run may fill the cache, the second reads it
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 0, done.stderr
+    assert "built []" in done.stderr, done.stderr

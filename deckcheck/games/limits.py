@@ -35,7 +35,7 @@ from deckcheck.core.text import fold, plural
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Violation, error, undecided
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, terms
-from deckcheck.games.spec import CheckModel
+from deckcheck.games.spec import CheckModel, checked
 from deckcheck.games.variant import Variant
 
 
@@ -86,11 +86,11 @@ class DataRule:
         changes = variant.checks.get(self.code)
         if not changes:
             return self
-        data = self.model.model_dump()
+        data = {name: getattr(self.model, name) for name in CheckModel.model_fields}
         data.update({k: v for k, v in changes.items() if k != "messages"})
         data["messages"] = {**self.model.messages, **changes.get("messages", {})}
         try:
-            return DataRule(self.code, CheckModel.model_validate(data))
+            return DataRule(self.code, checked(CheckModel, data))
         except ValueError as exc:
             raise CatalogError(f"variant {variant.name!r} breaks rule {self.code}: {exc}") from None
 

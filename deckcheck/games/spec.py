@@ -1,7 +1,7 @@
 """The schema of a game's ``game.toml``: numbers and lists live in data, not in code.
 
 The models' validators are built when first used (``defer_build``): a start that reads a
-game's definition from the cache (:func:`spec_from_json`) never builds them.
+game's definition from the cache (:func:`spec_from_json`, :func:`checked`) never builds them.
 """
 
 from __future__ import annotations
@@ -218,7 +218,15 @@ def spec_from_json(value: Any) -> GameSpec:
     nested model, unknown or missing keys) instead, strictly, as JSON holds them. The models
     have no constraints beyond their annotations, so a value that passes is one validation
     would keep as it is. ValueError when ``value`` is of any other shape."""
-    return _model(GameSpec, value)
+    return checked(GameSpec, value)
+
+
+def checked(model: type[M], value: Any) -> M:
+    """``model`` made from plain values (a JSON or TOML table) as :func:`spec_from_json` makes
+    a spec: each value checked against its field's annotation, strictly, without building
+    pydantic's validators (a command that reads a game's definition from the cache never
+    builds them). ValueError when ``value`` is of any other shape."""
+    return _model(model, value)
 
 
 def _model(model: type[M], value: Any) -> M:

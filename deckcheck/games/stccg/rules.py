@@ -14,7 +14,7 @@ from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
 from deckcheck.games.setaside import SetAside, set_aside
-from deckcheck.games.spec import SetAsideModel
+from deckcheck.games.spec import SetAsideModel, checked
 
 
 def _plural(n: int, word: str) -> str:
@@ -24,7 +24,7 @@ def _plural(n: int, word: str) -> str:
 def seed_cards(deck: Deck, catalog: Catalog, params: Mapping[str, Any]) -> tuple[SetAside, ...]:
     """The deck's seed cards: missions, dilemmas, artifacts, other facilities, and one Outpost
     per affiliation (further copies stay in the draw deck), as ``seed_cards`` in game.toml."""
-    rules = [SetAsideModel.model_validate(r) for r in params["seed_cards"]]
+    rules = [checked(SetAsideModel, r) for r in params["seed_cards"]]
     return set_aside(deck, catalog, rules)
 
 
@@ -181,7 +181,7 @@ def seed_half_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints
     a copy in the deck: a 0/1 helper per value that must be 1 while such copies are held. An
     Outpost of several affiliations is taken as one value (the set of them).
     """
-    rules = [SetAsideModel.model_validate(r) for r in variant.param("seed_cards")]
+    rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
     coefficient: dict[str, int] = {}
     per_value: dict[tuple[str, ...], list[str]] = {}
     exact = True
