@@ -87,6 +87,16 @@ def test_the_same_calls_fail(args: tuple[Any, ...], kwargs: dict[str, Any]) -> N
         Made(*args, **kwargs)
 
 
+def test_a_field_without_a_default_after_one_with_is_refused_as_by_a_dataclass() -> None:
+    for make in (dataclass(frozen=True), frozen):
+        with pytest.raises(TypeError, match="non-default argument 'b' follows default"):
+
+            @make
+            class Wrong:
+                a: int = 0
+                b: int
+
+
 def test_instances_cannot_change() -> None:
     made = Made("a")
     with pytest.raises(FrozenInstanceError):

@@ -87,6 +87,13 @@ def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., Non
         for f in fields
         if not f.init and f.default_factory is not MISSING  # type: ignore[misc]
     )
+    # The fields from the first one with a default on: a call giving the fields before them in
+    # order (Card(id, name, types)) fills the rest from here, without binding by name.
+    required = next((i for i, n in enumerate(names) if n in defaults or n in factories), count)
+    trailing = tuple((n, defaults.get(n), factories.get(n)) for n in names[required:])
+    late = [n for n in names[required:] if n not in defaults and n not in factories]
+    if late:  # what @dataclass refuses too
+        raise TypeError(f"non-default argument {late[0]!r} follows default argument")
     post_init = getattr(cls, "__post_init__", None)
     title = cls.__qualname__
 
@@ -119,10 +126,13 @@ def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., Non
         # The instance's dictionary is filled directly: what a frozen dataclass's
         # object.__setattr__ calls do, field by field, in one step.
         state = self.__dict__
-        if kwargs or len(args) < count:
+        given = len(args)
+        if kwargs or given < required:
             state.update(bound(args, kwargs))
         else:
-            state.update(zip(names, args, strict=True))
+            state.update(zip(names, args, strict=False))
+            for name, default, factory in trailing[given - required :]:
+                state[name] = default if factory is None else factory()
         for name, default in preset:
             state[name] = default
         for name, factory in made:
