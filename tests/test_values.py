@@ -142,10 +142,13 @@ def test_a_class_s_own_methods_are_kept() -> None:
     assert repr(Shown("x")) == "<x>"
 
 
-def test_pickles_as_a_dataclass_does() -> None:
+def test_pickles_and_copies_as_a_dataclass_does() -> None:
+    import copy
+
     made = Made("a", 2, ("x",), {"x": "X"}, ("n",))
-    again = pickle.loads(pickle.dumps(made))
-    assert again == made and again.names == {"x": "X"} and again.notes == ("n",)
+    for again in (pickle.loads(pickle.dumps(made)), copy.deepcopy(made), copy.copy(made)):
+        assert again == made and again.names == {"x": "X"} and again.notes == ("n",)
+        assert hash(again) == hash(made)
 
 
 def test_no_value_class_in_deckcheck_is_still_a_frozen_dataclass() -> None:
