@@ -422,18 +422,16 @@ def solve_turns(
         if replace(query, turns=None) in known:
             answer = known[replace(query, turns=None)]
             out_of_reach = _simulated_instead(answer)
-        elif beyond is not None and impossible(problem, query) is None:
-            # Past a plain table's exact rows: out of reach without another estimate.
-            why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=beyond.reason)
+        elif (
+            known_out := beyond if beyond is not None else out_of_reach if later else None
+        ) is not None and impossible(problem, query) is None:
+            # Past a plain table's exact rows, or a later turn than one out of reach: out of
+            # reach without another estimate.
+            why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=known_out.reason)
             answer = simulate(
                 problem, procedure, query, policy, trials=trials, seed=seed, why=why, tables=False
             )
-            out_of_reach = beyond
-        elif out_of_reach is not None and later and impossible(problem, query) is None:
-            why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=out_of_reach.reason)
-            answer = simulate(
-                problem, procedure, query, policy, trials=trials, seed=seed, why=why, tables=False
-            )
+            out_of_reach = known_out
         else:
             answer = solve(
                 problem,
