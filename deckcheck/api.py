@@ -97,10 +97,14 @@ def games() -> GameList:
 
 
 def cards(
-    game: str, search: str | None = None, *, catalogs: Paths = (), variant: str | None = None
+    game: str,
+    search: str | Sequence[str] | None = None,
+    *,
+    catalogs: Paths = (),
+    variant: str | None = None,
 ) -> CardSearch:
-    """A game's cards matching ``search`` (part of a name or id, or ``field:value``), as
-    ``variant`` (if given) changes them."""
+    """A game's cards matching every term of ``search`` (part of a name or id, ``field:value``
+    or ``field<=N``), as ``variant`` (if given) changes them."""
     from deckcheck.cards import find_cards
 
     return find_cards(game, search, catalogs, variant)

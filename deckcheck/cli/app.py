@@ -159,7 +159,11 @@ def games(json_out: JsonOpt = False) -> int:
 def cards(
     game: Annotated[str, typer.Argument(help="Game id, e.g. ren-dhark.")],
     search: Annotated[
-        str | None, typer.Argument(help="Part of a name or id, or field:value.")
+        list[str] | None,
+        typer.Argument(
+            help="Terms that must all hold: part of a name or id, field:value, or a number "
+            'field compared, in quotes: "points<=2".'
+        ),
     ] = None,
     catalog: CatalogOpt = None,
     variant: Annotated[
@@ -172,14 +176,16 @@ def cards(
     ] = None,
     json_out: JsonOpt = False,
 ) -> int:
-    """List a game's cards, optionally those matching SEARCH; one match is shown in full.
+    """List a game's cards, optionally those matching every term of SEARCH; one match is
+    shown in full. A search with no match suggests the nearest names.
 
     Examples: [bold]deckcheck cards ren-dhark type:ship[/] · [bold]deckcheck cards the-drake Monk[/]
+    · [bold]deckcheck cards stccg-1e type:ship affiliation:klingon "range>=8"[/]
     · [bold]deckcheck cards dorn type:ritual --variant four-heroes[/]
     """
     from deckcheck import api
 
-    result = api.cards(game, search, catalogs=catalog or [], variant=variant)
+    result = api.cards(game, search or None, catalogs=catalog or [], variant=variant)
     return show(result, json_out, render.card_list)
 
 

@@ -446,6 +446,8 @@ def card_list(found: CardSearch) -> None:
         say(stderr(), (note, "dim"))
     if not found.cards:
         say(stderr(), f"no {found.game.id} card matches {found.search!r}")
+        if found.suggestions:
+            say(stderr(), f"did you mean: {', '.join(found.suggestions)}?")
         return
     if len(found.cards) == 1:
         card = found.cards[0]
