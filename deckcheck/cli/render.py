@@ -791,19 +791,35 @@ def new_deck(result: NewDeck) -> None:
 
 
 def edited(result: EditResult) -> None:
-    """The change made, the deck's standing in one line, and the findings that changed."""
+    """The changes made, every rule's progress in one line, and the findings that changed (a
+    rule that was already unmet and still is is not called new: its numbers are in the
+    progress line)."""
     verb = "added" if result.delta > 0 else "removed"
-    where = f" ({result.zone})" if result.zone else ""
-    say(
-        stdout(),
-        (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
-        f": {result.copies} in the deck now · {result.path}",
-    )
+    edits = result.edits or ()
+    if len(edits) > 1:
+        what = ", ".join(
+            f"{'+' if e.delta > 0 else '−'}{abs(e.delta)} {e.card.name} ({e.copies} now)"
+            for e in edits
+        )
+        say(stdout(), (f"{len(edits)} cards changed", "bold"), f": {what} · {result.path}")
+    else:
+        where = f" ({result.zone})" if result.zone else ""
+        say(
+            stdout(),
+            (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
+            f": {result.copies} in the deck now · {result.path}",
+        )
     say(stdout(), ("standing: ", "dim"), result.standing)
     for v in result.brought:
         say(stdout(), ("  new ", _SEVERITY_STYLE[v.severity]), f"{v.code}: {v.message}")
+    counted = {p.code for p in result.progress if p.count is not None}
+    for v in result.reworded:
+        if v.code not in counted:
+            say(stdout(), ("  still ", _SEVERITY_STYLE[v.severity]), f"{v.code}: {v.message}")
     for v in result.cleared:
         say(stdout(), ("  gone ", "green"), f"{v.code}: {v.message}")
+    for note in result.notes:
+        say(stdout(), (f"  note: {note}", "dim"))
 
 
 def exported(result: ExportResult) -> None:

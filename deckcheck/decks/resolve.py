@@ -295,6 +295,24 @@ class Headings:
         return all(squash(p) in words for p in parts)
 
 
+def telling_apart(cards: Sequence[Card], limit: int = 3) -> dict[str, str]:
+    """For cards that share a name: each card's id -> the values of the fields in which they
+    differ (``faction Ratekové, colour red``), up to ``limit`` fields, type and the set first."""
+    keys: list[str] = ["type"]
+    for card in cards:
+        keys += [k for k in card.fields if k not in keys and k not in ("note", "name", "id")]
+
+    def shown(card: Card, key: str) -> str:
+        value = card.type_label if key == "type" else card.get(key)
+        return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+    differ = [k for k in keys if len({shown(c, k) for c in cards}) > 1][:limit]
+    return {
+        c.id: ", ".join(f"{k} {shown(c, k)}" for k in differ if c.get(k) is not None or k == "type")
+        for c in cards
+    }
+
+
 def _where(card: Card) -> str:
     bits = [str(card.get(k)) for k in ("set", "affiliation", "faction", "colour") if card.get(k)]
     return "; ".join(bits) or card.name
