@@ -508,9 +508,7 @@ def build_names(
         if name and not has_id and _name_key(name) not in taken:
             image = clean(row["image_file"]).split(",")[0]
             tags = "_".join(legality_tags(row.get("set_tags", "")))
-            unknown.setdefault(
-                _name_key(name), (name, "", "", image, clean(row["release"]), tags)
-            )
+            unknown.setdefault(_name_key(name), (name, "", "", image, clean(row["release"]), tags))
     table.extend(extra)
     table.extend(sorted(unknown.values()))
     # A stable sort: each card's export name stays its first row.
