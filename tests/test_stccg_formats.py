@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 from conftest import invoke
+from deckcheck.validate import validate_loaded
 
 from deckcheck import api
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.games.stccg import GAME
-from deckcheck.validate import validate_loaded
 
 CATALOG = GAME.bundled_catalog()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "stccg-1e"
@@ -124,7 +124,7 @@ def test_a_legal_cc_deck_and_each_rule_breaking_alone(tmp_path: Path, variant: s
     assert codes(check(tmp_path, cc_deck(dilemmas=30), variant)) == ["stccg.seed-max"]
     assert codes(check(tmp_path, cc_deck(draw=29), variant)) == ["stccg.draw-min"]
     assert codes(check(tmp_path, cc_deck(outposts=()), variant)) == ["stccg.reporting"]
-    twice = cc_deck(missions=5) + [f"1 {_names('Mission', 1)[0]}"]
+    twice = [*cc_deck(missions=5), f"1 {_names('Mission', 1)[0]}"]
     assert codes(check(tmp_path, twice, variant)) == ["stccg.mission-copies"]
 
 
@@ -164,7 +164,8 @@ def test_warp_speed_three_ten_twenty_and_one_outpost(tmp_path: Path) -> None:
     assert codes(check(tmp_path, cc_deck(missions=3, dilemmas=6, draw=19), "warp-speed")) == [
         "stccg.draw-min"
     ]
-    two = cc_deck(missions=3, dilemmas=5, draw=20, outposts=("Federation Outpost", "Klingon Outpost"))
+    posts = ("Federation Outpost", "Klingon Outpost")
+    two = cc_deck(missions=3, dilemmas=5, draw=20, outposts=posts)
     assert codes(check(tmp_path, two, "warp-speed")) == ["stccg.one-outpost"]
     none = cc_deck(missions=3, dilemmas=6, draw=20, outposts=())
     assert codes(check(tmp_path, none, "warp-speed")) == ["stccg.one-outpost"]
