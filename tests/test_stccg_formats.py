@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from conftest import invoke
-from deckcheck.validate import validate_loaded
 
 from deckcheck import api
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.stccg import GAME
 
 CATALOG = GAME.bundled_catalog()

@@ -14,7 +14,7 @@ from deckcheck.core.text import fold, plural
 from deckcheck.core.violations import Violation, error, undecided, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
-from deckcheck.games.setaside import SetAside, places, set_aside
+from deckcheck.games.setaside import SetAside, set_aside
 from deckcheck.games.spec import SetAsideModel, checked
 
 
@@ -287,7 +287,8 @@ def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     entries = [*deck.entries, *(e for e in deck.side if fold(e.zone or "") not in skipped)]
     seen: set[tuple[str, tuple[str, ...] | None]] = set()
     unknown: list[str] = []
-    for e in entries:
+    # in card id order: the findings do not depend on how a file orders its zones
+    for e in sorted(entries, key=lambda e: e.card.id):
         tags = entry_tags(e, field)
         if (e.card.id, tags) in seen:
             continue
@@ -342,7 +343,8 @@ def _by_type(seeds: Iterable[SetAside]) -> str:
     kinds: Counter[str] = Counter()
     for seed in seeds:
         kinds[seed.card.types[0].lower()] += seed.count
-    return ", ".join(f"{k} {t}{'s' if k != 1 else ''}" for t, k in kinds.most_common())
+    ranked = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{k} {t}{'s' if k != 1 else ''}" for t, k in ranked)
 
 
 def seed_max(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -351,14 +353,12 @@ def seed_max(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
     personnel or equipment) where the variant limits them."""
     seeds = seed_deck(deck, catalog, variant)
     n, limit = sum(s.count for s in seeds), variant.param("max_seed")
-    placed = places(deck, _format_rules(variant))
-    where = "the file's seed zone" if placed else "placed by type"
     if n > limit:
         yield error(
             "stccg.seed-max",
-            f"{n} cards in the seed deck ({where}), at most {limit} allowed "
+            f"{n} cards in the seed deck, at most {limit} allowed "
             f"(remove {n - limit}): {_by_type(seeds)}",
-            list(dict.fromkeys(s.card.id for s in seeds)),
+            sorted({s.card.id for s in seeds}),
         )
     kinds = variant.params.get("seeded_draw_types")
     if kinds:
@@ -369,7 +369,7 @@ def seed_max(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
             yield error(
                 "stccg.seed-max",
                 f"{k} {'/'.join(kinds)} cards seeded, at most {top} allowed: {_by_type(odd)}",
-                list(dict.fromkeys(s.card.id for s in odd)),
+                sorted({s.card.id for s in odd}),
             )
 
 
@@ -409,7 +409,8 @@ def one_outpost(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viol
     """stccg.one-outpost: exactly ``outposts_seeded`` Outposts in the seed deck (Warp Speed)."""
     want = variant.param("outposts_seeded")
     outpost = variant.param("outpost_type")
-    posts = [s for s in seed_deck(deck, catalog, variant) if s.card.has_type(outpost)]
+    seeds = sorted(seed_deck(deck, catalog, variant), key=lambda s: s.card.id)
+    posts = [s for s in seeds if s.card.has_type(outpost)]
     n = sum(s.count for s in posts)
     if n != want:
         yield error(
