@@ -27,6 +27,8 @@ LAYERS = {
     "cards": 4,
     "fix": 4,
     "edit": 4,
+    "solve": 4,
+    "commands": 4,
     "api": 5,
     "cli": 6,
     "__main__": 7,
