@@ -30,19 +30,20 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
     from rich.text import Text
 
-    from deckcheck.analysis.hands import HandsReport
     from deckcheck.analysis.odds import OddsReport
-    from deckcheck.cards import CardSearch
     from deckcheck.catalog.model import Card
+    from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.deckfile import EditResult, NewDeck
+    from deckcheck.commands.diff import DeckDiff
+    from deckcheck.commands.export import ExportResult
+    from deckcheck.commands.fix import SuggestedValidation
+    from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.optimize import OptimizeResult
-    from deckcheck.diff import DeckDiff
-    from deckcheck.edit import EditResult, NewDeck
-    from deckcheck.export import ExportResult
-    from deckcheck.fix import FixResult, SuggestedValidation
+    from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
     from deckcheck.games.registry import GameList
-    from deckcheck.validate import Validation
+    from deckcheck.solve.nearest import FixResult
 
 # What a terminal would act on rather than show: C0/C1 controls but tab and newline (escape
 # sequences start with ESC), bidirectional overrides and isolates, zero-width marks, lone
@@ -416,8 +417,8 @@ def fixed(result: FixResult, heading: bool = True) -> None:
         write_text(result.text)
 
 
-def _percent(p: float | None) -> str:
-    return "—" if p is None else f"{100 * p:.2f}%"
+def _chance(p: float | None) -> str:
+    return "—" if p is None else _percent(p)
 
 
 def optimized(result: OptimizeResult) -> None:
@@ -439,9 +440,9 @@ def optimized(result: OptimizeResult) -> None:
         console,
         (f"{result.deck}: ", "bold"),
         f"{conditions} ({when}): ",
-        (_percent(before), "dim"),
+        (_chance(before), "dim"),
         " → ",
-        (_percent(after), "bold green"),
+        (_chance(after), "bold green"),
     )
     what = plural(result.distance, "change") + (
         f" ({result.added} added, {result.removed} removed)" if result.distance else ""
@@ -459,7 +460,7 @@ def optimized(result: OptimizeResult) -> None:
     if result.curve_after:
         old = {p.turn: p.probability for p in result.curve_before}
         cells = [
-            f"T{p.turn} {_percent(old.get(p.turn))} → {_percent(p.probability)}"
+            f"T{p.turn} {_chance(old.get(p.turn))} → {_chance(p.probability)}"
             for p in result.curve_after
         ]
         console.print("  by turn: " + " · ".join(cells), markup=False, style="dim")

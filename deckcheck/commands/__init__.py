@@ -1,1 +1,1 @@
-"""The use cases, one module each: an opened deck and its parameters in, a frozen result out."""
+"""The use cases, one module each, side by side: none imports another."""

@@ -25,12 +25,12 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.resolve import lookup, pick
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
 from deckcheck.export.formats import formats_for, render
-from deckcheck.export.write import write_atomically
-from deckcheck.fix import Change, backup_file
+from deckcheck.export.write import backup_file, write_atomically
+from deckcheck.solve.nearest import Change
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, UNREACHABLE, Search, relaxed_note, search
-from deckcheck.validate import validate_loaded
 
 
 def _fraction_text(p: Fraction | None) -> str | None:
@@ -229,8 +229,8 @@ def _chance(
 ) -> tuple[Fraction | None, int | None]:
     """The exact chance as ``odds`` computes it for a deck (None: its pile is too small, or
     only a simulation could tell), and its pile's size."""
+    from deckcheck.draws.answer import Intractable
     from deckcheck.draws.facade import Mode, Policy, solve
-    from deckcheck.draws.intractable import Intractable
 
     setup = deck_setup(loaded)
     if setup.pile_size < query.seen:
@@ -380,8 +380,8 @@ def _edited_in_place(
 ) -> bool:
     """Apply the changes to the file line by line (comments, order and format kept) where its
     format can be edited so; False: write it anew (a stack, whose order matters, too)."""
-    from deckcheck.decks.edit import Change as EditChange
-    from deckcheck.edit import apply_changes
+    from deckcheck.decks.rewrite import Change as EditChange
+    from deckcheck.export.inplace import apply_changes
 
     if loaded.game.spec.ordered:
         return False

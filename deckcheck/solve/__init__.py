@@ -1,1 +1,1 @@
-"""Solvers over whole decks: the optimiser (``optimize``) and, in time, ``fix``'s nearest deck."""
+"""The solvers under the commands: the nearest legal deck (HiGHS)."""

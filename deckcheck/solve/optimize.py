@@ -541,8 +541,8 @@ class _Chances:
         got = self.memo.get(mix, False)
         if got is not False:
             return got  # type: ignore[return-value]
+        from deckcheck.draws.answer import Intractable
         from deckcheck.draws.facade import Mode, solve
-        from deckcheck.draws.intractable import Intractable
 
         keep = [g for g, n in enumerate(mix) if n]
         problem = DrawProblem(
