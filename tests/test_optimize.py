@@ -105,7 +105,7 @@ def _check(
     owned: Mapping[str, int] | None = None,
     size: int | None = None,
 ) -> Fraction | None:
-    result, deck = optimize_loaded(loaded, conditions, options, changes=k, owned=owned)
+    result, _ = optimize_loaded(loaded, conditions, options, changes=k, owned=owned)
     expected = _brute(loaded, conditions, options, k, universe, owned, size)
     assert result.after == expected
     assert result.status == "optimal"
