@@ -62,6 +62,8 @@ from deckcheck.draws.simulate.dealer import (
     check_return,
     deal_shape,
 )
+from deckcheck.draws.simulate.outcomes import OutcomeSampler
+from deckcheck.draws.simulate.outcomes import in_reach as outcomes_in_reach
 from deckcheck.draws.simulate.reference import default_chooser
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method, table_steps
 
@@ -81,6 +83,9 @@ LOOKAHEAD_BATCH = 1 << 14
 #: Most count cells (groups times trials) a batch holds: 16 MB of counts, whatever the groups.
 BATCH_CELLS = 1 << 21
 MIN_BATCH = 1 << 10
+#: Deals per batch when outcome classes are dealt: a few arrays of 2-byte words, kept from
+#: batch to batch (2**12 to 2**17 measured: 2**15 and more equally fast, smaller slower).
+OUTCOME_BATCH = 1 << 16
 #: From this many conditions on, their counts come from one matrix product (see
 #: ``_Simulator.satisfied``); below, summing each one's groups is cheaper.
 MATMUL_CONDITIONS = 4
@@ -362,7 +367,12 @@ class _Simulator:
         self.selector_groups = _selector_groups(problem, rule)
         plain = rule is None and not self.shape.lookahead
         seen = self.shape.hand + self.shape.later
-        self.seen_sampler = pile_sampler(sizes, seen) if plain else None
+        # The plain draw deals outcome classes where their table is small (see
+        # deckcheck.draws.outcomes), else the counts of the groups.
+        self.outcomes = OutcomeSampler(problem, seen) if plain and outcomes_in_reach(problem, seen) else None
+        if self.outcomes is not None:
+            self.batch = OUTCOME_BATCH
+        self.seen_sampler = pile_sampler(sizes, seen) if plain and self.outcomes is None else None
         self.hand_sampler = None if plain else pile_sampler(sizes, self.shape.hand)
         # The rule of thumb is computed on whole arrays (see _rule_of_thumb); a supplied
         # decision is looked up once per distinct (held, gone, top card) column.
@@ -642,6 +652,9 @@ class _Simulator:
 
     def _batch(self, rng: np.random.Generator, trials: int) -> tuple[int, int, int]:
         rule = self.shape.rule
+        if self.outcomes is not None:
+            wins = self.outcomes.successes(rng, trials)
+            return wins, wins, 0
         if self.seen_sampler is not None:
             wins = int(np.count_nonzero(self.satisfied(self.seen_sampler.sample(rng, trials))))
             return wins, wins, 0
