@@ -27,8 +27,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from deckcheck.core.numeric import np, npt
-from deckcheck.draws.model import DrawProblem
 from deckcheck.draws.exact.reduced import Reduced, reduce_problem
+from deckcheck.draws.model import DrawProblem
+
+#: Arrays of unsigned words (16 or 32 bits, chosen per table).
+Words = npt.NDArray[Any]
 
 #: Most outcome classes (the product of the capped counts' ranges) for which a table is built.
 MAX_CLASSES = 1 << 14
@@ -84,9 +87,9 @@ def _table(
         radix.append(radix[-1] * (c + 1))
     n_classes = radix[-1]
     codes = np.arange(n_classes, dtype=np.int64)
-    vectors = np.stack(
-        [(codes // radix[p]) % (c + 1) for p, c in enumerate(caps)], axis=1
-    ).reshape(n_classes, len(caps))
+    vectors = np.stack([(codes // radix[p]) % (c + 1) for p, c in enumerate(caps)], axis=1).reshape(
+        n_classes, len(caps)
+    )
     caps_array = np.asarray(caps, dtype=np.int64)
     weights = np.asarray(radix[:-1], dtype=np.int64)
     # state[k, l]: probability of capped vector k with l cards still to deal.
@@ -127,9 +130,7 @@ class OutcomeSampler:
         red = reduce_problem(problem)
         self.n = n
         self.caps = red.cond.caps
-        probabilities, self.vectors = _table(
-            red.sizes, red.cond.class_positions, red.cond.caps, n
-        )
+        probabilities, self.vectors = _table(red.sizes, red.cond.class_positions, red.cond.caps, n)
         self.probabilities = probabilities
         passes = np.ones(len(probabilities), dtype=bool)
         for p, test in red.cond.tests:
@@ -189,9 +190,7 @@ class OutcomeSampler:
         same = verdict[0::2] == verdict[1::2]
         self.hi_verdict = np.where(same, 1 << fraction, hi).astype(self.dtype)
 
-    def _words(
-        self, rng: np.random.Generator, trials: int
-    ) -> tuple[npt.NDArray[np.unsignedinteger], npt.NDArray[np.unsignedinteger]]:
+    def _words(self, rng: np.random.Generator, trials: int) -> tuple[Words, Words]:
         """Per deal: its bucket, and the bits below it (compared with the bucket's threshold)."""
         word = rng.integers(0, self.top, size=trials, dtype=self.dtype, endpoint=True)
         bucket = self._buffer("bucket", trials, self.dtype)
@@ -211,9 +210,9 @@ class OutcomeSampler:
     def _settle(
         self,
         rng: np.random.Generator,
-        bucket: npt.NDArray[np.unsignedinteger],
-        word: npt.NDArray[np.unsignedinteger],
-        hi: npt.NDArray[np.unsignedinteger],
+        bucket: Words,
+        word: Words,
+        hi: Words,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
         """The deals whose word ties with their bucket's threshold, and whether each keeps
         the bucket's own class (32 more bits against the threshold's low part)."""
