@@ -840,8 +840,23 @@ def deck_diff(d: DeckDiff) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from deckcheck.cli.fit import shorten_path
+
+    room = stdout().width - 20
+    same_name = Path(d.deck_a).name == Path(d.deck_b).name
+    for mark, path, status, broken in (
+        ("A", d.deck_a, d.status_a, d.broken_a),
+        ("B", d.deck_b, d.status_b, d.broken_b),
+    ):
+        verdict = status.upper() + (f" ({', '.join(broken)})" if broken else "")
+        style = _STATUS_STYLE.get(Status(status), "") if status else ""
+        say(stdout(), (f"{mark}: ", "bold"), shorten_path(path, room), "  ", (verdict, style))
+    if d.status_a == "legal" and d.status_b == "illegal":
+        say(stdout(), ("B became illegal", "bold red"), f": it breaks {', '.join(d.broken_b)}")
+    elif d.status_a == "illegal" and d.status_b == "legal":
+        say(stdout(), ("B is legal again", "bold green"))
     if not d.changes:
-        say(stdout(), ("no card differs", "green"), f" between {d.deck_a} and {d.deck_b}")
+        say(stdout(), ("no card differs", "green"), " between A and B")
     for kind, changes in d.by_type().items():
         table = Table(title=kind, title_justify="left", box=None, show_header=False)
         table.add_column(justify="right")
@@ -854,8 +869,9 @@ def deck_diff(d: DeckDiff) -> None:
         stdout().print(table)
     totals = Table(title="totals", title_justify="left")
     totals.add_column("")
-    totals.add_column(Path(d.deck_a).name if d.deck_a else "A", justify="right")
-    totals.add_column(Path(d.deck_b).name if d.deck_b else "B", justify="right")
+    # Two files of one name are told apart by the A and B above.
+    totals.add_column("A" if same_name else f"A: {Path(d.deck_a).name}", justify="right")
+    totals.add_column("B" if same_name else f"B: {Path(d.deck_b).name}", justify="right")
     totals.add_column("change", justify="right")
     for t in d.totals:
         before = str(t.before) if t.before is not None else f"≥{t.before_known_part} (unknown)"
@@ -941,9 +957,19 @@ def catalog_check(result: CatalogCheck) -> None:
             f"{result.label}: {plural(len(result.problems), 'problem')}",
         )
         return
+    if result.unfilled and not result.changed and not result.added:
+        say(
+            stdout(),
+            ("not filled in", "yellow"),
+            f": {result.label} ({result.game}) changes nothing yet: "
+            f"{plural(result.unfilled, 'card')} with every value commented out (remove the '#' "
+            "and write the values)",
+        )
+        return
+    unfilled = f"; {result.unfilled} not filled in yet" if result.unfilled else ""
     say(
         stdout(),
         ("ok", "green"),
         f": {result.label} ({result.game}): {plural(result.changed, 'card')} changed, "
-        f"{result.added} added",
+        f"{result.added} added{unfilled}",
     )
