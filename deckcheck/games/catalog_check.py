@@ -55,7 +55,7 @@ def check_catalog_file(path: str | Path) -> CatalogCheck:
         return CatalogCheck(doc.label, doc.game, (*doc.problems, problem), 0, 0)
     base = get_game(doc.game).bundled_catalog()
     problems = check_overlay(base, doc)
-    known = [
+    matched = [
         raw
         for raw in doc.cards
         if (isinstance(raw.get("id"), str) and base.by_id(raw["id"]))
@@ -64,8 +64,8 @@ def check_catalog_file(path: str | Path) -> CatalogCheck:
         )
     ]
     # An entry that only names its card (every value still commented out) changes nothing.
-    unfilled = sum(1 for raw in known if not set(raw) - {"id", "name"})
-    changed = len(known) - unfilled
+    unfilled = sum(1 for raw in matched if not set(raw) - {"id", "name"})
+    changed = len(matched) - unfilled
     return CatalogCheck(
-        doc.label, doc.game, tuple(problems), changed, len(doc.cards) - len(known), unfilled
+        doc.label, doc.game, tuple(problems), changed, len(doc.cards) - len(matched), unfilled
     )
