@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deckcheck.cli.fit import fit_title
+from deckcheck.cli.render import bullet
 
 BAR_WIDTH = 20
 _BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -73,7 +74,7 @@ def stats(rep: Any, console: Console) -> None:
         )
         console.print(Text(legend + "; all exact", style="dim"))
     for note in rep.notes:
-        console.print(Text(f"• {note}", style="dim"))
+        console.print(bullet(note, style="dim"))
 
 
 def _dimension_table(dim: Any, seen: int | None, width: int = 80) -> Table:
@@ -179,7 +180,7 @@ def tune(rep: Any, console: Console) -> None:
         )
     console.print(table)
     for note in rep.assumptions:
-        console.print(Text(f"• {note}", style="dim"))
+        console.print(bullet(note, style="dim"))
 
 
 def distribution(rep: Any, console: Console) -> None:
@@ -213,4 +214,4 @@ def distribution(rep: Any, console: Console) -> None:
         table.add_row(*row)
     console.print(table)
     for note in rep.assumptions:
-        console.print(Text(f"• {note}", style="dim"))
+        console.print(bullet(note, style="dim"))

@@ -71,7 +71,7 @@ def _rich_measures() -> bool:
     return all(callable(f) for f in (divide_line, cell_len, set_cell_size))
 
 
-def plain_panel(title: str, body: Sequence[Paragraph], width: int) -> str:
+def plain_panel(title: str, body: Sequence[Paragraph], width: int, expand: bool = False) -> str:
     """``Panel(Group(*paragraphs), title=title, title_align="left", expand=False)`` printed on
     a console ``width`` cells wide with no colour, each paragraph a ``Text`` (wrapped at
     spaces, long words folded) inside ``Padding`` of its indent."""
@@ -87,6 +87,8 @@ def plain_panel(title: str, body: Sequence[Paragraph], width: int) -> str:
     inner = min(widest + 2, most) if most - 2 >= 1 else most
     heading = f" {title} "
     inner = min(most, max(inner, cell_len(heading) + 2))
+    if expand:  # Panel(expand=True): the whole width
+        inner = most
     lines = [_top(heading, inner + 2)]
     for text, indent in body:
         for line in _wrapped(text, inner - 2 - indent):

@@ -205,10 +205,11 @@ Styled = tuple[tuple[str, str], ...]
 """A paragraph's parts, each (text, style)."""
 
 
-def report(rep: Report, console: Console | None = None) -> None:
+def report(rep: Report, console: Console | None = None, expand: bool = False) -> None:
     """A validation report: the verdict in the panel's title (short, so never cut), the deck,
     then every finding with its rule code and the cards by name; side zones and notes under
-    them. A partial verdict (some lines named no card) says so first.
+    them. A partial verdict (some lines named no card) says so first. With ``expand`` the
+    panel takes the whole width (several decks: panels of one width).
 
     Where rich would draw the panel as plain text, it is drawn without rich's console
     (:mod:`deckcheck.cli.panel`): the same characters, without its import."""
@@ -225,10 +226,12 @@ def report(rep: Report, console: Console | None = None) -> None:
         paragraphs = [("".join(t for t, _ in parts), indent) for parts, indent in above + below]
         heading = "".join(t for t, _ in title)
         if not any(_drawn_by_rich(text) for text in [heading, *(t for t, _ in paragraphs)]):
-            sys.stdout.write(plain_panel(heading, paragraphs, width))
+            sys.stdout.write(plain_panel(heading, paragraphs, width, expand))
             sys.stdout.flush()
             return
-    _rich_report(title, above, _findings_table(rep) if table else None, below, console or stdout())
+    _rich_report(
+        title, above, _findings_table(rep) if table else None, below, console or stdout(), expand
+    )
 
 
 def _drawn_by_rich(text: str) -> bool:
@@ -268,7 +271,7 @@ def _report_body(
             severity = (v.severity.value, _SEVERITY_STYLE[v.severity])
             body.append(((severity, ("  ", ""), (v.code, "bold")), 0))
             body.append((((v.message, ""),), 2))
-            if v.cards:
+            if _cards_of(rep, v):
                 body.append((((_cards_of(rep, v), "cyan"),), 2))
     below: list[tuple[Styled, int]] = [
         (((f"note: {note}", "dim"),), 0) for note in rep.notes[:MAX_NOTES]
@@ -285,6 +288,7 @@ def _rich_report(
     table: RenderableType | None,
     below: list[tuple[Styled, int]],
     console: Console,
+    expand: bool = False,
 ) -> None:
     """The panel drawn by rich, with the findings ``table`` between the paragraphs."""
     from rich.console import Group
@@ -305,12 +309,16 @@ def _rich_report(
     heading = Text(*title[0])
     for part, style in title[1:]:
         heading.append(part, style=style)
-    console.print(Panel(Group(*body), title=heading, title_align="left", expand=False))
+    console.print(Panel(Group(*body), title=heading, title_align="left", expand=expand))
 
 
 def _cards_of(rep: Report, v: Violation) -> str:
+    """The cards a finding names, by name; empty when its message names them all already
+    ("Ragnar is in the party 2 times" is not followed by "Ragnar")."""
     names = [rep.card_names.get(c, c) for c in v.cards[:CARDS_SHOWN]]
     more = len(v.cards) - CARDS_SHOWN
+    if more <= 0 and all(name in v.message for name in names):
+        return ""
     return ", ".join(names) + (f" +{more}" if more > 0 else "")
 
 
@@ -339,21 +347,51 @@ MAX_NOTES = 20
 """Notes shown under a report; JSON carries all of them."""
 
 
+def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> RenderableType:
+    """``mark text`` whose wrapped lines hang under the text, not under the mark."""
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text(" " * indent + mark + " ", style=style), Text(text, style=style))
+    return grid
+
+
 def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
     say(stderr(), (header, "bold red"))
     for line in lines:
-        say(stderr(), f"  • {line}")
+        stderr().print(bullet(line, indent=2))
 
 
 def validation(result: Validation) -> None:
     """Each deck's report, or the error that stopped it (and the verdict on the rest of a deck
-    with unknown lines), in the order given."""
+    with unknown lines), in the order given; several decks get panels of one width and a
+    summary line ("7 decks: 4 legal, 1 unverified, 2 illegal")."""
+    several = len(result.outcomes) > 1
     for outcome in result.outcomes:
         if outcome.error is not None:
             error(outcome.error)
         if outcome.report is not None:
-            report(outcome.report)  # beside unknown lines: the verdict on the rest
+            report(outcome.report, expand=several)  # beside unknown lines: the rest's verdict
+    if several:
+        say(stdout(), summary(result))
+
+
+def summary(result: Validation) -> str:
+    """``7 decks: 4 legal, 1 unverified, 2 illegal`` (and those that could not be read)."""
+    counts: Counter[str] = Counter()
+    for outcome in result.outcomes:
+        if outcome.error is not None and outcome.report is None:
+            counts["unreadable"] += 1
+        elif outcome.report is not None:
+            counts[str(outcome.report.status)] += 1
+    parts = [
+        f"{counts[k]} {k}" for k in ("legal", "unverified", "illegal", "unreadable") if counts[k]
+    ]
+    return f"{len(result.outcomes)} decks: " + ", ".join(parts)
 
 
 def suggested(result: SuggestedValidation) -> None:
@@ -379,9 +417,9 @@ def fixed(result: FixResult, heading: bool = True) -> None:
     if result.status == "unreachable":
         say(console, ("no legal deck is reachable", "bold red"), f" from {result.deck}:")
         for reason in result.reasons:
-            console.print(f"  • {reason}", markup=False)
+            console.print(bullet(reason, indent=2))
         for note in result.notes:
-            console.print(f"  · {note}", markup=False, style="dim")
+            console.print(bullet(note, "·", "dim", indent=2))
         return
     what = plural(result.distance, "change") + (
         f" ({result.added} added, {result.removed} removed)" if result.distance else ""
@@ -403,7 +441,7 @@ def fixed(result: FixResult, heading: bool = True) -> None:
             )
         )
     for note in result.notes:
-        console.print(f"  · {note}", markup=False, style="dim")
+        console.print(bullet(note, "·", "dim", indent=2))
     if result.report is not None:
         verdict = str(result.report.status)
         say(
@@ -436,7 +474,7 @@ def optimized(result: OptimizeResult) -> None:
     if result.status == "unreachable":
         say(console, ("no legal deck within the limits", "bold red"), f" for {result.deck}:")
         for note in result.notes:
-            console.print(f"  • {note}", markup=False)
+            console.print(bullet(note, indent=2))
         return
     before = None if result.before is None else float(result.before)
     after = None if result.after is None else float(result.after)
@@ -483,7 +521,7 @@ def optimized(result: OptimizeResult) -> None:
         )
         say(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
     for note in result.notes:
-        console.print(f"  · {note}", markup=False, style="dim")
+        console.print(bullet(note, "·", "dim", indent=2))
     if result.report is not None:
         verdict = str(result.report.status)
         say(
@@ -513,12 +551,14 @@ def games(result: GameList) -> None:
         stdout().print(
             Text.assemble((g.id, "bold cyan"), "  ", g.name, ("  ·  ", "dim"), f"{g.cards} cards")
         )
-        stdout().print(Text.assemble(("  variants: ", "dim"), ", ".join(variants)))
+        if g.aliases:
+            stdout().print(bullet(", ".join(g.aliases), "also:", "", indent=2))
+        stdout().print(bullet(", ".join(variants), "variants:", "", indent=2))
         if g.piles:
-            stdout().print(Text.assemble(("  random piles: ", "dim"), ", ".join(g.piles)))
+            stdout().print(bullet(", ".join(g.piles), "random piles:", "", indent=2))
         if g.settings:
             stdout().print(
-                Text.assemble(("  settings (--set KEY=VALUE): ", "dim"), ", ".join(g.settings))
+                bullet(", ".join(g.settings), "settings (--set KEY=VALUE):", "", indent=2)
             )
 
 
@@ -624,33 +664,6 @@ def _plain_listing(
     write_text(safe("\n".join(lines)) + "\n")
 
 
-_SEGMENTS = {
-    "0": (" _ ", "| |", "|_|"),
-    "1": ("   ", "  |", "  |"),
-    "2": (" _ ", " _|", "|_ "),
-    "3": (" _ ", " _|", " _|"),
-    "4": ("   ", "|_|", "  |"),
-    "5": (" _ ", "|_ ", " _|"),
-    "6": (" _ ", "|_ ", "|_|"),
-    "7": (" _ ", "  |", "  |"),
-    "8": (" _ ", "|_|", "|_|"),
-    "9": (" _ ", "|_|", " _|"),
-    ".": ("  ", "  ", " ."),
-    "%": ("   ", "O/ ", "/O "),
-    " ": (" ", " ", " "),
-}
-
-
-def big_text(text: str) -> str:
-    """A number in large seven-segment type (three lines)."""
-    rows = ["", "", ""]
-    for ch in text:
-        glyph = _SEGMENTS.get(ch, (ch, " ", " "))
-        for i in range(3):
-            rows[i] += glyph[i]
-    return "\n".join(rows)
-
-
 def digits(p: float, places: int) -> str:
     """``p`` with at least ``places`` decimals, and more where fewer would round a
     probability that is not 0 or 1 to one that is (0.99996 is never shown as 1.0000)."""
@@ -669,7 +682,7 @@ def _percent(p: float) -> str:
 
 
 def odds(rep: OddsReport) -> None:
-    """The odds panel: the probability in large type, the assumptions beneath."""
+    """The odds panel: the probability in bold, the assumptions beneath."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
@@ -678,7 +691,8 @@ def odds(rep: OddsReport) -> None:
     from deckcheck.cli.fit import fit_title
 
     colour = "green" if rep.probability >= 0.8 else "yellow" if rep.probability >= 0.5 else "red"
-    head = Text(big_text(_percent(rep.probability).replace(" ", "")), style=f"bold {colour}")
+    # The figure in plain bold type: large segment digits were harder to read.
+    head = Text(_percent(rep.probability), style=f"bold {colour}")
     lines: list[RenderableType] = [head, Text("")]
     what = " and ".join(rep.conditions)
     lines.append(
@@ -702,9 +716,12 @@ def odds(rep: OddsReport) -> None:
         )
     if rep.mulligan == "rules" and rep.probability != rep.probability_without_mulligan:
         lines.append(Text(f"without the mulligan: {digits(rep.probability_without_mulligan, 6)}"))
-    lines.append(Text(("exact" if rep.exact else "estimate") + f" · {rep.method}", style="cyan"))
+    kind = "exact" if rep.exact else "estimate"
+    # The method often says "exact (…)" itself: the kind is not said twice.
+    said = rep.method if rep.method.startswith(kind) else f"{kind} · {rep.method}"
+    lines.append(Text(said, style="cyan"))
     lines.append(Text(""))
-    lines.extend(Text(f"• {a}", style="dim") for a in rep.assumptions)
+    lines.extend(bullet(a, style="dim") for a in rep.assumptions)
     title = fit_title(rep.deck, [rep.game], stdout().width)
     stdout().print(Panel(Group(*lines), title=title, title_align="left", expand=False))
     if rep.by_turn:
