@@ -429,7 +429,10 @@ def fixed(result: FixResult, heading: bool = True) -> None:
         if result.proven
         else "not proven minimal"
     )
-    title = f"{result.deck}: " if heading else "suggested fix: "
+    from deckcheck.cli.fit import shorten_path
+
+    deck = shorten_path(result.deck, max(console.width - 40, 20))
+    title = f"{deck}: " if heading else "suggested fix: "
     say(console, (title, "bold"), what, (f" · {proof}", "dim"))
     for change in result.changes:
         sign = "+" if change.delta > 0 else "−"
@@ -908,20 +911,23 @@ def edited(result: EditResult) -> None:
     """The changes made, every rule's progress in one line, and the findings that changed (a
     rule that was already unmet and still is is not called new: its numbers are in the
     progress line)."""
+    from deckcheck.cli.fit import shorten_path
+
     verb = "added" if result.delta > 0 else "removed"
     edits = result.edits or ()
+    path = shorten_path(str(result.path), max(stdout().width - 40, 20))
     if len(edits) > 1:
         what = ", ".join(
             f"{'+' if e.delta > 0 else '−'}{abs(e.delta)} {e.card.name} ({e.copies} now)"
             for e in edits
         )
-        say(stdout(), (f"{len(edits)} cards changed", "bold"), f": {what} · {result.path}")
+        say(stdout(), (f"{len(edits)} cards changed", "bold"), f": {what} · {path}")
     else:
         where = f" ({result.zone})" if result.zone else ""
         say(
             stdout(),
             (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
-            f": {result.copies} in the deck now · {result.path}",
+            f": {result.copies} in the deck now · {path}",
         )
     say(stdout(), ("standing: ", "dim"), result.standing)
     for v in result.brought:
