@@ -104,31 +104,69 @@ def edit_deck(
     label = source_label(path)
     data = read_bytes(target)
     text, encoded = decode_keeping(data, label)
-    source = _parse(text, label, target)
-    loaded, before = _load(source, game, variant, catalogs)
-    the_card = find_card(card, loaded)
-    the_zone = _zone(zone, loaded.game)
-    if the_zone is None and not remove and _writes_zones(text, source, loaded.game):
-        the_zone = _placed_zone(loaded, the_card, count)
-    change = Change(the_card, -count if remove else count, the_zone)
-    try:
-        new_text = _edited(text, source, loaded, [change])
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
+    opened = open_text(text, label, target, game=game, variant=variant, catalogs=catalogs)
+    the_card = find_card(card, opened.loaded)
+    new_text, change = change_text(opened, the_card, -count if remove else count, zone)
     write_atomically(target, encoded.encode(new_text), force=True)
-    after_loaded, after = _load(_parse(new_text, label, target), game, variant, catalogs)
-    brought, cleared = changed_findings(before, after)
+    after = open_text(new_text, label, target, game=game, variant=variant, catalogs=catalogs)
+    brought, cleared = changed_findings(opened.report, after.report)
     return EditResult(
         target,
         the_card,
         change.delta,
-        the_zone,
-        after_loaded.deck.counts().get(the_card.id, 0),
-        standing(after_loaded, after),
-        after,
+        change.zone,
+        after.loaded.deck.counts().get(the_card.id, 0),
+        standing(after.loaded, after.report),
+        after.report,
         brought,
         cleared,
     )
+
+
+@frozen
+class OpenedText:
+    """A deck file's text read as :func:`edit_deck` reads it: parsed, resolved (a deck with
+    unknown lines too) and validated; what :func:`change_text` edits."""
+
+    text: str
+    source: DeckSource
+    loaded: LoadedDeck
+    report: Report
+
+
+def open_text(
+    text: str,
+    label: str,
+    path: Path,
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> OpenedText:
+    """A deck file's decoded text, opened for editing in memory (``path``: where it lives,
+    for the overlays its header names and for messages)."""
+    source = _parse(text, label, path)
+    loaded, report = _load(source, game, variant, catalogs)
+    return OpenedText(text, source, loaded, report)
+
+
+def change_text(
+    opened: OpenedText, card: Card, delta: int, zone: str | None = None
+) -> tuple[str, Change]:
+    """The text with ``delta`` copies of ``card`` added (negative: removed), made by the same
+    rewriter as ``add``/``remove`` (format, comments, order, zones and line ends kept), and
+    the change as made (its zone: ``zone``, else where the game places a new card)."""
+    if delta == 0 or abs(delta) > MAX_COPIES_PER_LINE:
+        raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {abs(delta)}")
+    loaded, source, text = opened.loaded, opened.source, opened.text
+    the_zone = _zone(zone, loaded.game)
+    if the_zone is None and delta > 0 and _writes_zones(text, source, loaded.game):
+        the_zone = _placed_zone(loaded, card, delta)
+    change = Change(card, delta, the_zone)
+    try:
+        return _edited(text, source, loaded, [change]), change
+    except DeckFormatError as exc:
+        raise DeckFormatError(exc.message, source=source.label, line=exc.line) from None
 
 
 def apply_changes(
@@ -386,11 +424,13 @@ def new_deck(
     variant: str | None = None,
     starter: str | None = None,
     force: bool = False,
+    write: bool = True,
 ) -> NewDeck:
     """Write a new deck file: the header (game, variant), the game's zones as headers, comments
     with the variant's construction limits, and for a variant with ready-made decks (a
     starter) that deck's cards. The format follows the file's extension (.toml, .json, .dek;
-    anything else is text). Never overwrites without ``force``."""
+    anything else is text). Never overwrites without ``force``; with ``write`` unset, only
+    the text is made (``deckcheck build`` writes it on its first save)."""
     the_game = get_game(game)
     the_variant = the_game.variant(variant)
     catalog = the_game.catalog((), the_variant)
@@ -412,7 +452,8 @@ def new_deck(
     source = DeckSource(str(target), target, "text", {}, ())
     loaded = LoadedDeck(deck, the_game, catalog, the_variant, source)
     text = _new_text(loaded, target, chosen, ready)
-    write_atomically(target, text, force=force)
+    if write:
+        write_atomically(target, text, force=force)
     return NewDeck(target, the_game.id, the_variant.name, chosen, deck.size, text)
 
 

@@ -1,0 +1,324 @@
+"""The deck builder's state: the deck file's text, its undo and redo stacks, and what each pane
+shows, all from the library (no Textual here, so that it is tested and measured on its own).
+
+Every edit is made on the file's text by the same rewriter as ``add``/``remove``
+(:func:`deckcheck.edit.change_text`): the deck shown is always the file that saving writes,
+with its format, comments, order, zones and line ends. Undo and redo move between texts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+from deckcheck.catalog.model import Card
+from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.inputs import read_bytes, source_label
+from deckcheck.core.values import frozen
+from deckcheck.core.violations import Report, Severity, Violation
+from deckcheck.decks.edit import Encoded, decode_keeping
+from deckcheck.edit import OpenedText, change_text, new_deck, open_text
+from deckcheck.export.write import write_atomically
+
+#: Turns the odds chart shows (turn 1 is the opening hand).
+ODDS_TURNS = 6
+#: Cards a search lists at most (a table of thousands helps nobody; the count is said).
+SEARCH_LIMIT = 200
+#: Edits the undo stack keeps.
+UNDO_DEPTH = 500
+
+
+@frozen
+class RuleRow:
+    """One rule of the variant in the Standing pane: its progress ("38/60 cards", empty for
+    a rule that counts nothing) and its findings."""
+
+    code: str
+    progress: str
+    findings: tuple[Violation, ...]
+
+    @property
+    def ok(self) -> bool:
+        """No error and nothing undecided (warnings keep a rule satisfied)."""
+        return all(v.severity is Severity.WARNING for v in self.findings)
+
+
+@frozen
+class Standing:
+    """The deck's standing: every rule with its progress and findings, the verdict."""
+
+    rules: tuple[RuleRow, ...]
+    report: Report
+    summary: str
+    hints: tuple[str, ...] = ()
+
+
+@frozen
+class DeckLine:
+    """A row of the Deck pane: copies of a card in a zone (lines of one card merged)."""
+
+    zone: str | None
+    type_label: str
+    card: Card
+    count: int
+
+
+@frozen
+class OddsView:
+    """The Odds pane: per condition set, the probability by turn (None: not computed)."""
+
+    conditions: tuple[str, ...]
+    turns: tuple[tuple[int, int, float, bool], ...]  # (turn, cards seen, probability, exact)
+    mulligan: str
+    message: str = ""
+
+
+@frozen
+class PlaytestView:
+    """The Playtest pane: the hand first dealt, the hand kept, the mulligan's decisions, what
+    the optimal policy would do, and the next turns' draws."""
+
+    seed: int
+    first: tuple[Card, ...]
+    kept: tuple[Card, ...]
+    decisions: tuple[str, ...]
+    advice: str
+    turns: tuple[tuple[Card, ...], ...]
+    manual: bool
+    redraws: int
+
+
+class SaveConflict(DeckcheckError):
+    """The file changed on disk since it was opened (or last saved)."""
+
+
+class BuildSession:
+    """A deck being built: its text now, the texts before (undo) and after (redo), and the
+    file's bytes as last read or written (to notice a change made elsewhere)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        game: str | None = None,
+        variant: str | None = None,
+        catalogs: Sequence[str | Path] = (),
+    ) -> None:
+        self.path = Path(path)
+        self.label = source_label(str(path))
+        self.game_arg = game
+        self.variant_arg = variant
+        self.catalogs = tuple(catalogs)
+        self.undo_stack: list[str] = []
+        self.redo_stack: list[str] = []
+        self.on_disk: bytes | None = None
+        text = self._read()
+        self.saved_text: str | None = text if self.on_disk is not None else None
+        self.opened = self._open(text)
+
+    # --- the file ---------------------------------------------------------------------------
+
+    def _read(self) -> str:
+        """The file's text (a new deck's, as ``new`` writes it, when there is no file yet)."""
+        if self.path.exists():
+            data = read_bytes(self.path)
+            text, self.encoded = decode_keeping(data, self.label)
+            self.on_disk = data
+            return text
+        if self.game_arg is None:
+            raise UsageError(
+                f"{self.label} does not exist yet: give --game to start a new deck there"
+            )
+        text = new_deck(self.game_arg, self.path, variant=self.variant_arg, write=False).text
+        self.encoded: Encoded = decode_keeping(text.encode(), self.label)[1]
+        self.on_disk = None
+        return text
+
+    def _open(self, text: str) -> OpenedText:
+        return open_text(
+            text,
+            self.label,
+            self.path,
+            game=self.game_arg,
+            variant=self.variant_arg,
+            catalogs=self.catalogs,
+        )
+
+    @property
+    def text(self) -> str:
+        """The deck file's text as it stands (what saving writes)."""
+        return self.opened.text
+
+    @property
+    def dirty(self) -> bool:
+        """Whether there is something to save."""
+        return self.saved_text != self.text
+
+    def changed_on_disk(self) -> bool:
+        """Whether the file on disk is no longer what was read or written last."""
+        try:
+            now = self.path.read_bytes()
+        except OSError:
+            now = None
+        return now != self.on_disk
+
+    def save(self, *, overwrite: bool = False) -> None:
+        """Write the deck atomically; refuses (:class:`SaveConflict`) when the file changed
+        on disk since it was read, unless ``overwrite``."""
+        if not overwrite and self.changed_on_disk():
+            raise SaveConflict(
+                "changed on disk since it was opened: reload it (your edits are lost) or "
+                "overwrite it",
+                source=self.label,
+            )
+        data = self.encoded.encode(self.text)
+        write_atomically(self.path, data, force=True)
+        self.on_disk = data
+        self.saved_text = self.text
+
+    def reload(self) -> None:
+        """Read the file again (edits not saved are dropped; undo goes back to them)."""
+        before = self.text
+        text = self._read()
+        self.opened = self._open(text)
+        self.saved_text = text
+        if before != text:
+            self._push_undo(before)
+
+    # --- edits --------------------------------------------------------------------------------
+
+    def add(self, card: Card, delta: int = 1, zone: str | None = None) -> None:
+        """Add ``delta`` copies of ``card`` (negative: remove) by the file's rewriter."""
+        text, _ = change_text(self.opened, card, delta, zone)
+        opened = self._open(text)
+        self._push_undo(self.text)
+        self.redo_stack.clear()
+        self.opened = opened
+
+    def _push_undo(self, text: str) -> None:
+        self.undo_stack.append(text)
+        del self.undo_stack[:-UNDO_DEPTH]
+
+    def undo(self) -> bool:
+        """Go back one edit; False when there is none."""
+        if not self.undo_stack:
+            return False
+        self.redo_stack.append(self.text)
+        self.opened = self._open(self.undo_stack.pop())
+        return True
+
+    def redo(self) -> bool:
+        """Make the edit undone last again; False when there is none."""
+        if not self.redo_stack:
+            return False
+        self.undo_stack.append(self.text)
+        self.opened = self._open(self.redo_stack.pop())
+        return True
+
+    # --- what the panes show --------------------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        """The deck's game id."""
+        return self.opened.loaded.game.id
+
+    @property
+    def variant(self) -> str:
+        """The deck's variant."""
+        return self.opened.loaded.variant.name
+
+    def search(self, text: str) -> tuple[tuple[Card, ...], int]:
+        """Cards matching ``text`` in the selector language of ``cards`` (at most
+        :data:`SEARCH_LIMIT` of them) and how many matched in all."""
+        from deckcheck.cards import find_cards
+
+        loaded = self.opened.loaded
+        overlays = [*self.opened.source.catalogs, *self.catalogs]
+        found = find_cards(loaded.game.id, text.strip() or None, overlays, loaded.variant.name)
+        return found.cards[:SEARCH_LIMIT], len(found.cards)
+
+    def card_art(self, card: Card) -> str | None:
+        """The game's drawing of a card (a Drake tile), if it has one."""
+        game = self.opened.loaded.game
+        return game.card_art(card) if game.card_art else None
+
+    def deck_lines(self) -> list[DeckLine]:
+        """The deck by zone (as the file orders them) and type, copies of a card merged."""
+        deck = self.opened.loaded.deck
+        merged: dict[tuple[str | None, str], DeckLine] = {}
+        for e in deck.all_entries():
+            key = (e.zone, e.card.id)
+            had = merged.get(key)
+            count = e.count + (had.count if had else 0)
+            merged[key] = DeckLine(e.zone, e.card.type_label, e.card, count)
+        zones = list(dict.fromkeys(line.zone for line in merged.values()))
+        out: list[DeckLine] = []
+        for zone in zones:
+            here = [line for line in merged.values() if line.zone == zone]
+            types = list(dict.fromkeys(line.type_label for line in here))
+            for kind in types:
+                out += [line for line in here if line.type_label == kind]
+        return out
+
+    def standing(self) -> Standing:
+        """Every rule with its progress and findings, and the verdict (``validate``'s)."""
+        from deckcheck.edit import standing
+
+        loaded, report = self.opened.loaded, self.opened.report
+        noun = loaded.game.spec.game.card_noun
+        rows = []
+        for code in loaded.variant.rules:
+            rule = loaded.game.data_rules.get(code)
+            amount = rule.amount(loaded.deck, loaded.catalog, loaded.variant) if rule else None
+            rows.append(
+                RuleRow(
+                    code,
+                    amount.describe(noun) if amount else "",
+                    tuple(v for v in report.violations if v.code == code),
+                )
+            )
+        return Standing(tuple(rows), report, standing(loaded, report))
+
+    def odds(
+        self,
+        conditions: Sequence[str],
+        turns: int = ODDS_TURNS,
+        *,
+        opened: OpenedText | None = None,
+    ) -> OddsView:
+        """The exact probability by turn that all ``conditions`` hold, with the game's
+        mulligan (``odds DECK CONDITIONS --by-turn N``); a message instead for bad input.
+        ``opened``: the deck as it was at an edit (for a computation in the background)."""
+        from deckcheck.analysis.odds import OddsOptions, compute_odds
+        from deckcheck.analysis.setup import deck_setup
+
+        texts = tuple(c for c in conditions if c.strip())
+        try:
+            setup = deck_setup((opened or self.opened).loaded)
+            report = compute_odds(setup, texts, OddsOptions(by_turn=turns))
+        except DeckcheckError as exc:
+            return OddsView(texts, (), "", exc.message)
+        rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
+        return OddsView(texts, rows, report.mulligan)
+
+    def playtest(
+        self,
+        seed: int,
+        conditions: Sequence[str] = (),
+        *,
+        redraws: int | None = None,
+        turns: int = 0,
+    ) -> PlaytestView:
+        """Opening hand number 1 of ``seed`` (``hand DECK CONDITIONS --seed SEED``'s). With
+        ``redraws`` None the optimal policy decides the mulligan; otherwise the player has
+        asked for that many redraws. ``turns``: the next turns' draws shown."""
+        from deckcheck.tui.playtest import deal
+
+        texts = tuple(c for c in conditions if c.strip())
+        return deal(self.opened.loaded, seed, texts, redraws, turns)
+
+
+def new_seed() -> int:
+    """A seed for a fresh playtest hand (shown, so that ``hand --seed`` repeats it)."""
+    return random.randrange(1, 100_000)
