@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckcheck.draws import policies
-from deckcheck.draws.exact import Intractable, distribution
-from deckcheck.draws.exact import exact_odds as exact_odds_any
-from deckcheck.draws.exact import optimal_return_choice as optimal_return_choice_any
+from deckcheck.draws.exact.odds import Intractable, distribution
+from deckcheck.draws.exact.odds import exact_odds as exact_odds_any
+from deckcheck.draws.exact.odds import optimal_return_choice as optimal_return_choice_any
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,

@@ -8,7 +8,7 @@ import pytest
 
 import deckcheck.draws.facade as facade
 from deckcheck.draws import CountTest, DrawProblem, FactKind, Method, Procedure, Query, solve
-from deckcheck.draws.exact import exact_odds
+from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.impossible import impossible
 from deckcheck.draws.model import ReturnRule
 

@@ -22,11 +22,11 @@ import pytest
 
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen, compute_odds, simulate_odds
 from deckcheck.analysis.setup import open_setup
-from deckcheck.draws.exact import Intractable, exact_odds, optimal_keep_choice
+from deckcheck.draws.exact.odds import Intractable, exact_odds, optimal_keep_choice
+from deckcheck.draws.exact.sequential import CALL_UNITS, STATE_BUDGET, SequentialEngine
 from deckcheck.draws.facade import EXACT_WORK_LIMIT
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
-from deckcheck.draws.reference import simulate_reference
-from deckcheck.draws.sequential import CALL_UNITS, STATE_BUDGET, SequentialEngine
+from deckcheck.draws.simulate.reference import simulate_reference
 
 REPO = Path(__file__).resolve().parent.parent
 PC50 = str(REPO / "examples/planetary-conquerors/legal-50.txt")

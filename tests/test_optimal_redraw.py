@@ -17,10 +17,12 @@ from fractions import Fraction
 import pytest
 from conftest import lines_run
 
-from deckcheck.draws import exact, optimal_redraw, policies
-from deckcheck.draws.exact import Intractable
+from deckcheck.draws import policies
+from deckcheck.draws.exact import odds as exact
+from deckcheck.draws.exact import optimal_redraw
+from deckcheck.draws.exact.odds import Intractable
+from deckcheck.draws.exact.optimal_redraw import METHOD
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, ReturnRule
-from deckcheck.draws.optimal_redraw import METHOD
 
 # The oracle below plays the look-ahead's rule of thumb (policies.lookahead_keep), so the
 # engines are asked for that named policy here.

@@ -3,8 +3,8 @@
 Everything works with exact integers (numbers of ways, or numbers of ordered card sequences)
 and turns them into one :class:`~fractions.Fraction` at the very end, so results are exact and
 decisions (the optimal mulligan) compare exact values, never rounded floats. The engines live
-in :mod:`~deckcheck.draws.hypergeometric` (order does not matter) and
-:mod:`~deckcheck.draws.sequential` (look-ahead, return mulligan).
+in :mod:`~deckcheck.draws.exact.hypergeometric` (order does not matter) and
+:mod:`~deckcheck.draws.exact.sequential` (look-ahead, return mulligan).
 """
 
 from __future__ import annotations
@@ -13,12 +13,10 @@ import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from deckcheck.draws.answer import Answer
-from deckcheck.draws.capped import Progress
-from deckcheck.draws.facts import Fact, FactKind, Method, lookahead_fact
-from deckcheck.draws.intractable import Intractable
+from deckcheck.draws.answer import Answer, Fact, FactKind, Intractable, Method, lookahead_fact
+from deckcheck.draws.exact.capped import Progress
+from deckcheck.draws.exact.sequential import STATE_BUDGET, LookaheadPolicy, SequentialEngine
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
-from deckcheck.draws.sequential import STATE_BUDGET, LookaheadPolicy, SequentialEngine
 
 __all__ = ["STATE_BUDGET", "Intractable", "distribution", "exact_odds", "optimal_return_choice"]
 

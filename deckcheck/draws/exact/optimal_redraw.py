@@ -33,22 +33,22 @@ from dataclasses import replace
 from fractions import Fraction
 
 from deckcheck.core.values import frozen
-from deckcheck.draws.answer import Answer
-from deckcheck.draws.capped import PlainProgramme, Progress
-from deckcheck.draws.compositions import compositions, count_compositions, ways
-from deckcheck.draws.facts import (
+from deckcheck.draws.answer import (
+    Answer,
     Fact,
     FactKind,
+    Intractable,
     Method,
     OutOfReach,
     Reach,
     Stage,
     lookahead_fact,
 )
-from deckcheck.draws.intractable import Intractable
+from deckcheck.draws.exact.capped import PlainProgramme, Progress
+from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
+from deckcheck.draws.exact.reduced import Reduced, Vec
+from deckcheck.draws.exact.sequential import LookaheadPolicy, SequentialEngine
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
-from deckcheck.draws.reduced import Reduced, Vec
-from deckcheck.draws.sequential import LookaheadPolicy, SequentialEngine
 
 #: Default work budget (units: hand compositions times the estimated steps of the per-hand
 #: programme, plus one per value iteration). Well under a µs a unit as estimated, so a
@@ -116,10 +116,11 @@ _HAND_STEPS = 20
 def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     """Rough units to tabulate every hand's chance, before spending them.
 
-    Each hand's chance is one plain programme (:class:`~deckcheck.draws.capped.PlainProgramme`)
-    whose transitions are counted before starting (stopping just past ``budget``), counted on
-    the whole pile from nothing (a hand's starts further along on a smaller pile: the count
-    leans high). A unit measures at roughly 5 µs.
+    Each hand's chance is one plain programme
+    (:class:`~deckcheck.draws.exact.capped.PlainProgramme`) whose transitions are counted
+    before starting (stopping just past ``budget``), counted on the whole pile from nothing
+    (a hand's starts further along on a smaller pile: the count leans high). A unit measures
+    at roughly 5 µs.
     """
     later = engine.seen - engine.hand
     if later == 0:
