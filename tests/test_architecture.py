@@ -29,6 +29,7 @@ LAYERS = {
     "edit": 4,
     "api": 5,
     "cli": 6,
+    "tui": 6,
     "__main__": 7,
 }
 

@@ -34,11 +34,11 @@ from deckcheck.core.violations import Severity, Status
 from deckcheck.tui.model import (
     BuildSession,
     OddsView,
-    PlaytestView,
     SaveConflict,
     Standing,
     new_seed,
 )
+from deckcheck.tui.playtest import PlaytestView
 
 #: How long an edit waits for its odds before showing them as pending (the rest of the
 #: refresh takes a few milliseconds; odds out of exact reach are simulated, which takes longer).
@@ -107,6 +107,7 @@ class BuildApp(App[None]):
 
     CSS = CSS
     TITLE = "deckcheck build"
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "search", "Search"),
         Binding("plus", "more", "+1"),
@@ -126,9 +127,7 @@ class BuildApp(App[None]):
     def __init__(self, session: BuildSession, *, seed: int | None = None) -> None:
         super().__init__()
         self.session = session
-        self.conditions: tuple[str, ...] = (
-            session.opened.loaded.game.spec.game.example_condition,
-        )
+        self.conditions: tuple[str, ...] = (session.opened.loaded.game.spec.game.example_condition,)
         self.seed = seed if seed is not None else new_seed()
         self.redraws: int | None = None  # None: the optimal policy plays the mulligan
         self.turns_drawn = 0
@@ -276,9 +275,7 @@ class BuildApp(App[None]):
         self.odds_pending = False
         self.show_odds(view)
 
-    def _odds_done(
-        self, generation: int, future: concurrent.futures.Future[OddsView]
-    ) -> None:
+    def _odds_done(self, generation: int, future: concurrent.futures.Future[OddsView]) -> None:
         if generation != self.generation or future.cancelled():
             return
         self.odds_pending = False
@@ -380,8 +377,10 @@ class BuildApp(App[None]):
     # --- search ---------------------------------------------------------------------------------
 
     def action_search(self) -> None:
-        """Focus the search box."""
-        self.query_one("#search", Input).focus()
+        """Focus the search box, its text selected (typing replaces it)."""
+        search = self.query_one("#search", Input)
+        search.focus()
+        search.select_all()
 
     @on(Input.Changed, "#search")
     def _search_changed(self, event: Input.Changed) -> None:

@@ -20,6 +20,7 @@ from deckcheck.core.violations import Report, Severity, Violation
 from deckcheck.decks.edit import Encoded, decode_keeping
 from deckcheck.edit import OpenedText, change_text, new_deck, open_text
 from deckcheck.export.write import write_atomically
+from deckcheck.tui.playtest import PlaytestView, deal
 
 #: Turns the odds chart shows (turn 1 is the opening hand).
 ODDS_TURNS = 6
@@ -74,21 +75,6 @@ class OddsView:
     message: str = ""
 
 
-@frozen
-class PlaytestView:
-    """The Playtest pane: the hand first dealt, the hand kept, the mulligan's decisions, what
-    the optimal policy would do, and the next turns' draws."""
-
-    seed: int
-    first: tuple[Card, ...]
-    kept: tuple[Card, ...]
-    decisions: tuple[str, ...]
-    advice: str
-    turns: tuple[tuple[Card, ...], ...]
-    manual: bool
-    redraws: int
-
-
 class SaveConflict(DeckcheckError):
     """The file changed on disk since it was opened (or last saved)."""
 
@@ -113,6 +99,7 @@ class BuildSession:
         self.undo_stack: list[str] = []
         self.redo_stack: list[str] = []
         self.on_disk: bytes | None = None
+        self.encoded: Encoded
         text = self._read()
         self.saved_text: str | None = text if self.on_disk is not None else None
         self.opened = self._open(text)
@@ -131,7 +118,7 @@ class BuildSession:
                 f"{self.label} does not exist yet: give --game to start a new deck there"
             )
         text = new_deck(self.game_arg, self.path, variant=self.variant_arg, write=False).text
-        self.encoded: Encoded = decode_keeping(text.encode(), self.label)[1]
+        self.encoded = decode_keeping(text.encode(), self.label)[1]
         self.on_disk = None
         return text
 
@@ -313,8 +300,6 @@ class BuildSession:
         """Opening hand number 1 of ``seed`` (``hand DECK CONDITIONS --seed SEED``'s). With
         ``redraws`` None the optimal policy decides the mulligan; otherwise the player has
         asked for that many redraws. ``turns``: the next turns' draws shown."""
-        from deckcheck.tui.playtest import deal
-
         texts = tuple(c for c in conditions if c.strip())
         return deal(self.opened.loaded, seed, texts, redraws, turns)
 

@@ -19,11 +19,26 @@ from deckcheck.analysis.setup import DrawSetup, deck_setup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.draws.dealer import Choices, Dealer, DealShape, StepKind
+from deckcheck.draws.facade import Choices, Dealer, DealShape, StepKind
 from deckcheck.draws.model import RedrawRule
 from deckcheck.draws.policies import triggers_held
-from deckcheck.tui.model import PlaytestView
+
+
+@frozen
+class PlaytestView:
+    """The Playtest pane: the hand first dealt, the hand kept, the mulligan's decisions, what
+    the optimal policy would do, and the next turns' draws."""
+
+    seed: int
+    first: tuple[Card, ...]
+    kept: tuple[Card, ...]
+    decisions: tuple[str, ...]
+    advice: str
+    turns: tuple[tuple[Card, ...], ...]
+    manual: bool
+    redraws: int
 
 
 def deal(
@@ -70,7 +85,13 @@ def deal(
     per_turn = max(1, setup.opening.draws_per_turn)
     later = tuple(tuple(rest[t * per_turn : (t + 1) * per_turn]) for t in range(turns))
     return PlaytestView(
-        seed, first, kept, decisions, advice, tuple(t for t in later if t), redraws is not None,
+        seed,
+        first,
+        kept,
+        decisions,
+        advice,
+        tuple(t for t in later if t),
+        redraws is not None,
         taken if redraws is not None else 0,
     )
 
@@ -148,4 +169,3 @@ def _advice(
         return f"optimal: unknown ({exc.message})"
     verdict = "redraw" if keep < again else "keep"
     return f"optimal: {verdict}; {aim}: {keep:.0%} kept, {again:.1%} redrawn"
-
