@@ -18,8 +18,9 @@ import pytest
 from conftest import EXAMPLES, TESTS
 
 from deckcheck import api
+from deckcheck.commands.build import BuildSession
 from deckcheck.tui.app import BuildApp
-from deckcheck.tui.model import BuildSession
+from deckcheck.tui.playtest import new_deck_text
 
 SNAPSHOTS = TESTS / "snapshots"
 
@@ -90,7 +91,7 @@ def test_dorn_party_built_from_nothing(tmp_path: Path, monkeypatch: pytest.Monke
     file is byte for byte what ``new`` and five ``add`` make."""
     monkeypatch.chdir(tmp_path)
     deck = tmp_path / "party.txt"
-    app = BuildApp(BuildSession(deck, game="dorn"), seed=1)
+    app = BuildApp(BuildSession(deck, new_text=new_deck_text(deck, "dorn", None)), seed=1)
     heroes = ["Kaerdrak", "Choros", "Almanor", "Ragnar", "Eleanor"]
 
     async def steps(pilot: object) -> None:
@@ -242,7 +243,7 @@ def test_stccg_deck_built_from_nothing_in_the_session(tmp_path: Path) -> None:
     deck = tmp_path / "fed.txt"
     example = api.validate([EXAMPLES / "stccg-1e" / "legal-federation.txt"]).outcomes[0]
     assert example.report is not None
-    session = BuildSession(deck, game="stccg-1e")
+    session = BuildSession(deck, new_text=new_deck_text(deck, "stccg-1e", None))
     source = BuildSession(EXAMPLES / "stccg-1e" / "legal-federation.txt")
     for line in source.deck_lines():
         session.add(line.card, line.count)

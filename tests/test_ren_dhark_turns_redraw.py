@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.analysis.hands import sample_hands
 from deckcheck.analysis.odds import GAME_RULE, OddsOptions, compute_odds, simulate_odds
 from deckcheck.analysis.setup import open_setup
+from deckcheck.commands.hands import sample_hands
 from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -29,16 +30,16 @@ from textual.widgets import (
 )
 
 from deckcheck.catalog.model import Card
-from deckcheck.core.errors import DeckcheckError
-from deckcheck.core.violations import Severity, Status
-from deckcheck.tui.model import (
+from deckcheck.commands.build import (
     BuildSession,
     OddsView,
     SaveConflict,
     Standing,
     new_seed,
 )
-from deckcheck.tui.playtest import PlaytestView
+from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.violations import Severity, Status
+from deckcheck.tui.playtest import PlaytestView, deal, search
 
 #: How long an edit waits for its odds before showing them as pending (the rest of the
 #: refresh takes a few milliseconds; odds out of exact reach are simulated, which takes longer).
@@ -317,8 +318,12 @@ class BuildApp(App[None]):
     def show_playtest(self) -> None:
         out = Text()
         try:
-            view = self.session.playtest(
-                self.seed, self.conditions, redraws=self.redraws, turns=self.turns_drawn
+            view = deal(
+                self.session.opened.loaded,
+                self.seed,
+                self.conditions,
+                self.redraws,
+                self.turns_drawn,
             )
         except DeckcheckError as exc:
             self.last_playtest = None
@@ -376,6 +381,10 @@ class BuildApp(App[None]):
 
     # --- search ---------------------------------------------------------------------------------
 
+    def overlays(self) -> list[str | Path]:
+        """The catalog overlays the deck's header names, then the command line's."""
+        return [*self.session.opened.source.catalogs, *self.session.catalogs]
+
     def action_search(self) -> None:
         """Focus the search box, its text selected (typing replaces it)."""
         search = self.query_one("#search", Input)
@@ -395,7 +404,7 @@ class BuildApp(App[None]):
         """Fill the results table; a bad search says why in the message line."""
         table = self.query_one("#results", DataTable)
         try:
-            found, total = self.session.search(text)
+            found, total = search(self.session.opened.loaded, text, self.overlays())
         except DeckcheckError as exc:
             self.say(exc.message, error=True)
             return
@@ -426,7 +435,8 @@ class BuildApp(App[None]):
             for key, value in card.fields.items():
                 shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
                 out.append(f"{key}: {shown}\n")
-            art = self.session.card_art(card)
+            game = self.session.opened.loaded.game
+            art = game.card_art(card) if game.card_art else None
             if art:
                 out.append(art + "\n")
         self.query_one("#details", Static).update(out)

@@ -1,4 +1,6 @@
-"""The Playtest pane's deal: ``hand``'s opening hand of a seed, a mulligan taken by the player
+"""The Playtest and Cards panes' answers from the library, for the deck being built.
+
+The Playtest pane's deal: ``hand``'s opening hand of a seed, a mulligan taken by the player
 or by the exact optimal policy, what that policy would do and the chance either way, and the
 next turns' draws.
 
@@ -12,12 +14,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
-from deckcheck.analysis.hands import accepted_hand, sample_hands
 from deckcheck.analysis.odds import Bound, OddsOptions, bind, compute_odds
 from deckcheck.analysis.setup import DrawSetup, deck_setup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
+from deckcheck.commands.cards import find_cards
+from deckcheck.commands.deckfile import new_deck
+from deckcheck.commands.hands import accepted_hand, sample_hands
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
@@ -169,3 +174,21 @@ def _advice(
         return f"optimal: unknown ({exc.message})"
     verdict = "redraw" if keep < again else "keep"
     return f"optimal: {verdict}; {aim}: {keep:.0%} kept, {again:.1%} redrawn"
+
+
+#: Cards a search lists at most (a table of thousands helps nobody; the count is said).
+SEARCH_LIMIT = 200
+
+
+def search(
+    loaded: LoadedDeck, text: str, catalogs: Sequence[str | Path] = ()
+) -> tuple[tuple[Card, ...], int]:
+    """Cards of the deck's game and variant matching ``text`` as ``cards`` reads it (at most
+    :data:`SEARCH_LIMIT` of them) and how many matched in all; ``catalogs``: overlays."""
+    found = find_cards(loaded.game.id, text.strip() or None, catalogs, loaded.variant.name)
+    return found.cards[:SEARCH_LIMIT], len(found.cards)
+
+
+def new_deck_text(path: str | Path, game: str, variant: str | None) -> str:
+    """A new deck file's text, as ``new`` would write it (written on the first save)."""
+    return new_deck(game, path, variant=variant, write=False).text

@@ -1,7 +1,7 @@
 """Building a deck from the command line: a new deck file, and cards added or removed in place.
 
 ``add``/``remove`` keep the file's format, encoding, comments, order, zones and line ends
-(:mod:`deckcheck.decks.edit` makes the new bytes), write it atomically (the old file stays whole
+(:mod:`deckcheck.decks.rewrite` makes the new bytes), write it atomically (the old file stays whole
 until the new one replaces it), and answer with the deck's standing in one line and the
 findings the edit changed. The card is read with the same names and suggestions as validation.
 """
@@ -9,9 +9,7 @@ findings the edit changed. The card is read with the same names and suggestions 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
 
 import tomli_w
@@ -25,26 +23,15 @@ from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
-from deckcheck.decks.edit import (
-    EDITABLE,
-    Change,
-    Held,
-    decode_keeping,
-    dek_card_line,
-    edit_dek,
-    edit_json,
-    edit_text,
-    edit_toml,
-)
-from deckcheck.decks.load import LoadedDeck, resolve_source
+from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import DeckSource
-from deckcheck.decks.parse import parse_deck
-from deckcheck.decks.resolve import PartlyResolvedError, lookup, pick, resolve_line
+from deckcheck.decks.resolve import lookup, pick
+from deckcheck.decks.rewrite import Change, decode_keeping
 from deckcheck.export.formats import reference, render_with_notes
+from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
 from deckcheck.export.write import write_atomically
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
-from deckcheck.validate import validate_loaded
 
 
 @frozen
@@ -104,92 +91,33 @@ def edit_deck(
     label = source_label(path)
     data = read_bytes(target)
     text, encoded = decode_keeping(data, label)
-    opened = open_text(text, label, target, game=game, variant=variant, catalogs=catalogs)
-    the_card = find_card(card, opened.loaded)
-    new_text, change = change_text(opened, the_card, -count if remove else count, zone)
+    source = parse_editable(text, label, target)
+    loaded, before = load_editable(source, game, variant, catalogs)
+    the_card = find_card(card, loaded)
+    the_zone = _zone(zone, loaded.game)
+    if the_zone is None and not remove:
+        the_zone = placed_zone(text, source, loaded, the_card, count)
+    change = Change(the_card, -count if remove else count, the_zone)
+    try:
+        new_text = edited_text(text, source, loaded, [change])
+    except DeckFormatError as exc:
+        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
     write_atomically(target, encoded.encode(new_text), force=True)
-    after = open_text(new_text, label, target, game=game, variant=variant, catalogs=catalogs)
-    brought, cleared = changed_findings(opened.report, after.report)
+    after_loaded, after = load_editable(
+        parse_editable(new_text, label, target), game, variant, catalogs
+    )
+    brought, cleared = changed_findings(before, after)
     return EditResult(
         target,
         the_card,
         change.delta,
-        change.zone,
-        after.loaded.deck.counts().get(the_card.id, 0),
-        standing(after.loaded, after.report),
-        after.report,
+        the_zone,
+        after_loaded.deck.counts().get(the_card.id, 0),
+        standing(after_loaded, after),
+        after,
         brought,
         cleared,
     )
-
-
-@frozen
-class OpenedText:
-    """A deck file's text read as :func:`edit_deck` reads it: parsed, resolved (a deck with
-    unknown lines too) and validated; what :func:`change_text` edits."""
-
-    text: str
-    source: DeckSource
-    loaded: LoadedDeck
-    report: Report
-
-
-def open_text(
-    text: str,
-    label: str,
-    path: Path,
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-) -> OpenedText:
-    """A deck file's decoded text, opened for editing in memory (``path``: where it lives,
-    for the overlays its header names and for messages)."""
-    source = _parse(text, label, path)
-    loaded, report = _load(source, game, variant, catalogs)
-    return OpenedText(text, source, loaded, report)
-
-
-def change_text(
-    opened: OpenedText, card: Card, delta: int, zone: str | None = None
-) -> tuple[str, Change]:
-    """The text with ``delta`` copies of ``card`` added (negative: removed), made by the same
-    rewriter as ``add``/``remove`` (format, comments, order, zones and line ends kept), and
-    the change as made (its zone: ``zone``, else where the game places a new card)."""
-    if delta == 0 or abs(delta) > MAX_COPIES_PER_LINE:
-        raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {abs(delta)}")
-    loaded, source, text = opened.loaded, opened.source, opened.text
-    the_zone = _zone(zone, loaded.game)
-    if the_zone is None and delta > 0 and _writes_zones(text, source, loaded.game):
-        the_zone = _placed_zone(loaded, card, delta)
-    change = Change(card, delta, the_zone)
-    try:
-        return _edited(text, source, loaded, [change]), change
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=source.label, line=exc.line) from None
-
-
-def apply_changes(
-    path: str | Path,
-    changes: Sequence[Change],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-) -> None:
-    """Make several changes to a deck file in place at once (as :func:`edit_deck` makes one:
-    format, encoding, comments, order and line ends kept; written atomically). For callers
-    that already know the cards (``fix --write``)."""
-    target = Path(path)
-    label = source_label(path)
-    text, encoded = decode_keeping(read_bytes(target), label)
-    source = _parse(text, label, target)
-    loaded, _ = _load(source, game, variant, catalogs)
-    try:
-        new_text = _edited(text, source, loaded, changes)
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
-    write_atomically(target, encoded.encode(new_text), force=True)
 
 
 def changed_findings(
@@ -208,65 +136,6 @@ def changed_findings(
         if (v.code, v.message) not in now and not (v.code in still and v.code in reworded)
     )
     return brought, cleared
-
-
-def _writes_zones(text: str, source: DeckSource, game: Game) -> bool:
-    """Whether the file names zones (a zone header, a superzone, a zones table): then a new
-    card goes where the game puts it; otherwise its lines stay without headers."""
-    if source.format == "dek":
-        return True
-    if source.format == "toml":
-        return re.search(r"^\s*\[\s*zones\s*\.", text, re.M) is not None
-    if source.format == "json":
-        return any(line.section for line in source.lines)
-    headers = {re.sub(r"[\W_]+", "", z.name).casefold() for z in game.zones}
-    return any(
-        re.sub(r"[\W_]+", "", line.strip()[:-1]).casefold() in headers
-        for line in text.splitlines()
-        if line.strip().endswith(":")
-    )
-
-
-def _placed_zone(loaded: LoadedDeck, card: Card, count: int) -> str | None:
-    """Where the game's export would put a card new to the deck (a mission under
-    ``Missions:``); None where the game has no say or the card is already in the deck."""
-    place = loaded.game.place
-    if place is None:
-        return None
-    if any(e.card.id == card.id for e in loaded.deck.all_entries()):
-        return None  # the copies join the card's own line
-    deck = loaded.deck
-    placed = place(replace(deck, entries=(*deck.entries, DeckEntry(card, count))))
-    return next((e.zone for e in reversed(placed.entries) if e.card.id == card.id), None)
-
-
-def _parse(text: str, label: str, path: Path) -> DeckSource:
-    source = parse_deck(text.replace("\r\n", "\n").replace("\r", "\n"), label, path)
-    if source.format not in EDITABLE:
-        raise UsageError(
-            f"deckcheck edits text, Lackey, .dek, TOML and JSON decks; {label} is {source.format}"
-            ": export it to one of those first (deckcheck export DECK --to text -o FILE)"
-        )
-    if source.format == "toml" and re.search(r"^\s*sequence\s*=", text, re.M):
-        raise UsageError(
-            f"{label} lists a stack in order (sequence = [...]); edit its order in a text editor"
-        )
-    return source
-
-
-def _load(
-    source: DeckSource, game: str | None, variant: str | None, catalogs: Sequence[str | Path]
-) -> tuple[LoadedDeck, Report]:
-    """The deck and its report; a deck with unknown lines is edited too (its report is the
-    verdict on the rest)."""
-    try:
-        loaded = resolve_source(source, game=game, variant=variant, catalogs=catalogs)
-    except PartlyResolvedError as exc:
-        if exc.loaded is None:
-            raise
-        loaded = exc.loaded
-        return loaded, replace(validate_loaded(loaded), unknown_lines=len(exc.unresolved))
-    return loaded, validate_loaded(loaded)
 
 
 def find_card(text: str, loaded: LoadedDeck) -> Card:
@@ -297,73 +166,6 @@ def _zone(zone: str | None, game: Game) -> str | None:
         names = ", ".join(z.name for z in game.zones)
         raise UsageError(f"{game.id} has no zone {zone!r}; zones: {names}")
     return found.name
-
-
-def _held(source: DeckSource, loaded: LoadedDeck) -> list[Held]:
-    """Every card line of the file as it resolved (numbered by element in a JSON deck)."""
-    held = []
-    for n, line in enumerate(source.lines, start=1):
-        found = resolve_line(line, loaded.catalog, loaded.game)
-        zone = loaded.game.zone(line.section) if line.section is not None else None
-        held.append(
-            Held(
-                found.card.id if found.card else None,
-                found.count,
-                line.line if line.line is not None else n,
-                zone.name if zone else None,
-                found.card.type_label if found.card else "",
-                found.face,
-            )
-        )
-    return held
-
-
-def _edited(text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change]) -> str:
-    zones = [z.name for z in loaded.game.zones]
-    held = _held(source, loaded)
-    if source.format in ("text", "lackey"):
-        lackey = source.format == "lackey"
-        return edit_text(text, held, changes, zones, _speller(loaded, lackey), lackey)
-    if source.format == "toml":
-        return edit_toml(text, held, changes, zones)
-    if source.format == "json":
-        return edit_json(text, held, changes, zones)
-    names = {
-        (line.section, line.name): h.card_id
-        for line, h in zip(source.lines, held, strict=True)
-        if h.card_id is not None
-    }
-    return edit_dek(text, held, names, changes, zones, lambda c: _dek_line(loaded, c))
-
-
-def _one_card(loaded: LoadedDeck, card: Card) -> LoadedDeck:
-    deck = Deck("new", loaded.game.id, loaded.variant.name, (DeckEntry(card, 1),))
-    return replace(loaded, deck=deck)
-
-
-def _speller(loaded: LoadedDeck, lackey: bool) -> Callable[[Card], str]:
-    """How a new line names a card: in a Lackey file the plugin's name (as the game's Lackey
-    export writes it), elsewhere the name that reads back to the card (else its id)."""
-
-    def spell(card: Card) -> str:
-        if lackey and "lackey" in loaded.game.exporters:
-            written = render_with_notes(_one_card(loaded, card), "lackey").text
-            line = next((ln for ln in written.splitlines() if "\t" in ln), "")
-            if line:
-                return line.split("\t", 1)[1]
-        return reference(card, loaded)
-
-    return spell
-
-
-def _dek_line(loaded: LoadedDeck, card: Card) -> str:
-    """A card's ``<card>`` element as the game's ``.dek`` export writes it."""
-    if "dek" in loaded.game.exporters:
-        written = render_with_notes(_one_card(loaded, card), "dek").text
-        found = re.search(r"<card>.*?</card>", written, re.S)
-        if found:
-            return found.group()
-    return dek_card_line(card.name, card.id, "")
 
 
 def standing(loaded: LoadedDeck, report: Report) -> str:
@@ -429,8 +231,8 @@ def new_deck(
     """Write a new deck file: the header (game, variant), the game's zones as headers, comments
     with the variant's construction limits, and for a variant with ready-made decks (a
     starter) that deck's cards. The format follows the file's extension (.toml, .json, .dek;
-    anything else is text). Never overwrites without ``force``; with ``write`` unset, only
-    the text is made (``deckcheck build`` writes it on its first save)."""
+    anything else is text). Never overwrites without ``force``; with ``write`` unset the text
+    is only made (``build`` writes it on its first save)."""
     the_game = get_game(game)
     the_variant = the_game.variant(variant)
     catalog = the_game.catalog((), the_variant)

@@ -1,9 +1,10 @@
-"""The deck builder's state: the deck file's text, its undo and redo stacks, and what each pane
-shows, all from the library (no Textual here, so that it is tested and measured on its own).
+"""``build``: the deck builder's session: the deck file's text, its undo and redo stacks, and
+what the standing, deck and odds panes show, from the library (the screen is
+:mod:`deckcheck.tui`; nothing here imports Textual, so that it is tested and measured alone).
 
 Every edit is made on the file's text by the same rewriter as ``add``/``remove``
-(:func:`deckcheck.edit.change_text`): the deck shown is always the file that saving writes,
-with its format, comments, order, zones and line ends. Undo and redo move between texts.
+(:mod:`deckcheck.export.inplace`): the deck shown is always the file that saving writes, with
+its format, comments, order, zones and line ends. Undo and redo move between texts.
 """
 
 from __future__ import annotations
@@ -13,21 +14,66 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck.catalog.model import Card
-from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
 from deckcheck.core.inputs import read_bytes, source_label
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Violation
-from deckcheck.decks.edit import Encoded, decode_keeping
-from deckcheck.edit import OpenedText, change_text, new_deck, open_text
+from deckcheck.decks.counts import MAX_COPIES_PER_LINE
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.model import DeckSource
+from deckcheck.decks.rewrite import Change, Encoded, decode_keeping
+from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
 from deckcheck.export.write import write_atomically
-from deckcheck.tui.playtest import PlaytestView, deal
 
 #: Turns the odds chart shows (turn 1 is the opening hand).
 ODDS_TURNS = 6
-#: Cards a search lists at most (a table of thousands helps nobody; the count is said).
-SEARCH_LIMIT = 200
 #: Edits the undo stack keeps.
 UNDO_DEPTH = 500
+
+
+@frozen
+class OpenedText:
+    """A deck file's text read as ``add`` reads it: parsed, resolved (a deck with unknown
+    lines too) and validated."""
+
+    text: str
+    source: DeckSource
+    loaded: LoadedDeck
+    report: Report
+
+
+def open_text(
+    text: str,
+    label: str,
+    path: Path,
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> OpenedText:
+    """A deck file's decoded text, opened in memory (``path``: where it lives, for the
+    overlays its header names and for messages)."""
+    source = parse_editable(text, label, path)
+    loaded, report = load_editable(source, game, variant, catalogs)
+    return OpenedText(text, source, loaded, report)
+
+
+def change_text(
+    opened: OpenedText, card: Card, delta: int, zone: str | None = None
+) -> tuple[str, Change]:
+    """The text with ``delta`` copies of ``card`` added (negative: removed) by ``add``'s
+    rewriter, and the change as made (its zone: ``zone``, else where the game places a new
+    card)."""
+    if delta == 0 or abs(delta) > MAX_COPIES_PER_LINE:
+        raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {abs(delta)}")
+    loaded, source, text = opened.loaded, opened.source, opened.text
+    if zone is None and delta > 0:
+        zone = placed_zone(text, source, loaded, card, delta)
+    change = Change(card, delta, zone)
+    try:
+        return edited_text(text, source, loaded, [change]), change
+    except DeckFormatError as exc:
+        raise DeckFormatError(exc.message, source=source.label, line=exc.line) from None
 
 
 @frozen
@@ -38,6 +84,7 @@ class RuleRow:
     code: str
     progress: str
     findings: tuple[Violation, ...]
+    size: bool = False  # the rule counts the deck's own size
 
     @property
     def ok(self) -> bool:
@@ -90,8 +137,10 @@ class BuildSession:
         game: str | None = None,
         variant: str | None = None,
         catalogs: Sequence[str | Path] = (),
+        new_text: str | None = None,
     ) -> None:
         self.path = Path(path)
+        self.new_text = new_text
         self.label = source_label(str(path))
         self.game_arg = game
         self.variant_arg = variant
@@ -113,11 +162,11 @@ class BuildSession:
             text, self.encoded = decode_keeping(data, self.label)
             self.on_disk = data
             return text
-        if self.game_arg is None:
+        if self.new_text is None:
             raise UsageError(
                 f"{self.label} does not exist yet: give --game to start a new deck there"
             )
-        text = new_deck(self.game_arg, self.path, variant=self.variant_arg, write=False).text
+        text = self.new_text
         self.encoded = decode_keeping(text.encode(), self.label)[1]
         self.on_disk = None
         return text
@@ -215,21 +264,6 @@ class BuildSession:
         """The deck's variant."""
         return self.opened.loaded.variant.name
 
-    def search(self, text: str) -> tuple[tuple[Card, ...], int]:
-        """Cards matching ``text`` in the selector language of ``cards`` (at most
-        :data:`SEARCH_LIMIT` of them) and how many matched in all."""
-        from deckcheck.cards import find_cards
-
-        loaded = self.opened.loaded
-        overlays = [*self.opened.source.catalogs, *self.catalogs]
-        found = find_cards(loaded.game.id, text.strip() or None, overlays, loaded.variant.name)
-        return found.cards[:SEARCH_LIMIT], len(found.cards)
-
-    def card_art(self, card: Card) -> str | None:
-        """The game's drawing of a card (a Drake tile), if it has one."""
-        game = self.opened.loaded.game
-        return game.card_art(card) if game.card_art else None
-
     def deck_lines(self) -> list[DeckLine]:
         """The deck by zone (as the file orders them) and type, copies of a card merged."""
         deck = self.opened.loaded.deck
@@ -250,8 +284,6 @@ class BuildSession:
 
     def standing(self) -> Standing:
         """Every rule with its progress and findings, and the verdict (``validate``'s)."""
-        from deckcheck.edit import standing
-
         loaded, report = self.opened.loaded, self.opened.report
         noun = loaded.game.spec.game.card_noun
         rows = []
@@ -263,9 +295,10 @@ class BuildSession:
                     code,
                     amount.describe(noun) if amount else "",
                     tuple(v for v in report.violations if v.code == code),
+                    amount.size if amount else False,
                 )
             )
-        return Standing(tuple(rows), report, standing(loaded, report))
+        return Standing(tuple(rows), report, _summary(loaded, report, rows))
 
     def odds(
         self,
@@ -289,19 +322,20 @@ class BuildSession:
         rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
         return OddsView(texts, rows, report.mulligan)
 
-    def playtest(
-        self,
-        seed: int,
-        conditions: Sequence[str] = (),
-        *,
-        redraws: int | None = None,
-        turns: int = 0,
-    ) -> PlaytestView:
-        """Opening hand number 1 of ``seed`` (``hand DECK CONDITIONS --seed SEED``'s). With
-        ``redraws`` None the optimal policy decides the mulligan; otherwise the player has
-        asked for that many redraws. ``turns``: the next turns' draws shown."""
-        texts = tuple(c for c in conditions if c.strip())
-        return deal(self.opened.loaded, seed, texts, redraws, turns)
+
+def _summary(loaded: LoadedDeck, report: Report, rows: Sequence[RuleRow]) -> str:
+    """The deck in one line, as ``add`` says it: its size unless a rule counts it, every
+    counted amount against its bounds, the number of findings."""
+    noun = loaded.game.spec.game.card_noun
+    parts = [row.progress for row in rows if row.progress]
+    if not any(row.size for row in rows):
+        n = loaded.deck.size
+        parts.insert(0, f"{n} {noun}{'' if n == 1 else 's'}")
+    k = len(report.violations)
+    parts.append(f"{k} finding{'' if k == 1 else 's'}")
+    if report.unknown_lines:
+        parts.append(report.partial)
+    return ", ".join(parts)
 
 
 def new_seed() -> int:
