@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.catalog.model import Card
@@ -21,7 +22,9 @@ from deckcheck.core.violations import Report, Severity, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import DeckSource
+from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck
 from deckcheck.decks.rewrite import Change, Encoded, decode_keeping
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
 from deckcheck.export.write import write_atomically
 
@@ -171,6 +174,24 @@ class BuildSession:
         self.on_disk = None
         return text
 
+    def _reopen(self, text: str) -> OpenedText:
+        """``text`` after an edit of its card lines: its header, hence its game, variant and
+        catalog (overlays laid), are those already opened, so only its lines are read again
+        (laying a deck's overlay again would cost most of an edit's refresh)."""
+        was = self.opened.loaded
+        source = parse_editable(text, self.label, self.path)
+        settings = was.game.spec.settings
+        if any(line.header and line.header[0] in settings for line in source.lines):
+            return self._open(text)  # setting lines are read with the header
+        try:
+            deck = resolve_deck(source, was.catalog, was.game, was.variant.name)
+        except PartlyResolvedError as exc:
+            partly = LoadedDeck(exc.deck, was.game, was.catalog, was.variant, source)
+            report = replace(validate_loaded(partly), unknown_lines=len(exc.unresolved))
+            return OpenedText(text, source, partly, report)
+        loaded = LoadedDeck(deck, was.game, was.catalog, was.variant, source)
+        return OpenedText(text, source, loaded, validate_loaded(loaded))
+
     def _open(self, text: str) -> OpenedText:
         return open_text(
             text,
@@ -227,7 +248,7 @@ class BuildSession:
     def add(self, card: Card, delta: int = 1, zone: str | None = None) -> None:
         """Add ``delta`` copies of ``card`` (negative: remove) by the file's rewriter."""
         text, _ = change_text(self.opened, card, delta, zone)
-        opened = self._open(text)
+        opened = self._reopen(text)
         self._push_undo(self.text)
         self.redo_stack.clear()
         self.opened = opened
@@ -241,7 +262,7 @@ class BuildSession:
         if not self.undo_stack:
             return False
         self.redo_stack.append(self.text)
-        self.opened = self._open(self.undo_stack.pop())
+        self.opened = self._reopen(self.undo_stack.pop())
         return True
 
     def redo(self) -> bool:
@@ -249,7 +270,7 @@ class BuildSession:
         if not self.redo_stack:
             return False
         self.undo_stack.append(self.text)
-        self.opened = self._open(self.redo_stack.pop())
+        self.opened = self._reopen(self.redo_stack.pop())
         return True
 
     # --- what the panes show --------------------------------------------------------------------
