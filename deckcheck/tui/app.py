@@ -33,6 +33,7 @@ from deckcheck.catalog.model import Card
 from deckcheck.commands.build import (
     BuildSession,
     OddsView,
+    OpenedText,
     SaveConflict,
     Standing,
     new_seed,
@@ -263,7 +264,7 @@ class BuildApp(App[None]):
         generation = self.generation
         conditions = self.conditions
         # The deck as it is now: a later edit replaces the session's, never this one.
-        future = self._pool.submit(self.session.odds, conditions, opened=self.session.opened)
+        future = self._pool.submit(self._odds_job, generation, conditions, self.session.opened)
         try:
             view = future.result(timeout=ODDS_WAIT)
         except concurrent.futures.TimeoutError:
@@ -275,6 +276,15 @@ class BuildApp(App[None]):
             return
         self.odds_pending = False
         self.show_odds(view)
+
+    def _odds_job(
+        self, generation: int, conditions: tuple[str, ...], opened: OpenedText
+    ) -> OddsView | None:
+        """The odds of the deck at edit ``generation``; None (not computed) once a later edit
+        has come: a queue of edits made during a long computation costs only the last."""
+        if generation != self.generation:
+            return None
+        return self.session.odds(conditions, opened=opened)
 
     def _odds_done(self, generation: int, future: concurrent.futures.Future[OddsView]) -> None:
         if generation != self.generation or future.cancelled():
@@ -310,6 +320,7 @@ class BuildApp(App[None]):
             texts = (self.session.opened.loaded.game.spec.game.example_condition,)
         self.conditions = texts
         self.say("")
+        self.generation += 1  # odds still coming for the old conditions are dropped
         self.start_odds()
         self.show_playtest()
 
