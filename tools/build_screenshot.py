@@ -32,7 +32,7 @@ async def _shoot(svg: Path) -> None:
             app.query_one("#search").value = "type:ship"  # type: ignore[attr-defined]
             await pilot.press("enter", "down", "down", "enter")
             await pilot.pause(0.5)
-            app.session.label = "terra-custom.txt"  # the scratch folder is no business of the picture
+            app.session.label = "terra-custom.txt"  # not the scratch folder
             app.show_title()
             await pilot.press("h")
             app.seed = 4
