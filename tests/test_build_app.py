@@ -248,7 +248,8 @@ def test_stccg_deck_built_from_nothing_in_the_session(tmp_path: Path) -> None:
     for line in source.deck_lines():
         session.add(line.card, line.count)
     assert session.standing().report.status == "legal"
-    assert session.standing().summary.startswith("60/60 cards, 6/6 missions")
+    shown = [row.progress.text for row in session.standing().rules]
+    assert shown[:2] == ["60/60 cards", "6/6 missions"]
     session.undo()
     assert session.standing().report.status == "illegal"
     session.redo()

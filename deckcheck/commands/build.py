@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_progress
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
 from deckcheck.core.inputs import read_bytes, source_label
 from deckcheck.core.values import frozen
-from deckcheck.core.violations import Report, Severity, Violation
+from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import DeckSource
@@ -81,18 +82,21 @@ def change_text(
 
 @frozen
 class RuleRow:
-    """One rule of the variant in the Standing pane: its progress ("38/60 cards", empty for
-    a rule that counts nothing) and its findings."""
+    """One rule of the variant in the Standing pane: its progress (``38/60 cards``,
+    ``copies ✓`` for a rule that counts nothing) and its findings."""
 
-    code: str
-    progress: str
+    progress: RuleProgress
     findings: tuple[Violation, ...]
-    size: bool = False  # the rule counts the deck's own size
+
+    @property
+    def code(self) -> str:
+        """The rule's code."""
+        return self.progress.code
 
     @property
     def ok(self) -> bool:
         """No error and nothing undecided (warnings keep a rule satisfied)."""
-        return all(v.severity is Severity.WARNING for v in self.findings)
+        return self.progress.met
 
 
 @frozen
@@ -306,20 +310,11 @@ class BuildSession:
     def standing(self) -> Standing:
         """Every rule with its progress and findings, and the verdict (``validate``'s)."""
         loaded, report = self.opened.loaded, self.opened.report
-        noun = loaded.game.spec.game.card_noun
-        rows = []
-        for code in loaded.variant.rules:
-            rule = loaded.game.data_rules.get(code)
-            amount = rule.amount(loaded.deck, loaded.catalog, loaded.variant) if rule else None
-            rows.append(
-                RuleRow(
-                    code,
-                    amount.describe(noun) if amount else "",
-                    tuple(v for v in report.violations if v.code == code),
-                    amount.size if amount else False,
-                )
-            )
-        return Standing(tuple(rows), report, _summary(loaded, report, rows))
+        rows = tuple(
+            RuleRow(p, tuple(v for v in report.violations if v.code == p.code))
+            for p in rule_progress(loaded, report)
+        )
+        return Standing(rows, report, _summary(loaded, report))
 
     def odds(
         self,
@@ -344,14 +339,10 @@ class BuildSession:
         return OddsView(texts, rows, report.mulligan)
 
 
-def _summary(loaded: LoadedDeck, report: Report, rows: Sequence[RuleRow]) -> str:
-    """The deck in one line, as ``add`` says it: its size unless a rule counts it, every
-    counted amount against its bounds, the number of findings."""
-    noun = loaded.game.spec.game.card_noun
-    parts = [row.progress for row in rows if row.progress]
-    if not any(row.size for row in rows):
-        n = loaded.deck.size
-        parts.insert(0, f"{n} {noun}{'' if n == 1 else 's'}")
+def _summary(loaded: LoadedDeck, report: Report) -> str:
+    """The deck's size and its number of findings (each rule's progress is on its row)."""
+    n = loaded.deck.size
+    parts = [f"{n} {plural_noun(loaded.game.spec.game.card_noun, n)}"]
     k = len(report.violations)
     parts.append(f"{k} finding{'' if k == 1 else 's'}")
     if report.unknown_lines:

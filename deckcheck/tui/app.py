@@ -244,10 +244,9 @@ class BuildApp(App[None]):
         for rule in standing.rules:
             mark, style = ("✓", "green") if rule.ok else ("✗", "red")
             out.append(f"{mark} ", style=style)
-            out.append(rule.code)
-            if rule.progress:
-                out.append(f"  {rule.progress}")
-            out.append("\n")
+            p = rule.progress
+            # a rule that counts nothing is named (the mark says the rest)
+            out.append(f"{p.text if p.count is not None and p.goal else p.name}\n")
             for finding in rule.findings:
                 style = "red" if finding.severity is Severity.ERROR else "yellow"
                 out.append(f"  {finding.severity.value}: ", style=style)
