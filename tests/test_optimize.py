@@ -150,13 +150,27 @@ def test_planetary_conquerors_return_three_and_look_ahead() -> None:
     _check(loaded, ["type:warrior>=3"], OddsOptions(turn=2), 3, list(owned), owned)
 
 
-def test_stccg_seed_cards_move_cards_out_of_the_draw_deck() -> None:
-    """STCCG: a dilemma (a seed card) in place of a draw card shrinks the draw deck."""
-    loaded = load_deck(FED)
+SMALL_STCCG = """game: stccg-1e
+6 Avert Disaster
+1 Federation Outpost
+10 Alien Abduction
+20 Albert Einstein
+23 Engineering Kit
+"""
+
+
+def test_stccg_seed_cards_move_cards_out_of_the_draw_deck(tmp_path: Path) -> None:
+    """STCCG: a dilemma (a seed card) in place of a draw card shrinks the draw deck; a second
+    Outpost of another affiliation is a seed card too, a second of the same is drawn."""
+    path = tmp_path / "small.txt"
+    path.write_text(SMALL_STCCG, encoding="utf-8")
+    loaded = load_deck(str(path))
     deck = dict(loaded.deck.counts())
-    extra = _ids(loaded, ["Tarellian Plague Ship", "Klingon Outpost"])
-    owned = {**deck, **{i: 1 for i in extra}}
-    _check(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), 2, list(owned), owned, size=60)
+    extra = _ids(loaded, ["Klingon Outpost", "Tarellian Plague Ship"])
+    owned = {**deck, **{i: deck.get(i, 0) + 2 for i in [*deck, *extra]}}
+    best = _check(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), 2, list(owned), owned, 60)
+    result, _ = optimize_loaded(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), changes=2)
+    assert result.after == best  # the collection holds what the best deck needs
 
 
 def test_a_collection_limits_the_answer() -> None:

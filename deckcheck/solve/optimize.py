@@ -220,8 +220,9 @@ class _Model:
         self._cap = self._per_card_cap(stated, limits, seen)
         # The classes: cards answering the query's and the triggers' selectors alike.
         self.selectors = bound.selectors
-        self.key_of = {c.id: tuple(bool(s(c)) for s in self.selectors) for c in catalog}
+        self.key_of = _answers(catalog, self.selectors)
         roles = _roles(catalog, setup)
+        self.later = any(len(r) > 2 for r in roles.values())
         self.card_var: dict[str, int] = {}
         self.merged: dict[int, list[str]] = {}
         self.upper_of: dict[str, int] = {}
@@ -461,39 +462,51 @@ _PILE: tuple[Any, ...] = ("pile", -1)
 _ALL: tuple[Any, ...] = ("all", -1)
 
 
+def _answers(cards: Sequence[Card], selectors: Sequence[Any]) -> dict[str, tuple[bool, ...]]:
+    """Each card's answers to ``selectors``; a selector decided by one field's value is asked
+    once per distinct value (a catalog of 4,155 cards holds a few dozen types)."""
+    from deckcheck.catalog.selectors import value_key
+
+    out: dict[str, tuple[bool, ...]] = {}
+    memo: list[dict[object, bool]] = [{} for _ in selectors]
+    for card in cards:
+        answers = []
+        for s, seen in zip(selectors, memo, strict=True):
+            field_name = getattr(s, "field", None)
+            key = value_key(card.get(field_name)) if field_name is not None else None
+            if key is None:
+                answers.append(bool(s(card)))
+                continue
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = bool(s(card))
+            answers.append(got)
+        out[card.id] = tuple(answers)
+    return out
+
+
 def _roles(catalog: Iterable[Card], setup: DrawSetup) -> dict[str, tuple[Any, ...]]:
     """For each card the first set-aside rule that takes it: ("all", i) every copy,
     ("count", i) some copies, ("one_per", i) one per value; cards of no rule are absent."""
     from deckcheck.catalog.selectors import bind_selector
 
     rules = setup.opening.set_aside if not setup.builtin_pile else ()
-    bound_rules = [bind_selector(r.select, setup.catalog) for r in rules]
+    hits = _answers(list(catalog), [bind_selector(r.select, setup.catalog) for r in rules])
     roles: dict[str, tuple[Any, ...]] = {}
-    for card in catalog:
-        for i, (rule, selects) in enumerate(zip(rules, bound_rules, strict=True)):
-            if not selects(card):
+    for card_id, answers in hits.items():
+        for i, (rule, selects) in enumerate(zip(rules, answers, strict=True)):
+            if not selects:
                 continue
             if rule.one_per:
-                roles[card.id] = ("one_per", i)
+                roles[card_id] = ("one_per", i)
             elif rule.count is not None:
-                roles[card.id] = ("count", i)
+                roles[card_id] = ("count", i)
             else:
-                roles[card.id] = ("all", i)
+                roles[card_id] = ("all", i)
+            if sum(answers) > 1 and (rule.count is not None or rule.one_per):
+                roles[card_id] += ("later",)  # copies it leaves, a later rule could take
             break
     return roles
-
-
-def _later_rule_takes(catalog: Iterable[Card], setup: DrawSetup) -> bool:
-    """Whether copies a partial rule leaves could be taken by a later rule (not stated)."""
-    from deckcheck.catalog.selectors import bind_selector
-
-    rules = setup.opening.set_aside if not setup.builtin_pile else ()
-    selects = [bind_selector(r.select, setup.catalog) for r in rules]
-    for card in catalog:
-        hits = [i for i, s in enumerate(selects) if s(card)]
-        if len(hits) > 1 and (rules[hits[0]].count is not None or rules[hits[0]].one_per):
-            return True
-    return False
 
 
 def _values(card: Card, field_name: str) -> list[str]:
@@ -654,7 +667,7 @@ def search(
     query = Query(seen, options.second, options.mulligan == "rules", options.turn)
     limits = _Limits(changes, frozenset(keep), owned)
     model = _Model(loaded, setup, bound, limits, seen)
-    if _later_rule_takes(loaded.catalog, setup):
+    if model.later:
         model.inexact = True
         model.notes.append("a card two set-aside rules take is counted by the first only")
     chances = _Chances(bound, procedure, query, model.classes, Policy(redraw=options.redraw_policy))
@@ -699,18 +712,29 @@ def search(
     # dominate, so that a bound can skip the dominated ones.
     rank = _ranks(better)
     candidates.sort(key=lambda m: -sum(n * rank[g] for g, n in enumerate(m)))
-    floor = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
+    best_x, best_mix = incumbent_x, incumbent_mix
+    best_p = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
+    best_distance = _distance(model, best_x)
     scores: dict[tuple[int, ...], Fraction] = {}
-    below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``floor``
-    simulated = 0
+    below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``best_p``
+    simulated = unreachable = checked = 0
     stopped = False
+
+    def reach(mix: tuple[int, ...]) -> tuple[int, list[float] | None]:
+        fixed = {v: (float(n), float(n)) for v, n in zip(model.pile_var, mix, strict=True)}
+        status, x, _ = p.solve(model.distance, fixed)
+        return status, x
+
+    # One pass, most promising mixes first. A mix that scores more than the best deck in hand
+    # is asked of the solver at once, so that the best in hand rises early and the bound
+    # (a mix one card better scored no more) skips most of the rest.
     for k, mix in enumerate(candidates):
         if deadline is not None and time.perf_counter() > deadline:
             stopped = True
             break
-        if progress is not None and k % 64 == 0:
+        if progress is not None and k % 16 == 0:
             progress(k, len(candidates))
-        if floor is not None and _dominated(mix, better, scores, below, floor):
+        if best_p is not None and _dominated(mix, better, scores, below, best_p):
             below.add(mix)
             continue
         value = chances(mix)
@@ -718,46 +742,33 @@ def search(
             simulated += 1
             continue
         scores[mix] = value
-    if progress is not None and not stopped:
-        progress(len(candidates), len(candidates))
-    evaluated = len(scores)
-    ruled = len(below)
-    order = sorted(scores, key=lambda m: (-scores[m], _gap(m, origin)))
-    best_x, best_mix, best_p = incumbent_x, incumbent_mix, floor
-    best_distance = _distance(model, best_x)
-    unreachable = 0
-    checked = 0
-    for mix in order:
-        value = scores[mix]
-        if best_p is not None and value < best_p:
-            break
-        if best_p is not None and value == best_p and _gap(mix, origin) >= best_distance:
-            continue  # as good at best, and no nearer: a change moves one card of the pile
-        if deadline is not None and time.perf_counter() > deadline:
-            stopped = True
-            break
-        fix_mix = {v: (float(n), float(n)) for v, n in zip(model.pile_var, mix, strict=True)}
-        status, x, _ = p.solve(model.distance, fix_mix)
+        if best_p is not None and (
+            value < best_p or (value == best_p and _gap(mix, origin) >= best_distance)
+        ):
+            continue  # no better, and no nearer: a change moves one card of the pile at most
+        status, x = reach(mix)
         checked += 1
         if x is None:
             if status == 2:
                 unreachable += 1
                 continue
-            stopped = True  # the solver's limit: this mix is unknown
+            stopped = True  # the solver's own limit: this mix is unknown
             break
         gone = _distance(model, x)
         if best_p is None or value > best_p or gone < best_distance:
             best_x, best_mix, best_p, best_distance = x, mix, value, gone
-    # Every mix not reached above scored at most the answer (or was skipped by a bound).
-    ruled += evaluated - checked
+    if progress is not None and not stopped:
+        progress(len(candidates), len(candidates))
+    evaluated = len(scores)
+    # Every mix scored but not asked of the solver scored no more than the answer.
+    ruled = len(below) + evaluated - checked
     gain: Fraction | None = None
     state = OPTIMAL
     more: list[str] = []
     if stopped:
         state = BEST_FOUND
-        rest = [scores[m] for m in order if best_p is None or scores[m] > best_p]
-        top = max(rest, default=Fraction(0)) if len(scores) == len(candidates) else Fraction(1)
-        gain = max(Fraction(0), top - (best_p or Fraction(0)))
+        # the mixes not yet scored could score anything
+        gain = Fraction(1) - (best_p or Fraction(0))
         more.append("the time limit stopped the search: the best deck found so far")
     if simulated:
         state = BEST_FOUND
