@@ -228,3 +228,15 @@ def test_unreachable_and_bad_input() -> None:
     assert result.exit_code == 1 and "no legal deck" in result.stdout
     assert run_cli(["optimize", TERRA, "type:ship>=2", "--changes", "-1"]).exit_code == 2
     assert run_cli(["optimize", TERRA, "type:ship>=2", "--time-limit", "0"]).exit_code == 2
+
+
+def test_tune_marks_the_counts_the_rules_forbid() -> None:
+    """Ren Dhark needs 15 ships: tune's 10 is no longer recommended silently."""
+    data = run_json(["tune", TERRA, "type:ship>=2", "--target", "95%", "--turn", "2", "--json"])
+    assert data["answer"] == 10 and data["answer_legal"] is False
+    assert data["legal_answer"] == 15
+    legal = {row["count"]: row["legal"] for row in data["rows"]}
+    assert legal[14] is False and legal[15] is True
+    assert any("deckcheck optimize" in line for line in data["rules"])
+    shown = run_cli(["tune", TERRA, "type:ship>=2", "--target", "95%", "--turn", "2"]).stdout
+    assert "illegal" in shown and "optimize" in shown

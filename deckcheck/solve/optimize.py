@@ -289,26 +289,7 @@ class _Model:
                 self._linear(c, helper)
 
     def _linear(self, c: Linear, helper: Mapping[str, int]) -> None:
-        p = self.programme
-        terms: dict[int, float] = {}
-        for name, k in c.terms.items():
-            v = helper.get(name, self.card_var.get(name))
-            if v is not None and k:
-                terms[v] = float(k)  # alike cards share one variable and one coefficient
-        low = -math.inf if c.low is None else float(c.low)
-        high = math.inf if c.high is None else float(c.high)
-        if c.when is None or c.when not in helper:
-            p.row(terms, low, high)
-            return
-        least = sum(k * (p.lower[v] if k > 0 else p.upper[v]) for v, k in terms.items())
-        most = sum(k * (p.upper[v] if k > 0 else p.lower[v]) for v, k in terms.items())
-        h = helper[c.when]
-        if c.low is not None:
-            big = max(0.0, low - least)
-            p.row({**terms, h: -big}, low - big, math.inf)
-        if c.high is not None:
-            big = max(0.0, most - high)
-            p.row({**terms, h: big}, -math.inf, high + big)
+        _state(self.programme, c, helper, self.card_var)
 
     def _distance(self, limits: _Limits) -> None:
         """Copies added plus copies removed, as ``fix`` counts them."""
@@ -927,3 +908,108 @@ def _dominated(
             if got is not None and got <= floor:
                 return True
     return False
+
+
+# ------------------------------------------------------------------------------ tune's rows
+
+
+@frozen
+class CountLegality:
+    """Which counts of a category some legal deck of a given size holds.
+
+    ``legal``: count -> whether a legal deck of ``size`` cards holds exactly that many cards
+    of the category; ``nearest``: the count nearest the one asked that a legal deck holds
+    (in the direction asked), None when none does; ``exact``: every rule was stated (else a
+    rule is checked on a deck only, and a count marked legal may still break it).
+    """
+
+    size: int
+    legal: Mapping[int, bool]
+    nearest: int | None
+    exact: bool
+
+
+def count_legality(
+    loaded: LoadedDeck,
+    matches: Callable[[Card], bool],
+    counts: Iterable[int],
+    *,
+    want: int | None = None,
+    upward: bool = True,
+) -> CountLegality:
+    """For each count, whether some legal deck of the deck's size (cards of the catalog, any
+    number) holds that many cards matching ``matches``; with ``want``, the nearest count at
+    least (``upward``) or at most ``want`` that a legal deck holds."""
+    stated = {
+        code: loaded.game.constraints(code, loaded.catalog, loaded.variant)
+        for code in loaded.variant.rules
+    }
+    size = loaded.deck.size
+    p = _Programme()
+    card_var: dict[str, int] = {}
+    fixed: dict[str, int] = {}
+    for rc in stated.values():
+        for card_id, n in rc.fixed.items():
+            fixed[card_id] = min(fixed.get(card_id, n), n)
+    signature = _signatures(stated)
+    cards = list(loaded.catalog)
+    hits = _answers(cards, [matches])
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for card in cards:
+        if card.id in fixed:
+            card_var[card.id] = p.var(fixed[card.id], fixed[card.id])
+        else:
+            groups.setdefault((signature.get(card.id, ()), hits[card.id]), []).append(card.id)
+    for members in groups.values():
+        v = p.var(0, size * len(members))
+        for i in members:
+            card_var[i] = v
+    helper: dict[str, int] = {}
+    for rc in stated.values():
+        for h in rc.helpers:
+            helper.setdefault(h.name, p.var(h.low, h.high if h.high is not None else size))
+    for rc in stated.values():
+        for c in rc.linear:
+            _state(p, c, helper, card_var)
+    every = {v: 1.0 for v in set(card_var.values())}
+    p.row(every, size, size)
+    category = {card_var[c.id]: 1.0 for c in cards if hits[c.id][0]}
+    count_var = p.var(0, size)
+    p.row({**category, count_var: -1.0}, 0, 0)
+    legal = {}
+    for n in counts:
+        _, x, _ = p.solve({}, {count_var: (float(n), float(n))})
+        legal[n] = x is not None
+    nearest = None
+    if want is not None:
+        bounds = (
+            {count_var: (float(want), float(size))} if upward else {count_var: (0.0, float(want))}
+        )
+        _, x, value = p.solve({count_var: 1.0}, bounds, maximise=not upward)
+        nearest = None if x is None else round(value)
+    return CountLegality(size, legal, nearest, all(rc.exact for rc in stated.values()))
+
+
+def _state(
+    p: _Programme, c: Linear, helper: Mapping[str, int], card_var: Mapping[str, int]
+) -> None:
+    """One rule's constraint as rows (an indicator as a big-M row from the bounds)."""
+    terms: dict[int, float] = {}
+    for name, k in c.terms.items():
+        v = helper.get(name, card_var.get(name))
+        if v is not None and k:
+            terms[v] = float(k)
+    low = -math.inf if c.low is None else float(c.low)
+    high = math.inf if c.high is None else float(c.high)
+    if c.when is None or c.when not in helper:
+        p.row(terms, low, high)
+        return
+    least = sum(k * (p.lower[v] if k > 0 else p.upper[v]) for v, k in terms.items())
+    most = sum(k * (p.upper[v] if k > 0 else p.lower[v]) for v, k in terms.items())
+    h = helper[c.when]
+    if c.low is not None:
+        big = max(0.0, low - least)
+        p.row({**terms, h: -big}, low - big, math.inf)
+    if c.high is not None:
+        big = max(0.0, most - high)
+        p.row({**terms, h: big}, -math.inf, high + big)
