@@ -240,3 +240,12 @@ def test_tune_marks_the_counts_the_rules_forbid() -> None:
     assert any("deckcheck optimize" in line for line in data["rules"])
     shown = run_cli(["tune", TERRA, "type:ship>=2", "--target", "95%", "--turn", "2"]).stdout
     assert "illegal" in shown and "optimize" in shown
+
+
+def test_validate_lists_what_the_collection_lacks(tmp_path: Path) -> None:
+    owned = tmp_path / "owned.txt"
+    owned.write_text("game: ren-dhark\n1 POINT OF\n", encoding="utf-8")
+    data = run_json(["validate", TERRA, "--owned", owned, "--json"])  # the deck's code: 0
+    lacking = {m["name"]: m["missing"] for m in data["missing"]}
+    assert lacking["POINT OF"] == 1 and lacking["Zlatý člověk"] == 2
+    assert "lacks" in run_cli(["validate", TERRA, "--owned", owned]).stdout
