@@ -249,3 +249,15 @@ def test_validate_lists_what_the_collection_lacks(tmp_path: Path) -> None:
     lacking = {m["name"]: m["missing"] for m in data["missing"]}
     assert lacking["POINT OF"] == 1 and lacking["Zlatý člověk"] == 2
     assert "lacks" in run_cli(["validate", TERRA, "--owned", owned]).stdout
+
+
+def test_stccg_community_formats_and_zoned_files() -> None:
+    """A CC format (its own set-aside: missions, then the seed deck by type) is optimized and
+    proven; a Lackey file whose Seed+Dil zone says what is seeded is refused clearly."""
+    modern = str(EXAMPLES / "stccg-1e" / "legal-modern-federation.txt")
+    data = run_json(["optimize", modern, "type:Personnel>=3", "--turn", "2", "-K", "2", "--json"])
+    assert data["status"] == "optimal" and data["validation"]["status"] == "legal"
+    assert Fraction(data["probability_exact"]) >= Fraction(data["probability_before_exact"])
+    lackey = str(EXAMPLES / "stccg-1e" / "legal-klingon-lackey.txt")
+    refused = run_cli(["optimize", lackey, "type:Personnel>=3", "--variant", "modern", "-K", "2"])
+    assert refused.exit_code == 2 and "zone" in refused.stderr

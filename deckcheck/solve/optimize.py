@@ -211,7 +211,8 @@ class _Model:
         }
         for code, rc in stated.items():
             if not rc.exact:
-                self.inexact = True
+                # The search then runs over more decks than the legal ones: its answer is
+                # still the best legal deck when it passes the rule (checked on it).
                 self.notes.append(f"{code} is checked on the answer only ({rc.note})")
         fixed: dict[str, int] = {}
         for rc in stated.values():
@@ -221,7 +222,7 @@ class _Model:
         # The classes: cards answering the query's and the triggers' selectors alike.
         self.selectors = bound.selectors
         self.key_of = _answers(catalog, self.selectors)
-        roles = _roles(catalog, setup)
+        roles = _roles(catalog, setup, loaded)
         self.later = any(len(r) > 2 for r in roles.values())
         self.card_var: dict[str, int] = {}
         self.merged: dict[int, list[str]] = {}
@@ -325,7 +326,7 @@ class _Model:
             if role[0] in ("count", "one_per"):
                 by_rule.setdefault(role[1], []).append(i)
         for rule_index, ids in sorted(by_rule.items()):
-            model = setup.opening.set_aside[rule_index]
+            model = _aside_rules(setup, self.loaded)[rule_index]
             if model.one_per:
                 self._one_per(ids, model.one_per, index, aside)
             else:
@@ -466,12 +467,34 @@ def _answers(cards: Sequence[Card], selectors: Sequence[Any]) -> dict[str, tuple
     return out
 
 
-def _roles(catalog: Iterable[Card], setup: DrawSetup) -> dict[str, tuple[Any, ...]]:
+def _aside_rules(setup: DrawSetup, loaded: LoadedDeck) -> list[Any]:
+    """The set-aside rules that place cards by what they are: a deck file that says which
+    cards it seeds (a Lackey ``Seed+Dil:`` zone) would need its zones moved too, which the
+    search does not do: refused. Rules for such zones take nothing from a deck without them,
+    and the rules by type apply (the ``fallback`` ones included)."""
+    from deckcheck.games.setaside import places
+
+    if setup.builtin_pile:
+        return []
+    rules = list(setup.opening.set_aside)
+    if places(loaded.deck, rules):
+        zones = sorted({r.zone for r in rules if r.zone})
+        raise UsageError(
+            f"{setup.label} says which cards it seeds (zone {', '.join(zones)}): optimize "
+            "does not move cards between zones; without the zone headers the rules place "
+            "the cards by type"
+        )
+    return [r for r in rules if not r.zone]
+
+
+def _roles(
+    catalog: Iterable[Card], setup: DrawSetup, loaded: LoadedDeck
+) -> dict[str, tuple[Any, ...]]:
     """For each card the first set-aside rule that takes it: ("all", i) every copy,
     ("count", i) some copies, ("one_per", i) one per value; cards of no rule are absent."""
     from deckcheck.catalog.selectors import bind_selector
 
-    rules = setup.opening.set_aside if not setup.builtin_pile else ()
+    rules = _aside_rules(setup, loaded)
     hits = _answers(list(catalog), [bind_selector(r.select, setup.catalog) for r in rules])
     roles: dict[str, tuple[Any, ...]] = {}
     for card_id, answers in hits.items():
