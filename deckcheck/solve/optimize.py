@@ -218,7 +218,7 @@ class _Model:
         for rc in stated.values():
             for card_id, n in rc.fixed.items():
                 fixed[card_id] = min(fixed.get(card_id, n), n)
-        self._cap = self._per_card_cap(stated, limits, seen)
+        self.cap = self._per_card_cap(stated, limits, seen)
         # The classes: cards answering the query's and the triggers' selectors alike.
         self.selectors = bound.selectors
         self.key_of = _answers(catalog, self.selectors)
@@ -269,7 +269,7 @@ class _Model:
         return max(numbers)
 
     def _upper(self, card_id: str, have: int, limits: _Limits) -> int:
-        high = have + limits.changes if limits.changes is not None else max(self._cap, have)
+        high = have + limits.changes if limits.changes is not None else max(self.cap, have)
         if limits.owned is not None:
             high = min(high, max(have, limits.owned.get(card_id, 0)))
         return high
@@ -677,6 +677,11 @@ def search(
     chances = _Chances(bound, procedure, query, model.classes, Policy(redraw=options.redraw_policy))
     p = model.programme
     notes = list(model.notes)
+    if changes is None:
+        notes.append(
+            f"without --changes, each card is searched up to {model.cap} copies (the largest "
+            "number the deck, the question or the rules name)"
+        )
 
     def done(status: str, **kw: Any) -> Search:
         return Search(
