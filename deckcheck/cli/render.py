@@ -421,14 +421,18 @@ def _missing(missing: Sequence[Missing]) -> None:
 
 
 def suggested(result: SuggestedValidation) -> None:
-    """Each deck's report, with the nearest legal deck under an illegal one."""
+    """Each deck's report, with the nearest legal deck under an illegal one (several decks:
+    panels of one width and a summary line, as :func:`validation` prints them)."""
+    several = len(result.validation.outcomes) > 1
     for outcome, fix in zip(result.validation.outcomes, result.fixes, strict=True):
         if outcome.report is not None:
-            report(outcome.report)
+            report(outcome.report, expand=several)
             if fix is not None:
                 fixed(fix, heading=False)
         else:
             error(outcome.error)
+    if several:
+        say(stdout(), summary(result.validation))
 
 
 def fixed(result: FixResult, heading: bool = True) -> None:
