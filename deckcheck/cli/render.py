@@ -355,7 +355,10 @@ def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> Re
     grid = Table.grid()
     grid.add_column(no_wrap=True)
     grid.add_column()
-    grid.add_row(Text(" " * indent + mark + " ", style=style), Text(text, style=style))
+    # fold: a word longer than the column (a path) is broken, never cut off
+    grid.add_row(
+        Text(" " * indent + mark + " ", style=style), Text(text, style=style, overflow="fold")
+    )
     return grid
 
 
@@ -363,7 +366,10 @@ def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
     say(stderr(), (header, "bold red"))
     for line in lines:
-        stderr().print(bullet(line, indent=2))
+        if stderr().is_terminal:
+            stderr().print(bullet(line, indent=2))
+        else:  # "file:line: message" for a file or a pipe stays one whole line
+            say(stderr(), f"  • {line}")
 
 
 def validation(result: Validation) -> None:
