@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -18,8 +19,8 @@ import tomli_w
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
-from deckcheck.core.errors import DeckFormatError, UsageError
-from deckcheck.core.inputs import STDIN, read_bytes, source_label
+from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
+from deckcheck.core.inputs import STDIN, source_label
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
@@ -28,6 +29,7 @@ from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.edit import (
     EDITABLE,
     Change,
+    Encoded,
     Held,
     decode_keeping,
     dek_card_line,
@@ -41,7 +43,7 @@ from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import PartlyResolvedError, lookup, pick, resolve_line
 from deckcheck.export.formats import reference, render_with_notes
-from deckcheck.export.write import write_atomically
+from deckcheck.export.write import editing, write_atomically
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
 from deckcheck.validate import validate_loaded
@@ -95,28 +97,29 @@ def edit_deck(
     catalogs: Sequence[str | Path] = (),
 ) -> EditResult:
     """Add (or with ``remove`` take out) ``count`` copies of ``card`` in the deck file, in its
-    ``zone`` where the game has zones; the file is rewritten atomically, else untouched."""
+    ``zone`` where the game has zones. The file is locked for the edit (no other deckcheck
+    edit is lost), the result is read back before it is written, and it is written
+    atomically (:mod:`deckcheck.export.write`); else the file is untouched."""
     if str(path) == STDIN:
         raise UsageError("add and remove edit a deck file, not standard input")
     if not 1 <= count <= MAX_COPIES_PER_LINE:
         raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {count}")
     target = Path(path)
     label = source_label(path)
-    data = read_bytes(target)
-    text, encoded = decode_keeping(data, label)
-    source = _parse(text, label, target)
-    loaded, before = _load(source, game, variant, catalogs)
-    the_card = find_card(card, loaded)
-    the_zone = _zone(zone, loaded.game)
-    if the_zone is None and not remove and _writes_zones(text, source, loaded.game):
-        the_zone = _placed_zone(loaded, the_card, count)
-    change = Change(the_card, -count if remove else count, the_zone)
-    try:
-        new_text = _edited(text, source, loaded, [change])
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
-    write_atomically(target, encoded.encode(new_text), force=True)
-    after_loaded, after = _load(_parse(new_text, label, target), game, variant, catalogs)
+    with editing(path) as held:
+        text, encoded = decode_keeping(held.data, label)
+        source = _parse(text, label, target)
+        loaded, before = _load(source, game, variant, catalogs)
+        the_card = find_card(card, loaded)
+        the_zone = _zone(zone, loaded.game)
+        if the_zone is None and not remove and _writes_zones(text, source, loaded.game):
+            the_zone = _placed_zone(loaded, the_card, count)
+        change = Change(the_card, -count if remove else count, the_zone)
+        new_text = _edited(text, source, loaded, [change], label)
+        after_loaded, after = _checked(
+            new_text, label, target, loaded, [change], game, variant, catalogs
+        )
+        held.replace(_encoded(encoded, new_text, label))
     brought, cleared = changed_findings(before, after)
     return EditResult(
         target,
@@ -140,18 +143,84 @@ def apply_changes(
     catalogs: Sequence[str | Path] = (),
 ) -> None:
     """Make several changes to a deck file in place at once (as :func:`edit_deck` makes one:
-    format, encoding, comments, order and line ends kept; written atomically). For callers
-    that already know the cards (``fix --write``)."""
-    target = Path(path)
+    format, encoding, comments, order and line ends kept; locked, checked, written
+    atomically). For callers that already know the cards (``fix --write``)."""
+    with editing(path) as held:
+        held.replace(
+            rewritten(held.data, path, changes, game=game, variant=variant, catalogs=catalogs)
+        )
+
+
+def rewritten(
+    data: bytes,
+    path: str | Path,
+    changes: Sequence[Change],
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> bytes:
+    """The bytes of the deck file ``path`` (now ``data``) with ``changes`` made in place,
+    checked to read back with exactly those changes; a format that cannot be edited so is a
+    :class:`DeckcheckError`."""
     label = source_label(path)
-    text, encoded = decode_keeping(read_bytes(target), label)
-    source = _parse(text, label, target)
+    text, encoded = decode_keeping(data, label)
+    source = _parse(text, label, Path(path))
     loaded, _ = _load(source, game, variant, catalogs)
+    new_text = _edited(text, source, loaded, changes, label)
+    _checked(new_text, label, Path(path), loaded, changes, game, variant, catalogs)
+    return _encoded(encoded, new_text, label)
+
+
+def _encoded(encoded: Encoded, text: str, label: str) -> bytes:
     try:
-        new_text = _edited(text, source, loaded, changes)
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
-    write_atomically(target, encoded.encode(new_text), force=True)
+        return encoded.encode(text)
+    except UnicodeEncodeError as exc:
+        raise DeckFormatError(
+            f"not edited: {exc.object[exc.start : exc.end]!r} cannot be written in the file's "
+            f"encoding ({encoded.codec}); re-save it as UTF-8 (the file is unchanged)",
+            source=label,
+        ) from None
+
+
+def _checked(
+    new_text: str,
+    label: str,
+    path: Path,
+    loaded: LoadedDeck,
+    changes: Sequence[Change],
+    game: str | None,
+    variant: str | None,
+    catalogs: Sequence[str | Path],
+) -> tuple[LoadedDeck, Report]:
+    """The edited deck as it will read back, checked before a byte is written: it must read,
+    and hold every card as before but for the changes (else the file is left unchanged)."""
+    try:
+        after_loaded, after = _load(_parse(new_text, label, path), game, variant, catalogs)
+    except DeckcheckError as exc:
+        raise DeckFormatError(
+            f"not edited: the edit would make it unreadable ({exc.message}); the file is unchanged",
+            source=label,
+            line=exc.line,
+        ) from None
+    expected = _totals(loaded)
+    for change in changes:
+        expected[change.card.id] += change.delta
+    if +expected != +_totals(after_loaded):
+        raise DeckFormatError(
+            "not edited: deckcheck cannot edit this file's lines so that they read back as "
+            "meant (the file is unchanged); edit it in a text editor",
+            source=label,
+        )
+    return after_loaded, after
+
+
+def _totals(loaded: LoadedDeck) -> Counter[str]:
+    """Every card's copies in the file, in every zone."""
+    totals: Counter[str] = Counter()
+    for entry in loaded.deck.all_entries():
+        totals[entry.card.id] += entry.count
+    return totals
 
 
 def changed_findings(
@@ -209,11 +278,22 @@ def _parse(text: str, label: str, path: Path) -> DeckSource:
             f"deckcheck edits text, Lackey, .dek, TOML and JSON decks; {label} is {source.format}"
             ": export it to one of those first (deckcheck export DECK --to text -o FILE)"
         )
+    if is_markdown(source):
+        raise UsageError(
+            f"{label} holds a Markdown table; deckcheck edits text, Lackey, .dek, TOML and JSON "
+            "decks: export it to one of those first (deckcheck export DECK --to text -o FILE)"
+        )
     if source.format == "toml" and re.search(r"^\s*sequence\s*=", text, re.M):
         raise UsageError(
             f"{label} lists a stack in order (sequence = [...]); edit its order in a text editor"
         )
     return source
+
+
+def is_markdown(source: DeckSource) -> bool:
+    """Whether a text deck's cards are rows of a Markdown table (``export --to markdown``):
+    its lines are table rows, which the text editor does not write."""
+    return source.format == "text" and any(line.text.startswith("|") for line in source.lines)
 
 
 def _load(
@@ -280,7 +360,18 @@ def _held(source: DeckSource, loaded: LoadedDeck) -> list[Held]:
     return held
 
 
-def _edited(text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change]) -> str:
+def _edited(
+    text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change], label: str
+) -> str:
+    try:
+        return _edited_text(text, source, loaded, changes)
+    except DeckFormatError as exc:
+        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
+
+
+def _edited_text(
+    text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change]
+) -> str:
     zones = [z.name for z in loaded.game.zones]
     held = _held(source, loaded)
     if source.format in ("text", "lackey"):
@@ -412,8 +503,26 @@ def new_deck(
     source = DeckSource(str(target), target, "text", {}, ())
     loaded = LoadedDeck(deck, the_game, catalog, the_variant, source)
     text = _new_text(loaded, target, chosen, ready)
-    write_atomically(target, text, force=force)
+    _reads_back(text, target, loaded)
+    write_atomically(output, text, force=force)  # as given: "deck.txt/" is refused
     return NewDeck(target, the_game.id, the_variant.name, chosen, deck.size, text)
+
+
+def _reads_back(text: str, target: Path, loaded: LoadedDeck) -> None:
+    """Refuse to write a new deck that would not read back as this game's deck that ``add``
+    edits (a ``.csv`` name, read as CSV, for instance)."""
+    label = str(target)
+    try:
+        source = _parse(text, label, target)
+        back = resolve_source(source, variant=loaded.variant.name)
+    except DeckcheckError as exc:
+        back, why = None, exc.message
+    if back is None or back.game.id != loaded.game.id:
+        why = "it would read as another game" if back is not None else why
+        raise UsageError(
+            f"a new deck named {target.name!r} would not read back ({why}); name it .txt, "
+            ".toml, .json or .dek"
+        )
 
 
 def _limits(loaded: LoadedDeck) -> list[str]:

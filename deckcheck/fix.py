@@ -17,9 +17,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +28,7 @@ from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError, DeckcheckError, InputFileError, UsageError
+from deckcheck.core.inputs import read_bytes
 from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
@@ -38,7 +36,7 @@ from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.resolve import lookup, pick
 from deckcheck.export.formats import formats_for, render
-from deckcheck.export.write import write_atomically
+from deckcheck.export.write import editing, write_atomically
 from deckcheck.games.linear import Linear, RuleConstraints
 from deckcheck.validate import Outcome, Validation, validate_loaded
 
@@ -581,30 +579,13 @@ def _owned_counts(
 
 
 def _text_of(loaded: LoadedDeck, deck: Deck, out_path: Path | None) -> str:
+    from deckcheck.edit import is_markdown
+
     answer = dataclasses.replace(loaded, deck=deck)
     fmt = loaded.source.format if loaded.source.format in formats_for(answer) else "text"
+    if is_markdown(loaded.source) and "markdown" in formats_for(answer):
+        fmt = "markdown"  # a Markdown export stays one
     return render(answer, fmt, out_path)
-
-
-def backup_file(path: Path) -> Path:
-    """Keep the file's current bytes as ``PATH.bak`` (replaced atomically if it exists)."""
-    backup = path.with_name(path.name + ".bak")
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=directory)
-        os.close(fd)
-        try:
-            shutil.copy2(path, tmp)
-            os.replace(tmp, backup)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError as exc:
-        raise InputFileError(
-            f"cannot keep a backup: {exc.strerror or exc}", source=str(path)
-        ) from None
-    return backup
 
 
 def fix_deck(
@@ -614,7 +595,7 @@ def fix_deck(
     owned: str | Path | None = None,
     prefer: str | None = None,
     write: bool = False,
-    output: Path | None = None,
+    output: str | Path | None = None,
     force: bool = False,
     catalogs: Sequence[str | Path] = (),
     game: str | None = None,
@@ -628,6 +609,11 @@ def fix_deck(
         raise UsageError("give --write or -o FILE, not both")
     if write and deck == "-":
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
+    # The bytes the answer is for: the file is replaced only if it still holds them.
+    read_at_load = None
+    if write:
+        with contextlib.suppress(DeckcheckError):  # load_deck says why it cannot be read
+            read_at_load = read_bytes(deck)
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
     counts = _owned_counts(owned, loaded, catalogs) if owned is not None else None
     result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
@@ -643,45 +629,70 @@ def fix_deck(
         loaded.deck.headers,
     )
     if write:
-        path = Path(deck)
-        saved = backup_file(path)
-        if _edited_in_place(path, loaded, result.changes, catalogs):
-            text = path.read_text(encoding="utf-8", errors="replace")
-        else:
-            text = _text_of(loaded, answer, path)
-            write_atomically(path, text, force=True)
-        return dataclasses.replace(result, text=text, written_to=str(path), backup=str(saved))
+        return _written(deck, read_at_load, loaded, answer, result, catalogs)
     if output is not None:
         if str(output) == "-":
             return dataclasses.replace(result, text=_text_of(loaded, answer, None))
-        text = _text_of(loaded, answer, output)
+        text = _text_of(loaded, answer, Path(output))
         write_atomically(output, text, force=force)
         return dataclasses.replace(result, text=text, written_to=str(output))
     return result
 
 
+def _written(
+    deck: str,
+    read_at_load: bytes | None,
+    loaded: LoadedDeck,
+    answer: Deck,
+    result: FixResult,
+    catalogs: Sequence[str | Path],
+) -> FixResult:
+    """``--write``: under the deck's lock, keep ``DECK.bak`` and replace the deck with the
+    answer, edited in place where its format allows (:mod:`deckcheck.export.write` does the
+    locking, links, owner and atomic replace)."""
+    path = Path(deck)
+    with editing(deck) as held:
+        if held.data != read_at_load:
+            raise InputFileError(
+                "changed while the fix was being found (another program wrote it); nothing "
+                "was written: run fix again",
+                source=deck,
+            )
+        saved = held.backup()
+        data = _edited_in_place(held.data, deck, loaded, result.changes, catalogs)
+        if data is None:
+            data = _text_of(loaded, answer, path).encode("utf-8")
+        held.replace(data)
+    text = data.decode("utf-8", errors="replace")
+    return dataclasses.replace(result, text=text, written_to=deck, backup=str(saved))
+
+
 def _edited_in_place(
-    path: Path, loaded: LoadedDeck, changes: Sequence[Change], catalogs: Sequence[str | Path]
-) -> bool:
-    """Apply the fix to the file line by line, keeping its comments, order and format, where
+    data: bytes,
+    deck: str,
+    loaded: LoadedDeck,
+    changes: Sequence[Change],
+    catalogs: Sequence[str | Path],
+) -> bytes | None:
+    """The fix made to the file line by line, keeping its comments, order and format, where
     the file's format can be edited so and the order of its cards does not matter (a Drake
-    stack may be reordered by the fix: it is written anew). False: write it anew instead."""
+    stack may be reordered by the fix: it is written anew). None: write it anew instead."""
     from deckcheck.decks.edit import Change as EditChange
-    from deckcheck.edit import apply_changes
+    from deckcheck.edit import rewritten
 
     if loaded.game.spec.ordered:
-        return False
+        return None
     try:
-        apply_changes(
-            path,
+        return rewritten(
+            data,
+            deck,
             [EditChange(c.card, c.delta) for c in changes if c.delta],
             game=loaded.game.id,
             variant=loaded.variant.name,
             catalogs=catalogs,
         )
     except DeckcheckError:
-        return False  # a format the editor does not write (CSV, Markdown, gemp)
-    return True
+        return None  # a format the editor does not write (CSV, Markdown, gemp)
 
 
 # ------------------------------------------------------------------------ validate --suggest
