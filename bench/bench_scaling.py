@@ -58,14 +58,14 @@ def stccg_deck(folder: Path, size: int) -> str:
 def forget() -> None:
     """Drop what the engines keep between queries (samplers, tables of hands), so that each
     timed run does all of its own work, as a command does."""
-    from deckcheck.draws import hypergeometric, optimal_redraw
+    from deckcheck.draws.exact import hypergeometric, optimal_redraw
 
     hypergeometric._TABLES.clear()
     optimal_redraw._TABLES.clear()
     optimal_redraw._solve.cache_clear()
     optimal_redraw._hands.cache_clear()
     try:
-        from deckcheck.draws import vectorised
+        from deckcheck.draws.simulate import vectorised
     except ImportError:
         return
     vectorised._SAMPLERS.clear()

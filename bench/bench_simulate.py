@@ -29,9 +29,9 @@ from deckcheck.draws.model import (  # noqa: E402
     RedrawRule,
     ReturnRule,
 )
-from deckcheck.draws.reference import simulate_reference  # noqa: E402
-from deckcheck.draws.sampling import SamplingMethod  # noqa: E402
-from deckcheck.draws.vectorised import BATCH, FixedPileSampler, simulate_vectorised  # noqa: E402
+from deckcheck.draws.simulate.reference import simulate_reference  # noqa: E402
+from deckcheck.draws.simulate.sampling import SamplingMethod  # noqa: E402
+from deckcheck.draws.simulate.vectorised import BATCH, FixedPileSampler, simulate_vectorised  # noqa: E402
 
 TARGET_PER_CORE = 5_000_000
 TARGET_RATIO = 20

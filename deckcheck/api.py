@@ -23,24 +23,25 @@ from deckcheck.core.result import Json, Result
 
 if TYPE_CHECKING:
     from deckcheck.analysis.anyof import DistributionReport
-    from deckcheck.analysis.hands import HandsReport
     from deckcheck.analysis.odds import (
         GameRule,
         OddsOptions,
         OddsReport,
     )
     from deckcheck.analysis.stats import StatsReport
-    from deckcheck.analysis.tune import TuneReport
-    from deckcheck.cards import CardSearch
+    from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.deckfile import EditResult, NewDeck
+    from deckcheck.commands.diff import DeckDiff
+    from deckcheck.commands.export import ExportResult
+    from deckcheck.commands.fix import SuggestedValidation
+    from deckcheck.commands.hands import HandsReport
+    from deckcheck.commands.tune import TuneReport
     from deckcheck.decks.load import parse_settings
-    from deckcheck.diff import DeckDiff
-    from deckcheck.edit import EditResult, NewDeck
-    from deckcheck.export import ExportResult
-    from deckcheck.fix import FixResult, SuggestedValidation
+    from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
     from deckcheck.games.registry import GameList
-    from deckcheck.validate import Validation
+    from deckcheck.solve.nearest import FixResult
 
 __all__ = [
     "CardSearch",
@@ -101,7 +102,7 @@ def cards(
 ) -> CardSearch:
     """A game's cards matching ``search`` (part of a name or id, or ``field:value``), as
     ``variant`` (if given) changes them."""
-    from deckcheck.cards import find_cards
+    from deckcheck.commands.cards import find_cards
 
     return find_cards(game, search, catalogs, variant)
 
@@ -117,7 +118,7 @@ def validate(
     """Check decks against their game's construction rules; a deck that cannot be read is an
     outcome with its error, and does not stop the others. ``params`` change the settings the game
     declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts)."""
-    from deckcheck.validate import validate_paths
+    from deckcheck.commands.validate import validate_paths
 
     return validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
 
@@ -131,8 +132,8 @@ def validate_and_suggest(
     params: Mapping[str, str | int] | None = None,
 ) -> SuggestedValidation:
     """:func:`validate`, and for each illegal deck the nearest legal deck (:func:`fix`)."""
-    from deckcheck.fix import SuggestedValidation, suggest_fixes
-    from deckcheck.validate import validate_paths
+    from deckcheck.commands.fix import SuggestedValidation, suggest_fixes
+    from deckcheck.commands.validate import validate_paths
 
     validation = validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
     fixes = suggest_fixes(
@@ -158,7 +159,7 @@ def fix(
     """The nearest legal deck, fewest copies added plus removed, proven minimal by the solver;
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
     Exit code 1 when no legal deck can be reached (the result names the rules)."""
-    from deckcheck.fix import fix_deck
+    from deckcheck.commands.fix import fix_deck
 
     return fix_deck(
         deck,
@@ -194,15 +195,12 @@ def odds(
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
     ``progress`` is called with ``(done, total)`` during long computations."""
-    from deckcheck.analysis.anyof import any_of_odds, has_any_of
     from deckcheck.analysis.categories import open_categorized
-    from deckcheck.analysis.odds import compute_odds
+    from deckcheck.commands.odds import odds as odds_of
 
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup, texts = open_categorized(deck, conditions, catalogs=catalogs, game=game, variant=variant)
-    if has_any_of(texts):
-        return any_of_odds(setup, texts, options)
-    return compute_odds(setup, texts, options, progress)
+    return odds_of(setup, texts, options, progress)
 
 
 def odds_deckless(
@@ -223,15 +221,12 @@ def odds_deckless(
     """:func:`odds` of a deck given as ``size`` cards and ``categories`` (``"ships=15"``,
     ``"type:ship=15"``; the rest other cards), with ``game``'s opening and mulligan or, without
     a game, ``seen`` cards drawn."""
-    from deckcheck.analysis.anyof import any_of_odds, has_any_of
     from deckcheck.analysis.deckless import deckless_setup
-    from deckcheck.analysis.odds import compute_odds
+    from deckcheck.commands.odds import odds as odds_of
 
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup = deckless_setup(size, categories, game=game, seen=seen, catalogs=catalogs)
-    if has_any_of(conditions):
-        return any_of_odds(setup, conditions, options)
-    return compute_odds(setup, conditions, options)
+    return odds_of(setup, conditions, options)
 
 
 def distribution(
@@ -249,8 +244,8 @@ def distribution(
 ) -> DistributionReport:
     """How many cards matching ``selector`` are seen: P(exactly k), P(at least k) (also with
     the mulligan aimed at it) and the mean."""
-    from deckcheck.analysis.anyof import distribution as category_distribution
     from deckcheck.analysis.categories import open_categorized
+    from deckcheck.commands.odds import distribution as category_distribution
 
     options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
     setup, texts = open_categorized(
@@ -278,8 +273,8 @@ def simulate(
 ) -> OddsReport:
     """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
     called with ``(done, total)`` trials now and then."""
-    from deckcheck.analysis.odds import simulate_odds
     from deckcheck.analysis.setup import open_setup
+    from deckcheck.commands.odds import simulate as simulate_odds
 
     options = odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
     setup = open_setup(deck, catalogs=catalogs, game=game, variant=variant)
@@ -301,8 +296,8 @@ def hand(
 ) -> HandsReport:
     """Sample opening hands dealt the way the game deals, with the mulligan's decisions (aimed at
     ``conditions`` where the rule offers a choice)."""
-    from deckcheck.analysis.hands import sample_hands
     from deckcheck.analysis.setup import open_setup
+    from deckcheck.commands.hands import sample_hands
 
     options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
     return sample_hands(
@@ -329,7 +324,7 @@ def export(
 ) -> ExportResult:
     """A deck in another format, written atomically to ``output`` when given; an illegal deck is
     refused (exit code 1) unless ``allow_illegal``."""
-    from deckcheck.export import export_deck
+    from deckcheck.commands.export import export_deck
 
     return export_deck(
         deck,
@@ -353,7 +348,7 @@ def new(
 ) -> NewDeck:
     """A new deck file for ``game``: its header, zones and limits (a starter's cards for a
     variant that has starters); never overwrites without ``force``."""
-    from deckcheck.edit import new_deck
+    from deckcheck.commands.deckfile import new_deck
 
     return new_deck(game, output, variant=variant, starter=starter, force=force)
 
@@ -369,7 +364,7 @@ def add(
     variant: str | None = None,
 ) -> EditResult:
     """Add copies of a card to a deck file in place (format, comments and order kept)."""
-    from deckcheck.edit import edit_deck
+    from deckcheck.commands.deckfile import edit_deck
 
     return edit_deck(deck, card, count, zone=zone, game=game, variant=variant, catalogs=catalogs)
 
@@ -385,7 +380,7 @@ def remove(
     variant: str | None = None,
 ) -> EditResult:
     """Remove copies of a card from a deck file in place (a line at 0 copies goes)."""
-    from deckcheck.edit import edit_deck
+    from deckcheck.commands.deckfile import edit_deck
 
     return edit_deck(
         deck,
@@ -401,7 +396,7 @@ def remove(
 
 def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
     """Cards added, removed and changed between two decks of one game, and the rule totals."""
-    from deckcheck.diff import diff_decks
+    from deckcheck.commands.diff import diff_decks
 
     return diff_decks(deck_a, deck_b, catalogs=catalogs, game=game)
 
@@ -423,7 +418,7 @@ def stats(
 ) -> StatsReport:
     """A deck's (or a pile's) composition by the dimensions its game declares, and per value
     the opening hand's expected count and exact chance of at least one."""
-    from deckcheck.analysis.stats import deck_stats
+    from deckcheck.commands.stats import deck_stats
 
     return deck_stats(deck, catalogs=catalogs, game=game, variant=variant, second=second)
 
@@ -442,7 +437,7 @@ def tune(
 ) -> TuneReport:
     """How many cards of ``condition``'s category reach probability ``target`` (0.95, "95%"),
     the deck's size kept, with the table by count around the answer."""
-    from deckcheck.analysis.tune import tune_deck
+    from deckcheck.commands.tune import tune_deck
 
     options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
     return tune_deck(
@@ -524,20 +519,20 @@ def odds_options(
 # Result types re-exported from the modules that compute them, imported on first use so that a
 # command pays only for the modules it runs (validation never imports the draw engine).
 _LAZY = {
-    "CardSearch": ("deckcheck.cards", "CardSearch"),
+    "CardSearch": ("deckcheck.commands.cards", "CardSearch"),
     "CatalogCheck": ("deckcheck.games.catalog_check", "CatalogCheck"),
     "CatalogTemplate": ("deckcheck.games.catalog_template", "CatalogTemplate"),
-    "DeckDiff": ("deckcheck.diff", "DeckDiff"),
+    "DeckDiff": ("deckcheck.commands.diff", "DeckDiff"),
     "DistributionReport": ("deckcheck.analysis.anyof", "DistributionReport"),
-    "ExportResult": ("deckcheck.export", "ExportResult"),
-    "FixResult": ("deckcheck.fix", "FixResult"),
+    "ExportResult": ("deckcheck.commands.export", "ExportResult"),
+    "FixResult": ("deckcheck.solve.nearest", "FixResult"),
     "GameList": ("deckcheck.games.registry", "GameList"),
-    "HandsReport": ("deckcheck.analysis.hands", "HandsReport"),
+    "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),
-    "SuggestedValidation": ("deckcheck.fix", "SuggestedValidation"),
-    "TuneReport": ("deckcheck.analysis.tune", "TuneReport"),
-    "Validation": ("deckcheck.validate", "Validation"),
+    "SuggestedValidation": ("deckcheck.commands.fix", "SuggestedValidation"),
+    "TuneReport": ("deckcheck.commands.tune", "TuneReport"),
+    "Validation": ("deckcheck.decks.verdict", "Validation"),
     "parse_settings": ("deckcheck.decks.load", "parse_settings"),
 }
 

@@ -1,8 +1,9 @@
 """The package's shape: layers import only downwards, no import cycles, no private names.
 
-Layers, bottom up: core and draws (nothing of deckcheck) → catalog → games → decks → the
-use cases (validate, analysis, export, diff, cards) → cli. A module may import its own layer
-or any layer below it, never above; modules of one layer must not import each other in a loop.
+Layers, bottom up: core and draws (nothing of deckcheck) → catalog → games → decks → analysis
+→ export and solve → commands → api → cli. A module may import its own layer or any layer below
+it, never above; modules of one layer must not import each other in a loop. The commands stand
+side by side, one module per use case: none imports another (what two share lives below them).
 """
 
 from __future__ import annotations
@@ -20,16 +21,13 @@ LAYERS = {
     "catalog": 1,
     "games": 2,
     "decks": 3,
-    "validate": 4,
     "analysis": 4,
-    "export": 4,
-    "diff": 4,
-    "cards": 4,
-    "fix": 4,
-    "edit": 4,
-    "api": 5,
-    "cli": 6,
-    "__main__": 7,
+    "export": 5,
+    "solve": 5,
+    "commands": 6,
+    "api": 7,
+    "cli": 8,
+    "__main__": 9,
 }
 
 
@@ -85,6 +83,36 @@ def test_layers_import_only_downwards() -> None:
         if src != "deckcheck"
         for dst in targets
         if dst != "deckcheck" and _layer(dst) > _layer(src)
+    ]
+    assert wrong == []
+
+
+def test_commands_are_siblings_on_one_level() -> None:
+    """One module per use case directly in ``commands/``; none imports another command."""
+    commands = PACKAGE / "commands"
+    nested = [p.name for p in commands.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    assert nested == []
+    modules = {m for m in _modules() if m.startswith("deckcheck.commands.")}
+    assert {"deckcheck.commands.validate", "deckcheck.commands.odds"} <= modules
+    graph = _graph()
+    crossing = [
+        f"{src} -> {dst}"
+        for src in sorted(modules)
+        for dst in sorted(graph[src])
+        if dst.startswith("deckcheck.commands")
+    ]
+    assert crossing == []
+
+
+def test_the_library_never_imports_a_command() -> None:
+    """Below the commands nothing reaches up to them, nor to the api or the command line."""
+    top = {"commands", "api", "cli", "__main__"}
+    wrong = [
+        f"{src} -> {dst}"
+        for src, targets in _graph().items()
+        if src != "deckcheck" and src.split(".")[1] not in top
+        for dst in targets
+        if dst != "deckcheck" and dst.split(".")[1] in top
     ]
     assert wrong == []
 

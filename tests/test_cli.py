@@ -13,8 +13,8 @@ import typer.main
 from conftest import run_cli
 from typer.testing import Result
 
-from deckcheck.cards import find_cards
 from deckcheck.cli.app import app
+from deckcheck.commands.cards import find_cards
 from deckcheck.games.registry import all_games
 
 BLUE = ["I/67", *(f"I/{n}" for n in range(1, 34))]

@@ -13,12 +13,12 @@ from fractions import Fraction
 import pytest
 from conftest import lines_run
 
-from deckcheck.draws.capped import PlainProgramme, class_order, plain_ways_upto
-from deckcheck.draws.compositions import compositions, ways
+from deckcheck.draws.answer import Method
+from deckcheck.draws.exact.capped import PlainProgramme, class_order, plain_ways_upto
+from deckcheck.draws.exact.compositions import compositions, ways
+from deckcheck.draws.exact.reduced import reduce_problem
 from deckcheck.draws.facade import EXACT_WORK_LIMIT, Mode, Policy, solve, solve_turns
-from deckcheck.draws.facts import Method
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule
-from deckcheck.draws.reduced import reduce_problem
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, Request
 
 OPS = (">=", "<=", "=", ">", "<")
 
@@ -226,7 +226,7 @@ def test_class_order_follows_its_definition() -> None:
 
 
 def test_optimal_redraw_turns_read_one_table_of_hands(monkeypatch: pytest.MonkeyPatch) -> None:
-    import deckcheck.draws.optimal_redraw as optimal_redraw
+    import deckcheck.draws.exact.optimal_redraw as optimal_redraw
 
     built: list[int] = []
     real = optimal_redraw._build_hand_table
@@ -256,7 +256,7 @@ def test_optimal_redraw_turns_read_one_table_of_hands(monkeypatch: pytest.Monkey
     assert len(built) == 1  # the later turns read the first one's table
     optimal_redraw._solve.cache_clear()
     for q, a in zip(queries, answers, strict=True):
-        alone = optimal_redraw.optimal_redraw_odds(problem, procedure, q)
+        alone = optimal_redraw.optimal_redraw_odds(Request(problem, procedure, q))
         assert a.exact and a.fraction == alone.fraction
 
 
@@ -283,7 +283,7 @@ def redraw_by_compositions(
 
 @pytest.mark.parametrize("seed", range(8))
 def test_the_redraw_table_matches_enumeration_for_every_number_seen(seed: int) -> None:
-    from deckcheck.draws.hypergeometric import redraw_ways_upto
+    from deckcheck.draws.exact.hypergeometric import redraw_ways_upto
 
     rng = random.Random(300 + seed)
     problem = random_problem(rng, most_cards=4)
@@ -302,7 +302,7 @@ def test_the_redraw_table_matches_enumeration_for_every_number_seen(seed: int) -
 
 
 def test_a_redraw_whenever_allowed_table_reads_one_pass() -> None:
-    from deckcheck.draws import hypergeometric
+    from deckcheck.draws.exact import hypergeometric
 
     problem = DrawProblem(
         (8, 6, 5, 4, 17),
@@ -371,8 +371,8 @@ def test_one_walk_finds_the_most_cards_in_reach(seed: int) -> None:
 def test_a_table_partly_in_reach_computes_its_exact_rows_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from deckcheck.draws.answer import FactKind
     from deckcheck.draws.facade import SIMULATION_BUDGET
-    from deckcheck.draws.facts import FactKind
 
     problem = many_conditions(12_000)
     red = reduce_problem(problem)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from conftest import PC_TEN_CONDITIONS
 
+from deckcheck.draws.answer import FactKind
 from deckcheck.draws.facade import (
     BY_TURN_FALLBACK_TRIALS,
     MIN_FALLBACK_TRIALS,
@@ -20,10 +21,9 @@ from deckcheck.draws.facade import (
     solve_turns,
     trial_cost,
 )
-from deckcheck.draws.facts import FactKind
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
 from deckcheck.draws.policies import greedy_return
-from deckcheck.draws.vectorised import _Simulator
+from deckcheck.draws.simulate.vectorised import _Simulator
 
 
 def twenty_conditions(groups: int, deck: int) -> DrawProblem:
@@ -211,7 +211,7 @@ def test_the_return_mulligan_reports_progress() -> None:
 
 
 def test_a_sampler_built_for_more_cards_deals_fewer_exactly_as_a_fresh_one() -> None:
-    from deckcheck.draws.vectorised import FixedPileSampler, pile_sampler
+    from deckcheck.draws.simulate.vectorised import FixedPileSampler, pile_sampler
 
     sizes = (5, 9, 3, 12, 7, 30)
     pile_sampler(sizes, 20)  # the largest first
@@ -222,11 +222,11 @@ def test_a_sampler_built_for_more_cards_deals_fewer_exactly_as_a_fresh_one() -> 
 
 
 def test_long_deals_from_many_groups_use_the_marginal_method() -> None:
-    from deckcheck.draws.sampling import TABLE_MAX_CELLS
-    from deckcheck.draws.vectorised import FixedPileSampler
+    from deckcheck.draws.simulate.sampling import TABLE_MAX_CELLS
+    from deckcheck.draws.simulate.vectorised import FixedPileSampler
 
     sizes = (*(20 + g % 7 for g in range(300)), 3_000)
-    n = 250  # too long for positions too: 250**2 > 5 * 9,900 (see deckcheck.draws.sampling)
+    n = 250  # too long for positions too: 250**2 > 5 * 9,900 (see draws/simulate/sampling.py)
     sampler = FixedPileSampler(sizes, n)
     assert sampler.marginals and not sampler.steps  # no table built
     assert sum((n + 1) * min(a, n) for a in sizes[:-1]) > TABLE_MAX_CELLS

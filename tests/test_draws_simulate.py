@@ -2,7 +2,7 @@
 
 Exact values come from small enumerations written here (hypergeometric with ``math.comb``, the
 redraw recurrence, the return choice and a card-by-card look-ahead recursion), and, where the
-lead's exact engine is present, from ``deckcheck.draws.exact`` too. Estimates must agree within
+lead's exact engine is present, from ``deckcheck.draws.exact.odds`` too. Estimates must agree within
 4.5 standard errors; every run is seeded, so the tests are deterministic. The pure-Python
 reference runs 10,000 trials: its tolerance (at most 0.023) stays well under the smallest effect
 of a rule it is checked on (0.04, a redraw), while the vectorised runs keep the fine checks.
@@ -22,22 +22,23 @@ from typing import Any
 import pytest
 
 from deckcheck.draws.answer import Answer as SimulationResult
+from deckcheck.draws.answer import wilson_interval
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
     Procedure,
     Query,
     RedrawRule,
+    Request,
     ReturnRule,
 )
 from deckcheck.draws.policies import greedy_return, lookahead_keep, redraw_allowed
-from deckcheck.draws.reference import simulate_reference
-from deckcheck.draws.sampling import SamplingMethod, sampling_method
-from deckcheck.draws.stats import wilson_interval
+from deckcheck.draws.simulate.reference import simulate_reference
+from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
 np = pytest.importorskip("numpy")
-from deckcheck.draws import vectorised  # noqa: E402 - needs numpy, checked just above
-from deckcheck.draws.vectorised import FixedPileSampler, simulate_vectorised  # noqa: E402
+from deckcheck.draws.simulate import vectorised  # noqa: E402 - needs numpy, checked just above
+from deckcheck.draws.simulate.vectorised import FixedPileSampler, simulate_vectorised  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 TOLERANCE = 4.5  # standard errors
@@ -439,7 +440,7 @@ def test_bad_return_choice_raises() -> None:
 
 def test_numpy_not_imported_by_reference() -> None:
     code = (
-        "import sys, deckcheck.draws.reference, deckcheck.draws.stats;"
+        "import sys, deckcheck.draws.simulate.reference, deckcheck.draws.answer;"
         "assert 'numpy' not in sys.modules, 'numpy imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
@@ -477,9 +478,9 @@ EXACT_CASES = [
 
 @pytest.mark.parametrize("case", EXACT_CASES, ids=[c.name for c in EXACT_CASES])
 def test_against_exact_engine(case: Case) -> None:
-    exact = pytest.importorskip("deckcheck.draws.exact")
+    exact = pytest.importorskip("deckcheck.draws.exact.odds")
     # The simulators' default look-ahead is the rule of thumb: ask the engine for the same.
-    odds = exact.exact_odds(case.problem, case.procedure, case.query, lookahead="heuristic")
+    odds = exact.exact_odds(Request(case.problem, case.procedure, case.query, "heuristic"))
     ref, vec = run_both(case)
     for result in (ref, vec):
         assert close(result.probability, result.trials, odds.probability)
@@ -490,11 +491,11 @@ def test_against_exact_engine(case: Case) -> None:
 
 @pytest.mark.parametrize("lookahead", [False, True])
 def test_optimal_return_against_exact_engine(lookahead: bool) -> None:
-    exact = pytest.importorskip("deckcheck.draws.exact")
+    exact = pytest.importorskip("deckcheck.draws.exact.odds")
     proc = replace(PC_PROC, lookahead=lookahead, mulligan=ReturnRule(3))
     query = Query(8)
-    odds = exact.exact_odds(PC, proc, query, lookahead="heuristic")
-    choose = exact.optimal_return_choice(PC, proc, query, lookahead="heuristic")
+    odds = exact.exact_odds(Request(PC, proc, query, "heuristic"))
+    choose = exact.optimal_return_choice(Request(PC, proc, query, "heuristic"))
     ref = simulate_reference(PC, proc, query, REF_TRIALS, 21, choose)
     vec = simulate_vectorised(PC, proc, query, VEC_TRIALS, 22, choose)
     mine, _ = exact_value(PC, proc, query, choose)

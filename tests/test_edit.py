@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from conftest import invoke
 
+from deckcheck.commands.deckfile import edit_deck, find_card, new_deck
 from deckcheck.core.errors import UsageError
-from deckcheck.decks.edit import Change
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.parse import read_deck
-from deckcheck.edit import apply_changes, edit_deck, find_card, new_deck
+from deckcheck.decks.rewrite import Change
 from deckcheck.export.formats import render
+from deckcheck.export.inplace import apply_changes
 
 REPO = Path(__file__).resolve().parents[1]
 KLINGON = REPO / "examples" / "stccg-1e" / "legal-klingon.txt"
@@ -272,7 +273,7 @@ def test_new_starter_is_the_starter(tmp_path: Path) -> None:
 KILLER = """
 import os, signal, sys
 import deckcheck.export.write as write
-from deckcheck.edit import edit_deck
+from deckcheck.commands.deckfile import edit_deck
 
 def die(*_args, **_kwargs):
     os.kill(os.getpid(), signal.SIGKILL)

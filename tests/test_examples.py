@@ -10,9 +10,9 @@ import pytest
 
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.catalog_check import check_catalog_file
 from deckcheck.games.registry import all_games
-from deckcheck.validate import validate_loaded
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from conftest import invoke
 
+from deckcheck.commands.export import export_deck
 from deckcheck.core.errors import InputFileError
 from deckcheck.decks.load import load_deck
-from deckcheck.export import export_deck
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import READABLE, render, render_with_notes
 from deckcheck.export.write import write_atomically
-from deckcheck.validate import validate_loaded
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p for p in (REPO / "examples").glob("*/*.txt"))

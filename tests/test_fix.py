@@ -19,11 +19,12 @@ import pytest
 from conftest import invoke
 
 from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.commands.fix import fix_deck
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import LoadedDeck, load_deck
-from deckcheck.fix import FixResult, fix_deck, nearest_legal
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.registry import get_game
-from deckcheck.validate import validate_loaded
+from deckcheck.solve.nearest import FixResult, nearest_legal
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -334,7 +335,7 @@ def test_alike_cards_solved_as_one_variable_give_the_same_nearest_decks(
 ) -> None:
     """The solver sees alike cards (same part in every rule, same cost) as one variable; with
     every card on its own the nearest decks are exactly as far, and as legal."""
-    import deckcheck.fix as fix_module
+    import deckcheck.solve.nearest as fix_module
 
     # Unmerged, STCCG's solve costs about a second: one of its examples is enough.
     chosen = [p for p in ILLEGAL if p.parent.name != "stccg-1e" or p.name == "illegal-size.txt"]

@@ -16,14 +16,15 @@ import pytest
 from typer.testing import CliRunner
 
 from deckcheck.cli.app import app
+from deckcheck.commands.validate import validate_paths
 from deckcheck.core.errors import DeckFormatError, UnknownCardsError
 from deckcheck.decks.load import LoadedDeck, load_deck, resolve_source
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import PartlyResolvedError, lookup, pick
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import render, render_with_notes
 from deckcheck.games.stccg import GAME, placed_deck
 from deckcheck.games.stccg.lackey import name_table
-from deckcheck.validate import validate_loaded, validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = next(

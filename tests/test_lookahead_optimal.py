@@ -22,11 +22,11 @@ import pytest
 
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen, compute_odds, simulate_odds
 from deckcheck.analysis.setup import open_setup
-from deckcheck.draws.exact import Intractable, exact_odds, optimal_keep_choice
+from deckcheck.draws.exact.odds import Intractable, exact_odds, optimal_keep_choice
+from deckcheck.draws.exact.sequential import CALL_UNITS, STATE_BUDGET, SequentialEngine
 from deckcheck.draws.facade import EXACT_WORK_LIMIT
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
-from deckcheck.draws.reference import simulate_reference
-from deckcheck.draws.sequential import CALL_UNITS, STATE_BUDGET, SequentialEngine
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
+from deckcheck.draws.simulate.reference import simulate_reference
 
 REPO = Path(__file__).resolve().parent.parent
 PC50 = str(REPO / "examples/planetary-conquerors/legal-50.txt")
@@ -115,7 +115,7 @@ def interesting(seed: int) -> tuple[DrawProblem, Procedure, Query]:
         if query.seen <= procedure.hand_size:
             continue
         try:
-            p = exact_odds(problem, procedure, query).probability
+            p = exact_odds(Request(problem, procedure, query)).probability
         except Intractable:
             continue
         if 0 < p < 1:
@@ -127,9 +127,9 @@ def interesting(seed: int) -> tuple[DrawProblem, Procedure, Query]:
 def test_optimal_lookahead_matches_expectimax(seed: int) -> None:
     problem, procedure, query = interesting(7000 + seed)
     oracle = Expectimax(problem, procedure, query)
-    result = exact_odds(problem, procedure, query)
+    result = exact_odds(Request(problem, procedure, query))
     assert result.fraction == oracle.plain()
-    heuristic = exact_odds(problem, procedure, query, lookahead="heuristic")
+    heuristic = exact_odds(Request(problem, procedure, query, "heuristic"))
     assert result.fraction is not None and heuristic.fraction is not None
     assert result.fraction >= heuristic.fraction
 
@@ -145,7 +145,7 @@ def test_optimal_lookahead_with_return_matches_expectimax(seed: int) -> None:
         lookahead=True,
     )
     oracle = Expectimax(problem, procedure, query)
-    result = exact_odds(problem, procedure, query)
+    result = exact_odds(Request(problem, procedure, query))
     assert result.fraction == oracle.returning(count)
     assert result.fraction_without_mulligan == oracle.plain()
 
@@ -159,7 +159,7 @@ def test_the_keep_decision_reaches_the_optimum() -> None:
     )
     procedure = Procedure(2, draws_per_turn=1, lookahead=True)
     query = Query(seen=5)
-    keep = optimal_keep_choice(problem, procedure, query)
+    keep = optimal_keep_choice(Request(problem, procedure, query))
     oracle = Expectimax(problem, procedure, query)
     group = oracle.group
 
@@ -188,7 +188,7 @@ def test_the_keep_decision_reaches_the_optimum() -> None:
 
     hands = [frozenset(h) for h in itertools.combinations(oracle.cards, 2)]
     played = sum((play(h, oracle.cards - h, False) for h in hands), Fraction(0)) / len(hands)
-    assert played == oracle.plain() == exact_odds(problem, procedure, query).fraction
+    assert played == oracle.plain() == exact_odds(Request(problem, procedure, query)).fraction
 
 
 # ---------------------------------------------------------------- the three queries of issue 19
@@ -286,8 +286,8 @@ def test_issue_19_simulate_plays_the_same_decisions() -> None:
     bound = bind(setup, conditions, options)
     seen = cards_seen(setup, bound.procedure, options, turn)
     query = Query(seen, second, use_mulligan=False)
-    keep = optimal_keep_choice(bound.problem, bound.procedure, query)
-    exact = exact_odds(bound.problem, bound.procedure, query).probability
+    keep = optimal_keep_choice(Request(bound.problem, bound.procedure, query))
+    exact = exact_odds(Request(bound.problem, bound.procedure, query)).probability
     ref = simulate_reference(bound.problem, bound.procedure, query, 20_000, 3, keep_top=keep)
     assert abs(ref.probability - exact) < SIGMAS * math.sqrt(exact * (1 - exact) / 20_000)
 

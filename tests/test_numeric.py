@@ -15,7 +15,7 @@ pytest.importorskip("numpy")
 
 _PROBE = """
 import os, sys
-import deckcheck.draws.vectorised  # the simulator, as a query loads it
+import deckcheck.draws.simulate.vectorised  # the simulator, as a query loads it
 from deckcheck.core.numeric import THREAD_VARIABLES, np
 a = np.ones((64, 64))
 for _ in range(50):

@@ -16,7 +16,7 @@ from conftest import invoke
 from deckcheck.core.errors import UnknownCardsError, UsageError
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
-from deckcheck.validate import validate_loaded
+from deckcheck.decks.verdict import validate_loaded
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"

@@ -10,11 +10,12 @@ import pytest
 from conftest import PC_TEN_CONDITIONS
 from typer.testing import CliRunner
 
-import deckcheck.draws.sequential as sequential
+import deckcheck.draws.exact.sequential as sequential
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen, compute_odds
 from deckcheck.analysis.setup import open_setup
 from deckcheck.cli.app import app
 from deckcheck.core.errors import UsageError
+from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.facade import (
     EXACT_WORK_LIMIT,
     FALLBACK_TRIALS,
@@ -22,7 +23,6 @@ from deckcheck.draws.facade import (
     fallback_trials,
 )
 from deckcheck.draws.model import Query
-from deckcheck.draws.sequential import SequentialEngine
 
 REPO = Path(__file__).resolve().parent.parent
 PC80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")

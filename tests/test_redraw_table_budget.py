@@ -17,12 +17,11 @@ from conftest import RD_TEN_CONDITIONS, REPO, lines_run
 from deckcheck import api
 from deckcheck.analysis.odds import OddsOptions, bind
 from deckcheck.analysis.setup import open_setup
-from deckcheck.draws import hypergeometric
-from deckcheck.draws.facts import Stage
-from deckcheck.draws.intractable import Intractable
+from deckcheck.draws.answer import Intractable, Stage
+from deckcheck.draws.exact import hypergeometric
+from deckcheck.draws.exact.reduced import Reduced
+from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import Query, RedrawRule
-from deckcheck.draws.reduced import Reduced
-from deckcheck.draws.sequential import SequentialEngine
 
 TERRA = str(REPO / "examples/ren-dhark/terra-custom.txt")
 TEN = RD_TEN_CONDITIONS

@@ -10,7 +10,7 @@ import pytest
 from deckcheck.core.violations import Report, Severity, Status, Violation
 from deckcheck.decks.load import resolve_source
 from deckcheck.decks.parse import parse_deck
-from deckcheck.validate import validate_loaded
+from deckcheck.decks.verdict import validate_loaded
 
 # The blue cards (RULES.md §1): 14 ship-only, I/11 ship-and-unit, 12 person/unit-only.
 BLUE_SHIPS = [

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.analysis.hands import sample_hands
 from deckcheck.analysis.odds import GAME_RULE, OddsOptions, compute_odds, simulate_odds
 from deckcheck.analysis.setup import open_setup
+from deckcheck.commands.hands import sample_hands
 from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,7 +252,7 @@ def test_simulated_optimal_policy_agrees_with_the_exact_figure(
     assert exact_report.method.startswith("exact (optimal redraw")
     if not numpy:
         # the plain-Python reference simulator, as where numpy is missing
-        import deckcheck.draws.vectorised as vectorised
+        import deckcheck.draws.simulate.vectorised as vectorised
 
         monkeypatch.delattr(vectorised, "simulate_vectorised")
     # The plain-Python reference is slow: 10,000 trials still tell the optimal policy from
@@ -300,8 +300,8 @@ def test_out_of_exact_reach_the_stated_policy_is_simulated(
 ) -> None:
     """Where the optimum's table is out of reach, odds simulates a stated policy (redraw an
     allowed hand unless it meets the goal), which over the opening hand is the optimum."""
-    import deckcheck.draws.optimal_redraw as optimal
-    from deckcheck.draws.exact import Intractable
+    import deckcheck.draws.exact.optimal_redraw as optimal
+    from deckcheck.draws.exact.odds import Intractable
 
     setup = open_setup(BLUE)
     want = compute_odds(setup, ["type:ship>=3", "type:action<=2"], OddsOptions())

@@ -16,11 +16,11 @@ from conftest import invoke
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
 from deckcheck.analysis.setup import open_setup
-from deckcheck.cards import find_cards
+from deckcheck.commands.cards import find_cards
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import load_deck
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.registry import get_game
-from deckcheck.validate import validate_loaded
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import invoke
 
-from deckcheck.analysis.stats import NOT_GIVEN, PILE_ZONE, deck_stats
+from deckcheck.analysis.stats import NOT_GIVEN, PILE_ZONE
 from deckcheck.catalog.selectors import bind_selector
+from deckcheck.commands.stats import deck_stats
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.decks.load import load_deck
 from deckcheck.games.registry import all_games

@@ -22,10 +22,10 @@ from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck, load_deck, resolve_source
 from deckcheck.decks.parse import parse_deck, read_deck
 from deckcheck.decks.resolve import resolve_line
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.spec import SetAsideModel
 from deckcheck.games.stccg import GAME
 from deckcheck.games.stccg.rules import seed_cards
-from deckcheck.validate import validate_loaded
 
 LACKEY_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "stccg-1e" / "lackey-decks"
 LACKEY_FILES = (
@@ -738,7 +738,7 @@ def test_the_draw_pile_keeps_the_second_outpost(tmp_path: Path) -> None:
 
 
 def test_diff_counts_seed_cards_as_the_opening_does(tmp_path: Path) -> None:
-    from deckcheck.diff import diff_decks
+    from deckcheck.commands.diff import diff_decks
 
     a = write(tmp_path, build(dilemmas=10), name="a.txt")
     b = write(tmp_path, build(dilemmas=10, outposts=(FED_OUTPOST, FED_OUTPOST)), name="b.txt")

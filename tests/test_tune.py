@@ -14,7 +14,7 @@ from conftest import invoke
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
 from deckcheck.analysis.setup import open_setup
-from deckcheck.analysis.tune import tune_deck
+from deckcheck.commands.tune import tune_deck
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ACTIONS = ["Globální ochranný štít", "2 Zlatý člověk", "Antisféra", "Stopař Robonů"]

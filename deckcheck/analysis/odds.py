@@ -13,9 +13,8 @@ from deckcheck.catalog.selectors import Selector, bind_selector, value_key
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
-from deckcheck.draws.answer import Answer
+from deckcheck.draws.answer import Answer, Fact, FactKind, fact_text, lookahead_fact
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
-from deckcheck.draws.facts import Fact, FactKind, lookahead_fact
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
@@ -24,7 +23,6 @@ from deckcheck.draws.model import (
     RedrawRule,
     ReturnRule,
 )
-from deckcheck.draws.wording import fact_text
 from deckcheck.games.setaside import SetAside
 
 MulliganPolicy = Literal["rules", "none"]

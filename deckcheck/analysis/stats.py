@@ -12,19 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from deckcheck.analysis.categories import Category, categories_of_source, with_categories
+from deckcheck.analysis.categories import Category, with_categories
 from deckcheck.analysis.odds import OddsOptions, compute_odds
-from deckcheck.analysis.setup import DrawSetup, deck_setup, open_setup
+from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
-from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.values import frozen
-from deckcheck.decks.load import load_deck
 from deckcheck.games.base import Game
-from deckcheck.games.registry import pile_reference
 from deckcheck.games.spec import DimensionModel
 
 ZONE = "zone"
@@ -154,49 +151,6 @@ class StatsReport:
 
 def _fraction(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
-
-
-def deck_stats(
-    deck: str,
-    *,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    second: bool = False,
-    odds: bool = True,
-) -> StatsReport:
-    """The stats of a deck file (``-`` for standard input) or a built-in pile ``GAME:PILE``.
-
-    ``odds=False`` leaves out the opening-hand figures (composition only).
-    """
-    if pile_reference(deck) is not None:
-        pile = open_setup(deck, catalogs=catalogs)
-        return build_stats(
-            pile.label, pile.game, None, list(pile.pile), pile, (), second=second, odds=odds
-        )
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
-    categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)
-    setup: DrawSetup | None
-    notes: list[str] = []
-    try:
-        setup = deck_setup(loaded)
-    except UsageError as exc:
-        setup = None
-        notes.append(f"no opening-hand figures: {exc.message}")
-    counts = loaded.deck.counts()
-    known = loaded.deck.cards()
-    cards = [(known[i], n) for i, n in counts.items()]
-    return build_stats(
-        loaded.deck.label,
-        loaded.game,
-        loaded.variant.name,
-        cards,
-        setup,
-        categories,
-        second=second,
-        odds=odds,
-        notes=notes,
-    )
 
 
 def build_stats(

@@ -30,18 +30,19 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
     from rich.text import Text
 
-    from deckcheck.analysis.hands import HandsReport
     from deckcheck.analysis.odds import OddsReport
-    from deckcheck.cards import CardSearch
     from deckcheck.catalog.model import Card
-    from deckcheck.diff import DeckDiff
-    from deckcheck.edit import EditResult, NewDeck
-    from deckcheck.export import ExportResult
-    from deckcheck.fix import FixResult, SuggestedValidation
+    from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.deckfile import EditResult, NewDeck
+    from deckcheck.commands.diff import DeckDiff
+    from deckcheck.commands.export import ExportResult
+    from deckcheck.commands.fix import SuggestedValidation
+    from deckcheck.commands.hands import HandsReport
+    from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
     from deckcheck.games.registry import GameList
-    from deckcheck.validate import Validation
+    from deckcheck.solve.nearest import FixResult
 
 # What a terminal would act on rather than show: C0/C1 controls but tab and newline (escape
 # sequences start with ESC), bidirectional overrides and isolates, zero-width marks, lone

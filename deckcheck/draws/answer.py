@@ -1,13 +1,340 @@
-"""The one result type of every draw computation: exact or simulated, with its facts."""
+"""The answer of every draw computation, and what it says about itself, as data and in words.
+
+The engines report :class:`Method` and :class:`Fact` values, never sentences; one place, the
+wording functions below (:func:`fact_text`, :func:`reason_text`, :func:`method_text`), turns
+them into words for people, and callers choose which facts they already say in their own terms
+by :class:`FactKind`, not by matching text. :class:`Answer` is the one result type, exact or
+simulated; :class:`Intractable` signals that an exact computation is out of reach, with the
+reason as data; :func:`wilson_interval` gives a simulated answer its confidence interval.
+"""
 
 from __future__ import annotations
 
+import math
+from enum import Enum, StrEnum
 from fractions import Fraction
 
 from deckcheck.core.values import frozen
-from deckcheck.draws.facts import Fact, FactKind, Method
-from deckcheck.draws.stats import wilson_interval
-from deckcheck.draws.wording import method_text, notes
+
+# ----------------------------------------------------------------------------------------------
+# Facts: how an answer was computed and what it assumed
+# ----------------------------------------------------------------------------------------------
+
+
+class Method(StrEnum):
+    """How a figure was obtained. The value is the method's name as the reports print it."""
+
+    HYPERGEOMETRIC = "exact (hypergeometric)"
+    LOOKAHEAD = "exact (look-ahead, dynamic programming)"
+    REDRAW = "exact (hypergeometric, redraw rule)"
+    REDRAW_LOOKAHEAD = "exact (redraw rule, look-ahead, dynamic programming)"
+    RETURN = "exact (optimal mulligan, dynamic programming)"
+    RETURN_LOOKAHEAD = "exact (optimal mulligan, look-ahead, dynamic programming)"
+    OPTIMAL_REDRAW = "exact (optimal redraw, enumeration)"
+    IMPOSSIBLE = "exact (impossible: no deal can satisfy the conditions)"
+    SIMULATION_REFERENCE = "simulation (reference, card by card)"
+    SIMULATION_VECTORISED = "simulation (numpy, vectorised)"
+
+    @property
+    def exact(self) -> bool:
+        """Whether the method gives an exact figure (else a Monte Carlo estimate)."""
+        return not self.name.startswith("SIMULATION")
+
+
+class FactKind(Enum):
+    """One thing an answer assumed or ran into. Parameters travel in :class:`Fact`."""
+
+    #: The look-ahead keeps or puts under the top card by the fixed rule of thumb.
+    LOOKAHEAD_HEURISTIC = "lookahead-heuristic"
+    #: The look-ahead keeps or puts under the top card, whichever gives the better chance.
+    LOOKAHEAD_OPTIMAL = "lookahead-optimal"
+    #: The optimal look-ahead is out of reach: the simulated player follows the rule of thumb.
+    LOOKAHEAD_HEURISTIC_INSTEAD = "lookahead-heuristic-instead"
+    #: The redraw rule is played as "redraw whenever allowed" (``limit`` redraws, None = any).
+    REDRAW_WHENEVER_ALLOWED = "redraw-whenever-allowed"
+    #: Every possible hand allows a redraw, so "redraw whenever allowed" changes nothing.
+    EVERY_HAND_REDRAWS = "every-hand-redraws"
+    #: The redraw is played optimally for the query (only when it raises the chance).
+    REDRAW_OPTIMAL = "redraw-optimal"
+    #: How many redraws the optimal policy may use (``limit``, None = as many as it likes).
+    OPTIMAL_REDRAW_LIMIT = "optimal-redraw-limit"
+    #: The mulligan is off or the rule has no trigger: nothing is ever redrawn.
+    REDRAW_INACTIVE = "redraw-inactive"
+    #: Every hand allows a redraw; the optimal value is that of waiting for a best hand.
+    EVERY_HAND_REDRAWS_OPTIMAL = "every-hand-redraws-optimal"
+    #: Each simulated redraw decision is the exact optimum's for that hand.
+    REDRAW_OPTIMAL_SIMULATED = "redraw-optimal-simulated"
+    #: The optimal redraw table is out of reach: the simulated player redraws an allowed hand
+    #: unless it already meets every condition.
+    REDRAW_UNLESS_MET = "redraw-unless-met"
+    #: The return-cards mulligan is chosen optimally for the query.
+    RETURN_OPTIMAL = "return-optimal"
+    #: The return-cards mulligan follows the fixed greedy choice (the optimum out of reach).
+    RETURN_GREEDY = "return-greedy"
+    #: The hand holds fewer cards than the rule returns (``count``): no mulligan.
+    HAND_TOO_SMALL_TO_RETURN = "hand-too-small-to-return"
+    #: ``count`` simulated trials stopped redrawing at the cap of ``limit`` redraws.
+    REDRAW_CAP_REACHED = "redraw-cap-reached"
+    #: The simulation could not start worker processes and ran in one.
+    WORKERS_UNAVAILABLE = "workers-unavailable"
+    #: The exact engine was out of reach (``reason``); ``count`` trials were simulated instead.
+    SIMULATED_INSTEAD = "simulated-instead"
+    #: Impossible: only ``count`` cards of the pile match ``label``, a condition needs ``limit``.
+    IMPOSSIBLE_FEW_IN_PILE = "impossible-few-in-pile"
+    #: Impossible: conditions need at least ``limit`` cards, only ``count`` are seen.
+    IMPOSSIBLE_FEW_SEEN = "impossible-few-seen"
+    #: Impossible: the conditions on ``label`` contradict each other.
+    IMPOSSIBLE_CONTRADICTION = "impossible-contradiction"
+    #: Impossible: at least ``count`` of the cards seen match ``label``, at most ``limit`` may.
+    IMPOSSIBLE_FORCED = "impossible-forced"
+
+
+@frozen
+class Fact:
+    """A :class:`FactKind` with its parameters (which ones depends on the kind)."""
+
+    kind: FactKind
+    limit: int | None = None
+    count: int | None = None
+    reason: OutOfReach | None = None
+    label: str = ""
+
+
+def lookahead_fact(optimal: bool) -> Fact:
+    """The fact that says how the look-ahead decides."""
+    return Fact(FactKind.LOOKAHEAD_OPTIMAL if optimal else FactKind.LOOKAHEAD_HEURISTIC)
+
+
+class Reach(Enum):
+    """Why an exact computation is out of reach."""
+
+    #: More steps than the work limit (``stage`` says which computation, ``work`` of ``limit``).
+    WORK = "work"
+    #: More steps estimated before starting (``work``) than answer within a second (``limit``).
+    ESTIMATE = "estimate"
+    #: The look-ahead could run through the whole pile (``seen`` + ``looks`` put under > ``pile``).
+    LOOKAHEAD_WRAPS = "lookahead-wraps"
+    #: The exact fraction would be too long to print (``work`` digits, ``limit`` allowed).
+    DIGITS = "digits"
+    #: The look-ahead policy treats cards that change no count differently.
+    POLICY = "policy"
+    #: Any other reason, in ``text``.
+    OTHER = "other"
+
+
+class Stage(StrEnum):
+    """Which exact computation ran out of reach (the value names it for people)."""
+
+    SEQUENTIAL = "look-ahead / mulligan"
+    EXACT = "exact engine"
+    OPTIMAL_MULLIGAN = "optimal mulligan"
+    REDRAW_LOOKAHEAD = "redraw with look-ahead"
+    REDRAW = "redraw whenever allowed"
+    OPTIMAL_REDRAW = "optimal redraw"
+    OPTIMAL_REDRAW_LOOKAHEAD = "optimal redraw with look-ahead"
+
+
+@frozen
+class OutOfReach:
+    """Why an exact computation gave up, with its numbers."""
+
+    reach: Reach
+    stage: Stage | None = None
+    work: int = 0
+    limit: int = 0
+    seen: int = 0
+    looks: int = 0
+    pile: int = 0
+    redraws: int = 0
+    text: str = ""
+
+
+# ----------------------------------------------------------------------------------------------
+# Words for people: the one place that turns methods, facts and reasons into sentences
+# ----------------------------------------------------------------------------------------------
+
+
+def method_text(method: Method, processes: int = 1) -> str:
+    """The method as reports print it (a vectorised run says how many processes it used)."""
+    if method is Method.SIMULATION_VECTORISED and processes > 1:
+        return f"simulation (numpy, vectorised, {processes} processes)"
+    return method.value
+
+
+def _times(limit: int) -> str:
+    return "once" if limit == 1 else f"{limit} times"
+
+
+def reason_text(reason: OutOfReach) -> str:
+    """Why an exact computation was out of reach."""
+    if reason.reach is Reach.LOOKAHEAD_WRAPS:
+        return (
+            f"the look-ahead could run through the whole pile ({reason.seen} seen plus up to "
+            f"{reason.looks} put under, from {reason.pile})"
+        )
+    if reason.reach is Reach.DIGITS:
+        return (
+            f"{reason.stage}: {reason.redraws:,} redraws make an exact fraction of about "
+            f"{reason.work:,} digits, past Python's limit of {reason.limit:,}"
+        )
+    if reason.reach is Reach.POLICY:
+        return "the look-ahead policy treats inert cards differently"
+    if reason.reach is Reach.ESTIMATE:
+        return (
+            f"about {reason.work:,} steps estimated before starting, over the "
+            f"{reason.limit:,} that answer within about a second"
+        )
+    if reason.reach is Reach.OTHER:
+        return reason.text
+    if reason.work:
+        return (
+            f"{reason.stage}: about {reason.work:,} steps, over the exact budget of "
+            f"{reason.limit:,}"
+        )
+    return f"{reason.stage}: over the exact budget of {reason.limit:,}"
+
+
+def fact_text(fact: Fact) -> str:
+    """One fact as a sentence."""
+    kind = fact.kind
+    if kind is FactKind.LOOKAHEAD_HEURISTIC:
+        return (
+            "each turn's first draw looks at the top card first: a card that would break "
+            "an upper bound goes under, one that advances an unmet condition is kept, any "
+            "other is kept only while an upper bound is one card from breaking"
+        )
+    if kind is FactKind.LOOKAHEAD_OPTIMAL:
+        return (
+            "each turn's first draw looks at the top card first: it is kept or put under, "
+            "whichever gives the better chance of this query (optimal play, exact)"
+        )
+    if kind is FactKind.LOOKAHEAD_HEURISTIC_INSTEAD:
+        return (
+            "the optimal look-ahead is out of reach here: the simulated player keeps or puts "
+            "under the top card by a rule of thumb (a card that would break an upper bound "
+            "goes under, one that advances an unmet condition is kept)"
+        )
+    if kind is FactKind.REDRAW_WHENEVER_ALLOWED:
+        if fact.limit is None:
+            return "redraw whenever allowed, as often as allowed"
+        return f"redraw whenever allowed, at most {_times(fact.limit)}"
+    if kind is FactKind.EVERY_HAND_REDRAWS:
+        return "every hand allows a redraw: redrawing changes nothing"
+    if kind is FactKind.REDRAW_OPTIMAL:
+        return "redraw only when it raises the chance of this query"
+    if kind is FactKind.OPTIMAL_REDRAW_LIMIT:
+        if fact.limit is None:
+            return "as many redraws as the rule allows (best stationary policy)"
+        if fact.limit == 0:
+            return "no redraw allowed (max_redraws = 0)"
+        return (
+            f"at most {_times(fact.limit)}; later decisions use the value of the redraws then left"
+        )
+    if kind is FactKind.REDRAW_INACTIVE:
+        return "no redraw: the mulligan is off or the rule has no trigger"
+    if kind is FactKind.EVERY_HAND_REDRAWS_OPTIMAL:
+        return (
+            "every hand allows a redraw: the value is that of redrawing until a best "
+            "hand comes (max over hands of the chance of success if kept)"
+        )
+    if kind is FactKind.REDRAW_OPTIMAL_SIMULATED:
+        return "each redraw decision is the exact optimum's for that hand"
+    if kind is FactKind.REDRAW_UNLESS_MET:
+        return (
+            "the exact optimal redraw is out of reach here: the simulated player redraws "
+            "an allowed hand unless it already meets every condition"
+        )
+    if kind is FactKind.RETURN_OPTIMAL:
+        return "mulligan choice is optimal for this query"
+    if kind is FactKind.RETURN_GREEDY:
+        return (
+            "the optimal return is out of reach here: the simulated player returns cards that "
+            "advance no unmet condition"
+        )
+    if kind is FactKind.HAND_TOO_SMALL_TO_RETURN:
+        return f"the hand is too small to return {fact.count} cards: no mulligan"
+    if kind is FactKind.REDRAW_CAP_REACHED:
+        return f"redraw limit of {fact.limit} reached in {fact.count} trials; hand kept"
+    if kind is FactKind.WORKERS_UNAVAILABLE:
+        return "worker processes unavailable; ran in one process"
+    if kind is FactKind.SIMULATED_INSTEAD:
+        why = reason_text(fact.reason) if fact.reason is not None else "too large"
+        return f"exact computation out of reach ({why}): simulated, {fact.count:,} trials"
+    if kind is FactKind.IMPOSSIBLE_FEW_IN_PILE:
+        return (
+            f"impossible: only {fact.count} cards of the pile match {fact.label}, and the "
+            f"conditions need {fact.limit}"
+        )
+    if kind is FactKind.IMPOSSIBLE_FEW_SEEN:
+        what = f" of {fact.label}" if fact.label else ""
+        return (
+            f"impossible: the conditions need at least {fact.limit} cards{what}, and only "
+            f"{fact.count} are seen"
+        )
+    if kind is FactKind.IMPOSSIBLE_CONTRADICTION:
+        return f"impossible: the conditions on {fact.label} contradict each other"
+    if kind is FactKind.IMPOSSIBLE_FORCED:
+        return (
+            f"impossible: at least {fact.count} of the cards seen match {fact.label} (the pile "
+            f"has too few others), and the conditions allow at most {fact.limit}"
+        )
+    raise AssertionError(f"no words for {kind}")  # every kind is worded above
+
+
+def notes(facts: tuple[Fact, ...], *, said: frozenset[FactKind] = frozenset()) -> list[str]:
+    """The facts as sentences, leaving out the kinds the caller ``said`` in its own terms."""
+    return [fact_text(f) for f in facts if f.kind not in said]
+
+
+# ----------------------------------------------------------------------------------------------
+# The signal that an exact computation is out of reach
+# ----------------------------------------------------------------------------------------------
+
+
+class Intractable(Exception):
+    """The exact computation would exceed its work limit; simulate instead.
+
+    ``reason`` says why, as data (a plain message becomes :attr:`Reach.OTHER`); ``str()``
+    words it.
+    """
+
+    def __init__(self, reason: OutOfReach | str) -> None:
+        if isinstance(reason, str):
+            reason = OutOfReach(Reach.OTHER, text=reason)
+        super().__init__(reason_text(reason))
+        self.reason = reason
+
+
+# ----------------------------------------------------------------------------------------------
+# Statistics for Monte Carlo estimates (pure Python, no numpy)
+# ----------------------------------------------------------------------------------------------
+
+Z95 = 1.959964
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% with the default ``z``).
+
+    Chosen over the normal approximation because it stays inside [0, 1] and behaves well for
+    probabilities near 0 or 1, which odds questions often produce. ``trials == 0`` gives the
+    uninformative interval (0, 1).
+    """
+    if trials < 0 or successes < 0 or successes > trials:
+        raise ValueError(f"invalid counts: {successes} successes in {trials} trials")
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / trials + z2 / (4 * trials * trials)) / denom
+    # Clamp: rounding can push the bounds a hair outside [0, 1] at p = 0 or 1.
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ----------------------------------------------------------------------------------------------
+# The one result type of every draw computation: exact or simulated, with its facts
+# ----------------------------------------------------------------------------------------------
 
 
 @frozen
@@ -16,7 +343,7 @@ class Answer:
 
     Exact answers carry ``fraction`` (and ``fraction_without_mulligan``); simulated ones carry
     ``trials``, ``successes``, ``seed`` and Wilson 95% intervals. ``facts`` are data; ``notes``
-    words them (see :mod:`deckcheck.draws.wording`).
+    words them (see :func:`fact_text`).
     """
 
     probability: float

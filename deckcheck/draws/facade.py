@@ -17,11 +17,11 @@ from fractions import Fraction
 from typing import Literal
 
 from deckcheck.core.values import frozen
-from deckcheck.draws.answer import Answer
-from deckcheck.draws.dealer import KeepChooser, RedrawChooser, ReturnChooser, deal_shape
-from deckcheck.draws.facts import (
+from deckcheck.draws.answer import (
+    Answer,
     Fact,
     FactKind,
+    Intractable,
     Method,
     OutOfReach,
     Reach,
@@ -29,17 +29,25 @@ from deckcheck.draws.facts import (
     lookahead_fact,
 )
 from deckcheck.draws.impossible import impossible
-from deckcheck.draws.intractable import Intractable
 from deckcheck.draws.model import (
     DrawProblem,
+    LookaheadPolicy,
     Procedure,
     Query,
     RedrawRule,
+    Request,
     ReturnRule,
     per_object,
 )
-from deckcheck.draws.sampling import SamplingMethod, sampling_method
-from deckcheck.draws.sequential import LookaheadPolicy
+
+# The dealer, for callers that deal and show hands themselves (``hand``): through this door too.
+from deckcheck.draws.simulate.dealer import Choices as Choices
+from deckcheck.draws.simulate.dealer import Dealer as Dealer
+from deckcheck.draws.simulate.dealer import DealShape as DealShape
+from deckcheck.draws.simulate.dealer import KeepChooser, RedrawChooser, ReturnChooser, deal_shape
+from deckcheck.draws.simulate.dealer import Step as Step
+from deckcheck.draws.simulate.dealer import StepKind as StepKind
+from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
 #: Trials simulated when the exact engine is out of reach for a single query, and their seed
 #: (fixed, so that the same question gives the same figure).
@@ -119,9 +127,10 @@ def exact(
     engines that answer every turn from one pass. ``spend(work)`` hears the estimate of a
     computation about to start.
     """
-    from deckcheck.draws.exact import STATE_BUDGET, exact_odds
-    from deckcheck.draws.sequential import SequentialEngine
+    from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
+    from deckcheck.draws.exact.sequential import SequentialEngine
 
+    request = Request(problem, procedure, query, policy.lookahead)
     engine = None
     if limit is not None and not _optimal_redraw(procedure, policy):
         rule = procedure.mulligan if query.use_mulligan else None
@@ -136,21 +145,11 @@ def exact(
         engine.budget = STATE_BUDGET
         engine.table_budget = limit - work
     if _optimal_redraw(procedure, policy):
-        from deckcheck.draws.optimal_redraw import optimal_redraw_odds
+        from deckcheck.draws.exact.optimal_redraw import optimal_redraw_odds
 
-        return optimal_redraw_odds(
-            problem,
-            procedure,
-            query,
-            lookahead=policy.lookahead,
-            progress=progress,
-            most_seen=most_seen,
-        )
+        return optimal_redraw_odds(request, progress=progress, most_seen=most_seen)
     return exact_odds(
-        problem,
-        procedure,
-        query,
-        lookahead=policy.lookahead,
+        request,
         progress=progress,
         engine=engine,
         most_seen=most_seen,
@@ -178,8 +177,8 @@ def simulate(
     explains the simulation; it is listed before the simulator's own. ``tables=False`` skips
     the exact tables (when the exact engine is already known to be out of reach).
     """
-    from deckcheck.draws.exact import optimal_keep_choice, optimal_return_choice
-    from deckcheck.draws.optimal_redraw import optimal_redraw_choice
+    from deckcheck.draws.exact.odds import optimal_keep_choice, optimal_return_choice
+    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice
     from deckcheck.draws.policies import redraw_unless_met
 
     shape = deal_shape(problem, procedure, query)
@@ -191,7 +190,7 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            keep = optimal_keep_choice(problem, procedure, query)
+            keep = optimal_keep_choice(Request(problem, procedure, query))
         except Intractable:
             lookahead = "heuristic"
             after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
@@ -204,7 +203,7 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            redraws = optimal_redraw_choice(problem, procedure, query, lookahead=lookahead)
+            redraws = optimal_redraw_choice(Request(problem, procedure, query, lookahead))
             after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
         except Intractable:
             redraws = functools.partial(redraw_unless_met, problem)
@@ -215,14 +214,14 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            returns = optimal_return_choice(problem, procedure, query, lookahead=lookahead)
+            returns = optimal_return_choice(Request(problem, procedure, query, lookahead))
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable:
             after.append(Fact(FactKind.RETURN_GREEDY))
     try:
-        from deckcheck.draws.vectorised import simulate_vectorised
+        from deckcheck.draws.simulate.vectorised import simulate_vectorised
     except ImportError:
-        from deckcheck.draws.reference import simulate_reference
+        from deckcheck.draws.simulate.reference import simulate_reference
 
         answer = simulate_reference(
             problem, procedure, query, trials, seed, returns, redraws, keep_top=keep
@@ -241,6 +240,34 @@ def simulate(
         )
     first = [*said, why] if why is not None else said
     return replace(answer, facts=(*first, *answer.facts, *after))
+
+
+def optimal_return(
+    problem: DrawProblem, procedure: Procedure, query: Query
+) -> ReturnChooser | None:
+    """The exact optimal return-cards choice for ``query`` (the optimal look-ahead), or None
+    when its table is out of reach."""
+    from deckcheck.draws.exact.odds import optimal_return_choice
+
+    try:
+        return optimal_return_choice(Request(problem, procedure, query))
+    except Intractable:
+        return None
+
+
+def redraw_choice(
+    problem: DrawProblem, procedure: Procedure, query: Query
+) -> tuple[RedrawChooser, bool]:
+    """The redraw decision for ``query`` under the optimal policy: the exact optimum's and
+    True; when its table is out of reach, the rule of thumb (redraw an allowed hand unless it
+    already meets every condition) and False."""
+    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice
+    from deckcheck.draws.policies import redraw_unless_met
+
+    try:
+        return optimal_redraw_choice(Request(problem, procedure, query)), True
+    except Intractable:
+        return functools.partial(redraw_unless_met, problem), False
 
 
 def solve(
@@ -492,10 +519,10 @@ def plain_rows(
     The whole table is exact when its programme is within :data:`EXACT_WORK_LIMIT`.
     Otherwise the rows in reach share the limit, each costed as if computed on its own (the
     programme is then within the limit many times over, which leaves the rows past it the
-    time to be simulated); see :meth:`~deckcheck.draws.capped.PlainProgramme.reach`.
+    time to be simulated); see :meth:`~deckcheck.draws.exact.capped.PlainProgramme.reach`.
     """
-    from deckcheck.draws.capped import PlainProgramme
-    from deckcheck.draws.reduced import reduce_problem
+    from deckcheck.draws.exact.capped import PlainProgramme
+    from deckcheck.draws.exact.reduced import reduce_problem
 
     if not queries or not problem.conditions:
         return None
@@ -545,7 +572,7 @@ def _prepare_sampler(problem: DrawProblem, procedure: Procedure, query: Query, m
     if shape.rule is not None or shape.lookahead or most > problem.pile_size:
         return
     try:
-        from deckcheck.draws.vectorised import pile_sampler
+        from deckcheck.draws.simulate.vectorised import pile_sampler
     except ImportError:  # no numpy: the reference simulator deals card by card
         return
     pile_sampler(problem.group_sizes, most)

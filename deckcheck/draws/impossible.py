@@ -10,7 +10,7 @@ a few passes over the conditions and groups.
 
 from __future__ import annotations
 
-from deckcheck.draws.facts import Fact, FactKind
+from deckcheck.draws.answer import Fact, FactKind
 from deckcheck.draws.model import DrawProblem, Query, per_object
 
 

@@ -108,7 +108,7 @@ def redraw_unless_met(
     """A stated redraw policy for when the exact optimum is out of reach: redraw a hand the
     rule allows to be redrawn unless it already meets every query condition.
 
-    Same call shape as :func:`deckcheck.draws.optimal_redraw.optimal_redraw_choice`'s
+    Same call shape as :func:`deckcheck.draws.exact.optimal_redraw.optimal_redraw_choice`'s
     decision (True = redraw); the caller has already checked that the rule allows a redraw.
     """
     return not problem.satisfied(hand)

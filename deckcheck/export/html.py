@@ -20,7 +20,7 @@ from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.validate import validate_loaded
+from deckcheck.decks.verdict import validate_loaded
 
 CURVE_TURNS = 8
 _STATUS_CLASS = {Status.LEGAL: "legal", Status.ILLEGAL: "illegal", Status.UNVERIFIED: "unverified"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -23,7 +22,7 @@ from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import plural
 from deckcheck.core.values import frozen
-from deckcheck.draws.dealer import (
+from deckcheck.draws.facade import (
     Choices,
     Dealer,
     DealShape,
@@ -31,6 +30,8 @@ from deckcheck.draws.dealer import (
     ReturnChooser,
     Step,
     StepKind,
+    optimal_return,
+    redraw_choice,
 )
 from deckcheck.draws.model import Query, RedrawRule, ReturnRule
 from deckcheck.games.spec import MulliganModel
@@ -136,12 +137,10 @@ def sample_hands(
     redraws: RedrawChooser | None = None
     if isinstance(rule, ReturnRule):
         if conditions:
-            from deckcheck.draws.exact import Intractable, optimal_return_choice
-
-            try:
-                returns = optimal_return_choice(bound.problem, bound.procedure, query)
+            returns = optimal_return(bound.problem, bound.procedure, query)
+            if returns is not None:
                 notes.append("returns are the exact optimum for: " + " and ".join(conditions))
-            except Intractable:
+            else:
                 notes.append("the optimal return is out of reach here: hands are kept")
         else:
             notes.append(
@@ -151,20 +150,14 @@ def sample_hands(
         if returns is None:
             rule = None  # hands are kept: no decision to show
     if isinstance(rule, RedrawRule) and optimal_redraw:
-        from deckcheck.draws.intractable import Intractable
-        from deckcheck.draws.optimal_redraw import optimal_redraw_choice
-
-        try:
-            redraws = optimal_redraw_choice(bound.problem, bound.procedure, query)
+        redraws, exact = redraw_choice(bound.problem, bound.procedure, query)
+        if exact:
             notes.append(
                 "the redraw is optional: taken only when a fresh deal beats the hand, for: "
                 + " and ".join(goal_texts)
                 + ("" if conditions else " (no goal given: a hand the rule accepts)")
             )
-        except Intractable:
-            from deckcheck.draws.policies import redraw_unless_met
-
-            redraws = functools.partial(redraw_unless_met, bound.problem)
+        else:
             notes.append(
                 "the exact optimal redraw is out of reach here: a hand is redrawn when allowed "
                 "unless it already meets: " + " and ".join(goal_texts)

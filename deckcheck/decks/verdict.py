@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 
 from deckcheck.catalog.model import card_labels
 from deckcheck.core.errors import DeckcheckError, UnknownCardsError
 from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import PartlyResolvedError
 
 
@@ -115,24 +114,3 @@ class Validation:
         """One deck: its object; several: a list of them."""
         items: list[Json] = [o.to_json() for o in self.outcomes]
         return items[0] if len(items) == 1 else items
-
-
-def validate_paths(
-    paths: Sequence[str | Path],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, str | int] | None = None,
-) -> Validation:
-    """Validate several deck files; a broken file does not stop the others."""
-    outcomes = []
-    for path in paths:
-        try:
-            loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs, params=params)
-            outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
-        except PartlyResolvedError as exc:
-            outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))
-        except DeckcheckError as exc:
-            outcomes.append(Outcome(str(path), error=exc))
-    return Validation(tuple(outcomes))

@@ -2,7 +2,7 @@
 
 A plain draw (no choice left to the player: no look-ahead, no mulligan aiming at the query)
 does not care about order, so the classes of cards that matter (see
-:mod:`~deckcheck.draws.reduced`) are taken one after another and the state after each is only
+:mod:`~deckcheck.draws.exact.reduced`) are taken one after another and the state after each is only
 what the conditions can still tell apart:
 
 * per condition selector, the count seen so far, up to the threshold that settles it: a count
@@ -34,8 +34,8 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 
+from deckcheck.draws.exact.reduced import Reduced, Vec
 from deckcheck.draws.model import per_object
-from deckcheck.draws.reduced import Reduced, Vec
 
 #: A settled count: the tests on it pass whatever the classes still to come bring.
 SETTLED = -1

@@ -1,6 +1,6 @@
 """The hypergeometric programmes: draws where order does not matter.
 
-* :func:`plain_ways` (from :mod:`~deckcheck.draws.capped`): a dynamic programme over classes
+* :func:`plain_ways` (from :mod:`~deckcheck.draws.exact.capped`): a dynamic programme over classes
   whose state is the capped condition counts, with the ways per number of cards taken so far;
 * :func:`redraw_ways` (a redraw rule): the same over classes, but each class is split into the
   cards in the opening hand and the cards drawn later, so that "no trigger in the hand" and
@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import math
 
-from deckcheck.draws.capped import plain_ways
-from deckcheck.draws.facts import OutOfReach, Reach, Stage
-from deckcheck.draws.intractable import Intractable
-from deckcheck.draws.reduced import Reduced, Vec
+from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
+from deckcheck.draws.exact.capped import plain_ways
+from deckcheck.draws.exact.reduced import Reduced, Vec
 
 __all__ = ["plain_ways", "redraw_table", "redraw_ways"]
 
@@ -65,7 +64,7 @@ def redraw_ways_upto(
     transition weighs half a unit and a quarter per condition). Its states cannot be counted much
     faster than they are computed, so it counts as it goes: past the budget, or once the
     states still open, each taking at least one step a class, would pass it, it stops with
-    :class:`~deckcheck.draws.intractable.Intractable`.
+    :class:`~deckcheck.draws.answer.Intractable`.
     """
     cond, trig = red.cond, red.trig
     sizes = red.sizes

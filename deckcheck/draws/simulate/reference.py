@@ -2,15 +2,17 @@
 
 This is the slow, obviously-correct model of each game's opening, mulligan and turns. The
 vectorised simulator and the exact engine are tested against it, so it favours plainness over
-speed: it deals with :class:`~deckcheck.draws.dealer.Dealer`, the very dealer of ``hand``.
+speed: it deals with :class:`~deckcheck.draws.simulate.dealer.Dealer`, the very dealer of ``hand``.
 """
 
 from __future__ import annotations
 
 import random
 
-from deckcheck.draws.answer import Answer
-from deckcheck.draws.dealer import (
+from deckcheck.draws.answer import Answer, Fact, FactKind, Method
+from deckcheck.draws.model import DrawProblem, Procedure, Query, ReturnRule
+from deckcheck.draws.policies import greedy_return
+from deckcheck.draws.simulate.dealer import (
     REDRAW_CAP,
     Choices,
     Dealer,
@@ -19,9 +21,6 @@ from deckcheck.draws.dealer import (
     ReturnChooser,
     deal_shape,
 )
-from deckcheck.draws.facts import Fact, FactKind, Method
-from deckcheck.draws.model import DrawProblem, Procedure, Query, ReturnRule
-from deckcheck.draws.policies import greedy_return
 
 
 def default_chooser(problem: DrawProblem, rule: ReturnRule) -> ReturnChooser:

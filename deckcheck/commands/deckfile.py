@@ -1,17 +1,18 @@
 """Building a deck from the command line: a new deck file, and cards added or removed in place.
 
 ``add``/``remove`` keep the file's format, encoding, comments, order, zones and line ends
-(:mod:`deckcheck.decks.edit` makes the new bytes), write it atomically (the old file stays whole
-until the new one replaces it), and answer with the deck's standing in one line and the
-findings the edit changed. The card is read with the same names and suggestions as validation.
+(:mod:`deckcheck.decks.rewrite` makes the new bytes), check that the result reads back as meant,
+write it under the file's lock and atomically (:mod:`deckcheck.export.write`: no concurrent
+edit lost, a link kept, a read-only or foreign file refused), and answer with the deck's
+standing in one line and the findings the edit changed. The card is read with the same names
+and suggestions as validation.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,34 +20,28 @@ import tomli_w
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
-from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
+from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.inputs import STDIN, source_label
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
-from deckcheck.decks.edit import (
-    EDITABLE,
-    Change,
-    Encoded,
-    Held,
-    decode_keeping,
-    dek_card_line,
-    edit_dek,
-    edit_json,
-    edit_text,
-    edit_toml,
-)
 from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
-from deckcheck.decks.parse import parse_deck
-from deckcheck.decks.resolve import PartlyResolvedError, lookup, pick, resolve_line
+from deckcheck.decks.resolve import lookup, pick
+from deckcheck.decks.rewrite import Change, decode_keeping
 from deckcheck.export.formats import reference, render_with_notes
+from deckcheck.export.inplace import (
+    checked_edit,
+    encoded_as_before,
+    labelled_edit,
+    load_editable,
+    parse_editable,
+)
 from deckcheck.export.write import editing, write_atomically
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
-from deckcheck.validate import validate_loaded
 
 
 @frozen
@@ -106,20 +101,21 @@ def edit_deck(
         raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {count}")
     target = Path(path)
     label = source_label(path)
+    # Locked from the read to the rename: a concurrent edit waits, and none is lost.
     with editing(path) as held:
         text, encoded = decode_keeping(held.data, label)
-        source = _parse(text, label, target)
-        loaded, before = _load(source, game, variant, catalogs)
+        source = parse_editable(text, label, target)
+        loaded, before = load_editable(source, game, variant, catalogs)
         the_card = find_card(card, loaded)
         the_zone = _zone(zone, loaded.game)
         if the_zone is None and not remove and _writes_zones(text, source, loaded.game):
             the_zone = _placed_zone(loaded, the_card, count)
         change = Change(the_card, -count if remove else count, the_zone)
-        new_text = _edited(text, source, loaded, [change], label)
-        after_loaded, after = _checked(
+        new_text = labelled_edit(text, source, loaded, [change], label)
+        after_loaded, after = checked_edit(
             new_text, label, target, loaded, [change], game, variant, catalogs
         )
-        held.replace(_encoded(encoded, new_text, label))
+        held.replace(encoded_as_before(encoded, new_text, label))
     brought, cleared = changed_findings(before, after)
     return EditResult(
         target,
@@ -132,95 +128,6 @@ def edit_deck(
         brought,
         cleared,
     )
-
-
-def apply_changes(
-    path: str | Path,
-    changes: Sequence[Change],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-) -> None:
-    """Make several changes to a deck file in place at once (as :func:`edit_deck` makes one:
-    format, encoding, comments, order and line ends kept; locked, checked, written
-    atomically). For callers that already know the cards (``fix --write``)."""
-    with editing(path) as held:
-        held.replace(
-            rewritten(held.data, path, changes, game=game, variant=variant, catalogs=catalogs)
-        )
-
-
-def rewritten(
-    data: bytes,
-    path: str | Path,
-    changes: Sequence[Change],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-) -> bytes:
-    """The bytes of the deck file ``path`` (now ``data``) with ``changes`` made in place,
-    checked to read back with exactly those changes; a format that cannot be edited so is a
-    :class:`DeckcheckError`."""
-    label = source_label(path)
-    text, encoded = decode_keeping(data, label)
-    source = _parse(text, label, Path(path))
-    loaded, _ = _load(source, game, variant, catalogs)
-    new_text = _edited(text, source, loaded, changes, label)
-    _checked(new_text, label, Path(path), loaded, changes, game, variant, catalogs)
-    return _encoded(encoded, new_text, label)
-
-
-def _encoded(encoded: Encoded, text: str, label: str) -> bytes:
-    try:
-        return encoded.encode(text)
-    except UnicodeEncodeError as exc:
-        raise DeckFormatError(
-            f"not edited: {exc.object[exc.start : exc.end]!r} cannot be written in the file's "
-            f"encoding ({encoded.codec}); re-save it as UTF-8 (the file is unchanged)",
-            source=label,
-        ) from None
-
-
-def _checked(
-    new_text: str,
-    label: str,
-    path: Path,
-    loaded: LoadedDeck,
-    changes: Sequence[Change],
-    game: str | None,
-    variant: str | None,
-    catalogs: Sequence[str | Path],
-) -> tuple[LoadedDeck, Report]:
-    """The edited deck as it will read back, checked before a byte is written: it must read,
-    and hold every card as before but for the changes (else the file is left unchanged)."""
-    try:
-        after_loaded, after = _load(_parse(new_text, label, path), game, variant, catalogs)
-    except DeckcheckError as exc:
-        raise DeckFormatError(
-            f"not edited: the edit would make it unreadable ({exc.message}); the file is unchanged",
-            source=label,
-            line=exc.line,
-        ) from None
-    expected = _totals(loaded)
-    for change in changes:
-        expected[change.card.id] += change.delta
-    if +expected != +_totals(after_loaded):
-        raise DeckFormatError(
-            "not edited: deckcheck cannot edit this file's lines so that they read back as "
-            "meant (the file is unchanged); edit it in a text editor",
-            source=label,
-        )
-    return after_loaded, after
-
-
-def _totals(loaded: LoadedDeck) -> Counter[str]:
-    """Every card's copies in the file, in every zone."""
-    totals: Counter[str] = Counter()
-    for entry in loaded.deck.all_entries():
-        totals[entry.card.id] += entry.count
-    return totals
 
 
 def changed_findings(
@@ -271,46 +178,6 @@ def _placed_zone(loaded: LoadedDeck, card: Card, count: int) -> str | None:
     return next((e.zone for e in reversed(placed.entries) if e.card.id == card.id), None)
 
 
-def _parse(text: str, label: str, path: Path) -> DeckSource:
-    source = parse_deck(text.replace("\r\n", "\n").replace("\r", "\n"), label, path)
-    if source.format not in EDITABLE:
-        raise UsageError(
-            f"deckcheck edits text, Lackey, .dek, TOML and JSON decks; {label} is {source.format}"
-            ": export it to one of those first (deckcheck export DECK --to text -o FILE)"
-        )
-    if is_markdown(source):
-        raise UsageError(
-            f"{label} holds a Markdown table; deckcheck edits text, Lackey, .dek, TOML and JSON "
-            "decks: export it to one of those first (deckcheck export DECK --to text -o FILE)"
-        )
-    if source.format == "toml" and re.search(r"^\s*sequence\s*=", text, re.M):
-        raise UsageError(
-            f"{label} lists a stack in order (sequence = [...]); edit its order in a text editor"
-        )
-    return source
-
-
-def is_markdown(source: DeckSource) -> bool:
-    """Whether a text deck's cards are rows of a Markdown table (``export --to markdown``):
-    its lines are table rows, which the text editor does not write."""
-    return source.format == "text" and any(line.text.startswith("|") for line in source.lines)
-
-
-def _load(
-    source: DeckSource, game: str | None, variant: str | None, catalogs: Sequence[str | Path]
-) -> tuple[LoadedDeck, Report]:
-    """The deck and its report; a deck with unknown lines is edited too (its report is the
-    verdict on the rest)."""
-    try:
-        loaded = resolve_source(source, game=game, variant=variant, catalogs=catalogs)
-    except PartlyResolvedError as exc:
-        if exc.loaded is None:
-            raise
-        loaded = exc.loaded
-        return loaded, replace(validate_loaded(loaded), unknown_lines=len(exc.unresolved))
-    return loaded, validate_loaded(loaded)
-
-
 def find_card(text: str, loaded: LoadedDeck) -> Card:
     """The card a name, id or spelling means, read as a deck line is (unknown: suggestions;
     several cards: their ids)."""
@@ -339,84 +206,6 @@ def _zone(zone: str | None, game: Game) -> str | None:
         names = ", ".join(z.name for z in game.zones)
         raise UsageError(f"{game.id} has no zone {zone!r}; zones: {names}")
     return found.name
-
-
-def _held(source: DeckSource, loaded: LoadedDeck) -> list[Held]:
-    """Every card line of the file as it resolved (numbered by element in a JSON deck)."""
-    held = []
-    for n, line in enumerate(source.lines, start=1):
-        found = resolve_line(line, loaded.catalog, loaded.game)
-        zone = loaded.game.zone(line.section) if line.section is not None else None
-        held.append(
-            Held(
-                found.card.id if found.card else None,
-                found.count,
-                line.line if line.line is not None else n,
-                zone.name if zone else None,
-                found.card.type_label if found.card else "",
-                found.face,
-            )
-        )
-    return held
-
-
-def _edited(
-    text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change], label: str
-) -> str:
-    try:
-        return _edited_text(text, source, loaded, changes)
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
-
-
-def _edited_text(
-    text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change]
-) -> str:
-    zones = [z.name for z in loaded.game.zones]
-    held = _held(source, loaded)
-    if source.format in ("text", "lackey"):
-        lackey = source.format == "lackey"
-        return edit_text(text, held, changes, zones, _speller(loaded, lackey), lackey)
-    if source.format == "toml":
-        return edit_toml(text, held, changes, zones)
-    if source.format == "json":
-        return edit_json(text, held, changes, zones)
-    names = {
-        (line.section, line.name): h.card_id
-        for line, h in zip(source.lines, held, strict=True)
-        if h.card_id is not None
-    }
-    return edit_dek(text, held, names, changes, zones, lambda c: _dek_line(loaded, c))
-
-
-def _one_card(loaded: LoadedDeck, card: Card) -> LoadedDeck:
-    deck = Deck("new", loaded.game.id, loaded.variant.name, (DeckEntry(card, 1),))
-    return replace(loaded, deck=deck)
-
-
-def _speller(loaded: LoadedDeck, lackey: bool) -> Callable[[Card], str]:
-    """How a new line names a card: in a Lackey file the plugin's name (as the game's Lackey
-    export writes it), elsewhere the name that reads back to the card (else its id)."""
-
-    def spell(card: Card) -> str:
-        if lackey and "lackey" in loaded.game.exporters:
-            written = render_with_notes(_one_card(loaded, card), "lackey").text
-            line = next((ln for ln in written.splitlines() if "\t" in ln), "")
-            if line:
-                return line.split("\t", 1)[1]
-        return reference(card, loaded)
-
-    return spell
-
-
-def _dek_line(loaded: LoadedDeck, card: Card) -> str:
-    """A card's ``<card>`` element as the game's ``.dek`` export writes it."""
-    if "dek" in loaded.game.exporters:
-        written = render_with_notes(_one_card(loaded, card), "dek").text
-        found = re.search(r"<card>.*?</card>", written, re.S)
-        if found:
-            return found.group()
-    return dek_card_line(card.name, card.id, "")
 
 
 def standing(loaded: LoadedDeck, report: Report) -> str:
@@ -513,7 +302,7 @@ def _reads_back(text: str, target: Path, loaded: LoadedDeck) -> None:
     edits (a ``.csv`` name, read as CSV, for instance)."""
     label = str(target)
     try:
-        source = _parse(text, label, target)
+        source = parse_editable(text, label, target)
         back = resolve_source(source, variant=loaded.variant.name)
     except DeckcheckError as exc:
         back, why = None, exc.message

@@ -1,9 +1,9 @@
 """How a simulated plain deal's counts per group are sampled, chosen from the pile's shape.
 
 Pure Python (no numpy), so that the façade can cost a simulation before deciding to run one;
-the numpy sampler (:class:`deckcheck.draws.vectorised.FixedPileSampler`) deals by the method
-chosen here. Every method is exact (a uniformly random subset of the pile); they differ in
-cost, measured per 65,536 deals on one core (numpy 2):
+the numpy sampler (:class:`deckcheck.draws.simulate.vectorised.FixedPileSampler`) deals by
+the method chosen here. Every method is exact (a uniformly random subset of the pile); they
+differ in cost, measured per 65,536 deals on one core (numpy 2):
 
 * ``TABLES``: one group after another, by look-up in small exact tables of the conditional
   hypergeometric distribution: about 1.4 ms per group (the largest group is free);
@@ -37,7 +37,7 @@ POSITIONS_OVER_MARGINALS = 5
 
 
 class SamplingMethod(Enum):
-    """How :class:`~deckcheck.draws.vectorised.FixedPileSampler` deals (see the module)."""
+    """How :class:`~deckcheck.draws.simulate.vectorised.FixedPileSampler` deals (see the module)."""
 
     TABLES = "tables"
     COUNT = "count"

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Generic, Protocol, TypeVar
 
 from deckcheck.core.values import frozen
-from deckcheck.draws.facts import Fact, FactKind
+from deckcheck.draws.answer import Fact, FactKind
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
 from deckcheck.draws.policies import lookahead_keep, triggers_held
 

@@ -9,7 +9,7 @@ keeps long queries small.
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
 takes the best of keeping and its kept parts. Work is counted against a budget; past it,
-:class:`~deckcheck.draws.intractable.Intractable` tells the caller to simulate instead.
+:class:`~deckcheck.draws.answer.Intractable` tells the caller to simulate instead.
 """
 
 from __future__ import annotations
@@ -17,16 +17,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal
 
-from deckcheck.draws.capped import PlainProgramme, Progress
-from deckcheck.draws.compositions import compositions, count_compositions, ways
-from deckcheck.draws.facts import OutOfReach, Reach, Stage
-from deckcheck.draws.hypergeometric import plain_ways, redraw_table
-from deckcheck.draws.intractable import Intractable
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query
+from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
+from deckcheck.draws.exact.capped import PlainProgramme, Progress
+from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
+from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
+from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
+from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
-from deckcheck.draws.reduced import Reduced, Vec, reduce_problem
 
 #: Most units of work an exact computation may spend before it gives up with
 #: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
@@ -45,10 +43,6 @@ BOUND_OVER_COUNT = 1_000
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
-
-#: How the look-ahead decides: the best decision for the query, or the rule of thumb
-#: :func:`~deckcheck.draws.policies.lookahead_keep`.
-LookaheadPolicy = Literal["optimal", "heuristic"]
 
 
 class LookaheadOracle:

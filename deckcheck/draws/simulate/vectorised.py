@@ -1,7 +1,7 @@
 """Vectorised Monte Carlo simulation with numpy: the fast path behind ``deckcheck simulate``.
 
 Only this module imports numpy; the rest of the package imports it lazily so that start-up stays
-fast. It follows the same rules as :mod:`deckcheck.draws.reference` and gives statistically
+fast. It follows the same rules as :mod:`deckcheck.draws.simulate.reference` and gives statistically
 identical results, but works on whole batches of trials at once and only tracks what matters:
 how many cards of each group are held (arrays shaped ``(groups, trials)``) and, for the
 look-ahead, the cards put under the pile.
@@ -13,7 +13,7 @@ Sampling, by case:
   by inverse-CDF look-up in small exact tables, numpy's ``multivariate_hypergeometric`` for
   short deals over many groups and for long deals whose tables would be too large, or the
   deal's card positions for a few cards from hundreds of groups, whichever measured faster
-  for the shape (see :mod:`deckcheck.draws.sampling`; sequential
+  for the shape (see :mod:`deckcheck.draws.simulate.sampling`; sequential
   ``Generator.hypergeometric`` was slower in every case measured);
 * a redraw rule: the triggering rows are dealt a new hand from the same tables, repeatedly;
 * a return rule: the choice is looked up once per distinct hand composition;
@@ -44,16 +44,7 @@ from typing import Any
 
 from deckcheck.core import signals
 from deckcheck.core.numeric import np, npt
-from deckcheck.draws.answer import Answer
-from deckcheck.draws.dealer import (
-    REDRAW_CAP,
-    KeepChooser,
-    RedrawChooser,
-    ReturnChooser,
-    check_return,
-    deal_shape,
-)
-from deckcheck.draws.facts import Fact, FactKind, Method
+from deckcheck.draws.answer import Answer, Fact, FactKind, Method
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
@@ -63,8 +54,16 @@ from deckcheck.draws.model import (
     ReturnRule,
     per_object,
 )
-from deckcheck.draws.reference import default_chooser
-from deckcheck.draws.sampling import SamplingMethod, sampling_method, table_steps
+from deckcheck.draws.simulate.dealer import (
+    REDRAW_CAP,
+    KeepChooser,
+    RedrawChooser,
+    ReturnChooser,
+    check_return,
+    deal_shape,
+)
+from deckcheck.draws.simulate.reference import default_chooser
+from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method, table_steps
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -122,7 +121,7 @@ class FixedPileSampler:
         self.total = int(sum(sizes))
         self.steps: list[tuple[int, IntArray, int]] = []
         self.n_steps = len(table_steps(sizes, n))
-        # The method (see deckcheck.draws.sampling) depends on the pile and the cards dealt
+        # The method (see deckcheck.draws.simulate.sampling) depends on the pile and the cards dealt
         # (``method`` forces one, to compare them); tables are built only when it is theirs.
         self.method = sampling_method(sizes, n) if method is None else method
         rest = sum(sizes)
@@ -742,7 +741,7 @@ def simulate_vectorised(
 ) -> Answer:
     """Estimate the query's probability from ``trials`` simulated deals, vectorised with numpy.
 
-    Same rules and result fields as :func:`deckcheck.draws.reference.simulate_reference`.
+    Same rules and result fields as :func:`deckcheck.draws.simulate.reference.simulate_reference`.
     ``seed`` None draws a fresh seed (reported in the result). ``workers`` caps the worker
     processes used for runs above ``PARALLEL_MIN_TRIALS`` (default: every CPU); the result for a
     seed does not depend on it. ``progress(done, total)`` is called as trials complete.

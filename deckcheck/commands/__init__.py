@@ -1,0 +1,1 @@
+"""The use cases, one module each, side by side: none imports another."""

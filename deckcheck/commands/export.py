@@ -1,0 +1,67 @@
+"""Export: a deck in the formats other tools read, written without ever losing a file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from deckcheck.core.result import ILLEGAL, OK, Json
+from deckcheck.core.values import frozen
+from deckcheck.core.violations import Report, Status
+from deckcheck.decks.load import load_deck
+from deckcheck.decks.verdict import validate_loaded
+from deckcheck.export.formats import render_with_notes
+from deckcheck.export.write import write_atomically
+
+
+@frozen
+class ExportResult:
+    """What export did: the text (None when refused), the validation, where it went."""
+
+    report: Report
+    text: str | None
+    written_to: Path | None
+    refused: bool
+    format: str = ""
+    notes: tuple[str, ...] = ()  # what the format could not hold
+
+    @property
+    def exit_code(self) -> int:
+        """1 when an illegal deck was refused, else 0."""
+        return ILLEGAL if self.refused else OK
+
+    def to_json(self) -> dict[str, Json]:
+        """The validation, the format, where the text went (or the text itself), and notes on
+        what the format could not hold."""
+        return {
+            "format": self.format,
+            "refused": self.refused,
+            "written_to": None if self.written_to is None else str(self.written_to),
+            "text": self.text if self.written_to is None else None,
+            "validation": self.report.to_json(),
+            "notes": list(self.notes),
+        }
+
+
+def export_deck(
+    deck: str,
+    fmt: str,
+    *,
+    output: str | Path | None = None,
+    force: bool = False,
+    allow_illegal: bool = False,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> ExportResult:
+    """Validate, then render and (with ``output``) write atomically; an illegal deck is refused
+    unless ``allow_illegal``."""
+    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
+    report = validate_loaded(loaded)
+    if report.status is Status.ILLEGAL and not allow_illegal:
+        return ExportResult(report, None, None, True, fmt)
+    out_path = None if output is None else Path(output)
+    written = render_with_notes(loaded, fmt, out_path)
+    if output is not None:
+        write_atomically(output, written.text, force=force)  # as given: "x.html/" is refused
+    return ExportResult(report, written.text, out_path, False, fmt, written.notes)

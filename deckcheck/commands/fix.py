@@ -1,0 +1,202 @@
+"""``fix``: the nearest legal deck (:mod:`deckcheck.solve.nearest`), written where asked.
+
+``--write`` replaces the deck file (its old bytes kept as ``DECK.bak``), editing it line by line
+where its format allows; ``-o FILE`` writes the answer elsewhere. ``validate --suggest`` asks for
+each illegal deck's nearest legal deck.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
+from deckcheck.core.inputs import read_bytes
+from deckcheck.core.result import Json
+from deckcheck.core.values import frozen
+from deckcheck.core.violations import Status
+from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.verdict import Outcome, Validation
+from deckcheck.export.formats import formats_for, render
+from deckcheck.export.inplace import is_markdown
+from deckcheck.export.write import editing, write_atomically
+from deckcheck.solve.nearest import Change, FixResult, nearest_legal
+
+
+def _owned_counts(
+    path: str | Path, loaded: LoadedDeck, catalogs: Sequence[str | Path]
+) -> dict[str, int]:
+    collection = load_deck(path, game=loaded.game.id, catalogs=catalogs)
+    return dict(collection.deck.counts())
+
+
+def _text_of(loaded: LoadedDeck, deck: Deck, out_path: Path | None) -> str:
+    answer = dataclasses.replace(loaded, deck=deck)
+    fmt = loaded.source.format if loaded.source.format in formats_for(answer) else "text"
+    if is_markdown(loaded.source) and "markdown" in formats_for(answer):
+        fmt = "markdown"  # a Markdown export stays one
+    return render(answer, fmt, out_path)
+
+
+def fix_deck(
+    deck: str,
+    *,
+    keep: Sequence[str] = (),
+    owned: str | Path | None = None,
+    prefer: str | None = None,
+    write: bool = False,
+    output: str | Path | None = None,
+    force: bool = False,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> FixResult:
+    """Load a deck, find its nearest legal deck; with ``write`` replace the file (atomically,
+    the old one kept as ``DECK.bak``), with ``output`` write the answer there (``-``: only
+    return its text)."""
+    if write and output is not None:
+        raise UsageError("give --write or -o FILE, not both")
+    if write and deck == "-":
+        raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
+    # The bytes the answer is for: the file is replaced only if it still holds them.
+    read_at_load = None
+    if write:
+        with contextlib.suppress(DeckcheckError):  # load_deck says why it cannot be read
+            read_at_load = read_bytes(deck)
+    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
+    counts = _owned_counts(owned, loaded, catalogs) if owned is not None else None
+    result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
+    if result.status != "fixed":
+        return result
+    answer = Deck(
+        loaded.deck.label,
+        loaded.deck.game,
+        loaded.deck.variant,
+        tuple(DeckEntry(card, n) for card, n in result.cards),
+        loaded.deck.name,
+        loaded.deck.format,
+        loaded.deck.headers,
+    )
+    if write:
+        return _written(deck, read_at_load, loaded, answer, result, catalogs)
+    if output is not None:
+        if str(output) == "-":
+            return dataclasses.replace(result, text=_text_of(loaded, answer, None))
+        text = _text_of(loaded, answer, Path(output))
+        write_atomically(output, text, force=force)
+        return dataclasses.replace(result, text=text, written_to=str(output))
+    return result
+
+
+def _written(
+    deck: str,
+    read_at_load: bytes | None,
+    loaded: LoadedDeck,
+    answer: Deck,
+    result: FixResult,
+    catalogs: Sequence[str | Path],
+) -> FixResult:
+    """``--write``: under the deck's lock, keep ``DECK.bak`` and replace the deck with the
+    answer, edited in place where its format allows (:mod:`deckcheck.export.write` does the
+    locking, links, owner and atomic replace)."""
+    path = Path(deck)
+    with editing(deck) as held:
+        if held.data != read_at_load:
+            raise InputFileError(
+                "changed while the fix was being found (another program wrote it); nothing "
+                "was written: run fix again",
+                source=deck,
+            )
+        saved = held.backup()
+        data = _edited_in_place(held.data, deck, loaded, result.changes, catalogs)
+        if data is None:
+            data = _text_of(loaded, answer, path).encode("utf-8")
+        held.replace(data)
+    text = data.decode("utf-8", errors="replace")
+    return dataclasses.replace(result, text=text, written_to=deck, backup=str(saved))
+
+
+def _edited_in_place(
+    data: bytes,
+    deck: str,
+    loaded: LoadedDeck,
+    changes: Sequence[Change],
+    catalogs: Sequence[str | Path],
+) -> bytes | None:
+    """The fix made to the file line by line, keeping its comments, order and format, where
+    the file's format can be edited so and the order of its cards does not matter (a Drake
+    stack may be reordered by the fix: it is written anew). None: write it anew instead."""
+    from deckcheck.decks.rewrite import Change as EditChange
+    from deckcheck.export.inplace import rewritten
+
+    if loaded.game.spec.ordered:
+        return None
+    try:
+        return rewritten(
+            data,
+            deck,
+            [EditChange(c.card, c.delta) for c in changes if c.delta],
+            game=loaded.game.id,
+            variant=loaded.variant.name,
+            catalogs=catalogs,
+        )
+    except DeckcheckError:
+        return None  # a format the editor does not write (CSV, Markdown, gemp)
+
+
+# ------------------------------------------------------------------------ validate --suggest
+
+
+@frozen
+class SuggestedValidation:
+    """``validate --suggest``: the validation, and for each illegal deck its nearest fix."""
+
+    validation: Validation
+    fixes: tuple[FixResult | None, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """The validation's exit code (a suggestion changes nothing)."""
+        return self.validation.exit_code
+
+    @property
+    def errors(self) -> tuple[DeckcheckError, ...]:
+        """The decks that could not be read."""
+        return self.validation.errors
+
+    def to_json(self) -> Json:
+        """Each deck's report with ``"fix"`` beside it (null when legal or unreadable)."""
+        items: list[Json] = []
+        for outcome, fixed in zip(self.validation.outcomes, self.fixes, strict=True):
+            data = outcome.to_json()
+            if isinstance(data, dict):
+                data["fix"] = None if fixed is None else fixed.to_json()
+            items.append(data)
+        return items[0] if len(items) == 1 else items
+
+
+def suggest_fixes(
+    outcomes: Sequence[Outcome],
+    *,
+    catalogs: Sequence[str | Path] = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> tuple[FixResult | None, ...]:
+    """The nearest legal deck of each illegal deck among ``outcomes`` (None for the others)."""
+    fixes: list[FixResult | None] = []
+    for outcome in outcomes:
+        illegal = outcome.report is not None and outcome.report.status is Status.ILLEGAL
+        if not illegal or outcome.path == "-":  # standard input cannot be read twice
+            fixes.append(None)
+            continue
+        loaded = load_deck(
+            outcome.path, game=game, variant=variant, catalogs=catalogs, params=params
+        )
+        fixes.append(nearest_legal(loaded))
+    return tuple(fixes)

@@ -1,0 +1,250 @@
+"""A deck file changed in place, in its own format: the lines of the cards that change are
+rewritten (:mod:`deckcheck.decks.rewrite` makes the new bytes), a new line spelled as the
+game's export writes the card; the result is read back and checked before it is written, and
+written under the file's lock, atomically (:mod:`deckcheck.export.write`). ``add``, ``remove``
+and ``fix --write`` share it."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.catalog.model import Card
+from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
+from deckcheck.core.inputs import source_label
+from deckcheck.core.violations import Report
+from deckcheck.decks.load import LoadedDeck, resolve_source
+from deckcheck.decks.model import DeckSource
+from deckcheck.decks.parse import parse_deck
+from deckcheck.decks.resolve import PartlyResolvedError, resolve_line
+from deckcheck.decks.rewrite import (
+    EDITABLE,
+    Change,
+    Encoded,
+    Held,
+    decode_keeping,
+    dek_card_line,
+    edit_dek,
+    edit_json,
+    edit_text,
+    edit_toml,
+)
+from deckcheck.decks.verdict import validate_loaded
+from deckcheck.export.formats import reference, render_with_notes
+from deckcheck.export.write import editing
+
+
+def apply_changes(
+    path: str | Path,
+    changes: Sequence[Change],
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> None:
+    """Make several changes to a deck file in place at once (format, encoding, comments, order
+    and line ends kept), the file locked, the result checked before it is written, and
+    written atomically (:mod:`deckcheck.export.write`). For callers that already know the
+    cards."""
+    with editing(path) as held:
+        held.replace(
+            rewritten(held.data, path, changes, game=game, variant=variant, catalogs=catalogs)
+        )
+
+
+def rewritten(
+    data: bytes,
+    path: str | Path,
+    changes: Sequence[Change],
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> bytes:
+    """The bytes of the deck file ``path`` (now ``data``) with ``changes`` made in place,
+    checked to read back with exactly those changes; a format that cannot be edited so is a
+    :class:`DeckcheckError` and nothing is written."""
+    label = source_label(path)
+    text, encoded = decode_keeping(data, label)
+    source = parse_editable(text, label, Path(path))
+    loaded, _ = load_editable(source, game, variant, catalogs)
+    new_text = labelled_edit(text, source, loaded, changes, label)
+    checked_edit(new_text, label, Path(path), loaded, changes, game, variant, catalogs)
+    return encoded_as_before(encoded, new_text, label)
+
+
+def labelled_edit(
+    text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change], label: str
+) -> str:
+    """:func:`edited_text`, its errors naming the file."""
+    try:
+        return edited_text(text, source, loaded, changes)
+    except DeckFormatError as exc:
+        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
+
+
+def encoded_as_before(encoded: Encoded, text: str, label: str) -> bytes:
+    """The edited text in the file's own encoding; a character it cannot hold is refused."""
+    try:
+        return encoded.encode(text)
+    except UnicodeEncodeError as exc:
+        raise DeckFormatError(
+            f"not edited: {exc.object[exc.start : exc.end]!r} cannot be written in the file's "
+            f"encoding ({encoded.codec}); re-save it as UTF-8 (the file is unchanged)",
+            source=label,
+        ) from None
+
+
+def checked_edit(
+    new_text: str,
+    label: str,
+    path: Path,
+    loaded: LoadedDeck,
+    changes: Sequence[Change],
+    game: str | None,
+    variant: str | None,
+    catalogs: Sequence[str | Path],
+) -> tuple[LoadedDeck, Report]:
+    """The edited deck as it will read back, checked before a byte is written: it must read,
+    and hold every card as before but for the changes (else nothing is written)."""
+    try:
+        after_loaded, after = load_editable(
+            parse_editable(new_text, label, path), game, variant, catalogs
+        )
+    except DeckcheckError as exc:
+        raise DeckFormatError(
+            f"not edited: the edit would make it unreadable ({exc.message}); the file is unchanged",
+            source=label,
+            line=exc.line,
+        ) from None
+    expected = _totals(loaded)
+    for change in changes:
+        expected[change.card.id] += change.delta
+    if +expected != +_totals(after_loaded):
+        raise DeckFormatError(
+            "not edited: deckcheck cannot edit this file's lines so that they read back as "
+            "meant (the file is unchanged); edit it in a text editor",
+            source=label,
+        )
+    return after_loaded, after
+
+
+def _totals(loaded: LoadedDeck) -> Counter[str]:
+    """Every card's copies in the file, in every zone."""
+    totals: Counter[str] = Counter()
+    for entry in loaded.deck.all_entries():
+        totals[entry.card.id] += entry.count
+    return totals
+
+
+def is_markdown(source: DeckSource) -> bool:
+    """Whether a text deck's cards are rows of a Markdown table (``export --to markdown``):
+    its lines are table rows, which the text editor does not write."""
+    return source.format == "text" and any(line.text.startswith("|") for line in source.lines)
+
+
+def parse_editable(text: str, label: str, path: Path) -> DeckSource:
+    source = parse_deck(text.replace("\r\n", "\n").replace("\r", "\n"), label, path)
+    if source.format not in EDITABLE:
+        raise UsageError(
+            f"deckcheck edits text, Lackey, .dek, TOML and JSON decks; {label} is {source.format}"
+            ": export it to one of those first (deckcheck export DECK --to text -o FILE)"
+        )
+    if is_markdown(source):
+        raise UsageError(
+            f"{label} holds a Markdown table; deckcheck edits text, Lackey, .dek, TOML and JSON "
+            "decks: export it to one of those first (deckcheck export DECK --to text -o FILE)"
+        )
+    if source.format == "toml" and re.search(r"^\s*sequence\s*=", text, re.M):
+        raise UsageError(
+            f"{label} lists a stack in order (sequence = [...]); edit its order in a text editor"
+        )
+    return source
+
+
+def load_editable(
+    source: DeckSource, game: str | None, variant: str | None, catalogs: Sequence[str | Path]
+) -> tuple[LoadedDeck, Report]:
+    """The deck and its report; a deck with unknown lines is edited too (its report is the
+    verdict on the rest)."""
+    try:
+        loaded = resolve_source(source, game=game, variant=variant, catalogs=catalogs)
+    except PartlyResolvedError as exc:
+        if exc.loaded is None:
+            raise
+        loaded = exc.loaded
+        return loaded, replace(validate_loaded(loaded), unknown_lines=len(exc.unresolved))
+    return loaded, validate_loaded(loaded)
+
+
+def _held(source: DeckSource, loaded: LoadedDeck) -> list[Held]:
+    """Every card line of the file as it resolved (numbered by element in a JSON deck)."""
+    held = []
+    for n, line in enumerate(source.lines, start=1):
+        found = resolve_line(line, loaded.catalog, loaded.game)
+        zone = loaded.game.zone(line.section) if line.section is not None else None
+        held.append(
+            Held(
+                found.card.id if found.card else None,
+                found.count,
+                line.line if line.line is not None else n,
+                zone.name if zone else None,
+                found.card.type_label if found.card else "",
+                found.face,
+            )
+        )
+    return held
+
+
+def edited_text(
+    text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change]
+) -> str:
+    zones = [z.name for z in loaded.game.zones]
+    held = _held(source, loaded)
+    if source.format in ("text", "lackey"):
+        lackey = source.format == "lackey"
+        return edit_text(text, held, changes, zones, _speller(loaded, lackey), lackey)
+    if source.format == "toml":
+        return edit_toml(text, held, changes, zones)
+    if source.format == "json":
+        return edit_json(text, held, changes, zones)
+    names = {
+        (line.section, line.name): h.card_id
+        for line, h in zip(source.lines, held, strict=True)
+        if h.card_id is not None
+    }
+    return edit_dek(text, held, names, changes, zones, lambda c: _dek_line(loaded, c))
+
+
+def _one_card(loaded: LoadedDeck, card: Card) -> LoadedDeck:
+    deck = Deck("new", loaded.game.id, loaded.variant.name, (DeckEntry(card, 1),))
+    return replace(loaded, deck=deck)
+
+
+def _speller(loaded: LoadedDeck, lackey: bool) -> Callable[[Card], str]:
+    """How a new line names a card: in a Lackey file the plugin's name (as the game's Lackey
+    export writes it), elsewhere the name that reads back to the card (else its id)."""
+
+    def spell(card: Card) -> str:
+        if lackey and "lackey" in loaded.game.exporters:
+            written = render_with_notes(_one_card(loaded, card), "lackey").text
+            line = next((ln for ln in written.splitlines() if "\t" in ln), "")
+            if line:
+                return line.split("\t", 1)[1]
+        return reference(card, loaded)
+
+    return spell
+
+
+def _dek_line(loaded: LoadedDeck, card: Card) -> str:
+    """A card's ``<card>`` element as the game's ``.dek`` export writes it."""
+    if "dek" in loaded.game.exporters:
+        written = render_with_notes(_one_card(loaded, card), "dek").text
+        found = re.search(r"<card>.*?</card>", written, re.S)
+        if found:
+            return found.group()
+    return dek_card_line(card.name, card.id, "")

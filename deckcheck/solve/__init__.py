@@ -1,0 +1,1 @@
+"""The solvers under the commands: the nearest legal deck (HiGHS)."""
