@@ -23,6 +23,7 @@ from conftest import EXAMPLES, WATCHDOG, run_cli
 
 KLINGON = EXAMPLES / "stccg-1e" / "legal-klingon.txt"
 SIX_HEROES = EXAMPLES / "dorn" / "illegal-six-heroes.txt"
+TERRA = EXAMPLES / "ren-dhark" / "terra-custom.txt"
 HEROES = ["Kaerdrak", "Choros", "Almanor", "Ragnar", "Eleanor", "Gor", "Guelin", "Riel"]
 MONSTERS = ["Giant Rat", "Zombie", "Ghost", "Mummy"]
 NOBODY = 65534
@@ -165,6 +166,22 @@ def test_a_read_only_deck_is_refused_by_every_editor(tmp_path: Path) -> None:
     _fails_cleanly(["export", KLINGON, "--to", "text", "-o", deck, "--force"], "read-only")
     assert deck.read_bytes() == before and (deck.stat().st_mode & 0o777) == 0o444
     assert not (tmp_path / "party.txt.bak").exists()
+
+
+def test_optimize_write_goes_through_the_same_writer(tmp_path: Path) -> None:
+    for source in (TERRA, *TERRA.parent.glob("*.toml")):  # the overlays the deck names
+        (tmp_path / source.name).write_bytes(source.read_bytes())
+    deck = tmp_path / TERRA.name
+    link = tmp_path / "link.txt"
+    link.symlink_to(deck.name)
+    deck.chmod(0o444)
+    args = ["optimize", link, "type:ship>=2", "--turn", "2", "--changes", "1", "--write"]
+    _fails_cleanly(args, "read-only")
+    assert deck.read_bytes() == TERRA.read_bytes()
+    deck.chmod(0o640)
+    assert run_cli(args).exit_code == 0
+    assert link.is_symlink() and deck.read_bytes() != TERRA.read_bytes()
+    assert deck.stat().st_mode & 0o777 == 0o640
 
 
 def test_a_rewrite_keeps_the_mode_and_owner(tmp_path: Path) -> None:

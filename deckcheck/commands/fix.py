@@ -7,24 +7,21 @@ each illegal deck's nearest legal deck.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
-from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
-from deckcheck.core.inputs import read_bytes
+from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import Outcome, Validation
-from deckcheck.export.formats import formats_for, render
-from deckcheck.export.inplace import is_markdown
-from deckcheck.export.write import editing, write_atomically
-from deckcheck.solve.nearest import Change, FixResult, nearest_legal
+from deckcheck.export.inplace import answer_text, replace_with_answer
+from deckcheck.export.write import read_now, write_atomically
+from deckcheck.solve.nearest import FixResult, nearest_legal
 
 
 def _owned_counts(
@@ -32,14 +29,6 @@ def _owned_counts(
 ) -> dict[str, int]:
     collection = load_deck(path, game=loaded.game.id, catalogs=catalogs)
     return dict(collection.deck.counts())
-
-
-def _text_of(loaded: LoadedDeck, deck: Deck, out_path: Path | None) -> str:
-    answer = dataclasses.replace(loaded, deck=deck)
-    fmt = loaded.source.format if loaded.source.format in formats_for(answer) else "text"
-    if is_markdown(loaded.source) and "markdown" in formats_for(answer):
-        fmt = "markdown"  # a Markdown export stays one
-    return render(answer, fmt, out_path)
 
 
 def fix_deck(
@@ -64,10 +53,7 @@ def fix_deck(
     if write and deck == "-":
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
     # The bytes the answer is for: the file is replaced only if it still holds them.
-    read_at_load = None
-    if write:
-        with contextlib.suppress(DeckcheckError):  # load_deck says why it cannot be read
-            read_at_load = read_bytes(deck)
+    read_at_load = read_now(deck) if write else None
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
     counts = _owned_counts(owned, loaded, catalogs) if owned is not None else None
     result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
@@ -83,70 +69,16 @@ def fix_deck(
         loaded.deck.headers,
     )
     if write:
-        return _written(deck, read_at_load, loaded, answer, result, catalogs)
+        moves = [(c.card, c.delta) for c in result.changes]
+        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, catalogs)
+        return dataclasses.replace(result, text=text, written_to=deck, backup=str(saved))
     if output is not None:
         if str(output) == "-":
-            return dataclasses.replace(result, text=_text_of(loaded, answer, None))
-        text = _text_of(loaded, answer, Path(output))
+            return dataclasses.replace(result, text=answer_text(loaded, answer, None))
+        text = answer_text(loaded, answer, Path(output))
         write_atomically(output, text, force=force)
         return dataclasses.replace(result, text=text, written_to=str(output))
     return result
-
-
-def _written(
-    deck: str,
-    read_at_load: bytes | None,
-    loaded: LoadedDeck,
-    answer: Deck,
-    result: FixResult,
-    catalogs: Sequence[str | Path],
-) -> FixResult:
-    """``--write``: under the deck's lock, keep ``DECK.bak`` and replace the deck with the
-    answer, edited in place where its format allows (:mod:`deckcheck.export.write` does the
-    locking, links, owner and atomic replace)."""
-    path = Path(deck)
-    with editing(deck) as held:
-        if held.data != read_at_load:
-            raise InputFileError(
-                "changed while the fix was being found (another program wrote it); nothing "
-                "was written: run fix again",
-                source=deck,
-            )
-        saved = held.backup()
-        data = _edited_in_place(held.data, deck, loaded, result.changes, catalogs)
-        if data is None:
-            data = _text_of(loaded, answer, path).encode("utf-8")
-        held.replace(data)
-    text = data.decode("utf-8", errors="replace")
-    return dataclasses.replace(result, text=text, written_to=deck, backup=str(saved))
-
-
-def _edited_in_place(
-    data: bytes,
-    deck: str,
-    loaded: LoadedDeck,
-    changes: Sequence[Change],
-    catalogs: Sequence[str | Path],
-) -> bytes | None:
-    """The fix made to the file line by line, keeping its comments, order and format, where
-    the file's format can be edited so and the order of its cards does not matter (a Drake
-    stack may be reordered by the fix: it is written anew). None: write it anew instead."""
-    from deckcheck.decks.rewrite import Change as EditChange
-    from deckcheck.export.inplace import rewritten
-
-    if loaded.game.spec.ordered:
-        return None
-    try:
-        return rewritten(
-            data,
-            deck,
-            [EditChange(c.card, c.delta) for c in changes if c.delta],
-            game=loaded.game.id,
-            variant=loaded.variant.name,
-            catalogs=catalogs,
-        )
-    except DeckcheckError:
-        return None  # a format the editor does not write (CSV, Markdown, gemp)
 
 
 # ------------------------------------------------------------------------ validate --suggest

@@ -34,7 +34,7 @@ from deckcheck.decks.rewrite import (
     edit_toml,
 )
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.formats import reference, render_with_notes
+from deckcheck.export.formats import formats_for, reference, render, render_with_notes
 from deckcheck.export.write import editing
 
 
@@ -54,6 +54,66 @@ def apply_changes(
         held.replace(
             rewritten(held.data, path, changes, game=game, variant=variant, catalogs=catalogs)
         )
+
+
+def replace_with_answer(
+    deck: str | Path,
+    read_before: bytes | None,
+    loaded: LoadedDeck,
+    answer: Deck,
+    changes: Sequence[tuple[Card, int]],
+    catalogs: Sequence[str | Path] = (),
+) -> tuple[str, Path]:
+    """``--write`` of a computed answer (``fix``, ``optimize``): under the deck's lock, refuse
+    a deck that no longer holds ``read_before`` (the bytes the answer was computed from),
+    keep ``DECK.bak``, and replace the deck with the answer, edited in place where its format
+    allows (``changes``: each card's copies added or removed), else written anew in its
+    format. The text written and the backup's path."""
+    path = Path(deck)
+    with editing(deck) as held:
+        held.unchanged_since(read_before)
+        saved = held.backup()
+        data = _in_place(held.data, deck, loaded, changes, catalogs)
+        if data is None:
+            data = answer_text(loaded, answer, path).encode("utf-8")
+        held.replace(data)
+    return data.decode("utf-8", errors="replace"), saved
+
+
+def _in_place(
+    data: bytes,
+    deck: str | Path,
+    loaded: LoadedDeck,
+    changes: Sequence[tuple[Card, int]],
+    catalogs: Sequence[str | Path],
+) -> bytes | None:
+    """The changes made line by line (comments, order and format kept) where the format can
+    be edited so and the order of the cards does not matter (a Drake stack may be reordered:
+    it is written anew); None: write it anew."""
+    if loaded.game.spec.ordered:
+        return None
+    try:
+        return rewritten(
+            data,
+            deck,
+            [Change(card, delta) for card, delta in changes if delta],
+            game=loaded.game.id,
+            variant=loaded.variant.name,
+            catalogs=catalogs,
+        )
+    except DeckcheckError:
+        return None  # a format the editor does not write (CSV, Markdown, gemp)
+
+
+def answer_text(loaded: LoadedDeck, answer: Deck, out_path: Path | None) -> str:
+    """A computed deck in the loaded deck's own format (a Markdown table stays one; a format
+    deckcheck does not write becomes text)."""
+    as_loaded = replace(loaded, deck=answer)
+    available = formats_for(as_loaded)
+    fmt = loaded.source.format if loaded.source.format in available else "text"
+    if is_markdown(loaded.source) and "markdown" in available:
+        fmt = "markdown"
+    return render(as_loaded, fmt, out_path)
 
 
 def rewritten(

@@ -27,7 +27,12 @@ from pathlib import Path
 
 from deckcheck.core import signals
 from deckcheck.core.errors import InputFileError
-from deckcheck.core.inputs import MAX_INPUT_BYTES, check_readable_file, names_a_folder
+from deckcheck.core.inputs import (
+    MAX_INPUT_BYTES,
+    check_readable_file,
+    names_a_folder,
+    read_bytes,
+)
 
 TEMP_PREFIX = ".deckcheck-"
 TEMP_SUFFIX = ".tmp"
@@ -82,6 +87,23 @@ def write_atomically(
     _publish(path, data, keep, label, force=force)
 
 
+def read_now(path: str | Path) -> bytes | None:
+    """The file's bytes now, or None when it cannot be read (its loader then says why): taken
+    before a deck is loaded for a long computation, so that ``--write`` replaces it only if it
+    still holds them (:meth:`Editing.unchanged_since`)."""
+    try:
+        return read_bytes(path)
+    except InputFileError:
+        return None
+
+
+def backup_file(path: Path) -> Path:
+    """Keep the file's current bytes as ``PATH.bak`` (replaced atomically if it exists), with
+    its owner, group and mode. (Under a lock, :meth:`Editing.backup` keeps the bytes read.)"""
+    with editing(path) as held:
+        return held.backup()
+
+
 class Editing:
     """A file held for a read-modify-write (see :func:`editing`): its bytes as read under the
     lock, and the ways to replace it or keep a copy of them."""
@@ -107,6 +129,16 @@ class Editing:
                 source=self.label,
             )
         _publish(self.target, data, self._held, self.label, force=True)
+
+    def unchanged_since(self, read_before: bytes | None) -> None:
+        """Refuse (nothing written) when the file no longer holds ``read_before``, the bytes
+        an answer was computed from (:func:`read_now`)."""
+        if self.data != read_before:
+            raise InputFileError(
+                "changed since it was read for this answer (another program wrote it); "
+                "nothing was written: run the command again",
+                source=self.label,
+            )
 
     def backup(self, suffix: str = ".bak") -> Path:
         """Keep the bytes read as ``PATH`` + ``suffix`` beside the name the user gave (replaced
