@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from deckcheck.core.numeric import np, npt
 from deckcheck.draws.exact.reduced import Reduced, reduce_problem
-from deckcheck.draws.model import DrawProblem
+from deckcheck.draws.model import DrawProblem, RedrawRule
+from deckcheck.draws.policies import triggers_held
 
 #: Arrays of unsigned words (16 or 32 bits, chosen per table).
 Words = npt.NDArray[Any]
@@ -73,15 +74,17 @@ def _hypergeometric(size: int, rest: int, n: int) -> npt.NDArray[np.float64]:
     return h
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=1024)
 def _table(
     sizes: tuple[int, ...],
     positions: tuple[tuple[int, ...], ...],
     caps: tuple[int, ...],
     n: int,
+    start: int = 0,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """Probabilities of the capped vectors (mixed radix, first position fastest) and the
-    vectors themselves (classes x positions)."""
+    """Probabilities of the capped vectors (mixed radix, first position fastest) after ``n``
+    more cards from classes of ``sizes``, from the vector coded ``start``, and the vectors
+    themselves (classes x positions)."""
     radix = [1]
     for c in caps:
         radix.append(radix[-1] * (c + 1))
@@ -94,7 +97,7 @@ def _table(
     weights = np.asarray(radix[:-1], dtype=np.int64)
     # state[k, l]: probability of capped vector k with l cards still to deal.
     state = np.zeros((n_classes, n + 1))
-    state[0, n] = 1.0
+    state[start, n] = 1.0
     rest = sum(sizes)
     for size, pos in zip(sizes, positions, strict=True):
         rest -= size
@@ -151,29 +154,7 @@ class OutcomeSampler:
         self.top = (1 << word) - 1
         buckets = 1 << m
         cap = 1 << (fraction + _TIE_BITS)  # one bucket's worth of probability
-        # Integer weights summing to buckets * cap exactly (largest remainders).
-        scaled = [float(p) for p in probabilities] + [0.0] * (buckets - k)
-        total = math.fsum(scaled)
-        target = buckets * cap
-        exact = [p / total * target for p in scaled]
-        weights = [int(x) for x in exact]
-        short = target - sum(weights)
-        for i in sorted(range(buckets), key=lambda i: weights[i] - exact[i])[:short]:
-            weights[i] += 1
-        threshold = [cap] * buckets
-        alias = list(range(buckets))
-        small = [i for i in range(buckets) if weights[i] < cap]
-        large = [i for i in range(buckets) if weights[i] >= cap]
-        while small and large:
-            s = small.pop()
-            g = large[-1]
-            threshold[s] = weights[s]
-            alias[s] = g
-            weights[g] -= cap - weights[s]
-            if weights[g] < cap:
-                large.pop()
-                small.append(g)
-        # Leftovers are full buckets (their weight is cap, up to rounding already absorbed).
+        threshold, alias = _vose(list(probabilities), buckets, cap)
         # At most 2**fraction, below 2**word as m >= 1.
         hi = np.asarray([t >> _TIE_BITS for t in threshold], dtype=self.dtype)
         self.hi = hi
@@ -262,3 +243,184 @@ def exact_probability(sampler: OutcomeSampler) -> float:
 def sampler_sizes(problem: DrawProblem) -> Sequence[int]:
     """The card classes' sizes the table walks (for the bench's labels)."""
     return reduce_problem(problem).sizes
+
+
+def _vose(probabilities: Sequence[float], buckets: int, cap: int) -> tuple[list[int], list[int]]:
+    """Walker's alias table in integers (Vose's construction): per bucket, the threshold
+    (in units where a bucket holds ``cap``) below which it gives its own class, and the class
+    it gives above. The weights sum to ``buckets * cap`` exactly (largest remainders)."""
+    scaled = [float(p) for p in probabilities] + [0.0] * (buckets - len(probabilities))
+    total = math.fsum(scaled)
+    target = buckets * cap
+    exact = [p / total * target for p in scaled]
+    weights = [int(x) for x in exact]
+    for i in sorted(range(buckets), key=lambda i: weights[i] - exact[i])[: target - sum(weights)]:
+        weights[i] += 1
+    threshold = [cap] * buckets
+    alias = list(range(buckets))
+    small = [i for i in range(buckets) if weights[i] < cap]
+    large = [i for i in range(buckets) if weights[i] >= cap]
+    while small and large:
+        s = small.pop()
+        g = large[-1]
+        threshold[s] = weights[s]
+        alias[s] = g
+        weights[g] -= cap - weights[s]
+        if weights[g] < cap:
+            large.pop()
+            small.append(g)
+    return threshold, alias
+
+
+class AliasRows:
+    """Several alias tables of one width, one per *row* (a distribution over ``classes``
+    outcomes each): a deal of row ``r`` draws one 32-bit word, whose top bits pick a bucket of
+    row ``r`` and whose other bits (and 32 more at a tie) decide between the bucket's own
+    class and its alias, as :class:`OutcomeSampler` does for one row."""
+
+    def __init__(self, rows: npt.NDArray[np.float64]) -> None:
+        classes = rows.shape[1]
+        self.m = max(1, (classes - 1).bit_length())
+        buckets = 1 << self.m
+        fraction = 32 - self.m
+        self.fraction = np.uint32(fraction)
+        self.mask = np.uint32((1 << fraction) - 1)
+        cap = 1 << (fraction + _TIE_BITS)
+        hi: list[int] = []
+        lo: list[int] = []
+        alias: list[int] = []
+        for row in rows:
+            threshold, other = _vose(list(row), buckets, cap)
+            hi += [t >> _TIE_BITS for t in threshold]
+            lo += [t & ((1 << _TIE_BITS) - 1) for t in threshold]
+            alias += other
+        self.hi = np.asarray(hi, dtype=np.uint32)
+        self.lo = np.asarray(lo, dtype=np.uint32)
+        self.alias = np.asarray(alias, dtype=np.intp)
+
+    def draw(self, rng: np.random.Generator, rows: npt.NDArray[np.intp] | int, n: int) -> Any:
+        """The class of each of ``n`` deals, of row ``rows`` (one row for all, or one each)."""
+        word = rng.integers(0, 0xFFFFFFFF, size=n, dtype=np.uint32, endpoint=True)
+        bucket = (word >> self.fraction).astype(np.intp)
+        np.bitwise_and(word, self.mask, out=word)
+        index = bucket + (np.asarray(rows, dtype=np.intp) << self.m)
+        hi = self.hi.take(index)
+        own = word < hi
+        tie = np.flatnonzero(word == hi)
+        if tie.size:
+            more = rng.integers(0, 0xFFFFFFFF, size=tie.size, dtype=np.uint32, endpoint=True)
+            own[tie] = more < self.lo.take(index[tie])
+        out = self.alias.take(index)
+        np.copyto(out, bucket, where=own)
+        return out
+
+
+#: Most hand compositions (over the problem's groups) :class:`RedrawSampler` enumerates.
+MAX_HANDS = 4096
+
+
+def _compositions(sizes: Sequence[int], n: int, limit: int) -> list[tuple[int, ...]] | None:
+    """Every way to hold ``n`` cards with at most ``sizes[g]`` of group ``g``; None past
+    ``limit`` of them."""
+    out: list[tuple[int, ...]] = []
+    suffix = [0] * (len(sizes) + 1)
+    for g in range(len(sizes) - 1, -1, -1):
+        suffix[g] = suffix[g + 1] + sizes[g]
+
+    def walk(g: int, left: int, prefix: tuple[int, ...]) -> bool:
+        if g == len(sizes):
+            out.append(prefix)
+            return len(out) <= limit
+        for k in range(max(0, left - suffix[g + 1]), min(sizes[g], left) + 1):
+            if not walk(g + 1, left - k, (*prefix, k)):
+                return False
+        return True
+
+    return out if walk(0, n, ()) else None
+
+
+class RedrawSampler:
+    """The redraw rule dealt by hand compositions: the hand drawn from an alias table over
+    every composition of the opening hand (exact multivariate hypergeometric weights), the
+    redraw decided by a table per composition (the rule's triggers, and the player's choice
+    for each number of redraws left, asked once per composition), and the later draws, where
+    there are any, as the outcome class of the whole holding drawn from one alias table per
+    final hand (see :func:`_table`). Built only where those tables are small (:meth:`build`).
+    """
+
+    def __init__(
+        self,
+        problem: DrawProblem,
+        hand: int,
+        later: int,
+        rule: RedrawRule,
+        choose: Callable[[tuple[int, ...], int | None], bool] | None,
+        hands: list[tuple[int, ...]],
+    ) -> None:
+        sizes = problem.group_sizes
+        self.compositions = hands
+        total = math.comb(sum(sizes), hand)
+        weights = [
+            math.prod(math.comb(s, k) for s, k in zip(sizes, c, strict=True)) / total for c in hands
+        ]
+        self.hands = AliasRows(np.asarray([weights]))
+        self.triggered = np.asarray([bool(triggers_held(rule, problem, c)) for c in hands])
+        limit = rule.max_redraws
+        lefts: list[int | None] = [None] if limit is None else list(range(limit, 0, -1))
+        # wants[r][c]: whether the player redraws composition c after r redraws.
+        self.wants = [
+            np.asarray([True if choose is None else bool(choose(c, left)) for c in hands])
+            for left in lefts
+        ]
+        red = reduce_problem(problem)
+        cond = red.cond
+        if later == 0:
+            self.verdict_rows = None
+            self.passes = np.asarray([problem.satisfied(c) for c in hands])
+            return
+        radix = [1]
+        for cap in cond.caps:
+            radix.append(radix[-1] * (cap + 1))
+        rows = []
+        for c in hands:
+            held = red.to_classes(c)
+            start = sum(v * r for v, r in zip(cond.of(held), radix, strict=False))
+            rest = tuple(s - k for s, k in zip(red.sizes, held, strict=True))
+            probabilities, vectors = _table(rest, cond.class_positions, cond.caps, later, start)
+            rows.append(probabilities)
+        passes = np.ones(len(vectors), dtype=bool)
+        for p, test in cond.tests:
+            passes &= test.op.holds(vectors[:, p], test.threshold)
+        self.verdict_rows = AliasRows(np.asarray(rows))
+        self.passes = passes
+
+    @classmethod
+    def build(
+        cls,
+        problem: DrawProblem,
+        hand: int,
+        later: int,
+        rule: RedrawRule,
+        choose: Callable[[tuple[int, ...], int | None], bool] | None,
+    ) -> RedrawSampler | None:
+        """The sampler, or None where its tables would be too large to build quickly."""
+        hands = _compositions(problem.group_sizes, hand, MAX_HANDS)
+        if hands is None:
+            return None
+        red = reduce_problem(problem)
+        classes = math.prod(c + 1 for c in red.cond.caps)
+        work = len(hands) * build_work(red, later) if later else 0
+        if classes > MAX_CLASSES or work > MAX_BUILD_WORK:
+            return None
+        return cls(problem, hand, later, rule, choose, hands)
+
+    def deal(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.intp]:
+        """The hand composition of ``n`` deals (indices into the compositions)."""
+        return self.hands.draw(rng, 0, n)  # type: ignore[no-any-return]
+
+    def verdict(self, rng: np.random.Generator, hands: npt.NDArray[np.intp]) -> Any:
+        """Whether each deal whose hand is ``hands`` meets every condition after its later
+        draws."""
+        if self.verdict_rows is None:
+            return self.passes.take(hands)
+        return self.passes.take(self.verdict_rows.draw(rng, hands, len(hands)))
