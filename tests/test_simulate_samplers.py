@@ -59,7 +59,7 @@ def _exact(problem: DrawProblem, seen: int) -> float:
 @pytest.mark.parametrize(("problem", "seen"), CASES, ids=["drake", "rd", "mixed"])
 def test_outcome_table_is_the_exact_distribution(problem: DrawProblem, seen: int) -> None:
     sampler = OutcomeSampler(problem, seen)
-    assert in_reach(problem, seen)
+    assert in_reach(problem, seen, 1_000_000)
     assert math.isclose(float(sampler.probabilities.sum()), 1.0, rel_tol=1e-12)
     table = float(sampler.probabilities[sampler.passes].sum())
     assert math.isclose(table, _exact(problem, seen), rel_tol=1e-12, abs_tol=1e-15)
@@ -207,7 +207,7 @@ def test_optimal_redraw_simulated_within_its_interval(seen: int, limit: int) -> 
     exact = solve(RD_TRIGGERED, procedure, query, Policy(), mode=Mode.EXACT)
     choose, optimal = redraw_choice(RD_TRIGGERED, procedure, query)
     assert optimal
-    sampler = RedrawSampler.build(RD_TRIGGERED, 7, seen - 7, rule, choose)
+    sampler = RedrawSampler.build(RD_TRIGGERED, 7, seen - 7, rule, choose, 400_000)
     assert sampler is not None
     trials = 400_000
     got = simulate_vectorised(RD_TRIGGERED, procedure, query, trials, 3, choose_redraw=choose)
@@ -221,7 +221,7 @@ def test_optimal_redraw_simulated_within_its_interval(seen: int, limit: int) -> 
 
 
 def test_hand_compositions_follow_the_hypergeometric_law() -> None:
-    sampler = RedrawSampler.build(RD_TRIGGERED, 7, 0, RD_RULE, None)
+    sampler = RedrawSampler.build(RD_TRIGGERED, 7, 0, RD_RULE, None, 200_000)
     assert sampler is not None
     hands = sampler.compositions
     assert len(hands) == len(set(hands)) == 33  # 36 ways, less 3 with 6+ of the 5 cards

@@ -36,9 +36,20 @@ Words = npt.NDArray[Any]
 
 #: Most outcome classes (the product of the capped counts' ranges) for which a table is built.
 MAX_CLASSES = 1 << 14
-#: Most elementary steps (classes x (cards + 1) x counts of a card class) a table may cost to
-#: build: about 0.1 s of numpy at the limit, repaid by a few million deals.
-MAX_BUILD_WORK = 1 << 27
+#: What building a table costs, measured (numpy 2.4, Python 3.11, the project's machine): each
+#: exact hypergeometric ratio about 1.6 µs, each state update about 4 ns, 0.2 ms to start
+#: a table, 1 ms to start a sampler.
+RATIO_SECONDS = 1.6e-6
+UPDATE_SECONDS = 4e-9
+TABLE_SECONDS = 2e-4
+SAMPLER_SECONDS = 1e-3
+#: Tables are built when they cost at most this much per deal of the run: a plain deal dealt
+#: group by group costs 30 to 100 ns more than an outcome class, a deal under the redraw rule
+#: 150 to 300 ns more than a hand composition (measured). A short run may always spend
+#: ``MIN_BUILD_SECONDS``.
+BUILD_SECONDS_PER_DEAL = 3e-8
+REDRAW_BUILD_SECONDS_PER_DEAL = 1e-7
+MIN_BUILD_SECONDS = 5e-3
 #: Buckets up to 2**SHORT_BUCKET_BITS are drawn from 16-bit words (ties one deal in 2**8 or
 #: rarer), more from 32-bit words.
 SHORT_BUCKET_BITS = 8
@@ -46,17 +57,25 @@ SHORT_BUCKET_BITS = 8
 _TIE_BITS = 32
 
 
-def build_work(red: Reduced, n: int) -> int:
-    """Elementary steps :func:`outcome_table` costs for ``n`` cards seen (see MAX_BUILD_WORK)."""
+def build_seconds(red: Reduced, n: int) -> float:
+    """About how long :func:`_table` takes for ``n`` more cards (see RATIO_SECONDS)."""
     classes = math.prod(c + 1 for c in red.cond.caps)
-    return classes * (n + 1) * sum(min(s, n) + 1 for s in red.sizes)
+    ratios = (n + 1) * sum(min(s, n) + 1 for s in red.sizes)
+    return TABLE_SECONDS + ratios * RATIO_SECONDS + classes * ratios * UPDATE_SECONDS
 
 
-def in_reach(problem: DrawProblem, n: int) -> bool:
-    """Whether the outcome table of ``n`` cards seen is small enough to build."""
+def affordable(seconds: float, trials: int, per_deal: float = BUILD_SECONDS_PER_DEAL) -> bool:
+    """Whether tables costing ``seconds`` to build repay themselves over ``trials`` deals,
+    each dealt ``per_deal`` seconds faster than without them (see BUILD_SECONDS_PER_DEAL)."""
+    return seconds <= max(MIN_BUILD_SECONDS, trials * per_deal)
+
+
+def in_reach(problem: DrawProblem, n: int, trials: int) -> bool:
+    """Whether the outcome table of ``n`` cards seen is small enough, and quick enough to
+    build for a run of ``trials`` deals."""
     red = reduce_problem(problem)
     classes = math.prod(c + 1 for c in red.cond.caps)
-    return classes <= MAX_CLASSES and build_work(red, n) <= MAX_BUILD_WORK
+    return classes <= MAX_CLASSES and affordable(SAMPLER_SECONDS + build_seconds(red, n), trials)
 
 
 def _hypergeometric(size: int, rest: int, n: int) -> npt.NDArray[np.float64]:
@@ -170,6 +189,19 @@ class OutcomeSampler:
         # threshold past every word (2**fraction) spares those buckets the ties.
         same = verdict[0::2] == verdict[1::2]
         self.hi_verdict = np.where(same, 1 << fraction, hi).astype(self.dtype)
+        # With 16-bit words, every word's verdict fits one table of 2**16 bytes (0 fails,
+        # 1 passes, 2 ties with its bucket's threshold): a deal is then one look-up.
+        self.word_verdict: npt.NDArray[np.uint8] | None = None
+        if word == 16:
+            every: Words = np.arange(1 << 16, dtype=np.uint16)
+            bucket = every >> self.shift
+            below = every & self.mask
+            limit: Words = self.hi_verdict.take(bucket)
+            table = np.where(
+                below < limit, verdict[1::2].take(bucket), verdict[0::2].take(bucket)
+            ).astype(np.uint8)
+            table[below == limit] = 2
+            self.word_verdict = table
 
     def _words(self, rng: np.random.Generator, trials: int) -> tuple[Words, Words]:
         """Per deal: its bucket, and the bits below it (compared with the bucket's threshold)."""
@@ -223,6 +255,8 @@ class OutcomeSampler:
         matters), counted through one look-up per deal into kept arrays: the fewest passes
         over the batch measured (2.8 ns a deal against 6.7 for a class then its verdict).
         """
+        if self.word_verdict is not None:
+            return self._word_successes(rng, trials, self.word_verdict)
         bucket, word = self._words(rng, trials)
         hi = self.hi_verdict.take(bucket, out=self._buffer("hi", trials, self.dtype))
         index = np.left_shift(bucket, 1, out=self._buffer("index", trials, self.dtype))
@@ -233,6 +267,25 @@ class OutcomeSampler:
             index[tie] = (bucket[tie] << 1) | keeps
         verdict = self.verdict.take(index, out=self._buffer("verdict", trials, np.bool_))
         return int(np.count_nonzero(verdict))
+
+    def _word_successes(
+        self, rng: np.random.Generator, trials: int, table: npt.NDArray[np.uint8]
+    ) -> int:
+        """:meth:`successes` with 16-bit words: four deals' words from each 64-bit random
+        number (numpy's fastest way to random bits), one look-up each in ``table``, and the
+        ties settled by 32 more bits as in :meth:`_settle` (1.3 ns a deal against 2.7)."""
+        raw = rng.integers(0, 2**64 - 1, size=-(-trials // 4), dtype=np.uint64, endpoint=True)
+        words = raw.view(np.uint16)[:trials]
+        code = table.take(words, out=self._buffer("code", trials, np.uint8))
+        mark = self._buffer("mark", trials, np.bool_)
+        passed = int(np.count_nonzero(np.equal(code, 1, out=mark)))
+        tie = np.flatnonzero(np.equal(code, 2, out=mark))
+        if tie.size:
+            bucket = words[tie] >> self.shift
+            more = rng.integers(0, 0xFFFFFFFF, size=tie.size, dtype=np.uint32, endpoint=True)
+            own = more < self.lo.take(bucket)
+            passed += int(np.count_nonzero(self.verdict.take((bucket.astype(np.intp) << 1) | own)))
+        return passed
 
 
 def exact_probability(sampler: OutcomeSampler) -> float:
@@ -402,15 +455,21 @@ class RedrawSampler:
         later: int,
         rule: RedrawRule,
         choose: Callable[[tuple[int, ...], int | None], bool] | None,
+        trials: int,
     ) -> RedrawSampler | None:
-        """The sampler, or None where its tables would be too large to build quickly."""
+        """The sampler, or None where its tables would be too large to build quickly for a
+        run of ``trials`` deals."""
         hands = _compositions(problem.group_sizes, hand, MAX_HANDS)
         if hands is None:
             return None
         red = reduce_problem(problem)
         classes = math.prod(c + 1 for c in red.cond.caps)
-        work = len(hands) * build_work(red, later) if later else 0
-        if classes > MAX_CLASSES or work > MAX_BUILD_WORK:
+        lefts = 1 if rule.max_redraws is None else rule.max_redraws
+        # A choice asked per composition and redraws left, and a table per final hand.
+        seconds = SAMPLER_SECONDS + len(hands) * (lefts * 10 + hand) * RATIO_SECONDS
+        if later:
+            seconds += len(hands) * build_seconds(red, later)
+        if classes > MAX_CLASSES or not affordable(seconds, trials, REDRAW_BUILD_SECONDS_PER_DEAL):
             return None
         return cls(problem, hand, later, rule, choose, hands)
 

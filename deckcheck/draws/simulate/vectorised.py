@@ -388,7 +388,11 @@ class _Simulator:
         choose_return: ReturnChooser | None,
         choose_redraw: RedrawChooser | None = None,
         keep_top: KeepChooser | None = None,
+        run_trials: int = CHUNK,
     ) -> None:
+        # ``run_trials``: the deals of the whole run, which decide whether its tables repay
+        # their building (every chunk of a run must decide alike: a seed's result must not
+        # depend on the workers).
         self.problem = problem
         self.shape = deal_shape(problem, procedure, query)
         sizes = problem.group_sizes
@@ -403,16 +407,17 @@ class _Simulator:
         seen = self.shape.hand + self.shape.later
         # The plain draw deals outcome classes where their table is small (see
         # deckcheck.draws.outcomes), else the counts of the groups.
-        self.outcomes = (
-            OutcomeSampler(problem, seen) if plain and outcomes_in_reach(problem, seen) else None
-        )
+        small = plain and outcomes_in_reach(problem, seen, run_trials)
+        self.outcomes = OutcomeSampler(problem, seen) if small else None
         if self.outcomes is not None:
             self.batch = OUTCOME_BATCH
         self.seen_sampler = pile_sampler(sizes, seen) if plain and self.outcomes is None else None
         self.hand_sampler = None if plain else pile_sampler(sizes, self.shape.hand)
         # A redraw rule without the look-ahead deals hand compositions where they are few.
         self.redraw_sampler = (
-            RedrawSampler.build(problem, self.shape.hand, self.shape.later, rule, choose_redraw)
+            RedrawSampler.build(
+                problem, self.shape.hand, self.shape.later, rule, choose_redraw, run_trials
+            )
             if isinstance(rule, RedrawRule) and not self.shape.lookahead
             else None
         )
@@ -812,9 +817,10 @@ def _run_chunk(
     stream: np.random.SeedSequence,
     choose_redraw: RedrawChooser | None = None,
     keep_top: KeepChooser | None = None,
+    run_trials: int = CHUNK,
 ) -> tuple[int, int, int]:
     """One chunk in a worker process (module level so that it can be pickled)."""
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top, run_trials)
     return sim.run(np.random.default_rng(stream), trials)
 
 
@@ -852,7 +858,7 @@ def simulate_vectorised(
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     # The simulator checks the query up front.
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top, trials)
     sizes = [CHUNK] * (trials // CHUNK) + ([trials % CHUNK] if trials % CHUNK else [])
     streams = np.random.SeedSequence(seed).spawn(len(sizes))
     workers = usable_cpus() if workers is None else max(1, workers)
@@ -890,7 +896,7 @@ def simulate_vectorised(
                         pool.submit(
                             _run_chunk,
                             *(problem, procedure, query, choose_return, n, s),
-                            *(choose_redraw, keep_top),
+                            *(choose_redraw, keep_top, trials),
                         ): i
                         for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
                         if i
