@@ -1,22 +1,31 @@
-"""The plain draw simulated by its outcome classes: an alias table over the capped counts.
+"""The plain draw simulated by its outcome classes, and the redraw rule by hand compositions.
 
 A plain draw (no mulligan, no look-ahead) is settled by the counts of the condition selectors
 among the cards seen, and only up to the caps past which no test changes its verdict
 (:meth:`~deckcheck.draws.compare.Comparison.cap`). Those capped vectors, the *outcome
 classes*, are few when the conditions are (tens to a few thousand), and their distribution
-is computed once, before any deal: classes of cards (:mod:`~deckcheck.draws.reduced`) are
-taken one after another, each a hypergeometric step given the cards still to deal, with
+is computed once, before any deal: classes of cards (:mod:`~deckcheck.draws.exact.reduced`)
+are taken one after another, each a hypergeometric step given the cards still to deal, with
 every count capped as it grows. A deal is then one draw from that distribution by Walker's
-alias method, and the test is read off the class drawn: one random word per deal and a few
-look-ups, where dealing counts group by group costs a random number per group (numpy's
-``multivariate_hypergeometric`` with method "count": one per card).
+alias method, and the test is read off the class drawn: one random word per deal and a look-up
+or two, where dealing counts group by group costs a random number per group (numpy's
+``multivariate_hypergeometric`` with method "count": one per card). Measured on one core
+(numpy 2.4): 1.4 ns a deal with 16-bit words (up to 256 classes), 2.7 ns with 32-bit words;
+numpy's "count" method took 6 to 150 ns on the bundled examples.
 
 Exactness: the class probabilities are sums of products of hypergeometric probabilities, each
-rounded once to a double, all positive (no cancellation), so a class's probability is off by a
-relative 1e-15 at most; the alias table holds them as integers in units of
-``2**-(fraction bits + 32)`` per bucket. A deal reads ``W`` random bits (16 or 32): the top
-``m`` pick one of ``2**m`` buckets, the rest are compared with the top of the bucket's threshold
-and, in the rare tie, 32 more bits settle it, so the table's full precision is honoured.
+an exact ratio of integers rounded once to a double, all positive (no cancellation), so a
+class's probability is off by a relative 1e-15 at most; the alias table holds them as integers
+in units of ``2**-(fraction bits + 32)`` per bucket. A deal reads ``W`` random bits (16 or 32):
+the top ``m`` pick one of ``2**m`` buckets, the rest are compared with the top of the bucket's
+threshold and, in the rare tie, 32 more bits settle it, so the table's full precision is
+honoured.
+
+The redraw rule (:class:`RedrawSampler`) uses the same tables: the hand is one of the opening
+hand's compositions, drawn by an alias table; the rule and the player's choice are looked up
+per composition; the later draws are the outcome class of the whole holding, drawn from an
+alias table per final hand. Tables are built only where they repay their cost over the run
+(:func:`affordable`); elsewhere the simulator deals counts group by group.
 """
 
 from __future__ import annotations

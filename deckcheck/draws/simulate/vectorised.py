@@ -8,22 +8,29 @@ look-ahead, the cards put under the pile.
 
 Sampling, by case:
 
-* the plain draw (no mulligan, no look-ahead): counts of the cards seen come straight from the
+* the plain draw (no mulligan, no look-ahead): where the conditions' outcome classes are few
+  enough for their exact table to repay its building over the run, each deal is one class
+  drawn by an alias table (:mod:`deckcheck.draws.simulate.outcomes`); otherwise counts of the
+  cards seen come straight from the
   multivariate hypergeometric distribution (:class:`FixedPileSampler`): one group after another
   by inverse-CDF look-up in small exact tables, numpy's ``multivariate_hypergeometric`` for
   short deals over many groups and for long deals whose tables would be too large, or the
   deal's card positions for a few cards from hundreds of groups, whichever measured faster
   for the shape (see :mod:`deckcheck.draws.simulate.sampling`; sequential
   ``Generator.hypergeometric`` was slower in every case measured);
-* a redraw rule: the triggering rows are dealt a new hand from the same tables, repeatedly;
+* a redraw rule: without the look-ahead, and where the opening hand's compositions are few,
+  hands are compositions drawn by an alias table and the later draws an outcome class per final
+  hand (:class:`~deckcheck.draws.simulate.outcomes.RedrawSampler`); otherwise the triggering
+  rows are dealt a new hand from the same tables as the plain draw, repeatedly;
 * a return rule: the choice is looked up once per distinct hand composition;
 * draws after the hand: per-row hypergeometric counts from what is left of each row's pile, or,
   with the look-ahead, a card-by-card loop over the whole batch.
 
 Long runs are split into fixed chunks, each with its own stream from
-``SeedSequence(seed).spawn``; chunks run in worker processes when the run is long. Because the
-chunks do not depend on the number of workers, a seed gives the same result with any number
-of workers (and, numpy not promising stable streams across releases, one numpy version).
+``SeedSequence(seed).spawn``; the first runs here, timed, and the others in worker processes
+(one per processor the process may use) when that timing says they repay their start-up.
+Because the chunks do not depend on the number of workers, a seed gives the same result with
+any number of workers (and, numpy not promising stable streams across releases, one numpy version).
 """
 
 from __future__ import annotations
