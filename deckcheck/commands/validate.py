@@ -8,7 +8,13 @@ from pathlib import Path
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.resolve import PartlyResolvedError
-from deckcheck.decks.verdict import Outcome, Validation, validate_loaded, validate_partly
+from deckcheck.decks.verdict import (
+    Outcome,
+    Validation,
+    validate_loaded,
+    validate_partly,
+    with_hint,
+)
 
 
 def validate_paths(
@@ -24,7 +30,8 @@ def validate_paths(
     for path in paths:
         try:
             loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs, params=params)
-            outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
+            report = with_hint(loaded, validate_loaded(loaded))
+            outcomes.append(Outcome(str(path), report=report))
         except PartlyResolvedError as exc:
             outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))
         except DeckcheckError as exc:

@@ -32,6 +32,7 @@ class GameInfo(_Strict):
     card_noun: str = "card"
     example_condition: str = "type:X>=1"  # shown in messages about conditions
     aliases: list[str] = []  # other names the game answers to ("stccg"), lower case
+    variant_option: str = "--variant"  # how its players name a variant ("--format")
 
 
 class FieldModel(_Strict):
