@@ -57,7 +57,8 @@ def test_validate_says_which_other_variant_a_failing_deck_passes(tmp_path: Path)
     path.write_text(text + "1 Tox Uthat\n", encoding="utf-8")
     result = invoke(["validate", str(path), "--json"])
     data = json.loads(result.stdout)
-    assert data["status"] == "illegal" and data["legal_under"] == ["advanced", "open", "traditional"]
+    assert data["status"] == "illegal"
+    assert data["legal_under"] == ["advanced", "open", "traditional"]
     shown = invoke(["validate", str(path)])
     assert "legal under advanced, open, traditional: --format advanced" in shown.output
     # a legal deck gets no hint
