@@ -35,7 +35,9 @@ def percent(p: float | None) -> str:
 
 def stats(rep: Any, console: Console) -> None:
     """Each dimension as a bar chart, with the opening-hand figures per value."""
-    head = f"{rep.deck} · {rep.game}" + (f" · variant {rep.variant}" if rep.variant else "")
+    head = f"{rep.deck} · {rep.game}" + (
+        f" · {rep.variant_noun} {rep.variant}" if rep.variant else ""
+    )
     info = [f"{rep.size} cards"]
     if rep.pile_size is not None:
         info.append(f"{rep.pile_size} in the pile drawn from")

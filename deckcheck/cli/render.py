@@ -243,7 +243,7 @@ def _report_body(
     """The panel's paragraphs, each with its indent: those above the findings and those below
     (the notes). The findings are the end of the first part, or with ``table`` left out (for
     :func:`_findings_table`)."""
-    info = f"{rep.game} · variant {rep.variant} · {plural(rep.card_count, 'card')}"
+    info = f"{rep.game} · {rep.variant_noun} {rep.variant} · {plural(rep.card_count, 'card')}"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
     body: list[tuple[Styled, int]] = []

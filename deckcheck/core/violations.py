@@ -88,6 +88,11 @@ class Report:
     variant_option: str = "--variant"
 
     @property
+    def variant_noun(self) -> str:
+        """What the game's players call a variant ("format")."""
+        return self.variant_option.lstrip("-")
+
+    @property
     def status(self) -> Status:
         """illegal if any error, else unverified if any rule was undecided, else legal."""
         severities = {v.severity for v in self.violations}

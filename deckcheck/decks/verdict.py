@@ -31,6 +31,7 @@ def validate_loaded(loaded: LoadedDeck) -> Report:
         card_names(loaded, (c for v in violations for c in v.cards)),
         deck.side_zones(),
         deck.notes,
+        variant_option=game.spec.game.variant_option,
     )
 
 

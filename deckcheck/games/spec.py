@@ -34,6 +34,11 @@ class GameInfo(_Strict):
     aliases: list[str] = []  # other names the game answers to ("stccg"), lower case
     variant_option: str = "--variant"  # how its players name a variant ("--format")
 
+    @property
+    def variant_noun(self) -> str:
+        """What its players call a variant ("format")."""
+        return self.variant_option.lstrip("-")
+
 
 class FieldModel(_Strict):
     """``[fields.NAME]``: what a card field may hold."""
