@@ -203,9 +203,19 @@ def validate(
         bool,
         typer.Option("--suggest", help="Under an illegal deck's findings, its nearest legal deck."),
     ] = False,
+    owned: Annotated[
+        str | None,
+        typer.Option(
+            "--owned",
+            metavar="FILE",
+            help="A deck file listing your collection: list the copies it lacks for each deck.",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Check decks against their game's construction rules; every violation is reported.
+    With --owned, also what your collection lacks to build each deck (the exit code stays the
+    deck's).
 
     Exit code 0: all legal; 1: a deck is illegal; 3: a rule could not be decided (catalog
     data missing); 2: a deck could not be read.
@@ -222,7 +232,9 @@ def validate(
             decks, game=game, variant=variant, catalogs=catalog or [], params=params
         )
         return show(suggested, json_out, render.suggested)
-    result = api.validate(decks, game=game, variant=variant, catalogs=catalog or [], params=params)
+    result = api.validate(
+        decks, game=game, variant=variant, catalogs=catalog or [], params=params, owned=owned
+    )
     return show(result, json_out, render.validation)
 
 
@@ -831,6 +843,41 @@ def remove(
     Worf 2 Kurn[/]
     """
     return _edit(True, deck, cards, zone, catalog, game, variant, json_out)
+
+
+@_command(app)
+def build(
+    deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
+    game: GameOpt = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "--variant",
+            metavar="VARIANT",
+            help="The format (variant) to build for (default: the deck's, else the game's).",
+        ),
+    ] = None,
+    catalog: CatalogOpt = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="N", help="The first playtest hand's seed.")
+    ] = None,
+    no_mouse: Annotated[
+        bool, typer.Option("--no-mouse", help="Leave the mouse to the terminal.")
+    ] = False,
+) -> int:
+    """Build a deck on one screen: search the game's cards, add and remove them, and watch
+    every rule's standing, the odds by turn and a playtest hand change with each edit; save
+    keeps the file's format (as add/remove do). Keys: / search, Enter add, +/- on the deck,
+    s save, u undo, Ctrl+R redo, h hand, q quit.
+
+    Example: [bold]deckcheck build my-deck.txt --game stccg-1e[/]
+    """
+    from deckcheck.tui import run_build
+
+    return run_build(
+        deck, game=game, variant=variant, catalogs=catalog or [], seed=seed, mouse=not no_mouse
+    )
 
 
 @_command(app)

@@ -11,6 +11,7 @@ from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.decks.verdict import (
     Outcome,
     Validation,
+    missing_copies,
     validate_loaded,
     validate_partly,
     with_hint,
@@ -24,14 +25,24 @@ def validate_paths(
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
     params: Mapping[str, str | int] | None = None,
+    owned: str | Path | None = None,
 ) -> Validation:
-    """Validate several deck files; a broken file does not stop the others."""
+    """Validate several deck files; a broken file does not stop the others. With ``owned`` (a
+    deck file listing a collection), each deck's outcome lists the copies the collection
+    lacks to build it (an unreadable collection is an input error of that deck)."""
     outcomes = []
+    collections: dict[str, dict[str, int]] = {}  # by game: read once
     for path in paths:
         try:
             loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs, params=params)
+            missing = None
+            if owned is not None:
+                if loaded.game.id not in collections:
+                    held = load_deck(owned, game=loaded.game.id, catalogs=catalogs)
+                    collections[loaded.game.id] = dict(held.deck.counts())
+                missing = missing_copies(loaded, collections[loaded.game.id])
             report = with_hint(loaded, validate_loaded(loaded))
-            outcomes.append(Outcome(str(path), report=report))
+            outcomes.append(Outcome(str(path), report=report, missing=missing))
         except PartlyResolvedError as exc:
             outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))
         except DeckcheckError as exc:
