@@ -214,6 +214,8 @@ class _Model:
                 # The search then runs over more decks than the legal ones: its answer is
                 # still the best legal deck when it passes the rule (checked on it).
                 self.notes.append(f"{code} is checked on the answer only ({rc.note})")
+            elif rc.note:
+                self.notes.append(f"{code}: {rc.note}")  # cards it cannot use: unknown values
         fixed: dict[str, int] = {}
         for rc in stated.values():
             for card_id, n in rc.fixed.items():
