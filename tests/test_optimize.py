@@ -79,7 +79,7 @@ def _brute(
             continue
         key = (bound.problem.group_sizes, bound.problem.membership)
         if key not in memo:
-            query = Query(seen, options.second, True, options.turn)
+            query = Query(seen, options.second, options.mulligan == "rules", options.turn)
             memo[key] = solve(bound.problem, procedure, query, Policy(), mode=Mode.EXACT).fraction
         p = memo[key]
         if p is not None and (best is None or p > best):
