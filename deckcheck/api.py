@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.export import ExportResult
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
+    from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.commands.tune import TuneReport
     from deckcheck.decks.load import parse_settings
@@ -135,6 +136,14 @@ def validate(
     )
 
 
+def legality(deck: str | Path, *, catalogs: Paths = (), game: str | None = None) -> Legality:
+    """The deck under every variant of its game: one row each (variant, status, the codes of
+    its findings), like a deck site's legality panel."""
+    from deckcheck.commands.legality import deck_legality
+
+    return deck_legality(deck, game=game, catalogs=catalogs)
+
+
 def validate_and_suggest(
     decks: Sequence[str | Path],
     *,
@@ -161,7 +170,7 @@ def fix(
     owned: str | Path | None = None,
     prefer: str | None = None,
     write: bool = False,
-    output: Path | None = None,
+    output: str | Path | None = None,
     force: bool = False,
     catalogs: Paths = (),
     game: str | None = None,
@@ -200,7 +209,7 @@ def optimize(
     keep: Sequence[str] = (),
     time_limit: float | None = None,
     write: bool = False,
-    output: Path | None = None,
+    output: str | Path | None = None,
     force: bool = False,
     mulligan: str = "rules",
     redraw_policy: str = "optimal",
@@ -377,7 +386,7 @@ def export(
     deck: str,
     fmt: str,
     *,
-    output: Path | None = None,
+    output: str | Path | None = None,
     force: bool = False,
     allow_illegal: bool = False,
     catalogs: Paths = (),

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.export import ExportResult
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
+    from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.decks.verdict import Missing, Validation
     from deckcheck.games.catalog_check import CatalogCheck
@@ -164,13 +165,27 @@ def emit_json(data: Json) -> None:
     """Standard output holds only the JSON: UTF-8 text, or on a stream in another encoding
     (a cp1252 console) plain ASCII with \\u escapes: the same JSON for any reader."""
     utf = (sys.stdout.encoding or "utf-8").lower().replace("-", "").startswith("utf")
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=not utf) + "\n")
+    sys.stdout.write(json_text(data, ascii_only=not utf) + "\n")
     sys.stdout.flush()
+
+
+def json_text(data: Json, *, ascii_only: bool = False) -> str:
+    """The JSON of a result, exact and safe to show: every control character (C0 and C1, a
+    one-byte CSI among them) and every bidirectional or invisible mark is written as a
+    ``\\uXXXX`` escape, which any JSON reader turns back into the same character."""
+    text = json.dumps(data, indent=2, ensure_ascii=ascii_only)
+    # Outside strings JSON holds only ASCII punctuation, digits, letters and whitespace, so
+    # every such character found is inside a string, where an escape means the same.
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def write_text(text: str) -> None:
     """A file's content on standard output (an export, a template): UTF-8, like the files
-    deckcheck writes and reads, whatever the encoding of the terminal."""
+    deckcheck writes and reads, whatever the encoding of the terminal. On a terminal every
+    control or bidi character but the line ends is shown written out (:func:`safe`), so that
+    a deck's name cannot retitle or recolour the screen; a file or pipe gets the exact text."""
+    if _on_terminal():
+        text = "\r\n".join(safe(part) for part in text.split("\r\n"))
     if _encodable(text) or not hasattr(sys.stdout, "buffer"):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -178,6 +193,13 @@ def write_text(text: str) -> None:
     sys.stdout.flush()
     sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.buffer.flush()
+
+
+def _on_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _encodable(text: str) -> bool:
@@ -249,7 +271,7 @@ def _report_body(
     its file name whole."""
     from deckcheck.cli.fit import PANEL_FRAME, shorten_path
 
-    info = f"{rep.game} · variant {rep.variant} · {plural(rep.card_count, 'card')}"
+    info = f"{rep.game} · {rep.variant_noun} {rep.variant} · {plural(rep.card_count, 'card')}"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
     body: list[tuple[Styled, int]] = []
@@ -276,6 +298,8 @@ def _report_body(
     below: list[tuple[Styled, int]] = [
         (((f"note: {note}", "dim"),), 0) for note in rep.notes[:MAX_NOTES]
     ]
+    if rep.legal_under_hint:
+        below.insert(0, (((rep.legal_under_hint, "yellow"),), 0))
     if len(rep.notes) > MAX_NOTES:
         more = f"… and {len(rep.notes) - MAX_NOTES} more notes (--json lists all)"
         below.append((((more, ""),), 0))
@@ -1032,3 +1056,21 @@ def catalog_check(result: CatalogCheck) -> None:
         f": {result.label} ({result.game}): {plural(result.changed, 'card')} changed, "
         f"{result.added} added{unfilled}",
     )
+
+
+def legality(result: Legality) -> None:
+    """One row per variant: the verdict and the codes of its findings (the deck's own
+    variant marked)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{result.deck} · {result.game}", title_justify="left")
+    table.add_column("variant")
+    table.add_column("verdict")
+    table.add_column("findings", overflow="fold")
+    styles = {str(s): style for s, style in _STATUS_STYLE.items()}
+    for row in result.variants:
+        name = row.variant + (" (the deck's)" if row.own else "")
+        verdict = Text(row.status, style=styles.get(row.status, "dim"))
+        table.add_row(name, verdict, ", ".join(row.codes) or "-")
+    stdout().print(table)

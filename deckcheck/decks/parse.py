@@ -24,9 +24,11 @@ from deckcheck.decks.interchange import (
     looks_like_csv,
     looks_like_dek,
     looks_like_gemp,
+    looks_like_stdeck,
     parse_csv,
     parse_dek,
     parse_gemp,
+    parse_stdeck,
 )
 from deckcheck.decks.model import CategoryLine, DeckLine, DeckSource
 
@@ -537,6 +539,11 @@ def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
         raise DeckFormatError(
             f"is not valid JSON: {exc.msg}", source=label, line=exc.lineno
         ) from None
+    except ValueError:
+        # json's own refusal of a number of more than 4,300 digits (no count is that long)
+        raise DeckFormatError("holds a number too long to be a count", source=label) from None
+    if looks_like_stdeck(data):
+        return parse_stdeck(data, label, path)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise DeckFormatError(
             'a JSON deck is an object with "cards": [{"count": N, "id": …, "name": …}]',
