@@ -348,6 +348,14 @@ def test_a_number_of_thousands_of_digits_on_the_command_line(args: list[str]) ->
     assert len(_fails_cleanly(list(args))) < 300
 
 
+def test_a_count_argument_of_thousands_of_digits_or_not_ascii(tmp_path: Path) -> None:
+    deck = _deck(tmp_path, "game: dorn\nKaerdrak\n")
+    assert "10,000" in _fails_cleanly(["add", deck, "Gor", DIGITS])
+    _fails_cleanly(["add", deck, "Gor", "\u00b2"])  # a digit to Python, no count
+    _fails_cleanly(["odds", KLINGON, "type:ship>=1", "--redraws", "\u00b2"], "--redraws")
+    assert deck.read_text(encoding="utf-8") == "game: dorn\nKaerdrak\n"
+
+
 @pytest.mark.parametrize(
     ("name", "text"),
     [

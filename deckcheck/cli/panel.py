@@ -47,7 +47,7 @@ def plain_width(stream: Any) -> int | None:
     if not (getattr(stream, "encoding", "utf-8") or "utf-8").lower().startswith("utf"):
         return None
     columns = os.environ.get("COLUMNS")
-    if columns is not None and columns.isdigit():
+    if columns is not None and columns.isascii() and columns.isdigit() and len(columns) <= 6:
         width = int(columns)
     else:  # the first standard stream that is a terminal gives the width, as in rich
         width = 0
