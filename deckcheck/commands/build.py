@@ -27,7 +27,7 @@ from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck
 from deckcheck.decks.rewrite import Change, Encoded, decode_keeping
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
-from deckcheck.export.write import write_atomically
+from deckcheck.export.write import editing, write_atomically
 
 #: Turns the odds chart shows (turn 1 is the opening hand).
 ODDS_TURNS = 6
@@ -227,16 +227,29 @@ class BuildSession:
     def save(self, *, overwrite: bool = False) -> None:
         """Write the deck atomically; refuses (:class:`SaveConflict`) when the file changed
         on disk since it was read, unless ``overwrite``."""
-        if not overwrite and self.changed_on_disk():
-            raise SaveConflict(
-                "changed on disk since it was opened: reload it (your edits are lost) or "
-                "overwrite it",
-                source=self.label,
-            )
         data = self.encoded.encode(self.text)
-        write_atomically(self.path, data, force=True)
+        if self.on_disk is None or overwrite:
+            if not overwrite and self.changed_on_disk():
+                raise self._conflict()
+            write_atomically(self.path, data, force=True)
+        elif not self.path.exists():
+            raise self._conflict()  # deleted meanwhile
+        else:
+            # Compared and replaced under the file's lock (export.write): an add or remove
+            # running meanwhile is either seen here or waits, never silently overwritten.
+            with editing(self.path) as held:
+                if held.data != self.on_disk:
+                    raise self._conflict()
+                held.replace(data)
         self.on_disk = data
         self.saved_text = self.text
+
+    def _conflict(self) -> SaveConflict:
+        return SaveConflict(
+            "changed on disk since it was opened: reload it (your edits are lost) or "
+            "overwrite it",
+            source=self.label,
+        )
 
     def reload(self) -> None:
         """Read the file again (edits not saved are dropped; undo goes back to them)."""
