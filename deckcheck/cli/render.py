@@ -521,8 +521,9 @@ def optimized(result: OptimizeResult) -> None:
     if result.status == "optimal":
         proof = (
             f"optimal: no legal deck within the limits does better ({result.candidates} "
-            f"mixes: {result.evaluated} scored exactly, {result.ruled_out} ruled out by a "
-            f"bound, {result.unreachable} proven unreachable)"
+            f"class mixes, {result.evaluated} scored exactly: {result.ruled_out} ruled out by "
+            f"a bound, {result.unreachable} proven out of reach, {result.reached} reached, the "
+            "last the answer's)"
         )
         say(console, ("  proof: ", "bold"), proof)
     else:
