@@ -246,8 +246,7 @@ class BuildSession:
 
     def _conflict(self) -> SaveConflict:
         return SaveConflict(
-            "changed on disk since it was opened: reload it (your edits are lost) or "
-            "overwrite it",
+            "changed on disk since it was opened: reload it (your edits are lost) or overwrite it",
             source=self.label,
         )
 
