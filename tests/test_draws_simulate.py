@@ -390,7 +390,7 @@ def test_same_seed_same_result() -> None:
 def test_result_independent_of_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks have fixed sizes and streams, so worker processes change speed, not results."""
     monkeypatch.setattr(vectorised, "CHUNK", 1 << 17)
-    monkeypatch.setattr(vectorised, "PARALLEL_MIN_TRIALS", 100_000)
+    monkeypatch.setattr(vectorised, "WORKER_START_SECONDS", 0.0)
     seen: list[tuple[int, int]] = []
     case = CASES[2]
     one = simulate_vectorised(case.problem, case.procedure, case.query, 600_000, 7, workers=1)
