@@ -656,7 +656,10 @@ def optimize(
     output: Annotated[
         Path | None,
         typer.Option(
-            "-o", "--output", help="Write the answer to this file (- for standard output)."
+            "-o",
+            "--output",
+            metavar="FILE",
+            help="Write the answer to this file (- for standard output).",
         ),
     ] = None,
     force: Annotated[
