@@ -101,10 +101,14 @@ def games() -> GameList:
 
 
 def cards(
-    game: str, search: str | None = None, *, catalogs: Paths = (), variant: str | None = None
+    game: str,
+    search: str | Sequence[str] | None = None,
+    *,
+    catalogs: Paths = (),
+    variant: str | None = None,
 ) -> CardSearch:
-    """A game's cards matching ``search`` (part of a name or id, or ``field:value``), as
-    ``variant`` (if given) changes them."""
+    """A game's cards matching every term of ``search`` (part of a name or id, ``field:value``
+    or ``field<=N``), as ``variant`` (if given) changes them."""
     from deckcheck.commands.cards import find_cards
 
     return find_cards(game, search, catalogs, variant)
@@ -408,31 +412,44 @@ def new(
 
 def add(
     deck: str | Path,
-    card: str,
+    card: str | Sequence[tuple[str, int]],
     count: int = 1,
     *,
     zone: str | None = None,
     catalogs: Paths = (),
     game: str | None = None,
     variant: str | None = None,
+    listed: str | None = None,
 ) -> EditResult:
-    """Add copies of a card to a deck file in place (format, comments and order kept)."""
+    """Add copies of a card (or of several: (card, count) pairs, and the cards of a pasted
+    list ``listed``) to a deck file in place (format, comments and order kept)."""
     from deckcheck.commands.deckfile import edit_deck
 
-    return edit_deck(deck, card, count, zone=zone, game=game, variant=variant, catalogs=catalogs)
+    return edit_deck(
+        deck,
+        card,
+        count,
+        zone=zone,
+        game=game,
+        variant=variant,
+        catalogs=catalogs,
+        listed=listed,
+    )
 
 
 def remove(
     deck: str | Path,
-    card: str,
+    card: str | Sequence[tuple[str, int]],
     count: int = 1,
     *,
     zone: str | None = None,
     catalogs: Paths = (),
     game: str | None = None,
     variant: str | None = None,
+    listed: str | None = None,
 ) -> EditResult:
-    """Remove copies of a card from a deck file in place (a line at 0 copies goes)."""
+    """Remove copies of a card (or of several, as :func:`add` takes them) from a deck file in
+    place (a line at 0 copies goes)."""
     from deckcheck.commands.deckfile import edit_deck
 
     return edit_deck(
@@ -444,6 +461,7 @@ def remove(
         game=game,
         variant=variant,
         catalogs=catalogs,
+        listed=listed,
     )
 
 
