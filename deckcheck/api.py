@@ -121,13 +121,18 @@ def validate(
     game: str | None = None,
     variant: str | None = None,
     params: Mapping[str, str | int] | None = None,
+    owned: str | Path | None = None,
 ) -> Validation:
     """Check decks against their game's construction rules; a deck that cannot be read is an
     outcome with its error, and does not stop the others. ``params`` change the settings the game
-    declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts)."""
+    declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts).
+    ``owned``: a deck file listing a collection; each outcome lists the copies it lacks
+    (``missing``), the exit code staying the decks'."""
     from deckcheck.commands.validate import validate_paths
 
-    return validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
+    return validate_paths(
+        decks, game=game, variant=variant, catalogs=catalogs, params=params, owned=owned
+    )
 
 
 def validate_and_suggest(

@@ -208,9 +208,19 @@ def validate(
             help="Under an illegal deck's findings, its nearest legal deck.",
         ),
     ] = False,
+    owned: Annotated[
+        str | None,
+        typer.Option(
+            "--owned",
+            metavar="FILE",
+            help="A deck file listing your collection: list the copies it lacks for each deck.",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Check decks against their game's construction rules; every violation is reported.
+    With --owned, also what your collection lacks to build each deck (the exit code stays the
+    deck's).
 
     Exit code 0: all legal; 1: a deck is illegal; 3: a rule could not be decided (catalog
     data missing); 2: a deck could not be read.
@@ -227,7 +237,9 @@ def validate(
             decks, game=game, variant=variant, catalogs=catalog or [], params=params
         )
         return show(suggested, json_out, render.suggested)
-    result = api.validate(decks, game=game, variant=variant, catalogs=catalog or [], params=params)
+    result = api.validate(
+        decks, game=game, variant=variant, catalogs=catalog or [], params=params, owned=owned
+    )
     return show(result, json_out, render.validation)
 
 

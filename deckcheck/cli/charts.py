@@ -145,9 +145,11 @@ def tune(rep: Any, console: Console) -> None:
     else:
         change = rep.answer - rep.current
         delta = "as many as now" if change == 0 else f"{change:+d} from the {rep.current} now"
+        illegal = getattr(rep, "answer_legal", None) is False
         verdict = Text.assemble(
-            (f"{rep.answer} cards of {rep.category}", "bold green"),
+            (f"{rep.answer} cards of {rep.category}", "bold red" if illegal else "bold green"),
             f" for {goal} ({delta}; deck of {rep.deck_size})",
+            (" — illegal: no legal deck of this size holds that many" if illegal else "", "red"),
         )
     console.print(
         Panel(
@@ -170,6 +172,10 @@ def tune(rep: Any, console: Console) -> None:
             marks.append("← answer")
         if row.count == rep.current:
             marks.append("now")
+        if getattr(row, "legal", None) is False:
+            marks.append("illegal")
+        if row.count == getattr(rep, "legal_answer", None):
+            marks.append("← nearest legal")
         table.add_row(
             str(row.count),
             f"{100 * row.probability:.2f} %" + ("" if row.exact else "~"),
@@ -178,6 +184,8 @@ def tune(rep: Any, console: Console) -> None:
             Text(", ".join(marks), style="bold" if row.count == rep.answer else "dim"),
         )
     console.print(table)
+    for line in getattr(rep, "rules", ()):
+        console.print(Text(f"• {line}", style="yellow"))
     for note in rep.assumptions:
         console.print(Text(f"• {note}", style="dim"))
 

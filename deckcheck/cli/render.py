@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.optimize import OptimizeResult
-    from deckcheck.decks.verdict import Validation
+    from deckcheck.decks.verdict import Missing, Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
     from deckcheck.games.registry import GameList
@@ -350,6 +350,32 @@ def validation(result: Validation) -> None:
             error(outcome.error)
         if outcome.report is not None:
             report(outcome.report)  # beside unknown lines: the verdict on the rest
+        if outcome.missing is not None and outcome.error is None:
+            _missing(outcome.missing)
+
+
+def _missing(missing: Sequence[Missing]) -> None:
+    """What the collection lacks to build the deck, card by card."""
+    from rich.text import Text
+
+    console = stdout()
+    if not missing:
+        say(console, ("your collection holds every card of this deck", "green"))
+        return
+    total = sum(m.lacking for m in missing)
+    say(
+        console,
+        ("your collection lacks ", "bold"),
+        (f"{total} copy:" if total == 1 else f"{total} copies:"),
+    )
+    for m in missing:
+        console.print(
+            Text.assemble(
+                (f"  −{m.lacking} ", "red"),
+                m.name,
+                (f"  {m.id} · {m.owned} of {m.needed} owned", "dim"),
+            )
+        )
 
 
 def suggested(result: SuggestedValidation) -> None:
