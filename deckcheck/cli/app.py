@@ -35,6 +35,13 @@ def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
         except RecursionError:
             render.error("input is nested too deeply to read")
             raise typer.Exit(2) from None
+        except ValueError as exc:
+            # Python's own limit on reading a number (4,300 digits), where a reader of some
+            # input did not check first: still bad input, never a traceback.
+            if "integer string conversion" not in str(exc):
+                raise
+            render.error("a number in the input is too long to read (thousands of digits)")
+            raise typer.Exit(2) from None
         except (KeyboardInterrupt, process.Stopped, process.OutputFailed) as exc:
             # Typer would end a Ctrl-C silently; every stop says why, in one line.
             raise typer.Exit(process.ending(exc)) from None
@@ -511,7 +518,7 @@ def export(
         ),
     ],
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option(
             "-o", "--output", metavar="FILE", help="File to write (default: standard output)."
         ),
@@ -583,7 +590,7 @@ def fix(
         ),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option(
             "-o",
             "--output",
@@ -672,7 +679,7 @@ def optimize(
         typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option(
             "-o",
             "--output",
@@ -745,7 +752,7 @@ ZoneOpt = Annotated[
 def new(
     game: Annotated[str, typer.Argument(help="Game id, e.g. stccg-1e.")],
     output: Annotated[
-        Path,
+        str,  # as typed: a trailing '/' names a folder
         typer.Option(
             "-o",
             "--output",
