@@ -25,7 +25,7 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck
 from deckcheck.decks.rewrite import Change, Encoded, decode_keeping
-from deckcheck.decks.verdict import validate_loaded
+from deckcheck.decks.verdict import validate_loaded, with_hint
 from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
 from deckcheck.export.write import write_atomically
 
@@ -309,12 +309,16 @@ class BuildSession:
 
     def standing(self) -> Standing:
         """Every rule with its progress and findings, and the verdict (``validate``'s)."""
-        loaded, report = self.opened.loaded, self.opened.report
+        loaded = self.opened.loaded
+        # validate's report, with the other variants (formats) the deck passes when it fails
+        # its own
+        report = with_hint(loaded, self.opened.report)
         rows = tuple(
             RuleRow(p, tuple(v for v in report.violations if v.code == p.code))
             for p in rule_progress(loaded, report)
         )
-        return Standing(rows, report, _summary(loaded, report))
+        hints = (report.legal_under_hint,) if report.legal_under else ()
+        return Standing(rows, report, _summary(loaded, report), hints)
 
     def odds(
         self,
