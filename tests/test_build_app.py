@@ -18,7 +18,7 @@ import pytest
 from conftest import EXAMPLES, TESTS
 
 from deckcheck import api
-from deckcheck.commands.build import BuildSession
+from deckcheck.commands.build import BuildSession, SaveConflict
 from deckcheck.tui.app import BuildApp, Confirm
 from deckcheck.tui.playtest import deal, new_deck_text
 
@@ -304,3 +304,26 @@ def test_planetary_conquerors_playtest_plays_the_optimal_return() -> None:
         returned = hand.decisions[0].startswith("returned")
         assert shown.advice.startswith("optimal: return 3" if returned else "optimal: keep")
         assert len(shown.turns) == 1 and len(shown.turns[0]) == 2  # two draws a turn
+
+
+def test_saving_never_loses_a_change_made_elsewhere(tmp_path: Path) -> None:
+    """A file changed, made or removed on disk since it was read: saving refuses (nothing
+    written) until told to overwrite; reload takes the disk's and undo brings the edit back."""
+    deck = tmp_path / "party.txt"
+    session = BuildSession(deck, new_text=new_deck_text(deck, "dorn", None))
+    hero = session.opened.loaded.catalog.by_id("hero/gor")
+    assert hero is not None
+    session.add(hero)
+    deck.write_text("game: dorn\nRagnar\n", encoding="utf-8")  # made meanwhile
+    with pytest.raises(SaveConflict, match="was made on disk"):
+        session.save()
+    assert deck.read_text(encoding="utf-8") == "game: dorn\nRagnar\n"
+    session.reload()
+    assert [line.card.name for line in session.deck_lines()] == ["Ragnar"]
+    session.undo()  # the edit comes back, on the text it was made on
+    assert [line.card.name for line in session.deck_lines()] == ["Gor"]
+    session.save(overwrite=True)
+    assert api.validate([deck]).outcomes[0].report.card_count == 1  # type: ignore[union-attr]
+    deck.unlink()
+    with pytest.raises(SaveConflict, match="was removed"):
+        session.save()
