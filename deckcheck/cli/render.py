@@ -233,33 +233,27 @@ def report(rep: Report, console: Console | None = None, expand: bool = False) ->
     them. A partial verdict (some lines named no card) says so first. With ``expand`` the
     panel takes the whole width (several decks: panels of one width).
 
-    Where rich would draw the panel as plain text, it is drawn without rich's console
-    (:mod:`deckcheck.cli.panel`): the same characters, without its import."""
-    from deckcheck.cli.panel import plain_panel, plain_width
+    Written to a pipe or a file, the same as plain lines, without rich
+    (:mod:`deckcheck.cli.plain`)."""
+    from deckcheck.cli.plain import piped_width, plain_lines
 
-    width = plain_width(sys.stdout) if console is None else None
-    screen = width or (console or stdout()).width
-    table = bool(rep.violations) and screen >= WIDE
-    above, below = _report_body(rep, table, screen)
     title: Styled = ((rep.status.value.upper(), _STATUS_STYLE[rep.status]),)
     if rep.partial:
         title += ((" (partial)", "bold red"),)
-    if width is not None and not table:
-        paragraphs = [("".join(t for t, _ in parts), indent) for parts, indent in above + below]
-        heading = "".join(t for t, _ in title)
-        if not any(_drawn_by_rich(text) for text in [heading, *(t for t, _ in paragraphs)]):
-            sys.stdout.write(plain_panel(heading, paragraphs, width, expand))
-            sys.stdout.flush()
-            return
-    _rich_report(
-        title, above, _findings_table(rep) if table else None, below, console or stdout(), expand
-    )
-
-
-def _drawn_by_rich(text: str) -> bool:
-    """Whether rich does more with ``text`` than :mod:`deckcheck.cli.panel` repeats: tabs,
-    line breaks, characters :func:`safe` writes out."""
-    return "\t" in text or "\n" in text or _UNSAFE.search(text) is not None
+    width = piped_width(sys.stdout) if console is None else None
+    if width is not None:
+        above, below = _report_body(rep, False, width)
+        heading = safe("".join(t for t, _ in title))
+        paragraphs = [
+            (safe("".join(t for t, _ in parts)), indent) for parts, indent in above + below
+        ]
+        sys.stdout.write(plain_lines(heading, paragraphs, width))
+        sys.stdout.flush()
+        return
+    console = console or stdout()
+    table = bool(rep.violations) and console.width >= WIDE
+    above, below = _report_body(rep, table, console.width)
+    _rich_report(title, above, _findings_table(rep) if table else None, below, console, expand)
 
 
 def _report_body(
@@ -409,7 +403,7 @@ def validation(result: Validation) -> None:
         if outcome.missing is not None and outcome.error is None:
             _missing(outcome.missing)
     if several:
-        say(stdout(), summary(result))
+        stdout().print(summary(result), markup=False)  # wrapped, as the reports are
 
 
 def summary(result: Validation) -> str:
@@ -462,7 +456,7 @@ def suggested(result: SuggestedValidation) -> None:
         else:
             error(outcome.error)
     if several:
-        say(stdout(), summary(result.validation))
+        stdout().print(summary(result.validation), markup=False)
 
 
 def fixed(result: FixResult, heading: bool = True) -> None:
@@ -572,8 +566,9 @@ def optimized(result: OptimizeResult) -> None:
     if result.status == "optimal":
         proof = (
             f"optimal: no legal deck within the limits does better ({result.candidates} "
-            f"mixes: {result.evaluated} scored exactly, {result.ruled_out} ruled out by a "
-            f"bound, {result.unreachable} proven unreachable)"
+            f"class mixes, {result.evaluated} scored exactly: {result.ruled_out} ruled out by "
+            f"a bound, {result.unreachable} proven out of reach, {result.reached} reached, the "
+            "last the answer's)"
         )
         say(console, ("  proof: ", "bold"), proof)
     else:

@@ -83,6 +83,7 @@ class OptimizeResult:
     ruled_out: int = 0
     unreachable: int = 0
     simulated: int = 0
+    reached: int = 0
     gain_bound: Fraction | None = None
     curve_before: tuple[CurvePoint, ...] = ()
     curve_after: tuple[CurvePoint, ...] = ()
@@ -147,6 +148,7 @@ class OptimizeResult:
                 "evaluated": self.evaluated,
                 "ruled_out_by_bound": self.ruled_out,
                 "unreachable": self.unreachable,
+                "reached": self.reached,
                 "simulated": self.simulated,
                 "gain_bound": None if self.gain_bound is None else float(self.gain_bound),
                 "gain_bound_exact": _fraction_text(self.gain_bound),
@@ -366,6 +368,7 @@ def optimize_loaded(
             ruled_out=found.ruled_out,
             unreachable=found.unreachable,
             simulated=found.simulated,
+            reached=found.reached,
             gain_bound=gain,
             curve_after=_curve(answer, conditions, options, turns),
             report=report,
