@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector, looks_like_field_value
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import fold
 from deckcheck.core.values import frozen
 from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.games.registry import get_game
 
 
@@ -32,18 +30,13 @@ class CardSearch:
         return [c.as_dict() for c in self.cards]
 
 
-def find_cards(
-    game_id: str,
-    search: str | None,
-    catalogs: Sequence[str | Path] = (),
-    variant: str | None = None,
-) -> CardSearch:
+def find_cards(game_id: str, search: str | None, context: Context = NO_CONTEXT) -> CardSearch:
     """Cards whose name, alias or id contains ``search`` (folded), or that match
     ``field:value``; exact name or id matches come first. Under a ``variant`` the cards carry
     its changes (Dorn four-heroes: rituals cost 1 more blood) and its notes come along."""
     game = get_game(game_id)
-    the_variant = game.variant(variant) if variant is not None else None
-    catalog = game.catalog(catalogs, the_variant)
+    the_variant = game.variant(context.variant) if context.variant is not None else None
+    catalog = game.catalog(context.overlays, the_variant)
     cards: list[Card]
     if not search:
         cards = list(catalog)

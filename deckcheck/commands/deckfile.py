@@ -33,6 +33,7 @@ from deckcheck.export.formats import reference, render_with_notes
 from deckcheck.export.inplace import edited_text, load_editable, parse_editable
 from deckcheck.export.write import write_atomically
 from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.games.registry import get_game
 
 
@@ -79,9 +80,7 @@ def edit_deck(
     *,
     remove: bool = False,
     zone: str | None = None,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
 ) -> EditResult:
     """Add (or with ``remove`` take out) ``count`` copies of ``card`` in the deck file, in its
     ``zone`` where the game has zones; the file is rewritten atomically, else untouched."""
@@ -94,7 +93,7 @@ def edit_deck(
     data = read_bytes(target)
     text, encoded = decode_keeping(data, label)
     source = parse_editable(text, label, target)
-    loaded, before = load_editable(source, game, variant, catalogs)
+    loaded, before = load_editable(source, context)
     the_card = find_card(card, loaded)
     the_zone = _zone(zone, loaded.game)
     if the_zone is None and not remove and _writes_zones(text, source, loaded.game):
@@ -105,9 +104,7 @@ def edit_deck(
     except DeckFormatError as exc:
         raise DeckFormatError(exc.message, source=label, line=exc.line) from None
     write_atomically(target, encoded.encode(new_text), force=True)
-    after_loaded, after = load_editable(
-        parse_editable(new_text, label, target), game, variant, catalogs
-    )
+    after_loaded, after = load_editable(parse_editable(new_text, label, target), context)
     brought, cleared = changed_findings(before, after)
     return EditResult(
         target,

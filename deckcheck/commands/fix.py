@@ -12,9 +12,8 @@ import dataclasses
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
@@ -25,13 +24,12 @@ from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import Outcome, Validation
 from deckcheck.export.formats import formats_for, render
 from deckcheck.export.write import write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.solve.nearest import Change, FixResult, nearest_legal
 
 
-def _owned_counts(
-    path: str | Path, loaded: LoadedDeck, catalogs: Sequence[str | Path]
-) -> dict[str, int]:
-    collection = load_deck(path, game=loaded.game.id, catalogs=catalogs)
+def _owned_counts(path: str | Path, loaded: LoadedDeck, context: Context) -> dict[str, int]:
+    collection = load_deck(path, Context(context.overlays, loaded.game.id))
     return dict(collection.deck.counts())
 
 
@@ -71,10 +69,7 @@ def fix_deck(
     write: bool = False,
     output: Path | None = None,
     force: bool = False,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, Any] | None = None,
+    context: Context = NO_CONTEXT,
 ) -> FixResult:
     """Load a deck, find its nearest legal deck; with ``write`` replace the file (atomically,
     the old one kept as ``DECK.bak``), with ``output`` write the answer there (``-``: only
@@ -83,8 +78,8 @@ def fix_deck(
         raise UsageError("give --write or -o FILE, not both")
     if write and deck == "-":
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
-    counts = _owned_counts(owned, loaded, catalogs) if owned is not None else None
+    loaded = load_deck(deck, context)
+    counts = _owned_counts(owned, loaded, context) if owned is not None else None
     result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
     if result.status != "fixed":
         return result
@@ -100,7 +95,7 @@ def fix_deck(
     if write:
         path = Path(deck)
         saved = backup_file(path)
-        if _edited_in_place(path, loaded, result.changes, catalogs):
+        if _edited_in_place(path, loaded, result.changes, context):
             text = path.read_text(encoding="utf-8", errors="replace")
         else:
             text = _text_of(loaded, answer, path)
@@ -116,7 +111,7 @@ def fix_deck(
 
 
 def _edited_in_place(
-    path: Path, loaded: LoadedDeck, changes: Sequence[Change], catalogs: Sequence[str | Path]
+    path: Path, loaded: LoadedDeck, changes: Sequence[Change], context: Context
 ) -> bool:
     """Apply the fix to the file line by line, keeping its comments, order and format, where
     the file's format can be edited so and the order of its cards does not matter (a Drake
@@ -130,9 +125,7 @@ def _edited_in_place(
         apply_changes(
             path,
             [EditChange(c.card, c.delta) for c in changes if c.delta],
-            game=loaded.game.id,
-            variant=loaded.variant.name,
-            catalogs=catalogs,
+            Context(context.overlays, loaded.game.id, loaded.variant.name),
         )
     except DeckcheckError:
         return False  # a format the editor does not write (CSV, Markdown, gemp)
@@ -173,10 +166,7 @@ class SuggestedValidation:
 def suggest_fixes(
     outcomes: Sequence[Outcome],
     *,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, Any] | None = None,
+    context: Context = NO_CONTEXT,
 ) -> tuple[FixResult | None, ...]:
     """The nearest legal deck of each illegal deck among ``outcomes`` (None for the others)."""
     fixes: list[FixResult | None] = []
@@ -185,8 +175,6 @@ def suggest_fixes(
         if not illegal or outcome.path == "-":  # standard input cannot be read twice
             fixes.append(None)
             continue
-        loaded = load_deck(
-            outcome.path, game=game, variant=variant, catalogs=catalogs, params=params
-        )
+        loaded = load_deck(outcome.path, context)
         fixes.append(nearest_legal(loaded))
     return tuple(fixes)

@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.decks.verdict import Outcome, Validation, validate_loaded, validate_partly
+from deckcheck.games.context import NO_CONTEXT, Context
 
 
-def validate_paths(
-    paths: Sequence[str | Path],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, str | int] | None = None,
-) -> Validation:
-    """Validate several deck files; a broken file does not stop the others."""
+def validate_paths(paths: Sequence[str | Path], context: Context = NO_CONTEXT) -> Validation:
+    """Validate several deck files, each opened in ``context``; a broken file does not stop the
+    others."""
     outcomes = []
     for path in paths:
         try:
-            loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs, params=params)
+            loaded = load_deck(path, context)
             outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
         except PartlyResolvedError as exc:
             outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))

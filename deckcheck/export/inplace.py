@@ -33,24 +33,22 @@ from deckcheck.decks.rewrite import (
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import reference, render_with_notes
 from deckcheck.export.write import write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
 
 
 def apply_changes(
     path: str | Path,
     changes: Sequence[Change],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
 ) -> None:
-    """Make several changes to a deck file in place at once (as :func:`edit_deck` makes one:
+    """Make several changes to a deck file in place at once (as ``add`` makes one:
     format, encoding, comments, order and line ends kept; written atomically). For callers
     that already know the cards (``fix --write``)."""
     target = Path(path)
     label = source_label(path)
     text, encoded = decode_keeping(read_bytes(target), label)
     source = parse_editable(text, label, target)
-    loaded, _ = load_editable(source, game, variant, catalogs)
+    loaded, _ = load_editable(source, context)
     try:
         new_text = edited_text(text, source, loaded, changes)
     except DeckFormatError as exc:
@@ -59,6 +57,7 @@ def apply_changes(
 
 
 def parse_editable(text: str, label: str, path: Path) -> DeckSource:
+    """The deck file's text parsed, in a format deckcheck edits in place (else a usage error)."""
     source = parse_deck(text.replace("\r\n", "\n").replace("\r", "\n"), label, path)
     if source.format not in EDITABLE:
         raise UsageError(
@@ -72,13 +71,11 @@ def parse_editable(text: str, label: str, path: Path) -> DeckSource:
     return source
 
 
-def load_editable(
-    source: DeckSource, game: str | None, variant: str | None, catalogs: Sequence[str | Path]
-) -> tuple[LoadedDeck, Report]:
+def load_editable(source: DeckSource, context: Context) -> tuple[LoadedDeck, Report]:
     """The deck and its report; a deck with unknown lines is edited too (its report is the
     verdict on the rest)."""
     try:
-        loaded = resolve_source(source, game=game, variant=variant, catalogs=catalogs)
+        loaded = resolve_source(source, context)
     except PartlyResolvedError as exc:
         if exc.loaded is None:
             raise
@@ -109,6 +106,7 @@ def _held(source: DeckSource, loaded: LoadedDeck) -> list[Held]:
 def edited_text(
     text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change]
 ) -> str:
+    """The file's new text with ``changes`` made, in its own format."""
     zones = [z.name for z in loaded.game.zones]
     held = _held(source, loaded)
     if source.format in ("text", "lackey"):
