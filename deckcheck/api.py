@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.export import ExportResult
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
+    from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.commands.tune import TuneReport
     from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
@@ -57,6 +58,7 @@ __all__ = [
     "Json",
     "NewDeck",
     "OddsReport",
+    "OptimizeResult",
     "Result",
     "StatsReport",
     "SuggestedValidation",
@@ -75,6 +77,7 @@ __all__ = [
     "new",
     "odds",
     "odds_deckless",
+    "optimize",
     "parse_settings",
     "remove",
     "simulate",
@@ -172,6 +175,54 @@ def fix(
         output=output,
         force=force,
         context=make_context(catalogs, game, variant, params),
+    )
+
+
+def optimize(
+    deck: str,
+    conditions: Sequence[str],
+    *,
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    changes: int | None = None,
+    owned: str | Path | None = None,
+    keep: Sequence[str] = (),
+    time_limit: float | None = None,
+    write: bool = False,
+    output: Path | None = None,
+    force: bool = False,
+    mulligan: str = "rules",
+    redraw_policy: str = "optimal",
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+    params: Mapping[str, str | int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> OptimizeResult:
+    """The legal deck within ``changes`` copies changed (any number: None), of catalog cards
+    or of the collection ``owned``, keeping ``keep``, with the best exact chance that all
+    ``conditions`` hold, and the proof that no such deck does better (``status``
+    ``"optimal"``); ``time_limit`` seconds cut the search short (``"best found"``, with the
+    bound on what could still be gained). Build the best deck from your collection: a deck
+    made by :func:`new` and ``owned``."""
+    from deckcheck.commands.optimize import optimize_deck
+    from deckcheck.games.context import make_context
+
+    options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
+    return optimize_deck(
+        deck,
+        conditions,
+        options,
+        changes=changes,
+        keep=keep,
+        owned=owned,
+        write=write,
+        output=output,
+        force=force,
+        time_limit=time_limit,
+        context=make_context(catalogs, game, variant, params),
+        progress=progress,
     )
 
 
@@ -525,6 +576,7 @@ _LAZY = {
     "GameList": ("deckcheck.games.registry", "GameList"),
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
+    "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
     "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),
     "SuggestedValidation": ("deckcheck.commands.fix", "SuggestedValidation"),
     "TuneReport": ("deckcheck.commands.tune", "TuneReport"),

@@ -18,7 +18,7 @@ from deckcheck.draws.exact.capped import PlainProgramme, class_order, plain_ways
 from deckcheck.draws.exact.compositions import compositions, ways
 from deckcheck.draws.exact.reduced import reduce_problem
 from deckcheck.draws.facade import EXACT_WORK_LIMIT, Mode, Policy, solve, solve_turns
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, Request
 
 OPS = (">=", "<=", "=", ">", "<")
 
@@ -256,7 +256,7 @@ def test_optimal_redraw_turns_read_one_table_of_hands(monkeypatch: pytest.Monkey
     assert len(built) == 1  # the later turns read the first one's table
     optimal_redraw._solve.cache_clear()
     for q, a in zip(queries, answers, strict=True):
-        alone = optimal_redraw.optimal_redraw_odds(problem, procedure, q)
+        alone = optimal_redraw.optimal_redraw_odds(Request(problem, procedure, q))
         assert a.exact and a.fraction == alone.fraction
 
 

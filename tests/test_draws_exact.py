@@ -8,12 +8,12 @@ matching several selectors at once (a ship/unit card against "ship>=2" and "unit
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import random
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from conftest import lines_run
@@ -30,16 +30,24 @@ from deckcheck.draws.model import (
     Procedure,
     Query,
     RedrawRule,
+    Request,
     ReturnRule,
 )
 
 OPS = (">=", "<=", "=", ">", "<")
 
+
 # The oracle below plays the look-ahead's rule of thumb (policies.lookahead_keep), so the engine
 # is asked for that named policy here; the optimal look-ahead has its own oracle in
 # test_lookahead_optimal.py.
-exact_odds = functools.partial(exact_odds_any, lookahead="heuristic")
-optimal_return_choice = functools.partial(optimal_return_choice_any, lookahead="heuristic")
+def exact_odds(problem: DrawProblem, procedure: Procedure, query: Query, **options: Any) -> Any:
+    return exact_odds_any(Request(problem, procedure, query, "heuristic"), **options)
+
+
+def optimal_return_choice(
+    problem: DrawProblem, procedure: Procedure, query: Query, **options: Any
+) -> Any:
+    return optimal_return_choice_any(Request(problem, procedure, query, "heuristic"), **options)
 
 
 def one_selector(copies: int, deck: int, *tests: CountTest) -> DrawProblem:

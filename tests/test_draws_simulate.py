@@ -29,6 +29,7 @@ from deckcheck.draws.model import (
     Procedure,
     Query,
     RedrawRule,
+    Request,
     ReturnRule,
 )
 from deckcheck.draws.policies import greedy_return, lookahead_keep, redraw_allowed
@@ -389,7 +390,7 @@ def test_same_seed_same_result() -> None:
 def test_result_independent_of_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks have fixed sizes and streams, so worker processes change speed, not results."""
     monkeypatch.setattr(vectorised, "CHUNK", 1 << 17)
-    monkeypatch.setattr(vectorised, "PARALLEL_MIN_TRIALS", 100_000)
+    monkeypatch.setattr(vectorised, "WORKER_START_SECONDS", 0.0)
     seen: list[tuple[int, int]] = []
     case = CASES[2]
     one = simulate_vectorised(case.problem, case.procedure, case.query, 600_000, 7, workers=1)
@@ -479,7 +480,7 @@ EXACT_CASES = [
 def test_against_exact_engine(case: Case) -> None:
     exact = pytest.importorskip("deckcheck.draws.exact.odds")
     # The simulators' default look-ahead is the rule of thumb: ask the engine for the same.
-    odds = exact.exact_odds(case.problem, case.procedure, case.query, lookahead="heuristic")
+    odds = exact.exact_odds(Request(case.problem, case.procedure, case.query, "heuristic"))
     ref, vec = run_both(case)
     for result in (ref, vec):
         assert close(result.probability, result.trials, odds.probability)
@@ -493,8 +494,8 @@ def test_optimal_return_against_exact_engine(lookahead: bool) -> None:
     exact = pytest.importorskip("deckcheck.draws.exact.odds")
     proc = replace(PC_PROC, lookahead=lookahead, mulligan=ReturnRule(3))
     query = Query(8)
-    odds = exact.exact_odds(PC, proc, query, lookahead="heuristic")
-    choose = exact.optimal_return_choice(PC, proc, query, lookahead="heuristic")
+    odds = exact.exact_odds(Request(PC, proc, query, "heuristic"))
+    choose = exact.optimal_return_choice(Request(PC, proc, query, "heuristic"))
     ref = simulate_reference(PC, proc, query, REF_TRIALS, 21, choose)
     vec = simulate_vectorised(PC, proc, query, VEC_TRIALS, 22, choose)
     mine, _ = exact_value(PC, proc, query, choose)

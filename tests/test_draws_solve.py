@@ -10,7 +10,7 @@ import deckcheck.draws.facade as facade
 from deckcheck.draws import CountTest, DrawProblem, FactKind, Method, Procedure, Query, solve
 from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.impossible import impossible
-from deckcheck.draws.model import ReturnRule
+from deckcheck.draws.model import Request, ReturnRule
 
 SHIPS = DrawProblem(
     (4, 3, 33),
@@ -74,6 +74,6 @@ def test_flagged_queries_are_exactly_zero(seed: int) -> None:
         return
     seen = rng.randint(0, problem.pile_size)
     fact = impossible(problem, Query(seen))
-    exact = exact_odds(problem, Procedure(hand_size=0), Query(seen)).fraction
+    exact = exact_odds(Request(problem, Procedure(hand_size=0), Query(seen))).fraction
     if fact is not None:
         assert exact == 0, fact

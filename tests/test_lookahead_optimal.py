@@ -26,7 +26,7 @@ from deckcheck.decks.load import open_deck
 from deckcheck.draws.exact.odds import Intractable, exact_odds, optimal_keep_choice
 from deckcheck.draws.exact.sequential import CALL_UNITS, STATE_BUDGET, SequentialEngine
 from deckcheck.draws.facade import EXACT_WORK_LIMIT
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, ReturnRule
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
 from deckcheck.draws.simulate.reference import simulate_reference
 
 REPO = Path(__file__).resolve().parent.parent
@@ -116,7 +116,7 @@ def interesting(seed: int) -> tuple[DrawProblem, Procedure, Query]:
         if query.seen <= procedure.hand_size:
             continue
         try:
-            p = exact_odds(problem, procedure, query).probability
+            p = exact_odds(Request(problem, procedure, query)).probability
         except Intractable:
             continue
         if 0 < p < 1:
@@ -128,9 +128,9 @@ def interesting(seed: int) -> tuple[DrawProblem, Procedure, Query]:
 def test_optimal_lookahead_matches_expectimax(seed: int) -> None:
     problem, procedure, query = interesting(7000 + seed)
     oracle = Expectimax(problem, procedure, query)
-    result = exact_odds(problem, procedure, query)
+    result = exact_odds(Request(problem, procedure, query))
     assert result.fraction == oracle.plain()
-    heuristic = exact_odds(problem, procedure, query, lookahead="heuristic")
+    heuristic = exact_odds(Request(problem, procedure, query, "heuristic"))
     assert result.fraction is not None and heuristic.fraction is not None
     assert result.fraction >= heuristic.fraction
 
@@ -146,7 +146,7 @@ def test_optimal_lookahead_with_return_matches_expectimax(seed: int) -> None:
         lookahead=True,
     )
     oracle = Expectimax(problem, procedure, query)
-    result = exact_odds(problem, procedure, query)
+    result = exact_odds(Request(problem, procedure, query))
     assert result.fraction == oracle.returning(count)
     assert result.fraction_without_mulligan == oracle.plain()
 
@@ -160,7 +160,7 @@ def test_the_keep_decision_reaches_the_optimum() -> None:
     )
     procedure = Procedure(2, draws_per_turn=1, lookahead=True)
     query = Query(seen=5)
-    keep = optimal_keep_choice(problem, procedure, query)
+    keep = optimal_keep_choice(Request(problem, procedure, query))
     oracle = Expectimax(problem, procedure, query)
     group = oracle.group
 
@@ -189,7 +189,7 @@ def test_the_keep_decision_reaches_the_optimum() -> None:
 
     hands = [frozenset(h) for h in itertools.combinations(oracle.cards, 2)]
     played = sum((play(h, oracle.cards - h, False) for h in hands), Fraction(0)) / len(hands)
-    assert played == oracle.plain() == exact_odds(problem, procedure, query).fraction
+    assert played == oracle.plain() == exact_odds(Request(problem, procedure, query)).fraction
 
 
 # ---------------------------------------------------------------- the three queries of issue 19
@@ -287,8 +287,8 @@ def test_issue_19_simulate_plays_the_same_decisions() -> None:
     bound = bind(setup, conditions, options)
     seen = cards_seen(setup, bound.procedure, options, turn)
     query = Query(seen, second, use_mulligan=False)
-    keep = optimal_keep_choice(bound.problem, bound.procedure, query)
-    exact = exact_odds(bound.problem, bound.procedure, query).probability
+    keep = optimal_keep_choice(Request(bound.problem, bound.procedure, query))
+    exact = exact_odds(Request(bound.problem, bound.procedure, query)).probability
     ref = simulate_reference(bound.problem, bound.procedure, query, 20_000, 3, keep_top=keep)
     assert abs(ref.probability - exact) < SIGMAS * math.sqrt(exact * (1 - exact) / 20_000)
 

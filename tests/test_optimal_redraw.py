@@ -9,10 +9,10 @@ problems, overlapping selectors and upper bounds included.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from conftest import lines_run
@@ -22,15 +22,36 @@ from deckcheck.draws.exact import odds as exact
 from deckcheck.draws.exact import optimal_redraw
 from deckcheck.draws.exact.odds import Intractable
 from deckcheck.draws.exact.optimal_redraw import METHOD
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+from deckcheck.draws.model import (
+    CountTest,
+    DrawProblem,
+    Procedure,
+    Query,
+    RedrawRule,
+    Request,
+    ReturnRule,
+)
+
 
 # The oracle below plays the look-ahead's rule of thumb (policies.lookahead_keep), so the
 # engines are asked for that named policy here.
-exact_odds = functools.partial(exact.exact_odds, lookahead="heuristic")
-optimal_redraw_odds = functools.partial(optimal_redraw.optimal_redraw_odds, lookahead="heuristic")
-optimal_redraw_choice = functools.partial(
-    optimal_redraw.optimal_redraw_choice, lookahead="heuristic"
-)
+def exact_odds(problem: DrawProblem, procedure: Procedure, query: Query, **options: Any) -> Any:
+    return exact.exact_odds(Request(problem, procedure, query, "heuristic"), **options)
+
+
+def optimal_redraw_odds(
+    problem: DrawProblem, procedure: Procedure, query: Query, **options: Any
+) -> Any:
+    request = Request(problem, procedure, query, "heuristic")
+    return optimal_redraw.optimal_redraw_odds(request, **options)
+
+
+def optimal_redraw_choice(
+    problem: DrawProblem, procedure: Procedure, query: Query, **options: Any
+) -> Any:
+    request = Request(problem, procedure, query, "heuristic")
+    return optimal_redraw.optimal_redraw_choice(request, **options)
+
 
 WEIGHTED_OPS = (">=", ">=", ">", "<=", "<", "=")
 

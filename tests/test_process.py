@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, REPO, WATCHDOG, run_module
 
+from deckcheck.core.cpus import usable_cpus
+
 RD = EXAMPLES / "ren-dhark/terra-custom.txt"
 RD_ILLEGAL = EXAMPLES / "ren-dhark/illegal-mixed.txt"
 PC_80 = EXAMPLES / "planetary-conquerors/legal-80.txt"
@@ -117,7 +119,7 @@ def test_a_signal_mid_run_is_one_line_and_its_code(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(not LINUX or (os.cpu_count() or 1) < 2, reason="workers on Linux")
+@pytest.mark.skipif(not LINUX or usable_cpus() < 2, reason="workers on Linux, 2+ processors")
 @pytest.mark.parametrize(
     ("signum", "group", "code"),
     [

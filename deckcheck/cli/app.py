@@ -583,6 +583,107 @@ def fix(
     return show(result, json_out, render.fixed)
 
 
+@_command(app)
+def optimize(
+    deck: Annotated[str, typer.Argument(help="Deck file (- for stdin); a new empty deck works.")],
+    conditions: Annotated[
+        list[str],
+        typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2"'),
+    ],
+    seen: SeenOpt = None,
+    turn: TurnOpt = None,
+    second: SecondOpt = False,
+    changes: Annotated[
+        int | None,
+        typer.Option(
+            "--changes",
+            "-K",
+            metavar="K",
+            help="At most K copies added plus removed, as fix counts them (default: any).",
+        ),
+    ] = None,
+    owned: Annotated[
+        str | None,
+        typer.Option(
+            "--owned",
+            metavar="FILE",
+            help="A deck file listing your collection: every card's copies stay within it.",
+        ),
+    ] = None,
+    keep: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            metavar="S",
+            help="Stop after S seconds with the best deck found and a bound on what is left.",
+        ),
+    ] = None,
+    write: Annotated[
+        bool,
+        typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
+    ] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o", "--output", help="Write the answer to this file (- for standard output)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let -o replace an existing file.")
+    ] = False,
+    mulligan: MulliganOpt = "rules",
+    redraw_policy: RedrawPolicyOpt = "optimal",
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    settings: SetOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """The legal deck with the best exact odds of the conditions, proven best: among the
+    decks within --changes K copies of DECK (of your collection with --owned; --keep cards
+    kept), the one where the conditions most likely hold by the turn asked, with the game's
+    mulligan and look-ahead played optimally, exactly as odds computes it. Build the best deck
+    from your collection: optimize a deck made by new, with --owned.
+
+    Exit code 0: an answer (status optimal, or best found when cut short); 1: no legal deck
+    within the limits.
+
+    Example: [bold]deckcheck optimize examples/ren-dhark/terra-custom.txt "type:ship>=2"
+    --turn 2 --changes 4[/]
+    """
+    from deckcheck import api
+
+    with render.progress_bar(label="searching") as progress:
+        result = api.optimize(
+            deck,
+            conditions,
+            seen=seen,
+            turn=turn,
+            second=second,
+            changes=changes,
+            owned=owned,
+            keep=keep or [],
+            time_limit=time_limit,
+            write=write,
+            output=output,
+            force=force,
+            mulligan=mulligan,
+            redraw_policy=redraw_policy,
+            catalogs=catalog or [],
+            game=game,
+            variant=variant,
+            params=api.parse_settings(settings or []),
+            progress=progress,
+        )
+    return show(result, json_out, render.optimized)
+
+
 ZoneOpt = Annotated[
     str | None,
     typer.Option(

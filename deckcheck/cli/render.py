@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.export import ExportResult
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
+    from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
@@ -397,6 +398,86 @@ def fixed(result: FixResult, heading: bool = True) -> None:
                 (f"  {change.card.id} · {change.before} → {change.after}", "dim"),
             )
         )
+    for note in result.notes:
+        console.print(f"  · {note}", markup=False, style="dim")
+    if result.report is not None:
+        verdict = str(result.report.status)
+        say(
+            console,
+            ("  the answer is ", "dim"),
+            (verdict, "green" if verdict == "legal" else "red"),
+        )
+    if result.written_to is not None:
+        say(
+            console,
+            f"wrote {result.written_to}"
+            + (f" (the old file: {result.backup})" if result.backup else ""),
+        )
+    elif result.text is not None:
+        write_text(result.text)
+
+
+def _chance(p: float | None) -> str:
+    return "—" if p is None else _percent(p)
+
+
+def optimized(result: OptimizeResult) -> None:
+    """The changes (as fix shows them), the chance before and after, the curve by turn, and
+    the proof; the answer's own text when it goes to standard output."""
+    from rich.text import Text
+
+    console = stderr() if result.text is not None and result.written_to is None else stdout()
+    when = f"by turn {result.turn}" if result.turn is not None else f"{result.cards_seen} seen"
+    conditions = " and ".join(result.conditions)
+    if result.status == "unreachable":
+        say(console, ("no legal deck within the limits", "bold red"), f" for {result.deck}:")
+        for note in result.notes:
+            console.print(f"  • {note}", markup=False)
+        return
+    before = None if result.before is None else float(result.before)
+    after = None if result.after is None else float(result.after)
+    say(
+        console,
+        (f"{result.deck}: ", "bold"),
+        f"{conditions} ({when}): ",
+        (_chance(before), "dim"),
+        " → ",
+        (_chance(after), "bold green"),
+    )
+    what = plural(result.distance, "change") + (
+        f" ({result.added} added, {result.removed} removed)" if result.distance else ""
+    )
+    say(console, f"  {what}")
+    for change in result.changes:
+        sign = "+" if change.delta > 0 else "−"
+        console.print(
+            Text.assemble(
+                (f"  {sign}{abs(change.delta)} ", "green" if change.delta > 0 else "red"),
+                change.card.name,
+                (f"  {change.card.id} · {change.before} → {change.after}", "dim"),
+            )
+        )
+    if result.curve_after:
+        old = {p.turn: p.probability for p in result.curve_before}
+        cells = [
+            f"T{p.turn} {_chance(old.get(p.turn))} → {_chance(p.probability)}"
+            for p in result.curve_after
+        ]
+        console.print("  by turn: " + " · ".join(cells), markup=False, style="dim")
+    if result.status == "optimal":
+        proof = (
+            f"optimal: no legal deck within the limits does better ({result.candidates} "
+            f"mixes: {result.evaluated} scored exactly, {result.ruled_out} ruled out by a "
+            f"bound, {result.unreachable} proven unreachable)"
+        )
+        say(console, ("  proof: ", "bold"), proof)
+    else:
+        gain = (
+            ""
+            if result.gain_bound is None
+            else (f"; at most {100 * float(result.gain_bound):.2f} points more are possible")
+        )
+        say(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
     for note in result.notes:
         console.print(f"  · {note}", markup=False, style="dim")
     if result.report is not None:

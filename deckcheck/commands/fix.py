@@ -7,23 +7,19 @@ each illegal deck's nearest legal deck.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck.catalog.deck import Deck, DeckEntry
-from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
+from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import Outcome, Validation
 from deckcheck.export.formats import formats_for, render
-from deckcheck.export.write import write_atomically
+from deckcheck.export.write import backup_file, write_atomically
 from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.solve.nearest import Change, FixResult, nearest_legal
 
@@ -37,27 +33,6 @@ def _text_of(loaded: LoadedDeck, deck: Deck, out_path: Path | None) -> str:
     answer = dataclasses.replace(loaded, deck=deck)
     fmt = loaded.source.format if loaded.source.format in formats_for(answer) else "text"
     return render(answer, fmt, out_path)
-
-
-def backup_file(path: Path) -> Path:
-    """Keep the file's current bytes as ``PATH.bak`` (replaced atomically if it exists)."""
-    backup = path.with_name(path.name + ".bak")
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=directory)
-        os.close(fd)
-        try:
-            shutil.copy2(path, tmp)
-            os.replace(tmp, backup)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError as exc:
-        raise InputFileError(
-            f"cannot keep a backup: {exc.strerror or exc}", source=str(path)
-        ) from None
-    return backup
 
 
 def fix_deck(

@@ -28,13 +28,14 @@ from deckcheck.draws.answer import (
     Stage,
     lookahead_fact,
 )
-from deckcheck.draws.exact.sequential import LookaheadPolicy
 from deckcheck.draws.impossible import impossible
 from deckcheck.draws.model import (
     DrawProblem,
+    LookaheadPolicy,
     Procedure,
     Query,
     RedrawRule,
+    Request,
     ReturnRule,
     per_object,
 )
@@ -129,6 +130,7 @@ def exact(
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
     from deckcheck.draws.exact.sequential import SequentialEngine
 
+    request = Request(problem, procedure, query, policy.lookahead)
     engine = None
     if limit is not None and not _optimal_redraw(procedure, policy):
         rule = procedure.mulligan if query.use_mulligan else None
@@ -145,19 +147,9 @@ def exact(
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.exact.optimal_redraw import optimal_redraw_odds
 
-        return optimal_redraw_odds(
-            problem,
-            procedure,
-            query,
-            lookahead=policy.lookahead,
-            progress=progress,
-            most_seen=most_seen,
-        )
+        return optimal_redraw_odds(request, progress=progress, most_seen=most_seen)
     return exact_odds(
-        problem,
-        procedure,
-        query,
-        lookahead=policy.lookahead,
+        request,
         progress=progress,
         engine=engine,
         most_seen=most_seen,
@@ -198,7 +190,7 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            keep = optimal_keep_choice(problem, procedure, query)
+            keep = optimal_keep_choice(Request(problem, procedure, query))
         except Intractable:
             lookahead = "heuristic"
             after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
@@ -211,7 +203,7 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            redraws = optimal_redraw_choice(problem, procedure, query, lookahead=lookahead)
+            redraws = optimal_redraw_choice(Request(problem, procedure, query, lookahead))
             after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
         except Intractable:
             redraws = functools.partial(redraw_unless_met, problem)
@@ -222,7 +214,7 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            returns = optimal_return_choice(problem, procedure, query, lookahead=lookahead)
+            returns = optimal_return_choice(Request(problem, procedure, query, lookahead))
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable:
             after.append(Fact(FactKind.RETURN_GREEDY))
@@ -258,7 +250,7 @@ def optimal_return(
     from deckcheck.draws.exact.odds import optimal_return_choice
 
     try:
-        return optimal_return_choice(problem, procedure, query)
+        return optimal_return_choice(Request(problem, procedure, query))
     except Intractable:
         return None
 
@@ -273,7 +265,7 @@ def redraw_choice(
     from deckcheck.draws.policies import redraw_unless_met
 
     try:
-        return optimal_redraw_choice(problem, procedure, query), True
+        return optimal_redraw_choice(Request(problem, procedure, query)), True
     except Intractable:
         return functools.partial(redraw_unless_met, problem), False
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, Literal, ParamSpec, TypeVar
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.compare import Comparison
@@ -151,6 +151,23 @@ class Query:
     second: bool = False
     use_mulligan: bool = True
     turns: int | None = None  # set when the question is "by the start of turn T"
+
+
+#: How the look-ahead decides: the best decision for the query, or the rule of thumb
+#: :func:`~deckcheck.draws.policies.lookahead_keep`.
+LookaheadPolicy = Literal["optimal", "heuristic"]
+
+
+@frozen
+class Request:
+    """One question to an exact engine: the problem, how the game deals, what is asked, and
+    how the player decides a look at the top card (what every engine entry point shares;
+    each keeps its own budget and options as keywords)."""
+
+    problem: DrawProblem
+    procedure: Procedure
+    query: Query
+    lookahead: LookaheadPolicy = "optimal"
 
 
 _P = ParamSpec("_P")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -100,3 +101,24 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def backup_file(path: Path) -> Path:
+    """Keep the file's current bytes as ``PATH.bak`` (replaced atomically if it exists)."""
+    backup = path.with_name(path.name + ".bak")
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=directory)
+        os.close(fd)
+        try:
+            shutil.copy2(path, tmp)
+            os.replace(tmp, backup)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise InputFileError(
+            f"cannot keep a backup: {exc.strerror or exc}", source=str(path)
+        ) from None
+    return backup

@@ -15,24 +15,22 @@ from fractions import Fraction
 
 from deckcheck.draws.answer import Answer, Fact, FactKind, Intractable, Method, lookahead_fact
 from deckcheck.draws.exact.capped import Progress
-from deckcheck.draws.exact.sequential import STATE_BUDGET, LookaheadPolicy, SequentialEngine
-from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule, ReturnRule
+from deckcheck.draws.exact.sequential import STATE_BUDGET, SequentialEngine
+from deckcheck.draws.model import DrawProblem, RedrawRule, Request, ReturnRule
 
 __all__ = ["STATE_BUDGET", "Intractable", "distribution", "exact_odds", "optimal_return_choice"]
 
 
 def exact_odds(
-    problem: DrawProblem,
-    procedure: Procedure,
-    query: Query,
+    request: Request,
     *,
     budget: int = STATE_BUDGET,
-    lookahead: LookaheadPolicy = "optimal",
     progress: Progress | None = None,
     engine: SequentialEngine | None = None,
     most_seen: int | None = None,
 ) -> Answer:
-    """Exact probability that all ``problem.conditions`` hold over the first ``query.seen`` cards.
+    """Exact probability that all the request's ``problem.conditions`` hold over the first
+    ``query.seen`` cards.
 
     The opening hand has ``procedure.opening_size(query.second)`` cards; later draws bring the
     cards held up to ``query.seen``. ``probability`` applies the procedure's mulligan when
@@ -47,16 +45,17 @@ def exact_odds(
     nothing and the plain probability is returned. Return rules: the player keeps or returns
     whatever maximises this query's probability. The look-ahead (keep the top card or put it
     under) is decided optimally for the query, or by the rule of thumb with
-    ``lookahead="heuristic"``. ``progress(done, total)`` hears from the plain programme, the
+    ``request.lookahead="heuristic"``. ``progress(done, total)`` hears from the plain programme, the
     look-ahead recursion and the return mulligan's tables (the total may change between
     them); ``engine``: one already built for these arguments (and estimated), to reuse its
     work; ``most_seen``: the most cards a table of turns asks about (the redraw's table of
     later draws is computed once up to it).
     """
+    problem, procedure, query = request.problem, request.procedure, request.query
     rule = procedure.mulligan if query.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
     if engine is None:
-        engine = SequentialEngine(problem, procedure, query, triggers, budget, lookahead)
+        engine = SequentialEngine(problem, procedure, query, triggers, budget, request.lookahead)
     if progress is not None:
         engine.progress = progress
     if progress is not None and engine.lookahead and not engine.estimated:
@@ -99,19 +98,17 @@ def exact_odds(
 
 
 def optimal_keep_choice(
-    problem: DrawProblem,
-    procedure: Procedure,
-    query: Query,
-    *,
-    budget: int = STATE_BUDGET,
+    request: Request, *, budget: int = STATE_BUDGET
 ) -> Callable[[Sequence[int], Sequence[int], int], bool]:
-    """The optimal look-ahead decision :func:`exact_odds` plays, for the simulators.
+    """The optimal look-ahead decision :func:`exact_odds` plays, for the simulators (whatever
+    ``request.lookahead`` says: this is the optimal one).
 
     The returned ``keep_top(held, gone, top)`` takes the cards held and the cards gone from
     the pile (held or put under, the top card included), per group of ``problem``, and the
     top card's group; True keeps it. The exact computation runs up front (so
     :class:`Intractable` is raised here); the decision then reads its table.
     """
+    problem, procedure, query = request.problem, request.procedure, request.query
     engine = SequentialEngine(problem, procedure, query, (), budget)
     if engine.lookahead:
         engine.without_mulligan()
@@ -128,12 +125,7 @@ def optimal_keep_choice(
 
 
 def optimal_return_choice(
-    problem: DrawProblem,
-    procedure: Procedure,
-    query: Query,
-    *,
-    budget: int = STATE_BUDGET,
-    lookahead: LookaheadPolicy = "optimal",
+    request: Request, *, budget: int = STATE_BUDGET
 ) -> Callable[[tuple[int, ...]], tuple[int, ...] | None]:
     """The optimal return-mulligan decision :func:`exact_odds` uses, for the simulator.
 
@@ -142,10 +134,11 @@ def optimal_return_choice(
     keep the hand. The whole table is computed up front, so :class:`Intractable` is raised
     here, never by the returned function.
     """
+    problem, procedure, query = request.problem, request.procedure, request.query
     rule = procedure.mulligan
     if not isinstance(rule, ReturnRule):
         raise ValueError("optimal_return_choice needs a return-count mulligan rule")
-    engine = SequentialEngine(problem, procedure, query, (), budget, lookahead)
+    engine = SequentialEngine(problem, procedure, query, (), budget, request.lookahead)
     red = engine.red
     count = rule.count
     if problem.conditions and 0 < count <= engine.hand:

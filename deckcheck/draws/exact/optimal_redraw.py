@@ -1,7 +1,7 @@
 """The optimal redraw policy for a Ren Dhark-style redraw rule, solved exactly.
 
 A :class:`~deckcheck.draws.model.RedrawRule` says when the player *may* reshuffle the opening
-hand and draw a new one. :func:`deckcheck.draws.exact.exact_odds` answers for the policy
+hand and draw a new one. :func:`deckcheck.draws.exact.odds.exact_odds` answers for the policy
 "redraw whenever allowed"; this module answers for the best policy for one query: redraw an
 allowed hand only when redrawing raises the chance that the query's conditions hold over the
 cards seen (the opening hand plus the later draws up to ``query.seen``).
@@ -47,8 +47,15 @@ from deckcheck.draws.answer import (
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
 from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
 from deckcheck.draws.exact.reduced import Reduced, Vec
-from deckcheck.draws.exact.sequential import LookaheadPolicy, SequentialEngine
-from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
+from deckcheck.draws.exact.sequential import SequentialEngine
+from deckcheck.draws.model import (
+    DrawProblem,
+    LookaheadPolicy,
+    Procedure,
+    Query,
+    RedrawRule,
+    Request,
+)
 
 #: Default work budget (units: hand compositions times the estimated steps of the per-hand
 #: programme, plus one per value iteration). Well under a µs a unit as estimated, so a
@@ -385,18 +392,15 @@ def _solve(
 
 
 def optimal_redraw_odds(
-    problem: DrawProblem,
-    procedure: Procedure,
-    query: Query,
+    request: Request,
     *,
     budget: int = DEFAULT_BUDGET,
-    lookahead: LookaheadPolicy = "optimal",
     progress: Progress | None = None,
     most_seen: int | None = None,
 ) -> Answer:
     """Exact probability of the query under the optimal redraw policy.
 
-    ``procedure.mulligan`` must be a :class:`RedrawRule`; a hand may be redrawn when any
+    ``request.procedure.mulligan`` must be a :class:`RedrawRule`; a hand may be redrawn when any
     trigger holds, at most ``max_redraws`` times (None = unlimited). The player redraws an
     allowed hand only when the redraw's value is strictly higher than keeping it.
     ``probability_without_mulligan`` is the plain probability (never redraw). With
@@ -406,14 +410,15 @@ def optimal_redraw_odds(
     ``max_h keep(h)``, the value of redrawing until a best hand comes (which happens with
     probability 1); "redraw everything forever" is no policy.
 
-    Raises :class:`~deckcheck.draws.exact.Intractable` when the estimated work exceeds
+    Raises :class:`~deckcheck.draws.answer.Intractable` when the estimated work exceeds
     ``budget`` (checked before computing), ``ValueError`` for a rule that is not a redraw rule
-    or a query that makes no sense (as :func:`~deckcheck.draws.exact.exact_odds`).
+    or a query that makes no sense (as :func:`~deckcheck.draws.exact.odds.exact_odds`).
     ``progress(done, total)`` hears as the hands are tabulated. ``most_seen``: the most cards
     a table of turns will ask about; each hand's later draws are then tabulated up to it
     once, and the other turns read them.
     """
-    solution = _solve(problem, procedure, query, budget, lookahead, progress, most_seen)
+    problem, procedure, query = request.problem, request.procedure, request.query
+    solution = _solve(problem, procedure, query, budget, request.lookahead, progress, most_seen)
     rule = procedure.mulligan
     assert isinstance(rule, RedrawRule)  # checked by _solve
     facts = [Fact(FactKind.REDRAW_OPTIMAL)]
@@ -428,14 +433,7 @@ def optimal_redraw_odds(
     return Answer.from_fractions(solution.best, solution.plain, METHOD, facts)
 
 
-def optimal_redraw_choice(
-    problem: DrawProblem,
-    procedure: Procedure,
-    query: Query,
-    *,
-    budget: int = DEFAULT_BUDGET,
-    lookahead: LookaheadPolicy = "optimal",
-) -> Callable[..., bool]:
+def optimal_redraw_choice(request: Request, *, budget: int = DEFAULT_BUDGET) -> Callable[..., bool]:
     """The decision :func:`optimal_redraw_odds` plays: ``choose(hand, redraws_left=None)``.
 
     ``hand`` is an opening-hand composition over ``problem``'s groups; the result is True to
@@ -445,10 +443,11 @@ def optimal_redraw_choice(
     decision uses the same threshold and ``redraws_left`` must stay None. A hand the rule does
     not let the player redraw is always kept; ties are kept.
 
-    Everything is computed up front: :class:`~deckcheck.draws.exact.Intractable` is raised
+    Everything is computed up front: :class:`~deckcheck.draws.answer.Intractable` is raised
     here, never by the returned function.
     """
-    solution = _solve(problem, procedure, query, budget, lookahead)
+    problem, procedure, query = request.problem, request.procedure, request.query
+    solution = _solve(problem, procedure, query, budget, request.lookahead)
     red = solution.engine.red
     hand_size = solution.engine.hand
     n_groups = len(problem.group_sizes)

@@ -17,14 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal
 
 from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
 from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
 from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query
+from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
 
 #: Most units of work an exact computation may spend before it gives up with
@@ -44,10 +43,6 @@ BOUND_OVER_COUNT = 1_000
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
-
-#: How the look-ahead decides: the best decision for the query, or the rule of thumb
-#: :func:`~deckcheck.draws.policies.lookahead_keep`.
-LookaheadPolicy = Literal["optimal", "heuristic"]
 
 
 class LookaheadOracle:

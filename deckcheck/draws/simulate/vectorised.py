@@ -43,6 +43,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from deckcheck.core import signals
+from deckcheck.core.cpus import usable_cpus
 from deckcheck.core.numeric import np, npt
 from deckcheck.draws.answer import Answer, Fact, FactKind, Method
 from deckcheck.draws.model import (
@@ -62,6 +63,8 @@ from deckcheck.draws.simulate.dealer import (
     check_return,
     deal_shape,
 )
+from deckcheck.draws.simulate.outcomes import OutcomeSampler
+from deckcheck.draws.simulate.outcomes import in_reach as outcomes_in_reach
 from deckcheck.draws.simulate.reference import default_chooser
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method, table_steps
 
@@ -81,11 +84,16 @@ LOOKAHEAD_BATCH = 1 << 14
 #: Most count cells (groups times trials) a batch holds: 16 MB of counts, whatever the groups.
 BATCH_CELLS = 1 << 21
 MIN_BATCH = 1 << 10
+#: Deals per batch when outcome classes are dealt: a few arrays of 2-byte words, kept from
+#: batch to batch (2**12 to 2**17 measured: 2**15 and more equally fast, smaller slower).
+OUTCOME_BATCH = 1 << 16
 #: From this many conditions on, their counts come from one matrix product (see
 #: ``_Simulator.satisfied``); below, summing each one's groups is cheaper.
 MATMUL_CONDITIONS = 4
-#: Below this many trials, starting worker processes costs more than it saves.
-PARALLEL_MIN_TRIALS = 2_000_000
+#: What starting the worker processes costs, in seconds of the run: they are started only
+#: when the time the first chunk says they would save is larger (forking two workers and
+#: their first chunk's set-up took 30-60 ms on the project's 2-core machine).
+WORKER_START_SECONDS = 0.15
 #: How often a worker checks that its parent is still there (seconds).
 PARENT_CHECK_SECONDS = 0.2
 
@@ -362,7 +370,14 @@ class _Simulator:
         self.selector_groups = _selector_groups(problem, rule)
         plain = rule is None and not self.shape.lookahead
         seen = self.shape.hand + self.shape.later
-        self.seen_sampler = pile_sampler(sizes, seen) if plain else None
+        # The plain draw deals outcome classes where their table is small (see
+        # deckcheck.draws.outcomes), else the counts of the groups.
+        self.outcomes = (
+            OutcomeSampler(problem, seen) if plain and outcomes_in_reach(problem, seen) else None
+        )
+        if self.outcomes is not None:
+            self.batch = OUTCOME_BATCH
+        self.seen_sampler = pile_sampler(sizes, seen) if plain and self.outcomes is None else None
         self.hand_sampler = None if plain else pile_sampler(sizes, self.shape.hand)
         # The rule of thumb is computed on whole arrays (see _rule_of_thumb); a supplied
         # decision is looked up once per distinct (held, gone, top card) column.
@@ -642,6 +657,9 @@ class _Simulator:
 
     def _batch(self, rng: np.random.Generator, trials: int) -> tuple[int, int, int]:
         rule = self.shape.rule
+        if self.outcomes is not None:
+            wins = self.outcomes.successes(rng, trials)
+            return wins, wins, 0
         if self.seen_sampler is not None:
             wins = int(np.count_nonzero(self.satisfied(self.seen_sampler.sample(rng, trials))))
             return wins, wins, 0
@@ -743,8 +761,10 @@ def simulate_vectorised(
 
     Same rules and result fields as :func:`deckcheck.draws.simulate.reference.simulate_reference`.
     ``seed`` None draws a fresh seed (reported in the result). ``workers`` caps the worker
-    processes used for runs above ``PARALLEL_MIN_TRIALS`` (default: every CPU); the result for a
-    seed does not depend on it. ``progress(done, total)`` is called as trials complete.
+    processes (default: the processors this process may use, see
+    :func:`~deckcheck.core.cpus.usable_cpus`; none when that is one), started only for a run
+    long enough to repay them (see ``WORKER_START_SECONDS``); the result for a seed does not
+    depend on them. ``progress(done, total)`` is called as trials complete.
     """
     if trials < 1:
         raise ValueError(f"trials must be at least 1 (got {trials})")
@@ -754,16 +774,30 @@ def simulate_vectorised(
     sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
     sizes = [CHUNK] * (trials // CHUNK) + ([trials % CHUNK] if trials % CHUNK else [])
     streams = np.random.SeedSequence(seed).spawn(len(sizes))
-    workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
-    workers = min(workers, len(sizes))
+    workers = usable_cpus() if workers is None else max(1, workers)
+    workers = min(workers, len(sizes) - 1)
     facts = list(sim.shape.facts)
 
     results: dict[int, tuple[int, int, int]] = {}
     done = 0
     used = 1
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, trials)
+
+    # The first chunk runs here, timed: the others go to worker processes only when the time
+    # they would save repays starting them (a plain draw of outcome classes deals hundreds of
+    # millions a second: most runs are over before a worker would be ready).
+    started = time.perf_counter()
+    results[0] = sim.run(np.random.default_rng(streams[0]), sizes[0], tick)
+    per_trial = (time.perf_counter() - started) / sizes[0]
+    saved = (trials - sizes[0]) * per_trial * (1 - 1 / max(1, workers))
     if (
         workers > 1
-        and trials > PARALLEL_MIN_TRIALS
+        and saved > WORKER_START_SECONDS
         and _picklable((problem, procedure, query, choose_return, choose_redraw, keep_top))
     ):
         try:
@@ -778,24 +812,17 @@ def simulate_vectorised(
                             *(choose_redraw, keep_top),
                         ): i
                         for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
+                        if i
                     }
                 for future in as_completed(futures):
                     i = futures[future]
                     results[i] = future.result()
-                    done += sizes[i]
-                    if progress is not None:
-                        progress(done, trials)
+                    tick(sizes[i])
             used = workers
         except (OSError, PermissionError, BrokenProcessPool, pickle.PicklingError):
             # No worker processes here (sandbox, frozen app...): finish the missing chunks in
             # this process; the chunks' streams are fixed, so the result is the same.
             facts.append(Fact(FactKind.WORKERS_UNAVAILABLE))
-
-    def tick(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress is not None:
-            progress(done, trials)
 
     for i, (n, stream) in enumerate(zip(sizes, streams, strict=True)):
         if i not in results:

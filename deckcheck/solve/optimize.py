@@ -1,0 +1,918 @@
+"""The optimiser: the legal deck with the best exact odds, within a budget of changes, proven.
+
+The chance of a query depends on the draw pile only through how many of its cards fall in each
+*class* (cards matching the same selectors: the query's and the mulligan's) and on its size.
+So the search runs over class mixes, not decks:
+
+1. A mixed-integer programme (HiGHS through ``scipy.optimize.milp``, imported only here)
+   states the legal decks: every rule of the variant as linear constraints over card counts
+   (:mod:`deckcheck.games.linear`, as ``fix`` uses them), the budget of copies changed, the
+   kept cards, the collection, and how many cards of each class the draw pile holds once the
+   game has set its cards aside (seed cards, a planet, starting miners: moving a card out of
+   the pile is a move too).
+2. Its linear relaxation bounds each class's count; every mix in those bounds and within the
+   budget's reach of the deck's own mix is a candidate.
+3. Each candidate's probability is computed exactly, by the engines behind ``odds``. A mix is
+   skipped without computing it when a mix that is at least as good card for card (one card
+   swapped for a card that meets more of the query and the same mulligan triggers) already
+   scores no better than a legal deck found at the start: a bound.
+4. Candidates are asked of the programme best first; the first one some legal deck within
+   the budget reaches is the optimum (among equals, the one with the fewest changes), since
+   every better mix was proven unreachable.
+
+The answer is checked again as ``odds`` computes it on the deck written out. Where the pile
+depends on the cards' order (a rule that sets aside "one per affiliation" with cards of
+several), the programme allows every way to set them aside: the optimum is then proven when
+the deck written out scores what the programme said, else it is the best found, with the bound.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import field
+from fractions import Fraction
+from typing import Any
+
+from deckcheck.analysis.odds import Bound, OddsOptions, bind
+from deckcheck.analysis.setup import DrawSetup, deck_setup
+from deckcheck.catalog.model import Card
+from deckcheck.core.errors import UsageError
+from deckcheck.core.text import fold
+from deckcheck.core.values import frozen
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.draws.compare import Comparison
+from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
+from deckcheck.games.linear import Linear, RuleConstraints
+
+OPTIMAL = "optimal"
+BEST_FOUND = "best found"
+UNREACHABLE = "unreachable"
+
+MAX_CANDIDATES = 2_000_000
+"""Most class mixes a search may list; past it the user narrows the search (``--changes``)."""
+
+MILP_TIME_LIMIT = 30.0
+"""Seconds HiGHS may spend on one question (a mix's reachability)."""
+
+Progress = Callable[[int, int], None]
+_Aside = list[dict[int, float]]  # per class: variables counting its copies set aside
+
+
+@frozen
+class Search:
+    """What the search found.
+
+    ``values``: card id -> copies of the best deck found (None when no legal deck is within
+    the limits); ``mix``: its draw pile's count per class; ``probability``: the exact chance
+    the search computed for it (None when the mix could only be simulated). ``evaluated``:
+    mixes whose exact chance was computed; ``ruled_out``: mixes skipped by a bound (a better
+    or equal mix scored no more than a deck in hand, or the best legal mix scored more);
+    ``unreachable``: mixes the solver proved no legal deck within the limits reaches;
+    ``simulated``: mixes whose exact chance is out of reach. ``gain_bound``: for a search cut
+    short, the most a deck within the limits could still gain over the answer.
+    """
+
+    status: str
+    values: Mapping[str, int] | None
+    mix: tuple[int, ...] = ()
+    probability: Fraction | None = None
+    candidates: int = 0
+    evaluated: int = 0
+    ruled_out: int = 0
+    unreachable: int = 0
+    simulated: int = 0
+    gain_bound: Fraction | None = None
+    distance: int = 0
+    notes: tuple[str, ...] = ()
+    seconds: float = 0.0
+    classes: tuple[tuple[bool, ...], ...] = field(default=(), repr=False)
+
+
+# ------------------------------------------------------------------------------ the programme
+
+
+class _Programme:
+    """Variables with bounds, rows ``low <= terms <= high``; solved by HiGHS."""
+
+    def __init__(self) -> None:
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+        self.integer: list[int] = []
+        self.rows: list[tuple[dict[int, float], float, float]] = []
+        self._built: Any = None
+
+    def var(self, low: float, high: float, integer: bool = True) -> int:
+        self.lower.append(float(low))
+        self.upper.append(float(high))
+        self.integer.append(1 if integer else 0)
+        return len(self.lower) - 1
+
+    def row(self, terms: Mapping[int, float], low: float, high: float) -> None:
+        self.rows.append(({v: float(k) for v, k in terms.items() if k}, float(low), float(high)))
+
+    def _matrix(self) -> Any:
+        if self._built is None:
+            from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
+
+            # isort: split
+            from scipy.optimize import LinearConstraint
+            from scipy.sparse import coo_array
+
+            rows_i: list[int] = []
+            cols: list[int] = []
+            data: list[float] = []
+            for r, (terms, _, _) in enumerate(self.rows):
+                for col, k in terms.items():
+                    rows_i.append(r)
+                    cols.append(col)
+                    data.append(k)
+            shape = (len(self.rows), len(self.lower))
+            matrix = coo_array((data, (rows_i, cols)), shape=shape).tocsr()
+            lows = np.array([r[1] for r in self.rows])
+            highs = np.array([r[2] for r in self.rows])
+            self._built = LinearConstraint(matrix, lows, highs) if self.rows else None
+        return self._built
+
+    def solve(
+        self,
+        objective: Mapping[int, float],
+        bounds: Mapping[int, tuple[float, float]] = {},
+        *,
+        relax: bool = False,
+        maximise: bool = False,
+        time_limit: float = MILP_TIME_LIMIT,
+    ) -> tuple[int, list[float] | None, float]:
+        """(HiGHS status: 0 optimal, 1 limit, 2 infeasible, 3 unbounded; values; objective)."""
+        from deckcheck.core.numeric import np
+
+        # isort: split
+        from scipy.optimize import Bounds, milp
+
+        lower = np.array(self.lower)
+        upper = np.array(self.upper)
+        for v, (lo, hi) in bounds.items():
+            lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
+        if (lower > upper).any():
+            return 2, None, math.nan
+        cost = np.zeros(len(self.lower))
+        for v, k in objective.items():
+            cost[v] = -k if maximise else k
+        constraint = self._matrix()
+        result = milp(
+            cost,
+            integrality=np.zeros(len(self.lower)) if relax else np.array(self.integer),
+            bounds=Bounds(lower, upper),
+            constraints=[constraint] if constraint is not None else [],
+            options={"disp": False, "time_limit": time_limit},
+        )
+        if result.x is None:
+            return int(result.status), None, math.nan
+        fun = float(result.fun)
+        return int(result.status), [float(v) for v in result.x], -fun if maximise else fun
+
+
+# ------------------------------------------------------------------------------ the model
+
+
+@frozen
+class _Limits:
+    changes: int | None
+    keep: frozenset[str]
+    owned: Mapping[str, int] | None
+
+
+class _Model:
+    """The legal decks within the limits, and their draw piles by class."""
+
+    def __init__(
+        self,
+        loaded: LoadedDeck,
+        setup: DrawSetup,
+        bound: Bound,
+        limits: _Limits,
+        seen: int,
+    ) -> None:
+        self.loaded = loaded
+        self.notes: list[str] = []
+        self.relaxed = False  # the pile's classes are allowed more ways than the cards' order
+        self.inexact = False  # a rule or a set-aside the programme cannot state: never proven
+        self.programme = _Programme()
+        self.deck_counts = dict(loaded.deck.counts())
+        catalog = list(loaded.catalog)
+        self.cards = {c.id: c for c in catalog}
+        for card_id in self.deck_counts:
+            if card_id not in self.cards:  # a deck card the catalog lost (cannot happen today)
+                raise UsageError(f"card {card_id!r} is not in the catalog")
+        stated = {
+            code: loaded.game.constraints(code, loaded.catalog, loaded.variant)
+            for code in loaded.variant.rules
+        }
+        for code, rc in stated.items():
+            if not rc.exact:
+                self.inexact = True
+                self.notes.append(f"{code} is checked on the answer only ({rc.note})")
+        fixed: dict[str, int] = {}
+        for rc in stated.values():
+            for card_id, n in rc.fixed.items():
+                fixed[card_id] = min(fixed.get(card_id, n), n)
+        self._cap = self._per_card_cap(stated, limits, seen)
+        # The classes: cards answering the query's and the triggers' selectors alike.
+        self.selectors = bound.selectors
+        self.key_of = {c.id: tuple(bool(s(c)) for s in self.selectors) for c in catalog}
+        roles = _roles(catalog, setup)
+        self.card_var: dict[str, int] = {}
+        self.merged: dict[int, list[str]] = {}
+        self.upper_of: dict[str, int] = {}
+        signature = _signatures(stated)
+        groups: dict[tuple[Any, ...], list[str]] = {}
+        for card in catalog:
+            i = card.id
+            have = self.deck_counts.get(i, 0)
+            high = self._upper(i, have, limits)
+            low = have if i in limits.keep else 0
+            if i in fixed:  # the only count the rules allow (a card they forbid: 0)
+                low, high = max(low, fixed[i]), min(high, fixed[i])
+            if high <= 0 and low <= 0 and have == 0:
+                continue  # never in any answer
+            self.upper_of[i] = max(high, 0)
+            role = roles.get(i, _PILE)
+            if have or low or i in fixed or role[0] not in (_PILE[0], _ALL[0]):
+                v = self.programme.var(low, high)  # low > high: no legal deck
+                self.card_var[i] = v
+                self.merged[v] = [i]
+                continue
+            # Cards alike in every row (no copy limit tells them apart: STCCG's catalog) are
+            # one variable, their copies shared out afterwards.
+            groups.setdefault((signature.get(i, ()), self.key_of[i], role), []).append(i)
+        for members in groups.values():
+            v = self.programme.var(0, sum(self.upper_of[i] for i in members))
+            self.merged[v] = members
+            for i in members:
+                self.card_var[i] = v
+        self._rules(stated)
+        self._distance(limits)
+        self._pile(roles, setup)
+
+    # -- bounds --------------------------------------------------------------------------
+
+    def _per_card_cap(
+        self, stated: Mapping[str, RuleConstraints], limits: _Limits, seen: int
+    ) -> int:
+        numbers = [self.loaded.deck.size, seen, 1]
+        for rc in stated.values():
+            for c in rc.linear:
+                numbers += [abs(b) for b in (c.low, c.high) if b is not None]
+        return max(numbers)
+
+    def _upper(self, card_id: str, have: int, limits: _Limits) -> int:
+        high = have + limits.changes if limits.changes is not None else max(self._cap, have)
+        if limits.owned is not None:
+            high = min(high, max(have, limits.owned.get(card_id, 0)))
+        return high
+
+    # -- rows ----------------------------------------------------------------------------
+
+    def _rules(self, stated: Mapping[str, RuleConstraints]) -> None:
+        p = self.programme
+        helper: dict[str, int] = {}
+        total = sum(self.upper_of.values())
+        for rc in stated.values():
+            for h in rc.helpers:
+                if h.name not in helper:
+                    high = h.high if h.high is not None else total
+                    helper[h.name] = p.var(h.low, high)
+        for rc in stated.values():
+            for c in rc.linear:
+                self._linear(c, helper)
+
+    def _linear(self, c: Linear, helper: Mapping[str, int]) -> None:
+        p = self.programme
+        terms: dict[int, float] = {}
+        for name, k in c.terms.items():
+            v = helper.get(name, self.card_var.get(name))
+            if v is not None and k:
+                terms[v] = float(k)  # alike cards share one variable and one coefficient
+        low = -math.inf if c.low is None else float(c.low)
+        high = math.inf if c.high is None else float(c.high)
+        if c.when is None or c.when not in helper:
+            p.row(terms, low, high)
+            return
+        least = sum(k * (p.lower[v] if k > 0 else p.upper[v]) for v, k in terms.items())
+        most = sum(k * (p.upper[v] if k > 0 else p.lower[v]) for v, k in terms.items())
+        h = helper[c.when]
+        if c.low is not None:
+            big = max(0.0, low - least)
+            p.row({**terms, h: -big}, low - big, math.inf)
+        if c.high is not None:
+            big = max(0.0, most - high)
+            p.row({**terms, h: big}, -math.inf, high + big)
+
+    def _distance(self, limits: _Limits) -> None:
+        """Copies added plus copies removed, as ``fix`` counts them."""
+        p = self.programme
+        self.distance: dict[int, float] = {}
+        for card_id, have in self.deck_counts.items():
+            v = self.card_var[card_id]
+            added = p.var(0, math.inf, integer=False)
+            removed = p.var(0, math.inf, integer=False)
+            p.row({v: 1, added: -1, removed: 1}, have, have)
+            self.distance[added] = self.distance[removed] = 1.0
+        for v, members in self.merged.items():
+            if not any(i in self.deck_counts for i in members):
+                self.distance[v] = 1.0
+        if limits.changes is not None:
+            p.row(self.distance, -math.inf, limits.changes)
+
+    def _pile(self, roles: Mapping[str, tuple[Any, ...]], setup: DrawSetup) -> None:
+        """One variable per class: the copies its cards have in the draw pile."""
+        p = self.programme
+        keys = sorted({self.key_of[i] for i in self.card_var}, reverse=True)
+        self.classes = tuple(keys)
+        index = {k: g for g, k in enumerate(keys)}
+        pile_terms: list[dict[int, float]] = [{} for _ in keys]
+        for v, members in self.merged.items():
+            role = roles.get(members[0], _PILE)
+            if role[0] != _ALL[0]:
+                pile_terms[index[self.key_of[members[0]]]][v] = 1.0
+        aside: list[dict[int, float]] = [{} for _ in keys]
+        by_rule: dict[int, list[str]] = {}
+        for i in self.card_var:
+            role = roles.get(i, _PILE)
+            if role[0] in ("count", "one_per"):
+                by_rule.setdefault(role[1], []).append(i)
+        for rule_index, ids in sorted(by_rule.items()):
+            model = setup.opening.set_aside[rule_index]
+            if model.one_per:
+                self._one_per(ids, model.one_per, index, aside)
+            else:
+                self._count(ids, model.count or 0, index, aside)
+        self.pile_var: list[int] = []
+        for g in range(len(keys)):
+            n = p.var(0, sum(self.upper_of.get(i, 0) for i in self.card_var))
+            self.pile_var.append(n)
+            terms = dict(pile_terms[g])
+            for v, k in aside[g].items():
+                terms[v] = terms.get(v, 0.0) - k
+            terms[n] = -1.0
+            p.row(terms, 0, 0)
+
+    def _count(
+        self, ids: Sequence[str], count: int, index: Mapping[Any, int], aside: _Aside
+    ) -> None:
+        """At most ``count`` copies of these cards set aside (in the deck's order)."""
+        p = self.programme
+        held = {self.card_var[i]: 1.0 for i in ids}
+        most = sum(self.upper_of[i] for i in ids)
+        taken = p.var(0, count)
+        full = p.var(0, 1)
+        # taken = min(count, held): taken <= held, taken >= count*full, taken >= held - M(1-full)
+        p.row({**held, taken: -1}, 0, math.inf)
+        p.row({taken: 1, full: -count}, 0, math.inf)
+        p.row({taken: 1, **{v: -1.0 for v in held}, full: -most}, -most, math.inf)
+        by_class: dict[int, list[str]] = {}
+        for i in ids:
+            by_class.setdefault(index[self.key_of[i]], []).append(i)
+        if len(by_class) == 1:
+            (g,) = by_class
+            aside[g][taken] = aside[g].get(taken, 0.0) + 1
+            return
+        # Which cards come first in the deck is the deck's order: any split is allowed here.
+        self.relaxed = True
+        parts = {}
+        for g, members in by_class.items():
+            part = p.var(0, count)
+            parts[part] = 1.0
+            p.row({part: 1, **{self.card_var[i]: -1.0 for i in members}}, -math.inf, 0)
+            aside[g][part] = aside[g].get(part, 0.0) + 1
+        p.row({**parts, taken: -1}, 0, 0)
+
+    def _one_per(
+        self, ids: Sequence[str], field_name: str, index: Mapping[Any, int], aside: _Aside
+    ) -> None:
+        """One copy set aside per value of ``field_name`` (STCCG: an Outpost per affiliation).
+
+        A card of one value is set aside when it is the first of its value; a card of several
+        values takes those not yet taken, in the deck's order. Here each value present is taken
+        by one card holding it (a card of one value present forces its value to be taken), and
+        a card takes at most as many values as it has copies."""
+        p = self.programme
+        single: dict[str, dict[int, list[str]]] = {}  # value -> class -> cards
+        multi: list[tuple[str, list[str]]] = []
+        for i in ids:
+            values = _values(self.cards[i], field_name)
+            if len(values) == 1:
+                single.setdefault(values[0], {}).setdefault(index[self.key_of[i]], []).append(i)
+            else:
+                multi.append((i, values))
+        takers: dict[str, dict[int, float]] = {}
+        for value, by_class in single.items():
+            if len(by_class) > 1:
+                self.relaxed = True
+            for g, members in by_class.items():
+                u = p.var(0, 1)
+                p.row({u: 1, **{self.card_var[i]: -1.0 for i in members}}, -math.inf, 0)
+                takers.setdefault(value, {})[u] = 1.0
+                aside[g][u] = aside[g].get(u, 0.0) + 1
+        for i, values in multi:
+            self.relaxed = True
+            v = self.card_var[i]
+            g = index[self.key_of[i]]
+            mine = {}
+            for value in values:
+                t = p.var(0, 1)
+                mine[t] = 1.0
+                takers.setdefault(value, {})[t] = 1.0
+                aside[g][t] = aside[g].get(t, 0.0) + 1
+            p.row({**mine, v: -1}, -math.inf, 0)
+        for value, who in takers.items():
+            taken = p.var(0, 1)
+            p.row({**who, taken: -1}, 0, 0)
+            singles = [self.card_var[i] for m in single.get(value, {}).values() for i in m]
+            if singles:
+                most = sum(self.upper_of[i] for m in single[value].values() for i in m)
+                p.row({**{s: 1.0 for s in singles}, taken: -float(most)}, -math.inf, 0)
+
+    # -- answers -------------------------------------------------------------------------
+
+    def values(self, x: Sequence[float]) -> dict[str, int]:
+        """Card id -> copies, each alike group's total shared out in catalog order."""
+        out: dict[str, int] = {}
+        for v, members in self.merged.items():
+            total = round(x[v])
+            if len(members) == 1:
+                if total:
+                    out[members[0]] = total
+                continue
+            for i in members:
+                take = min(total, self.upper_of[i])
+                if take:
+                    out[i] = take
+                total -= take
+        return out
+
+    def mix_of(self, x: Sequence[float]) -> tuple[int, ...]:
+        """The pile's count per class in a solution."""
+        return tuple(round(x[n]) for n in self.pile_var)
+
+
+_PILE: tuple[Any, ...] = ("pile", -1)
+_ALL: tuple[Any, ...] = ("all", -1)
+
+
+def _roles(catalog: Iterable[Card], setup: DrawSetup) -> dict[str, tuple[Any, ...]]:
+    """For each card the first set-aside rule that takes it: ("all", i) every copy,
+    ("count", i) some copies, ("one_per", i) one per value; cards of no rule are absent."""
+    from deckcheck.catalog.selectors import bind_selector
+
+    rules = setup.opening.set_aside if not setup.builtin_pile else ()
+    bound_rules = [bind_selector(r.select, setup.catalog) for r in rules]
+    roles: dict[str, tuple[Any, ...]] = {}
+    for card in catalog:
+        for i, (rule, selects) in enumerate(zip(rules, bound_rules, strict=True)):
+            if not selects(card):
+                continue
+            if rule.one_per:
+                roles[card.id] = ("one_per", i)
+            elif rule.count is not None:
+                roles[card.id] = ("count", i)
+            else:
+                roles[card.id] = ("all", i)
+            break
+    return roles
+
+
+def _later_rule_takes(catalog: Iterable[Card], setup: DrawSetup) -> bool:
+    """Whether copies a partial rule leaves could be taken by a later rule (not stated)."""
+    from deckcheck.catalog.selectors import bind_selector
+
+    rules = setup.opening.set_aside if not setup.builtin_pile else ()
+    selects = [bind_selector(r.select, setup.catalog) for r in rules]
+    for card in catalog:
+        hits = [i for i, s in enumerate(selects) if s(card)]
+        if len(hits) > 1 and (rules[hits[0]].count is not None or rules[hits[0]].one_per):
+            return True
+    return False
+
+
+def _values(card: Card, field_name: str) -> list[str]:
+    value = card.get(field_name)
+    items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+    return list(dict.fromkeys(fold(str(v)) for v in items)) or [""]
+
+
+def _signatures(stated: Mapping[str, RuleConstraints]) -> dict[str, tuple[Any, ...]]:
+    """Each card's coefficients in every rule's rows: cards with the same are alike."""
+    sig: dict[str, list[tuple[int, int]]] = {}
+    r = 0
+    for rc in stated.values():
+        for c in rc.linear:
+            for name, k in c.terms.items():
+                if k:
+                    sig.setdefault(name, []).append((r, k))
+            r += 1
+    return {name: tuple(items) for name, items in sig.items()}
+
+
+# ------------------------------------------------------------------------------ the chances
+
+
+class _Chances:
+    """The exact chance of the query for a mix (cached), as ``odds`` computes it."""
+
+    def __init__(
+        self,
+        bound: Bound,
+        procedure: Procedure,
+        query: Query,
+        classes: Sequence[tuple[bool, ...]],
+        policy: Any,
+    ) -> None:
+        self.bound = bound
+        self.procedure = procedure
+        self.query = query
+        self.classes = tuple(classes)
+        self.policy = policy
+        self.memo: dict[tuple[int, ...], Fraction | None] = {}
+
+    def __call__(self, mix: tuple[int, ...]) -> Fraction | None:
+        """The chance, or None when only a simulation could tell."""
+        got = self.memo.get(mix, False)
+        if got is not False:
+            return got  # type: ignore[return-value]
+        from deckcheck.draws.answer import Intractable
+        from deckcheck.draws.facade import Mode, solve
+
+        keep = [g for g, n in enumerate(mix) if n]
+        problem = DrawProblem(
+            tuple(mix[g] for g in keep),
+            tuple(self.classes[g] for g in keep),
+            self.bound.problem.conditions,
+            self.bound.problem.selector_labels,
+        )
+        try:
+            answer = solve(problem, self.procedure, self.query, self.policy, mode=Mode.EXACT)
+            value = answer.fraction
+        except Intractable:
+            value = None
+        self.memo[mix] = value
+        return value
+
+
+def _better(
+    classes: Sequence[tuple[bool, ...]], bound: Bound, procedure: Procedure, query: Query
+) -> list[list[int]]:
+    """For each class h, the classes g such that a card of g in place of one of h can never
+    lower the chance: g meets every lower-bound condition h meets, no upper-bound condition
+    h does not, equality conditions alike, and (under a redraw rule) the same triggers.
+    The player holding g can play exactly as with h (decisions see the same triggers), and
+    ends holding the same cards, each counting at least as well."""
+    conditions = bound.problem.conditions
+    n_conditions = len(conditions)
+    redraw = query.use_mulligan and isinstance(procedure.mulligan, RedrawRule)
+    out: list[list[int]] = []
+    for h in classes:
+        better = []
+        for g_index, g in enumerate(classes):
+            if g == h:
+                continue
+            ok = True
+            for c in conditions:
+                s = c.selector
+                if c.op in (Comparison.GE, Comparison.GT):
+                    ok = g[s] >= h[s]
+                elif c.op in (Comparison.LE, Comparison.LT):
+                    ok = g[s] <= h[s]
+                else:
+                    ok = g[s] == h[s]
+                if not ok:
+                    break
+            if ok:
+                others = range(n_conditions, len(g))
+                if redraw:
+                    ok = all(g[s] == h[s] for s in others)
+                # selectors of no condition and no trigger do not matter
+            if ok:
+                better.append(g_index)
+        out.append(better)
+    return out
+
+
+# ------------------------------------------------------------------------------ the search
+
+
+def _seen(setup: DrawSetup, procedure: Procedure, options: OddsOptions) -> tuple[int, Procedure]:
+    """Cards seen, and the procedure (a random variant's deck is dealt as a plain pile)."""
+    if setup.builtin_pile:
+        if options.turn is not None:
+            raise UsageError(f"{setup.label} is dealt once: use --seen, not --turn")
+        seen = options.seen if options.seen is not None else setup.opening.hand_size
+        if seen < 1:
+            raise UsageError("--seen must be at least 1")
+        return seen, Procedure(seen, None, 1, None, False)
+    if options.seen is not None and options.turn is not None:
+        raise UsageError("give --seen or --turn, not both")
+    if options.turn is not None:
+        if options.turn < 1:
+            raise UsageError("--turn counts from 1 (the opening hand)")
+        seen = procedure.seen_by_turn(options.turn, options.second)
+    elif options.seen is not None:
+        seen = options.seen
+    else:
+        seen = procedure.opening_size(options.second)
+    opening = procedure.opening_size(options.second)
+    if seen < opening:
+        raise UsageError(f"--seen {seen} is fewer than the opening hand of {opening}")
+    return seen, procedure
+
+
+def search(
+    loaded: LoadedDeck,
+    conditions: Sequence[str],
+    options: OddsOptions,
+    *,
+    changes: int | None = None,
+    keep: Iterable[str] = (),
+    owned: Mapping[str, int] | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> tuple[Search, DrawSetup, Bound, Query, Procedure]:
+    """Search the legal decks within the limits for the best exact chance of ``conditions``
+    (see the module's description). ``keep``: card ids never removed; ``owned``: card id ->
+    copies in the collection; ``time_limit``: seconds, after which the best deck found so far
+    is the answer, with a bound on what could still be gained."""
+    from deckcheck.draws.facade import Policy
+
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    if changes is not None and changes < 0:
+        raise UsageError("--changes cannot be negative")
+    setup = deck_setup(loaded)
+    bound = bind(setup, conditions, options)
+    seen, procedure = _seen(setup, bound.procedure, options)
+    query = Query(seen, options.second, options.mulligan == "rules", options.turn)
+    limits = _Limits(changes, frozenset(keep), owned)
+    model = _Model(loaded, setup, bound, limits, seen)
+    if _later_rule_takes(loaded.catalog, setup):
+        model.inexact = True
+        model.notes.append("a card two set-aside rules take is counted by the first only")
+    chances = _Chances(bound, procedure, query, model.classes, Policy(redraw=options.redraw_policy))
+    p = model.programme
+    notes = list(model.notes)
+
+    def done(status: str, **kw: Any) -> Search:
+        return Search(
+            status,
+            notes=tuple(notes + kw.pop("more", [])),
+            seconds=time.perf_counter() - started,
+            classes=model.classes,
+            **kw,
+        )
+
+    # A legal deck within the limits, nearest first: the starting incumbent.
+    status, x, _ = p.solve(model.distance)
+    if x is None:
+        why = "no legal deck is within the limits" if status == 2 else "the solver gave up"
+        return done(UNREACHABLE, values=None, more=[why]), setup, bound, query, procedure
+    incumbent_x = x
+    incumbent_mix = model.mix_of(x)
+    # Bounds of each class's count and of the pile, from the relaxation.
+    lows, highs = [], []
+    for v in model.pile_var:
+        lo = p.solve({v: 1.0}, relax=True)[2]
+        hi = p.solve({v: 1.0}, relax=True, maximise=True)[2]
+        lows.append(math.ceil(lo - 1e-6))
+        highs.append(math.floor(hi + 1e-6) if math.isfinite(hi) else 10**9)
+    total = dict.fromkeys(model.pile_var, 1.0)
+    least = max(seen, math.ceil(p.solve(total, relax=True)[2] - 1e-6))
+    most_pile = p.solve(total, relax=True, maximise=True)[2]
+    most = math.floor(most_pile + 1e-6) if math.isfinite(most_pile) else 10**9
+    origin = _origin(loaded, model, setup)
+    candidates = _candidates(lows, highs, least, most, origin, changes)
+    if candidates is None:
+        raise UsageError(
+            "too many deck mixes to search: give --changes K (how many copies may change)"
+        )
+    better = _better(model.classes, bound, procedure, query)
+    # Most promising first: mixes whose cards meet more of the query come before those they
+    # dominate, so that a bound can skip the dominated ones.
+    rank = _ranks(better)
+    candidates.sort(key=lambda m: -sum(n * rank[g] for g, n in enumerate(m)))
+    floor = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
+    scores: dict[tuple[int, ...], Fraction] = {}
+    below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``floor``
+    simulated = 0
+    stopped = False
+    for k, mix in enumerate(candidates):
+        if deadline is not None and time.perf_counter() > deadline:
+            stopped = True
+            break
+        if progress is not None and k % 64 == 0:
+            progress(k, len(candidates))
+        if floor is not None and _dominated(mix, better, scores, below, floor):
+            below.add(mix)
+            continue
+        value = chances(mix)
+        if value is None:
+            simulated += 1
+            continue
+        scores[mix] = value
+    if progress is not None and not stopped:
+        progress(len(candidates), len(candidates))
+    evaluated = len(scores)
+    ruled = len(below)
+    order = sorted(scores, key=lambda m: (-scores[m], _gap(m, origin)))
+    best_x, best_mix, best_p = incumbent_x, incumbent_mix, floor
+    best_distance = _distance(model, best_x)
+    unreachable = 0
+    checked = 0
+    for mix in order:
+        value = scores[mix]
+        if best_p is not None and value < best_p:
+            break
+        if best_p is not None and value == best_p and _gap(mix, origin) >= best_distance:
+            continue  # as good at best, and no nearer: a change moves one card of the pile
+        if deadline is not None and time.perf_counter() > deadline:
+            stopped = True
+            break
+        fix_mix = {v: (float(n), float(n)) for v, n in zip(model.pile_var, mix, strict=True)}
+        status, x, _ = p.solve(model.distance, fix_mix)
+        checked += 1
+        if x is None:
+            if status == 2:
+                unreachable += 1
+                continue
+            stopped = True  # the solver's limit: this mix is unknown
+            break
+        gone = _distance(model, x)
+        if best_p is None or value > best_p or gone < best_distance:
+            best_x, best_mix, best_p, best_distance = x, mix, value, gone
+    # Every mix not reached above scored at most the answer (or was skipped by a bound).
+    ruled += evaluated - checked
+    gain: Fraction | None = None
+    state = OPTIMAL
+    more: list[str] = []
+    if stopped:
+        state = BEST_FOUND
+        rest = [scores[m] for m in order if best_p is None or scores[m] > best_p]
+        top = max(rest, default=Fraction(0)) if len(scores) == len(candidates) else Fraction(1)
+        gain = max(Fraction(0), top - (best_p or Fraction(0)))
+        more.append("the time limit stopped the search: the best deck found so far")
+    if simulated:
+        state = BEST_FOUND
+        gain = Fraction(1) - (best_p or Fraction(0))
+        more.append(
+            f"{simulated} mix(es) are out of the exact engine's reach (only a simulation could "
+            "score them): optimality is not claimed"
+        )
+    if model.inexact:
+        state = BEST_FOUND
+    if best_p is None and state == OPTIMAL:
+        more.append(f"no legal deck within the limits has a draw pile of {seen} cards or more")
+        return (
+            done(UNREACHABLE, values=None, candidates=len(candidates), more=more),
+            setup,
+            bound,
+            query,
+            procedure,
+        )
+    return (
+        done(
+            state,
+            values=model.values(best_x),
+            mix=best_mix,
+            probability=best_p,
+            candidates=len(candidates),
+            evaluated=evaluated,
+            ruled_out=ruled,
+            unreachable=unreachable,
+            simulated=simulated,
+            gain_bound=gain,
+            distance=_distance(model, best_x),
+            more=more,
+        ),
+        setup,
+        bound,
+        query,
+        procedure,
+    )
+
+
+def relaxed_note() -> str:
+    """Why an answer found through a relaxed pile model is only the best found."""
+    return (
+        "the deck's card order decides which cards the rules set aside; the search allowed "
+        "every order, and the deck written out scores less than the best order would"
+    )
+
+
+def _distance(model: _Model, x: Sequence[float]) -> int:
+    values = model.values(x)
+    ids = set(values) | set(model.deck_counts)
+    return sum(abs(values.get(i, 0) - model.deck_counts.get(i, 0)) for i in ids)
+
+
+def _origin(loaded: LoadedDeck, model: _Model, setup: DrawSetup) -> tuple[int, ...]:
+    """The deck's own draw pile by class."""
+    counts = [0] * len(model.classes)
+    index = {k: g for g, k in enumerate(model.classes)}
+    for card, n in setup.pile:
+        key = model.key_of.get(card.id)
+        if key is not None and key in index:
+            counts[index[key]] += n
+        else:
+            key = tuple(bool(s(card)) for s in model.selectors)
+            if key in index:
+                counts[index[key]] += n
+    return tuple(counts)
+
+
+def _gap(mix: Sequence[int], origin: Sequence[int]) -> int:
+    return sum(abs(a - b) for a, b in zip(mix, origin, strict=True))
+
+
+def _candidates(
+    lows: Sequence[int],
+    highs: Sequence[int],
+    least: int,
+    most: int,
+    origin: Sequence[int],
+    changes: int | None,
+) -> list[tuple[int, ...]] | None:
+    """Every mix within the classes' bounds, a pile of ``least`` to ``most`` cards, and (with a
+    budget) within ``changes`` of the deck's own mix: a copy changed moves one card of one
+    class at most. None when there would be more than :data:`MAX_CANDIDATES`."""
+    d = len(lows)
+    lo = list(lows)
+    hi = list(highs)
+    if changes is not None:
+        lo = [max(a, o - changes) for a, o in zip(lo, origin, strict=True)]
+        hi = [min(b, o + changes) for b, o in zip(hi, origin, strict=True)]
+    if any(a > b for a, b in zip(lo, hi, strict=True)) or least > most:
+        return []
+    out: list[tuple[int, ...]] = []
+    budget = changes if changes is not None else math.inf
+    # suffix sums of the least / most each remaining class can add, to prune the total
+    min_rest = [0] * (d + 1)
+    max_rest = [0] * (d + 1)
+    for g in range(d - 1, -1, -1):
+        min_rest[g] = min_rest[g + 1] + lo[g]
+        max_rest[g] = max_rest[g + 1] + hi[g]
+    mix = [0] * d
+
+    def walk(g: int, total: int, used: float) -> bool:
+        if g == d:
+            if least <= total <= most:
+                out.append(tuple(mix))
+                return len(out) <= MAX_CANDIDATES
+            return True
+        for n in range(lo[g], hi[g] + 1):
+            spent = used + abs(n - origin[g])
+            if spent > budget:
+                continue
+            if total + n + max_rest[g + 1] < least or total + n + min_rest[g + 1] > most:
+                continue
+            mix[g] = n
+            if not walk(g + 1, total + n, spent):
+                return False
+        return True
+
+    if d == 0:
+        return []
+    if not walk(0, 0, 0):
+        return None
+    return out
+
+
+def _ranks(better: Sequence[Sequence[int]]) -> list[int]:
+    """A class's height in the order "at least as good as": how many classes are strictly
+    below it (a class strictly better than another is higher)."""
+    n = len(better)
+    return [sum(1 for h in range(n) if g in better[h] and h not in better[g]) for g in range(n)]
+
+
+def _dominated(
+    mix: tuple[int, ...],
+    better: Sequence[Sequence[int]],
+    scores: Mapping[tuple[int, ...], Fraction],
+    below: set[tuple[int, ...]],
+    floor: Fraction,
+) -> bool:
+    """Whether a mix one card better (a card of class h swapped for one of a class g at
+    least as good) already scored no more than ``floor`` (or was skipped for it): then this
+    mix cannot beat ``floor`` either."""
+    for h, n in enumerate(mix):
+        if not n:
+            continue
+        for g in better[h]:
+            up = list(mix)
+            up[h] -= 1
+            up[g] += 1
+            key = tuple(up)
+            if key in below:
+                return True
+            got = scores.get(key)
+            if got is not None and got <= floor:
+                return True
+    return False

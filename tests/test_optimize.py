@@ -1,0 +1,221 @@
+"""``optimize`` against brute force: every deck within K changes, validated and scored as
+``validate`` and ``odds`` do, on small universes of each game (a collection limits the
+cards, so that the brute force stays cheap)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from conftest import run_cli, run_json
+
+from deckcheck import api
+from deckcheck.analysis.odds import OddsOptions, bind
+from deckcheck.analysis.setup import deck_setup
+from deckcheck.catalog.deck import DeckEntry
+from deckcheck.commands.optimize import optimize_loaded
+from deckcheck.core.violations import Status
+from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.verdict import validate_loaded
+from deckcheck.draws.facade import Mode, Policy, solve
+from deckcheck.draws.model import Procedure, Query
+from deckcheck.games.context import make_context
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+TERRA = str(EXAMPLES / "ren-dhark" / "terra-custom.txt")
+PC50 = str(EXAMPLES / "planetary-conquerors" / "legal-50.txt")
+FED = str(EXAMPLES / "stccg-1e" / "legal-federation.txt")
+
+
+def _changes(
+    base: Mapping[str, int], universe: Sequence[str], caps: Mapping[str, int], k: int
+) -> Iterator[dict[str, int]]:
+    """Every deck (card id -> copies) within ``k`` copies added plus removed of ``base``,
+    each card within 0..caps."""
+    ids = list(dict.fromkeys([*base, *universe]))
+
+    def walk(i: int, left: int, deck: dict[str, int]) -> Iterator[dict[str, int]]:
+        if i == len(ids):
+            yield dict(deck)
+            return
+        card = ids[i]
+        have = base.get(card, 0)
+        for n in range(max(0, have - left), min(caps.get(card, have + left), have + left) + 1):
+            deck[card] = n
+            yield from walk(i + 1, left - abs(n - have), deck)
+        deck[card] = have
+
+    yield from walk(0, k, dict(base))
+
+
+def _brute(
+    loaded: LoadedDeck,
+    conditions: Sequence[str],
+    options: OddsOptions,
+    k: int,
+    universe: Sequence[str],
+    owned: Mapping[str, int] | None = None,
+    size: int | None = None,
+) -> Fraction | None:
+    """The best exact chance over every legal deck within ``k`` changes (``size``: skip
+    decks of another size at once, when the rules fix it)."""
+    cards = {c.id: c for c in loaded.catalog}
+    base = dict(loaded.deck.counts())
+    caps = {i: max(base.get(i, 0), owned.get(i, 0)) for i in universe} if owned else {}
+    best: Fraction | None = None
+    memo: dict[object, Fraction | None] = {}
+    for counts in _changes(base, universe, caps, k):
+        if size is not None and sum(counts.values()) != size:
+            continue
+        entries = tuple(DeckEntry(cards[i], n) for i, n in counts.items() if n)
+        deck = dataclasses.replace(loaded, deck=dataclasses.replace(loaded.deck, entries=entries))
+        if validate_loaded(deck).status is not Status.LEGAL:
+            continue
+        setup = deck_setup(deck)
+        bound = bind(setup, conditions, options)
+        seen, procedure = _seen(setup, bound.procedure, options)
+        if setup.pile_size < seen:
+            continue
+        key = (bound.problem.group_sizes, bound.problem.membership)
+        if key not in memo:
+            query = Query(seen, options.second, True, options.turn)
+            memo[key] = solve(bound.problem, procedure, query, Policy(), mode=Mode.EXACT).fraction
+        p = memo[key]
+        if p is not None and (best is None or p > best):
+            best = p
+    return best
+
+
+def _seen(setup: object, procedure: Procedure, options: OddsOptions) -> tuple[int, Procedure]:
+    if getattr(setup, "builtin_pile", None):
+        seen = options.seen or setup.opening.hand_size  # type: ignore[attr-defined]
+        return seen, Procedure(seen, None, 1, None, False)
+    if options.turn is not None:
+        return procedure.seen_by_turn(options.turn, options.second), procedure
+    return options.seen or procedure.opening_size(options.second), procedure
+
+
+def _check(
+    loaded: LoadedDeck,
+    conditions: Sequence[str],
+    options: OddsOptions,
+    k: int,
+    universe: Sequence[str],
+    owned: Mapping[str, int] | None = None,
+    size: int | None = None,
+) -> Fraction | None:
+    result, _ = optimize_loaded(loaded, conditions, options, changes=k, owned=owned)
+    expected = _brute(loaded, conditions, options, k, universe, owned, size)
+    assert result.after == expected
+    assert result.status == "optimal"
+    assert result.report is not None and result.report.status is Status.LEGAL
+    assert result.distance <= k
+    if owned is not None:
+        assert all(c.after <= max(c.before, owned.get(c.card.id, 0)) for c in result.changes)
+    return expected
+
+
+def _ids(loaded: LoadedDeck, names: Sequence[str]) -> list[str]:
+    return [next(c.id for c in loaded.catalog if c.name == n) for n in names]
+
+
+def test_ren_dhark_redraw_taking_cards_out_beats_adding_ships() -> None:
+    """Ren Dhark, the optimal redraw: the best move is out of the pile (actions removed), not
+    more ships (none owned here)."""
+    loaded = load_deck(TERRA)
+    deck = dict(loaded.deck.counts())
+    owned = dict(deck)
+    options = OddsOptions(turn=2)
+    best = _check(loaded, ["type:ship>=2"], options, 1, list(deck), owned)
+    result, _ = optimize_loaded(loaded, ["type:ship>=2"], options, changes=1, owned=owned)
+    assert best is not None and result.before is not None and best > result.before
+    assert all(c.delta < 0 for c in result.changes)
+
+
+def test_ren_dhark_two_conditions_with_a_collection() -> None:
+    loaded = load_deck(TERRA)
+    deck = dict(loaded.deck.counts())
+    extra = _ids(loaded, ["POINT OF", "NOGK"])
+    owned = {**deck, **{i: 2 for i in extra}}
+    _check(loaded, ["type:ship>=2", "POINT OF>=1"], OddsOptions(turn=2), 2, list(owned), owned)
+
+
+def test_planetary_conquerors_return_three_and_look_ahead() -> None:
+    """Return-3 mulligan and the look-ahead (turn 2), a collection of a few more cards."""
+    loaded = load_deck(PC50)
+    deck = dict(loaded.deck.counts())
+    extra = _ids(loaded, ["Trooper", "Iron Warlord", "Pitfall"])
+    owned = {**deck, **{i: deck.get(i, 0) + 2 for i in extra}}
+    _check(loaded, ["type:warrior>=3"], OddsOptions(turn=2), 3, list(owned), owned)
+
+
+def test_stccg_seed_cards_move_cards_out_of_the_draw_deck() -> None:
+    """STCCG: a dilemma (a seed card) in place of a draw card shrinks the draw deck."""
+    loaded = load_deck(FED)
+    deck = dict(loaded.deck.counts())
+    extra = _ids(loaded, ["Tarellian Plague Ship", "Klingon Outpost"])
+    owned = {**deck, **{i: 1 for i in extra}}
+    _check(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), 2, list(owned), owned, size=60)
+
+
+def test_a_collection_limits_the_answer() -> None:
+    loaded = load_deck(TERRA)
+    options = OddsOptions(turn=2)
+    free, _ = optimize_loaded(loaded, ["POINT OF>=1"], options, changes=4)
+    owned = dict(loaded.deck.counts())
+    limited, _ = optimize_loaded(loaded, ["POINT OF>=1"], options, changes=4, owned=owned)
+    assert free.after is not None and limited.after is not None
+    assert limited.after <= free.after
+    assert all(c.after <= owned.get(c.card.id, 0) for c in limited.changes)
+
+
+def test_dorn_random_party_and_drake_random_stack() -> None:
+    dorn = load_deck(
+        str(EXAMPLES / "dorn" / "first-game-party.txt"), make_context(variant="random-party")
+    )
+    heroes = [c.id for c in dorn.catalog if c.has_type("hero")]
+    _check(dorn, ["recommended:true>=5"], OddsOptions(), 2, heroes)
+    drake = load_deck(
+        str(EXAMPLES / "the-drake" / "custom-stack.txt"), make_context(variant="random")
+    )
+    troops = [c.id for c in drake.catalog]
+    assert _check(drake, ["name:Drake>=1"], OddsOptions(), 3, troops) == Fraction(4, 9)
+
+
+def test_keep_is_never_removed() -> None:
+    loaded = load_deck(TERRA)
+    keep = ["Zlatý člověk"]
+    result, _ = optimize_loaded(loaded, ["type:ship>=2"], OddsOptions(turn=2), changes=4, keep=keep)
+    assert all(c.card.name != "Zlatý člověk" for c in result.changes)
+
+
+def test_build_the_best_deck_from_a_collection(tmp_path: Path) -> None:
+    """A deck made by ``new`` and a collection: the best legal deck it allows."""
+    deck = tmp_path / "new.txt"
+    assert run_cli(["new", "the-drake", "--variant", "custom", "-o", str(deck)]).exit_code == 0
+    owned = tmp_path / "owned.txt"
+    owned.write_text("game: the-drake\n2 Drake\n1 Monk\n1 Archer\n", encoding="utf-8")
+    result = api.optimize(str(deck), ["name:Drake>=1"], seen=1, owned=str(owned), variant="random")
+    assert result.status == "optimal"
+    assert result.after == Fraction(2, 3)  # 2 Drakes of at least 3 troops
+    assert result.report is not None and result.report.status is Status.LEGAL
+
+
+def test_json_and_limits() -> None:
+    data = run_json(["optimize", TERRA, "type:ship>=2", "--turn", "2", "--changes", "1", "--json"])
+    assert data["status"] == "optimal"
+    before = Fraction(data["probability_before_exact"])
+    after = Fraction(data["probability_exact"])
+    assert after >= before and data["distance"] <= 1
+    assert data["proof"]["evaluated"] >= 1
+    assert [p["turn"] for p in data["curve_after"]] == [1, 2]
+
+
+def test_unreachable_and_bad_input() -> None:
+    illegal = str(EXAMPLES / "stccg-1e" / "illegal-size.txt")
+    result = run_cli(["optimize", illegal, "type:Personnel>=1", "--changes", "0"])
+    assert result.exit_code == 1 and "no legal deck" in result.stdout
+    assert run_cli(["optimize", TERRA, "type:ship>=2", "--changes", "-1"]).exit_code == 2
+    assert run_cli(["optimize", TERRA, "type:ship>=2", "--time-limit", "0"]).exit_code == 2
