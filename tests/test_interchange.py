@@ -235,7 +235,7 @@ def test_name_table_ships_names_and_ids_only() -> None:
     table = name_table()
     assert len(table) > 4000
     for row in table.rows:
-        assert len(row.extra) == 2  # image id and set code
+        assert len(row.extra) == 3  # image id, set code and legality tags
         assert "\t" not in row.name and len(row.name) < 120
 
 

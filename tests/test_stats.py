@@ -39,14 +39,17 @@ def _expected_counts(path: Path) -> dict[str, Counter[str]]:
     """Field -> value -> copies, counted straight from the resolved deck lines."""
     loaded = load_deck(path)
     spec = loaded.game.spec
-    aside_rules = spec.opening.set_aside if spec.opening else []
+    opening = loaded.game.opening(loaded.variant)
+    # The examples under a format write no seed zone, so its zone rules take nothing there
+    # (the file's seed zone is tested in test_stccg_formats.py).
+    aside_rules = [r for r in opening.set_aside if not r.zone] if opening else []
     remaining = Counter()
     for e in loaded.deck:
         remaining[e.card.id] += e.count
     cards = {e.card.id: e.card for e in loaded.deck}
     zone: Counter[str] = Counter()
     for rule in aside_rules:
-        sel = bind_selector(rule.select, loaded.catalog)
+        sel = bind_selector(rule.select, loaded.catalog) if rule.select else lambda c: True
         taken_values: set[str] = set()  # one_per: one copy per value (an Outpost per affiliation)
         for cid in list(remaining):
             if remaining[cid] and sel(cards[cid]):

@@ -37,9 +37,12 @@ Characteristics/ Keywords,Requires,Persona,Command,Reports,Names``):
 - ``Release`` -> ``release`` (the code) and ``set`` (a readable set name from the table below,
   else from a ``(Set Name)`` suffix used in that release, else the code). ``premiere = true``
   only for ``Release == premiere``.
-- ``Set`` is not a set but a list of format/legality tags (``Trad_Modern_Open_Warp``,
-  ``Virtual_b02_...``, ``ban``): not copied. ``Set id`` is the numeric form of the release and
-  the prefix of the id: not copied.
+- ``Set`` is not a set but a list of format/legality tags joined by ``_``
+  (``Trad_Modern_Open_Warp``, ``Virtual_b02_...``, ``ban``) -> ``legal`` (a list, in CSV
+  order): ``Trad`` printed by Decipher, ``Virtual`` a Continuing Committee virtual card,
+  ``Modern``/``Open``/``Warp`` legal in that format, ``b00``-``b06`` block formats, ``ban``
+  legal nowhere. The STCCG formats' card pools are these tags. ``Set id`` is the numeric
+  form of the release and the prefix of the id: not copied.
 - ``Info`` -> ``rarity``: the collector number is stripped (``57 R+`` -> ``R+``); a few cells
   were mangled by a spreadsheet into clock times (``2:00 PM`` = ``2 P``) and are read that way.
 - ``Property`` is the TV series / film a card comes from (TNG, DS9, ...), not a rarity:
@@ -227,6 +230,7 @@ KEY_ORDER: tuple[str, ...] = (
     "type",
     "set",
     "release",
+    "legal",
     "premiere",
     "rarity",
     "universal",
@@ -320,6 +324,12 @@ def affiliations(cell: str) -> list[str]:
     return found
 
 
+def legality_tags(cell: str) -> list[str]:
+    """Return the format/legality tags of a ``Set`` cell (``Trad_Modern`` -> ``["Trad",
+    "Modern"]``), in order, without repeats."""
+    return list(dict.fromkeys(tag for tag in (clean(t) for t in cell.split("_")) if tag))
+
+
 def codes(cell: str) -> list[str]:
     """Return the bracketed codes of an icon cell, brackets stripped, in order."""
     return [clean(code) for code in _BRACKETED.findall(cell) if clean(code)]
@@ -347,6 +357,9 @@ def build_card(row: Mapping[str, str], fallback_names: Mapping[str, str]) -> dic
     card["type"] = ctype
     card["set"] = set_name(release, fallback_names)
     card["release"] = release
+    tags = legality_tags(row["Set"])
+    if tags:
+        card["legal"] = tags
     if release == "premiere":
         card["premiere"] = True
     code = rarity(row["Info"])
@@ -425,11 +438,13 @@ NAMES_HEADER = """\
 # tools/build_stccg_catalog.py from the plugin's Physical and Virtual card tables as joined to
 # the blueprint ids (names and ids only, no card text). Do not edit by hand: re-run the script.
 # Columns: the plugin's name; the blueprint id; "back" when the name is the other face of a
-# two-sided card; the plugin's image id and set code (a .dek file's <name id=…> and <set>).
+# two-sided card; the plugin's image id and set code (a .dek file's <name id=…> and <set>);
+# the plugin's legality tags of that row (as the catalog's "legal": a virtual re-issue
+# "Name *VP" has its own).
 # A card's first row is the name an export writes; rows are sorted by id. Rows without an id
 # (at the end) are plugin cards the catalog does not hold.
 """
-NAMES_COLUMNS = ("name", "id", "face", "image", "set")
+NAMES_COLUMNS = ("name", "id", "face", "image", "set", "tags")
 _BACK = re.compile(r"\s*\(back\)\s*$", re.IGNORECASE)
 
 
@@ -439,8 +454,8 @@ def _name_key(text: str) -> str:
 
 def build_names(
     name_rows: Sequence[Mapping[str, str]], cards: Sequence[Mapping[str, Any]]
-) -> list[tuple[str, str, str, str, str]]:
-    """Return the name table rows ``(name, id, face, image, set)``, sorted by id.
+) -> list[tuple[str, str, str, str, str, str]]:
+    """Return the name table rows ``(name, id, face, image, set, tags)``, sorted by id.
 
     A name the plugin gives only to cards without a blueprint id (a virtual alternate such as
     ``Kira**``, a Second Edition image) is listed last with an empty id: a card the catalog
@@ -455,6 +470,7 @@ def build_names(
         _name_key(card["name"]): (card["id"], "") for card in cards
     }
     chosen: dict[tuple[str, str, str], tuple[tuple[object, ...], tuple[str, ...]]] = {}
+    # a row's legality tags, as the catalog's (one token list joined by "_")
     for index, row in enumerate(name_rows):
         name = clean(row["lackey_name"])
         card_id = clean(row["blueprint_id"]) or clean(row["other_face_of"])
@@ -474,23 +490,25 @@ def build_names(
         )
         key = (card_id, face, name)
         if key not in chosen or rank < chosen[key][0]:
-            chosen[key] = (rank, (name, card_id, face, image, release))
+            tags = "_".join(legality_tags(row.get("set_tags", "")))
+            chosen[key] = (rank, (name, card_id, face, image, release, tags))
         taken.setdefault(_name_key(name), (card_id, face))
     rows = sorted(chosen.values(), key=lambda item: (item[1][1], item[1][2], item[0]))
     table = [row for _, row in rows]
     extra = []
-    for name, card_id, face, image, release in table:
+    for name, card_id, face, image, release, tags in table:
         bare = _BACK.sub("", name)
         if face == "back" and bare != name and _name_key(bare) not in taken:
             taken[_name_key(bare)] = (card_id, face)
-            extra.append((bare, card_id, face, image, release))
-    unknown: dict[str, tuple[str, str, str, str, str]] = {}
+            extra.append((bare, card_id, face, image, release, tags))
+    unknown: dict[str, tuple[str, str, str, str, str, str]] = {}
     for row in name_rows:
         name = clean(row["lackey_name"])
         has_id = clean(row["blueprint_id"]) or clean(row["other_face_of"])
         if name and not has_id and _name_key(name) not in taken:
             image = clean(row["image_file"]).split(",")[0]
-            unknown.setdefault(_name_key(name), (name, "", "", image, clean(row["release"])))
+            tags = "_".join(legality_tags(row.get("set_tags", "")))
+            unknown.setdefault(_name_key(name), (name, "", "", image, clean(row["release"]), tags))
     table.extend(extra)
     table.extend(sorted(unknown.values()))
     # A stable sort: each card's export name stays its first row.

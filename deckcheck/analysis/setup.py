@@ -78,7 +78,7 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
     """The draw setup of a loaded deck: the cards the rules set aside, the pile drawn from."""
     spec = loaded.game.spec
     deal = spec.variants[loaded.variant.name].deal
-    opening = deal or spec.opening
+    opening = deal or loaded.game.opening(loaded.variant)
     if opening is None:
         piles = ", ".join(f"{loaded.game.id}:{p}" for p in spec.piles) or "none"
         raise UsageError(

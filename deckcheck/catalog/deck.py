@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from types import MappingProxyType
+from typing import Any
 
 from deckcheck.catalog.model import Card
 from deckcheck.core.values import frozen
@@ -20,7 +21,9 @@ class DeckEntry:
     """A resolved line: a card and how many copies, with where it was written.
 
     ``zone`` is the game's zone the line sits in (None where the game has no zones);
-    ``face`` is set (``"back"``) when the line named the other face of a two-sided card.
+    ``face`` is set (``"back"``) when the line named the other face of a two-sided card;
+    ``fields`` are card fields the line's own spelling gives its copies (a Lackey virtual
+    re-issue ``Name *VP`` read as the card ``Name`` keeps its own legality tags).
     """
 
     card: Card
@@ -29,6 +32,7 @@ class DeckEntry:
     section: str | None = None
     zone: str | None = None
     face: str | None = None
+    fields: Mapping[str, Any] | None = None
 
 
 @frozen

@@ -138,6 +138,7 @@ VariantOpt = Annotated[
     str | None,
     typer.Option(
         "--variant",
+        "--format",
         metavar="VARIANT",
         help="The variant to check against (default: the deck's, else the game's default).",
     ),
@@ -166,6 +167,7 @@ def cards(
         str | None,
         typer.Option(
             "--variant",
+            "--format",
             metavar="VARIANT",
             help="Show the cards as this variant changes them (and its notes).",
         ),
@@ -222,6 +224,7 @@ PileVariantOpt = Annotated[
     str | None,
     typer.Option(
         "--variant",
+        "--format",
         metavar="VARIANT",
         help="The variant (default: the deck's, else the game's); for a pile GAME:PILE it can "
         "set the cards seen (Dorn four-heroes: 4 blessings).",

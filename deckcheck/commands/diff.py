@@ -102,8 +102,9 @@ def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
             elif not required or any(p(e.card) for p in required):
                 missing = True
         return (None if missing else known), known
-    if spec.set_aside and loaded.game.spec.opening is not None:
-        rules = loaded.game.spec.opening.set_aside
+    opening = loaded.game.opening(loaded.variant)
+    if spec.set_aside and opening is not None:
+        rules = opening.set_aside
         n = sum(a.count for a in set_aside(deck, loaded.catalog, rules))
         return n, n
     selects = [spec.select] if isinstance(spec.select, str) else list(spec.select)

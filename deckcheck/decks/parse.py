@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,25 @@ def parse_deck(text: str, label: str, path: Path | None = None) -> DeckSource:
     return _parse_text(text, label, path)
 
 
+VARIANT_SYNONYMS = frozenset({"format"})
+"""Header keys that mean ``variant``: players say "format" (``format: modern``)."""
+
+
+def _header_key(written: str, headers: Mapping[str, str], label: str, line: int | None) -> str:
+    """The header key a written one stands for (``format`` is ``variant``); a variant given
+    twice under both names is refused."""
+    key = written.lower()
+    if key in VARIANT_SYNONYMS:
+        key = "variant"
+    if key == "variant" and key in headers:
+        raise DeckFormatError(
+            "the variant is given twice (variant: and format: mean the same); keep one",
+            source=label,
+            line=line,
+        )
+    return key
+
+
 def _looks_like_text_deck(text: str) -> bool:
     """A text deck has count lines or header lines; TOML has ``=`` assignments."""
     for line in text.split("\n"):
@@ -129,7 +149,7 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
                 categories.append(_category_header(match.group(2), label, number))
                 continue
             if match and match.group(1).lower() in HEADER_KEYS:
-                key = match.group(1).lower()
+                key = _header_key(match.group(1), headers, label, number)
                 headers[key] = match.group(2).strip()
                 header_lines[key] = number
                 continue
@@ -359,7 +379,7 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
             source=label,
         )
     headers: dict[str, str] = {}
-    for key in ("game", "variant", "name", "author", "description"):
+    for key in ("game", "variant", "format", "name", "author", "description"):
         if key in data:
             if not isinstance(data[key], str):
                 raise DeckFormatError(
@@ -367,8 +387,8 @@ def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:
                     source=label,
                     line=key_line(text, 0, key),
                 )
-            headers[key] = data[key]
-    known = {*headers, "catalog", "cards", "sequence", "categories", "zones"}
+            headers[_header_key(key, headers, label, key_line(text, 0, key))] = data[key]
+    known = {*headers, "format", "catalog", "cards", "sequence", "categories", "zones"}
     unknown = [k for k in data if k not in known]
     if unknown:
         raise DeckFormatError(

@@ -32,7 +32,16 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Violation
 from deckcheck.games.limits import DataRule, data_rules
 from deckcheck.games.linear import RuleConstraints
-from deckcheck.games.spec import CardChangeModel, GameSpec, ZoneModel, spec_from_json, spec_json
+from deckcheck.games.spec import (
+    CardChangeModel,
+    GameSpec,
+    OpeningModel,
+    SetAsideModel,
+    ZoneModel,
+    checked,
+    spec_from_json,
+    spec_json,
+)
 from deckcheck.games.variant import Variant
 
 if TYPE_CHECKING:
@@ -159,15 +168,43 @@ class Game:
                 tuple(v.notes),
                 tuple(v.card_changes),
                 MappingProxyType(dict(v.checks)),
+                self._set_aside_of(name, v.set_aside),
+                tuple(a.lower() for a in v.aliases),
             )
             for name, v in self.spec.variants.items()
         }
+
+    def _set_aside_of(
+        self, variant: str, rules: str | list[SetAsideModel] | None
+    ) -> tuple[SetAsideModel, ...] | None:
+        """A variant's own set-aside rules (a [constants] list named by key is read here)."""
+        if rules is None:
+            return None
+        if isinstance(rules, str):
+            listed = self.spec.constants.get(rules)
+            if not isinstance(listed, list):
+                raise CatalogError(
+                    f"variant {variant!r}: set_aside names {rules!r}, no list in [constants]"
+                )
+            try:
+                return tuple(checked(SetAsideModel, r) for r in listed)
+            except ValueError as exc:
+                raise CatalogError(f"variant {variant!r}: set_aside {rules!r}: {exc}") from None
+        return tuple(rules)
+
+    def opening(self, variant: Variant | None = None) -> OpeningModel | None:
+        """How the game deals (``[opening]``), with what ``variant`` sets aside instead."""
+        opening = self.spec.opening
+        if opening is None or variant is None or variant.set_aside is None:
+            return opening
+        return opening.model_copy(update={"set_aside": list(variant.set_aside)})
 
     def variant(self, name: str | None) -> Variant:
         """The named variant (default when None); an unknown name is a usage error."""
         chosen = name or self.spec.game.default_variant
         # Any case, spaces for hyphens: "Four Heroes" is four-heroes.
         key = "-".join(chosen.strip().lower().replace("_", "-").split())
+        key = next((n for n, v in self.variants.items() if key in v.aliases), key)
         if key not in self.variants:
             hint = suggest(key, list(self.variants), limit=1)
             raise UsageError(

@@ -31,24 +31,40 @@ def _values(card: Card, field: str) -> list[str]:
     return [fold(str(v)) for v in items] or [""]
 
 
+def places(deck: Deck, rules: Sequence[SetAsideModel]) -> bool:
+    """Whether the deck's file says where the cards go: a card in a zone a rule names."""
+    zones = {rule.zone for rule in rules if rule.zone}
+    return bool(zones) and any(e.zone in zones for e in deck.entries)
+
+
 def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> tuple[SetAside, ...]:
     """Apply ``rules`` in order to the deck's cards (in deck order); a card taken by one rule
     is not seen by the next.
 
     A rule takes every matching copy, at most ``count`` copies in all, or, with ``one_per``,
     one copy per distinct value of that field (STCCG: one Outpost per affiliation; a copy with
-    several values uses one not yet taken).
+    several values uses one not yet taken). A rule with a ``zone`` takes only copies the file
+    wrote in that zone; a ``fallback`` rule applies only where the file wrote no card in any
+    such zone (:func:`places`).
     """
     remaining = dict(deck.counts())
+    in_zone: dict[tuple[str, str | None], int] = {}
+    for e in deck.entries:
+        in_zone[(e.card.id, e.zone)] = in_zone.get((e.card.id, e.zone), 0) + e.count
+    placed = places(deck, rules)
     cards = deck.cards()
     out: list[SetAside] = []
     for rule in rules:
-        selector = bind_selector(rule.select, catalog)
+        if rule.fallback and placed:
+            continue
+        selector = bind_selector(rule.select, catalog) if rule.select else None
         used: set[str] = set()
         left = rule.count
         for card_id in list(remaining):
             have = remaining[card_id]
-            if not have or not selector(cards[card_id]):
+            if rule.zone:
+                have = min(have, in_zone.get((card_id, rule.zone), 0))
+            if not have or (selector is not None and not selector(cards[card_id])):
                 continue
             take = have if left is None else min(left, have)
             if rule.one_per:
@@ -58,9 +74,27 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
                 take = len(free)
             if take:
                 remaining[card_id] -= take
+                _taken(in_zone, card_id, rule.zone, take, [e.zone for e in deck.entries])
                 out.append(SetAside(cards[card_id], take, rule.why))
                 if left is not None:
                     left -= take
             if left == 0:
                 break
     return tuple(out)
+
+
+def _taken(
+    in_zone: dict[tuple[str, str | None], int],
+    card_id: str,
+    zone: str,
+    take: int,
+    zones: Sequence[str | None],
+) -> None:
+    """Count ``take`` copies of a card out of its zones: of ``zone`` when the rule named one,
+    else of its zones in file order."""
+    for where in [zone] if zone else list(dict.fromkeys(zones)):
+        have = in_zone.get((card_id, where), 0)
+        step = min(have, take)
+        if step:
+            in_zone[(card_id, where)] = have - step
+            take -= step

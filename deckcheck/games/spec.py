@@ -57,12 +57,20 @@ class CardChangeModel(_Strict):
 
 
 class SetAsideModel(_Strict):
-    """Cards taken out of the pile before the shuffle (a planet, seed cards, starting miners)."""
+    """Cards taken out of the pile before the shuffle (a planet, seed cards, starting miners).
 
-    select: str
+    ``zone``: only the copies the deck file wrote in that zone (a Lackey ``Seed+Dil:``
+    section); ``fallback``: the rule applies only when the file wrote no card in any zone that
+    a rule of the same list names (the file does not say which cards are set aside, so they
+    are placed by type).
+    """
+
+    select: str = ""  # "": any card
     count: int | None = None  # None: every matching card
     one_per: str = ""  # a field: one copy per distinct value (one Outpost per affiliation)
     why: str = ""
+    zone: str = ""
+    fallback: bool = False
 
 
 class OpeningModel(_Strict):
@@ -93,6 +101,10 @@ class VariantModel(_Strict):
     notes: list[str] = []  # what else the variant changes in play (shown, not checked)
     checks: dict[str, dict[str, Any]] = {}  # overrides of [checks."CODE"] fields
     card_changes: list[CardChangeModel] = []
+    aliases: list[str] = []  # other names the variant answers to ("premiere"), lower case
+    # What the variant sets aside before the shuffle instead of [opening]'s set_aside: the
+    # rules themselves, or the name of a [constants] list of them (shared by variants).
+    set_aside: str | list[SetAsideModel] | None = None
 
 
 class CheckModel(_Strict):

@@ -10,7 +10,7 @@ from typing import Any
 
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.values import frozen
-from deckcheck.games.spec import CardChangeModel
+from deckcheck.games.spec import CardChangeModel, SetAsideModel
 
 
 @frozen
@@ -24,6 +24,9 @@ class Variant:
     notes: tuple[str, ...] = ()  # other changes in play, shown where the variant is described
     card_changes: tuple[CardChangeModel, ...] = ()  # field changes to cards (+1 blood)
     checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule overrides
+    # what the variant sets aside before the shuffle (None: the game's [opening] says)
+    set_aside: tuple[SetAsideModel, ...] | None = None
+    aliases: tuple[str, ...] = ()  # other names it answers to
 
     def with_params(self, overrides: Mapping[str, Any]) -> Variant:
         """The variant with some numbers changed (``--missions 4``); unknown names are errors."""

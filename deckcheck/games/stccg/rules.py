@@ -6,11 +6,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from deckcheck.catalog.deck import Deck
+from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
+from deckcheck.core.errors import CatalogError
 from deckcheck.core.text import fold, plural
-from deckcheck.core.violations import Violation, error, warning
+from deckcheck.core.violations import Violation, error, undecided, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
 from deckcheck.games.setaside import SetAside, set_aside
@@ -252,3 +253,320 @@ RULES = {
     "stccg.outpost-mission": CodeRule(outpost_mission, warnings_only("stccg.outpost-mission")),
     "stccg.seed-limits": CodeRule(seed_limits, warnings_only("stccg.seed-limits")),
 }
+
+
+# --- the Continuing Committee's formats (modern, open, traditional, warp-speed) --------------
+
+
+def entry_tags(entry: DeckEntry, field: str) -> tuple[str, ...] | None:
+    """A line's legality tags: its own (a Lackey ``Name *VP`` re-issue's, see the name table)
+    where the line gave them, else its card's; None when neither has any (a user's own card)."""
+    value = entry.fields.get(field) if entry.fields else None
+    if value is None:
+        value = entry.card.get(field)
+    if value is None:
+        return None
+    items = value if isinstance(value, list | tuple) else [value]
+    return tuple(str(v) for v in items)
+
+
+def _pool_reason(tags: Iterable[str], variant: Variant) -> str:
+    """Why a card's tags keep it out of the variant's pool (the first reason whose tag it has)."""
+    held = {fold(t) for t in tags}
+    for reason in variant.param("pool_reasons"):
+        if fold(reason["tag"]) in held:
+            return str(reason["why"])
+    return "not in its card pool"
+
+
+def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.pool: every card of the deck (and of its side decks) carries the format's legality
+    tag; one finding per card outside the pool, saying why (banned, a virtual card, …)."""
+    field, tag, name = (variant.param(k) for k in ("pool_field", "pool", "pool_name"))
+    skipped = {fold(z) for z in variant.param("pool_skips_zones")}
+    entries = [*deck.entries, *(e for e in deck.side if fold(e.zone or "") not in skipped)]
+    seen: set[tuple[str, tuple[str, ...] | None]] = set()
+    unknown: list[str] = []
+    # in card id order: the findings do not depend on how a file orders its zones
+    for e in sorted(entries, key=lambda e: e.card.id):
+        tags = entry_tags(e, field)
+        if (e.card.id, tags) in seen:
+            continue
+        seen.add((e.card.id, tags))
+        if tags is None:
+            unknown.append(e.card.id)
+        elif fold(tag) not in {fold(t) for t in tags}:
+            yield error(
+                "stccg.pool",
+                f"{e.card.name}: not legal in {name}: {_pool_reason(tags, variant)}",
+                [e.card.id],
+            )
+    if unknown:
+        ids = list(dict.fromkeys(unknown))
+        cards = {e.card.id: e.card for e in entries}
+        names = ", ".join(cards[i].name for i in ids[:5])
+        yield undecided(
+            "stccg.pool",
+            f"{plural(len(ids), 'card')} without legality tags ({names}): whether they are "
+            f"legal in {name} is unknown (give their '{field}' with --catalog)",
+            ids,
+        )
+
+
+def pool_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.pool as constraints: every card without the format's tag is fixed at 0 copies."""
+    field, tag = variant.param("pool_field"), fold(variant.param("pool"))
+    fixed: dict[str, int] = {}
+    for card in catalog:
+        value = card.get(field)
+        items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+        if tag not in {fold(str(t)) for t in items}:
+            fixed[card.id] = 0
+    return RuleConstraints("stccg.pool", fixed=fixed)
+
+
+def _format_rules(variant: Variant) -> tuple[SetAsideModel, ...]:
+    if variant.set_aside is None:
+        raise CatalogError(f"variant {variant.name!r} sets nothing aside: it has no seed deck")
+    return variant.set_aside
+
+
+def seed_deck(deck: Deck, catalog: Catalog, variant: Variant) -> tuple[SetAside, ...]:
+    """A CC format's seed deck: what the variant sets aside before the shuffle, missions apart
+    (they are a pile of their own). The file's seed zone where it has one, else by type."""
+    mission = variant.param("mission_type")
+    aside = set_aside(deck, catalog, _format_rules(variant))
+    return tuple(a for a in aside if not a.card.has_type(mission))
+
+
+def _by_type(seeds: Iterable[SetAside]) -> str:
+    kinds: Counter[str] = Counter()
+    for seed in seeds:
+        kinds[seed.card.types[0].lower()] += seed.count
+    ranked = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{k} {t}{'s' if k != 1 else ''}" for t, k in ranked)
+
+
+def seed_max(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.seed-max: at most ``max_seed`` cards in the seed deck; and at most
+    ``max_seeded_draw_types`` cards of ``seeded_draw_types`` among them (Warp Speed: one ship,
+    personnel or equipment) where the variant limits them."""
+    seeds = seed_deck(deck, catalog, variant)
+    n, limit = sum(s.count for s in seeds), variant.param("max_seed")
+    if n > limit:
+        yield error(
+            "stccg.seed-max",
+            f"{n} cards in the seed deck, at most {limit} allowed "
+            f"(remove {n - limit}): {_by_type(seeds)}",
+            sorted({s.card.id for s in seeds}),
+        )
+    kinds = variant.params.get("seeded_draw_types")
+    if kinds:
+        top = variant.param("max_seeded_draw_types")
+        odd = [s for s in seeds if any(s.card.has_type(k) for k in kinds)]
+        k = sum(s.count for s in odd)
+        if k > top:
+            yield error(
+                "stccg.seed-max",
+                f"{k} {'/'.join(kinds)} cards seeded, at most {top} allowed: {_by_type(odd)}",
+                sorted({s.card.id for s in odd}),
+            )
+
+
+def draw_min(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.draw-min: at least ``min_draw`` cards in the draw deck (every counted card that is
+    neither a mission nor in the seed deck)."""
+    aside = set_aside(deck, catalog, _format_rules(variant))
+    draw = deck.size - sum(a.count for a in aside)
+    low = variant.param("min_draw")
+    if draw < low:
+        yield error(
+            "stccg.draw-min",
+            f"{draw} cards in the draw deck, at least {low} required (add {low - draw})",
+        )
+
+
+def _reporting(card: Card, variant: Variant) -> bool:
+    """An Outpost, or a facility of a reporting class (a Headquarters)."""
+    if card.has_type(variant.param("outpost_type")):
+        return True
+    classes = {fold(c) for c in variant.param("reporting_classes")}
+    facility = card.has_type(variant.param("facility_type"))
+    return facility and fold(card.get("class") or "") in classes
+
+
+def reporting(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.reporting: a seeded Outpost or Headquarters, where Personnel and Ships report."""
+    if not any(_reporting(s.card, variant) for s in seed_deck(deck, catalog, variant)):
+        yield error(
+            "stccg.reporting",
+            "no seeded Outpost or Headquarters: Personnel and Ships report for duty at a "
+            "facility, so without one none of them can ever be played",
+        )
+
+
+def one_outpost(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.one-outpost: exactly ``outposts_seeded`` Outposts in the seed deck (Warp Speed)."""
+    want = variant.param("outposts_seeded")
+    outpost = variant.param("outpost_type")
+    seeds = sorted(seed_deck(deck, catalog, variant), key=lambda s: s.card.id)
+    posts = [s for s in seeds if s.card.has_type(outpost)]
+    n = sum(s.count for s in posts)
+    if n != want:
+        yield error(
+            "stccg.one-outpost",
+            f"{plural(n, 'Outpost')} seeded, exactly {want} required"
+            + (f": {', '.join(s.card.name for s in posts)}" if posts else ""),
+            [s.card.id for s in posts],
+        )
+
+
+def mission_copies(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.mission-copies: a non-universal mission at most once (same-card copies; the
+    sources' rule of one mission per location is not checked: the data has no locations)."""
+    for card, n in _copies(deck, variant.param("mission_type")):
+        if n > 1 and not card.get("universal"):
+            yield error(
+                "stccg.mission-copies",
+                f"{n} copies of the mission {card.name}: a non-universal mission is allowed "
+                "once (remove " + str(n - 1) + ")",
+                [card.id],
+            )
+
+
+def mission_copies_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.mission-copies as constraints: at most 1 of each non-universal mission."""
+    mission = variant.param("mission_type")
+    return RuleConstraints(
+        "stccg.mission-copies",
+        tuple(
+            Linear({c.id: 1}, None, 1)
+            for c in catalog
+            if c.has_type(mission) and not c.get("universal")
+        ),
+    )
+
+
+def side_decks(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
+    """stccg.side-decks: each side deck the variant limits (Q's Tent: at most 13, no two
+    alike) within its limits; side decks are never counted in the deck."""
+    for limit in variant.param("side_decks"):
+        zone = fold(limit["zone"])
+        entries = [e for e in deck.side if fold(e.zone or "") == zone]
+        n = sum(e.count for e in entries)
+        if n > limit["max"]:
+            yield error(
+                "stccg.side-decks",
+                f"{limit['name']}: {n} cards, at most {limit['max']} allowed",
+                list(dict.fromkeys(e.card.id for e in entries)),
+            )
+        if limit.get("distinct"):
+            copies: Counter[str] = Counter()
+            for e in entries:
+                copies[e.card.id] += e.count
+            twice = [i for i, k in copies.items() if k > 1]
+            if twice:
+                cards = deck.cards() | {e.card.id: e.card for e in entries}
+                yield error(
+                    "stccg.side-decks",
+                    f"{limit['name']}: no two cards alike, but "
+                    + ", ".join(f"{copies[i]} × {cards[i].name}" for i in twice),
+                    twice,
+                )
+
+
+def _seed_terms(
+    code: str, catalog: Catalog, variant: Variant
+) -> tuple[dict[str, int], list[Linear], list[Helper], bool]:
+    """The seed deck of a deck placed by type as a linear expression: (coefficients, the
+    helpers' links, the helpers, exact). Each card of a whole-copy rule counts 1; an Outpost
+    (a ``one_per`` rule) counts through a 0/1 helper per affiliation value that is 1 exactly
+    while the deck holds such a copy (one copy of each is seeded, the rest drawn)."""
+    mission = variant.param("mission_type")
+    rules = [r for r in _format_rules(variant) if r.fallback]
+    selectors = [(r, bind_selector(r.select, catalog) if r.select else None) for r in rules]
+    coefficient: dict[str, int] = {}
+    per_value: dict[tuple[str, ...], list[str]] = {}
+    exact = True
+    for card in catalog:
+        if card.has_type(mission):
+            continue
+        rule = next((r for r, s in selectors if s is None or s(card)), None)
+        if rule is None:
+            continue
+        if rule.count is not None:
+            exact = False  # "at most N copies" is not stated here: checked on the answer
+        elif rule.one_per:
+            value = card.get(rule.one_per)
+            items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+            per_value.setdefault(tuple(sorted(fold(str(v)) for v in items)), []).append(card.id)
+        else:
+            coefficient[card.id] = 1
+    linear: list[Linear] = []
+    helpers: list[Helper] = []
+    for i, (_value, ids) in enumerate(sorted(per_value.items())):
+        yes, no, link = either(f"{code}:{i}")
+        helpers += [yes, no]
+        linear += [
+            link,
+            Linear(terms(ids), None, 0, when=no.name),
+            Linear(terms(ids), 1, None, when=yes.name),
+        ]
+        coefficient[yes.name] = 1
+    return coefficient, linear, helpers, exact
+
+
+def seed_max_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.seed-max as constraints (cards placed by type): seed deck <= max_seed."""
+    seed, linear, helpers, exact = _seed_terms("stccg.seed-max", catalog, variant)
+    linear.append(Linear(seed, None, variant.param("max_seed")))
+    return RuleConstraints("stccg.seed-max", tuple(linear), tuple(helpers), exact=exact)
+
+
+def draw_min_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.draw-min as constraints (cards placed by type): every card that is not a mission
+    counts 1, minus the seed deck's expression, at least min_draw."""
+    seed, linear, helpers, exact = _seed_terms("stccg.draw-min", catalog, variant)
+    mission = variant.param("mission_type")
+    draw = {c.id: 1 for c in catalog if not c.has_type(mission)}
+    for name, k in seed.items():
+        draw[name] = draw.get(name, 0) - k
+    linear.append(Linear({n: k for n, k in draw.items() if k}, variant.param("min_draw")))
+    return RuleConstraints("stccg.draw-min", tuple(linear), tuple(helpers), exact=exact)
+
+
+def reporting_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.reporting as constraints: at least one Outpost or Headquarters (placed by type,
+    every facility is seeded, and one copy of each Outpost's affiliation)."""
+    ids = [c.id for c in catalog if _reporting(c, variant)]
+    return RuleConstraints("stccg.reporting", (Linear(terms(ids), 1),))
+
+
+def one_outpost_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.one-outpost as constraints (placed by type): the Outpost helpers of the seed
+    expression, exactly ``outposts_seeded`` of them 1."""
+    _seed, linear, helpers, exact = _seed_terms("stccg.one-outpost", catalog, variant)
+    seeded = {h.name: 1 for h in helpers if h.name.endswith(":yes")}
+    want = variant.param("outposts_seeded")
+    linear.append(Linear(seeded, want, want))
+    return RuleConstraints("stccg.one-outpost", tuple(linear), tuple(helpers), exact=exact)
+
+
+RULES.update(
+    {
+        "stccg.pool": CodeRule(pool, pool_constraints),
+        "stccg.seed-max": CodeRule(seed_max, seed_max_constraints),
+        "stccg.draw-min": CodeRule(draw_min, draw_min_constraints),
+        "stccg.reporting": CodeRule(reporting, reporting_constraints),
+        "stccg.one-outpost": CodeRule(one_outpost, one_outpost_constraints),
+        "stccg.mission-copies": CodeRule(mission_copies, mission_copies_constraints),
+        "stccg.side-decks": CodeRule(
+            side_decks,
+            lambda catalog, variant: RuleConstraints(
+                "stccg.side-decks",
+                exact=False,
+                note="side decks are checked on the answer (fix changes the counted deck only)",
+            ),
+        ),
+    }
+)
