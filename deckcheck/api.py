@@ -101,10 +101,14 @@ def games() -> GameList:
 
 
 def cards(
-    game: str, search: str | None = None, *, catalogs: Paths = (), variant: str | None = None
+    game: str,
+    search: str | Sequence[str] | None = None,
+    *,
+    catalogs: Paths = (),
+    variant: str | None = None,
 ) -> CardSearch:
-    """A game's cards matching ``search`` (part of a name or id, or ``field:value``), as
-    ``variant`` (if given) changes them."""
+    """A game's cards matching every term of ``search`` (part of a name or id, ``field:value``
+    or ``field<=N``), as ``variant`` (if given) changes them."""
     from deckcheck.commands.cards import find_cards
     from deckcheck.games.context import make_context
 
@@ -118,14 +122,17 @@ def validate(
     game: str | None = None,
     variant: str | None = None,
     params: Mapping[str, str | int] | None = None,
+    owned: str | Path | None = None,
 ) -> Validation:
     """Check decks against their game's construction rules; a deck that cannot be read is an
     outcome with its error, and does not stop the others. ``params`` change the settings the game
-    declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts)."""
+    declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts).
+    ``owned``: a deck file listing a collection; each outcome lists the copies it lacks
+    (``missing``), the exit code staying the decks'."""
     from deckcheck.commands.validate import validate_paths
     from deckcheck.games.context import make_context
 
-    return validate_paths(decks, make_context(catalogs, game, variant, params))
+    return validate_paths(decks, make_context(catalogs, game, variant, params), owned=owned)
 
 
 def validate_and_suggest(
@@ -407,37 +414,42 @@ def new(
 
 def add(
     deck: str | Path,
-    card: str,
+    card: str | Sequence[tuple[str, int]],
     count: int = 1,
     *,
     zone: str | None = None,
     catalogs: Paths = (),
     game: str | None = None,
     variant: str | None = None,
+    listed: str | None = None,
 ) -> EditResult:
-    """Add copies of a card to a deck file in place (format, comments and order kept)."""
-    from deckcheck.commands.deckfile import edit_deck
-    from deckcheck.games.context import make_context
-
-    return edit_deck(deck, card, count, zone=zone, context=make_context(catalogs, game, variant))
-
-
-def remove(
-    deck: str | Path,
-    card: str,
-    count: int = 1,
-    *,
-    zone: str | None = None,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-) -> EditResult:
-    """Remove copies of a card from a deck file in place (a line at 0 copies goes)."""
+    """Add copies of a card (or of several: (card, count) pairs, and the cards of a pasted
+    list ``listed``) to a deck file in place (format, comments and order kept)."""
     from deckcheck.commands.deckfile import edit_deck
     from deckcheck.games.context import make_context
 
     context = make_context(catalogs, game, variant)
-    return edit_deck(deck, card, count, remove=True, zone=zone, context=context)
+    return edit_deck(deck, card, count, zone=zone, context=context, listed=listed)
+
+
+def remove(
+    deck: str | Path,
+    card: str | Sequence[tuple[str, int]],
+    count: int = 1,
+    *,
+    zone: str | None = None,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+    listed: str | None = None,
+) -> EditResult:
+    """Remove copies of a card (or of several, as :func:`add` takes them) from a deck file in
+    place (a line at 0 copies goes)."""
+    from deckcheck.commands.deckfile import edit_deck
+    from deckcheck.games.context import make_context
+
+    context = make_context(catalogs, game, variant)
+    return edit_deck(deck, card, count, remove=True, zone=zone, context=context, listed=listed)
 
 
 def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:

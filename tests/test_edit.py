@@ -63,11 +63,13 @@ def test_text_count_changes_on_its_own_line(tmp_path: Path) -> None:
     result = edit_deck(deck, "Gowron", 2)
     assert _changed(before, deck.read_bytes()) == ["-1 Gowron\n", "+3 Gowron\n"]
     assert result.copies == 3
-    assert result.standing == "62/60 cards, 6/6 missions, 1 finding"
+    assert result.standing.startswith("62/60 cards · 6/6 missions · 22/≤31 seed cards")
+    assert result.standing.endswith(" · 1 finding")
     assert [v.code for v in result.brought] == ["stccg.size"]
     result = edit_deck(deck, "Gowron", 2, remove=True)
     assert deck.read_bytes() == before  # back to the byte
-    assert result.standing == "60/60 cards, 6/6 missions, 0 findings"
+    assert result.standing.startswith("60/60 cards · 6/6 missions")
+    assert result.standing.endswith(" · 0 findings")
     assert [v.code for v in result.cleared] == ["stccg.size"]
 
 
@@ -224,10 +226,10 @@ def test_add_and_remove_commands(tmp_path: Path) -> None:
     result = invoke(["add", str(deck), "Gowron", "2"])
     assert result.exit_code == 0, result.output
     assert "added 2 Gowron" in result.stdout
-    assert "standing: 62/60 cards, 6/6 missions, 1 finding" in result.stdout
+    assert "standing: 62/60 cards · 6/6 missions · " in result.stdout
     assert "stccg.size" in result.stdout
     data = json.loads(invoke(["remove", str(deck), "Gowron", "2", "--json"]).stdout)
-    assert data["standing"] == "60/60 cards, 6/6 missions, 0 findings"
+    assert data["standing"].startswith("60/60 cards · 6/6 missions · ")
     assert data["cleared"][0]["code"] == "stccg.size"
     bad = invoke(["add", str(deck), "Gowrron"])
     assert bad.exit_code == 2 and "did you mean" in bad.stderr
@@ -240,7 +242,7 @@ def test_new_writes_a_deck_to_fill_in(tmp_path: Path) -> None:
     text = target.read_text(encoding="utf-8")
     assert "game: stccg-1e\nvariant: standard\n" in text
     assert "\nMissions:\n" in text and "\nSeed+Dil:\n" in text
-    assert "# Limits: 60 cards (stccg.size); 6 missions (stccg.missions)" in text
+    assert "#   60 cards (stccg.size)\n#   6 missions (stccg.missions)\n" in text
     again = invoke(["new", "stccg-1e", "-o", str(target)])
     assert again.exit_code == 2 and "--force" in again.stderr
     edit_deck(target, "Explore Black Cluster", 1)

@@ -151,13 +151,27 @@ def test_planetary_conquerors_return_three_and_look_ahead() -> None:
     _check(loaded, ["type:warrior>=3"], OddsOptions(turn=2), 3, list(owned), owned)
 
 
-def test_stccg_seed_cards_move_cards_out_of_the_draw_deck() -> None:
-    """STCCG: a dilemma (a seed card) in place of a draw card shrinks the draw deck."""
-    loaded = load_deck(FED)
+SMALL_STCCG = """game: stccg-1e
+6 Avert Disaster
+1 Federation Outpost
+10 Alien Abduction
+20 Albert Einstein
+23 Engineering Kit
+"""
+
+
+def test_stccg_seed_cards_move_cards_out_of_the_draw_deck(tmp_path: Path) -> None:
+    """STCCG: a dilemma (a seed card) in place of a draw card shrinks the draw deck; a second
+    Outpost of another affiliation is a seed card too, a second of the same is drawn."""
+    path = tmp_path / "small.txt"
+    path.write_text(SMALL_STCCG, encoding="utf-8")
+    loaded = load_deck(str(path))
     deck = dict(loaded.deck.counts())
-    extra = _ids(loaded, ["Tarellian Plague Ship", "Klingon Outpost"])
-    owned = {**deck, **{i: 1 for i in extra}}
-    _check(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), 2, list(owned), owned, size=60)
+    extra = _ids(loaded, ["Klingon Outpost", "Tarellian Plague Ship"])
+    owned = {**deck, **{i: deck.get(i, 0) + 2 for i in [*deck, *extra]}}
+    best = _check(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), 2, list(owned), owned, 60)
+    result, _ = optimize_loaded(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), changes=2)
+    assert result.after == best  # the collection holds what the best deck needs
 
 
 def test_a_collection_limits_the_answer() -> None:
@@ -219,3 +233,36 @@ def test_unreachable_and_bad_input() -> None:
     assert result.exit_code == 1 and "no legal deck" in result.stdout
     assert run_cli(["optimize", TERRA, "type:ship>=2", "--changes", "-1"]).exit_code == 2
     assert run_cli(["optimize", TERRA, "type:ship>=2", "--time-limit", "0"]).exit_code == 2
+
+
+def test_tune_marks_the_counts_the_rules_forbid() -> None:
+    """Ren Dhark needs 15 ships: tune's 10 is no longer recommended silently."""
+    data = run_json(["tune", TERRA, "type:ship>=2", "--target", "95%", "--turn", "2", "--json"])
+    assert data["answer"] == 10 and data["answer_legal"] is False
+    assert data["legal_answer"] == 15
+    legal = {row["count"]: row["legal"] for row in data["rows"]}
+    assert legal[14] is False and legal[15] is True
+    assert any("deckcheck optimize" in line for line in data["rules"])
+    shown = run_cli(["tune", TERRA, "type:ship>=2", "--target", "95%", "--turn", "2"]).stdout
+    assert "illegal" in shown and "optimize" in shown
+
+
+def test_validate_lists_what_the_collection_lacks(tmp_path: Path) -> None:
+    owned = tmp_path / "owned.txt"
+    owned.write_text("game: ren-dhark\n1 POINT OF\n", encoding="utf-8")
+    data = run_json(["validate", TERRA, "--owned", owned, "--json"])  # the deck's code: 0
+    lacking = {m["name"]: m["missing"] for m in data["missing"]}
+    assert lacking["POINT OF"] == 1 and lacking["Zlatý člověk"] == 2
+    assert "lacks" in run_cli(["validate", TERRA, "--owned", owned]).stdout
+
+
+def test_stccg_community_formats_and_zoned_files() -> None:
+    """A CC format (its own set-aside: missions, then the seed deck by type) is optimized and
+    proven; a Lackey file whose Seed+Dil zone says what is seeded is refused clearly."""
+    modern = str(EXAMPLES / "stccg-1e" / "legal-modern-federation.txt")
+    data = run_json(["optimize", modern, "type:Personnel>=3", "--turn", "2", "-K", "2", "--json"])
+    assert data["status"] == "optimal" and data["validation"]["status"] == "legal"
+    assert Fraction(data["probability_exact"]) >= Fraction(data["probability_before_exact"])
+    lackey = str(EXAMPLES / "stccg-1e" / "legal-klingon-lackey.txt")
+    refused = run_cli(["optimize", lackey, "type:Personnel>=3", "--variant", "modern", "-K", "2"])
+    assert refused.exit_code == 2 and "zone" in refused.stderr

@@ -160,7 +160,11 @@ def games(json_out: JsonOpt = False) -> int:
 def cards(
     game: Annotated[str, typer.Argument(help="Game id, e.g. ren-dhark.")],
     search: Annotated[
-        str | None, typer.Argument(help="Part of a name or id, or field:value.")
+        list[str] | None,
+        typer.Argument(
+            help="Terms that must all hold: part of a name or id, field:value, or a number "
+            'field compared, in quotes: "points<=2".'
+        ),
     ] = None,
     catalog: CatalogOpt = None,
     variant: Annotated[
@@ -174,14 +178,16 @@ def cards(
     ] = None,
     json_out: JsonOpt = False,
 ) -> int:
-    """List a game's cards, optionally those matching SEARCH; one match is shown in full.
+    """List a game's cards, optionally those matching every term of SEARCH; one match is
+    shown in full. A search with no match suggests the nearest names.
 
     Examples: [bold]deckcheck cards ren-dhark type:ship[/] · [bold]deckcheck cards the-drake Monk[/]
+    · [bold]deckcheck cards stccg-1e type:ship affiliation:klingon "range>=8"[/]
     · [bold]deckcheck cards dorn type:ritual --variant four-heroes[/]
     """
     from deckcheck import api
 
-    result = api.cards(game, search, catalogs=catalog or [], variant=variant)
+    result = api.cards(game, search or None, catalogs=catalog or [], variant=variant)
     return show(result, json_out, render.card_list)
 
 
@@ -197,9 +203,19 @@ def validate(
         bool,
         typer.Option("--suggest", help="Under an illegal deck's findings, its nearest legal deck."),
     ] = False,
+    owned: Annotated[
+        str | None,
+        typer.Option(
+            "--owned",
+            metavar="FILE",
+            help="A deck file listing your collection: list the copies it lacks for each deck.",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Check decks against their game's construction rules; every violation is reported.
+    With --owned, also what your collection lacks to build each deck (the exit code stays the
+    deck's).
 
     Exit code 0: all legal; 1: a deck is illegal; 3: a rule could not be decided (catalog
     data missing); 2: a deck could not be read.
@@ -216,7 +232,9 @@ def validate(
             decks, game=game, variant=variant, catalogs=catalog or [], params=params
         )
         return show(suggested, json_out, render.suggested)
-    result = api.validate(decks, game=game, variant=variant, catalogs=catalog or [], params=params)
+    result = api.validate(
+        decks, game=game, variant=variant, catalogs=catalog or [], params=params, owned=owned
+    )
     return show(result, json_out, render.validation)
 
 
@@ -728,11 +746,32 @@ def new(
     return show(result, json_out, render.new_deck)
 
 
+def _pairs(words: Sequence[str]) -> list[tuple[str, int]]:
+    """``Gowron 2 Kurn Worf 3``: each card with the count after it (1 when none follows)."""
+    from deckcheck.core.errors import UsageError
+
+    pairs: list[tuple[str, int]] = []
+    for word in words:
+        if word.isdigit() and pairs and pairs[-1][1] == 0:
+            pairs[-1] = (pairs[-1][0], int(word))
+        elif word.isdigit() and not pairs:
+            raise UsageError(f'{word} copies of what? Give the card first: "Gowron" {word}')
+        else:
+            if pairs and pairs[-1][1] == 0:
+                pairs[-1] = (pairs[-1][0], 1)
+            pairs.append((word, 0))
+    if pairs and pairs[-1][1] == 0:
+        pairs[-1] = (pairs[-1][0], 1)
+    for name, n in pairs:
+        if n < 1:
+            raise UsageError(f"the number of copies of {name!r} must be at least 1")
+    return pairs
+
+
 def _edit(
     remove: bool,
     deck: str,
-    card: str,
-    count: int,
+    cards: list[str],
     zone: str | None,
     catalog: list[Path] | None,
     game: str | None,
@@ -740,48 +779,70 @@ def _edit(
     json_out: bool,
 ) -> int:
     from deckcheck import api
+    from deckcheck.core.inputs import read_text
 
     edit = api.remove if remove else api.add
-    result = edit(deck, card, count, zone=zone, catalogs=catalog or [], game=game, variant=variant)
+    listed = read_text("-") if cards == ["-"] else None
+    pairs = [] if listed is not None else _pairs(cards)
+    result = edit(
+        deck,
+        pairs,
+        zone=zone,
+        catalogs=catalog or [],
+        game=game,
+        variant=variant,
+        listed=listed,
+    )
     return show(result, json_out, render.edited)
+
+
+CardsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help='Cards, each with its count after it (1 if none): "Gowron" 2 "Kurn" 1; or - '
+        "for a pasted list on standard input.",
+        metavar="CARD [COUNT]...",
+    ),
+]
 
 
 @_command(app)
 def add(
     deck: Annotated[str, typer.Argument(help="The deck file to edit in place.")],
-    card: Annotated[str, typer.Argument(help="The card: a name, an id, a deck spelling.")],
-    count: Annotated[int, typer.Argument(help="How many copies.", min=1)] = 1,
+    cards: CardsArg,
     zone: ZoneOpt = None,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: VariantOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
-    """Add copies of a card to a deck file, keeping its format, comments, order and zones;
-    then the deck's standing in one line and the findings the change brought or cleared.
+    """Add copies of cards to a deck file, keeping its format, comments, order and zones;
+    then every rule's progress in one line and the findings the change brought or cleared.
 
-    Example: [bold]deckcheck add my-deck.txt "Klingon Outpost" 1 --zone Seed+Dil[/]
+    Examples: [bold]deckcheck add my-deck.txt "Klingon Outpost" 1 --zone Seed+Dil[/]
+    · [bold]deckcheck add my-deck.txt Gowron 2 Kurn 1 Worf[/]
+    · [bold]deckcheck add my-deck.txt - < pasted-list.txt[/]
     """
-    return _edit(False, deck, card, count, zone, catalog, game, variant, json_out)
+    return _edit(False, deck, cards, zone, catalog, game, variant, json_out)
 
 
 @_command(app)
 def remove(
     deck: Annotated[str, typer.Argument(help="The deck file to edit in place.")],
-    card: Annotated[str, typer.Argument(help="The card: a name, an id, a deck spelling.")],
-    count: Annotated[int, typer.Argument(help="How many copies.", min=1)] = 1,
+    cards: CardsArg,
     zone: ZoneOpt = None,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: VariantOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
-    """Remove copies of a card from a deck file (its line goes at 0 copies), keeping the rest
-    of the file as it is; then the deck's standing and the findings that changed.
+    """Remove copies of cards from a deck file (a line goes at 0 copies), keeping the rest
+    of the file as it is; then every rule's progress and the findings that changed.
 
-    Example: [bold]deckcheck remove my-deck.txt Worf 2[/]
+    Examples: [bold]deckcheck remove my-deck.txt Worf 2[/] · [bold]deckcheck remove my-deck.txt
+    Worf 2 Kurn[/]
     """
-    return _edit(True, deck, card, count, zone, catalog, game, variant, json_out)
+    return _edit(True, deck, cards, zone, catalog, game, variant, json_out)
 
 
 @_command(app)

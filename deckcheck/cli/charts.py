@@ -10,6 +10,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from deckcheck.cli.fit import fit_title
+
 BAR_WIDTH = 20
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
@@ -35,7 +37,9 @@ def percent(p: float | None) -> str:
 
 def stats(rep: Any, console: Console) -> None:
     """Each dimension as a bar chart, with the opening-hand figures per value."""
-    head = f"{rep.deck} · {rep.game}" + (f" · variant {rep.variant}" if rep.variant else "")
+    head = fit_title(
+        rep.deck, [rep.game, f"variant {rep.variant}" if rep.variant else ""], console.width
+    )
     info = [f"{rep.size} cards"]
     if rep.pile_size is not None:
         info.append(f"{rep.pile_size} in the pile drawn from")
@@ -48,23 +52,33 @@ def stats(rep: Any, console: Console) -> None:
     console.print(Panel(Group(*lines), title=head, title_align="left", expand=False))
     dims = [*rep.dimensions, *([rep.categories] if rep.categories else [])]
     for dim in dims:
-        console.print(_dimension_table(dim, rep.cards_seen))
+        console.print(_dimension_table(dim, rep.cards_seen, console.width))
     has_odds = any(b.hand for d in dims for b in d.buckets)
     if has_odds:
         seen = rep.cards_seen
-        console.print(
-            Text(
-                f"in hand: expected copies among the {seen} opening cards (before any "
-                "mulligan); ≥1: chance of at least one, with the game's mulligan aimed at it; "
-                "≥1 plain: without the mulligan; all exact",
-                style="dim",
-            )
+        plain = any(
+            abs(b.hand.p_at_least_one - b.hand.p_at_least_one_without_mulligan) > 5e-4
+            for d in dims
+            for b in d.buckets
+            if b.hand is not None
         )
+        # A game without a mulligan (STCCG) is not told about one.
+        legend = (
+            f"in hand: expected copies among the {seen} opening cards (before any mulligan); "
+            "≥1: chance of at least one, with the game's mulligan aimed at it"
+            + ("; ≥1 plain: without the mulligan" if plain else "")
+            if rep.mulligan
+            else f"in hand: expected copies among the {seen} opening cards; ≥1: chance of "
+            "at least one"
+        )
+        console.print(Text(legend + "; all exact", style="dim"))
     for note in rep.notes:
         console.print(Text(f"• {note}", style="dim"))
 
 
-def _dimension_table(dim: Any, seen: int | None) -> Table:
+def _dimension_table(dim: Any, seen: int | None, width: int = 80) -> Table:
+    """One dimension's values with bars; the figures never wrap (``>99.9 %`` stays on one
+    line), a long value wraps at spaces (never cut), the bars shorten to fit ``width``."""
     title = dim.label
     if dim.scope:
         title += f" (of {dim.total} cards matching {dim.scope})"
@@ -79,18 +93,24 @@ def _dimension_table(dim: Any, seen: int | None) -> Table:
         pad_edge=False,
         padding=(0, 1),
     )
-    table.add_column("value", style="bold", no_wrap=True, overflow="ellipsis", max_width=24)
-    table.add_column("cards", justify="right")
-    table.add_column("share", justify="right")
-    table.add_column("", no_wrap=True, min_width=BAR_WIDTH)
     odds = [b.hand for b in dim.buckets if b.hand is not None]
     with_pile = any(b.in_pile is not None for b in dim.buckets)
     mulligan = any(abs(h.p_at_least_one - h.p_at_least_one_without_mulligan) > 5e-4 for h in odds)
+    # value, cards, share, then the figures: what the bar may take of the width
+    figures = [5, 5] + ([7, 9] + ([8] if mulligan else []) if odds else [])
+    label = min(max((len(str(b.value)) for b in dim.buckets), default=5), 24)
+    columns = 2 + len(figures) + 1
+    room = width - label - sum(figures) - 2 * (columns - 1)
+    bar_width = max(6, min(BAR_WIDTH, room))
+    table.add_column("value", style="bold", min_width=min(label, 12))
+    table.add_column("cards", justify="right", no_wrap=True)
+    table.add_column("share", justify="right", no_wrap=True)
+    table.add_column("", no_wrap=True, min_width=bar_width, max_width=bar_width)
     if odds:
-        table.add_column("in hand", justify="right")
-        table.add_column("≥1", justify="right")
+        table.add_column("in hand", justify="right", no_wrap=True)
+        table.add_column("≥1", justify="right", no_wrap=True)
         if mulligan:
-            table.add_column("≥1 plain", justify="right", style="dim")
+            table.add_column("≥1 plain", justify="right", style="dim", no_wrap=True)
     top = max((b.count for b in dim.buckets), default=0)
     style = "magenta" if dim.curve else "cyan"
     for b in dim.buckets:
@@ -98,7 +118,7 @@ def _dimension_table(dim: Any, seen: int | None) -> Table:
             b.value,
             str(b.count),
             f"{100 * b.share:.0f} %",
-            Text(bar(b.count, top), style),
+            Text(bar(b.count, top, bar_width), style),
         ]
         if odds:
             if b.hand is not None:
@@ -125,12 +145,19 @@ def tune(rep: Any, console: Console) -> None:
     else:
         change = rep.answer - rep.current
         delta = "as many as now" if change == 0 else f"{change:+d} from the {rep.current} now"
+        illegal = getattr(rep, "answer_legal", None) is False
         verdict = Text.assemble(
-            (f"{rep.answer} cards of {rep.category}", "bold green"),
+            (f"{rep.answer} cards of {rep.category}", "bold red" if illegal else "bold green"),
             f" for {goal} ({delta}; deck of {rep.deck_size})",
+            (" — illegal: no legal deck of this size holds that many" if illegal else "", "red"),
         )
     console.print(
-        Panel(verdict, title=f"{rep.deck} · {rep.game}", title_align="left", expand=False)
+        Panel(
+            verdict,
+            title=fit_title(rep.deck, [rep.game], console.width),
+            title_align="left",
+            expand=False,
+        )
     )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column(f"{rep.category} in deck", justify="right")
@@ -145,6 +172,10 @@ def tune(rep: Any, console: Console) -> None:
             marks.append("← answer")
         if row.count == rep.current:
             marks.append("now")
+        if getattr(row, "legal", None) is False:
+            marks.append("illegal")
+        if row.count == getattr(rep, "legal_answer", None):
+            marks.append("← nearest legal")
         table.add_row(
             str(row.count),
             f"{100 * row.probability:.2f} %" + ("" if row.exact else "~"),
@@ -153,6 +184,8 @@ def tune(rep: Any, console: Console) -> None:
             Text(", ".join(marks), style="bold" if row.count == rep.answer else "dim"),
         )
     console.print(table)
+    for line in getattr(rep, "rules", ()):
+        console.print(Text(f"• {line}", style="yellow"))
     for note in rep.assumptions:
         console.print(Text(f"• {note}", style="dim"))
 
@@ -165,7 +198,8 @@ def distribution(rep: Any, console: Console) -> None:
         f": {rep.in_pile} of {rep.pile_size} in the pile · {when} · expected ",
         (f"{float(rep.mean):.3f}", "bold green"),
     )
-    console.print(Panel(head, title=f"{rep.deck} · {rep.game}", title_align="left", expand=False))
+    title = fit_title(rep.deck, [rep.game], console.width)
+    console.print(Panel(head, title=title, title_align="left", expand=False))
     with_m = any(r.at_least_with_mulligan is not None for r in rep.rows)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("k", justify="right")

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.optimize import OptimizeResult
-    from deckcheck.decks.verdict import Validation
+    from deckcheck.decks.verdict import Missing, Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
     from deckcheck.games.registry import GameList
@@ -215,8 +215,9 @@ def report(rep: Report, console: Console | None = None) -> None:
     from deckcheck.cli.panel import plain_panel, plain_width
 
     width = plain_width(sys.stdout) if console is None else None
-    table = bool(rep.violations) and (width or (console or stdout()).width) >= WIDE
-    above, below = _report_body(rep, table)
+    screen = width or (console or stdout()).width
+    table = bool(rep.violations) and screen >= WIDE
+    above, below = _report_body(rep, table, screen)
     title: Styled = ((rep.status.value.upper(), _STATUS_STYLE[rep.status]),)
     if rep.partial:
         title += ((" (partial)", "bold red"),)
@@ -237,18 +238,21 @@ def _drawn_by_rich(text: str) -> bool:
 
 
 def _report_body(
-    rep: Report, table: bool
+    rep: Report, table: bool, width: int = 80
 ) -> tuple[list[tuple[Styled, int]], list[tuple[Styled, int]]]:
     """The panel's paragraphs, each with its indent: those above the findings and those below
     (the notes). The findings are the end of the first part, or with ``table`` left out (for
-    :func:`_findings_table`)."""
+    :func:`_findings_table`). The deck's path is shortened from the left to fit ``width``,
+    its file name whole."""
+    from deckcheck.cli.fit import PANEL_FRAME, shorten_path
+
     info = f"{rep.game} · variant {rep.variant} · {plural(rep.card_count, 'card')}"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
     body: list[tuple[Styled, int]] = []
     if rep.partial:
         body.append((((f"findings {rep.partial} (listed above)", "bold red"),), 0))
-    body += [(((rep.deck, "bold"),), 0), (((info, "dim"),), 0)]
+    body += [(((shorten_path(rep.deck, width - PANEL_FRAME), "bold"),), 0), (((info, "dim"),), 0)]
     if rep.side_zones:
         zones = ", ".join(f"{z} {n}" for z, n in rep.side_zones.items())
         body.append((((f"not counted: {zones}", "dim"),), 0))
@@ -350,6 +354,32 @@ def validation(result: Validation) -> None:
             error(outcome.error)
         if outcome.report is not None:
             report(outcome.report)  # beside unknown lines: the verdict on the rest
+        if outcome.missing is not None and outcome.error is None:
+            _missing(outcome.missing)
+
+
+def _missing(missing: Sequence[Missing]) -> None:
+    """What the collection lacks to build the deck, card by card."""
+    from rich.text import Text
+
+    console = stdout()
+    if not missing:
+        say(console, ("your collection holds every card of this deck", "green"))
+        return
+    total = sum(m.lacking for m in missing)
+    say(
+        console,
+        ("your collection lacks ", "bold"),
+        (f"{total} copy:" if total == 1 else f"{total} copies:"),
+    )
+    for m in missing:
+        console.print(
+            Text.assemble(
+                (f"  −{m.lacking} ", "red"),
+                m.name,
+                (f"  {m.id} · {m.owned} of {m.needed} owned", "dim"),
+            )
+        )
 
 
 def suggested(result: SuggestedValidation) -> None:
@@ -528,6 +558,8 @@ def card_list(found: CardSearch) -> None:
         say(stderr(), (note, "dim"))
     if not found.cards:
         say(stderr(), f"no {found.game.id} card matches {found.search!r}")
+        if found.suggestions:
+            say(stderr(), f"did you mean: {', '.join(found.suggestions)}?")
         return
     if len(found.cards) == 1:
         card = found.cards[0]
@@ -603,13 +635,18 @@ def _headings(found: CardSearch, fields: Sequence[str]) -> list[str]:
 def _plain_listing(
     cards: Sequence[Card], fields: Sequence[str], headings: Sequence[str], title: str
 ) -> None:
+    from deckcheck.cli.fit import fit_columns, joined
+
     rows = [[c.id, c.name, c.type_label, *(_cell(c.get(f)) for f in fields)] for c in cards]
     header = ["id", "name", "type", *headings]
-    # Columns as wide as their values, up to 40; a longer value pushes its row, never cut.
-    widths = [min(40, max(len(r[i]) for r in [header, *rows])) for i in range(len(header))]
-    lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    for r in rows:
-        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+    # Columns as wide as their values, narrowed to the screen: a long value wraps at spaces
+    # within its column, never cut; fields that cannot fit at all are left out (--json has
+    # them) and said so.
+    laid = fit_columns([header, *rows], stdout().width, keep=3)
+    shown = len(laid[0])
+    lines = [title, *(joined(line) for line in laid)]
+    if shown < len(header):
+        lines.append(f"(not shown at this width: {', '.join(header[shown:])}; --json has all)")
     write_text(safe("\n".join(lines)) + "\n")
 
 
@@ -664,6 +701,8 @@ def odds(rep: OddsReport) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from deckcheck.cli.fit import fit_title
+
     colour = "green" if rep.probability >= 0.8 else "yellow" if rep.probability >= 0.5 else "red"
     head = Text(big_text(_percent(rep.probability).replace(" ", "")), style=f"bold {colour}")
     lines: list[RenderableType] = [head, Text("")]
@@ -692,7 +731,7 @@ def odds(rep: OddsReport) -> None:
     lines.append(Text(("exact" if rep.exact else "estimate") + f" · {rep.method}", style="cyan"))
     lines.append(Text(""))
     lines.extend(Text(f"• {a}", style="dim") for a in rep.assumptions)
-    title = f"{rep.deck} · {rep.game}"
+    title = fit_title(rep.deck, [rep.game], stdout().width)
     stdout().print(Panel(Group(*lines), title=title, title_align="left", expand=False))
     if rep.by_turn:
         table = Table(title="by turn", title_justify="left", box=None)
@@ -859,19 +898,35 @@ def new_deck(result: NewDeck) -> None:
 
 
 def edited(result: EditResult) -> None:
-    """The change made, the deck's standing in one line, and the findings that changed."""
+    """The changes made, every rule's progress in one line, and the findings that changed (a
+    rule that was already unmet and still is is not called new: its numbers are in the
+    progress line)."""
     verb = "added" if result.delta > 0 else "removed"
-    where = f" ({result.zone})" if result.zone else ""
-    say(
-        stdout(),
-        (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
-        f": {result.copies} in the deck now · {result.path}",
-    )
+    edits = result.edits or ()
+    if len(edits) > 1:
+        what = ", ".join(
+            f"{'+' if e.delta > 0 else '−'}{abs(e.delta)} {e.card.name} ({e.copies} now)"
+            for e in edits
+        )
+        say(stdout(), (f"{len(edits)} cards changed", "bold"), f": {what} · {result.path}")
+    else:
+        where = f" ({result.zone})" if result.zone else ""
+        say(
+            stdout(),
+            (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
+            f": {result.copies} in the deck now · {result.path}",
+        )
     say(stdout(), ("standing: ", "dim"), result.standing)
     for v in result.brought:
         say(stdout(), ("  new ", _SEVERITY_STYLE[v.severity]), f"{v.code}: {v.message}")
+    counted = {p.code for p in result.progress if p.count is not None}
+    for v in result.reworded:
+        if v.code not in counted:
+            say(stdout(), ("  still ", _SEVERITY_STYLE[v.severity]), f"{v.code}: {v.message}")
     for v in result.cleared:
         say(stdout(), ("  gone ", "green"), f"{v.code}: {v.message}")
+    for note in result.notes:
+        say(stdout(), (f"  note: {note}", "dim"))
 
 
 def exported(result: ExportResult) -> None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from deckcheck.catalog.model import Card
+import operator
+import re
+from collections.abc import Callable, Sequence
+
+from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector, looks_like_field_value
+from deckcheck.core.errors import ConditionError
 from deckcheck.core.result import OK, Json
-from deckcheck.core.text import fold
+from deckcheck.core.text import fold, suggest
 from deckcheck.core.values import frozen
 from deckcheck.games.base import Game
 from deckcheck.games.context import NO_CONTEXT, Context
@@ -22,6 +27,7 @@ class CardSearch:
     art: str | None = None
     fields: tuple[str, ...] = ()
     variant_notes: tuple[str, ...] = ()  # what the chosen variant changes, for display
+    suggestions: tuple[str, ...] = ()  # no match: the names nearest the search's words
 
     exit_code = OK
 
@@ -30,30 +36,100 @@ class CardSearch:
         return [c.as_dict() for c in self.cards]
 
 
-def find_cards(game_id: str, search: str | None, context: Context = NO_CONTEXT) -> CardSearch:
-    """Cards whose name, alias or id contains ``search`` (folded), or that match
-    ``field:value``; exact name or id matches come first. Under a ``variant`` the cards carry
-    its changes (Dorn four-heroes: rituals cost 1 more blood) and its notes come along."""
+_COMPARISON = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(<=|>=|!=|==|<|>|=)\s*(-?\d+)\s*$")
+_OPERATORS: dict[str, Callable[[int, int], bool]] = {
+    "<=": operator.le,
+    ">=": operator.ge,
+    "<": operator.lt,
+    ">": operator.gt,
+    "=": operator.eq,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+
+def search_terms(search: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The terms of a search: each argument one term, except that an argument holding only
+    ``field:value`` and ``field<=N`` words separated by spaces (``'type:ship
+    affiliation:klingon'``) is those words."""
+    if search is None:
+        return ()
+    arguments = [search] if isinstance(search, str) else list(search)
+    terms: list[str] = []
+    for argument in arguments:
+        words = argument.split()
+        if len(words) > 1 and all(looks_like_field_value(w) or _COMPARISON.match(w) for w in words):
+            terms.extend(words)
+        elif argument.strip():
+            terms.append(argument.strip())
+    return tuple(terms)
+
+
+def _term_predicate(term: str, catalog: Catalog, game: Game) -> Callable[[Card], bool]:
+    """What one term asks of a card: ``field<=N`` on a number field, ``field:value``, else
+    a part of its name, alias or id."""
+    comparison = _COMPARISON.match(term)
+    if comparison:
+        key, op, number = comparison.groups()
+        numbers = sorted(f for f, spec in game.field_specs.items() if spec.kind == "int")
+        field = next((f for f in numbers if fold(f) == fold(key)), None)
+        if field is None:
+            hint = suggest(key, numbers, limit=1)
+            raise ConditionError(
+                f"{key!r} is no number field of {game.id}"
+                + (f" (did you mean {hint[0]}{op}{number}?)" if hint else ""),
+                details=[
+                    f"number fields: {', '.join(numbers)}"
+                    if numbers
+                    else f"{game.id} cards have no number fields"
+                ],
+            )
+        compare, wanted = _OPERATORS[op], int(number)
+
+        def holds(card: Card) -> bool:
+            value = card.get(field)
+            return isinstance(value, int) and not isinstance(value, bool) and compare(value, wanted)
+
+        return holds
+    if looks_like_field_value(term) and fold(term.partition(":")[0]) != "name":
+        # field:value as odds reads it, with the same messages for a field or value typo
+        return bind_selector(term, catalog, game.name_candidates)
+    key = fold(term.partition(":")[2] if fold(term.partition(":")[0]) == "name" else term)
+    return lambda c: (
+        key in fold(c.name) or key in fold(c.id) or any(key in fold(a) for a in c.aliases)
+    )
+
+
+def find_cards(
+    game_id: str, search: str | Sequence[str] | None, context: Context = NO_CONTEXT
+) -> CardSearch:
+    """Cards matching every term of ``search`` (see :func:`search_terms`): a part of a name,
+    alias or id (folded), ``field:value``, or ``field<=N`` (``<``, ``>``, ``>=``, ``=``,
+    ``!=``) on a number field. One term that is exactly a name or id is that card alone. Under
+    a ``variant`` the cards carry its changes (Dorn four-heroes: rituals cost 1 more blood)
+    and its notes come along. With no match, the names nearest the search's words are
+    suggested."""
     game = get_game(game_id)
     the_variant = game.variant(context.variant) if context.variant is not None else None
     catalog = game.catalog(context.overlays, the_variant)
-    cards: list[Card]
-    if not search:
-        cards = list(catalog)
-    else:
-        by_id = catalog.by_id(search)
-        exact = catalog.by_name(search) or ([by_id] if by_id else [])
-        key = fold(search)
+    terms = search_terms(search)
+    cards: list[Card] = []
+    suggestions: tuple[str, ...] = ()
+    exact: list[Card] = []
+    if len(terms) == 1:
+        by_id = catalog.by_id(terms[0])
         # An exact name or id is the card asked for: shown alone, in full.
-        cards = exact or [
-            c
-            for c in catalog
-            if key in fold(c.name) or key in fold(c.id) or any(key in fold(a) for a in c.aliases)
-        ]
-        if not cards and looks_like_field_value(search):
-            # field:value as odds reads it, with the same messages for a field or value typo
-            selector = bind_selector(search, catalog, game.name_candidates)
-            cards = [c for c in catalog if selector(c)]
+        exact = catalog.by_name(terms[0]) or ([by_id] if by_id else [])
+    if exact:
+        cards = exact
+    else:
+        predicates = [_term_predicate(t, catalog, game) for t in terms]
+        cards = [c for c in catalog if all(p(c) for p in predicates)]
+        if not cards:
+            words = [t for t in terms if not _COMPARISON.match(t) and not looks_like_field_value(t)]
+            names = list(catalog.names())
+            suggestions = tuple(dict.fromkeys(n for w in words for n in suggest(w, names, limit=3)))
+    shown_search = search if isinstance(search, str) or search is None else " ".join(search)
     art = game.card_art(cards[0]) if game.card_art and len(cards) == 1 else None
     shown = (
         tuple(game.spec.list_fields)
@@ -68,4 +144,4 @@ def find_cards(game_id: str, search: str | None, context: Context = NO_CONTEXT) 
             *(f"{c.field} {c.add:+d} for {c.select}: {c.why}" for c in the_variant.card_changes),
             *the_variant.notes,
         )
-    return CardSearch(game, search, tuple(cards), art, shown, notes)
+    return CardSearch(game, shown_search, tuple(cards), art, shown, notes, suggestions)

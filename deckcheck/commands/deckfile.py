@@ -16,6 +16,7 @@ from pathlib import Path
 
 import tomli_w
 
+from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_limits, rule_progress
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckFormatError, UsageError
@@ -27,7 +28,8 @@ from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import DeckSource
-from deckcheck.decks.resolve import lookup, pick
+from deckcheck.decks.parse import parse_deck
+from deckcheck.decks.resolve import Headings, lookup, pick, telling_apart
 from deckcheck.decks.rewrite import Change, decode_keeping
 from deckcheck.export.formats import reference, render_with_notes
 from deckcheck.export.inplace import edited_text, load_editable, parse_editable
@@ -38,9 +40,31 @@ from deckcheck.games.registry import get_game
 
 
 @frozen
+class CardEdit:
+    """One card's change: the copies added (negative: removed), where, and its copies now."""
+
+    card: Card
+    delta: int
+    zone: str | None
+    copies: int  # copies of the card in the deck now (counted zones)
+
+    def to_json(self) -> dict[str, Json]:
+        """The card's id and name, the change, the zone and its copies now."""
+        return {
+            "card": self.card.id,
+            "name": self.card.name,
+            "delta": self.delta,
+            "zone": self.zone,
+            "copies": self.copies,
+        }
+
+
+@frozen
 class EditResult:
-    """An edit made: the card, the copies added (negative: removed), where, the deck's standing
-    afterwards and the findings the edit brought or cleared."""
+    """An edit made: the cards changed (``edits``; ``card``, ``delta``, ``zone`` and
+    ``copies`` are the first's), the deck's standing afterwards, each rule's progress, and
+    the findings the edit brought, reworded (a rule still unmet, its numbers moved) or
+    cleared."""
 
     path: Path
     card: Card
@@ -51,6 +75,10 @@ class EditResult:
     report: Report
     brought: tuple[Violation, ...]
     cleared: tuple[Violation, ...]
+    edits: tuple[CardEdit, ...] = ()
+    progress: tuple[RuleProgress, ...] = ()
+    reworded: tuple[Violation, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -66,57 +94,130 @@ class EditResult:
             "delta": self.delta,
             "zone": self.zone,
             "copies": self.copies,
+            "cards": [e.to_json() for e in self.edits],
             "standing": self.standing,
+            "progress": [
+                {
+                    "rule": p.code,
+                    "state": p.state,
+                    "count": p.count,
+                    "min": p.low,
+                    "max": p.high,
+                    "text": p.text,
+                }
+                for p in self.progress
+            ],
             "brought": [v.to_json() for v in self.brought],
+            "reworded": [v.to_json() for v in self.reworded],
             "cleared": [v.to_json() for v in self.cleared],
+            "notes": list(self.notes),
             "report": self.report.to_json(),
         }
 
 
 def edit_deck(
     path: str | Path,
-    card: str,
+    card: str | Sequence[tuple[str, int]],
     count: int = 1,
     *,
     remove: bool = False,
     zone: str | None = None,
     context: Context = NO_CONTEXT,
+    listed: str | None = None,
 ) -> EditResult:
     """Add (or with ``remove`` take out) ``count`` copies of ``card`` in the deck file, in its
-    ``zone`` where the game has zones; the file is rewritten atomically, else untouched."""
+    ``zone`` where the game has zones; ``card`` may also be several (card, count) pairs, and
+    ``listed`` a pasted deck list (its headings and title left out), all changed at once.
+    The file is rewritten atomically, else untouched (a card that names nothing stops the
+    whole edit, every such card listed)."""
     if str(path) == STDIN:
         raise UsageError("add and remove edit a deck file, not standard input")
-    if not 1 <= count <= MAX_COPIES_PER_LINE:
-        raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {count}")
+    wanted = [(card, count)] if isinstance(card, str) else list(card)
+    if not wanted and listed is None:
+        raise UsageError("name at least one card to add or remove")
+    for _, n in wanted:
+        if not 1 <= n <= MAX_COPIES_PER_LINE:
+            raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {n}")
     target = Path(path)
     label = source_label(path)
     data = read_bytes(target)
     text, encoded = decode_keeping(data, label)
     source = parse_editable(text, label, target)
     loaded, before = load_editable(source, context)
-    the_card = find_card(card, loaded)
+    notes: list[str] = []
+    if listed is not None:
+        wanted += _listed(listed, loaded, notes)
+        if not wanted:
+            raise UsageError("the list names no card to add or remove")
+    cards, problems = [], []
+    for name, _ in wanted:
+        try:
+            cards.append(find_card(name, loaded))
+        except UsageError as exc:
+            problems.append(exc)
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise UsageError(
+            f"{len(problems)} of the cards name no single card; nothing was changed",
+            details=[
+                p.message + (f" ({'; '.join(p.details)})" if p.details else "") for p in problems
+            ],
+        )
     the_zone = _zone(zone, loaded.game)
-    if the_zone is None and not remove and _writes_zones(text, source, loaded.game):
-        the_zone = _placed_zone(loaded, the_card, count)
-    change = Change(the_card, -count if remove else count, the_zone)
+    merged: dict[tuple[str, str | None], Change] = {}
+    for the_card, (_, n) in zip(cards, wanted, strict=True):
+        where = the_zone
+        if where is None and not remove and _writes_zones(text, source, loaded.game):
+            where = _placed_zone(loaded, the_card, n)
+        key = (the_card.id, where)
+        delta = (-n if remove else n) + (merged[key].delta if key in merged else 0)
+        merged[key] = Change(the_card, delta, where)
+    changes = list(merged.values())
     try:
-        new_text = edited_text(text, source, loaded, [change])
+        new_text = edited_text(text, source, loaded, changes)
     except DeckFormatError as exc:
         raise DeckFormatError(exc.message, source=label, line=exc.line) from None
     write_atomically(target, encoded.encode(new_text), force=True)
     after_loaded, after = load_editable(parse_editable(new_text, label, target), context)
     brought, cleared = changed_findings(before, after)
+    was = {v.code for v in before.violations}
+    counts = after_loaded.deck.counts()
+    edits = tuple(CardEdit(c.card, c.delta, c.zone, counts.get(c.card.id, 0)) for c in changes)
+    progress = rule_progress(after_loaded, after)
+    first = edits[0]
     return EditResult(
         target,
-        the_card,
-        change.delta,
-        the_zone,
-        after_loaded.deck.counts().get(the_card.id, 0),
-        standing(after_loaded, after),
+        first.card,
+        first.delta,
+        first.zone,
+        first.copies,
+        standing(after_loaded, after, progress),
         after,
-        brought,
+        tuple(v for v in brought if v.code not in was),
         cleared,
+        edits,
+        progress,
+        tuple(v for v in brought if v.code in was),
+        tuple(notes),
     )
+
+
+def _listed(text: str, loaded: LoadedDeck, notes: list[str]) -> list[tuple[str, int]]:
+    """The (card, count) lines of a pasted list; a line that names no card and reads as a
+    heading, a title or prose is left out with a note, as when a deck is read."""
+    source = parse_deck(text, "the list")
+    headings = Headings(loaded.game, loaded.catalog)
+    found = []
+    for line in source.lines:
+        match = lookup(line.name, loaded.catalog, loaded.game)
+        if not match.cards and (
+            line.doubt is not None or line.header is not None or headings.reads_as_heading(line)
+        ):
+            notes.append(f"left out {line.text!r}: it names no card")
+            continue
+        found.append((line.name, line.count))
+    return found
 
 
 def changed_findings(
@@ -175,7 +276,11 @@ def find_card(text: str, loaded: LoadedDeck) -> Card:
     if card is not None:
         return card
     if match.cards:
-        listed = ", ".join(f"{c.id} ({c.name})" for c in match.cards[:8])
+        apart = telling_apart(match.cards)
+        listed = "; ".join(
+            f"{c.id} ({c.name}" + (f": {apart[c.id]})" if apart[c.id] else ")")
+            for c in match.cards[:8]
+        )
         why = match.refused or "it names several cards"
         raise UsageError(f"{text!r}: {why}; give the id: {listed}")
     hints = Suggester(loaded.catalog.names())(text)
@@ -197,25 +302,22 @@ def _zone(zone: str | None, game: Game) -> str | None:
     return found.name
 
 
-def standing(loaded: LoadedDeck, report: Report) -> str:
-    """The deck in one line: its size and every counted amount the rules bound, against their
-    bounds, and the number of findings (``58/60 cards, 6/6 missions, 2 findings``)."""
-    parts = []
-    sized = False
-    for code in loaded.variant.rules:
-        rule = loaded.game.data_rules.get(code)
-        amount = rule.amount(loaded.deck, loaded.catalog, loaded.variant) if rule else None
-        if amount is not None:
-            parts.append(amount.describe(loaded.game.spec.game.card_noun))
-            sized = sized or amount.size
-    if not sized:
+def standing(
+    loaded: LoadedDeck, report: Report, progress: tuple[RuleProgress, ...] | None = None
+) -> str:
+    """The deck in one line, as a deck site's legality panel shows it: every rule's progress
+    (``38/60 cards · 6/6 missions · 22/≤30 seed cards · outposts ✗``) and the number of
+    findings."""
+    progress = rule_progress(loaded, report) if progress is None else progress
+    parts = [p.text for p in progress]
+    if not any(p.count is not None and p.noun == loaded.game.spec.game.card_noun for p in progress):
         n = loaded.deck.size
-        parts.insert(0, f"{n} {loaded.game.spec.game.card_noun}{'' if n == 1 else 's'}")
+        parts.insert(0, f"{n} {plural_noun(loaded.game.spec.game.card_noun, n)}")
     k = len(report.violations)
     parts.append(f"{k} finding{'' if k == 1 else 's'}")
     if report.unknown_lines:
         parts.append(report.partial)
-    return ", ".join(parts)
+    return " · ".join(parts)
 
 
 # --- a new deck -----------------------------------------------------------------------------
@@ -286,17 +388,18 @@ def new_deck(
 
 
 def _limits(loaded: LoadedDeck) -> list[str]:
-    """The variant's description and its counted bounds, as comment lines."""
+    """The variant's description and every rule's limit, as comment lines; for a game whose
+    deck is an ordered stack, the order the rules want."""
     lines = [f"# {loaded.game.name}, variant {loaded.variant.name}: {loaded.variant.description}"]
-    bounds = []
+    lines.append("# Limits:")
+    lines += [f"#   {limit} ({code})" for code, limit in rule_limits(loaded)]
     for code in loaded.variant.rules:
-        rule = loaded.game.data_rules.get(code)
-        amount = rule.amount(loaded.deck, loaded.catalog, loaded.variant) if rule else None
-        if amount is not None:
-            goal = amount.describe(loaded.game.spec.game.card_noun).split("/", 1)[-1]
-            bounds.append(f"{goal} ({code})")
-    if bounds:
-        lines.append("# Limits: " + "; ".join(bounds))
+        order = loaded.game.constraints(code, loaded.catalog, loaded.variant).order
+        if order:
+            names = [loaded.catalog.by_id(i) for i in order]
+            written = [c.name if c is not None else i for c, i in zip(names, order, strict=True)]
+            lines.append(f"# The {loaded.game.spec.game.deck_noun}'s order, top first ({code}):")
+            lines.append("#   " + ", ".join(written))
     lines.append("# One card per line: '2 Card name' or '2x Card name';")
     lines.append("# deckcheck add / remove edit this file, deckcheck validate checks it.")
     return lines

@@ -198,19 +198,27 @@ def owned_counts(path: str | Path, loaded: LoadedDeck, context: Context) -> dict
 
 
 def _answer_deck(loaded: LoadedDeck, values: Mapping[str, int]) -> tuple[Deck, tuple[Change, ...]]:
-    """The deck with the new counts: its own cards in its order, new cards after them."""
+    """The deck with the new counts: its own cards in its order and zones (copies removed
+    from a card's last lines first, added to its first line), new cards after them."""
     deck = loaded.deck
     counts = deck.counts()
     cards = {c.id: c for c in loaded.catalog}
+    left = {i: values.get(i, 0) for i in counts}
+    # Copies kept per line: each line keeps what it has while the card's new total allows,
+    # the first lines first; copies added go to the card's first line.
+    first: dict[str, int] = {}
     entries: list[DeckEntry] = []
-    seen: set[str] = set()
     for e in deck:
-        if e.card.id in seen:
-            continue
-        seen.add(e.card.id)
-        if values.get(e.card.id, 0):
-            entries.append(dataclasses.replace(e, count=values[e.card.id]))
-    entries += [DeckEntry(cards[i], n) for i, n in values.items() if i not in seen and n]
+        keep = min(e.count, left[e.card.id])
+        left[e.card.id] -= keep
+        first.setdefault(e.card.id, len(entries))
+        entries.append(dataclasses.replace(e, count=keep))
+    for card_id, extra in left.items():
+        if extra:
+            at = first[card_id]
+            entries[at] = dataclasses.replace(entries[at], count=entries[at].count + extra)
+    entries = [e for e in entries if e.count]
+    entries += [DeckEntry(cards[i], n) for i, n in values.items() if i not in counts and n]
     changes = tuple(
         Change(cards[i], counts.get(i, 0), values.get(i, 0))
         for i in [*counts, *(i for i in values if i not in counts)]
@@ -339,9 +347,11 @@ def optimize_loaded(
         notes.append(relaxed_note())
         if found.probability is not None:
             gain = max(Fraction(0), found.probability - (after or Fraction(0)))
-    if report.status is Status.ILLEGAL:
+    if report.status is not Status.LEGAL:
+        # The search ran over the decks the stated rules allow; a rule checked on the answer
+        # only that it does not pass (or cannot decide) leaves the answer unproven.
         status = BEST_FOUND
-        notes.append("the answer breaks a rule the search could not state (see the validation)")
+        notes.append("the answer is not proven legal: a rule checked on it only (see below)")
     if not diff:
         notes.append("no deck within the limits does better than the deck as it is")
     return (

@@ -41,6 +41,8 @@ class TuneRow:
     probability_without_mulligan: float
     probability_exact: str | None
     exact: bool
+    legal: bool | None = None
+    """Whether a legal deck of the same size holds this many (None: not checked)."""
 
     def to_json(self) -> dict[str, Any]:
         """One row of ``tune --json``."""
@@ -66,6 +68,13 @@ class TuneReport:
     rows: tuple[TuneRow, ...]
     set_aside: int
     assumptions: tuple[str, ...] = field(default=())
+    answer_legal: bool | None = None
+    """Whether a legal deck of the same size holds the answer's count (None: not checked)."""
+    legal_answer: int | None = None
+    """The nearest count to the answer that a legal deck of the same size holds and that
+    reaches the target (None: none, or not checked)."""
+    rules: tuple[str, ...] = ()
+    """What the rules say of the counts: lines shown before the table's notes."""
 
     exit_code = 0
 
@@ -86,6 +95,9 @@ class TuneReport:
             "answer": self.answer,
             "set_aside": self.set_aside,
             "rows": [r.to_json() for r in self.rows],
+            "answer_legal": self.answer_legal,
+            "legal_answer": self.legal_answer,
+            "rules": list(self.rules),
             "assumptions": list(self.assumptions),
         }
 
@@ -104,9 +116,68 @@ def tune_deck(
     in an opened deck or pile (:func:`deckcheck.decks.load.open_deck`)."""
     check_target(target)
     setup, texts = categorized(opened, [condition])
+    loaded = opened if isinstance(opened, LoadedDeck) else None
     base = options or OddsOptions()
     options = dataclasses.replace(base, turn=turn, second=second, by_turn=None)
-    return tune_setup(setup, texts[0], target, options)
+    report = tune_setup(setup, texts[0], target, options)
+    if loaded is None or setup.builtin_pile:
+        return report
+    deck = "-" if loaded.source.path is None else loaded.source.label  # as it was typed
+    return with_rules(report, loaded, deck, options)
+
+
+def with_rules(report: TuneReport, loaded: Any, deck: str, options: OddsOptions) -> TuneReport:
+    """Mark the rows no legal deck of the same size can hold, say when the answer's count is
+    one of them (with the nearest legal count that reaches the target), and point to
+    ``optimize``, which searches the legal decks themselves."""
+    from deckcheck.core.errors import DeckcheckError
+    from deckcheck.solve.optimize import count_legality
+
+    cond = parse_condition(report.condition)
+    try:
+        matches = bind_selector(cond.selector, loaded.catalog, loaded.game.name_candidates)
+    except DeckcheckError:
+        return report  # a category of the deck file: not a field the rules know
+    lower = cond.op in (">=", ">")
+    upper = cond.op in ("<=", "<")
+    want = report.answer if report.answer is not None and (lower or upper) else None
+    legality = count_legality(
+        loaded, matches, [r.count for r in report.rows], want=want, upward=lower
+    )
+    rows = tuple(dataclasses.replace(r, legal=legality.legal.get(r.count)) for r in report.rows)
+    lines: list[str] = []
+    answer_legal = None
+    legal_answer = None
+    if report.answer is not None:
+        answer_legal = legality.legal.get(report.answer)
+        if answer_legal is None:
+            answer_legal = count_legality(loaded, matches, [report.answer]).legal[report.answer]
+        if not answer_legal:
+            legal_answer = legality.nearest
+            lines.append(
+                f"{report.answer} cards of {report.category} break the deck's rules: no legal "
+                f"deck of {legality.size} cards holds that many"
+                + (
+                    f"; the nearest count a legal deck holds is {legal_answer}"
+                    if legal_answer is not None
+                    else "; no legal deck of this size reaches the target"
+                )
+            )
+    if any(r.legal is False for r in rows):
+        lines.append("rows marked 'illegal': no legal deck of this size holds that many")
+    if not legality.exact:
+        lines.append(
+            "a rule is checked on a whole deck only: a row marked legal may still break it"
+        )
+    if lines:
+        when = f" --turn {options.turn}" if options.turn is not None else ""
+        lines.append(
+            "for the best legal deck, with its odds proven best: "
+            f'deckcheck optimize {deck} "{report.condition}"{when} --changes K'
+        )
+    return dataclasses.replace(
+        report, rows=rows, answer_legal=answer_legal, legal_answer=legal_answer, rules=tuple(lines)
+    )
 
 
 def check_target(target: float) -> None:

@@ -8,18 +8,35 @@ from pathlib import Path
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.resolve import PartlyResolvedError
-from deckcheck.decks.verdict import Outcome, Validation, validate_loaded, validate_partly
+from deckcheck.decks.verdict import (
+    Outcome,
+    Validation,
+    missing_copies,
+    validate_loaded,
+    validate_partly,
+)
 from deckcheck.games.context import NO_CONTEXT, Context
 
 
-def validate_paths(paths: Sequence[str | Path], context: Context = NO_CONTEXT) -> Validation:
+def validate_paths(
+    paths: Sequence[str | Path], context: Context = NO_CONTEXT, *, owned: str | Path | None = None
+) -> Validation:
     """Validate several deck files, each opened in ``context``; a broken file does not stop the
-    others."""
+    others. With ``owned`` (a deck file listing a collection), each deck's outcome lists the
+    copies the collection lacks to build it (an unreadable collection is an input error of that
+    deck)."""
     outcomes = []
+    collections: dict[str, dict[str, int]] = {}  # by game: read once
     for path in paths:
         try:
             loaded = load_deck(path, context)
-            outcomes.append(Outcome(str(path), report=validate_loaded(loaded)))
+            missing = None
+            if owned is not None:
+                if loaded.game.id not in collections:
+                    held = load_deck(owned, Context(context.overlays, loaded.game.id))
+                    collections[loaded.game.id] = dict(held.deck.counts())
+                missing = missing_copies(loaded, collections[loaded.game.id])
+            outcomes.append(Outcome(str(path), report=validate_loaded(loaded), missing=missing))
         except PartlyResolvedError as exc:
             outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))
         except DeckcheckError as exc:

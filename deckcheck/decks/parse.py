@@ -264,6 +264,8 @@ _BRACKET_NOTE = re.compile(r"\s*(\[[^\[\]]*\]|\{[^{}]*\})$")
 _PAREN_COUNT_FIRST = re.compile(r"^\((\d[\d_,]*)\)\s*(\S.*)$")
 _PAREN_COUNT_LAST = re.compile(r"^(.+?)\s*\((\d[\d_,]*)\)$")
 _URL = re.compile(r"https?://|www\.", re.I)
+# A pasted list's title or by-line: "by SomeUser", a dash between words, "(posted 2024)".
+_TITLE = re.compile(r"\bby\s+\S|\s[—–]\s|\((?:posted|updated|created)\b|\bdeck\s*$", re.I)
 _SENTENCE_END = re.compile(r"[.!?…]$")
 _COUNT_HEADINGS = frozenset({"count", "qty", "quantity", "copies", "#", "n", "x", "pocet", "počet"})
 _NAME_HEADINGS = frozenset({"card", "name", "card name", "karta", "název", "nazev", "jméno"})
@@ -359,7 +361,11 @@ def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -
             break
     if not name:
         raise DeckFormatError(f"line {s!r} has a count but no card", source=label, line=number)
-    doubt = "prose" if name == body and _looks_like_prose(body) else None
+    doubt = None
+    if name == body and _looks_like_prose(body):
+        doubt = "prose"
+    elif name == body and not _BULLET.match(s) and _TITLE.search(body):
+        doubt = "title"  # "Klingon Deck — by SomeUser (posted 2024)": a by-line, not a card
     return DeckLine(name, count, number, raw.strip(), section, doubt=doubt)
 
 

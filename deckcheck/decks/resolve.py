@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,7 +11,7 @@ from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.names import NameMatch
 from deckcheck.core.errors import UnknownCardsError, UnresolvedLine
-from deckcheck.core.text import Suggester
+from deckcheck.core.text import Suggester, squash
 from deckcheck.core.values import frozen
 from deckcheck.decks.model import DeckLine, DeckSource
 from deckcheck.decks.parse import HEADER_KEYS
@@ -117,6 +118,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
     suggester: Suggester | None = None
     spent = 0
     seen: dict[tuple[str, str | None, str | None], DeckLine] = {}
+    headings = Headings(game, catalog)
     for index, line in enumerate(source.lines):
         if len(unresolved) >= MAX_REPORTED_LINES:
             # A deck this wrong is not worth resolving to the end (nor a partial verdict).
@@ -172,7 +174,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
                     f"{where}: left out, {header_key!r} is no header deckcheck knows ({listing})"
                 )
             continue
-        if line.doubt is not None and not found.candidates:
+        if not found.candidates and (line.doubt is not None or headings.reads_as_heading(line)):
             notes.append(_doubt_note(line))
             continue
         if found.candidates:
@@ -219,9 +221,96 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
 
 
 def _doubt_note(line: DeckLine) -> str:
-    """Why a line that reads as prose and names no card was left out."""
+    """Why a line that reads as prose, a title or a heading and names no card was left out."""
     where = f"line {line.line}" if line.line is not None else repr(line.text)
-    return f"{where}: left out, it reads as prose and names no card: {line.text!r}"
+    reads = {"prose": "prose", "title": "a title"}.get(line.doubt or "", "a heading")
+    return f"{where}: left out, it reads as {reads} and names no card: {line.text!r}"
+
+
+GENERIC_HEADINGS = frozenset(
+    squash(word)
+    for word in (
+        "deck",
+        "main",
+        "main deck",
+        "draw deck",
+        "side",
+        "side deck",
+        "sideboard",
+        "seed",
+        "seeds",
+        "seed deck",
+        "cards",
+        "decklist",
+        "deck list",
+        "total",
+        "other",
+        "others",
+        "extra",
+    )
+)
+"""Words a pasted list heads its parts with in any game (a game adds its zones and types)."""
+
+_JOINERS = re.compile(r"\s*(?:[&/,+]|\band\b|\bor\b)\s*", re.I)
+
+
+class Headings:
+    """Whether a line that names no card is a list's heading: a zone or type name of the game
+    (``Missions (6)``, ``Personnel (37)``, ``Ships & Facilities``), or a word that heads a
+    part of any deck list (``Seeds``, ``Sideboard``). Built on first use: it reads every
+    card's types once."""
+
+    def __init__(self, game: Game, catalog: Catalog) -> None:
+        self._game = game
+        self._catalog = catalog
+        self._words: frozenset[str] | None = None
+
+    def words(self) -> frozenset[str]:
+        """The squashed heading words: zones, their aliases, types in singular and plural."""
+        if self._words is None:
+            words = set(GENERIC_HEADINGS)
+            for zone in self._game.zones:
+                words.update(squash(n) for n in (zone.name, *zone.aliases))
+            types = {t for card in self._catalog for t in card.types}
+            for kind in types:
+                key = squash(kind)
+                words.update({key, key + "s", key + "es"})
+                if key.endswith("y"):
+                    words.add(key[:-1] + "ies")
+            words.discard("")
+            self._words = frozenset(words)
+        return self._words
+
+    def reads_as_heading(self, line: DeckLine) -> bool:
+        """A line with no count before its name (none, or one in brackets after it) whose
+        words, split at ``&``, ``/``, ``and``, are all heading words."""
+        text = line.text.strip().rstrip(":").strip()
+        if line.count != 1 and not re.search(r"\(\s*[\d_,]+\s*\)\s*$", text):
+            return False
+        name = re.sub(r"\s*\(\s*[\d_,]+\s*\)\s*$", "", line.name).strip().rstrip(":")
+        parts = [p for p in _JOINERS.split(name) if p]
+        if not parts or len(name) > 60:
+            return False
+        words = self.words()
+        return all(squash(p) in words for p in parts)
+
+
+def telling_apart(cards: Sequence[Card], limit: int = 3) -> dict[str, str]:
+    """For cards that share a name: each card's id -> the values of the fields in which they
+    differ (``faction Ratekové, colour red``), up to ``limit`` fields, type and the set first."""
+    keys: list[str] = ["type"]
+    for card in cards:
+        keys += [k for k in card.fields if k not in keys and k not in ("note", "name", "id")]
+
+    def shown(card: Card, key: str) -> str:
+        value = card.type_label if key == "type" else card.get(key)
+        return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+    differ = [k for k in keys if len({shown(c, k) for c in cards}) > 1][:limit]
+    return {
+        c.id: ", ".join(f"{k} {shown(c, k)}" for k in differ if c.get(k) is not None or k == "type")
+        for c in cards
+    }
 
 
 def _where(card: Card) -> str:
@@ -235,9 +324,15 @@ def unknown_names(
     """How many lines of ``source`` name no card of ``catalog`` (for game detection), counted
     up to ``limit``: enough to tell a game that fits (or nearly fits) from one that does not."""
     missing = 0
+    headings = Headings(game, catalog)
     for line in source.lines:
         found = resolve_line(line, catalog, game)
-        if found.card is None and not found.candidates and line.doubt is None:
+        if (
+            found.card is None
+            and not found.candidates
+            and line.doubt is None
+            and not headings.reads_as_heading(line)
+        ):
             missing += 1
             if missing >= limit:
                 break

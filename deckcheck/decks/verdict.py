@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from deckcheck.catalog.model import card_labels
@@ -57,12 +57,49 @@ def validate_partly(error: PartlyResolvedError) -> Report | None:
 
 
 @frozen
+class Missing:
+    """Copies of one card a deck holds beyond what a collection has."""
+
+    id: str
+    name: str
+    needed: int
+    owned: int
+
+    @property
+    def lacking(self) -> int:
+        """Copies the collection lacks."""
+        return self.needed - self.owned
+
+    def to_json(self) -> dict[str, Json]:
+        """``{"id", "name", "needed", "owned", "missing"}``."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "needed": self.needed,
+            "owned": self.owned,
+            "missing": self.lacking,
+        }
+
+
+def missing_copies(loaded: LoadedDeck, owned: Mapping[str, int]) -> tuple[Missing, ...]:
+    """What a collection (card id -> copies) lacks to build the deck, card by card."""
+    cards = loaded.deck.cards()
+    return tuple(
+        Missing(card_id, cards[card_id].name, n, owned.get(card_id, 0))
+        for card_id, n in loaded.deck.counts().items()
+        if n > owned.get(card_id, 0)
+    )
+
+
+@frozen
 class Outcome:
-    """One deck's result: a report, or the input error that stopped it."""
+    """One deck's result: a report, or the input error that stopped it; with a collection
+    (``validate --owned``), the copies it lacks to build the deck (``missing``)."""
 
     path: str
     report: Report | None = None
     error: DeckcheckError | None = None
+    missing: tuple[Missing, ...] | None = None
 
     @property
     def exit_code(self) -> int:
@@ -75,7 +112,10 @@ class Outcome:
         """The report's JSON, or ``{"deck", "status": "error", "error"}``; with unknown lines
         each of them (``unknown_lines``) and the verdict on the rest (``partial``)."""
         if self.error is None and self.report is not None:
-            return self.report.to_json()
+            verdict = self.report.to_json()
+            if self.missing is not None:
+                verdict["missing"] = [m.to_json() for m in self.missing]
+            return verdict
         data: dict[str, Json] = {"deck": self.path, "status": "error", "error": str(self.error)}
         if isinstance(self.error, UnknownCardsError):
             data["unknown_lines"] = [

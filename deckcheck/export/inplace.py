@@ -18,7 +18,7 @@ from deckcheck.core.violations import Report
 from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import parse_deck
-from deckcheck.decks.resolve import PartlyResolvedError, resolve_line
+from deckcheck.decks.resolve import PartlyResolvedError, resolve_line, telling_apart
 from deckcheck.decks.rewrite import (
     EDITABLE,
     Change,
@@ -139,7 +139,13 @@ def _speller(loaded: LoadedDeck, lackey: bool) -> Callable[[Card], str]:
             line = next((ln for ln in written.splitlines() if "\t" in ln), "")
             if line:
                 return line.split("\t", 1)[1]
-        return reference(card, loaded)
+        written = reference(card, loaded)
+        if written != card.name and not lackey:
+            # An id alone ("1 I/43") tells a reader nothing: its name follows as a comment,
+            # with what tells it from the cards of the same name.
+            apart = telling_apart(loaded.catalog.by_name(card.name) or [card]).get(card.id)
+            return f"{written}  # {card.name}" + (f" ({apart})" if apart else "")
+        return written
 
     return spell
 

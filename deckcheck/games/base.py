@@ -30,7 +30,7 @@ from deckcheck.core.text import squash, suggest
 from deckcheck.core.tomlfile import parse_toml
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Violation
-from deckcheck.games.limits import DataRule, data_rules
+from deckcheck.games.limits import Amount, DataRule, data_rules
 from deckcheck.games.linear import RuleConstraints
 from deckcheck.games.spec import (
     CardChangeModel,
@@ -66,6 +66,9 @@ class CodeRule:
 
     check: Rule
     constraints: Constraints | None = None
+    # What the rule counts and its bounds, for the standing while a deck is built (None: the
+    # rule counts nothing the builder could watch grow).
+    amount: Callable[[Deck, Catalog, Variant], Amount | None] | None = None
 
     def __call__(self, deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
         return self.check(deck, catalog, variant)

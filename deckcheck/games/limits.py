@@ -136,6 +136,46 @@ class DataRule:
             noun = select.partition(":")[2] if isinstance(select, str) else self.code
         return Amount(noun, n, low, high, rule.model.kind == "size")
 
+    def limit(self, variant: Variant, catalog: Catalog | None = None) -> str:
+        """The rule's limit in words, for a new deck's comments: ``at most 2 copies of a
+        card``, ``resource_points total 109–112``."""
+        rule = self._in(variant)
+        model = rule.model
+        low, high = rule._number("min", variant), rule._number("max", variant)
+        window = (
+            f"exactly {low}"
+            if low is not None and low == high
+            else f"{low}–{high}"
+            if low is not None and high is not None
+            else f"at least {low}"
+            if low is not None
+            else f"at most {high}"
+            if high is not None
+            else ""
+        )
+        scope = f" among {model.select}" if isinstance(model.select, str) and model.select else ""
+        if model.kind == "copies":
+            each = "card" if model.by == "id" else "name"
+            if model.caps_field:
+                caps = ", ".join(
+                    f"{k}: {'1 copy' if v == 1 else f'{v} copies'}"
+                    for k, v in rule._caps(variant).items()
+                )
+                return f"copies of a {each}{scope} capped by its {model.caps_field} ({caps})"
+            copies = "1 copy" if high == 1 else f"{high} copies"
+            return f"at most {copies} of a {each}{scope}"
+        if model.kind == "sum":
+            return f"{model.field.replace('_', ' ')} total {window}".strip()
+        if model.kind == "required":
+            ids = rule._required_ids(variant)
+            cards = [catalog.by_id(i) if catalog is not None else None for i in ids]
+            names = [c.name if c is not None else i for c, i in zip(cards, ids, strict=True)]
+            return "the deck holds " + ", ".join(names)
+        noun = model.noun or (
+            model.select.partition(":")[2] if isinstance(model.select, str) else ""
+        )
+        return f"{window} {noun or 'cards'}".strip()
+
     # -- checking -------------------------------------------------------------------------
 
     def check(self, deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:

@@ -211,17 +211,19 @@ class _Model:
         }
         for code, rc in stated.items():
             if not rc.exact:
-                self.inexact = True
+                # The search then runs over more decks than the legal ones: its answer is
+                # still the best legal deck when it passes the rule (checked on it).
                 self.notes.append(f"{code} is checked on the answer only ({rc.note})")
         fixed: dict[str, int] = {}
         for rc in stated.values():
             for card_id, n in rc.fixed.items():
                 fixed[card_id] = min(fixed.get(card_id, n), n)
-        self._cap = self._per_card_cap(stated, limits, seen)
+        self.cap = self._per_card_cap(stated, limits, seen)
         # The classes: cards answering the query's and the triggers' selectors alike.
         self.selectors = bound.selectors
-        self.key_of = {c.id: tuple(bool(s(c)) for s in self.selectors) for c in catalog}
-        roles = _roles(catalog, setup)
+        self.key_of = _answers(catalog, self.selectors)
+        roles = _roles(catalog, setup, loaded)
+        self.later = any(len(r) > 2 for r in roles.values())
         self.card_var: dict[str, int] = {}
         self.merged: dict[int, list[str]] = {}
         self.upper_of: dict[str, int] = {}
@@ -267,7 +269,7 @@ class _Model:
         return max(numbers)
 
     def _upper(self, card_id: str, have: int, limits: _Limits) -> int:
-        high = have + limits.changes if limits.changes is not None else max(self._cap, have)
+        high = have + limits.changes if limits.changes is not None else max(self.cap, have)
         if limits.owned is not None:
             high = min(high, max(have, limits.owned.get(card_id, 0)))
         return high
@@ -288,26 +290,7 @@ class _Model:
                 self._linear(c, helper)
 
     def _linear(self, c: Linear, helper: Mapping[str, int]) -> None:
-        p = self.programme
-        terms: dict[int, float] = {}
-        for name, k in c.terms.items():
-            v = helper.get(name, self.card_var.get(name))
-            if v is not None and k:
-                terms[v] = float(k)  # alike cards share one variable and one coefficient
-        low = -math.inf if c.low is None else float(c.low)
-        high = math.inf if c.high is None else float(c.high)
-        if c.when is None or c.when not in helper:
-            p.row(terms, low, high)
-            return
-        least = sum(k * (p.lower[v] if k > 0 else p.upper[v]) for v, k in terms.items())
-        most = sum(k * (p.upper[v] if k > 0 else p.lower[v]) for v, k in terms.items())
-        h = helper[c.when]
-        if c.low is not None:
-            big = max(0.0, low - least)
-            p.row({**terms, h: -big}, low - big, math.inf)
-        if c.high is not None:
-            big = max(0.0, most - high)
-            p.row({**terms, h: big}, -math.inf, high + big)
+        _state(self.programme, c, helper, self.card_var)
 
     def _distance(self, limits: _Limits) -> None:
         """Copies added plus copies removed, as ``fix`` counts them."""
@@ -343,7 +326,7 @@ class _Model:
             if role[0] in ("count", "one_per"):
                 by_rule.setdefault(role[1], []).append(i)
         for rule_index, ids in sorted(by_rule.items()):
-            model = setup.opening.set_aside[rule_index]
+            model = _aside_rules(setup, self.loaded)[rule_index]
             if model.one_per:
                 self._one_per(ids, model.one_per, index, aside)
             else:
@@ -461,39 +444,73 @@ _PILE: tuple[Any, ...] = ("pile", -1)
 _ALL: tuple[Any, ...] = ("all", -1)
 
 
-def _roles(catalog: Iterable[Card], setup: DrawSetup) -> dict[str, tuple[Any, ...]]:
+def _answers(cards: Sequence[Card], selectors: Sequence[Any]) -> dict[str, tuple[bool, ...]]:
+    """Each card's answers to ``selectors``; a selector decided by one field's value is asked
+    once per distinct value (a catalog of 4,155 cards holds a few dozen types)."""
+    from deckcheck.catalog.selectors import value_key
+
+    out: dict[str, tuple[bool, ...]] = {}
+    memo: list[dict[object, bool]] = [{} for _ in selectors]
+    for card in cards:
+        answers = []
+        for s, seen in zip(selectors, memo, strict=True):
+            field_name = getattr(s, "field", None)
+            key = value_key(card.get(field_name)) if field_name is not None else None
+            if key is None:
+                answers.append(bool(s(card)))
+                continue
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = bool(s(card))
+            answers.append(got)
+        out[card.id] = tuple(answers)
+    return out
+
+
+def _aside_rules(setup: DrawSetup, loaded: LoadedDeck) -> list[Any]:
+    """The set-aside rules that place cards by what they are: a deck file that says which
+    cards it seeds (a Lackey ``Seed+Dil:`` zone) would need its zones moved too, which the
+    search does not do: refused. Rules for such zones take nothing from a deck without them,
+    and the rules by type apply (the ``fallback`` ones included)."""
+    from deckcheck.games.setaside import places
+
+    if setup.builtin_pile:
+        return []
+    rules = list(setup.opening.set_aside)
+    if places(loaded.deck, rules):
+        zones = sorted({r.zone for r in rules if r.zone})
+        raise UsageError(
+            f"{setup.label} says which cards it seeds (zone {', '.join(zones)}): optimize "
+            "does not move cards between zones; without the zone headers the rules place "
+            "the cards by type"
+        )
+    return [r for r in rules if not r.zone]
+
+
+def _roles(
+    catalog: Iterable[Card], setup: DrawSetup, loaded: LoadedDeck
+) -> dict[str, tuple[Any, ...]]:
     """For each card the first set-aside rule that takes it: ("all", i) every copy,
     ("count", i) some copies, ("one_per", i) one per value; cards of no rule are absent."""
     from deckcheck.catalog.selectors import bind_selector
 
-    rules = setup.opening.set_aside if not setup.builtin_pile else ()
-    bound_rules = [bind_selector(r.select, setup.catalog) for r in rules]
+    rules = _aside_rules(setup, loaded)
+    hits = _answers(list(catalog), [bind_selector(r.select, setup.catalog) for r in rules])
     roles: dict[str, tuple[Any, ...]] = {}
-    for card in catalog:
-        for i, (rule, selects) in enumerate(zip(rules, bound_rules, strict=True)):
-            if not selects(card):
+    for card_id, answers in hits.items():
+        for i, (rule, selects) in enumerate(zip(rules, answers, strict=True)):
+            if not selects:
                 continue
             if rule.one_per:
-                roles[card.id] = ("one_per", i)
+                roles[card_id] = ("one_per", i)
             elif rule.count is not None:
-                roles[card.id] = ("count", i)
+                roles[card_id] = ("count", i)
             else:
-                roles[card.id] = ("all", i)
+                roles[card_id] = ("all", i)
+            if sum(answers) > 1 and (rule.count is not None or rule.one_per):
+                roles[card_id] += ("later",)  # copies it leaves, a later rule could take
             break
     return roles
-
-
-def _later_rule_takes(catalog: Iterable[Card], setup: DrawSetup) -> bool:
-    """Whether copies a partial rule leaves could be taken by a later rule (not stated)."""
-    from deckcheck.catalog.selectors import bind_selector
-
-    rules = setup.opening.set_aside if not setup.builtin_pile else ()
-    selects = [bind_selector(r.select, setup.catalog) for r in rules]
-    for card in catalog:
-        hits = [i for i, s in enumerate(selects) if s(card)]
-        if len(hits) > 1 and (rules[hits[0]].count is not None or rules[hits[0]].one_per):
-            return True
-    return False
 
 
 def _values(card: Card, field_name: str) -> list[str]:
@@ -654,12 +671,17 @@ def search(
     query = Query(seen, options.second, options.mulligan == "rules", options.turn)
     limits = _Limits(changes, frozenset(keep), owned)
     model = _Model(loaded, setup, bound, limits, seen)
-    if _later_rule_takes(loaded.catalog, setup):
+    if model.later:
         model.inexact = True
         model.notes.append("a card two set-aside rules take is counted by the first only")
     chances = _Chances(bound, procedure, query, model.classes, Policy(redraw=options.redraw_policy))
     p = model.programme
     notes = list(model.notes)
+    if changes is None:
+        notes.append(
+            f"without --changes, each card is searched up to {model.cap} copies (the largest "
+            "number the deck, the question or the rules name)"
+        )
 
     def done(status: str, **kw: Any) -> Search:
         return Search(
@@ -699,18 +721,29 @@ def search(
     # dominate, so that a bound can skip the dominated ones.
     rank = _ranks(better)
     candidates.sort(key=lambda m: -sum(n * rank[g] for g, n in enumerate(m)))
-    floor = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
+    best_x, best_mix = incumbent_x, incumbent_mix
+    best_p = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
+    best_distance = _distance(model, best_x)
     scores: dict[tuple[int, ...], Fraction] = {}
-    below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``floor``
-    simulated = 0
+    below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``best_p``
+    simulated = unreachable = checked = 0
     stopped = False
+
+    def reach(mix: tuple[int, ...]) -> tuple[int, list[float] | None]:
+        fixed = {v: (float(n), float(n)) for v, n in zip(model.pile_var, mix, strict=True)}
+        status, x, _ = p.solve(model.distance, fixed)
+        return status, x
+
+    # One pass, most promising mixes first. A mix that scores more than the best deck in hand
+    # is asked of the solver at once, so that the best in hand rises early and the bound
+    # (a mix one card better scored no more) skips most of the rest.
     for k, mix in enumerate(candidates):
         if deadline is not None and time.perf_counter() > deadline:
             stopped = True
             break
-        if progress is not None and k % 64 == 0:
+        if progress is not None and k % 16 == 0:
             progress(k, len(candidates))
-        if floor is not None and _dominated(mix, better, scores, below, floor):
+        if best_p is not None and _dominated(mix, better, scores, below, best_p):
             below.add(mix)
             continue
         value = chances(mix)
@@ -718,46 +751,33 @@ def search(
             simulated += 1
             continue
         scores[mix] = value
-    if progress is not None and not stopped:
-        progress(len(candidates), len(candidates))
-    evaluated = len(scores)
-    ruled = len(below)
-    order = sorted(scores, key=lambda m: (-scores[m], _gap(m, origin)))
-    best_x, best_mix, best_p = incumbent_x, incumbent_mix, floor
-    best_distance = _distance(model, best_x)
-    unreachable = 0
-    checked = 0
-    for mix in order:
-        value = scores[mix]
-        if best_p is not None and value < best_p:
-            break
-        if best_p is not None and value == best_p and _gap(mix, origin) >= best_distance:
-            continue  # as good at best, and no nearer: a change moves one card of the pile
-        if deadline is not None and time.perf_counter() > deadline:
-            stopped = True
-            break
-        fix_mix = {v: (float(n), float(n)) for v, n in zip(model.pile_var, mix, strict=True)}
-        status, x, _ = p.solve(model.distance, fix_mix)
+        if best_p is not None and (
+            value < best_p or (value == best_p and _gap(mix, origin) >= best_distance)
+        ):
+            continue  # no better, and no nearer: a change moves one card of the pile at most
+        status, x = reach(mix)
         checked += 1
         if x is None:
             if status == 2:
                 unreachable += 1
                 continue
-            stopped = True  # the solver's limit: this mix is unknown
+            stopped = True  # the solver's own limit: this mix is unknown
             break
         gone = _distance(model, x)
         if best_p is None or value > best_p or gone < best_distance:
             best_x, best_mix, best_p, best_distance = x, mix, value, gone
-    # Every mix not reached above scored at most the answer (or was skipped by a bound).
-    ruled += evaluated - checked
+    if progress is not None and not stopped:
+        progress(len(candidates), len(candidates))
+    evaluated = len(scores)
+    # Every mix scored but not asked of the solver scored no more than the answer.
+    ruled = len(below) + evaluated - checked
     gain: Fraction | None = None
     state = OPTIMAL
     more: list[str] = []
     if stopped:
         state = BEST_FOUND
-        rest = [scores[m] for m in order if best_p is None or scores[m] > best_p]
-        top = max(rest, default=Fraction(0)) if len(scores) == len(candidates) else Fraction(1)
-        gain = max(Fraction(0), top - (best_p or Fraction(0)))
+        # the mixes not yet scored could score anything
+        gain = Fraction(1) - (best_p or Fraction(0))
         more.append("the time limit stopped the search: the best deck found so far")
     if simulated:
         state = BEST_FOUND
@@ -916,3 +936,108 @@ def _dominated(
             if got is not None and got <= floor:
                 return True
     return False
+
+
+# ------------------------------------------------------------------------------ tune's rows
+
+
+@frozen
+class CountLegality:
+    """Which counts of a category some legal deck of a given size holds.
+
+    ``legal``: count -> whether a legal deck of ``size`` cards holds exactly that many cards
+    of the category; ``nearest``: the count nearest the one asked that a legal deck holds
+    (in the direction asked), None when none does; ``exact``: every rule was stated (else a
+    rule is checked on a deck only, and a count marked legal may still break it).
+    """
+
+    size: int
+    legal: Mapping[int, bool]
+    nearest: int | None
+    exact: bool
+
+
+def count_legality(
+    loaded: LoadedDeck,
+    matches: Callable[[Card], bool],
+    counts: Iterable[int],
+    *,
+    want: int | None = None,
+    upward: bool = True,
+) -> CountLegality:
+    """For each count, whether some legal deck of the deck's size (cards of the catalog, any
+    number) holds that many cards matching ``matches``; with ``want``, the nearest count at
+    least (``upward``) or at most ``want`` that a legal deck holds."""
+    stated = {
+        code: loaded.game.constraints(code, loaded.catalog, loaded.variant)
+        for code in loaded.variant.rules
+    }
+    size = loaded.deck.size
+    p = _Programme()
+    card_var: dict[str, int] = {}
+    fixed: dict[str, int] = {}
+    for rc in stated.values():
+        for card_id, n in rc.fixed.items():
+            fixed[card_id] = min(fixed.get(card_id, n), n)
+    signature = _signatures(stated)
+    cards = list(loaded.catalog)
+    hits = _answers(cards, [matches])
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for card in cards:
+        if card.id in fixed:
+            card_var[card.id] = p.var(fixed[card.id], fixed[card.id])
+        else:
+            groups.setdefault((signature.get(card.id, ()), hits[card.id]), []).append(card.id)
+    for members in groups.values():
+        v = p.var(0, size * len(members))
+        for i in members:
+            card_var[i] = v
+    helper: dict[str, int] = {}
+    for rc in stated.values():
+        for h in rc.helpers:
+            helper.setdefault(h.name, p.var(h.low, h.high if h.high is not None else size))
+    for rc in stated.values():
+        for c in rc.linear:
+            _state(p, c, helper, card_var)
+    every = {v: 1.0 for v in set(card_var.values())}
+    p.row(every, size, size)
+    category = {card_var[c.id]: 1.0 for c in cards if hits[c.id][0]}
+    count_var = p.var(0, size)
+    p.row({**category, count_var: -1.0}, 0, 0)
+    legal = {}
+    for n in counts:
+        _, x, _ = p.solve({}, {count_var: (float(n), float(n))})
+        legal[n] = x is not None
+    nearest = None
+    if want is not None:
+        bounds = (
+            {count_var: (float(want), float(size))} if upward else {count_var: (0.0, float(want))}
+        )
+        _, x, value = p.solve({count_var: 1.0}, bounds, maximise=not upward)
+        nearest = None if x is None else round(value)
+    return CountLegality(size, legal, nearest, all(rc.exact for rc in stated.values()))
+
+
+def _state(
+    p: _Programme, c: Linear, helper: Mapping[str, int], card_var: Mapping[str, int]
+) -> None:
+    """One rule's constraint as rows (an indicator as a big-M row from the bounds)."""
+    terms: dict[int, float] = {}
+    for name, k in c.terms.items():
+        v = helper.get(name, card_var.get(name))
+        if v is not None and k:
+            terms[v] = float(k)
+    low = -math.inf if c.low is None else float(c.low)
+    high = math.inf if c.high is None else float(c.high)
+    if c.when is None or c.when not in helper:
+        p.row(terms, low, high)
+        return
+    least = sum(k * (p.lower[v] if k > 0 else p.upper[v]) for v, k in terms.items())
+    most = sum(k * (p.upper[v] if k > 0 else p.lower[v]) for v, k in terms.items())
+    h = helper[c.when]
+    if c.low is not None:
+        big = max(0.0, low - least)
+        p.row({**terms, h: -big}, low - big, math.inf)
+    if c.high is not None:
+        big = max(0.0, most - high)
+        p.row({**terms, h: big}, -math.inf, high + big)

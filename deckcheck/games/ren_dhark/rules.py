@@ -10,6 +10,7 @@ from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.text import plural
 from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
+from deckcheck.games.limits import Amount
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, terms
 
 
@@ -85,6 +86,18 @@ def ships(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]
         variant,
         (s, p),
     )
+
+
+def ships_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
+    """The ships the deck can field (dual ship/unit cards counted), against the minimum."""
+    s, _, d, _ = _composition(deck, variant)
+    return Amount("ship", s + d, variant.param("min_ships"), None)
+
+
+def persons_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
+    """The persons/units the deck can field (dual cards counted), against the minimum."""
+    _, p, d, _ = _composition(deck, variant)
+    return Amount("person/unit", p + d, variant.param("min_persons"), None)
 
 
 def persons(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -227,8 +240,8 @@ def starter_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
 
 # rd.copies, rd.points, rd.actions and rd.planet are data: [checks] in game.toml.
 RULES = {
-    "rd.ships": CodeRule(ships, ships_constraints),
-    "rd.persons": CodeRule(persons, persons_constraints),
+    "rd.ships": CodeRule(ships, ships_constraints, ships_amount),
+    "rd.persons": CodeRule(persons, persons_constraints, persons_amount),
     "rd.colour": CodeRule(colour, warnings_only("rd.colour")),
     "rd.starter": CodeRule(starter, starter_constraints),
 }

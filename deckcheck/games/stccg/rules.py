@@ -13,6 +13,7 @@ from deckcheck.core.errors import CatalogError
 from deckcheck.core.text import fold, plural
 from deckcheck.core.violations import Violation, error, undecided, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
+from deckcheck.games.limits import Amount
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
 from deckcheck.games.setaside import SetAside, set_aside
 from deckcheck.games.spec import SetAsideModel, checked
@@ -30,7 +31,9 @@ def seed_cards(deck: Deck, catalog: Catalog, params: Mapping[str, Any]) -> tuple
 
 
 def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.seed-half: at most half the deck are seed cards; the message breaks them down."""
+    """stccg.seed-half: at most half the deck's cards are seed cards.
+
+    The message breaks them down by type."""
     seeds = seed_cards(deck, catalog, variant.params)
     n = sum(s.count for s in seeds)
     limit = deck.size // 2
@@ -44,6 +47,12 @@ def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violat
             f"{n} seed cards, at most {limit} allowed ({deck.size} cards): {parts}",
             list(dict.fromkeys(seed.card.id for seed in seeds)),
         )
+
+
+def seed_half_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
+    """The seed cards against half the deck, for the standing while a deck is built."""
+    n = sum(s.count for s in seed_cards(deck, catalog, variant.params))
+    return Amount("seed card", n, None, deck.size // 2)
 
 
 def outposts(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -245,7 +254,7 @@ def outposts_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
 
 # stccg.size and stccg.missions are data: [checks] in game.toml.
 RULES = {
-    "stccg.seed-half": CodeRule(seed_half, seed_half_constraints),
+    "stccg.seed-half": CodeRule(seed_half, seed_half_constraints, seed_half_amount),
     "stccg.outposts": CodeRule(outposts, outposts_constraints),
     "stccg.type-outside-rules": CodeRule(
         type_outside_rules, warnings_only("stccg.type-outside-rules")
