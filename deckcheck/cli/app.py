@@ -846,6 +846,41 @@ def remove(
 
 
 @_command(app)
+def build(
+    deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
+    game: GameOpt = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "--variant",
+            metavar="VARIANT",
+            help="The format (variant) to build for (default: the deck's, else the game's).",
+        ),
+    ] = None,
+    catalog: CatalogOpt = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="N", help="The first playtest hand's seed.")
+    ] = None,
+    no_mouse: Annotated[
+        bool, typer.Option("--no-mouse", help="Leave the mouse to the terminal.")
+    ] = False,
+) -> int:
+    """Build a deck on one screen: search the game's cards, add and remove them, and watch
+    every rule's standing, the odds by turn and a playtest hand change with each edit; save
+    keeps the file's format (as add/remove do). Keys: / search, Enter add, +/- on the deck,
+    s save, u undo, Ctrl+R redo, h hand, q quit.
+
+    Example: [bold]deckcheck build my-deck.txt --game stccg-1e[/]
+    """
+    from deckcheck.tui import run_build
+
+    return run_build(
+        deck, game=game, variant=variant, catalogs=catalog or [], seed=seed, mouse=not no_mouse
+    )
+
+
+@_command(app)
 def diff(
     deck_a: Annotated[str, typer.Argument(help="The first deck.")],
     deck_b: Annotated[str, typer.Argument(help="The second deck.")],

@@ -9,9 +9,7 @@ findings the edit changed. The card is read with the same names and suggestions 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import tomli_w
@@ -32,7 +30,7 @@ from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import Headings, lookup, pick, telling_apart
 from deckcheck.decks.rewrite import Change, decode_keeping
 from deckcheck.export.formats import reference, render_with_notes
-from deckcheck.export.inplace import edited_text, load_editable, parse_editable
+from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
 from deckcheck.export.write import write_atomically
 from deckcheck.games.base import Game
 from deckcheck.games.context import NO_CONTEXT, Context
@@ -168,8 +166,8 @@ def edit_deck(
     merged: dict[tuple[str, str | None], Change] = {}
     for the_card, (_, n) in zip(cards, wanted, strict=True):
         where = the_zone
-        if where is None and not remove and _writes_zones(text, source, loaded.game):
-            where = _placed_zone(loaded, the_card, n)
+        if where is None and not remove:
+            where = placed_zone(text, source, loaded, the_card, n)
         key = (the_card.id, where)
         delta = (-n if remove else n) + (merged[key].delta if key in merged else 0)
         merged[key] = Change(the_card, delta, where)
@@ -236,36 +234,6 @@ def changed_findings(
         if (v.code, v.message) not in now and not (v.code in still and v.code in reworded)
     )
     return brought, cleared
-
-
-def _writes_zones(text: str, source: DeckSource, game: Game) -> bool:
-    """Whether the file names zones (a zone header, a superzone, a zones table): then a new
-    card goes where the game puts it; otherwise its lines stay without headers."""
-    if source.format == "dek":
-        return True
-    if source.format == "toml":
-        return re.search(r"^\s*\[\s*zones\s*\.", text, re.M) is not None
-    if source.format == "json":
-        return any(line.section for line in source.lines)
-    headers = {re.sub(r"[\W_]+", "", z.name).casefold() for z in game.zones}
-    return any(
-        re.sub(r"[\W_]+", "", line.strip()[:-1]).casefold() in headers
-        for line in text.splitlines()
-        if line.strip().endswith(":")
-    )
-
-
-def _placed_zone(loaded: LoadedDeck, card: Card, count: int) -> str | None:
-    """Where the game's export would put a card new to the deck (a mission under
-    ``Missions:``); None where the game has no say or the card is already in the deck."""
-    place = loaded.game.place
-    if place is None:
-        return None
-    if any(e.card.id == card.id for e in loaded.deck.all_entries()):
-        return None  # the copies join the card's own line
-    deck = loaded.deck
-    placed = place(replace(deck, entries=(*deck.entries, DeckEntry(card, count))))
-    return next((e.zone for e in reversed(placed.entries) if e.card.id == card.id), None)
 
 
 def find_card(text: str, loaded: LoadedDeck) -> Card:
@@ -357,11 +325,13 @@ def new_deck(
     variant: str | None = None,
     starter: str | None = None,
     force: bool = False,
+    write: bool = True,
 ) -> NewDeck:
     """Write a new deck file: the header (game, variant), the game's zones as headers, comments
     with the variant's construction limits, and for a variant with ready-made decks (a
     starter) that deck's cards. The format follows the file's extension (.toml, .json, .dek;
-    anything else is text). Never overwrites without ``force``."""
+    anything else is text). Never overwrites without ``force``; with ``write`` unset the text
+    is only made (``build`` writes it on its first save)."""
     the_game = get_game(game)
     the_variant = the_game.variant(variant)
     catalog = the_game.catalog((), the_variant)
@@ -383,7 +353,8 @@ def new_deck(
     source = DeckSource(str(target), target, "text", {}, ())
     loaded = LoadedDeck(deck, the_game, catalog, the_variant, source)
     text = _new_text(loaded, target, chosen, ready)
-    write_atomically(target, text, force=force)
+    if write:
+        write_atomically(target, text, force=force)
     return NewDeck(target, the_game.id, the_variant.name, chosen, deck.size, text)
 
 

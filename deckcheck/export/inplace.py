@@ -33,6 +33,7 @@ from deckcheck.decks.rewrite import (
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import reference, render_with_notes
 from deckcheck.export.write import write_atomically
+from deckcheck.games.base import Game
 from deckcheck.games.context import NO_CONTEXT, Context
 
 
@@ -82,6 +83,47 @@ def load_editable(source: DeckSource, context: Context) -> tuple[LoadedDeck, Rep
         loaded = exc.loaded
         return loaded, replace(validate_loaded(loaded), unknown_lines=len(exc.unresolved))
     return loaded, validate_loaded(loaded)
+
+
+def placed_zone(
+    text: str, source: DeckSource, loaded: LoadedDeck, card: Card, count: int
+) -> str | None:
+    """The zone a new card's copies go to: where the game's export would put it when the
+    file names zones (a mission under ``Missions:``), else None (its line without a header,
+    or beside the card's own line)."""
+    if not _writes_zones(text, source, loaded.game):
+        return None
+    return _placed_zone(loaded, card, count)
+
+
+def _writes_zones(text: str, source: DeckSource, game: Game) -> bool:
+    """Whether the file names zones (a zone header, a superzone, a zones table): then a new
+    card goes where the game puts it; otherwise its lines stay without headers."""
+    if source.format == "dek":
+        return True
+    if source.format == "toml":
+        return re.search(r"^\s*\[\s*zones\s*\.", text, re.M) is not None
+    if source.format == "json":
+        return any(line.section for line in source.lines)
+    headers = {re.sub(r"[\W_]+", "", z.name).casefold() for z in game.zones}
+    return any(
+        re.sub(r"[\W_]+", "", line.strip()[:-1]).casefold() in headers
+        for line in text.splitlines()
+        if line.strip().endswith(":")
+    )
+
+
+def _placed_zone(loaded: LoadedDeck, card: Card, count: int) -> str | None:
+    """Where the game's export would put a card new to the deck (a mission under
+    ``Missions:``); None where the game has no say or the card is already in the deck."""
+    place = loaded.game.place
+    if place is None:
+        return None
+    if any(e.card.id == card.id for e in loaded.deck.all_entries()):
+        return None  # the copies join the card's own line
+    deck = loaded.deck
+    placed = place(replace(deck, entries=(*deck.entries, DeckEntry(card, count))))
+    return next((e.zone for e in reversed(placed.entries) if e.card.id == card.id), None)
 
 
 def _held(source: DeckSource, loaded: LoadedDeck) -> list[Held]:

@@ -1,0 +1,342 @@
+"""``build``: the deck builder's session: the deck file's text, its undo and redo stacks, and
+what the standing, deck and odds panes show, from the library (the screen is
+:mod:`deckcheck.tui`; nothing here imports Textual, so that it is tested and measured alone).
+
+Every edit is made on the file's text by the same rewriter as ``add``/``remove``
+(:mod:`deckcheck.export.inplace`): the deck shown is always the file that saving writes, with
+its format, comments, order, zones and line ends. Undo and redo move between texts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_progress
+from deckcheck.catalog.model import Card
+from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
+from deckcheck.core.inputs import read_bytes, source_label
+from deckcheck.core.values import frozen
+from deckcheck.core.violations import Report, Violation
+from deckcheck.decks.counts import MAX_COPIES_PER_LINE
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.model import DeckSource
+from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck
+from deckcheck.decks.rewrite import Change, Encoded, decode_keeping
+from deckcheck.decks.verdict import validate_loaded
+from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
+from deckcheck.export.write import write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
+
+#: Turns the odds chart shows (turn 1 is the opening hand).
+ODDS_TURNS = 6
+#: Edits the undo stack keeps.
+UNDO_DEPTH = 500
+
+
+@frozen
+class OpenedText:
+    """A deck file's text read as ``add`` reads it: parsed, resolved (a deck with unknown
+    lines too) and validated."""
+
+    text: str
+    source: DeckSource
+    loaded: LoadedDeck
+    report: Report
+
+
+def open_text(
+    text: str,
+    label: str,
+    path: Path,
+    context: Context = NO_CONTEXT,
+) -> OpenedText:
+    """A deck file's decoded text, opened in memory (``path``: where it lives, for the
+    overlays its header names and for messages)."""
+    source = parse_editable(text, label, path)
+    loaded, report = load_editable(source, context)
+    return OpenedText(text, source, loaded, report)
+
+
+def change_text(
+    opened: OpenedText, card: Card, delta: int, zone: str | None = None
+) -> tuple[str, Change]:
+    """The text with ``delta`` copies of ``card`` added (negative: removed) by ``add``'s
+    rewriter, and the change as made (its zone: ``zone``, else where the game places a new
+    card)."""
+    if delta == 0 or abs(delta) > MAX_COPIES_PER_LINE:
+        raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {abs(delta)}")
+    loaded, source, text = opened.loaded, opened.source, opened.text
+    if zone is None and delta > 0:
+        zone = placed_zone(text, source, loaded, card, delta)
+    change = Change(card, delta, zone)
+    try:
+        return edited_text(text, source, loaded, [change]), change
+    except DeckFormatError as exc:
+        raise DeckFormatError(exc.message, source=source.label, line=exc.line) from None
+
+
+@frozen
+class RuleRow:
+    """One rule of the variant in the Standing pane: its progress (``38/60 cards``,
+    ``copies ✓`` for a rule that counts nothing) and its findings."""
+
+    progress: RuleProgress
+    findings: tuple[Violation, ...]
+
+    @property
+    def code(self) -> str:
+        """The rule's code."""
+        return self.progress.code
+
+    @property
+    def ok(self) -> bool:
+        """No error and nothing undecided (warnings keep a rule satisfied)."""
+        return self.progress.met
+
+
+@frozen
+class Standing:
+    """The deck's standing: every rule with its progress and findings, the verdict."""
+
+    rules: tuple[RuleRow, ...]
+    report: Report
+    summary: str
+    hints: tuple[str, ...] = ()
+
+
+@frozen
+class DeckLine:
+    """A row of the Deck pane: copies of a card in a zone (lines of one card merged)."""
+
+    zone: str | None
+    type_label: str
+    card: Card
+    count: int
+
+
+@frozen
+class OddsView:
+    """The Odds pane: per condition set, the probability by turn (None: not computed)."""
+
+    conditions: tuple[str, ...]
+    turns: tuple[tuple[int, int, float, bool], ...]  # (turn, cards seen, probability, exact)
+    mulligan: str
+    message: str = ""
+
+
+class SaveConflict(DeckcheckError):
+    """The file changed on disk since it was opened (or last saved)."""
+
+
+class BuildSession:
+    """A deck being built: its text now, the texts before (undo) and after (redo), and the
+    file's bytes as last read or written (to notice a change made elsewhere)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        context: Context = NO_CONTEXT,
+        new_text: str | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.new_text = new_text
+        self.label = source_label(str(path))
+        self.context = context
+        self.undo_stack: list[str] = []
+        self.redo_stack: list[str] = []
+        self.on_disk: bytes | None = None
+        self.encoded: Encoded
+        text = self._read()
+        self.saved_text: str | None = text if self.on_disk is not None else None
+        self.opened = self._open(text)
+
+    # --- the file ---------------------------------------------------------------------------
+
+    def _read(self) -> str:
+        """The file's text (a new deck's, as ``new`` writes it, when there is no file yet)."""
+        if self.path.exists():
+            data = read_bytes(self.path)
+            text, self.encoded = decode_keeping(data, self.label)
+            self.on_disk = data
+            return text
+        if self.new_text is None:
+            raise UsageError(
+                f"{self.label} does not exist yet: give --game to start a new deck there"
+            )
+        text = self.new_text
+        self.encoded = decode_keeping(text.encode(), self.label)[1]
+        self.on_disk = None
+        return text
+
+    def _reopen(self, text: str) -> OpenedText:
+        """``text`` after an edit of its card lines: its header, hence its game, variant and
+        catalog (overlays laid), are those already opened, so only its lines are read again
+        (laying a deck's overlay again would cost most of an edit's refresh)."""
+        was = self.opened.loaded
+        source = parse_editable(text, self.label, self.path)
+        settings = was.game.spec.settings
+        if any(line.header and line.header[0] in settings for line in source.lines):
+            return self._open(text)  # setting lines are read with the header
+        try:
+            deck = resolve_deck(source, was.catalog, was.game, was.variant.name)
+        except PartlyResolvedError as exc:
+            partly = LoadedDeck(exc.deck, was.game, was.catalog, was.variant, source)
+            report = replace(validate_loaded(partly), unknown_lines=len(exc.unresolved))
+            return OpenedText(text, source, partly, report)
+        loaded = LoadedDeck(deck, was.game, was.catalog, was.variant, source)
+        return OpenedText(text, source, loaded, validate_loaded(loaded))
+
+    def _open(self, text: str) -> OpenedText:
+        return open_text(text, self.label, self.path, self.context)
+
+    @property
+    def text(self) -> str:
+        """The deck file's text as it stands (what saving writes)."""
+        return self.opened.text
+
+    @property
+    def dirty(self) -> bool:
+        """Whether there is something to save."""
+        return self.saved_text != self.text
+
+    def changed_on_disk(self) -> bool:
+        """Whether the file on disk is no longer what was read or written last."""
+        try:
+            now = self.path.read_bytes()
+        except OSError:
+            now = None
+        return now != self.on_disk
+
+    def save(self, *, overwrite: bool = False) -> None:
+        """Write the deck atomically; refuses (:class:`SaveConflict`) when the file changed
+        on disk since it was read, unless ``overwrite``."""
+        if not overwrite and self.changed_on_disk():
+            raise SaveConflict(
+                "changed on disk since it was opened: reload it (your edits are lost) or "
+                "overwrite it",
+                source=self.label,
+            )
+        data = self.encoded.encode(self.text)
+        write_atomically(self.path, data, force=True)
+        self.on_disk = data
+        self.saved_text = self.text
+
+    def reload(self) -> None:
+        """Read the file again (edits not saved are dropped; undo goes back to them)."""
+        before = self.text
+        text = self._read()
+        self.opened = self._open(text)
+        self.saved_text = text
+        if before != text:
+            self._push_undo(before)
+
+    # --- edits --------------------------------------------------------------------------------
+
+    def add(self, card: Card, delta: int = 1, zone: str | None = None) -> None:
+        """Add ``delta`` copies of ``card`` (negative: remove) by the file's rewriter."""
+        text, _ = change_text(self.opened, card, delta, zone)
+        opened = self._reopen(text)
+        self._push_undo(self.text)
+        self.redo_stack.clear()
+        self.opened = opened
+
+    def _push_undo(self, text: str) -> None:
+        self.undo_stack.append(text)
+        del self.undo_stack[:-UNDO_DEPTH]
+
+    def undo(self) -> bool:
+        """Go back one edit; False when there is none."""
+        if not self.undo_stack:
+            return False
+        self.redo_stack.append(self.text)
+        self.opened = self._reopen(self.undo_stack.pop())
+        return True
+
+    def redo(self) -> bool:
+        """Make the edit undone last again; False when there is none."""
+        if not self.redo_stack:
+            return False
+        self.undo_stack.append(self.text)
+        self.opened = self._reopen(self.redo_stack.pop())
+        return True
+
+    # --- what the panes show --------------------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        """The deck's game id."""
+        return self.opened.loaded.game.id
+
+    @property
+    def variant(self) -> str:
+        """The deck's variant."""
+        return self.opened.loaded.variant.name
+
+    def deck_lines(self) -> list[DeckLine]:
+        """The deck by zone (as the file orders them) and type, copies of a card merged."""
+        deck = self.opened.loaded.deck
+        merged: dict[tuple[str | None, str], DeckLine] = {}
+        for e in deck.all_entries():
+            key = (e.zone, e.card.id)
+            had = merged.get(key)
+            count = e.count + (had.count if had else 0)
+            merged[key] = DeckLine(e.zone, e.card.type_label, e.card, count)
+        zones = list(dict.fromkeys(line.zone for line in merged.values()))
+        out: list[DeckLine] = []
+        for zone in zones:
+            here = [line for line in merged.values() if line.zone == zone]
+            types = list(dict.fromkeys(line.type_label for line in here))
+            for kind in types:
+                out += [line for line in here if line.type_label == kind]
+        return out
+
+    def standing(self) -> Standing:
+        """Every rule with its progress and findings, and the verdict (``validate``'s)."""
+        loaded, report = self.opened.loaded, self.opened.report
+        rows = tuple(
+            RuleRow(p, tuple(v for v in report.violations if v.code == p.code))
+            for p in rule_progress(loaded, report)
+        )
+        return Standing(rows, report, _summary(loaded, report))
+
+    def odds(
+        self,
+        conditions: Sequence[str],
+        turns: int = ODDS_TURNS,
+        *,
+        opened: OpenedText | None = None,
+    ) -> OddsView:
+        """The exact probability by turn that all ``conditions`` hold, with the game's
+        mulligan (``odds DECK CONDITIONS --by-turn N``); a message instead for bad input.
+        ``opened``: the deck as it was at an edit (for a computation in the background)."""
+        from deckcheck.analysis.odds import OddsOptions, compute_odds
+        from deckcheck.analysis.setup import deck_setup
+
+        texts = tuple(c for c in conditions if c.strip())
+        try:
+            setup = deck_setup((opened or self.opened).loaded)
+            report = compute_odds(setup, texts, OddsOptions(by_turn=turns))
+        except DeckcheckError as exc:
+            return OddsView(texts, (), "", exc.message)
+        rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
+        return OddsView(texts, rows, report.mulligan)
+
+
+def _summary(loaded: LoadedDeck, report: Report) -> str:
+    """The deck's size and its number of findings (each rule's progress is on its row)."""
+    n = loaded.deck.size
+    parts = [f"{n} {plural_noun(loaded.game.spec.game.card_noun, n)}"]
+    k = len(report.violations)
+    parts.append(f"{k} finding{'' if k == 1 else 's'}")
+    if report.unknown_lines:
+        parts.append(report.partial)
+    return ", ".join(parts)
+
+
+def new_seed() -> int:
+    """A seed for a fresh playtest hand (shown, so that ``hand --seed`` repeats it)."""
+    return random.randrange(1, 100_000)
