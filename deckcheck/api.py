@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.export import ExportResult
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
+    from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.commands.tune import TuneReport
     from deckcheck.decks.verdict import Validation
@@ -133,6 +134,14 @@ def validate(
     from deckcheck.games.context import make_context
 
     return validate_paths(decks, make_context(catalogs, game, variant, params), owned=owned)
+
+
+def legality(deck: str | Path, *, catalogs: Paths = (), game: str | None = None) -> Legality:
+    """The deck under every variant of its game: one row each (variant, status, the codes of
+    its findings), like a deck site's legality panel."""
+    from deckcheck.commands.legality import deck_legality
+
+    return deck_legality(deck, game=game, catalogs=catalogs)
 
 
 def validate_and_suggest(

@@ -249,3 +249,37 @@ def test_the_plugins_lackey_decks_are_legal_under_modern(name: str) -> None:
         "stccg.size",
         "stccg.outposts",
     }
+
+
+# --- Lackey's virtual re-issues and .stdeck decks ---------------------------------------------
+
+
+def test_a_vp_line_is_the_titled_card_with_the_reissues_own_tags(tmp_path: Path) -> None:
+    lines = [*cc_deck(), "1 Spock *VP"]
+    path = tmp_path / "vp.txt"
+    path.write_text("game: stccg-1e\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    loaded = load_deck(path, variant="modern")
+    (entry,) = [e for e in loaded.deck if e.fields]
+    assert entry.card.name == "Spock" and "Modern" in entry.fields["legal"]
+    assert any("virtual re-issue (VP)" in n for n in loaded.deck.notes)
+
+
+def test_a_vp_alternate_is_refused_with_the_nearest_names(tmp_path: Path) -> None:
+    path = tmp_path / "vp.txt"
+    path.write_text("game: stccg-1e\n1 Seven of Nine* *VP\n", encoding="utf-8")
+    result = invoke(["validate", str(path)])
+    assert result.exit_code == 2
+    assert "virtual alternate" in result.output and "Seven of Nine" in result.output
+
+
+STDECK = LACKEY_DIR.parent / "stdeck" / "Federation Premiere.stdeck"
+
+
+def test_the_stdeck_sample_reads(tmp_path: Path) -> None:
+    if not STDECK.is_file():
+        pytest.skip(f"{STDECK} is not available")
+    loaded = load_deck(STDECK)
+    assert loaded.game.id == "stccg-1e" and loaded.source.format == "stdeck"
+    assert any("Rogue Borg Mercenaries" in n for n in loaded.deck.notes)
+    seeded = [e for e in loaded.deck if e.zone == "Seed+Dil"]
+    assert sum(e.count for e in seeded) == 26

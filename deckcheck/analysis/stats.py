@@ -126,6 +126,7 @@ class StatsReport:
     dimensions: tuple[Dimension, ...]
     categories: Dimension | None = None
     notes: tuple[str, ...] = field(default=())
+    variant_noun: str = "variant"  # what the game calls a variant ("format")
 
     exit_code = 0
 
@@ -201,6 +202,7 @@ def build_stats(
         tuple(dimensions),
         user,
         tuple(dict.fromkeys(notes)),
+        variant_noun=game.spec.game.variant_noun,
     )
 
 

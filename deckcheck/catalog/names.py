@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.text import fold, squash
@@ -31,6 +32,7 @@ class NameMatch:
     face: str | None = None
     refused: str | None = None
     note: str | None = None  # said beside the verdict: how a doubtful spelling was read
+    fields: Mapping[str, Any] | None = None  # card fields the spelling gives its copies
 
 
 @frozen

@@ -899,6 +899,24 @@ def diff(
 
 
 @_command(app)
+def legality(
+    deck: Annotated[str, typer.Argument(help="Deck file, or - for stdin.")],
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """The deck under every variant of its game: one row each, the verdict and the codes of
+    its findings (exit 0 when it passes some variant, 1 when none).
+
+    Example: [bold]deckcheck legality my-lackey-deck.txt --json[/]
+    """
+    from deckcheck import api
+
+    result = api.legality(deck, catalogs=catalog or [], game=game)
+    return show(result, json_out, render.legality)
+
+
+@_command(app)
 def stats(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
     second: SecondOpt = False,

@@ -38,7 +38,9 @@ def percent(p: float | None) -> str:
 def stats(rep: Any, console: Console) -> None:
     """Each dimension as a bar chart, with the opening-hand figures per value."""
     head = fit_title(
-        rep.deck, [rep.game, f"variant {rep.variant}" if rep.variant else ""], console.width
+        rep.deck,
+        [rep.game, f"{rep.variant_noun} {rep.variant}" if rep.variant else ""],
+        console.width,
     )
     info = [f"{rep.size} cards"]
     if rep.pile_size is not None:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.export import ExportResult
     from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.hands import HandsReport
+    from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.decks.verdict import Missing, Validation
     from deckcheck.games.catalog_check import CatalogCheck
@@ -246,7 +247,7 @@ def _report_body(
     its file name whole."""
     from deckcheck.cli.fit import PANEL_FRAME, shorten_path
 
-    info = f"{rep.game} · variant {rep.variant} · {plural(rep.card_count, 'card')}"
+    info = f"{rep.game} · {rep.variant_noun} {rep.variant} · {plural(rep.card_count, 'card')}"
     if rep.deck_name:
         info = f"{rep.deck_name} · " + info
     body: list[tuple[Styled, int]] = []
@@ -273,6 +274,8 @@ def _report_body(
     below: list[tuple[Styled, int]] = [
         (((f"note: {note}", "dim"),), 0) for note in rep.notes[:MAX_NOTES]
     ]
+    if rep.legal_under_hint:
+        below.insert(0, (((rep.legal_under_hint, "yellow"),), 0))
     if len(rep.notes) > MAX_NOTES:
         more = f"… and {len(rep.notes) - MAX_NOTES} more notes (--json lists all)"
         below.append((((more, ""),), 0))
@@ -973,3 +976,21 @@ def catalog_check(result: CatalogCheck) -> None:
         f": {result.label} ({result.game}): {plural(result.changed, 'card')} changed, "
         f"{result.added} added",
     )
+
+
+def legality(result: Legality) -> None:
+    """One row per variant: the verdict and the codes of its findings (the deck's own
+    variant marked)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{result.deck} · {result.game}", title_justify="left")
+    table.add_column("variant")
+    table.add_column("verdict")
+    table.add_column("findings", overflow="fold")
+    styles = {str(s): style for s, style in _STATUS_STYLE.items()}
+    for row in result.variants:
+        name = row.variant + (" (the deck's)" if row.own else "")
+        verdict = Text(row.status, style=styles.get(row.status, "dim"))
+        table.add_row(name, verdict, ", ".join(row.codes) or "-")
+    stdout().print(table)

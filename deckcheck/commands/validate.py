@@ -14,6 +14,7 @@ from deckcheck.decks.verdict import (
     missing_copies,
     validate_loaded,
     validate_partly,
+    with_hint,
 )
 from deckcheck.games.context import NO_CONTEXT, Context
 
@@ -36,7 +37,8 @@ def validate_paths(
                     held = load_deck(owned, Context(context.overlays, loaded.game.id))
                     collections[loaded.game.id] = dict(held.deck.counts())
                 missing = missing_copies(loaded, collections[loaded.game.id])
-            outcomes.append(Outcome(str(path), report=validate_loaded(loaded), missing=missing))
+            report = with_hint(loaded, validate_loaded(loaded))
+            outcomes.append(Outcome(str(path), report=report, missing=missing))
         except PartlyResolvedError as exc:
             outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))
         except DeckcheckError as exc:

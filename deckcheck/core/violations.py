@@ -82,6 +82,15 @@ class Report:
     side_zones: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     unknown_lines: int = 0
+    # other variants of the game the deck passes (said when it fails its own), and how a
+    # user names one on the command line ("--format" for STCCG's formats)
+    legal_under: tuple[str, ...] = ()
+    variant_option: str = "--variant"
+
+    @property
+    def variant_noun(self) -> str:
+        """What the game's players call a variant ("format")."""
+        return self.variant_option.lstrip("-")
 
     @property
     def status(self) -> Status:
@@ -128,4 +137,16 @@ class Report:
         }
         if self.unknown_lines:
             data["without_unknown_lines"] = self.unknown_lines
+        if self.legal_under:
+            data["legal_under"] = list(self.legal_under)
         return data
+
+    @property
+    def legal_under_hint(self) -> str:
+        """One line when the deck fails its variant but passes others of its game."""
+        if not self.legal_under:
+            return ""
+        return (
+            f"legal under {', '.join(self.legal_under)}: "
+            f"{self.variant_option} {self.legal_under[0]}"
+        )

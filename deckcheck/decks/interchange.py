@@ -249,3 +249,56 @@ def parse_csv(text: str, label: str, path: Path | None = None) -> DeckSource:
     base = path.parent if path else Path.cwd()
     catalogs = tuple(base / overlay for overlay in overlays)
     return DeckSource(label, path, "csv", headers, tuple(lines), catalogs)
+
+
+STDECK_PILES = (
+    "seed",
+    "draw",
+    "qs_tent",
+    "battle_bridge",
+    "q_continuum",
+    "site_pile",
+    "tribble",
+    "side",
+)
+"""The card arrays of a ``.stdeck`` file, in the order they are read (each a section)."""
+
+
+def looks_like_stdeck(data: object) -> bool:
+    """A parsed JSON object of a ``.stdeck`` deck: a ``"format"`` such as ``STCCG1E-Deck-v2``
+    and card arrays (``seed``, ``draw``, …), no ``"cards"``."""
+    return (
+        isinstance(data, dict)
+        and "cards" not in data
+        and isinstance(data.get("format"), str)
+        and any(isinstance(data.get(pile), list) for pile in STDECK_PILES)
+    )
+
+
+def parse_stdeck(data: dict[str, object], label: str, path: Path | None) -> DeckSource:
+    """A ``.stdeck`` deck (a hobby client's JSON): each array is a section named by its key
+    (the game's zones map them), each item ``{"name", "set", "type", "quantity"}`` a line whose
+    name carries its set in parentheses (``Rogue Borg (PR)``), as other programs' set marks do,
+    so that the game's own reading chooses the printing."""
+    lines: list[DeckLine] = []
+    for pile in STDECK_PILES:
+        items = data.get(pile) or []
+        if not isinstance(items, list):
+            raise DeckFormatError(f'"{pile}" must be a list of cards', source=label)
+        for index, item in enumerate(items, start=1):
+            where = f"{pile} card {index}"
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                raise DeckFormatError(f'{where} needs a "name"', source=label)
+            name = " ".join(item["name"].split())
+            count = item.get("quantity", 1)
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise DeckFormatError(f'{where}: "quantity" must be a whole number', source=label)
+            count = parse_count(str(count), label, None)
+            printing = item.get("set")
+            spelled = name
+            if isinstance(printing, str) and printing.strip():
+                spelled = f"{name} ({' '.join(printing.replace('_', ' ').split())})"
+            lines.append(DeckLine(spelled, count, None, f"{where}: {name}", pile))
+    title = data.get("name")
+    headers = {"name": title} if isinstance(title, str) else {}
+    return DeckSource(label, path, "stdeck", headers, tuple(lines))

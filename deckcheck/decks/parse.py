@@ -24,9 +24,11 @@ from deckcheck.decks.interchange import (
     looks_like_csv,
     looks_like_dek,
     looks_like_gemp,
+    looks_like_stdeck,
     parse_csv,
     parse_dek,
     parse_gemp,
+    parse_stdeck,
 )
 from deckcheck.decks.model import CategoryLine, DeckLine, DeckSource
 
@@ -533,6 +535,8 @@ def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
         raise DeckFormatError(
             f"is not valid JSON: {exc.msg}", source=label, line=exc.lineno
         ) from None
+    if looks_like_stdeck(data):
+        return parse_stdeck(data, label, path)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise DeckFormatError(
             'a JSON deck is an object with "cards": [{"count": N, "id": …, "name": …}]',

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
@@ -73,6 +73,7 @@ class Resolved:
     face: str | None = None
     note: str | None = None
     refused: str | None = None
+    fields: Mapping[str, Any] | None = None  # card fields the spelling gives (a *VP's tags)
 
 
 def resolve_line(line: DeckLine, catalog: Catalog, game: Game) -> Resolved:
@@ -91,7 +92,7 @@ def resolve_line(line: DeckLine, catalog: Catalog, game: Game) -> Resolved:
     card = pick(match.cards, game)
     if card is None:
         return Resolved(None, count, match.cards)
-    return Resolved(card, count, face=match.face, note=match.note)
+    return Resolved(card, count, face=match.face, note=match.note, fields=match.fields)
 
 
 class PartlyResolvedError(UnknownCardsError):
@@ -117,7 +118,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
     unresolved: list[UnresolvedLine] = []
     suggester: Suggester | None = None
     spent = 0
-    seen: dict[tuple[str, str | None, str | None], DeckLine] = {}
+    seen: dict[tuple[str, str | None, str | None, bool], DeckLine] = {}
     headings = Headings(game, catalog)
     for index, line in enumerate(source.lines):
         if len(unresolved) >= MAX_REPORTED_LINES:
@@ -135,9 +136,15 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
                 continue
             zone = game.zone(line.section) if line.section is not None else None
             entry = DeckEntry(
-                card, found.count, line.line, line.section, zone.name if zone else None, found.face
+                card,
+                found.count,
+                line.line,
+                line.section,
+                zone.name if zone else None,
+                found.face,
+                found.fields,
             )
-            key = (card.id, entry.zone, found.face)
+            key = (card.id, entry.zone, found.face, bool(found.fields))
             if key in seen and not game.spec.ordered:
                 first = seen[key]
                 notes.append(

@@ -9,7 +9,7 @@ from deckcheck.catalog.model import card_labels
 from deckcheck.core.errors import DeckcheckError, UnknownCardsError
 from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
 from deckcheck.core.values import frozen
-from deckcheck.core.violations import Report, Violation
+from deckcheck.core.violations import Report, Status, Violation
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import PartlyResolvedError
 
@@ -31,7 +31,40 @@ def validate_loaded(loaded: LoadedDeck) -> Report:
         card_names(loaded, (c for v in violations for c in v.cards)),
         deck.side_zones(),
         deck.notes,
+        variant_option=game.spec.game.variant_option,
     )
+
+
+def variant_verdicts(loaded: LoadedDeck) -> tuple[tuple[str, Report], ...]:
+    """The deck's verdict under every variant of its game, in the game's order (its own
+    variant with the deck's settings, the others with theirs). A variant that changes cards
+    (its catalog differs, the deck must be read again) is left out."""
+    game = loaded.game
+    verdicts = []
+    for name, variant in game.variants.items():
+        if variant.card_changes:
+            continue
+        if name == loaded.variant.name:
+            variant = loaded.variant  # with the deck's settings
+        verdicts.append((name, validate_loaded(replace(loaded, variant=variant))))
+    return tuple(verdicts)
+
+
+def with_hint(loaded: LoadedDeck, report: Report) -> Report:
+    """``report`` with the other variants the deck passes, when it fails its own (a variant
+    that deals the deck at random is no other way to build it: not offered)."""
+    if report.status is not Status.ILLEGAL:
+        return report
+    variants = loaded.game.spec.variants
+    passing = tuple(
+        name
+        for name, other in variant_verdicts(loaded)
+        if name != loaded.variant.name
+        and not variants[name].random
+        and other.status is Status.LEGAL
+    )
+    option = loaded.game.spec.game.variant_option
+    return replace(report, legal_under=passing, variant_option=option)
 
 
 def card_names(loaded: LoadedDeck, ids: Iterable[str]) -> dict[str, str]:

@@ -144,7 +144,8 @@ def _header(loaded: LoadedDeck, report: Report, title: str) -> str:
     noun = loaded.game.spec.game.deck_noun
     card_noun = loaded.game.spec.game.card_noun
     meta = (
-        f"{escape(loaded.game.name)} · variant {escape(loaded.variant.name)} · "
+        f"{escape(loaded.game.name)} · {escape(loaded.game.spec.game.variant_noun)} "
+        f"{escape(loaded.variant.name)} · "
         f"{loaded.deck.size} {escape(card_noun)}s"
     )
     return (
@@ -224,7 +225,7 @@ def _legality(report: Report) -> str:
     out = [
         '<section id="legality"><h2>Legality</h2>',
         f'<p><span class="badge {_STATUS_CLASS[status]}">{status.value.upper()}</span> ',
-        f"&nbsp;{escape(report.game)} · variant {escape(report.variant)} · "
+        f"&nbsp;{escape(report.game)} · {escape(report.variant_noun)} {escape(report.variant)} · "
         f"{report.card_count} cards</p>",
     ]
     if report.violations:

@@ -32,6 +32,12 @@ class GameInfo(_Strict):
     card_noun: str = "card"
     example_condition: str = "type:X>=1"  # shown in messages about conditions
     aliases: list[str] = []  # other names the game answers to ("stccg"), lower case
+    variant_option: str = "--variant"  # how its players name a variant ("--format")
+
+    @property
+    def variant_noun(self) -> str:
+        """What its players call a variant ("format")."""
+        return self.variant_option.lstrip("-")
 
 
 class FieldModel(_Strict):

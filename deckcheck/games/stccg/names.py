@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from functools import cache
 
 from deckcheck.catalog.model import Card, Catalog
-from deckcheck.catalog.names import NameMatch, NameTable, cards_of
-from deckcheck.core.text import fold, tidy
+from deckcheck.catalog.names import NameMatch, NameRow, NameTable, cards_of
+from deckcheck.core.text import Suggester, fold, tidy
 from deckcheck.core.values import frozen
 
 __all__ = ["SET_SUFFIXES", "fold", "name_candidates"]
@@ -32,6 +32,7 @@ __all__ = ["SET_SUFFIXES", "fold", "name_candidates"]
 # casefolded) -> the "(Set Name)" suffixes the card database uses for that set's printings.
 SET_SUFFIXES: dict[str, tuple[str, ...]] = {
     "premiere": ("Premiere",),
+    "pr": ("Premiere",),  # a .stdeck's code
     "au": ("Alternate Universe",),
     "qc": ("Q-Continuum",),
     "fc": ("First Contact",),
@@ -283,7 +284,10 @@ def lookup_name(
     literal = tries[0].name
     rows = table.find(literal)
     absent = bool(rows) and not any(row.card_id for row in rows)
-    if absent and _SET_CODE.match(literal):
+    coded = _SET_CODE.match(literal)
+    if absent and coded and coded.group("code").casefold() in VIRTUAL_REISSUE_CODES:
+        return _virtual_reissue(literal, rows, catalog, identity_fields)
+    if absent and coded:
         return NameMatch(
             tuple(_printings(literal, catalog)),
             refused="Lackey's card of that name is not in this catalog",
@@ -313,6 +317,9 @@ def lookup_name(
                     )
                 return NameMatch(tuple(found), face=face, note=note)
     if not rejected:
+        shortened = _shortened(tries, catalog)
+        if shortened is not None:
+            return shortened
         return NameMatch(())  # every reading was tried: the catalog's names need no second look
     printings = _printings(literal, catalog) or rejected
     first = printings[0]
@@ -335,3 +342,105 @@ def _printings(spelling: str, catalog: Catalog) -> list[Card]:
     paren = _PAREN.match(core)
     base = fold(paren.group("base") if paren else core)
     return [c for c in catalog if fold(_PAREN.sub(r"\g<base>", c.name)) == base]
+
+
+VIRTUAL_REISSUE_CODES = frozenset({"vp"})
+"""Lackey's mark of the CC's virtual re-issues (``Name *VP``): read as the card titled ``Name``,
+with the re-issue's own legality tags."""
+
+LEGALITY_FIELD = "legal"
+"""The catalog field of a card's legality tags (a re-issue line gives its own)."""
+
+
+def _title(name: str) -> str:
+    """A catalog name without the database's ``(Set Name)`` disambiguation, folded."""
+    paren = _PAREN.match(name)
+    return fold(paren.group("base") if paren else name)
+
+
+_ALTERNATE_MARK = re.compile(r"[*+]$")
+_SECOND_EDITION = re.compile(r"\s+2E\b.*$")
+
+
+def _virtual_reissue(
+    literal: str, rows: Sequence[NameRow], catalog: Catalog, identity_fields: Sequence[str]
+) -> NameMatch:
+    """``Name *VP``: the earliest printing of the card ``Name`` names (as any spelling is read:
+    the other face of a two-sided card, punctuation variants; a Second Edition title by its
+    name), its legality the VP row's own tags. A ``Name*`` or ``Name+`` (Lackey's mark of a
+    virtual alternate, another card) or a title no card has is refused, with the nearest."""
+    coded = _SET_CODE.match(literal)
+    core = (coded.group("core") if coded else literal).strip()
+    found: tuple[Card, ...] = ()
+    face = None
+    if not _ALTERNATE_MARK.search(core):
+        match = lookup_name(_SECOND_EDITION.sub("", core), catalog, identity_fields)
+        if match is not None and match.cards and not match.refused:
+            found, face = match.cards, match.face
+    if not found:
+        near = Suggester(catalog.names())(_STARS.sub("", core).rstrip("+ "))
+        return NameMatch(
+            tuple(c for name in near for c in catalog.by_name(name))[:3],
+            refused=(
+                "Lackey's virtual re-issue of a card this catalog has no card of that title "
+                "(a virtual alternate, marked * or +, is another card)"
+            ),
+        )
+    earliest = min(found, key=lambda c: c.order)
+    tags = next((row.extra[2] for row in rows if len(row.extra) > 2 and row.extra[2]), "")
+    own = [t for t in tags.split("_") if t]
+    note = (
+        f"{literal!r} is Lackey's virtual re-issue (VP) of {earliest.name}: read as "
+        f"{earliest.name} ({earliest.id}), legal where the re-issue is "
+        f"({', '.join(own) or 'nowhere'})"
+    )
+    return NameMatch((earliest,), face=face, note=note, fields={LEGALITY_FIELD: own})
+
+
+_PREFIX_END = re.compile(r"[^0-9a-z]")
+
+
+def _shortened(tries: Sequence[Candidate], catalog: Catalog) -> NameMatch | None:
+    """A shortened title in a named set (a ``.stdeck``'s ``Rogue Borg`` of Premiere): the one
+    card of that set whose title starts with the name (at a word's end), with a note."""
+    for attempt in tries:
+        if attempt.labels is None:
+            continue
+        start = fold(attempt.name)
+        found = [
+            c
+            for c in catalog
+            if in_sets(c, attempt.labels)
+            and _title(c.name).startswith(start)
+            and _PREFIX_END.match(_title(c.name)[len(start) :] or " ")
+        ]
+        if len(found) == 1:
+            card = found[0]
+            return NameMatch(
+                (card,),
+                note=f"{attempt.name!r} is the start of one title of that set: read as "
+                f"{card.name} ({card.id})",
+            )
+        # One letter off the one title of that set (a client's "Nella Daren" for the
+        # printed "Neela Daren"): that card, with a note.
+        close = [
+            c for c in catalog if in_sets(c, attempt.labels) and _one_off(start, _title(c.name))
+        ]
+        if len(close) == 1 and len(start) >= 6:
+            card = close[0]
+            return NameMatch(
+                (card,),
+                note=f"{attempt.name!r} is one letter off {card.name} of that set: read as "
+                f"{card.name} ({card.id})",
+            )
+    return None
+
+
+def _one_off(a: str, b: str) -> bool:
+    """Whether two texts differ by exactly one letter changed, added or left out."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
