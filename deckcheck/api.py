@@ -140,8 +140,11 @@ def legality(deck: str | Path, *, catalogs: Paths = (), game: str | None = None)
     """The deck under every variant of its game: one row each (variant, status, the codes of
     its findings), like a deck site's legality panel."""
     from deckcheck.commands.legality import deck_legality
+    from deckcheck.decks.load import load_deck
+    from deckcheck.games.context import make_context
 
-    return deck_legality(deck, game=game, catalogs=catalogs)
+    context = make_context(catalogs, game)
+    return deck_legality(load_deck(deck, context), context)
 
 
 def validate_and_suggest(

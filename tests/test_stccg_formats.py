@@ -258,7 +258,7 @@ def test_a_vp_line_is_the_titled_card_with_the_reissues_own_tags(tmp_path: Path)
     lines = [*cc_deck(), "1 Spock *VP"]
     path = tmp_path / "vp.txt"
     path.write_text("game: stccg-1e\n" + "\n".join(lines) + "\n", encoding="utf-8")
-    loaded = load_deck(path, variant="modern")
+    loaded = load_deck(path, make_context(variant="modern"))
     (entry,) = [e for e in loaded.deck if e.fields]
     assert entry.card.name == "Spock" and "Modern" in entry.fields["legal"]
     assert any("virtual re-issue (VP)" in n for n in loaded.deck.notes)
