@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck.core.errors import DeckcheckError
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import load_deck, owned_copies
 from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.decks.verdict import (
     Outcome,
@@ -34,8 +34,7 @@ def validate_paths(
             missing = None
             if owned is not None:
                 if loaded.game.id not in collections:
-                    held = load_deck(owned, Context(context.overlays, loaded.game.id))
-                    collections[loaded.game.id] = dict(held.deck.counts())
+                    collections[loaded.game.id] = owned_copies(owned, loaded.game, context)
                 missing = missing_copies(loaded, collections[loaded.game.id])
             report = with_hint(loaded, validate_loaded(loaded))
             outcomes.append(Outcome(str(path), report=report, missing=missing))

@@ -72,6 +72,13 @@ def load_deck(deck: str | Path, context: Context = NO_CONTEXT) -> LoadedDeck:
     return opened
 
 
+def owned_copies(path: str | Path, game: Game, context: Context) -> dict[str, int]:
+    """A collection file's copies by card id (``--owned``: read as a deck of ``game``, with the
+    context's overlays)."""
+    collection = load_deck(path, Context(context.overlays, game.id))
+    return dict(collection.deck.counts())
+
+
 def resolve_source(source: DeckSource, context: Context = NO_CONTEXT) -> LoadedDeck:
     """Resolve an already parsed deck against its game's catalog.
 
@@ -109,6 +116,7 @@ def _header(source: DeckSource) -> DeckHeader:
         source.catalogs,
         source.header_lines,
         tuple((line.header[0], line.header[1], line.line) for line in source.lines if line.header),
+        source.game_hint,
     )
 
 

@@ -25,8 +25,9 @@ from deckcheck.games.registry import get_game
 @frozen
 class DeckHeader:
     """What a deck file says of itself: its label, the game and variant it names, its overlays
-    (``catalog:`` lines), the line of each header key, and its ``key: value`` lines before the
-    first card (a setting of the game, or a card line: only the game can tell)."""
+    (``catalog:`` lines), the line of each header key, its ``key: value`` lines before the
+    first card (a setting of the game, or a card line: only the game can tell), and the game
+    the file's own program names (``hint``: a Lackey plugin's, say), if any."""
 
     label: str
     game: str | None = None
@@ -34,6 +35,7 @@ class DeckHeader:
     overlays: tuple[Path, ...] = ()
     lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     pairs: tuple[tuple[str, str, int | None], ...] = ()
+    hint: str | None = None
 
 
 @frozen
@@ -67,7 +69,8 @@ class Context:
     def choose(self, header: DeckHeader, detect: Detect) -> Chosen:
         """The game, variant, settings and catalog of the deck whose ``header`` is given.
 
-        The game comes from the file, else the context, else ``detect``; a file and a context
+        The game comes from the file, else the context, else the file's program (``hint``),
+        else ``detect``; a file and a context
         naming two games is a usage error. The variant: the context's, else the file's, else
         the game's default; settings: the file's header lines, then the context's.
         """
@@ -80,7 +83,8 @@ class Context:
             raise UsageError(
                 f"{header.label} says game {declared!r} but --game says {game!r}; drop one of them"
             )
-        named = declared or game
+        # the game the file's own program names, if deckcheck knows it (else: the cards say)
+        named = declared or game or (_known_id(header.hint) if header.hint else None)
         with _at_header(header, "game" if declared else None):
             chosen = get_game(named) if named else detect(overlays)
         with _at_header(header, None if self.variant else "variant"):
