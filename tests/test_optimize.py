@@ -79,7 +79,7 @@ def _brute(
             continue
         key = (bound.problem.group_sizes, bound.problem.membership)
         if key not in memo:
-            query = Query(seen, options.second, True, options.turn)
+            query = Query(seen, options.second, options.mulligan == "rules", options.turn)
             memo[key] = solve(bound.problem, procedure, query, Policy(), mode=Mode.EXACT).fraction
         p = memo[key]
         if p is not None and (best is None or p > best):
@@ -261,3 +261,19 @@ def test_stccg_community_formats_and_zoned_files() -> None:
     lackey = str(EXAMPLES / "stccg-1e" / "legal-klingon-lackey.txt")
     refused = run_cli(["optimize", lackey, "type:Personnel>=3", "--variant", "modern", "-K", "2"])
     assert refused.exit_code == 2 and "zone" in refused.stderr
+
+
+def test_write_and_time_limit(tmp_path: Path) -> None:
+    deck = tmp_path / "terra.txt"
+    deck.write_text(Path(TERRA).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "resource-points.toml").write_text(
+        (EXAMPLES / "ren-dhark" / "resource-points.toml").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    result = api.optimize(str(deck), ["type:ship>=2"], turn=2, changes=1, write=True)
+    assert result.written_to == str(deck) and (tmp_path / "terra.txt.bak").exists()
+    assert "# Ships" in deck.read_text(encoding="utf-8")  # edited in place, comments kept
+    assert api.validate([str(deck)]).exit_code == 0
+    # A limit too short for the search: the best deck found so far, and what may be left.
+    cut = api.optimize(TERRA, ["type:ship>=2"], turn=2, changes=4, time_limit=1e-9)
+    assert cut.status == "best found" and cut.gain_bound is not None

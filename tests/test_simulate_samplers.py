@@ -20,10 +20,10 @@ pytest.importorskip("numpy")
 
 from deckcheck.core import cpus
 from deckcheck.core.numeric import np
-from deckcheck.draws.facade import Mode, solve
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query
+from deckcheck.draws.facade import Mode, Policy, redraw_choice, solve
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule
 from deckcheck.draws.simulate import vectorised
-from deckcheck.draws.simulate.outcomes import OutcomeSampler, in_reach
+from deckcheck.draws.simulate.outcomes import OutcomeSampler, RedrawSampler, in_reach
 from deckcheck.draws.simulate.vectorised import simulate_vectorised
 
 SIGMAS = 4.5
@@ -59,7 +59,7 @@ def _exact(problem: DrawProblem, seen: int) -> float:
 @pytest.mark.parametrize(("problem", "seen"), CASES, ids=["drake", "rd", "mixed"])
 def test_outcome_table_is_the_exact_distribution(problem: DrawProblem, seen: int) -> None:
     sampler = OutcomeSampler(problem, seen)
-    assert in_reach(problem, seen)
+    assert in_reach(problem, seen, 1_000_000)
     assert math.isclose(float(sampler.probabilities.sum()), 1.0, rel_tol=1e-12)
     table = float(sampler.probabilities[sampler.passes].sum())
     assert math.isclose(table, _exact(problem, seen), rel_tol=1e-12, abs_tol=1e-15)
@@ -161,7 +161,7 @@ def test_pinned_to_one_core_no_worker_starts() -> None:
 import json, multiprocessing, os, sys
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 from deckcheck.draws.simulate import vectorised
-from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule
 vectorised.CHUNK = 1 << 14
 vectorised.WORKER_START_SECONDS = 0.0
 def refuse(*args, **kwargs):
@@ -184,3 +184,60 @@ def test_exact_fraction_of_the_drake_leader() -> None:
     """The table's figure for one tile of seven is 1/7 to the last bit of a double."""
     sampler = OutcomeSampler(DRAKE, 1)
     assert float(sampler.probabilities[sampler.passes].sum()) == float(Fraction(1, 7))
+
+
+# -- the redraw rule on hand compositions ---------------------------------------------------------
+
+RD_RULE = RedrawRule((CountTest(2, "<", 2), CountTest(3, ">", 3)), 1)
+RD_TRIGGERED = DrawProblem(
+    (15, 12, 5),
+    ((True, False, True, False), (False, False, False, False), (False, True, False, True)),
+    (CountTest(0, ">=", 3), CountTest(1, "<=", 1)),
+)
+
+
+@pytest.mark.parametrize("seen", [7, 11], ids=["hand", "turn-3"])
+@pytest.mark.parametrize("limit", [1, 2], ids=["once", "twice"])
+def test_optimal_redraw_simulated_within_its_interval(seen: int, limit: int) -> None:
+    """The optimal redraw, dealt by hand compositions, agrees with the exact engine (with and
+    without the rule), and the same seed gives the same counts."""
+    rule = RedrawRule(RD_RULE.triggers, limit)
+    procedure = Procedure(7, None, 2, rule)
+    query = Query(seen)
+    exact = solve(RD_TRIGGERED, procedure, query, Policy(), mode=Mode.EXACT)
+    choose, optimal = redraw_choice(RD_TRIGGERED, procedure, query)
+    assert optimal
+    sampler = RedrawSampler.build(RD_TRIGGERED, 7, seen - 7, rule, choose, 400_000)
+    assert sampler is not None
+    trials = 400_000
+    got = simulate_vectorised(RD_TRIGGERED, procedure, query, trials, 3, choose_redraw=choose)
+    for simulated, p in (
+        (got.probability, float(exact.probability)),
+        (got.probability_without_mulligan, float(exact.probability_without_mulligan)),
+    ):
+        assert abs(simulated - p) <= SIGMAS * math.sqrt(p * (1 - p) / trials) + 1e-12
+    again = simulate_vectorised(RD_TRIGGERED, procedure, query, trials, 3, choose_redraw=choose)
+    assert again.successes == got.successes
+
+
+def test_hand_compositions_follow_the_hypergeometric_law() -> None:
+    sampler = RedrawSampler.build(RD_TRIGGERED, 7, 0, RD_RULE, None, 200_000)
+    assert sampler is not None
+    hands = sampler.compositions
+    assert len(hands) == len(set(hands)) == 33  # 36 ways, less 3 with 6+ of the 5 cards
+    trials = 200_000
+    counts = np.bincount(sampler.deal(np.random.default_rng(4), trials), minlength=len(hands))
+    total = math.comb(sum(RD_TRIGGERED.group_sizes), 7)
+    expected = (
+        np.asarray(
+            [
+                math.prod(math.comb(s, k) for s, k in zip(RD_TRIGGERED.group_sizes, h, strict=True))
+                / total
+                for h in hands
+            ]
+        )
+        * trials
+    )
+    chi2 = float((((counts - expected) ** 2) / expected).sum())
+    dof = len(hands) - 1
+    assert chi2 < dof + 5 * math.sqrt(2 * dof)

@@ -8,22 +8,29 @@ look-ahead, the cards put under the pile.
 
 Sampling, by case:
 
-* the plain draw (no mulligan, no look-ahead): counts of the cards seen come straight from the
+* the plain draw (no mulligan, no look-ahead): where the conditions' outcome classes are few
+  enough for their exact table to repay its building over the run, each deal is one class
+  drawn by an alias table (:mod:`deckcheck.draws.simulate.outcomes`); otherwise counts of the
+  cards seen come straight from the
   multivariate hypergeometric distribution (:class:`FixedPileSampler`): one group after another
   by inverse-CDF look-up in small exact tables, numpy's ``multivariate_hypergeometric`` for
   short deals over many groups and for long deals whose tables would be too large, or the
   deal's card positions for a few cards from hundreds of groups, whichever measured faster
   for the shape (see :mod:`deckcheck.draws.simulate.sampling`; sequential
   ``Generator.hypergeometric`` was slower in every case measured);
-* a redraw rule: the triggering rows are dealt a new hand from the same tables, repeatedly;
+* a redraw rule: without the look-ahead, and where the opening hand's compositions are few,
+  hands are compositions drawn by an alias table and the later draws an outcome class per final
+  hand (:class:`~deckcheck.draws.simulate.outcomes.RedrawSampler`); otherwise the triggering
+  rows are dealt a new hand from the same tables as the plain draw, repeatedly;
 * a return rule: the choice is looked up once per distinct hand composition;
 * draws after the hand: per-row hypergeometric counts from what is left of each row's pile, or,
   with the look-ahead, a card-by-card loop over the whole batch.
 
 Long runs are split into fixed chunks, each with its own stream from
-``SeedSequence(seed).spawn``; chunks run in worker processes when the run is long. Because the
-chunks do not depend on the number of workers, a seed gives the same result with any number
-of workers (and, numpy not promising stable streams across releases, one numpy version).
+``SeedSequence(seed).spawn``; the first runs here, timed, and the others in worker processes
+(one per processor the process may use) when that timing says they repay their start-up.
+Because the chunks do not depend on the number of workers, a seed gives the same result with
+any number of workers (and, numpy not promising stable streams across releases, one numpy version).
 """
 
 from __future__ import annotations
@@ -63,7 +70,7 @@ from deckcheck.draws.simulate.dealer import (
     check_return,
     deal_shape,
 )
-from deckcheck.draws.simulate.outcomes import OutcomeSampler
+from deckcheck.draws.simulate.outcomes import OutcomeSampler, RedrawSampler
 from deckcheck.draws.simulate.outcomes import in_reach as outcomes_in_reach
 from deckcheck.draws.simulate.reference import default_chooser
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method, table_steps
@@ -76,8 +83,11 @@ CHUNK = 1 << 20
 #: Trials sampled at once inside a chunk: large enough to amortise numpy's per-call overhead,
 #: small enough that the working arrays stay in cache-friendly tens of megabytes.
 BATCH = 1 << 16
-#: Largest key space for which a decision table is a dense array (int32: 16 MB at most).
-DENSE_KEYS = 1 << 22
+#: Largest key space for which a decision table is a dense array (int32: 32 MB at most).
+DENSE_KEYS = 1 << 23
+#: Most keys :class:`_Lookup` keeps sorted past its dense table (128 MB at most); past them it
+#: sorts each batch's keys afresh.
+SORTED_KEYS = 1 << 23
 #: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
 #: batch, which pays off when the working arrays fit in the CPU cache.
 LOOKAHEAD_BATCH = 1 << 14
@@ -287,6 +297,32 @@ class _Lookup:
         # overflow int64 the slower column-wise unique.
         self.radix = np.asarray(radix, dtype=np.int64) if space < 2**62 else None
         self.dense = np.full(space, -1, dtype=np.int32) if space <= DENSE_KEYS else None
+        # Past the dense table: the keys met so far, sorted, and their codes. A batch looks
+        # its keys up by binary search, and asks Python only for keys never met (the
+        # look-ahead meets the same few thousand states batch after batch: sorting each batch
+        # and building a tuple per distinct column again took most of its time).
+        self.known = np.zeros(0, dtype=np.int64)
+        self.known_codes = np.zeros(0, dtype=np.int32)
+
+    def _sorted_codes(self, keys: IntArray, mat: IntArray) -> npt.NDArray[np.int32]:
+        """:meth:`codes` through the sorted keys met so far (see ``known``)."""
+        at = np.searchsorted(self.known, keys)
+        if len(self.known):
+            hit = self.known.take(np.minimum(at, len(self.known) - 1)) == keys
+        else:
+            hit = np.zeros(len(keys), dtype=bool)
+        missing = np.flatnonzero(~hit)
+        if missing.size:
+            new_keys, first = np.unique(keys[missing], return_index=True)
+            found = [self._code(tuple(int(v) for v in mat[:, c])) for c in missing[first]]
+            merged = np.concatenate([self.known, new_keys])
+            order = np.argsort(merged, kind="stable")
+            self.known = merged[order]
+            self.known_codes = np.concatenate(
+                [self.known_codes, np.asarray(found, dtype=np.int32)]
+            )[order]
+            at = np.searchsorted(self.known, keys)
+        return self.known_codes.take(at)
 
     def _code(self, column: tuple[int, ...]) -> int:
         code = self._cache.get(column)
@@ -305,10 +341,12 @@ class _Lookup:
             found = [self._code(tuple(int(v) for v in mat[:, c])) for c in first]
             return np.asarray(found, dtype=np.int32)[inverse.reshape(-1)]
         keys = self.radix @ mat
-        if self.dense is None:
+        if self.dense is None and len(self.known) > SORTED_KEYS:
             _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
             found = [self._code(tuple(int(v) for v in mat[:, c])) for c in first]
             return np.asarray(found, dtype=np.int32)[inverse.reshape(-1)]
+        if self.dense is None:
+            return self._sorted_codes(keys, mat)
         got = self.dense[keys]
         missing = np.flatnonzero(got < 0)
         if missing.size:
@@ -357,7 +395,11 @@ class _Simulator:
         choose_return: ReturnChooser | None,
         choose_redraw: RedrawChooser | None = None,
         keep_top: KeepChooser | None = None,
+        run_trials: int = CHUNK,
     ) -> None:
+        # ``run_trials``: the deals of the whole run, which decide whether its tables repay
+        # their building (every chunk of a run must decide alike: a seed's result must not
+        # depend on the workers).
         self.problem = problem
         self.shape = deal_shape(problem, procedure, query)
         sizes = problem.group_sizes
@@ -372,21 +414,38 @@ class _Simulator:
         seen = self.shape.hand + self.shape.later
         # The plain draw deals outcome classes where their table is small (see
         # deckcheck.draws.outcomes), else the counts of the groups.
-        self.outcomes = (
-            OutcomeSampler(problem, seen) if plain and outcomes_in_reach(problem, seen) else None
-        )
+        small = plain and outcomes_in_reach(problem, seen, run_trials)
+        self.outcomes = OutcomeSampler(problem, seen) if small else None
         if self.outcomes is not None:
             self.batch = OUTCOME_BATCH
         self.seen_sampler = pile_sampler(sizes, seen) if plain and self.outcomes is None else None
         self.hand_sampler = None if plain else pile_sampler(sizes, self.shape.hand)
+        # A redraw rule without the look-ahead deals hand compositions where they are few.
+        self.redraw_sampler = (
+            RedrawSampler.build(
+                problem, self.shape.hand, self.shape.later, rule, choose_redraw, run_trials
+            )
+            if isinstance(rule, RedrawRule) and not self.shape.lookahead
+            else None
+        )
+        if self.redraw_sampler is not None:
+            self.batch = OUTCOME_BATCH
         # The rule of thumb is computed on whole arrays (see _rule_of_thumb); a supplied
         # decision is looked up once per distinct (held, gone, top card) column.
         if keep_top is None:
             self.keep = None
         else:
             n = self.n_groups
+            # A deal holds at most the cards seen, and has taken at most those and one card
+            # put under per look from the pile: bounds that keep the key space of a short
+            # deal small enough for a dense table (Planetary Conquerors' legal-80 by turn 3:
+            # 5 million keys instead of 10**9, a gather per look-up instead of a search).
+            seen = self.shape.hand + self.shape.later
+            looks = -(-self.shape.later // self.shape.per_turn)
             self.keep = _Lookup(
-                [s + 1 for s in sizes] * 2 + [max(n, 1)],
+                [min(s, seen) + 1 for s in sizes]
+                + [min(s, seen + looks) + 1 for s in sizes]
+                + [max(n, 1)],
                 lambda key: bool(keep_top(key[:n], key[n : 2 * n], key[-1])),
             )
         self.redraws: _Lookup | None = None
@@ -584,6 +643,37 @@ class _Simulator:
             active = active[self.triggered(rule, new)]
         return hand, np.flatnonzero(redrawn), 0
 
+    def _redraw_compositions(
+        self, rng: np.random.Generator, rule: RedrawRule, dealer: RedrawSampler, trials: int
+    ) -> tuple[int, int, int]:
+        """:meth:`_redraw` and the later draws, on hand compositions (see RedrawSampler):
+        the same rule, decisions and coupling (a hand not redrawn keeps its figure)."""
+        first = dealer.deal(rng, trials)
+        ok_plain = dealer.verdict(rng, first)
+        hand = first.copy()
+        redrawn = np.zeros(trials, dtype=bool)
+        active = np.flatnonzero(dealer.triggered.take(first))
+        rounds = capped = 0
+        while active.size and (rule.max_redraws is None or rounds < rule.max_redraws):
+            if rounds >= REDRAW_CAP:
+                capped = int(active.size)
+                break
+            wants = dealer.wants[0 if rule.max_redraws is None else rounds]
+            active = active[wants.take(hand[active])]
+            if not active.size:
+                break
+            new = dealer.deal(rng, active.size)
+            hand[active] = new
+            redrawn[active] = True
+            rounds += 1
+            active = active[dealer.triggered.take(new)]
+        ok = ok_plain
+        cols = np.flatnonzero(redrawn)
+        if cols.size:
+            ok = ok_plain.copy()
+            ok[cols] = dealer.verdict(rng, hand[cols])
+        return int(np.count_nonzero(ok)), int(np.count_nonzero(ok_plain)), capped
+
     def _wants_redraw(self, rule: RedrawRule, hands: IntArray, rounds: int) -> BoolArray:
         """Per column of allowed hands: whether the player's policy redraws it."""
         if self.redraws is None:
@@ -663,6 +753,9 @@ class _Simulator:
         if self.seen_sampler is not None:
             wins = int(np.count_nonzero(self.satisfied(self.seen_sampler.sample(rng, trials))))
             return wins, wins, 0
+        if self.redraw_sampler is not None:
+            assert isinstance(rule, RedrawRule)
+            return self._redraw_compositions(rng, rule, self.redraw_sampler, trials)
         assert self.hand_sampler is not None
         first = self.hand_sampler.sample(rng, trials)
         # The figure without the mulligan: the first hand and the cards under it. Columns the
@@ -731,9 +824,10 @@ def _run_chunk(
     stream: np.random.SeedSequence,
     choose_redraw: RedrawChooser | None = None,
     keep_top: KeepChooser | None = None,
+    run_trials: int = CHUNK,
 ) -> tuple[int, int, int]:
     """One chunk in a worker process (module level so that it can be pickled)."""
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top, run_trials)
     return sim.run(np.random.default_rng(stream), trials)
 
 
@@ -771,7 +865,7 @@ def simulate_vectorised(
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     # The simulator checks the query up front.
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top, trials)
     sizes = [CHUNK] * (trials // CHUNK) + ([trials % CHUNK] if trials % CHUNK else [])
     streams = np.random.SeedSequence(seed).spawn(len(sizes))
     workers = usable_cpus() if workers is None else max(1, workers)
@@ -809,7 +903,7 @@ def simulate_vectorised(
                         pool.submit(
                             _run_chunk,
                             *(problem, procedure, query, choose_return, n, s),
-                            *(choose_redraw, keep_top),
+                            *(choose_redraw, keep_top, trials),
                         ): i
                         for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
                         if i
