@@ -218,7 +218,10 @@ def test_json_and_limits() -> None:
     before = Fraction(data["probability_before_exact"])
     after = Fraction(data["probability_exact"])
     assert after >= before and data["distance"] <= 1
-    assert data["proof"]["evaluated"] >= 1
+    proof = data["proof"]
+    assert proof["evaluated"] >= 1 and proof["reached"] >= 1
+    parts = ("ruled_out_by_bound", "unreachable", "reached", "simulated")
+    assert sum(proof[k] for k in parts) == proof["mixes"]
     assert [p["turn"] for p in data["curve_after"]] == [1, 2]
 
 

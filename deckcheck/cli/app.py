@@ -35,6 +35,13 @@ def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
         except RecursionError:
             render.error("input is nested too deeply to read")
             raise typer.Exit(2) from None
+        except ValueError as exc:
+            # Python's own limit on reading a number (4,300 digits), where a reader of some
+            # input did not check first: still bad input, never a traceback.
+            if "integer string conversion" not in str(exc):
+                raise
+            render.error("a number in the input is too long to read (thousands of digits)")
+            raise typer.Exit(2) from None
         except (KeyboardInterrupt, process.Stopped, process.OutputFailed) as exc:
             # Typer would end a Ctrl-C silently; every stop says why, in one line.
             raise typer.Exit(process.ending(exc)) from None
@@ -498,7 +505,7 @@ def export(
         ),
     ],
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option("-o", "--output", help="File to write (default: standard output)."),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
@@ -564,7 +571,7 @@ def fix(
         typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option(
             "-o", "--output", help="Write the answer to this file (- for standard output)."
         ),
@@ -650,7 +657,7 @@ def optimize(
         typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option(
             "-o", "--output", help="Write the answer to this file (- for standard output)."
         ),
@@ -720,7 +727,7 @@ ZoneOpt = Annotated[
 def new(
     game: Annotated[str, typer.Argument(help="Game id, e.g. stccg-1e.")],
     output: Annotated[
-        Path,
+        str,  # as typed: a trailing '/' names a folder
         typer.Option("-o", "--output", help="The deck file to write (.txt, .toml, .json, .dek)."),
     ],
     variant: VariantOpt = None,

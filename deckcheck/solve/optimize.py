@@ -70,8 +70,11 @@ class Search:
     mixes whose exact chance was computed; ``ruled_out``: mixes skipped by a bound (a better
     or equal mix scored no more than a deck in hand, or the best legal mix scored more);
     ``unreachable``: mixes the solver proved no legal deck within the limits reaches;
-    ``simulated``: mixes whose exact chance is out of reach. ``gain_bound``: for a search cut
-    short, the most a deck within the limits could still gain over the answer.
+    ``simulated``: mixes whose exact chance is out of reach; ``reached``: mixes a legal deck
+    within the limits was found for (each the best so far when asked; the last is the
+    answer's); ``ruled_out + unreachable + reached + simulated == candidates``.
+    ``gain_bound``: for a search cut short, the most a deck within the limits could still
+    gain over the answer.
     """
 
     status: str
@@ -83,6 +86,7 @@ class Search:
     ruled_out: int = 0
     unreachable: int = 0
     simulated: int = 0
+    reached: int = 0
     gain_bound: Fraction | None = None
     distance: int = 0
     notes: tuple[str, ...] = ()
@@ -820,6 +824,7 @@ def search(
             ruled_out=ruled,
             unreachable=unreachable,
             simulated=simulated,
+            reached=checked - unreachable,
             gain_bound=gain,
             distance=_distance(model, best_x),
             more=more,
