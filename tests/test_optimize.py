@@ -280,3 +280,21 @@ def test_write_and_time_limit(tmp_path: Path) -> None:
     # A limit too short for the search: the best deck found so far, and what may be left.
     cut = api.optimize(TERRA, ["type:ship>=2"], turn=2, changes=4, time_limit=1e-9)
     assert cut.status == "best found" and cut.gain_bound is not None
+
+
+def test_an_outpost_of_two_affiliations_is_held(tmp_path: Path) -> None:
+    """Klaestron Outpost (Federation and Cardassian) seeds once per free affiliation, which
+    the rules' constraints count once: held at its count, so that the answer stays legal."""
+    deck = tmp_path / "new.txt"
+    deck.write_text("game: stccg-1e\n", encoding="utf-8")
+    owned = tmp_path / "owned.txt"
+    owned.write_text(
+        "game: stccg-1e\n6 Avert Disaster\n2 Klaestron Outpost\n1 Federation Outpost\n"
+        "30 Albert Einstein\n30 Engineering Kit\n30 Alien Abduction\n",
+        encoding="utf-8",
+    )
+    result = api.optimize(str(deck), ["type:Personnel>=3"], turn=2, owned=str(owned))
+    assert result.status == "optimal"
+    assert result.report is not None and result.report.status is Status.LEGAL
+    assert all(c.card.name != "Klaestron Outpost" for c in result.changes)
+    assert any("Klaestron Outpost" in note for note in result.notes)

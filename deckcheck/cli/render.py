@@ -232,31 +232,27 @@ def report(rep: Report, console: Console | None = None) -> None:
     then every finding with its rule code and the cards by name; side zones and notes under
     them. A partial verdict (some lines named no card) says so first.
 
-    Where rich would draw the panel as plain text, it is drawn without rich's console
-    (:mod:`deckcheck.cli.panel`): the same characters, without its import."""
-    from deckcheck.cli.panel import plain_panel, plain_width
+    Written to a pipe or a file, the same as plain lines, without rich
+    (:mod:`deckcheck.cli.plain`)."""
+    from deckcheck.cli.plain import piped_width, plain_lines
 
-    width = plain_width(sys.stdout) if console is None else None
-    screen = width or (console or stdout()).width
-    table = bool(rep.violations) and screen >= WIDE
-    above, below = _report_body(rep, table, screen)
     title: Styled = ((rep.status.value.upper(), _STATUS_STYLE[rep.status]),)
     if rep.partial:
         title += ((" (partial)", "bold red"),)
-    if width is not None and not table:
-        paragraphs = [("".join(t for t, _ in parts), indent) for parts, indent in above + below]
-        heading = "".join(t for t, _ in title)
-        if not any(_drawn_by_rich(text) for text in [heading, *(t for t, _ in paragraphs)]):
-            sys.stdout.write(plain_panel(heading, paragraphs, width))
-            sys.stdout.flush()
-            return
-    _rich_report(title, above, _findings_table(rep) if table else None, below, console or stdout())
-
-
-def _drawn_by_rich(text: str) -> bool:
-    """Whether rich does more with ``text`` than :mod:`deckcheck.cli.panel` repeats: tabs,
-    line breaks, characters :func:`safe` writes out."""
-    return "\t" in text or "\n" in text or _UNSAFE.search(text) is not None
+    width = piped_width(sys.stdout) if console is None else None
+    if width is not None:
+        above, below = _report_body(rep, False, width)
+        heading = safe("".join(t for t, _ in title))
+        paragraphs = [
+            (safe("".join(t for t, _ in parts)), indent) for parts, indent in above + below
+        ]
+        sys.stdout.write(plain_lines(heading, paragraphs, width))
+        sys.stdout.flush()
+        return
+    console = console or stdout()
+    table = bool(rep.violations) and console.width >= WIDE
+    above, below = _report_body(rep, table, console.width)
+    _rich_report(title, above, _findings_table(rep) if table else None, below, console)
 
 
 def _report_body(
