@@ -283,3 +283,18 @@ def test_the_stdeck_sample_reads(tmp_path: Path) -> None:
     assert any("Rogue Borg Mercenaries" in n for n in loaded.deck.notes)
     seeded = [e for e in loaded.deck if e.zone == "Seed+Dil"]
     assert sum(e.count for e in seeded) == 26
+
+
+def test_fix_keeps_the_files_seed_zone_and_seeds_what_it_adds(tmp_path: Path) -> None:
+    # Warp Speed from a Lackey file: 6 missions, 15 dilemmas seeded by the file, no Outpost.
+    missions = _names("Mission", 6)
+    lines = [*(f"1\t{n}" for n in _names("Personnel", 20, affiliation="Federation"))]
+    lines += ["Missions:", *(f"1\t{n}" for n in missions)]
+    lines += ["Seed+Dil:", *(f"1\t{n}" for n in _names("Dilemma", 15))]
+    path = tmp_path / "w.txt"
+    path.write_text("\r\n".join(["format: warp-speed", *lines]) + "\r\n", encoding="utf-8")
+    result = api.fix(str(path))
+    assert result.status == "fixed" and result.proven
+    # 3 missions out, 6 dilemmas out (9 seeded), one Outpost in (seeded: 10)
+    assert result.distance == 10
+    assert result.report is not None and result.report.status is Status.LEGAL
