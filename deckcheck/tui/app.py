@@ -398,7 +398,7 @@ class BuildApp(App[None]):
 
     def overlays(self) -> list[str | Path]:
         """The catalog overlays the deck's header names, then the command line's."""
-        return [*self.session.opened.source.catalogs, *self.session.catalogs]
+        return [*self.session.opened.source.catalogs, *self.session.context.overlays]
 
     def action_search(self) -> None:
         """Focus the search box, its text selected (typing replaces it)."""
