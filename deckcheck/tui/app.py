@@ -399,7 +399,7 @@ class BuildApp(App[None]):
 
     def overlays(self) -> list[str | Path]:
         """The catalog overlays the deck's header names, then the command line's."""
-        return [*self.session.opened.source.catalogs, *self.session.catalogs]
+        return [*self.session.opened.source.catalogs, *self.session.context.overlays]
 
     def action_leave_box(self) -> None:
         """Escape from a text box: back to the results, where the single keys work again."""
