@@ -20,13 +20,15 @@ from conftest import EXAMPLES, TESTS
 from deckcheck import api
 from deckcheck.commands.build import BuildSession
 from deckcheck.tui.app import BuildApp
-from deckcheck.tui.playtest import new_deck_text
+from deckcheck.tui.playtest import deal, new_deck_text
 
 SNAPSHOTS = TESTS / "snapshots"
 
 
 def drive(app: BuildApp, size: tuple[int, int], steps: Callable[..., Awaitable[None]]) -> None:
     """Run ``app`` headless at ``size`` and play ``steps(pilot)`` on it."""
+
+    app.animation_level = "none"  # a key waits for animations: none to wait for
 
     async def run() -> None:
         async with app.run_test(size=size) as pilot:
@@ -143,6 +145,7 @@ def test_drake_stack_saved_in_place_keeps_the_file(
     ``odds`` says, saving keeps comments and CRLF line ends, a change on disk is noticed and
     reloaded."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
     deck = tmp_path / "stack.txt"
     api.new("the-drake", deck, variant="custom")
     deck.write_bytes(deck.read_bytes().replace(b"\n", b"\r\n"))
@@ -259,3 +262,17 @@ def test_stccg_deck_built_from_nothing_in_the_session(tmp_path: Path) -> None:
     expected = api.odds(str(deck), ["type:personnel>=3"], by_turn=6)
     assert [t[2] for t in odds.turns] == [r.probability for r in expected.by_turn]
     assert session.odds(["type:personnel>>3"]).message  # a message, never a crash
+
+
+def test_planetary_conquerors_playtest_plays_the_optimal_return() -> None:
+    """A return-cards mulligan: the hand is ``hand``'s, and the advice line names the same
+    choice the policy made, with the exact chance kept and after the return."""
+    deck = EXAMPLES / "planetary-conquerors" / "legal-50.txt"
+    session = BuildSession(deck)
+    for seed in (1, 3):
+        shown = deal(session.opened.loaded, seed, ["type:warrior>=2"], None, 1)
+        hand = api.hand(str(deck), ["type:warrior>=2"], seed=seed).hands[0]
+        assert [c.id for c in shown.kept] == [c.id for c in hand.kept]
+        returned = hand.decisions[0].startswith("returned")
+        assert shown.advice.startswith("optimal: return 3" if returned else "optimal: keep")
+        assert len(shown.turns) == 1 and len(shown.turns[0]) == 2  # two draws a turn

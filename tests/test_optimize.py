@@ -79,7 +79,7 @@ def _brute(
             continue
         key = (bound.problem.group_sizes, bound.problem.membership)
         if key not in memo:
-            query = Query(seen, options.second, True, options.turn)
+            query = Query(seen, options.second, options.mulligan == "rules", options.turn)
             memo[key] = solve(bound.problem, procedure, query, Policy(), mode=Mode.EXACT).fraction
         p = memo[key]
         if p is not None and (best is None or p > best):
@@ -218,7 +218,10 @@ def test_json_and_limits() -> None:
     before = Fraction(data["probability_before_exact"])
     after = Fraction(data["probability_exact"])
     assert after >= before and data["distance"] <= 1
-    assert data["proof"]["evaluated"] >= 1
+    proof = data["proof"]
+    assert proof["evaluated"] >= 1 and proof["reached"] >= 1
+    parts = ("ruled_out_by_bound", "unreachable", "reached", "simulated")
+    assert sum(proof[k] for k in parts) == proof["mixes"]
     assert [p["turn"] for p in data["curve_after"]] == [1, 2]
 
 
@@ -261,3 +264,37 @@ def test_stccg_community_formats_and_zoned_files() -> None:
     lackey = str(EXAMPLES / "stccg-1e" / "legal-klingon-lackey.txt")
     refused = run_cli(["optimize", lackey, "type:Personnel>=3", "--variant", "modern", "-K", "2"])
     assert refused.exit_code == 2 and "zone" in refused.stderr
+
+
+def test_write_and_time_limit(tmp_path: Path) -> None:
+    deck = tmp_path / "terra.txt"
+    deck.write_text(Path(TERRA).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "resource-points.toml").write_text(
+        (EXAMPLES / "ren-dhark" / "resource-points.toml").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    result = api.optimize(str(deck), ["type:ship>=2"], turn=2, changes=1, write=True)
+    assert result.written_to == str(deck) and (tmp_path / "terra.txt.bak").exists()
+    assert "# Ships" in deck.read_text(encoding="utf-8")  # edited in place, comments kept
+    assert api.validate([str(deck)]).exit_code == 0
+    # A limit too short for the search: the best deck found so far, and what may be left.
+    cut = api.optimize(TERRA, ["type:ship>=2"], turn=2, changes=4, time_limit=1e-9)
+    assert cut.status == "best found" and cut.gain_bound is not None
+
+
+def test_an_outpost_of_two_affiliations_is_held(tmp_path: Path) -> None:
+    """Klaestron Outpost (Federation and Cardassian) seeds once per free affiliation, which
+    the rules' constraints count once: held at its count, so that the answer stays legal."""
+    deck = tmp_path / "new.txt"
+    deck.write_text("game: stccg-1e\n", encoding="utf-8")
+    owned = tmp_path / "owned.txt"
+    owned.write_text(
+        "game: stccg-1e\n6 Avert Disaster\n2 Klaestron Outpost\n1 Federation Outpost\n"
+        "30 Albert Einstein\n30 Engineering Kit\n30 Alien Abduction\n",
+        encoding="utf-8",
+    )
+    result = api.optimize(str(deck), ["type:Personnel>=3"], turn=2, owned=str(owned))
+    assert result.status == "optimal"
+    assert result.report is not None and result.report.status is Status.LEGAL
+    assert all(c.card.name != "Klaestron Outpost" for c in result.changes)
+    assert any("Klaestron Outpost" in note for note in result.notes)

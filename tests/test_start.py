@@ -43,11 +43,11 @@ def test_an_answer_in_json_does_not_import_rich(args: list[str | Path]) -> None:
     assert "rich" not in packages
 
 
-def test_a_report_written_as_plain_text_does_not_import_rich_s_console() -> None:
-    """Not a terminal: the panel is drawn without it (see test_plain_panel.py); on a terminal
+def test_a_report_written_to_a_pipe_does_not_import_rich() -> None:
+    """Not a terminal: the report is plain lines (see test_plain_report.py); on a terminal
     (here: one forced), rich draws it, so the check can fail."""
     code, modules = imported("validate", DECK)
-    assert code == 0 and "deckcheck.cli.panel" in modules
+    assert code == 0 and "deckcheck.cli.plain" in modules
     assert "rich.console" not in modules
     code, modules = imported("validate", DECK, env={"FORCE_COLOR": "1"})
     assert code == 0 and "rich.console" in modules

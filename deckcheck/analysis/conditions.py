@@ -48,6 +48,12 @@ def parse_condition(text: str) -> Condition:
         raise ConditionError(
             f"condition {text!r}: the count must be a whole number ≥ 0, not {raw_count!r}"
         )
+    if len(raw_count.lstrip("0")) > len(str(MAX_CONDITION_COUNT)):
+        shown = (
+            raw_count if len(raw_count) <= 24 else f"{raw_count[:12]}… ({len(raw_count):,} digits)"
+        )
+        said = text if len(text) <= 60 else text[:40] + "…"
+        raise ConditionError(f"condition {said!r}: a count of {shown} is beyond any deck")
     count = int(raw_count)
     if count > MAX_CONDITION_COUNT:
         raise ConditionError(f"condition {text!r}: a count of {count} is beyond any deck")

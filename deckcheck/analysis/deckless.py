@@ -44,6 +44,10 @@ def parse_category(text: str) -> CategoryCount:
             f"--category {text!r} is not NAME=COUNT (e.g. ships=15, or type:ship=15 so that "
             "the game's rules see the cards' type)"
         )
+    if len(count.strip().lstrip("0")) > 9:
+        raise UsageError(
+            f"--category {label}: a count of {len(count.strip()):,} digits is beyond any pile"
+        )
     return CategoryCount(label, int(count))
 
 

@@ -35,6 +35,13 @@ def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
         except RecursionError:
             render.error("input is nested too deeply to read")
             raise typer.Exit(2) from None
+        except ValueError as exc:
+            # Python's own limit on reading a number (4,300 digits), where a reader of some
+            # input did not check first: still bad input, never a traceback.
+            if "integer string conversion" not in str(exc):
+                raise
+            render.error("a number in the input is too long to read (thousands of digits)")
+            raise typer.Exit(2) from None
         except (KeyboardInterrupt, process.Stopped, process.OutputFailed) as exc:
             # Typer would end a Ctrl-C silently; every stop says why, in one line.
             raise typer.Exit(process.ending(exc)) from None
@@ -93,6 +100,7 @@ def _options(
         bool,
         typer.Option(
             "--version",
+            metavar="",
             callback=_print_version,
             is_eager=True,
             help="Print deckcheck's version and exit.",
@@ -201,7 +209,11 @@ def validate(
     missions: MissionsOpt = None,
     suggest: Annotated[
         bool,
-        typer.Option("--suggest", help="Under an illegal deck's findings, its nearest legal deck."),
+        typer.Option(
+            "--suggest",
+            metavar="",
+            help="Under an illegal deck's findings, its nearest legal deck.",
+        ),
     ] = False,
     owned: Annotated[
         str | None,
@@ -249,7 +261,8 @@ PileVariantOpt = Annotated[
     ),
 ]
 SeenOpt = Annotated[
-    int | None, typer.Option("--seen", help="Cards seen in all (opening hand plus draws).")
+    int | None,
+    typer.Option("--seen", metavar="N", help="Cards seen in all (opening hand plus draws)."),
 ]
 TurnOpt = Annotated[
     int | None,
@@ -264,6 +277,7 @@ SecondOpt = Annotated[
     bool,
     typer.Option(
         "--second",
+        metavar="",
         help="The player who does not start: more cards where the game deals them (Planetary "
         "Conquerors: a sixth card, in a two-player game; Ren Dhark: red, as blue starts).",
     ),
@@ -313,7 +327,7 @@ def odds(
     ] = None,
     deck_size: Annotated[
         int | None,
-        typer.Option("--deck", help="No deck file: the number of cards drawn from."),
+        typer.Option("--deck", metavar="N", help="No deck file: the number of cards drawn from."),
     ] = None,
     category: Annotated[
         list[str] | None,
@@ -398,8 +412,12 @@ def simulate(
         list[str],
         typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2".'),
     ],
-    trials: Annotated[int, typer.Option("--trials", "-n", help="Simulated deals.")] = 1_000_000,
-    seed: Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")] = None,
+    trials: Annotated[
+        int, typer.Option("--trials", "-n", metavar="N", help="Simulated deals.")
+    ] = 1_000_000,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
+    ] = None,
     seen: SeenOpt = None,
     turn: TurnOpt = None,
     second: SecondOpt = False,
@@ -451,8 +469,10 @@ def hand(
             "choosing mulligan aims for."
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")] = None,
-    count: Annotated[int, typer.Option("--count", "-k", help="How many hands.")] = 1,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
+    ] = None,
+    count: Annotated[int, typer.Option("--count", "-k", metavar="N", help="How many hands.")] = 1,
     mulligan: MulliganOpt = "rules",
     second: SecondOpt = False,
     redraw_policy: RedrawPolicyOpt = "optimal",
@@ -499,12 +519,16 @@ def export(
         ),
     ],
     output: Annotated[
-        Path | None,
-        typer.Option("-o", "--output", help="File to write (default: standard output)."),
+        str | None,  # as typed: a trailing '/' names a folder
+        typer.Option(
+            "-o", "--output", metavar="FILE", help="File to write (default: standard output)."
+        ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", metavar="", help="Replace an existing file.")
+    ] = False,
     allow_illegal: Annotated[
-        bool, typer.Option("--allow-illegal", help="Export even an illegal deck.")
+        bool, typer.Option("--allow-illegal", metavar="", help="Export even an illegal deck.")
     ] = False,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
@@ -562,16 +586,21 @@ def fix(
     ] = None,
     write: Annotated[
         bool,
-        typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
+        typer.Option(
+            "--write", metavar="", help="Replace DECK with the answer (atomically; DECK.bak kept)."
+        ),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option(
-            "-o", "--output", help="Write the answer to this file (- for standard output)."
+            "-o",
+            "--output",
+            metavar="FILE",
+            help="Write the answer to this file (- for standard output).",
         ),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="Let -o replace an existing file.")
+        bool, typer.Option("--force", metavar="", help="Let -o replace an existing file.")
     ] = False,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
@@ -651,9 +680,12 @@ def optimize(
         typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,  # as typed: a trailing '/' names a folder
         typer.Option(
-            "-o", "--output", help="Write the answer to this file (- for standard output)."
+            "-o",
+            "--output",
+            metavar="FILE",
+            help="Write the answer to this file (- for standard output).",
         ),
     ] = None,
     force: Annotated[
@@ -721,8 +753,13 @@ ZoneOpt = Annotated[
 def new(
     game: Annotated[str, typer.Argument(help="Game id, e.g. stccg-1e.")],
     output: Annotated[
-        Path,
-        typer.Option("-o", "--output", help="The deck file to write (.txt, .toml, .json, .dek)."),
+        str,  # as typed: a trailing '/' names a folder
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FILE",
+            help="The deck file to write (.txt, .toml, .json, .dek).",
+        ),
     ],
     variant: VariantOpt = None,
     starter: Annotated[
@@ -733,7 +770,9 @@ def new(
             help="Which ready-made deck of the variant (Ren Dhark: red).",
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", metavar="", help="Replace an existing file.")
+    ] = False,
     json_out: JsonOpt = False,
 ) -> int:
     """Start a deck file: the header, the game's zones and the variant's limits as comments

@@ -165,13 +165,27 @@ def emit_json(data: Json) -> None:
     """Standard output holds only the JSON: UTF-8 text, or on a stream in another encoding
     (a cp1252 console) plain ASCII with \\u escapes: the same JSON for any reader."""
     utf = (sys.stdout.encoding or "utf-8").lower().replace("-", "").startswith("utf")
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=not utf) + "\n")
+    sys.stdout.write(json_text(data, ascii_only=not utf) + "\n")
     sys.stdout.flush()
+
+
+def json_text(data: Json, *, ascii_only: bool = False) -> str:
+    """The JSON of a result, exact and safe to show: every control character (C0 and C1, a
+    one-byte CSI among them) and every bidirectional or invisible mark is written as a
+    ``\\uXXXX`` escape, which any JSON reader turns back into the same character."""
+    text = json.dumps(data, indent=2, ensure_ascii=ascii_only)
+    # Outside strings JSON holds only ASCII punctuation, digits, letters and whitespace, so
+    # every such character found is inside a string, where an escape means the same.
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def write_text(text: str) -> None:
     """A file's content on standard output (an export, a template): UTF-8, like the files
-    deckcheck writes and reads, whatever the encoding of the terminal."""
+    deckcheck writes and reads, whatever the encoding of the terminal. On a terminal every
+    control or bidi character but the line ends is shown written out (:func:`safe`), so that
+    a deck's name cannot retitle or recolour the screen; a file or pipe gets the exact text."""
+    if _on_terminal():
+        text = "\r\n".join(safe(part) for part in text.split("\r\n"))
     if _encodable(text) or not hasattr(sys.stdout, "buffer"):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -179,6 +193,13 @@ def write_text(text: str) -> None:
     sys.stdout.flush()
     sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.buffer.flush()
+
+
+def _on_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _encodable(text: str) -> bool:
@@ -211,31 +232,27 @@ def report(rep: Report, console: Console | None = None) -> None:
     then every finding with its rule code and the cards by name; side zones and notes under
     them. A partial verdict (some lines named no card) says so first.
 
-    Where rich would draw the panel as plain text, it is drawn without rich's console
-    (:mod:`deckcheck.cli.panel`): the same characters, without its import."""
-    from deckcheck.cli.panel import plain_panel, plain_width
+    Written to a pipe or a file, the same as plain lines, without rich
+    (:mod:`deckcheck.cli.plain`)."""
+    from deckcheck.cli.plain import piped_width, plain_lines
 
-    width = plain_width(sys.stdout) if console is None else None
-    screen = width or (console or stdout()).width
-    table = bool(rep.violations) and screen >= WIDE
-    above, below = _report_body(rep, table, screen)
     title: Styled = ((rep.status.value.upper(), _STATUS_STYLE[rep.status]),)
     if rep.partial:
         title += ((" (partial)", "bold red"),)
-    if width is not None and not table:
-        paragraphs = [("".join(t for t, _ in parts), indent) for parts, indent in above + below]
-        heading = "".join(t for t, _ in title)
-        if not any(_drawn_by_rich(text) for text in [heading, *(t for t, _ in paragraphs)]):
-            sys.stdout.write(plain_panel(heading, paragraphs, width))
-            sys.stdout.flush()
-            return
-    _rich_report(title, above, _findings_table(rep) if table else None, below, console or stdout())
-
-
-def _drawn_by_rich(text: str) -> bool:
-    """Whether rich does more with ``text`` than :mod:`deckcheck.cli.panel` repeats: tabs,
-    line breaks, characters :func:`safe` writes out."""
-    return "\t" in text or "\n" in text or _UNSAFE.search(text) is not None
+    width = piped_width(sys.stdout) if console is None else None
+    if width is not None:
+        above, below = _report_body(rep, False, width)
+        heading = safe("".join(t for t, _ in title))
+        paragraphs = [
+            (safe("".join(t for t, _ in parts)), indent) for parts, indent in above + below
+        ]
+        sys.stdout.write(plain_lines(heading, paragraphs, width))
+        sys.stdout.flush()
+        return
+    console = console or stdout()
+    table = bool(rep.violations) and console.width >= WIDE
+    above, below = _report_body(rep, table, console.width)
+    _rich_report(title, above, _findings_table(rep) if table else None, below, console)
 
 
 def _report_body(
@@ -500,8 +517,9 @@ def optimized(result: OptimizeResult) -> None:
     if result.status == "optimal":
         proof = (
             f"optimal: no legal deck within the limits does better ({result.candidates} "
-            f"mixes: {result.evaluated} scored exactly, {result.ruled_out} ruled out by a "
-            f"bound, {result.unreachable} proven unreachable)"
+            f"class mixes, {result.evaluated} scored exactly: {result.ruled_out} ruled out by "
+            f"a bound, {result.unreachable} proven out of reach, {result.reached} reached, the "
+            "last the answer's)"
         )
         say(console, ("  proof: ", "bold"), proof)
     else:

@@ -334,7 +334,8 @@ class BuildSession:
             setup = deck_setup((opened or self.opened).loaded)
             report = compute_odds(setup, texts, OddsOptions(by_turn=turns))
         except DeckcheckError as exc:
-            return OddsView(texts, (), "", exc.message)
+            hint = f" ({exc.details[0].strip()})" if exc.details else ""
+            return OddsView(texts, (), "", exc.message + hint)
         rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
         return OddsView(texts, rows, report.mulligan)
 

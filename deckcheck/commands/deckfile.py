@@ -1,9 +1,11 @@
 """Building a deck from the command line: a new deck file, and cards added or removed in place.
 
 ``add``/``remove`` keep the file's format, encoding, comments, order, zones and line ends
-(:mod:`deckcheck.decks.rewrite` makes the new bytes), write it atomically (the old file stays whole
-until the new one replaces it), and answer with the deck's standing in one line and the
-findings the edit changed. The card is read with the same names and suggestions as validation.
+(:mod:`deckcheck.decks.rewrite` makes the new bytes), check that the result reads back as meant,
+write it under the file's lock and atomically (:mod:`deckcheck.export.write`: no concurrent
+edit lost, a link kept, a read-only or foreign file refused), and answer with the deck's
+standing in one line and the findings the edit changed. The card is read with the same names
+and suggestions as validation.
 """
 
 from __future__ import annotations
@@ -17,21 +19,28 @@ import tomli_w
 from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_limits, rule_progress
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
-from deckcheck.core.errors import DeckFormatError, UsageError
-from deckcheck.core.inputs import STDIN, read_bytes, source_label
+from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.inputs import STDIN, source_label
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
-from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import Headings, lookup, pick, telling_apart
 from deckcheck.decks.rewrite import Change, decode_keeping
 from deckcheck.export.formats import reference, render_with_notes
-from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
-from deckcheck.export.write import write_atomically
+from deckcheck.export.inplace import (
+    checked_edit,
+    encoded_as_before,
+    labelled_edit,
+    load_editable,
+    parse_editable,
+    placed_zone,
+)
+from deckcheck.export.write import editing, write_atomically
 from deckcheck.games.base import Game
 from deckcheck.games.registry import get_game
 
@@ -127,8 +136,10 @@ def edit_deck(
     """Add (or with ``remove`` take out) ``count`` copies of ``card`` in the deck file, in its
     ``zone`` where the game has zones; ``card`` may also be several (card, count) pairs, and
     ``listed`` a pasted deck list (its headings and title left out), all changed at once.
-    The file is rewritten atomically, else untouched (a card that names nothing stops the
-    whole edit, every such card listed)."""
+    The file is locked for the edit (no other deckcheck edit is lost), the result is read
+    back before it is written, and it is written atomically (:mod:`deckcheck.export.write`);
+    else it is untouched (a card that names nothing stops the whole edit, every such card
+    listed)."""
     if str(path) == STDIN:
         raise UsageError("add and remove edit a deck file, not standard input")
     wanted = [(card, count)] if isinstance(card, str) else list(card)
@@ -139,48 +150,47 @@ def edit_deck(
             raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {n}")
     target = Path(path)
     label = source_label(path)
-    data = read_bytes(target)
-    text, encoded = decode_keeping(data, label)
-    source = parse_editable(text, label, target)
-    loaded, before = load_editable(source, game, variant, catalogs)
-    notes: list[str] = []
-    if listed is not None:
-        wanted += _listed(listed, loaded, notes)
-        if not wanted:
-            raise UsageError("the list names no card to add or remove")
-    cards, problems = [], []
-    for name, _ in wanted:
-        try:
-            cards.append(find_card(name, loaded))
-        except UsageError as exc:
-            problems.append(exc)
-    if len(problems) == 1:
-        raise problems[0]
-    if problems:
-        raise UsageError(
-            f"{len(problems)} of the cards name no single card; nothing was changed",
-            details=[
-                p.message + (f" ({'; '.join(p.details)})" if p.details else "") for p in problems
-            ],
+    # Locked from the read to the rename: a concurrent edit waits, and none is lost.
+    with editing(path) as held:
+        text, encoded = decode_keeping(held.data, label)
+        source = parse_editable(text, label, target)
+        loaded, before = load_editable(source, game, variant, catalogs)
+        notes: list[str] = []
+        if listed is not None:
+            wanted += _listed(listed, loaded, notes)
+            if not wanted:
+                raise UsageError("the list names no card to add or remove")
+        cards, problems = [], []
+        for name, _ in wanted:
+            try:
+                cards.append(find_card(name, loaded))
+            except UsageError as exc:
+                problems.append(exc)
+        if len(problems) == 1:
+            raise problems[0]
+        if problems:
+            raise UsageError(
+                f"{len(problems)} of the cards name no single card; nothing was changed",
+                details=[
+                    p.message + (f" ({'; '.join(p.details)})" if p.details else "")
+                    for p in problems
+                ],
+            )
+        the_zone = _zone(zone, loaded.game)
+        merged: dict[tuple[str, str | None], Change] = {}
+        for the_card, (_, n) in zip(cards, wanted, strict=True):
+            where = the_zone
+            if where is None and not remove:
+                where = placed_zone(text, source, loaded, the_card, n)
+            key = (the_card.id, where)
+            delta = (-n if remove else n) + (merged[key].delta if key in merged else 0)
+            merged[key] = Change(the_card, delta, where)
+        changes = list(merged.values())
+        new_text = labelled_edit(text, source, loaded, changes, label)
+        after_loaded, after = checked_edit(
+            new_text, label, target, loaded, changes, game, variant, catalogs
         )
-    the_zone = _zone(zone, loaded.game)
-    merged: dict[tuple[str, str | None], Change] = {}
-    for the_card, (_, n) in zip(cards, wanted, strict=True):
-        where = the_zone
-        if where is None and not remove:
-            where = placed_zone(text, source, loaded, the_card, n)
-        key = (the_card.id, where)
-        delta = (-n if remove else n) + (merged[key].delta if key in merged else 0)
-        merged[key] = Change(the_card, delta, where)
-    changes = list(merged.values())
-    try:
-        new_text = edited_text(text, source, loaded, changes)
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=label, line=exc.line) from None
-    write_atomically(target, encoded.encode(new_text), force=True)
-    after_loaded, after = load_editable(
-        parse_editable(new_text, label, target), game, variant, catalogs
-    )
+        held.replace(encoded_as_before(encoded, new_text, label))
     brought, cleared = changed_findings(before, after)
     was = {v.code for v in before.violations}
     counts = after_loaded.deck.counts()
@@ -356,9 +366,27 @@ def new_deck(
     source = DeckSource(str(target), target, "text", {}, ())
     loaded = LoadedDeck(deck, the_game, catalog, the_variant, source)
     text = _new_text(loaded, target, chosen, ready)
+    _reads_back(text, target, loaded)
     if write:
-        write_atomically(target, text, force=force)
+        write_atomically(output, text, force=force)  # as given: "deck.txt/" is refused
     return NewDeck(target, the_game.id, the_variant.name, chosen, deck.size, text)
+
+
+def _reads_back(text: str, target: Path, loaded: LoadedDeck) -> None:
+    """Refuse to write a new deck that would not read back as this game's deck that ``add``
+    edits (a ``.csv`` name, read as CSV, for instance)."""
+    label = str(target)
+    try:
+        source = parse_editable(text, label, target)
+        back = resolve_source(source, variant=loaded.variant.name)
+    except DeckcheckError as exc:
+        back, why = None, exc.message
+    if back is None or back.game.id != loaded.game.id:
+        why = "it would read as another game" if back is not None else why
+        raise UsageError(
+            f"a new deck named {target.name!r} would not read back ({why}); name it .txt, "
+            ".toml, .json or .dek"
+        )
 
 
 def _limits(loaded: LoadedDeck) -> list[str]:

@@ -47,7 +47,7 @@ def export_deck(
     deck: str,
     fmt: str,
     *,
-    output: Path | None = None,
+    output: str | Path | None = None,
     force: bool = False,
     allow_illegal: bool = False,
     catalogs: Sequence[str | Path] = (),
@@ -60,7 +60,8 @@ def export_deck(
     report = validate_loaded(loaded)
     if report.status is Status.ILLEGAL and not allow_illegal:
         return ExportResult(report, None, None, True, fmt)
-    written = render_with_notes(loaded, fmt, output)
+    out_path = None if output is None else Path(output)
+    written = render_with_notes(loaded, fmt, out_path)
     if output is not None:
-        write_atomically(output, written.text, force=force)
-    return ExportResult(report, written.text, output, False, fmt, written.notes)
+        write_atomically(output, written.text, force=force)  # as given: "x.html/" is refused
+    return ExportResult(report, written.text, out_path, False, fmt, written.notes)

@@ -19,9 +19,9 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import Outcome, Validation
-from deckcheck.export.formats import formats_for, render
-from deckcheck.export.write import backup_file, write_atomically
-from deckcheck.solve.nearest import Change, FixResult, nearest_legal
+from deckcheck.export.inplace import answer_text, replace_with_answer
+from deckcheck.export.write import read_now, write_atomically
+from deckcheck.solve.nearest import FixResult, nearest_legal
 
 
 def _owned_counts(
@@ -31,12 +31,6 @@ def _owned_counts(
     return dict(collection.deck.counts())
 
 
-def _text_of(loaded: LoadedDeck, deck: Deck, out_path: Path | None) -> str:
-    answer = dataclasses.replace(loaded, deck=deck)
-    fmt = loaded.source.format if loaded.source.format in formats_for(answer) else "text"
-    return render(answer, fmt, out_path)
-
-
 def fix_deck(
     deck: str,
     *,
@@ -44,7 +38,7 @@ def fix_deck(
     owned: str | Path | None = None,
     prefer: str | None = None,
     write: bool = False,
-    output: Path | None = None,
+    output: str | Path | None = None,
     force: bool = False,
     catalogs: Sequence[str | Path] = (),
     game: str | None = None,
@@ -58,6 +52,8 @@ def fix_deck(
         raise UsageError("give --write or -o FILE, not both")
     if write and deck == "-":
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
+    # The bytes the answer is for: the file is replaced only if it still holds them.
+    read_at_load = read_now(deck) if write else None
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
     counts = _owned_counts(owned, loaded, catalogs) if owned is not None else None
     result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
@@ -73,45 +69,16 @@ def fix_deck(
         loaded.deck.headers,
     )
     if write:
-        path = Path(deck)
-        saved = backup_file(path)
-        if _edited_in_place(path, loaded, result.changes, catalogs):
-            text = path.read_text(encoding="utf-8", errors="replace")
-        else:
-            text = _text_of(loaded, answer, path)
-            write_atomically(path, text, force=True)
-        return dataclasses.replace(result, text=text, written_to=str(path), backup=str(saved))
+        moves = [(c.card, c.delta) for c in result.changes]
+        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, catalogs)
+        return dataclasses.replace(result, text=text, written_to=deck, backup=str(saved))
     if output is not None:
         if str(output) == "-":
-            return dataclasses.replace(result, text=_text_of(loaded, answer, None))
-        text = _text_of(loaded, answer, output)
+            return dataclasses.replace(result, text=answer_text(loaded, answer, None))
+        text = answer_text(loaded, answer, Path(output))
         write_atomically(output, text, force=force)
         return dataclasses.replace(result, text=text, written_to=str(output))
     return result
-
-
-def _edited_in_place(
-    path: Path, loaded: LoadedDeck, changes: Sequence[Change], catalogs: Sequence[str | Path]
-) -> bool:
-    """Apply the fix to the file line by line, keeping its comments, order and format, where
-    the file's format can be edited so and the order of its cards does not matter (a Drake
-    stack may be reordered by the fix: it is written anew). False: write it anew instead."""
-    from deckcheck.decks.rewrite import Change as EditChange
-    from deckcheck.export.inplace import apply_changes
-
-    if loaded.game.spec.ordered:
-        return False
-    try:
-        apply_changes(
-            path,
-            [EditChange(c.card, c.delta) for c in changes if c.delta],
-            game=loaded.game.id,
-            variant=loaded.variant.name,
-            catalogs=catalogs,
-        )
-    except DeckcheckError:
-        return False  # a format the editor does not write (CSV, Markdown, gemp)
-    return True
 
 
 # ------------------------------------------------------------------------ validate --suggest

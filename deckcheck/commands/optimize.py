@@ -27,8 +27,8 @@ from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.resolve import lookup, pick
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
-from deckcheck.export.formats import formats_for, render
-from deckcheck.export.write import backup_file, write_atomically
+from deckcheck.export.inplace import answer_text, replace_with_answer
+from deckcheck.export.write import read_now, write_atomically
 from deckcheck.solve.nearest import Change
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, UNREACHABLE, Search, relaxed_note, search
 
@@ -83,6 +83,7 @@ class OptimizeResult:
     ruled_out: int = 0
     unreachable: int = 0
     simulated: int = 0
+    reached: int = 0
     gain_bound: Fraction | None = None
     curve_before: tuple[CurvePoint, ...] = ()
     curve_after: tuple[CurvePoint, ...] = ()
@@ -147,6 +148,7 @@ class OptimizeResult:
                 "evaluated": self.evaluated,
                 "ruled_out_by_bound": self.ruled_out,
                 "unreachable": self.unreachable,
+                "reached": self.reached,
                 "simulated": self.simulated,
                 "gain_bound": None if self.gain_bound is None else float(self.gain_bound),
                 "gain_bound_exact": _fraction_text(self.gain_bound),
@@ -366,6 +368,7 @@ def optimize_loaded(
             ruled_out=found.ruled_out,
             unreachable=found.unreachable,
             simulated=found.simulated,
+            reached=found.reached,
             gain_bound=gain,
             curve_after=_curve(answer, conditions, options, turns),
             report=report,
@@ -379,35 +382,6 @@ def optimize_loaded(
     )
 
 
-def _text_of(loaded: LoadedDeck, deck: Deck, out_path: Path | None) -> str:
-    answer = dataclasses.replace(loaded, deck=deck)
-    fmt = loaded.source.format if loaded.source.format in formats_for(answer) else "text"
-    return render(answer, fmt, out_path)
-
-
-def _edited_in_place(
-    path: Path, loaded: LoadedDeck, changes: Sequence[Change], catalogs: Sequence[str | Path]
-) -> bool:
-    """Apply the changes to the file line by line (comments, order and format kept) where its
-    format can be edited so; False: write it anew (a stack, whose order matters, too)."""
-    from deckcheck.decks.rewrite import Change as EditChange
-    from deckcheck.export.inplace import apply_changes
-
-    if loaded.game.spec.ordered:
-        return False
-    try:
-        apply_changes(
-            path,
-            [EditChange(c.card, c.delta) for c in changes if c.delta],
-            game=loaded.game.id,
-            variant=loaded.variant.name,
-            catalogs=catalogs,
-        )
-    except DeckcheckError:
-        return False
-    return True
-
-
 def optimize_deck(
     deck: str,
     conditions: Sequence[str],
@@ -417,7 +391,7 @@ def optimize_deck(
     keep: Sequence[str] = (),
     owned: str | Path | None = None,
     write: bool = False,
-    output: Path | None = None,
+    output: str | Path | None = None,
     force: bool = False,
     time_limit: float | None = None,
     catalogs: Sequence[str | Path] = (),
@@ -433,6 +407,7 @@ def optimize_deck(
         raise UsageError("give --write or -o FILE, not both")
     if write and deck == "-":
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
+    read_at_load = read_now(deck) if write else None  # replaced only if it still holds them
     loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
     counts = owned_counts(owned, loaded, catalogs) if owned is not None else None
     result, answer = optimize_loaded(
@@ -450,18 +425,13 @@ def optimize_deck(
     if write:
         if not result.changes:
             return result
-        path = Path(deck)
-        saved = backup_file(path)
-        if _edited_in_place(path, loaded, result.changes, catalogs):
-            text = path.read_text(encoding="utf-8", errors="replace")
-        else:
-            text = _text_of(loaded, answer, path)
-            write_atomically(path, text, force=True)
-        return dataclasses.replace(result, text=text, written_to=str(path), backup=str(saved))
+        moves = [(c.card, c.delta) for c in result.changes]
+        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, catalogs)
+        return dataclasses.replace(result, text=text, written_to=str(deck), backup=str(saved))
     if output is not None:
         if str(output) == "-":
-            return dataclasses.replace(result, text=_text_of(loaded, answer, None))
-        text = _text_of(loaded, answer, output)
+            return dataclasses.replace(result, text=answer_text(loaded, answer, None))
+        text = answer_text(loaded, answer, Path(output))
         write_atomically(output, text, force=force)
         return dataclasses.replace(result, text=text, written_to=str(output))
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import os
 import sys
 from pathlib import Path
 
@@ -47,20 +48,7 @@ def read_bytes(path: str | Path) -> bytes:
     else:
         p = Path(path)
         try:
-            if not p.exists():
-                raise InputFileError("no such file", source=label)
-            if p.is_dir():
-                raise InputFileError("is a directory, not a file", source=label)
-            if not p.is_file():
-                # A pipe or device could block forever or never end: read those through "-".
-                raise InputFileError(
-                    "is not a regular file (a pipe or device); pipe it to standard input "
-                    "with - instead",
-                    source=label,
-                )
-            size = p.stat().st_size
-            if size > MAX_INPUT_BYTES:
-                raise InputFileError(_too_large(size), source=label)
+            check_readable_file(p, label)
             with p.open("rb") as handle:
                 data = handle.read(MAX_INPUT_BYTES + 1)
         except OSError as exc:
@@ -68,6 +56,36 @@ def read_bytes(path: str | Path) -> bytes:
     if len(data) > MAX_INPUT_BYTES:
         raise InputFileError(_too_large(len(data)), source=label)
     return data
+
+
+def names_a_folder(path: str | Path) -> bool:
+    """Whether a path as the user wrote it ends in a separator (``decks/x.txt/``): it names a
+    folder, whatever is there (``Path`` would drop the separator and name the file)."""
+    text = str(path)
+    return len(text) > 1 and text.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep))
+
+
+def check_readable_file(path: Path, label: str) -> None:
+    """Refuse what :func:`read_bytes` refuses before opening: no file, a folder, a pipe or
+    device, a file beyond :data:`MAX_INPUT_BYTES` (``OSError`` is left to the caller)."""
+    if names_a_folder(label) and not path.is_dir():
+        raise InputFileError(
+            "ends in '/', which names a folder, but it is not one; drop the '/' to name the file",
+            source=label,
+        )
+    if not path.exists():
+        raise InputFileError("no such file", source=label)
+    if path.is_dir():
+        raise InputFileError("is a directory, not a file", source=label)
+    if not path.is_file():
+        # A pipe or device could block forever or never end: read those through "-".
+        raise InputFileError(
+            "is not a regular file (a pipe or device); pipe it to standard input with - instead",
+            source=label,
+        )
+    size = path.stat().st_size
+    if size > MAX_INPUT_BYTES:
+        raise InputFileError(_too_large(size), source=label)
 
 
 def _too_large(size: int) -> str:

@@ -60,6 +60,9 @@ def parse_toml(
             source=label,
             line=int(found.group(1)) if found else None,
         ) from None
+    except ValueError:
+        # tomllib's own refusal of a number of more than 4,300 digits
+        raise error("holds a number too long to read (thousands of digits)", source=label) from None
 
 
 def check_bounds(text: str, label: str, error: type[DeckcheckError] = DeckcheckError) -> None:

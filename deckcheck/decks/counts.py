@@ -11,6 +11,18 @@ MAX_COPIES_PER_LINE = 10_000
 def parse_count(raw: str, label: str, line: int | None) -> int:
     """A count from a deck file, with clear errors for negative and absurd values."""
     digits = raw.replace("_", "").replace(",", "")
+    if len(digits.strip().lstrip("+-").lstrip("0")) > len(str(MAX_COPIES_PER_LINE)) + 1:
+        # Never parsed: beyond a few thousand digits int() itself refuses (and slowly).
+        shown = raw if len(raw) <= 24 else f"{raw[:12]}…{raw[-4:]} ({len(raw):,} characters)"
+        if digits.strip().startswith("-") and digits.strip()[1:].isdigit():
+            raise DeckFormatError(f"count {shown} is negative", source=label, line=line)
+        if digits.strip().lstrip("+").isdigit():
+            raise DeckFormatError(
+                f"count {shown} is more than the limit of {MAX_COPIES_PER_LINE:,} copies per line",
+                source=label,
+                line=line,
+            )
+        raise DeckFormatError(f"count {shown!r} is not a whole number", source=label, line=line)
     try:
         value = int(digits)
     except ValueError:

@@ -25,9 +25,12 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from deckcheck.core.errors import DeckFormatError
+from deckcheck.core.inputs import MAX_INPUT_BYTES
 from deckcheck.decks.counts import parse_count
 from deckcheck.decks.model import DeckLine, DeckSource
 
@@ -76,6 +79,8 @@ class _DekReader:
         self.card_line = 0
         self.cards: list[tuple[str | None, str, int]] = []
         self.root_seen = False
+        self.open: list[str] = []  # the elements the parser is in
+        self.game: list[str] | None = None  # <meta><game>: the Lackey plugin's name
 
     def _refuse(self, *_args: object) -> None:
         raise DeckFormatError(
@@ -97,6 +102,9 @@ class _DekReader:
                     f"is XML but not a Lackey deck (its root is <{tag}>, not <deck>)",
                     source=self.label,
                 )
+        self.open.append(tag)
+        if tag == "game" and self.open[-3:-1] == ["deck", "meta"]:
+            self.game = []
         if tag == "superzone":
             self.zone = (attrs.get("name") or "").strip() or None
         elif tag == "card":
@@ -105,6 +113,8 @@ class _DekReader:
             self.name = []
 
     def _end(self, tag: str) -> None:
+        if self.open:
+            self.open.pop()
         if tag == "name" and self.name is not None:
             self.card_name, self.name = "".join(self.name).strip(), None
         elif tag == "card" and self.in_card:
@@ -122,6 +132,8 @@ class _DekReader:
     def _text(self, data: str) -> None:
         if self.name is not None:
             self.name.append(data)
+        if self.game is not None and self.open[-1:] == ["game"]:
+            self.game.append(data)
 
 
 def parse_dek(text: str, label: str, path: Path | None = None) -> DeckSource:
@@ -145,7 +157,8 @@ def parse_dek(text: str, label: str, path: Path | None = None) -> DeckSource:
             source=label,
             line=exc.lineno,
         ) from None
-    return DeckSource(label, path, "dek", {}, _merged(reader.cards))
+    hint = "".join(reader.game or []).strip() or None
+    return DeckSource(label, path, "dek", {}, _merged(reader.cards), game_hint=hint)
 
 
 def _merged(cards: list[tuple[str | None, str, int]]) -> tuple[DeckLine, ...]:
@@ -182,11 +195,24 @@ _CSV_ID = frozenset({"id", "card id", "number id"})
 _CSV_NAME = frozenset({"name", "card", "card name", "karta", "název", "nazev"})
 
 
+def _long_fields() -> None:
+    """Let the csv module read a cell as long as a whole input file: its default limit
+    (128 KiB) would make a long first line (a one-line JSON deck, a long comment) an error
+    while the format is only being sniffed. Inputs are bounded by MAX_INPUT_BYTES anyway."""
+    if csv.field_size_limit() < MAX_INPUT_BYTES:
+        csv.field_size_limit(MAX_INPUT_BYTES)
+
+
 def _csv_heading(text: str) -> tuple[str, list[str]] | None:
     """The delimiter and the folded cells of a CSV heading row, if the first line is one."""
     first = next((line for line in text.lstrip("\ufeff").splitlines() if line.strip()), "")
+    _long_fields()
     for delimiter in (",", ";", "\t"):
-        cells = [c.strip().casefold() for c in next(csv.reader([first], delimiter=delimiter))]
+        try:
+            row = next(csv.reader([first], delimiter=delimiter), [])
+        except csv.Error:
+            continue  # not a row csv reads (a stray quote): not a heading
+        cells = [c.strip().casefold() for c in row]
         if len(cells) >= 2 and set(cells) & _CSV_COUNT and set(cells) & (_CSV_ID | _CSV_NAME):
             return delimiter, cells
     return None
@@ -195,6 +221,20 @@ def _csv_heading(text: str) -> tuple[str, list[str]] | None:
 def looks_like_csv(text: str) -> bool:
     """A first line that is a CSV heading row with a count and a card column."""
     return _csv_heading(text) is not None
+
+
+def _rows(reader: Any, label: str) -> Iterator[list[str]]:
+    """The rows of a CSV reader, its errors (a quote never closed) as the deck's."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise DeckFormatError(
+                f"is not a CSV file deckcheck can read: {exc}", source=label, line=reader.line_num
+            ) from None
+        yield row
 
 
 def parse_csv(text: str, label: str, path: Path | None = None) -> DeckSource:
@@ -218,7 +258,7 @@ def parse_csv(text: str, label: str, path: Path | None = None) -> DeckSource:
     next(reader)
     lines: list[DeckLine] = []
     games: set[str] = set()
-    for cells in reader:
+    for cells in _rows(reader, label):
         number = reader.line_num
         if not any(c.strip() for c in cells):
             continue

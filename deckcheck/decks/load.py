@@ -74,7 +74,7 @@ def resolve_source(
         raise UsageError(
             f"{source.label} says game {declared!r} but --game says {game!r}; drop one of them"
         )
-    named = declared or game
+    named = declared or game or _hinted(source)
     with _at_header(source, "game" if declared else None):
         chosen = get_game(named) if named else _detect(source, overlays)
     with _at_header(source, None if variant else "variant"):
@@ -126,6 +126,12 @@ def _check_header_overlays(source: DeckSource) -> None:
             source=source.label,
             line=source.header_lines.get("catalog"),
         )
+
+
+def _hinted(source: DeckSource) -> str | None:
+    """The game the file's own program names (:attr:`DeckSource.game_hint`), if deckcheck
+    knows it; a name it does not know leaves the game to the cards."""
+    return _known_id(source.game_hint) if source.game_hint else None
 
 
 def _known_id(name: str) -> str | None:

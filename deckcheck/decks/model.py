@@ -50,6 +50,9 @@ class DeckSource:
     header_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     categories: tuple[CategoryLine, ...] = ()  # "category: NAME = members" / [categories]
     notes: tuple[str, ...] = ()  # what the reader noticed (prose lines skipped, an encoding)
+    # The game as the file's own program names it (a .dek's <meta><game>, the Lackey plugin):
+    # the deck's game when it is a known game's id or alias, else the cards tell.
+    game_hint: str | None = None
 
     @property
     def game(self) -> str | None:

@@ -535,6 +535,9 @@ def _parse_json(text: str, label: str, path: Path | None) -> DeckSource:
         raise DeckFormatError(
             f"is not valid JSON: {exc.msg}", source=label, line=exc.lineno
         ) from None
+    except ValueError:
+        # json's own refusal of a number of more than 4,300 digits (no count is that long)
+        raise DeckFormatError("holds a number too long to be a count", source=label) from None
     if looks_like_stdeck(data):
         return parse_stdeck(data, label, path)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):

@@ -1,19 +1,21 @@
 """A deck file changed in place, in its own format: the lines of the cards that change are
 rewritten (:mod:`deckcheck.decks.rewrite` makes the new bytes), a new line spelled as the
-game's export writes the card; the file is written atomically. ``add``, ``remove`` and
-``fix --write`` share it."""
+game's export writes the card; the result is read back and checked before it is written, and
+written under the file's lock, atomically (:mod:`deckcheck.export.write`). ``add``, ``remove``
+and ``fix --write`` share it."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
-from deckcheck.core.errors import DeckFormatError, UsageError
-from deckcheck.core.inputs import read_bytes, source_label
+from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
+from deckcheck.core.inputs import source_label
 from deckcheck.core.violations import Report
 from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
@@ -22,6 +24,7 @@ from deckcheck.decks.resolve import PartlyResolvedError, resolve_line, telling_a
 from deckcheck.decks.rewrite import (
     EDITABLE,
     Change,
+    Encoded,
     Held,
     decode_keeping,
     dek_card_line,
@@ -31,8 +34,8 @@ from deckcheck.decks.rewrite import (
     edit_toml,
 )
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.formats import reference, render_with_notes
-from deckcheck.export.write import write_atomically
+from deckcheck.export.formats import formats_for, reference, render, render_with_notes
+from deckcheck.export.write import editing
 from deckcheck.games.base import Game
 
 
@@ -44,19 +47,165 @@ def apply_changes(
     variant: str | None = None,
     catalogs: Sequence[str | Path] = (),
 ) -> None:
-    """Make several changes to a deck file in place at once (as :func:`edit_deck` makes one:
-    format, encoding, comments, order and line ends kept; written atomically). For callers
-    that already know the cards (``fix --write``)."""
-    target = Path(path)
-    label = source_label(path)
-    text, encoded = decode_keeping(read_bytes(target), label)
-    source = parse_editable(text, label, target)
-    loaded, _ = load_editable(source, game, variant, catalogs)
+    """Make several changes to a deck file in place at once (format, encoding, comments, order
+    and line ends kept), the file locked, the result checked before it is written, and
+    written atomically (:mod:`deckcheck.export.write`). For callers that already know the
+    cards."""
+    with editing(path) as held:
+        held.replace(
+            rewritten(held.data, path, changes, game=game, variant=variant, catalogs=catalogs)
+        )
+
+
+def replace_with_answer(
+    deck: str | Path,
+    read_before: bytes | None,
+    loaded: LoadedDeck,
+    answer: Deck,
+    changes: Sequence[tuple[Card, int]],
+    catalogs: Sequence[str | Path] = (),
+) -> tuple[str, Path]:
+    """``--write`` of a computed answer (``fix``, ``optimize``): under the deck's lock, refuse
+    a deck that no longer holds ``read_before`` (the bytes the answer was computed from),
+    keep ``DECK.bak``, and replace the deck with the answer, edited in place where its format
+    allows (``changes``: each card's copies added or removed), else written anew in its
+    format. The text written and the backup's path."""
+    path = Path(deck)
+    with editing(deck) as held:
+        held.unchanged_since(read_before)
+        saved = held.backup()
+        data = _in_place(held.data, deck, loaded, changes, catalogs)
+        if data is None:
+            data = answer_text(loaded, answer, path).encode("utf-8")
+        held.replace(data)
+    return data.decode("utf-8", errors="replace"), saved
+
+
+def _in_place(
+    data: bytes,
+    deck: str | Path,
+    loaded: LoadedDeck,
+    changes: Sequence[tuple[Card, int]],
+    catalogs: Sequence[str | Path],
+) -> bytes | None:
+    """The changes made line by line (comments, order and format kept) where the format can
+    be edited so and the order of the cards does not matter (a Drake stack may be reordered:
+    it is written anew); None: write it anew."""
+    if loaded.game.spec.ordered:
+        return None
     try:
-        new_text = edited_text(text, source, loaded, changes)
+        return rewritten(
+            data,
+            deck,
+            [Change(card, delta) for card, delta in changes if delta],
+            game=loaded.game.id,
+            variant=loaded.variant.name,
+            catalogs=catalogs,
+        )
+    except DeckcheckError:
+        return None  # a format the editor does not write (CSV, Markdown, gemp)
+
+
+def answer_text(loaded: LoadedDeck, answer: Deck, out_path: Path | None) -> str:
+    """A computed deck in the loaded deck's own format (a Markdown table stays one; a format
+    deckcheck does not write becomes text)."""
+    as_loaded = replace(loaded, deck=answer)
+    available = formats_for(as_loaded)
+    fmt = loaded.source.format if loaded.source.format in available else "text"
+    if is_markdown(loaded.source) and "markdown" in available:
+        fmt = "markdown"
+    return render(as_loaded, fmt, out_path)
+
+
+def rewritten(
+    data: bytes,
+    path: str | Path,
+    changes: Sequence[Change],
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    catalogs: Sequence[str | Path] = (),
+) -> bytes:
+    """The bytes of the deck file ``path`` (now ``data``) with ``changes`` made in place,
+    checked to read back with exactly those changes; a format that cannot be edited so is a
+    :class:`DeckcheckError` and nothing is written."""
+    label = source_label(path)
+    text, encoded = decode_keeping(data, label)
+    source = parse_editable(text, label, Path(path))
+    loaded, _ = load_editable(source, game, variant, catalogs)
+    new_text = labelled_edit(text, source, loaded, changes, label)
+    checked_edit(new_text, label, Path(path), loaded, changes, game, variant, catalogs)
+    return encoded_as_before(encoded, new_text, label)
+
+
+def labelled_edit(
+    text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change], label: str
+) -> str:
+    """:func:`edited_text`, its errors naming the file."""
+    try:
+        return edited_text(text, source, loaded, changes)
     except DeckFormatError as exc:
         raise DeckFormatError(exc.message, source=label, line=exc.line) from None
-    write_atomically(target, encoded.encode(new_text), force=True)
+
+
+def encoded_as_before(encoded: Encoded, text: str, label: str) -> bytes:
+    """The edited text in the file's own encoding; a character it cannot hold is refused."""
+    try:
+        return encoded.encode(text)
+    except UnicodeEncodeError as exc:
+        raise DeckFormatError(
+            f"not edited: {exc.object[exc.start : exc.end]!r} cannot be written in the file's "
+            f"encoding ({encoded.codec}); re-save it as UTF-8 (the file is unchanged)",
+            source=label,
+        ) from None
+
+
+def checked_edit(
+    new_text: str,
+    label: str,
+    path: Path,
+    loaded: LoadedDeck,
+    changes: Sequence[Change],
+    game: str | None,
+    variant: str | None,
+    catalogs: Sequence[str | Path],
+) -> tuple[LoadedDeck, Report]:
+    """The edited deck as it will read back, checked before a byte is written: it must read,
+    and hold every card as before but for the changes (else nothing is written)."""
+    try:
+        after_loaded, after = load_editable(
+            parse_editable(new_text, label, path), game, variant, catalogs
+        )
+    except DeckcheckError as exc:
+        raise DeckFormatError(
+            f"not edited: the edit would make it unreadable ({exc.message}); the file is unchanged",
+            source=label,
+            line=exc.line,
+        ) from None
+    expected = _totals(loaded)
+    for change in changes:
+        expected[change.card.id] += change.delta
+    if +expected != +_totals(after_loaded):
+        raise DeckFormatError(
+            "not edited: deckcheck cannot edit this file's lines so that they read back as "
+            "meant (the file is unchanged); edit it in a text editor",
+            source=label,
+        )
+    return after_loaded, after
+
+
+def _totals(loaded: LoadedDeck) -> Counter[str]:
+    """Every card's copies in the file, in every zone."""
+    totals: Counter[str] = Counter()
+    for entry in loaded.deck.all_entries():
+        totals[entry.card.id] += entry.count
+    return totals
+
+
+def is_markdown(source: DeckSource) -> bool:
+    """Whether a text deck's cards are rows of a Markdown table (``export --to markdown``):
+    its lines are table rows, which the text editor does not write."""
+    return source.format == "text" and any(line.text.startswith("|") for line in source.lines)
 
 
 def parse_editable(text: str, label: str, path: Path) -> DeckSource:
@@ -65,6 +214,11 @@ def parse_editable(text: str, label: str, path: Path) -> DeckSource:
         raise UsageError(
             f"deckcheck edits text, Lackey, .dek, TOML and JSON decks; {label} is {source.format}"
             ": export it to one of those first (deckcheck export DECK --to text -o FILE)"
+        )
+    if is_markdown(source):
+        raise UsageError(
+            f"{label} holds a Markdown table; deckcheck edits text, Lackey, .dek, TOML and JSON "
+            "decks: export it to one of those first (deckcheck export DECK --to text -o FILE)"
         )
     if source.format == "toml" and re.search(r"^\s*sequence\s*=", text, re.M):
         raise UsageError(

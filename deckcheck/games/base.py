@@ -278,10 +278,16 @@ class Game:
                 )
             spec = self.spec.settings[key]
             text = str(raw).strip()
-            if not text.isascii() or not text.isdigit() or not spec.min <= int(text) <= spec.max:
+            if (
+                not text.isascii()
+                or not text.isdigit()
+                or len(text.lstrip("0")) > len(str(spec.max))
+                or not spec.min <= int(text) <= spec.max
+            ):
+                shown = text if len(text) <= 24 else f"{text[:12]}… ({len(text):,} characters)"
                 raise UsageError(
                     f"setting {key} must be a whole number from {spec.min} to {spec.max}, "
-                    f"not {text!r}"
+                    f"not {shown!r}"
                 )
             overrides[key] = int(text)
         return variant.with_params(overrides) if overrides else variant

@@ -70,8 +70,11 @@ class Search:
     mixes whose exact chance was computed; ``ruled_out``: mixes skipped by a bound (a better
     or equal mix scored no more than a deck in hand, or the best legal mix scored more);
     ``unreachable``: mixes the solver proved no legal deck within the limits reaches;
-    ``simulated``: mixes whose exact chance is out of reach. ``gain_bound``: for a search cut
-    short, the most a deck within the limits could still gain over the answer.
+    ``simulated``: mixes whose exact chance is out of reach; ``reached``: mixes a legal deck
+    within the limits was found for (each the best so far when asked; the last is the
+    answer's); ``ruled_out + unreachable + reached + simulated == candidates``.
+    ``gain_bound``: for a search cut short, the most a deck within the limits could still
+    gain over the answer.
     """
 
     status: str
@@ -83,6 +86,7 @@ class Search:
     ruled_out: int = 0
     unreachable: int = 0
     simulated: int = 0
+    reached: int = 0
     gain_bound: Fraction | None = None
     distance: int = 0
     notes: tuple[str, ...] = ()
@@ -214,6 +218,8 @@ class _Model:
                 # The search then runs over more decks than the legal ones: its answer is
                 # still the best legal deck when it passes the rule (checked on it).
                 self.notes.append(f"{code} is checked on the answer only ({rc.note})")
+            elif rc.note:
+                self.notes.append(f"{code}: {rc.note}")  # cards it cannot use: unknown values
         fixed: dict[str, int] = {}
         for rc in stated.values():
             for card_id, n in rc.fixed.items():
@@ -223,12 +229,13 @@ class _Model:
         self.selectors = bound.selectors
         self.key_of = _answers(catalog, self.selectors)
         roles = _roles(catalog, setup, loaded)
-        self.later = any(len(r) > 2 for r in roles.values())
+        self.later = any(r[3] for r in roles.values())
         self.card_var: dict[str, int] = {}
         self.merged: dict[int, list[str]] = {}
         self.upper_of: dict[str, int] = {}
         signature = _signatures(stated)
         groups: dict[tuple[Any, ...], list[str]] = {}
+        held: list[str] = []
         for card in catalog:
             i = card.id
             have = self.deck_counts.get(i, 0)
@@ -236,6 +243,12 @@ class _Model:
             low = have if i in limits.keep else 0
             if i in fixed:  # the only count the rules allow (a card they forbid: 0)
                 low, high = max(low, fixed[i]), min(high, fixed[i])
+            if roles.get(i, _PILE)[0] == "one_per" and len(_values(card, roles[i][2])) > 1:
+                # A card of several values (an Outpost of two affiliations) is set aside once
+                # per value still free, in the deck's order, which the rules' constraints do
+                # not state (they count it once): held at its count, and said.
+                low = high = have
+                held.append(card.name)
             if high <= 0 and low <= 0 and have == 0:
                 continue  # never in any answer
             self.upper_of[i] = max(high, 0)
@@ -253,6 +266,12 @@ class _Model:
             self.merged[v] = members
             for i in members:
                 self.card_var[i] = v
+        if held:
+            shown = ", ".join(held[:4]) + (f" and {len(held) - 4} more" if len(held) > 4 else "")
+            self.notes.append(
+                f"held at their count (a card set aside once per value it has, in the deck's "
+                f"order): {shown}"
+            )
         self._rules(stated)
         self._distance(limits)
         self._pile(roles, setup)
@@ -440,8 +459,8 @@ class _Model:
         return tuple(round(x[n]) for n in self.pile_var)
 
 
-_PILE: tuple[Any, ...] = ("pile", -1)
-_ALL: tuple[Any, ...] = ("all", -1)
+_PILE: tuple[Any, ...] = ("pile", -1, "", False)
+_ALL: tuple[Any, ...] = ("all", -1, "", False)
 
 
 def _answers(cards: Sequence[Card], selectors: Sequence[Any]) -> dict[str, tuple[bool, ...]]:
@@ -490,8 +509,9 @@ def _aside_rules(setup: DrawSetup, loaded: LoadedDeck) -> list[Any]:
 def _roles(
     catalog: Iterable[Card], setup: DrawSetup, loaded: LoadedDeck
 ) -> dict[str, tuple[Any, ...]]:
-    """For each card the first set-aside rule that takes it: ("all", i) every copy,
-    ("count", i) some copies, ("one_per", i) one per value; cards of no rule are absent."""
+    """For each card the first set-aside rule that takes it: (kind, the rule's index, its
+    ``one_per`` field, whether a later rule could take copies it leaves); kind "all" takes
+    every copy, "count" some, "one_per" one per value; cards of no rule are absent."""
     from deckcheck.catalog.selectors import bind_selector
 
     rules = _aside_rules(setup, loaded)
@@ -501,14 +521,10 @@ def _roles(
         for i, (rule, selects) in enumerate(zip(rules, answers, strict=True)):
             if not selects:
                 continue
-            if rule.one_per:
-                roles[card_id] = ("one_per", i)
-            elif rule.count is not None:
-                roles[card_id] = ("count", i)
-            else:
-                roles[card_id] = ("all", i)
-            if sum(answers) > 1 and (rule.count is not None or rule.one_per):
-                roles[card_id] += ("later",)  # copies it leaves, a later rule could take
+            kind = "one_per" if rule.one_per else "count" if rule.count is not None else "all"
+            # copies a partial rule leaves that a later rule could take: not stated
+            later = sum(answers) > 1 and kind != "all"
+            roles[card_id] = (kind, i, rule.one_per, later)
             break
     return roles
 
@@ -808,6 +824,7 @@ def search(
             ruled_out=ruled,
             unreachable=unreachable,
             simulated=simulated,
+            reached=checked - unreachable,
             gain_bound=gain,
             distance=_distance(model, best_x),
             more=more,

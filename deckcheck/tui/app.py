@@ -71,6 +71,11 @@ Confirm Button { margin-right: 1; }
 """
 
 
+def brief(error: DeckcheckError) -> str:
+    """An error in the message line: its message and its first hint (a suggestion)."""
+    return error.message + (f" ({error.details[0].strip()})" if error.details else "")
+
+
 class Confirm(ModalScreen[str]):
     """A question with a few answers (buttons; the first letter of each is its key)."""
 
@@ -416,7 +421,7 @@ class BuildApp(App[None]):
         try:
             found, total = search(self.session.opened.loaded, text, self.overlays())
         except DeckcheckError as exc:
-            self.say(exc.message, error=True)
+            self.say(brief(exc), error=True)
             return
         self.found = found
         table.clear()
@@ -458,7 +463,7 @@ class BuildApp(App[None]):
         try:
             self.session.add(card, delta, zone)
         except DeckcheckError as exc:
-            self.say(exc.message, error=True)
+            self.say(brief(exc), error=True)
             return
         copies = self.session.opened.loaded.deck.counts().get(card.id, 0)
         verb = "added" if delta > 0 else "removed"

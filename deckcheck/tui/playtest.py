@@ -12,8 +12,10 @@ same card for card and a redraw deals what the rules' redraw would.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 from deckcheck.analysis.odds import Bound, OddsOptions, bind, compute_odds
@@ -26,8 +28,8 @@ from deckcheck.commands.hands import accepted_hand, sample_hands
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.draws.facade import Choices, Dealer, DealShape, StepKind
-from deckcheck.draws.model import RedrawRule
+from deckcheck.draws.facade import Choices, Dealer, DealShape, StepKind, optimal_return
+from deckcheck.draws.model import Query, RedrawRule, ReturnRule
 from deckcheck.draws.policies import triggers_held
 
 
@@ -158,11 +160,13 @@ def _advice(
     rule = bound.procedure.mulligan
     if setup.mulligan is None or rule is None:
         return "no mulligan in this game: the hand is kept"
-    if not isinstance(rule, RedrawRule):
-        return f"mulligan: {setup.mulligan.description} (the optimal return is played above)"
     counts = dealer.counts(list(hand))
     aim = " and ".join(goal)
     keep = 1.0 if bound.problem.satisfied(counts) else 0.0
+    if isinstance(rule, ReturnRule):
+        return _return_advice(bound, counts, rule, aim, keep)
+    if not isinstance(rule, RedrawRule):
+        return f"mulligan: {setup.mulligan.description}"
     left = None if rule.max_redraws is None else rule.max_redraws - taken
     if left == 0 or not triggers_held(rule, bound.problem, counts):
         why = "no redraw left" if left == 0 else "the rule offers no redraw for it"
@@ -174,6 +178,43 @@ def _advice(
         return f"optimal: unknown ({exc.message})"
     verdict = "redraw" if keep < again else "keep"
     return f"optimal: {verdict}; {aim}: {keep:.0%} kept, {again:.1%} redrawn"
+
+
+def _return_advice(
+    bound: Bound, counts: tuple[int, ...], rule: ReturnRule, aim: str, keep: float
+) -> str:
+    """The optimal return for the goal in the opening hand (``hand``'s), and the exact
+    chance of the goal kept and after that return (the cards kept, ``rule.count`` drawn from
+    the pile with the returned ones shuffled in)."""
+    if not bound.problem.conditions:
+        return "no goal: the hand is kept; conditions in the Odds tab give the optimal return"
+    size = sum(counts)
+    choice = optimal_return(bound.problem, bound.procedure, Query(size, False, True))
+    if choice is None:
+        return f"the optimal return is out of reach here; {aim}: {keep:.0%} kept"
+    back = choice(counts)
+    if back is None or not any(back):
+        return f"optimal: keep; {aim}: {keep:.0%} kept"
+    kept = [c - b for c, b in zip(counts, back, strict=True)]
+    left = [n - k for n, k in zip(bound.problem.group_sizes, kept, strict=True)]
+    total = math.comb(sum(left), rule.count)
+    won = 0
+    for drawn in _compositions(rule.count, left):
+        if bound.problem.satisfied([k + d for k, d in zip(kept, drawn, strict=True)]):
+            won += math.prod(math.comb(n, d) for n, d in zip(left, drawn, strict=True))
+    after = Fraction(won, total)
+    return f"optimal: return {rule.count}; {aim}: {keep:.0%} kept, {float(after):.1%} after it"
+
+
+def _compositions(n: int, sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to take ``n`` cards from groups of ``sizes`` (counts per group)."""
+    if not sizes:
+        if n == 0:
+            yield ()
+        return
+    for k in range(min(n, sizes[0]) + 1):
+        for rest in _compositions(n - k, sizes[1:]):
+            yield (k, *rest)
 
 
 #: Cards a search lists at most (a table of thousands helps nobody; the count is said).
