@@ -582,11 +582,12 @@ def odds_options(
         text = str(redraws).strip().lower()
         if text == UNLIMITED:
             parsed = None
-        elif text.isdigit() and int(text) <= MAX_REDRAWS:
+        elif text.isascii() and text.isdigit() and len(text) <= 6 and int(text) <= MAX_REDRAWS:
             parsed = int(text)
         else:
             raise UsageError(
-                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not {redraws!r}"
+                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not "
+                f"{str(redraws)[:24]!r}"
             )
     if redraw_policy not in ("always", "optimal"):
         raise UsageError(f"--redraw-policy is 'always' or 'optimal', not {redraw_policy!r}")
