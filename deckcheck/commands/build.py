@@ -35,6 +35,7 @@ from deckcheck.export.inplace import (
     placed_zone,
 )
 from deckcheck.export.write import editing, write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
 
 #: Turns the odds chart shows (turn 1 is the opening hand).
 ODDS_TURNS = 6
@@ -57,15 +58,12 @@ def open_text(
     text: str,
     label: str,
     path: Path,
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
 ) -> OpenedText:
     """A deck file's decoded text, opened in memory (``path``: where it lives, for the
     overlays its header names and for messages)."""
     source = parse_editable(text, label, path)
-    loaded, report = load_editable(source, game, variant, catalogs)
+    loaded, report = load_editable(source, context)
     return OpenedText(text, source, loaded, report)
 
 
@@ -151,17 +149,13 @@ class BuildSession:
         self,
         path: str | Path,
         *,
-        game: str | None = None,
-        variant: str | None = None,
-        catalogs: Sequence[str | Path] = (),
+        context: Context = NO_CONTEXT,
         new_text: str | None = None,
     ) -> None:
         self.path = Path(path)
         self.new_text = new_text
         self.label = source_label(str(path))
-        self.game_arg = game
-        self.variant_arg = variant
-        self.catalogs = tuple(catalogs)
+        self.context = context
         self.undo_stack: list[str] = []
         self.redo_stack: list[str] = []
         self.on_disk: bytes | None = None
@@ -207,14 +201,7 @@ class BuildSession:
         return OpenedText(text, source, loaded, validate_loaded(loaded))
 
     def _open(self, text: str) -> OpenedText:
-        return open_text(
-            text,
-            self.label,
-            self.path,
-            game=self.game_arg,
-            variant=self.variant_arg,
-            catalogs=self.catalogs,
-        )
+        return open_text(text, self.label, self.path, self.context)
 
     @property
     def text(self) -> str:
