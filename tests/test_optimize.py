@@ -21,6 +21,7 @@ from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.facade import Mode, Policy, solve
 from deckcheck.draws.model import Procedure, Query
+from deckcheck.games.context import make_context
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TERRA = str(EXAMPLES / "ren-dhark" / "terra-custom.txt")
@@ -193,10 +194,14 @@ def test_a_collection_limits_the_answer() -> None:
 
 
 def test_dorn_random_party_and_drake_random_stack() -> None:
-    dorn = load_deck(str(EXAMPLES / "dorn" / "first-game-party.txt"), variant="random-party")
+    dorn = load_deck(
+        str(EXAMPLES / "dorn" / "first-game-party.txt"), make_context(variant="random-party")
+    )
     heroes = [c.id for c in dorn.catalog if c.has_type("hero")]
     _check(dorn, ["recommended:true>=5"], OddsOptions(), 2, heroes)
-    drake = load_deck(str(EXAMPLES / "the-drake" / "custom-stack.txt"), variant="random")
+    drake = load_deck(
+        str(EXAMPLES / "the-drake" / "custom-stack.txt"), make_context(variant="random")
+    )
     troops = [c.id for c in drake.catalog]
     assert _check(drake, ["name:Drake>=1"], OddsOptions(), 3, troops) == Fraction(4, 9)
 

@@ -791,9 +791,13 @@ def _pairs(words: Sequence[str]) -> list[tuple[str, int]]:
 
     pairs: list[tuple[str, int]] = []
     for word in words:
-        if word.isdigit() and pairs and pairs[-1][1] == 0:
+        number = word.isascii() and word.isdigit()  # "²" is a digit to Python, not a count
+        if number and len(word.lstrip("0")) > 6:
+            shown = word if len(word) <= 24 else f"{word[:12]}… ({len(word):,} digits)"
+            raise UsageError(f"the number of copies is 1 to 10,000, not {shown}")
+        if number and pairs and pairs[-1][1] == 0:
             pairs[-1] = (pairs[-1][0], int(word))
-        elif word.isdigit() and not pairs:
+        elif number and not pairs:
             raise UsageError(f'{word} copies of what? Give the card first: "Gowron" {word}')
         else:
             if pairs and pairs[-1][1] == 0:

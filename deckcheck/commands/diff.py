@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from deckcheck.catalog.model import Card
@@ -11,7 +9,7 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import LoadedDeck
 from deckcheck.games.setaside import set_aside
 
 
@@ -118,13 +116,10 @@ def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
     return n, n
 
 
-def diff_decks(
-    a: str, b: str, *, catalogs: Sequence[str | Path] = (), game: str | None = None
-) -> DeckDiff:
-    """Compare two decks of the same game."""
-    left = load_deck(a, game=game, catalogs=catalogs)
-    right = load_deck(b, game=game, catalogs=catalogs)
+def diff_decks(left: LoadedDeck, right: LoadedDeck) -> DeckDiff:
+    """Compare two loaded decks of the same game."""
     if left.game.id != right.game.id:
+        a, b = left.source.label, right.source.label
         raise UsageError(
             f"{a} is a {left.game.id} deck and {b} a {right.game.id} deck: "
             "diff compares decks of one game"

@@ -23,12 +23,13 @@ from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import LoadedDeck, load_deck, owned_copies
 from deckcheck.decks.resolve import lookup, pick
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
 from deckcheck.export.inplace import answer_text, replace_with_answer
 from deckcheck.export.write import read_now, write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.solve.nearest import Change
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, UNREACHABLE, Search, relaxed_note, search
 
@@ -187,14 +188,6 @@ def resolve_cards(loaded: LoadedDeck, names: Sequence[str], option: str) -> list
             )
         ids.append(card.id)
     return ids
-
-
-def owned_counts(
-    path: str | Path, loaded: LoadedDeck, catalogs: Sequence[str | Path]
-) -> dict[str, int]:
-    """A collection file's copies by card id (read as a deck of the same game)."""
-    collection = load_deck(path, game=loaded.game.id, catalogs=catalogs)
-    return dict(collection.deck.counts())
 
 
 # ------------------------------------------------------------------------------ the answer
@@ -394,10 +387,7 @@ def optimize_deck(
     output: str | Path | None = None,
     force: bool = False,
     time_limit: float | None = None,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, Any] | None = None,
+    context: Context = NO_CONTEXT,
     progress: Callable[[int, int], None] | None = None,
 ) -> OptimizeResult:
     """Open the deck (and the collection), search, and write the answer where asked:
@@ -408,8 +398,8 @@ def optimize_deck(
     if write and deck == "-":
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
     read_at_load = read_now(deck) if write else None  # replaced only if it still holds them
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
-    counts = owned_counts(owned, loaded, catalogs) if owned is not None else None
+    loaded = load_deck(deck, context)
+    counts = owned_copies(owned, loaded.game, context) if owned is not None else None
     result, answer = optimize_loaded(
         loaded,
         conditions,
@@ -426,7 +416,7 @@ def optimize_deck(
         if not result.changes:
             return result
         moves = [(c.card, c.delta) for c in result.changes]
-        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, catalogs)
+        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, context)
         return dataclasses.replace(result, text=text, written_to=str(deck), backup=str(saved))
     if output is not None:
         if str(output) == "-":

@@ -104,3 +104,29 @@ def _taken(
         if step:
             in_zone[(card_id, where)] = have - step
             take -= step
+
+
+def pinned(deck: Deck, rules: Sequence[SetAsideModel]) -> tuple[SetAsideModel, ...] | None:
+    """Rules that set aside what ``rules`` set aside from this deck, written without zones, so
+    that rules stated over card counts (``fix``) see the file's own placement: each card the
+    file wrote wholly in a zone a rule names is taken (by id) as that rule takes it, each card
+    wholly outside them is never taken, and any other card (one the answer adds) falls to the
+    ``fallback`` rules, placed by type. None when the file places nothing (the rules stand)."""
+    if not places(deck, rules):
+        return None
+    zone_rules = {rule.zone: rule for rule in rules if rule.zone}
+    zones: dict[str, set[str | None]] = {}
+    for e in deck.entries:
+        zones.setdefault(e.card.id, set()).add(e.zone)
+    out = [rule for rule in rules if not rule.zone and not rule.fallback]
+    for card_id, where in zones.items():
+        if len(where) != 1:
+            continue  # copies in several zones: placed by type
+        (zone,) = where
+        rule = zone_rules.get(zone or "")
+        if rule is not None:
+            out.append(SetAsideModel(select=f"id:{card_id}", why=rule.why, fallback=True))
+        else:
+            out.append(SetAsideModel(select=f"id:{card_id}", count=0, fallback=True))
+    out += [rule for rule in rules if rule.fallback]
+    return tuple(out)

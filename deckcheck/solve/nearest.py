@@ -34,6 +34,7 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import lookup, pick
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.linear import Linear, RuleConstraints
+from deckcheck.games.setaside import pinned
 
 TIME_LIMIT = 60.0
 """Seconds HiGHS may spend on one solve; beyond it the answer comes without a proof."""
@@ -158,7 +159,13 @@ class _Model:
 def _collect(
     loaded: LoadedDeck, codes: Sequence[str]
 ) -> tuple[dict[str, RuleConstraints], list[str]]:
-    stated = {c: loaded.game.constraints(c, loaded.catalog, loaded.variant) for c in codes}
+    variant = loaded.variant
+    if variant.set_aside is not None:
+        # the file's own placement of its cards (a seed zone), as the rules will judge it
+        own = pinned(loaded.deck, variant.set_aside)
+        if own is not None:
+            variant = dataclasses.replace(variant, set_aside=own)
+    stated = {c: loaded.game.constraints(c, loaded.catalog, variant) for c in codes}
     unstated = [
         f"{code} is checked on the answer only ({rc.note or 'not stated as constraints'})"
         for code, rc in stated.items()
@@ -426,20 +433,33 @@ def _answer_deck(
     if order:
         entries = tuple(DeckEntry(cards[i], 1) for i in order)
     else:
+        # A card's lines keep their zones: copies added go to its first line, copies removed
+        # leave from its last lines first.
+        left = {i: values.get(i, 0) for i in counts}
+        extra = {i: left[i] - counts[i] for i in counts}
         entries_list: list[DeckEntry] = []
-        seen: set[str] = set()
-        for e in deck:
-            if e.card.id in seen:
-                continue
-            seen.add(e.card.id)
-            if values.get(e.card.id, 0):
-                entries_list.append(dataclasses.replace(e, count=values[e.card.id]))
-        entries_list += [
+        for e in reversed(deck.entries):
+            take = e.count
+            if extra[e.card.id] < 0:
+                cut = min(take, -extra[e.card.id])
+                take -= cut
+                extra[e.card.id] += cut
+            if take:
+                entries_list.append(dataclasses.replace(e, count=take))
+        entries_list.reverse()
+        for i, e in enumerate(entries_list):
+            if extra.get(e.card.id, 0) > 0:
+                entries_list[i] = dataclasses.replace(e, count=e.count + extra[e.card.id])
+                extra[e.card.id] = 0
+        new = [
             DeckEntry(c, values[c.id])
             for c in loaded.catalog
-            if c.id not in seen and values.get(c.id, 0)
+            if c.id not in counts and values.get(c.id, 0)
         ]
-        entries = tuple(entries_list)
+        if new and loaded.game.place is not None and any(e.zone for e in deck.entries):
+            # where the file has zones, a card the answer adds goes where the game puts it
+            new = list(loaded.game.place(dataclasses.replace(deck, entries=tuple(new))).entries)
+        entries = tuple(entries_list + new)
     return dataclasses.replace(deck, entries=entries), changes
 
 

@@ -398,7 +398,7 @@ class BuildApp(App[None]):
 
     def overlays(self) -> list[str | Path]:
         """The catalog overlays the deck's header names, then the command line's."""
-        return [*self.session.opened.source.catalogs, *self.session.catalogs]
+        return [*self.session.opened.source.catalogs, *self.session.context.overlays]
 
     def action_search(self) -> None:
         """Focus the search box, its text selected (typing replaces it)."""
@@ -531,14 +531,18 @@ class BuildApp(App[None]):
             )
             return
         except DeckcheckError as exc:
-            self.say(f"not saved: {exc}", error=True)
+            self.say(f"not saved: {brief(exc)}", error=True)
             return
         self.say(f"saved {self.session.label}")
         self.show_title()
 
     def _conflict_answered(self, answer: str | None) -> None:
         if answer == "overwrite":
-            self.session.save(overwrite=True)
+            try:
+                self.session.save(overwrite=True)
+            except DeckcheckError as exc:
+                self.say(f"not saved: {brief(exc)}", error=True)
+                return
             self.say(f"saved {self.session.label} over the other change")
         elif answer == "reload":
             self.action_reload()
@@ -552,7 +556,7 @@ class BuildApp(App[None]):
         try:
             self.session.reload()
         except DeckcheckError as exc:
-            self.say(f"not reloaded: {exc}", error=True)
+            self.say(f"not reloaded: {brief(exc)}", error=True)
             return
         self.say(f"reloaded {self.session.label} (u brings your edits back)")
         self.refresh_all()

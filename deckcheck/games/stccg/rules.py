@@ -341,8 +341,10 @@ def _pool_reason(tags: Iterable[str], variant: Variant) -> str:
 
 
 def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.pool: every card of the deck (and of its side decks) carries the format's legality
-    tag; one finding per card outside the pool, saying why (banned, a virtual card, …)."""
+    """stccg.pool: every card (side decks too) in the format's card pool.
+
+    A card is in the pool when its legality tags (``legal``) hold the format's; one finding per
+    card outside it, saying why (banned, a virtual card, …)."""
     field, tag, name = (variant.param(k) for k in ("pool_field", "pool", "pool_name"))
     skipped = {fold(z) for z in variant.param("pool_skips_zones")}
     entries = [*deck.entries, *(e for e in deck.side if fold(e.zone or "") not in skipped)]
@@ -409,9 +411,11 @@ def _by_type(seeds: Iterable[SetAside]) -> str:
 
 
 def seed_max(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.seed-max: at most ``max_seed`` cards in the seed deck; and at most
-    ``max_seeded_draw_types`` cards of ``seeded_draw_types`` among them (Warp Speed: one ship,
-    personnel or equipment) where the variant limits them."""
+    """stccg.seed-max: a seed deck of at most 30 cards (Warp Speed: 10).
+
+    At most ``max_seed`` cards in the seed deck; and at most ``max_seeded_draw_types`` cards
+    of ``seeded_draw_types`` among them (Warp Speed: one ship, personnel or equipment) where
+    the variant limits them."""
     seeds = seed_deck(deck, catalog, variant)
     n, limit = sum(s.count for s in seeds), variant.param("max_seed")
     if n > limit:
@@ -435,8 +439,10 @@ def seed_max(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
 
 
 def draw_min(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.draw-min: at least ``min_draw`` cards in the draw deck (every counted card that is
-    neither a mission nor in the seed deck)."""
+    """stccg.draw-min: a draw deck of at least 30 cards (Warp Speed: 20).
+
+    At least ``min_draw`` cards in the draw deck: every counted card that is neither a mission
+    nor in the seed deck."""
     aside = set_aside(deck, catalog, _format_rules(variant))
     draw = deck.size - sum(a.count for a in aside)
     low = variant.param("min_draw")
@@ -457,17 +463,19 @@ def _reporting(card: Card, variant: Variant) -> bool:
 
 
 def reporting(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.reporting: a seeded Outpost or Headquarters, where Personnel and Ships report."""
+    """stccg.reporting: a seeded Outpost, Headquarters or Station, where Personnel report."""
     if not any(_reporting(s.card, variant) for s in seed_deck(deck, catalog, variant)):
         yield error(
             "stccg.reporting",
-            "no seeded Outpost or Headquarters: Personnel and Ships report for duty at a "
-            "facility, so without one none of them can ever be played",
+            "no seeded Outpost, Headquarters or Station: Personnel and Ships report for duty "
+            "at a facility, so without one none of them can ever be played",
         )
 
 
 def one_outpost(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.one-outpost: exactly ``outposts_seeded`` Outposts in the seed deck (Warp Speed)."""
+    """stccg.one-outpost: exactly one Outpost seeded (Warp Speed).
+
+    Exactly ``outposts_seeded`` Outposts in the seed deck."""
     want = variant.param("outposts_seeded")
     outpost = variant.param("outpost_type")
     seeds = sorted(seed_deck(deck, catalog, variant), key=lambda s: s.card.id)
@@ -483,8 +491,10 @@ def one_outpost(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viol
 
 
 def mission_copies(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.mission-copies: a non-universal mission at most once (same-card copies; the
-    sources' rule of one mission per location is not checked: the data has no locations)."""
+    """stccg.mission-copies: a non-universal mission at most once.
+
+    Copies of one card; the sources' rule of one mission per location is not checked: the data
+    has no locations."""
     for card, n in _copies(deck, variant.param("mission_type")):
         if n > 1 and not card.get("universal"):
             yield error(
@@ -509,8 +519,10 @@ def mission_copies_constraints(catalog: Catalog, variant: Variant) -> RuleConstr
 
 
 def side_decks(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.side-decks: each side deck the variant limits (Q's Tent: at most 13, no two
-    alike) within its limits; side decks are never counted in the deck."""
+    """stccg.side-decks: Q's Tent at most 13 cards, no two alike.
+
+    Each side deck the variant limits (``side_decks``) within its limits; side decks are never
+    counted in the deck."""
     for limit in variant.param("side_decks"):
         zone = fold(limit["zone"])
         entries = [e for e in deck.side if fold(e.zone or "") == zone]
@@ -553,8 +565,8 @@ def _seed_terms(
         if card.has_type(mission):
             continue
         rule = next((r for r, s in selectors if s is None or s(card)), None)
-        if rule is None:
-            continue
+        if rule is None or rule.count == 0:
+            continue  # drawn (a rule taking no copies pins a card to the draw deck)
         if rule.count is not None:
             exact = False  # "at most N copies" is not stated here: checked on the answer
         elif rule.one_per:
@@ -612,13 +624,7 @@ RULES.update(
         "stccg.reporting": CodeRule(reporting, reporting_constraints),
         "stccg.one-outpost": CodeRule(one_outpost, one_outpost_constraints),
         "stccg.mission-copies": CodeRule(mission_copies, mission_copies_constraints),
-        "stccg.side-decks": CodeRule(
-            side_decks,
-            lambda catalog, variant: RuleConstraints(
-                "stccg.side-decks",
-                exact=False,
-                note="side decks are checked on the answer (fix changes the counted deck only)",
-            ),
-        ),
+        # fix changes the counted deck only: a side deck is what it is (checked on the answer)
+        "stccg.side-decks": CodeRule(side_decks, warnings_only("stccg.side-decks")),
     }
 )
