@@ -327,7 +327,9 @@ def test_k4_planetary_conquerors_second_player_two_conditions() -> None:
 
 
 def test_k4_drake_exactly_and_at_most() -> None:
-    drake = load_deck(str(EXAMPLES / "the-drake" / "custom-stack.txt"), variant="random")
+    drake = load_deck(
+        str(EXAMPLES / "the-drake" / "custom-stack.txt"), make_context(variant="random")
+    )
     troops = [c.id for c in drake.catalog]
     _check(drake, ["name:Drake>=1", "name:Monk<=0"], OddsOptions(seen=2), 4, troops)
     _check(drake, ["name:Archer==1"], OddsOptions(seen=3), 4, troops)
