@@ -127,6 +127,7 @@ class BuildApp(App[None]):
         Binding("m", "mulligan", "Mulligan", show=False),
         Binding("o", "optimal", "Optimal", show=False),
         Binding("d", "draw", "Draw", show=False),
+        Binding("escape", "leave_box", "Leave the box", show=False),
         Binding("q", "quit_app", "Quit"),
         Binding("ctrl+q", "quit_app", "Quit", show=False, priority=True),
     ]
@@ -399,6 +400,11 @@ class BuildApp(App[None]):
     def overlays(self) -> list[str | Path]:
         """The catalog overlays the deck's header names, then the command line's."""
         return [*self.session.opened.source.catalogs, *self.session.context.overlays]
+
+    def action_leave_box(self) -> None:
+        """Escape from a text box: back to the results, where the single keys work again."""
+        if isinstance(self.focused, Input):
+            self.query_one("#results", DataTable).focus()
 
     def action_search(self) -> None:
         """Focus the search box, its text selected (typing replaces it)."""
