@@ -293,6 +293,7 @@ def test_write_and_time_limit(tmp_path: Path) -> None:
     # A limit too short for the search: the best deck found so far, and what may be left.
     cut = api.optimize(TERRA, ["type:ship>=2"], turn=2, changes=4, time_limit=1e-9)
     assert cut.status == "best found" and cut.gain_bound is not None
+    assert not any("no deck within the limits does better" in n for n in cut.notes)
 
 
 def _varying(
@@ -318,9 +319,12 @@ def test_k4_ren_dhark_an_upper_bound_condition() -> None:
 
 
 def test_k4_planetary_conquerors_second_player_two_conditions() -> None:
+    """One Gold Miner starts in the mine whatever the deck holds: more copies stay in the
+    draw pile (the search once let the mine take none)."""
     loaded = load_deck(PC50)
     names = ["Trooper", "Pitfall", "Gold Miner", "Sabotage"]
     universe, owned, fixed = _varying(loaded, names, {})
+    _check(loaded, ["name:Gold Miner>=1"], OddsOptions(turn=1), 4, universe, owned, fixed=fixed)
     options = OddsOptions(turn=2, second=True)
     conditions = ["type:warrior>=2", "name:Pitfall>=1"]
     _check(loaded, conditions, options, 4, universe, owned, fixed=fixed)

@@ -21,9 +21,9 @@ So the search runs over class mixes, not decks:
    every better mix was proven unreachable.
 
 The answer is checked again as ``odds`` computes it on the deck written out. Where the pile
-depends on the cards' order (a rule that sets aside "one per affiliation" with cards of
-several), the programme allows every way to set them aside: the optimum is then proven when
-the deck written out scores what the programme said, else it is the best found, with the bound.
+depends on the cards' order (which of several classes' cards a rule takes first), the
+programme allows every way to set them aside: the optimum is then proven when the deck
+written out scores what the programme said, else it is the best found, with the bound.
 """
 
 from __future__ import annotations
@@ -356,10 +356,11 @@ class _Model:
         most = sum(self.upper_of[i] for i in ids)
         taken = p.var(0, count)
         full = p.var(0, 1)
-        # taken = min(count, held): taken <= held, taken >= count*full, taken >= held - M(1-full)
+        # taken = min(count, held): taken <= held, taken >= count*full, taken >= held - M*full
+        # (full = 1 needs held >= count; full = 0 makes taken = held, so held <= count)
         p.row({**held, taken: -1}, 0, math.inf)
         p.row({taken: 1, full: -count}, 0, math.inf)
-        p.row({taken: 1, **{v: -1.0 for v in held}, full: -most}, -most, math.inf)
+        p.row({taken: 1, **{v: -1.0 for v in held}, full: float(most)}, 0, math.inf)
         by_class: dict[int, list[str]] = {}
         for i in ids:
             by_class.setdefault(index[self.key_of[i]], []).append(i)
