@@ -102,3 +102,12 @@ def test_markdown_export_in_sections_by_type_without_release_columns(tmp_path: P
     copy = tmp_path / "k.md"
     copy.write_text(md, encoding="utf-8")
     assert run_cli(["validate", copy]).exit_code == 0
+
+
+def test_a_reports_notes_hang_under_their_text(terminal: int, tmp_path: Path) -> None:
+    deck = tmp_path / "pasted.txt"
+    long_title = "Klingon Deck — by SomeUser (posted 2024) " + "with a rather long by-line " * 3
+    deck.write_text(f"game: stccg-1e\n{long_title}\n1 Kurn\n", encoding="utf-8")
+    inside = [line.strip("│").rstrip() for line in _lines(["validate", deck])]
+    start = next(i for i, line in enumerate(inside) if line.lstrip().startswith("note: line 2"))
+    assert inside[start + 1].startswith(" " * 7) and inside[start + 1][7] != " ", inside

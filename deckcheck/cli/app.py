@@ -432,7 +432,8 @@ def simulate(
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
 
     For what exact maths cannot reach (look-ahead choices over many turns, any rule with
-    choices). Uses numpy and every core for long runs; a seed makes a run reproducible.
+    choices). Uses numpy, and the cores it may use for runs long enough to repay them; a seed
+    makes a run reproducible, on any number of cores.
 
     Example: [bold]deckcheck simulate my-deck.txt "type:warrior>=2" --turn 3 --seed 7[/]
     """

@@ -323,7 +323,18 @@ def _rich_report(
         ]
         return [Padding(text, (0, 0, 0, n)) if n else text for text, n in texts]
 
-    body = [*shown(above), *([table] if table is not None else []), *shown(below)]
+    def hanging(paragraphs: list[tuple[Styled, int]]) -> list[RenderableType]:
+        # A note wraps under its text, not under "note:".
+        out: list[RenderableType] = []
+        for parts, n in paragraphs:
+            text, style = parts[0] if len(parts) == 1 else ("", "")
+            if not n and text.startswith("note: "):
+                out.append(bullet(text[len("note: ") :], "note:", style))
+            else:
+                out.extend(shown([(parts, n)]))
+        return out
+
+    body = [*shown(above), *([table] if table is not None else []), *hanging(below)]
     heading = Text(*title[0])
     for part, style in title[1:]:
         heading.append(part, style=style)
