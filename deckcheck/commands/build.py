@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_progress
+from deckcheck.analysis.progress import RuleProgress, rule_progress
+from deckcheck.core.text import plural_noun
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileError, UsageError
 from deckcheck.core.inputs import read_bytes, source_label

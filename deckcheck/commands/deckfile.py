@@ -16,7 +16,8 @@ from pathlib import Path
 
 import tomli_w
 
-from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_limits, rule_progress
+from deckcheck.analysis.progress import RuleProgress, rule_limits, rule_progress
+from deckcheck.core.text import plural_noun
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, UsageError

@@ -29,7 +29,7 @@ from textual.widgets import (
     TabPane,
 )
 
-from deckcheck.analysis.progress import plural_noun
+from deckcheck.core.text import plural_noun
 from deckcheck.catalog.model import Card
 from deckcheck.commands.build import (
     BuildSession,
