@@ -136,4 +136,3 @@ def _plural_word(words: str) -> str:
     else:
         last += "s"
     return f"{head} {last}" if head else last
-
