@@ -298,3 +298,17 @@ def test_fix_keeps_the_files_seed_zone_and_seeds_what_it_adds(tmp_path: Path) ->
     # 3 missions out, 6 dilemmas out (9 seeded), one Outpost in (seeded: 10)
     assert result.distance == 10
     assert result.report is not None and result.report.status is Status.LEGAL
+
+
+def test_warp_speed_seeds_at_most_one_ship_personnel_or_equipment(tmp_path: Path) -> None:
+    people = _names("Personnel", 22, affiliation="Federation")
+    lines = [*(f"1\t{n}" for n in people[2:])]
+    lines += ["Missions:", *(f"1\t{n}" for n in _names("Mission", 3))]
+    seed = ["1\tFederation Outpost", *(f"1\t{n}" for n in _names("Dilemma", 5))]
+    one = check(tmp_path, [*lines, "Seed+Dil:", *seed, f"1\t{people[0]}"], "warp-speed")
+    assert one.status is Status.LEGAL, one.violations
+    two = check(
+        tmp_path, [*lines, "Seed+Dil:", *seed, *(f"1\t{n}" for n in people[:2])], "warp-speed"
+    )
+    assert codes(two) == ["stccg.seed-max"]
+    assert "at most 1 allowed" in two.violations[0].message
