@@ -51,11 +51,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
     from deckcheck.analysis.odds import OddsOptions, compute_odds
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck.analysis.setup import draw_setup
+    from deckcheck.decks.load import open_deck
 
     print(f"machine: {machine()}")
     for name, deck, conditions, options in QUERIES:
-        setup = open_setup(deck)
+        setup = draw_setup(open_deck(deck))
         compute_odds(setup, conditions, OddsOptions(**options))  # warm caches (imports)
         times = []
         for _ in range(args.repeat):

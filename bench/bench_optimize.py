@@ -19,6 +19,7 @@ from _common import REPO, machine
 
 from deckcheck.analysis.odds import OddsOptions
 from deckcheck.decks.load import load_deck
+from deckcheck.games.context import make_context
 from deckcheck.solve.optimize import Search, search
 
 RD = "examples/ren-dhark/terra-custom.txt"
@@ -46,7 +47,7 @@ def run(
     deck: str, variant: str | None, conditions: Sequence[str], turn: int | None, k: int
 ) -> tuple[float, Search]:
     """CPU seconds of one search, and its result."""
-    loaded = load_deck(str(REPO / deck), variant=variant)
+    loaded = load_deck(str(REPO / deck), make_context(variant=variant))
     start = time.process_time()
     found, *_ = search(loaded, conditions, OddsOptions(turn=turn), changes=k)
     return time.process_time() - start, found

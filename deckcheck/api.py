@@ -38,10 +38,10 @@ if TYPE_CHECKING:
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.commands.tune import TuneReport
-    from deckcheck.decks.load import parse_settings
     from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
+    from deckcheck.games.context import parse_settings
     from deckcheck.games.registry import GameList
     from deckcheck.solve.nearest import FixResult
 
@@ -111,8 +111,9 @@ def cards(
     """A game's cards matching every term of ``search`` (part of a name or id, ``field:value``
     or ``field<=N``), as ``variant`` (if given) changes them."""
     from deckcheck.commands.cards import find_cards
+    from deckcheck.games.context import make_context
 
-    return find_cards(game, search, catalogs, variant)
+    return find_cards(game, search, make_context(catalogs, variant=variant))
 
 
 def validate(
@@ -130,18 +131,20 @@ def validate(
     ``owned``: a deck file listing a collection; each outcome lists the copies it lacks
     (``missing``), the exit code staying the decks'."""
     from deckcheck.commands.validate import validate_paths
+    from deckcheck.games.context import make_context
 
-    return validate_paths(
-        decks, game=game, variant=variant, catalogs=catalogs, params=params, owned=owned
-    )
+    return validate_paths(decks, make_context(catalogs, game, variant, params), owned=owned)
 
 
 def legality(deck: str | Path, *, catalogs: Paths = (), game: str | None = None) -> Legality:
     """The deck under every variant of its game: one row each (variant, status, the codes of
     its findings), like a deck site's legality panel."""
     from deckcheck.commands.legality import deck_legality
+    from deckcheck.decks.load import load_deck
+    from deckcheck.games.context import make_context
 
-    return deck_legality(deck, game=game, catalogs=catalogs)
+    context = make_context(catalogs, game)
+    return deck_legality(load_deck(deck, context), context)
 
 
 def validate_and_suggest(
@@ -155,12 +158,11 @@ def validate_and_suggest(
     """:func:`validate`, and for each illegal deck the nearest legal deck (:func:`fix`)."""
     from deckcheck.commands.fix import SuggestedValidation, suggest_fixes
     from deckcheck.commands.validate import validate_paths
+    from deckcheck.games.context import make_context
 
-    validation = validate_paths(decks, game=game, variant=variant, catalogs=catalogs, params=params)
-    fixes = suggest_fixes(
-        validation.outcomes, catalogs=catalogs, game=game, variant=variant, params=params
-    )
-    return SuggestedValidation(validation, fixes)
+    context = make_context(catalogs, game, variant, params)
+    validation = validate_paths(decks, context)
+    return SuggestedValidation(validation, suggest_fixes(validation.outcomes, context=context))
 
 
 def fix(
@@ -181,6 +183,7 @@ def fix(
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
     Exit code 1 when no legal deck can be reached (the result names the rules)."""
     from deckcheck.commands.fix import fix_deck
+    from deckcheck.games.context import make_context
 
     return fix_deck(
         deck,
@@ -190,10 +193,7 @@ def fix(
         write=write,
         output=output,
         force=force,
-        catalogs=catalogs,
-        game=game,
-        variant=variant,
-        params=params,
+        context=make_context(catalogs, game, variant, params),
     )
 
 
@@ -226,6 +226,7 @@ def optimize(
     bound on what could still be gained). Build the best deck from your collection: a deck
     made by :func:`new` and ``owned``."""
     from deckcheck.commands.optimize import optimize_deck
+    from deckcheck.games.context import make_context
 
     options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
     return optimize_deck(
@@ -239,10 +240,7 @@ def optimize(
         output=output,
         force=force,
         time_limit=time_limit,
-        catalogs=catalogs,
-        game=game,
-        variant=variant,
-        params=params,
+        context=make_context(catalogs, game, variant, params),
         progress=progress,
     )
 
@@ -266,11 +264,14 @@ def odds(
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
     ``progress`` is called with ``(done, total)`` during long computations."""
-    from deckcheck.analysis.categories import open_categorized
+    from deckcheck.analysis.categories import categorized
     from deckcheck.commands.odds import odds as odds_of
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
 
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
-    setup, texts = open_categorized(deck, conditions, catalogs=catalogs, game=game, variant=variant)
+    opened = open_deck(deck, make_context(catalogs, game, variant))
+    setup, texts = categorized(opened, conditions)
     return odds_of(setup, texts, options, progress)
 
 
@@ -315,13 +316,14 @@ def distribution(
 ) -> DistributionReport:
     """How many cards matching ``selector`` are seen: P(exactly k), P(at least k) (also with
     the mulligan aimed at it) and the mean."""
-    from deckcheck.analysis.categories import open_categorized
+    from deckcheck.analysis.categories import categorized
     from deckcheck.commands.odds import distribution as category_distribution
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
 
     options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
-    setup, texts = open_categorized(
-        deck, [f"{selector}>=1"], catalogs=catalogs, game=game, variant=variant
-    )
+    opened = open_deck(deck, make_context(catalogs, game, variant))
+    setup, texts = categorized(opened, [f"{selector}>=1"])
     return category_distribution(setup, texts[0].rsplit(">=", 1)[0], options)
 
 
@@ -344,11 +346,13 @@ def simulate(
 ) -> OddsReport:
     """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
     called with ``(done, total)`` trials now and then."""
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck.analysis.setup import draw_setup
     from deckcheck.commands.odds import simulate as simulate_odds
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
 
     options = odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
-    setup = open_setup(deck, catalogs=catalogs, game=game, variant=variant)
+    setup = draw_setup(open_deck(deck, make_context(catalogs, game, variant)))
     return simulate_odds(setup, conditions, options, trials, seed, progress)
 
 
@@ -367,12 +371,14 @@ def hand(
 ) -> HandsReport:
     """Sample opening hands dealt the way the game deals, with the mulligan's decisions (aimed at
     ``conditions`` where the rule offers a choice)."""
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck.analysis.setup import draw_setup
     from deckcheck.commands.hands import sample_hands
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
 
     options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
     return sample_hands(
-        open_setup(deck, catalogs=catalogs, game=game, variant=variant),
+        draw_setup(open_deck(deck, make_context(catalogs, game, variant))),
         count=count,
         seed=seed,
         mulligan=options.mulligan,
@@ -396,17 +402,11 @@ def export(
     """A deck in another format, written atomically to ``output`` when given; an illegal deck is
     refused (exit code 1) unless ``allow_illegal``."""
     from deckcheck.commands.export import export_deck
+    from deckcheck.decks.load import load_deck
+    from deckcheck.games.context import make_context
 
-    return export_deck(
-        deck,
-        fmt,
-        output=output,
-        force=force,
-        allow_illegal=allow_illegal,
-        catalogs=catalogs,
-        game=game,
-        variant=variant,
-    )
+    loaded = load_deck(deck, make_context(catalogs, game, variant))
+    return export_deck(loaded, fmt, output=output, force=force, allow_illegal=allow_illegal)
 
 
 def new(
@@ -438,17 +438,10 @@ def add(
     """Add copies of a card (or of several: (card, count) pairs, and the cards of a pasted
     list ``listed``) to a deck file in place (format, comments and order kept)."""
     from deckcheck.commands.deckfile import edit_deck
+    from deckcheck.games.context import make_context
 
-    return edit_deck(
-        deck,
-        card,
-        count,
-        zone=zone,
-        game=game,
-        variant=variant,
-        catalogs=catalogs,
-        listed=listed,
-    )
+    context = make_context(catalogs, game, variant)
+    return edit_deck(deck, card, count, zone=zone, context=context, listed=listed)
 
 
 def remove(
@@ -465,25 +458,20 @@ def remove(
     """Remove copies of a card (or of several, as :func:`add` takes them) from a deck file in
     place (a line at 0 copies goes)."""
     from deckcheck.commands.deckfile import edit_deck
+    from deckcheck.games.context import make_context
 
-    return edit_deck(
-        deck,
-        card,
-        count,
-        remove=True,
-        zone=zone,
-        game=game,
-        variant=variant,
-        catalogs=catalogs,
-        listed=listed,
-    )
+    context = make_context(catalogs, game, variant)
+    return edit_deck(deck, card, count, remove=True, zone=zone, context=context, listed=listed)
 
 
 def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
     """Cards added, removed and changed between two decks of one game, and the rule totals."""
     from deckcheck.commands.diff import diff_decks
+    from deckcheck.decks.load import load_deck
+    from deckcheck.games.context import make_context
 
-    return diff_decks(deck_a, deck_b, catalogs=catalogs, game=game)
+    context = make_context(catalogs, game)
+    return diff_decks(load_deck(deck_a, context), load_deck(deck_b, context))
 
 
 def catalog_template(game: str, *, fields: Sequence[str] = ()) -> CatalogTemplate:
@@ -504,8 +492,10 @@ def stats(
     """A deck's (or a pile's) composition by the dimensions its game declares, and per value
     the opening hand's expected count and exact chance of at least one."""
     from deckcheck.commands.stats import deck_stats
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
 
-    return deck_stats(deck, catalogs=catalogs, game=game, variant=variant, second=second)
+    return deck_stats(open_deck(deck, make_context(catalogs, game, variant)), second=second)
 
 
 def tune(
@@ -522,19 +512,15 @@ def tune(
 ) -> TuneReport:
     """How many cards of ``condition``'s category reach probability ``target`` (0.95, "95%"),
     the deck's size kept, with the table by count around the answer."""
-    from deckcheck.commands.tune import tune_deck
+    from deckcheck.commands.tune import check_target, tune_deck
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
 
     options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
-    return tune_deck(
-        deck,
-        condition,
-        parse_target(target),
-        turn=turn,
-        second=second,
-        options=options,
-        catalogs=catalogs,
-        game=game,
-    )
+    wanted = parse_target(target)
+    check_target(wanted)
+    opened = open_deck(deck, make_context(catalogs, game))
+    return tune_deck(opened, condition, wanted, turn=turn, second=second, options=options)
 
 
 def parse_target(target: float | str) -> float:
@@ -582,11 +568,12 @@ def odds_options(
         text = str(redraws).strip().lower()
         if text == UNLIMITED:
             parsed = None
-        elif text.isdigit() and int(text) <= MAX_REDRAWS:
+        elif text.isascii() and text.isdigit() and len(text) <= 6 and int(text) <= MAX_REDRAWS:
             parsed = int(text)
         else:
             raise UsageError(
-                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not {redraws!r}"
+                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not "
+                f"{str(redraws)[:24]!r}"
             )
     if redraw_policy not in ("always", "optimal"):
         raise UsageError(f"--redraw-policy is 'always' or 'optimal', not {redraw_policy!r}")
@@ -619,7 +606,7 @@ _LAZY = {
     "SuggestedValidation": ("deckcheck.commands.fix", "SuggestedValidation"),
     "TuneReport": ("deckcheck.commands.tune", "TuneReport"),
     "Validation": ("deckcheck.decks.verdict", "Validation"),
-    "parse_settings": ("deckcheck.decks.load", "parse_settings"),
+    "parse_settings": ("deckcheck.games.context", "parse_settings"),
 }
 
 

@@ -18,8 +18,8 @@ import pytest
 from conftest import EXAMPLES, TESTS
 
 from deckcheck import api
-from deckcheck.commands.build import BuildSession
-from deckcheck.tui.app import BuildApp
+from deckcheck.commands.build import BuildSession, SaveConflict
+from deckcheck.tui.app import BuildApp, Confirm
 from deckcheck.tui.playtest import deal, new_deck_text
 
 SNAPSHOTS = TESTS / "snapshots"
@@ -69,6 +69,7 @@ def check_standing(app: BuildApp, path: Path) -> None:
         (v.code, v.message) for v in expected.violations
     ]
     assert [r.code for r in shown.rules] == list(expected.rules_checked)
+    assert shown.report.legal_under == expected.legal_under
 
 
 def screen_text(svg: str, width: int, height: int) -> str:
@@ -155,11 +156,15 @@ def test_drake_stack_saved_in_place_keeps_the_file(
         await search(p, "Drake")
         assert app.found[0].name == "Drake"
         assert "Drake" in str(app.query_one("#details").render())
-        for name in ("Drake", "Clubman", "Monk"):
+        for name in ("Drake", "Clubman"):
             await search(p, name)
             await p.press("enter")  # type: ignore[attr-defined]
             await settle(p)
             check_standing(app, deck)
+        await search(p, "Monk")  # by mouse: a click on the highlighted row adds it
+        await p.click("#results", offset=(3, 1))  # type: ignore[attr-defined]
+        await settle(p)
+        check_standing(app, deck)
         assert app.last_standing and app.last_standing.report.status == "legal"
         with pytest.raises(Exception) as odds_error:
             api.odds(str(deck), ["name:Drake>=1"])
@@ -219,9 +224,28 @@ def test_ren_dhark_odds_and_playtest_equal_the_commands(
         await p.press("m", "d")  # type: ignore[attr-defined]  # no second redraw; a turn
         await settle(p)
         assert app.last_playtest.redraws == 1 and len(app.last_playtest.turns) == 1
-        await search(p, "cost>>")
+        await search(p, "colr:blue")
         await settle(p)
-        assert str(app.query_one("#message").render())  # a message, no crash
+        assert "did you mean" in str(app.query_one("#message").render())  # no crash
+        app.query_one("#conditions").value = "type:ship>=>2"
+        app.query_one("#conditions").focus()
+        await p.press("enter")  # type: ignore[attr-defined]
+        await settle(p)
+        assert app.odds_view is not None and app.odds_view.message  # said in the pane
+        app.query_one("#conditions").value = ""  # empty: the game's example again
+        await p.press("enter")  # type: ignore[attr-defined]
+        app.query_one("#results").focus()
+        await p.press("h")  # type: ignore[attr-defined]  # a new hand, hand's with its seed
+        await settle(p)
+        again = api.hand(str(probe), ["type:ship>=2"], seed=app.seed).hands[0]
+        assert app.last_playtest is not None
+        assert [c.id for c in app.last_playtest.kept] == [c.id for c in again.kept]
+        await p.press("q")  # type: ignore[attr-defined]  # unsaved: asks first
+        await settle(p)
+        assert isinstance(app.screen, Confirm)
+        await p.press("escape")  # type: ignore[attr-defined]
+        await settle(p)
+        assert not isinstance(app.screen, Confirm) and app.session.dirty
 
     # a relative path, as a user types it: the title shows it, the same in every checkout
     app = BuildApp(BuildSession(deck.name), seed=seed)
@@ -255,6 +279,10 @@ def test_stccg_deck_built_from_nothing_in_the_session(tmp_path: Path) -> None:
     assert shown[:2] == ["60/60 cards", "6/6 missions"]
     session.undo()
     assert session.standing().report.status == "illegal"
+    # a deck its variant refuses and another accepts says so, as validate does
+    other = BuildSession(EXAMPLES / "stccg-1e" / "illegal-size.txt").standing()
+    assert other.hints == (api.validate([other.report.deck]).outcomes[0].report.legal_under_hint,)
+    assert other.hints[0].startswith("legal under advanced")
     session.redo()
     session.save()
     assert api.validate([deck]).exit_code == 0
@@ -276,3 +304,26 @@ def test_planetary_conquerors_playtest_plays_the_optimal_return() -> None:
         returned = hand.decisions[0].startswith("returned")
         assert shown.advice.startswith("optimal: return 3" if returned else "optimal: keep")
         assert len(shown.turns) == 1 and len(shown.turns[0]) == 2  # two draws a turn
+
+
+def test_saving_never_loses_a_change_made_elsewhere(tmp_path: Path) -> None:
+    """A file changed, made or removed on disk since it was read: saving refuses (nothing
+    written) until told to overwrite; reload takes the disk's and undo brings the edit back."""
+    deck = tmp_path / "party.txt"
+    session = BuildSession(deck, new_text=new_deck_text(deck, "dorn", None))
+    hero = session.opened.loaded.catalog.by_id("hero/gor")
+    assert hero is not None
+    session.add(hero)
+    deck.write_text("game: dorn\nRagnar\n", encoding="utf-8")  # made meanwhile
+    with pytest.raises(SaveConflict, match="was made on disk"):
+        session.save()
+    assert deck.read_text(encoding="utf-8") == "game: dorn\nRagnar\n"
+    session.reload()
+    assert [line.card.name for line in session.deck_lines()] == ["Ragnar"]
+    session.undo()  # the edit comes back, on the text it was made on
+    assert [line.card.name for line in session.deck_lines()] == ["Gor"]
+    session.save(overwrite=True)
+    assert api.validate([deck]).outcomes[0].report.card_count == 1  # type: ignore[union-attr]
+    deck.unlink()
+    with pytest.raises(SaveConflict, match="was removed"):
+        session.save()

@@ -414,7 +414,8 @@ def test_the_query_and_its_table_share_one_programme(monkeypatch: pytest.MonkeyP
     from pathlib import Path
 
     from deckcheck.analysis.odds import OddsOptions, compute_odds
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck.analysis.setup import draw_setup
+    from deckcheck.decks.load import open_deck
 
     made: list[int] = []
     real = PlainProgramme.ways
@@ -425,7 +426,7 @@ def test_the_query_and_its_table_share_one_programme(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(PlainProgramme, "ways", counted)
     deck = Path(__file__).resolve().parent.parent / "examples/stccg-1e/legal-federation.txt"
-    setup = open_setup(str(deck))
+    setup = draw_setup(open_deck(str(deck)))
     conditions = ["type:Personnel>=2", "type:Ship>=1", "type:Event>=1"]
     report = compute_odds(setup, conditions, OddsOptions(turn=3, by_turn=30))
     assert report.exact and all(r.exact for r in report.by_turn)

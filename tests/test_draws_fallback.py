@@ -178,12 +178,13 @@ def test_by_turn_rows_come_with_a_simulated_answer() -> None:
     from pathlib import Path
 
     from deckcheck.analysis.odds import OddsOptions, compute_odds
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck.analysis.setup import draw_setup
+    from deckcheck.decks.load import open_deck
 
     deck = Path(__file__).resolve().parent.parent / "examples/planetary-conquerors/legal-80.txt"
     ten = PC_TEN_CONDITIONS
     # Six of them: turn 1 is exact at once, turn 4 (the query) out of reach.
-    report = compute_odds(open_setup(str(deck)), ten[:6], OddsOptions(turn=4, by_turn=5))
+    report = compute_odds(draw_setup(open_deck(str(deck))), ten[:6], OddsOptions(turn=4, by_turn=5))
     assert not report.exact
     assert [r.turn for r in report.by_turn] == [1, 2, 3, 4, 5]
     assert report.by_turn[0].exact and not report.by_turn[-1].exact

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, WATCHDOG, run_cli
 
+from deckcheck.core.errors import DeckcheckError
+
 KLINGON = EXAMPLES / "stccg-1e" / "legal-klingon.txt"
 SIX_HEROES = EXAMPLES / "dorn" / "illegal-six-heroes.txt"
 TERRA = EXAMPLES / "ren-dhark" / "terra-custom.txt"
@@ -131,6 +133,32 @@ def test_a_dangling_link_fifo_or_folder_is_refused(tmp_path: Path) -> None:
     _fails_cleanly(["remove", tmp_path, "Gowron"], "directory")
 
 
+def test_build_saves_through_the_same_writer(tmp_path: Path) -> None:
+    """The deck builder's save: a link stays a link, an add made meanwhile is noticed (never
+    overwritten), a read-only deck is refused."""
+    from deckcheck.commands.build import BuildSession, SaveConflict
+
+    real = tmp_path / "real.txt"
+    real.write_text("game: dorn\nKaerdrak\n", encoding="utf-8")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real.name)
+    session = BuildSession(link)
+    catalog = session.opened.loaded.catalog
+    gor, riel = catalog.by_id("hero/gor"), catalog.by_id("hero/riel")
+    assert gor is not None and riel is not None
+    session.add(gor)
+    session.save()
+    assert link.is_symlink() and "Gor" in real.read_text(encoding="utf-8")
+    session.add(riel)
+    assert run_cli(["add", link, "Choros"]).exit_code == 0  # meanwhile, elsewhere
+    with pytest.raises(SaveConflict):
+        session.save()
+    assert "Choros" in real.read_text(encoding="utf-8")
+    real.chmod(0o444)
+    with pytest.raises(DeckcheckError, match="read-only"):
+        session.save(overwrite=True)
+
+
 # --- 3. the result is checked before it is written ------------------------------------------------
 
 
@@ -160,7 +188,12 @@ def test_a_read_only_deck_is_refused_by_every_editor(tmp_path: Path) -> None:
     deck.write_bytes(SIX_HEROES.read_bytes())
     deck.chmod(0o444)
     before = deck.read_bytes()
-    for args in (["add", deck, "Gor"], ["remove", deck, "Choros"], ["fix", deck, "--write"]):
+    editors: list[list[str | Path]] = [
+        ["add", deck, "Gor"],
+        ["remove", deck, "Choros"],
+        ["fix", deck, "--write"],
+    ]
+    for args in editors:
         _fails_cleanly(args, "read-only")
     _fails_cleanly(["new", "dorn", "-o", deck, "--force"], "read-only")
     _fails_cleanly(["export", KLINGON, "--to", "text", "-o", deck, "--force"], "read-only")
@@ -175,7 +208,8 @@ def test_optimize_write_goes_through_the_same_writer(tmp_path: Path) -> None:
     link = tmp_path / "link.txt"
     link.symlink_to(deck.name)
     deck.chmod(0o444)
-    args = ["optimize", link, "type:ship>=2", "--turn", "2", "--changes", "1", "--write"]
+    args: list[str | Path] = ["optimize", link, "type:ship>=2", "--turn", "2", "--changes", "1"]
+    args.append("--write")
     _fails_cleanly(args, "read-only")
     assert deck.read_bytes() == TERRA.read_bytes()
     deck.chmod(0o640)
@@ -280,8 +314,20 @@ def test_every_new_deck_reads_back_and_takes_add(tmp_path: Path, suffix: str) ->
     deck = tmp_path / f"n{suffix}"
     assert run_cli(["new", "stccg-1e", "-o", deck]).exit_code == 0
     assert run_cli(["validate", deck]).exit_code == 1  # empty: illegal, but read
-    assert run_cli(["add", deck, "Gowron"]).exit_code == 0
-    assert run_cli(["validate", deck, "--json"]).stdout.count('"stccg-1e"') == 1
+    for args in (["add", deck, "Gowron"], ["add", deck, "Worf", "2"], ["remove", deck, "Gowron"]):
+        assert run_cli(args).exit_code == 0, (args, deck.read_text(encoding="utf-8"))
+    found = json.loads(run_cli(["validate", deck, "--json"]).stdout)
+    assert (found["game"], found["card_count"]) == ("stccg-1e", 2)
+
+
+def test_a_new_line_names_a_card_that_shares_its_name_by_id(tmp_path: Path) -> None:
+    """Ren Dhark's two "Černá garda" (I/7, I/8): a TOML key with the name would read as
+    neither, so the line added names the id (as text decks do)."""
+    deck = tmp_path / "r.toml"
+    assert run_cli(["new", "ren-dhark", "-o", deck]).exit_code == 0
+    assert run_cli(["add", deck, "I/8"]).exit_code == 0
+    assert '"I/8" = 1' in deck.read_text(encoding="utf-8")
+    assert run_cli(["remove", deck, "I/8"]).exit_code == 0
 
 
 def test_new_refuses_a_name_it_would_not_read_back(tmp_path: Path) -> None:
@@ -348,6 +394,14 @@ def test_a_number_of_thousands_of_digits_on_the_command_line(args: list[str]) ->
     assert len(_fails_cleanly(list(args))) < 300
 
 
+def test_a_count_argument_of_thousands_of_digits_or_not_ascii(tmp_path: Path) -> None:
+    deck = _deck(tmp_path, "game: dorn\nKaerdrak\n")
+    assert "10,000" in _fails_cleanly(["add", deck, "Gor", DIGITS])
+    _fails_cleanly(["add", deck, "Gor", "\u00b2"])  # a digit to Python, no count
+    _fails_cleanly(["odds", KLINGON, "type:ship>=1", "--redraws", "\u00b2"], "--redraws")
+    assert deck.read_text(encoding="utf-8") == "game: dorn\nKaerdrak\n"
+
+
 @pytest.mark.parametrize(
     ("name", "text"),
     [
@@ -358,8 +412,8 @@ def test_a_number_of_thousands_of_digits_on_the_command_line(args: list[str]) ->
 )
 def test_a_count_of_thousands_of_digits_in_a_deck(tmp_path: Path, name: str, text: str) -> None:
     deck = _deck(tmp_path, text, name)
-    for args in (["validate", deck], ["add", deck, "Kaerdrak"]):
-        assert len(_fails_cleanly(args)) < 300
+    assert len(_fails_cleanly(["validate", deck])) < 300
+    assert len(_fails_cleanly(["add", deck, "Kaerdrak"])) < 300
     assert deck.read_text(encoding="utf-8") == text
 
 

@@ -15,6 +15,7 @@ from deckcheck.decks.load import load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import READABLE, render, render_with_notes
 from deckcheck.export.write import write_atomically
+from deckcheck.games.context import make_context
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p for p in (REPO / "examples").glob("*/*.txt"))
@@ -54,7 +55,7 @@ def test_every_readable_format_round_trips(deck: Path, tmp_path: Path) -> None:
         text = render(loaded, fmt, out)
         out.write_text(text, encoding="utf-8", newline="")
         game = None if fmt != "lackey" else loaded.game.id
-        again = load_deck(out, game=game, variant=loaded.variant.name)
+        again = load_deck(out, make_context(game=game, variant=loaded.variant.name))
         report = validate_loaded(again)
         cards = (
             [c.id for c in again.deck.sequence()]
@@ -80,7 +81,9 @@ def test_csv_and_markdown_hold_every_card() -> None:
     assert "resource_points" in header
     assert sum(int(r.split(",")[3]) for r in rows) == loaded.deck.size
     md = render(loaded, "markdown")
-    assert md.count("\n| ") == len(loaded.deck.counts()) + 1  # rows + header
+    sections = md.count("\n### ")  # one table per card type, each with its header row
+    assert sections == len({c.type_label for c in loaded.deck.cards().values()})
+    assert md.count("\n| ") == len(loaded.deck.counts()) + sections
     assert "game: ren-dhark  \n" in md and "catalog: " in md
     assert "POINT OF" in md
 
@@ -152,7 +155,7 @@ def test_unknown_format_is_a_usage_error() -> None:
 
 
 def test_export_api_reports_validation() -> None:
-    result = export_deck(str(REPO / "examples/stccg-1e/legal-romulan.txt"), "lackey")
+    result = export_deck(load_deck(str(REPO / "examples/stccg-1e/legal-romulan.txt")), "lackey")
     assert not result.refused
     assert result.text is not None and "Missions:\r\n" in result.text
 

@@ -28,6 +28,7 @@ from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileErro
 from deckcheck.core.inputs import decode
 from deckcheck.decks.load import resolve_source
 from deckcheck.decks.parse import parse_deck
+from deckcheck.games.context import make_context
 from deckcheck.games.registry import get_game
 
 T = TypeVar("T")
@@ -337,7 +338,7 @@ def test_deck_like_lines_parse_and_resolve(text: str) -> None:
     only_deckcheck_errors(lambda: resolve_source(source))
     for game in ("ren-dhark", "planetary-conquerors"):
         if not source.game:
-            only_deckcheck_errors(lambda game=game: resolve_source(source, game=game))
+            only_deckcheck_errors(lambda game=game: resolve_source(source, make_context(game=game)))
 
 
 @FEWER
@@ -346,7 +347,7 @@ def test_deck_like_lines_against_stccg(text: str) -> None:
     """STCCG has its own name rules (personas, '(…)' suffixes) and 4,000+ cards."""
     source = only_deckcheck_errors(lambda: parse_deck(text, LABEL, None))
     if not isinstance(source, DeckcheckError) and not source.game:
-        only_deckcheck_errors(lambda: resolve_source(source, game="stccg-1e"))
+        only_deckcheck_errors(lambda: resolve_source(source, make_context(game="stccg-1e")))
 
 
 @HOSTILE

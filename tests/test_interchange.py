@@ -23,6 +23,7 @@ from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import PartlyResolvedError, lookup, pick
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import render, render_with_notes
+from deckcheck.games.context import make_context
 from deckcheck.games.stccg import GAME, placed_deck
 from deckcheck.games.stccg.lackey import name_table
 
@@ -41,7 +42,7 @@ KLINGON = (ROOT / "examples" / "stccg-1e" / "legal-klingon.txt").read_text(encod
 
 
 def _load(text: str, name: str = "deck.txt", **kwargs: object) -> LoadedDeck:
-    return resolve_source(parse_deck(text, name), game="stccg-1e", **kwargs)  # type: ignore[arg-type]
+    return resolve_source(parse_deck(text, name), make_context(game="stccg-1e", **kwargs))  # type: ignore[arg-type]
 
 
 def _one(spelling: str) -> tuple[str | None, str | None, str | None]:
@@ -114,7 +115,7 @@ def test_round_trip_keeps_every_zone(tmp_path: Path, fmt: str, suffix: str) -> N
     loaded = _zoned_deck()
     out = tmp_path / f"out{suffix}"
     out.write_text(render(loaded, fmt, out), encoding="utf-8", newline="")
-    back = load_deck(out, game="stccg-1e", variant="advanced")
+    back = load_deck(out, make_context(game="stccg-1e", variant="advanced"))
     assert back.deck.counts() == loaded.deck.counts()
     assert (
         back.deck.side_zones()
@@ -133,7 +134,7 @@ def test_toml_and_json_keep_zones(tmp_path: Path, fmt: str) -> None:
     loaded = _zoned_deck()
     out = tmp_path / f"out.{fmt}"
     out.write_text(render(loaded, fmt, out), encoding="utf-8")
-    back = load_deck(out, variant="advanced")
+    back = load_deck(out, make_context(variant="advanced"))
     assert back.deck.counts() == loaded.deck.counts()
     assert _by_zone(back) == _by_zone(loaded)
 
@@ -146,7 +147,7 @@ def test_gemp_round_trip_keeps_the_zones_gemp_has(tmp_path: Path) -> None:
     assert any("no Aside zone" in note for note in written.notes)
     out = tmp_path / "deck.gemp"
     out.write_text(written.text, encoding="utf-8")
-    back = load_deck(out, game="stccg-1e", variant="advanced")
+    back = load_deck(out, make_context(game="stccg-1e", variant="advanced"))
     assert back.source.format == "gemp"
     assert back.deck.counts() == loaded.deck.counts()
     assert back.deck.side_zones() == {"QsTent": 3, "Tribbles": 1}
@@ -301,7 +302,7 @@ def test_dek_is_read_by_content_with_zones_and_lines() -> None:
         ("Explore Black Cluster", 1, 10, "Missions"),
         ("Horga'hn", 1, 13, "QsTent"),
     ]
-    loaded = resolve_source(source, game="stccg-1e")
+    loaded = resolve_source(source, make_context(game="stccg-1e"))
     assert loaded.deck.size == 4 and loaded.deck.side_zones() == {"QsTent": 1}
 
 
@@ -345,7 +346,7 @@ def test_gemp_is_read_by_content() -> None:
     text = "DRAW_DECK|101_251,101_251,101_277|MISSIONS|101_155|SEED_DECK|101_105|QS_TENT|101_002\n"
     source = parse_deck(text, "deck.txt")
     assert source.format == "gemp"
-    loaded = resolve_source(source, game="stccg-1e")
+    loaded = resolve_source(source, make_context(game="stccg-1e"))
     assert loaded.deck.counts() == Counter({"101_251": 2, "101_277": 1, "101_155": 1, "101_105": 1})
     assert loaded.deck.side_zones() == {"QsTent": 1}
 
@@ -376,7 +377,9 @@ def test_real_lackey_deck_gets_a_verdict(path: Path) -> None:
 
 @needs_shared
 def test_deep_space_9_in_a_real_deck_is_terok_nors_other_face() -> None:
-    loaded = load_deck(SHARED / "lackey-decks" / "simple-bajoran.txt", game="stccg-1e")
+    loaded = load_deck(
+        SHARED / "lackey-decks" / "simple-bajoran.txt", make_context(game="stccg-1e")
+    )
     ds9 = [e for e in loaded.deck.all_entries() if e.card.id == "112_083"]
     assert {(e.zone, e.face) for e in ds9} == {("Seed+Dil", "back"), ("Aside", None)}
 
@@ -385,10 +388,10 @@ def test_deep_space_9_in_a_real_deck_is_terok_nors_other_face() -> None:
 @pytest.mark.parametrize("path", LACKEY_DECKS, ids=lambda p: p.name)
 @pytest.mark.parametrize("fmt", ["lackey", "dek", "text"])
 def test_real_deck_round_trips(tmp_path: Path, path: Path, fmt: str) -> None:
-    loaded = load_deck(path, game="stccg-1e")
+    loaded = load_deck(path, make_context(game="stccg-1e"))
     out = tmp_path / "out.txt"
     out.write_text(render(loaded, fmt, out), encoding="utf-8", newline="")
-    back = load_deck(out, game="stccg-1e")
+    back = load_deck(out, make_context(game="stccg-1e"))
     assert back.deck.counts() == loaded.deck.counts()
     assert _by_zone(back) == _by_zone(loaded)
 
@@ -434,7 +437,7 @@ def test_paste_import_works_for_every_game(game: str) -> None:
     card = next(iter(get_game(game).bundled_catalog()))
     prose = "This line is a sentence about the deck, not a card."
     text = f"- 1x {card.name}\n| 1 | {card.name} |\n{prose}\n"
-    loaded = resolve_source(parse_deck(text, "paste.txt"), game=game)
+    loaded = resolve_source(parse_deck(text, "paste.txt"), make_context(game=game))
     assert loaded.deck.counts()[card.id] == 2
     assert any("prose" in n for n in loaded.deck.notes)
 

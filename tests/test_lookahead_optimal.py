@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen, compute_odds, simulate_odds
-from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.setup import draw_setup
+from deckcheck.decks.load import open_deck
 from deckcheck.draws.exact.odds import Intractable, exact_odds, optimal_keep_choice
 from deckcheck.draws.exact.sequential import CALL_UNITS, STATE_BUDGET, SequentialEngine
 from deckcheck.draws.facade import EXACT_WORK_LIMIT
@@ -261,7 +262,7 @@ ISSUE_19 = [
 def test_issue_19_queries_are_optimal(
     conditions: list[str], turn: int, second: bool, figure: float
 ) -> None:
-    setup = open_setup(PC50)
+    setup = draw_setup(open_deck(PC50))
     options = OddsOptions(turn=turn, second=second)
     report = compute_odds(setup, conditions, options)
     assert report.exact
@@ -274,7 +275,7 @@ def test_issue_19_queries_are_optimal(
 
 
 def test_issue_19_simulate_plays_the_same_decisions() -> None:
-    setup = open_setup(PC50)
+    setup = draw_setup(open_deck(PC50))
     conditions, turn, second, figure = ISSUE_19[0]
     options = OddsOptions(turn=turn, second=second)
     trials = 100_000
@@ -336,7 +337,7 @@ def test_the_estimate_stops_counting_past_its_limit() -> None:
 def test_a_four_condition_query_at_turn_5_is_estimated_within_reach() -> None:
     """legal-80 with four conditions at turn 5 takes about 143,000 calls: the estimate says
     so (the old bound on compositions said 9,000,000 and sent it to the simulator)."""
-    setup = open_setup(PC80)
+    setup = draw_setup(open_deck(PC80))
     conditions = ["type:warrior>=1", "type:building>=1", "type:miner>=1", "rarity:1>=2"]
     options = OddsOptions(turn=5)
     bound = bind(setup, conditions, options)

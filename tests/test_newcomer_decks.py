@@ -15,6 +15,7 @@ from deckcheck.decks.load import load_deck
 from deckcheck.decks.parse import parse_deck, read_deck
 from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.export.formats import formats_for, render
+from deckcheck.games.context import make_context
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((REPO / "examples").glob("*/*.txt"))
@@ -111,7 +112,7 @@ def test_csv_has_a_game_column_and_reads_back(tmp_path: Path) -> None:
 def test_csv_from_a_spreadsheet_with_semicolons_and_names(tmp_path: Path) -> None:
     out = tmp_path / "sheet.txt"
     out.write_text("Qty;Card Name;Type\n2;POINT OF;ship\n1;NOGK;ship\n", encoding="utf-8")
-    loaded = load_deck(out, game="ren-dhark")
+    loaded = load_deck(out, make_context(game="ren-dhark"))
     assert loaded.deck.counts() == {"I/25": 2, "I/16": 1}
 
 

@@ -17,7 +17,8 @@ import pytest
 from conftest import invoke, run_json
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
-from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.setup import draw_setup
+from deckcheck.decks.load import open_deck
 from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +93,7 @@ def stccg_deck(tmp_path: Path, *, seeds: bool = False) -> Path:
     ],
 )
 def test_stccg_published_single_card(tmp_path: Path, condition: str, published: float) -> None:
-    setup = open_setup(str(stccg_deck(tmp_path)))
+    setup = draw_setup(open_deck(str(stccg_deck(tmp_path))))
     assert setup.pile_size == 60 and setup.set_aside == ()
     report = compute_odds(setup, [condition], OddsOptions())
     assert report.cards_seen == 7

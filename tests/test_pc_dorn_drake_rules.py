@@ -17,6 +17,7 @@ from deckcheck.core.errors import UnknownCardsError, UsageError
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.context import make_context
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
@@ -37,7 +38,7 @@ def write(
 
 
 def validate(path: Path, catalogs: Sequence[Path] = (), variant: str | None = None) -> Report:
-    return validate_loaded(load_deck(path, catalogs=catalogs, variant=variant))
+    return validate_loaded(load_deck(path, make_context(catalogs=catalogs, variant=variant)))
 
 
 def codes(report: Report, severity: Severity | None = None) -> list[str]:
@@ -358,7 +359,8 @@ def test_drake_custom_stack_size(tmp_path: Path, lines: list[str], legal: bool) 
         assert report.status == Status.LEGAL, report.violations
     else:
         assert codes(report) == ["drake.stack-size"]
-        assert f"{len(lines)} troops, at least 3" in messages(report, "drake.stack-size")[0]
+        troops = "1 troop" if len(lines) == 1 else f"{len(lines)} troops"
+        assert f"{troops}, at least 3" in messages(report, "drake.stack-size")[0]
 
 
 def test_drake_variant_from_the_command_line(tmp_path: Path) -> None:
@@ -372,7 +374,7 @@ def test_drake_variant_from_the_command_line(tmp_path: Path) -> None:
 def test_unknown_variant_is_a_usage_error(tmp_path: Path) -> None:
     path = write(tmp_path, "the-drake", STANDARD)
     with pytest.raises(UsageError, match="no variant"):
-        load_deck(path, variant="chaos")
+        load_deck(path, make_context(variant="chaos"))
     result = invoke(["validate", str(path), "--variant", "chaos"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output

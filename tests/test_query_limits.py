@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 
 import deckcheck.draws.exact.sequential as sequential
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen, compute_odds
-from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.setup import draw_setup
 from deckcheck.cli.app import app
 from deckcheck.core.errors import UsageError
+from deckcheck.decks.load import open_deck
 from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.facade import (
     EXACT_WORK_LIMIT,
@@ -45,7 +46,7 @@ def test_ten_conditions_are_simulated_without_running_the_engine(
     monkeypatch.setattr(sequential.SequentialEngine, "value", counted)
     progress: list[tuple[int, int]] = []
     report = compute_odds(
-        open_setup(PC80), TEN, OddsOptions(turn=5), lambda d, t: progress.append((d, t))
+        draw_setup(open_deck(PC80)), TEN, OddsOptions(turn=5), lambda d, t: progress.append((d, t))
     )
     assert calls == 0  # no state of the exact engine visited
     assert not report.exact and report.ci95 is not None
@@ -67,7 +68,7 @@ def test_ten_conditions_are_simulated_without_running_the_engine(
 def test_the_estimate_bounds_the_states_visited(
     deck: str, conditions: list[str], turn: int
 ) -> None:
-    setup = open_setup(deck)
+    setup = draw_setup(open_deck(deck))
     options = OddsOptions(turn=turn)
     bound = bind(setup, conditions, options)
     seen = cards_seen(setup, bound.procedure, options, turn)
@@ -81,7 +82,7 @@ def test_the_estimate_bounds_the_states_visited(
 
 
 def test_fallback_trials_shrink_with_long_deals() -> None:
-    setup = open_setup(PC80)
+    setup = draw_setup(open_deck(PC80))
     options = OddsOptions(turn=20)
     bound = bind(setup, TEN, options)
     seen = cards_seen(setup, bound.procedure, options, 20)
@@ -91,7 +92,7 @@ def test_fallback_trials_shrink_with_long_deals() -> None:
 
 
 def test_by_turn_says_where_it_stops() -> None:
-    report = compute_odds(open_setup(RD), ["type:ship>=2"], OddsOptions(by_turn=200))
+    report = compute_odds(draw_setup(open_deck(RD)), ["type:ship>=2"], OddsOptions(by_turn=200))
     last = report.by_turn[-1]
     assert last.turn < 200 and last.cards_seen <= report.pile_size
     assert any(a.startswith(f"--by-turn stops at turn {last.turn}:") for a in report.assumptions)
@@ -99,7 +100,7 @@ def test_by_turn_says_where_it_stops() -> None:
 
 def test_a_turn_past_the_pile_names_the_last_turn() -> None:
     with pytest.raises(UsageError, match="the last turn the pile covers is"):
-        compute_odds(open_setup(RD), ["type:ship>=2"], OddsOptions(turn=40))
+        compute_odds(draw_setup(open_deck(RD)), ["type:ship>=2"], OddsOptions(turn=40))
     result = CliRunner().invoke(app, ["odds", RD, "type:ship>=2", "--turn", "40"])
     assert result.exit_code == 2
     assert "last turn" in result.output

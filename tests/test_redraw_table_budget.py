@@ -16,7 +16,8 @@ from conftest import RD_TEN_CONDITIONS, REPO, lines_run
 
 from deckcheck import api
 from deckcheck.analysis.odds import OddsOptions, bind
-from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.setup import draw_setup
+from deckcheck.decks.load import open_deck
 from deckcheck.draws.answer import Intractable, Stage
 from deckcheck.draws.exact import hypergeometric
 from deckcheck.draws.exact.reduced import Reduced
@@ -39,7 +40,7 @@ def big_deck(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def _reduced(deck: str, conditions: list[str], seen: int) -> tuple[Reduced, int]:
-    setup = open_setup(deck)
+    setup = draw_setup(open_deck(deck))
     bound = bind(setup, conditions, OddsOptions())
     rule = bound.procedure.mulligan
     assert isinstance(rule, RedrawRule)

@@ -11,6 +11,7 @@ from deckcheck.core.violations import Report, Severity, Status, Violation
 from deckcheck.decks.load import resolve_source
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.context import make_context
 
 # The blue cards (RULES.md §1): 14 ship-only, I/11 ship-and-unit, 12 person/unit-only.
 BLUE_SHIPS = [
@@ -98,7 +99,7 @@ def check(
     variant: str = "custom",
 ) -> Report:
     source = parse_deck(deck_text(counts, variant), "deck.txt")
-    return validate_loaded(resolve_source(source, catalogs=overlays))
+    return validate_loaded(resolve_source(source, make_context(catalogs=overlays)))
 
 
 def of(report: Report, code: str) -> list[Violation]:
@@ -160,7 +161,9 @@ def test_copies_three_is_an_error(points: Path) -> None:
 
 def test_copies_add_up_across_lines(points: Path) -> None:
     text = deck_text(blue_deck()) + "2 POINT OF\n"
-    report = validate_loaded(resolve_source(parse_deck(text, "d.txt"), catalogs=[points]))
+    report = validate_loaded(
+        resolve_source(parse_deck(text, "d.txt"), make_context(catalogs=[points]))
+    )
     [v] = of(report, "rd.copies")
     assert v.cards == ("I/25",)
     assert "3" in v.message
@@ -391,7 +394,7 @@ def test_colour_unknown_is_left_out(tmp_path: Path) -> None:
     text = deck_text(counts) + "Homebrew Ship\n"
     loaded = resolve_source(
         parse_deck(text, "d.txt"),
-        catalogs=[points_overlay(tmp_path, all_fours(I_13=4)), overlay],
+        make_context(catalogs=[points_overlay(tmp_path, all_fours(I_13=4)), overlay]),
     )
     report = validate_loaded(loaded)
     # A warning rule never leaves a deck unverified: a card of unknown colour is left out.

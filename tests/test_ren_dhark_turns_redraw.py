@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck.analysis.odds import GAME_RULE, OddsOptions, compute_odds, simulate_odds
-from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.setup import draw_setup
 from deckcheck.commands.hands import sample_hands
+from deckcheck.decks.load import open_deck
 from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,7 @@ def at_least(total: int, good: int, drawn: int, k: int) -> Fraction:
 @pytest.mark.parametrize("turn", [1, 2, 3, 5, 8])
 @pytest.mark.parametrize("second", [False, True])
 def test_cards_seen_by_turn_blue_and_red(turn: int, second: bool) -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     options = OddsOptions(turn=turn, second=second, mulligan="none")
     report = compute_odds(setup, ["I/25>=1"], options)
     want = (8 if second else 7) + 2 * (turn - 1)
@@ -59,7 +60,7 @@ def test_cards_seen_by_turn_blue_and_red(turn: int, second: bool) -> None:
 
 
 def test_the_issue_figures_point_of_by_the_fifth_attack() -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     always = {
         second: compute_odds(
             setup, ["I/25>=1"], OddsOptions(turn=5, second=second, redraw_policy="always")
@@ -79,7 +80,7 @@ def test_the_issue_figures_point_of_by_the_fifth_attack() -> None:
 
 
 def test_by_turn_rows_follow_the_player() -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     for second, first in ((False, 7), (True, 8)):
         report = compute_odds(
             setup, ["type:ship>=4"], OddsOptions(by_turn=4, second=second, mulligan="none")
@@ -93,7 +94,7 @@ def test_by_turn_rows_follow_the_player() -> None:
 
 
 def test_simulate_turn_uses_the_same_counts() -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     sim = simulate_odds(
         setup, ["I/25>=1"], OddsOptions(turn=3, second=True, mulligan="none"), 20_000, 5
     )
@@ -175,7 +176,7 @@ def test_optimal_redraw_matches_brute_force(
     tmp_path: Path, condition: str, turn: int, second: bool, redraws: int
 ) -> None:
     path, types = small_deck(tmp_path)
-    setup = open_setup(str(path))
+    setup = draw_setup(open_deck(str(path)))
     assert setup.pile_size == 12
     report = compute_odds(
         setup, [condition], OddsOptions(turn=turn, second=second, redraws=redraws)
@@ -207,7 +208,7 @@ QUERIES = [
 
 @pytest.mark.parametrize("query", QUERIES, ids=lambda q: " & ".join(q))
 def test_the_rule_never_lowers_the_figure(query: list[str]) -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     for turn, second, redraws in ((1, False, GAME_RULE), (3, True, GAME_RULE), (2, False, None)):
         report = compute_odds(setup, query, OddsOptions(turn=turn, second=second, redraws=redraws))
         assert report.exact
@@ -222,7 +223,7 @@ def test_the_rule_never_lowers_the_figure(query: list[str]) -> None:
 
 def test_the_forced_redraw_could_lower_it() -> None:
     """The old default: why the redraw had to become optional (issue figures)."""
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     always = compute_odds(setup, ["type:action>=4"], OddsOptions(redraw_policy="always"))
     best = compute_odds(setup, ["type:action>=4"], OddsOptions())
     assert always.probability < always.probability_without_mulligan
@@ -246,7 +247,7 @@ def test_the_forced_redraw_could_lower_it() -> None:
 def test_simulated_optimal_policy_agrees_with_the_exact_figure(
     monkeypatch: pytest.MonkeyPatch, conditions: list[str], turn: int, second: bool, numpy: bool
 ) -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     options = OddsOptions(turn=turn, second=second)
     exact_report = compute_odds(setup, conditions, options)
     assert exact_report.method.startswith("exact (optimal redraw")
@@ -270,7 +271,7 @@ def test_simulated_optimal_policy_agrees_with_the_exact_figure(
 
 
 def test_simulated_always_policy_agrees_with_its_exact_figure() -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     options = OddsOptions(turn=2, redraw_policy="always")
     exact_report = compute_odds(setup, ["type:action>=4"], options)
     sim = simulate_odds(setup, ["type:action>=4"], options, 200_000, 8)
@@ -282,7 +283,7 @@ def test_simulated_always_policy_agrees_with_its_exact_figure() -> None:
 
 
 def test_hand_default_redraws_only_when_it_helps() -> None:
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     kept = sample_hands(setup, count=200, seed=4, conditions=["type:action>=4"])
     forced = sample_hands(
         setup, count=200, seed=4, conditions=["type:action>=4"], redraw_policy="always"
@@ -303,7 +304,7 @@ def test_out_of_exact_reach_the_stated_policy_is_simulated(
     import deckcheck.draws.exact.optimal_redraw as optimal
     from deckcheck.draws.exact.odds import Intractable
 
-    setup = open_setup(BLUE)
+    setup = draw_setup(open_deck(BLUE))
     want = compute_odds(setup, ["type:ship>=3", "type:action<=2"], OddsOptions())
 
     def refuse(*args: object, **kwargs: object) -> object:

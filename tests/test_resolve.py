@@ -9,11 +9,12 @@ import pytest
 from deckcheck.core.errors import UnknownCardsError, UsageError
 from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.parse import parse_deck
+from deckcheck.games.context import make_context
 from deckcheck.games.registry import all_games
 
 
 def load(text: str, label: str = "deck.txt", **kwargs: object) -> LoadedDeck:
-    return resolve_source(parse_deck(text, label), **kwargs)  # type: ignore[arg-type]
+    return resolve_source(parse_deck(text, label), make_context(**kwargs))  # type: ignore[arg-type]
 
 
 def ids(loaded: LoadedDeck) -> list[tuple[str, int]]:

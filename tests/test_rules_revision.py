@@ -15,11 +15,12 @@ import pytest
 from conftest import invoke
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
-from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.setup import draw_setup
 from deckcheck.commands.cards import find_cards
 from deckcheck.core.violations import Status
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import load_deck, open_deck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.context import make_context
 from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize(("variant", "seen"), [(None, 5), ("standard", 5), ("four-heroes", 4)])
 def test_blessings_seen_follow_the_party(variant: str | None, seen: int) -> None:
-    setup = open_setup("dorn:blessings", variant=variant)
+    setup = draw_setup(open_deck("dorn:blessings", make_context(variant=variant)))
     blessings = [c for c in get_game("dorn").bundled_catalog() if c.has_type("blessing")]
     assert setup.pile_size == len(blessings) == 12
     first = blessings[0].id
@@ -43,14 +44,17 @@ def test_blessings_seen_follow_the_party(variant: str | None, seen: int) -> None
 
 
 def test_heroes_pile_follows_the_party_too() -> None:
-    assert open_setup("dorn:heroes", variant="four-heroes").opening.hand_size == 4
-    assert open_setup("dorn:heroes").opening.hand_size == 5
+    assert (
+        draw_setup(open_deck("dorn:heroes", make_context(variant="four-heroes"))).opening.hand_size
+        == 4
+    )
+    assert draw_setup(open_deck("dorn:heroes")).opening.hand_size == 5
 
 
 def test_cards_under_four_heroes_cost_one_more_blood() -> None:
     bundled = {c.id: c.get("blood_cost") for c in get_game("dorn").bundled_catalog()}
     plain = find_cards("dorn", "type:ritual")
-    changed = find_cards("dorn", "type:ritual", variant="four-heroes")
+    changed = find_cards("dorn", "type:ritual", make_context(variant="four-heroes"))
     assert len(changed.cards) == 12
     for card in changed.cards:
         assert card.get("blood_cost") == bundled[card.id] + 1
@@ -108,10 +112,10 @@ def test_the_drake_minimum_stack_is_stated_as_our_decision() -> None:
 
 def test_second_player_sixth_card_says_two_players() -> None:
     deck = str(ROOT / "examples" / "planetary-conquerors" / "legal-50.txt")
-    report = compute_odds(open_setup(deck), ["type:miner>=1"], OddsOptions(second=True))
+    report = compute_odds(draw_setup(open_deck(deck)), ["type:miner>=1"], OddsOptions(second=True))
     assert report.cards_seen == 6
     assert any("two-player game" in a for a in report.assumptions)
-    first = compute_odds(open_setup(deck), ["type:miner>=1"], OddsOptions())
+    first = compute_odds(draw_setup(open_deck(deck)), ["type:miner>=1"], OddsOptions())
     assert not any("two-player" in a for a in first.assumptions)
     result = invoke(["odds", "--help"])
     assert "two-player" in result.output

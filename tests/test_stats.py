@@ -16,7 +16,7 @@ from deckcheck.analysis.stats import NOT_GIVEN, PILE_ZONE
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.commands.stats import deck_stats
 from deckcheck.core.errors import DeckcheckError
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import load_deck, open_deck
 from deckcheck.games.registry import all_games
 from tests.test_examples import deck_files
 
@@ -84,7 +84,7 @@ def _expected_counts(path: Path) -> dict[str, Counter[str]]:
 
 @pytest.mark.parametrize("path", DECKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_stats_counts_match_the_deck(path: Path) -> None:
-    report = deck_stats(str(path), odds=False)
+    report = deck_stats(open_deck(str(path)), odds=False)
     expected = _expected_counts(path)
     loaded = load_deck(path)
     assert report.size == loaded.deck.size
@@ -119,7 +119,7 @@ def _hypergeometric_at_least_one(pile: int, hits: int, seen: int) -> Fraction:
     ],
 )
 def test_hand_figures_are_the_hypergeometric_ones(deck: str) -> None:
-    report = deck_stats(deck)
+    report = deck_stats(open_deck(deck))
     assert report.cards_seen is not None and report.pile_size is not None
     n, seen = report.pile_size, report.cards_seen
     checked = 0
@@ -140,14 +140,14 @@ def test_hand_figures_are_the_hypergeometric_ones(deck: str) -> None:
 
 
 def test_set_aside_cards_get_no_hand_odds() -> None:
-    report = deck_stats("examples/stccg-1e/legal-federation.txt")
+    report = deck_stats(open_deck("examples/stccg-1e/legal-federation.txt"))
     types = {b.value: b for d in report.dimensions if d.field == "type" for b in d.buckets}
     assert types["Mission"].in_pile == 0 and types["Mission"].hand is None
     assert types["Personnel"].hand is not None and types["Personnel"].in_pile == 21
 
 
 def test_curve_totals() -> None:
-    report = deck_stats("dorn:rituals")
+    report = deck_stats(open_deck("dorn:rituals"))
     curve = next(d for d in report.dimensions if d.field == "blood_cost")
     rituals = [c for c in all_games()["dorn"].bundled_catalog() if c.has_type("ritual")]
     loaded_costs = [c.get("blood_cost") for c in rituals]
@@ -211,7 +211,7 @@ def test_user_categories_in_stats(tmp_path: Path) -> None:
         Path("examples/ren-dhark/resource-points.toml").read_text(encoding="utf-8"),
         encoding="utf-8",
     )
-    report = deck_stats(str(deck))
+    report = deck_stats(open_deck(str(deck)))
     assert report.categories is not None
     got = {b.value: b for b in report.categories.buckets}
     assert got["flagships"].count == 3  # 2 POINT OF + NOGK

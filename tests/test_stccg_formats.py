@@ -18,6 +18,7 @@ from deckcheck import api
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.context import make_context
 from deckcheck.games.stccg import GAME
 
 CATALOG = GAME.bundled_catalog()
@@ -57,7 +58,7 @@ def cc_deck(
 def check(tmp_path: Path, lines: Sequence[str], variant: str, name: str = "d.txt") -> Report:
     path = tmp_path / name
     path.write_text("game: stccg-1e\n" + "\n".join(lines) + "\n", encoding="utf-8")
-    return validate_loaded(load_deck(path, variant=variant))
+    return validate_loaded(load_deck(path, make_context(variant=variant)))
 
 
 def codes(report: Report) -> list[str]:
@@ -182,7 +183,7 @@ def test_the_files_seed_zone_is_the_seed_deck(tmp_path: Path) -> None:
     assert check(tmp_path, lines, "modern").status is Status.LEGAL
     setup = api.odds(str(tmp_path / "d.txt"), ["type:personnel>=1"], variant="modern")
     assert setup.to_json()["probability"] > 0
-    loaded = load_deck(tmp_path / "d.txt", variant="modern")
+    loaded = load_deck(tmp_path / "d.txt", make_context(variant="modern"))
     from deckcheck.analysis.setup import deck_setup
 
     assert deck_setup(loaded).pile_size == 16 + 17
@@ -192,7 +193,7 @@ def test_format_option_header_and_premiere_alias(tmp_path: Path) -> None:
     path = tmp_path / "f.txt"
     path.write_text("game: stccg\nformat: warp\n" + "\n".join(cc_deck()) + "\n", encoding="utf-8")
     assert load_deck(path).variant.name == "warp-speed"
-    assert load_deck(path, variant="premiere").variant.name == "standard"
+    assert load_deck(path, make_context(variant="premiere")).variant.name == "standard"
     result = invoke(["validate", str(path), "--format", "modern", "--json"])
     assert result.exit_code == 0, result.output
     path.write_text("format: modern\nvariant: open\n1 Federation Outpost\n", encoding="utf-8")
@@ -240,7 +241,7 @@ def test_the_plugins_lackey_decks_are_legal_under_modern(name: str) -> None:
     path = LACKEY_DIR / name
     if not path.is_file():
         pytest.skip(f"{path} is not available")
-    report = validate_loaded(load_deck(path, variant="modern"))
+    report = validate_loaded(load_deck(path, make_context(variant="modern")))
     assert report.status is Status.LEGAL, report.violations
     # under the default (Premiere) the same deck is judged as before: 60 cards and Outposts
     standard = validate_loaded(load_deck(path))
@@ -257,7 +258,7 @@ def test_a_vp_line_is_the_titled_card_with_the_reissues_own_tags(tmp_path: Path)
     lines = [*cc_deck(), "1 Spock *VP"]
     path = tmp_path / "vp.txt"
     path.write_text("game: stccg-1e\n" + "\n".join(lines) + "\n", encoding="utf-8")
-    loaded = load_deck(path, variant="modern")
+    loaded = load_deck(path, make_context(variant="modern"))
     (entry,) = [e for e in loaded.deck if e.fields]
     assert entry.card.name == "Spock" and "Modern" in entry.fields["legal"]
     assert any("virtual re-issue (VP)" in n for n in loaded.deck.notes)
@@ -282,3 +283,32 @@ def test_the_stdeck_sample_reads(tmp_path: Path) -> None:
     assert any("Rogue Borg Mercenaries" in n for n in loaded.deck.notes)
     seeded = [e for e in loaded.deck if e.zone == "Seed+Dil"]
     assert sum(e.count for e in seeded) == 26
+
+
+def test_fix_keeps_the_files_seed_zone_and_seeds_what_it_adds(tmp_path: Path) -> None:
+    # Warp Speed from a Lackey file: 6 missions, 15 dilemmas seeded by the file, no Outpost.
+    missions = _names("Mission", 6)
+    lines = [*(f"1\t{n}" for n in _names("Personnel", 20, affiliation="Federation"))]
+    lines += ["Missions:", *(f"1\t{n}" for n in missions)]
+    lines += ["Seed+Dil:", *(f"1\t{n}" for n in _names("Dilemma", 15))]
+    path = tmp_path / "w.txt"
+    path.write_text("\r\n".join(["format: warp-speed", *lines]) + "\r\n", encoding="utf-8")
+    result = api.fix(str(path))
+    assert result.status == "fixed" and result.proven
+    # 3 missions out, 6 dilemmas out (9 seeded), one Outpost in (seeded: 10)
+    assert result.distance == 10
+    assert result.report is not None and result.report.status is Status.LEGAL
+
+
+def test_warp_speed_seeds_at_most_one_ship_personnel_or_equipment(tmp_path: Path) -> None:
+    people = _names("Personnel", 22, affiliation="Federation")
+    lines = [*(f"1\t{n}" for n in people[2:])]
+    lines += ["Missions:", *(f"1\t{n}" for n in _names("Mission", 3))]
+    seed = ["1\tFederation Outpost", *(f"1\t{n}" for n in _names("Dilemma", 5))]
+    one = check(tmp_path, [*lines, "Seed+Dil:", *seed, f"1\t{people[0]}"], "warp-speed")
+    assert one.status is Status.LEGAL, one.violations
+    two = check(
+        tmp_path, [*lines, "Seed+Dil:", *seed, *(f"1\t{n}" for n in people[:2])], "warp-speed"
+    )
+    assert codes(two) == ["stccg.seed-max"]
+    assert "at most 1 allowed" in two.violations[0].message

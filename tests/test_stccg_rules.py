@@ -23,6 +23,7 @@ from deckcheck.decks.load import LoadedDeck, load_deck, resolve_source
 from deckcheck.decks.parse import parse_deck, read_deck
 from deckcheck.decks.resolve import resolve_line
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.context import make_context
 from deckcheck.games.spec import SetAsideModel
 from deckcheck.games.stccg import GAME
 from deckcheck.games.stccg.rules import seed_cards
@@ -549,7 +550,7 @@ def test_every_rule_reported_together(tmp_path: Path) -> None:
 def test_lackey_spellings_resolve(tmp_path: Path, spelling: str, card_id: str | None) -> None:
     text = f"Missions:\r\n1\t{MISSIONS[0]}\r\nSeed+Dil:\r\n1\t{spelling}\r\n"
     source = parse_deck(text, "spelling.txt")
-    loaded = resolve_source(source, game="stccg-1e")
+    loaded = resolve_source(source, make_context(game="stccg-1e"))
     entry = loaded.deck.entries[1]
     assert entry.count == 1
     if card_id is not None:
@@ -593,7 +594,7 @@ def test_lackey_file_loads_or_reports_every_unknown_line(name: str) -> None:
         line for line in source.lines if resolve_line(line, CATALOG, GAME).card is None
     ]
     try:
-        loaded = resolve_source(source, game="stccg-1e")
+        loaded = resolve_source(source, make_context(game="stccg-1e"))
     except UnknownCardsError as exc:
         assert unresolved_lines, "resolve_source failed although every line resolves"
         reported = {u.line for u in exc.unresolved}
@@ -642,7 +643,7 @@ def _round_trip(loaded: LoadedDeck) -> LoadedDeck:
     assert "Missions:\r\n" in text and "Seed+Dil:\r\n" in text
     source = parse_deck(text, "exported.txt")
     assert source.format == "lackey"
-    return resolve_source(source, game="stccg-1e")
+    return resolve_source(source, make_context(game="stccg-1e"))
 
 
 def test_lackey_export_round_trip_built_deck(tmp_path: Path) -> None:
@@ -665,7 +666,7 @@ def test_lackey_export_round_trip_real_deck(name: str) -> None:
     keep = tuple(
         line for line in source.lines if resolve_line(line, CATALOG, GAME).card is not None
     )
-    loaded = resolve_source(dataclasses.replace(source, lines=keep), game="stccg-1e")
+    loaded = resolve_source(dataclasses.replace(source, lines=keep), make_context(game="stccg-1e"))
     back = _round_trip(loaded)
     assert back.deck.counts() == loaded.deck.counts()
     assert back.deck.size == loaded.deck.size
@@ -727,10 +728,11 @@ def test_one_outpost_per_affiliation_and_one_neutral(tmp_path: Path) -> None:
 def test_the_draw_pile_keeps_the_second_outpost(tmp_path: Path) -> None:
     """The issue's example: two Federation Outposts draw from 39 cards, not 38."""
     from deckcheck.analysis.odds import OddsOptions, compute_odds
-    from deckcheck.analysis.setup import open_setup
+    from deckcheck.analysis.setup import draw_setup
+    from deckcheck.decks.load import open_deck
 
     cards = build(dilemmas=14, outposts=(FED_OUTPOST, FED_OUTPOST))  # 6 + 1 + 14 = 21 seeds
-    setup = open_setup(str(write(tmp_path, cards)))
+    setup = draw_setup(open_deck(str(write(tmp_path, cards))))
     assert setup.deck_size == 60 and setup.pile_size == 39
     report = compute_odds(setup, [f"id:{FED_OUTPOST}>=1"], OddsOptions(turn=5))
     assert report.cards_seen == 11
@@ -742,7 +744,10 @@ def test_diff_counts_seed_cards_as_the_opening_does(tmp_path: Path) -> None:
 
     a = write(tmp_path, build(dilemmas=10), name="a.txt")
     b = write(tmp_path, build(dilemmas=10, outposts=(FED_OUTPOST, FED_OUTPOST)), name="b.txt")
-    totals = {t.label: (t.before, t.after) for t in diff_decks(str(a), str(b)).totals}
+    totals = {
+        t.label: (t.before, t.after)
+        for t in diff_decks(load_deck(str(a)), load_deck(str(b))).totals
+    }
     assert totals["seed cards"] == (17, 17)
 
 

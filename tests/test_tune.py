@@ -13,8 +13,9 @@ import pytest
 from conftest import invoke
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
-from deckcheck.analysis.setup import open_setup
+from deckcheck.analysis.setup import draw_setup
 from deckcheck.commands.tune import tune_deck
+from deckcheck.decks.load import open_deck
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ACTIONS = ["Globální ochranný štít", "2 Zlatý člověk", "Antisféra", "Stopař Robonů"]
@@ -37,7 +38,7 @@ def _ren_dhark_deck(tmp: Path, ships: int, actions: list[str] = ACTIONS) -> Path
 def _brute(paths: dict[int, Path], condition: str, options: OddsOptions) -> dict[int, str]:
     exact = {}
     for k, path in paths.items():
-        rep = compute_odds(open_setup(str(path)), [condition], options)
+        rep = compute_odds(draw_setup(open_deck(str(path))), [condition], options)
         exact[k] = rep.probability_exact
     return exact
 
@@ -54,7 +55,9 @@ def test_ren_dhark_ships_by_turn_two_agrees_with_brute_force(tmp_path: Path) -> 
     paths = {k: _ren_dhark_deck(tmp_path, k) for k in range(0, 28)}
     brute = _brute(paths, "type:ship>=2", options)
     expected = min(k for k, p in brute.items() if _value(p) >= target)
-    rep = tune_deck(str(EXAMPLES / "ren-dhark/terra-custom.txt"), "type:ship>=2", target, turn=2)
+    rep = tune_deck(
+        open_deck(str(EXAMPLES / "ren-dhark/terra-custom.txt")), "type:ship>=2", target, turn=2
+    )
     assert rep.answer == expected
     assert rep.current == 15
     for row in rep.rows:
@@ -72,7 +75,9 @@ def test_upper_bound_gives_the_most_cards(tmp_path: Path) -> None:
         paths[k] = _ren_dhark_deck(tmp_path, 15, actions)
     brute = _brute(paths, "type:action<=1", options)
     expected = max(k for k, p in brute.items() if _value(p) >= target)
-    rep = tune_deck(str(EXAMPLES / "ren-dhark/terra-custom.txt"), "type:action<=1", target)
+    rep = tune_deck(
+        open_deck(str(EXAMPLES / "ren-dhark/terra-custom.txt")), "type:action<=1", target
+    )
     assert rep.answer == expected
     for row in rep.rows:
         if row.count in brute:
@@ -93,7 +98,9 @@ def test_planetary_conquerors_return_mulligan_agrees_with_brute_force(tmp_path: 
     options = OddsOptions()
     brute = _brute(paths, "type:warrior>=2", options)
     expected = min(k for k, p in brute.items() if _value(p) >= target)
-    rep = tune_deck(str(EXAMPLES / "planetary-conquerors/legal-50.txt"), "type:warrior>=2", target)
+    rep = tune_deck(
+        open_deck(str(EXAMPLES / "planetary-conquerors/legal-50.txt")), "type:warrior>=2", target
+    )
     assert rep.answer == expected
     for row in rep.rows:
         if row.count in brute:
@@ -101,7 +108,7 @@ def test_planetary_conquerors_return_mulligan_agrees_with_brute_force(tmp_path: 
 
 
 def test_no_mulligan_matches_the_hypergeometric_formula() -> None:
-    rep = tune_deck(str(EXAMPLES / "stccg-1e/legal-federation.txt"), "type:Ship>=1", 0.9)
+    rep = tune_deck(open_deck(str(EXAMPLES / "stccg-1e/legal-federation.txt")), "type:Ship>=1", 0.9)
     n, seen = rep.pile_size, rep.cards_seen
 
     def p(k: int) -> Fraction:
@@ -114,12 +121,12 @@ def test_no_mulligan_matches_the_hypergeometric_formula() -> None:
 
 
 def test_unreachable_target_says_so() -> None:
-    rep = tune_deck("dorn:rituals", "blood_cost:3>=7", 0.5)
+    rep = tune_deck(open_deck("dorn:rituals"), "blood_cost:3>=7", 0.5)
     assert rep.answer is None  # 6 rituals are drawn: 7 can never be seen
 
 
 def test_tune_of_a_pile() -> None:
-    rep = tune_deck("dorn:rituals", "blood_cost:3>=2", 0.75)
+    rep = tune_deck(open_deck("dorn:rituals"), "blood_cost:3>=2", 0.75)
     n, seen = 12, 6
 
     def p(k: int) -> Fraction:

@@ -11,20 +11,19 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from types import MappingProxyType
 
 from deckcheck.analysis.conditions import parse_condition
-from deckcheck.analysis.setup import DrawSetup, SetAside, deck_setup, open_setup
+from deckcheck.analysis.setup import DrawSetup, SetAside, deck_setup, pile_setup
 from deckcheck.catalog.model import Card, Catalog, FieldSpec
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError, DeckFormatError
 from deckcheck.core.text import fold
 from deckcheck.core.values import frozen
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import CategoryLine, DeckSource
 from deckcheck.games.base import Game
-from deckcheck.games.registry import pile_reference
+from deckcheck.games.context import Pile
 
 CATEGORY_FIELD = "category"
 
@@ -135,19 +134,13 @@ def name_categories(conditions: Sequence[str], categories: Sequence[Category]) -
     return out
 
 
-def open_categorized(
-    deck: str,
-    conditions: Sequence[str],
-    *,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
+def categorized(
+    opened: LoadedDeck | Pile, conditions: Sequence[str]
 ) -> tuple[DrawSetup, list[str]]:
-    """The draw setup of a deck (file, ``-`` or ``GAME:PILE``) with the categories its file
-    declares, and the conditions with bare category names spelled as selectors."""
-    if pile_reference(deck) is not None:
-        return open_setup(deck, catalogs=catalogs, game=game, variant=variant), list(conditions)
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
-    categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)
-    setup = with_categories(deck_setup(loaded), categories)
+    """The draw setup of an opened deck (or pile) with the categories its file declares, and
+    the conditions with bare category names spelled as selectors."""
+    if isinstance(opened, Pile):
+        return pile_setup(opened), list(conditions)
+    categories = categories_of_source(opened.source, opened.catalog, opened.game)
+    setup = with_categories(deck_setup(opened), categories)
     return setup, name_categories(conditions, categories)

@@ -39,7 +39,12 @@ def parse_category(text: str) -> CategoryCount:
     """``ships=15`` or ``type:ship=15``."""
     label, sep, count = text.rpartition("=")
     label = label.strip()
-    if not sep or not label or not _LABEL.match(label) or not count.strip().isdigit():
+    if (
+        not sep
+        or not label
+        or not _LABEL.match(label)
+        or not (count.strip().isascii() and count.strip().isdigit())
+    ):
         raise UsageError(
             f"--category {text!r} is not NAME=COUNT (e.g. ships=15, or type:ship=15 so that "
             "the game's rules see the cards' type)"
@@ -144,7 +149,14 @@ def deckless_setup(
 
 def _typed(value: str, spec: FieldSpec | None) -> object:
     """A value as the game's field holds it (a number for a number field)."""
-    if spec is not None and spec.kind == "int" and value.lstrip("-").isdigit():
+    digits = value.lstrip("-")
+    if (
+        spec is not None
+        and spec.kind == "int"
+        and digits.isascii()
+        and digits.isdigit()
+        and len(digits) <= 18
+    ):
         return int(value)
     if spec is not None and spec.kind == "bool":
         return fold(value) in {"true", "yes", "1"}

@@ -1,21 +1,19 @@
 """What is drawn from: a deck's draw pile (cards set aside as the game says) or a built-in pile.
 
-``DECK`` arguments of ``odds``, ``hand`` and ``simulate`` are files, ``-`` or ``GAME:PILE``.
+``DECK`` arguments of ``odds``, ``hand`` and ``simulate`` are files, ``-`` or ``GAME:PILE``
+(opened by :func:`deckcheck.decks.load.open_deck`).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from pathlib import Path
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.values import frozen
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
 from deckcheck.games.base import Game
-from deckcheck.games.registry import pile_reference
+from deckcheck.games.context import Pile
 from deckcheck.games.setaside import SetAside, set_aside
 from deckcheck.games.spec import MulliganModel, OpeningModel
 
@@ -69,18 +67,11 @@ class DrawSetup:
         )
 
 
-def open_setup(
-    deck: str,
-    *,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-) -> DrawSetup:
-    """The draw setup of a deck file, ``-`` or ``GAME:PILE``."""
-    pile = pile_reference(deck)
-    if pile is not None:
-        return pile_setup(pile.game, pile.pile, catalogs, variant=variant)
-    return deck_setup(load_deck(deck, game=game, variant=variant, catalogs=catalogs))
+def draw_setup(opened: LoadedDeck | Pile) -> DrawSetup:
+    """The draw setup of an opened DECK argument (:func:`deckcheck.decks.load.open_deck`)."""
+    if isinstance(opened, Pile):
+        return pile_setup(opened)
+    return deck_setup(opened)
 
 
 def deck_setup(loaded: LoadedDeck) -> DrawSetup:
@@ -116,23 +107,19 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
     )
 
 
-def pile_setup(
-    game: Game,
-    name: str,
-    catalogs: Sequence[str | Path] = (),
-    *,
-    variant: str | None = None,
-) -> DrawSetup:
-    """A game's built-in random pile (``dorn:rituals``), under a variant (default: the game's).
+def pile_setup(named: Pile) -> DrawSetup:
+    """A game's built-in random pile (``dorn:rituals``), under its context's variant (default:
+    the game's) and with its context's overlays.
 
     The variant can set the default number of cards seen (Dorn's four-heroes: one blessing per
     hero, so 4) and change card fields (its rituals cost 1 more blood)."""
+    game, name, variant = named.game, named.name, named.context.variant
     spec = game.spec.piles.get(name)
     if spec is None:
         known = ", ".join(f"{game.id}:{p}" for p in game.spec.piles) or "none"
         raise UsageError(f"{game.id} has no pile {name!r}; piles: {known}")
     the_variant = game.variant(variant)
-    catalog = game.catalog(catalogs, the_variant)
+    catalog = game.catalog(named.context.overlays, the_variant)
     if spec.cards:
         pile = []
         for card_id, n in spec.cards.items():

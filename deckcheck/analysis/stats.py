@@ -391,7 +391,9 @@ def _is_number(value: object) -> bool:
 
 
 def _is_int_text(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+    digits = text.lstrip("-")
+    # ASCII only ("²" is a digit to Python, not to int) and short (int refuses 4,300 digits).
+    return digits.isascii() and digits.isdigit() and len(digits) <= 18
 
 
 def _order(counts: dict[str, int], curve: bool) -> Iterable[str]:

@@ -34,7 +34,7 @@ def piped_width(stream: Any) -> int | None:
     except ValueError:  # a closed stream: no terminal
         pass
     columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
+    if columns.isascii() and columns.isdigit() and len(columns) <= 6 and int(columns) > 0:
         return int(columns)
     for fd in (0, 1, 2):  # a pipe's reader is often a terminal: its width, as rich takes it
         try:

@@ -10,14 +10,16 @@ its format, comments, order, zones and line ends. Undo and redo move between tex
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_progress
+from deckcheck.analysis.progress import RuleProgress, rule_progress
 from deckcheck.catalog.model import Card
-from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
+from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileError, UsageError
 from deckcheck.core.inputs import read_bytes, source_label
+from deckcheck.core.text import plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
@@ -25,9 +27,16 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck
 from deckcheck.decks.rewrite import Change, Encoded, decode_keeping
-from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.inplace import edited_text, load_editable, parse_editable, placed_zone
-from deckcheck.export.write import write_atomically
+from deckcheck.decks.verdict import validate_loaded, with_hint
+from deckcheck.export.inplace import (
+    encoded_as_before,
+    labelled_edit,
+    load_editable,
+    parse_editable,
+    placed_zone,
+)
+from deckcheck.export.write import editing, write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
 
 #: Turns the odds chart shows (turn 1 is the opening hand).
 ODDS_TURNS = 6
@@ -50,15 +59,12 @@ def open_text(
     text: str,
     label: str,
     path: Path,
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
 ) -> OpenedText:
     """A deck file's decoded text, opened in memory (``path``: where it lives, for the
     overlays its header names and for messages)."""
     source = parse_editable(text, label, path)
-    loaded, report = load_editable(source, game, variant, catalogs)
+    loaded, report = load_editable(source, context)
     return OpenedText(text, source, loaded, report)
 
 
@@ -74,10 +80,7 @@ def change_text(
     if zone is None and delta > 0:
         zone = placed_zone(text, source, loaded, card, delta)
     change = Change(card, delta, zone)
-    try:
-        return edited_text(text, source, loaded, [change]), change
-    except DeckFormatError as exc:
-        raise DeckFormatError(exc.message, source=source.label, line=exc.line) from None
+    return labelled_edit(text, source, loaded, [change], source.label), change
 
 
 @frozen
@@ -129,6 +132,12 @@ class OddsView:
     message: str = ""
 
 
+_CONFLICT = (
+    "{what} on disk since it was opened: reload it (your edits are dropped; undo brings "
+    "them back) or overwrite it"
+)
+
+
 class SaveConflict(DeckcheckError):
     """The file changed on disk since it was opened (or last saved)."""
 
@@ -141,17 +150,13 @@ class BuildSession:
         self,
         path: str | Path,
         *,
-        game: str | None = None,
-        variant: str | None = None,
-        catalogs: Sequence[str | Path] = (),
+        context: Context = NO_CONTEXT,
         new_text: str | None = None,
     ) -> None:
         self.path = Path(path)
         self.new_text = new_text
         self.label = source_label(str(path))
-        self.game_arg = game
-        self.variant_arg = variant
-        self.catalogs = tuple(catalogs)
+        self.context = context
         self.undo_stack: list[str] = []
         self.redo_stack: list[str] = []
         self.on_disk: bytes | None = None
@@ -197,14 +202,7 @@ class BuildSession:
         return OpenedText(text, source, loaded, validate_loaded(loaded))
 
     def _open(self, text: str) -> OpenedText:
-        return open_text(
-            text,
-            self.label,
-            self.path,
-            game=self.game_arg,
-            variant=self.variant_arg,
-            catalogs=self.catalogs,
-        )
+        return open_text(text, self.label, self.path, self.context)
 
     @property
     def text(self) -> str:
@@ -216,25 +214,26 @@ class BuildSession:
         """Whether there is something to save."""
         return self.saved_text != self.text
 
-    def changed_on_disk(self) -> bool:
-        """Whether the file on disk is no longer what was read or written last."""
-        try:
-            now = self.path.read_bytes()
-        except OSError:
-            now = None
-        return now != self.on_disk
-
     def save(self, *, overwrite: bool = False) -> None:
-        """Write the deck atomically; refuses (:class:`SaveConflict`) when the file changed
-        on disk since it was read, unless ``overwrite``."""
-        if not overwrite and self.changed_on_disk():
-            raise SaveConflict(
-                "changed on disk since it was opened: reload it (your edits are lost) or "
-                "overwrite it",
-                source=self.label,
-            )
-        data = self.encoded.encode(self.text)
-        write_atomically(self.path, data, force=True)
+        """Write the deck as ``add`` writes it: in the file's encoding, under its lock,
+        atomically. Refuses (:class:`SaveConflict`, nothing written) when the file changed on
+        disk since it was read or last written, unless ``overwrite``."""
+        data = encoded_as_before(self.encoded, self.text, self.label)
+        if not self.path.exists():
+            if self.on_disk is not None and not overwrite:
+                raise SaveConflict(_CONFLICT.format(what="was removed"), source=self.label)
+            try:
+                write_atomically(self.path, data)  # never over a file made meanwhile
+            except InputFileError:
+                if not self.path.exists():
+                    raise
+                raise SaveConflict(_CONFLICT.format(what="was made"), source=self.label) from None
+        else:
+            with editing(self.path) as held:
+                if held.data != self.on_disk and not overwrite:
+                    what = "was made" if self.on_disk is None else "changed"
+                    raise SaveConflict(_CONFLICT.format(what=what), source=self.label)
+                held.replace(data)
         self.on_disk = data
         self.saved_text = self.text
 
@@ -251,8 +250,17 @@ class BuildSession:
 
     def add(self, card: Card, delta: int = 1, zone: str | None = None) -> None:
         """Add ``delta`` copies of ``card`` (negative: remove) by the file's rewriter."""
-        text, _ = change_text(self.opened, card, delta, zone)
+        text, change = change_text(self.opened, card, delta, zone)
         opened = self._reopen(text)
+        # As add checks an edit before writing it: the text must read back as meant.
+        expected = _totals(self.opened.loaded)
+        expected[change.card.id] += change.delta
+        if +expected != +_totals(opened.loaded):
+            raise DeckFormatError(
+                "not edited: deckcheck cannot edit this file's lines so that they read back "
+                "as meant; edit it in a text editor",
+                source=self.label,
+            )
         self._push_undo(self.text)
         self.redo_stack.clear()
         self.opened = opened
@@ -309,12 +317,16 @@ class BuildSession:
 
     def standing(self) -> Standing:
         """Every rule with its progress and findings, and the verdict (``validate``'s)."""
-        loaded, report = self.opened.loaded, self.opened.report
+        loaded = self.opened.loaded
+        # validate's report, with the other variants (formats) the deck passes when it fails
+        # its own
+        report = with_hint(loaded, self.opened.report)
         rows = tuple(
             RuleRow(p, tuple(v for v in report.violations if v.code == p.code))
             for p in rule_progress(loaded, report)
         )
-        return Standing(rows, report, _summary(loaded, report))
+        hints = (report.legal_under_hint,) if report.legal_under else ()
+        return Standing(rows, report, _summary(loaded, report), hints)
 
     def odds(
         self,
@@ -338,6 +350,14 @@ class BuildSession:
             return OddsView(texts, (), "", exc.message + hint)
         rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
         return OddsView(texts, rows, report.mulligan)
+
+
+def _totals(loaded: LoadedDeck) -> Counter[str]:
+    """Every card's copies in the file, in every zone."""
+    totals: Counter[str] = Counter()
+    for entry in loaded.deck.all_entries():
+        totals[entry.card.id] += entry.count
+    return totals
 
 
 def _summary(loaded: LoadedDeck, report: Report) -> str:

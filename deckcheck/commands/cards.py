@@ -5,7 +5,6 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector, looks_like_field_value
@@ -14,6 +13,7 @@ from deckcheck.core.result import OK, Json
 from deckcheck.core.text import fold, suggest
 from deckcheck.core.values import frozen
 from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.games.registry import get_game
 
 
@@ -101,10 +101,7 @@ def _term_predicate(term: str, catalog: Catalog, game: Game) -> Callable[[Card],
 
 
 def find_cards(
-    game_id: str,
-    search: str | Sequence[str] | None,
-    catalogs: Sequence[str | Path] = (),
-    variant: str | None = None,
+    game_id: str, search: str | Sequence[str] | None, context: Context = NO_CONTEXT
 ) -> CardSearch:
     """Cards matching every term of ``search`` (see :func:`search_terms`): a part of a name,
     alias or id (folded), ``field:value``, or ``field<=N`` (``<``, ``>``, ``>=``, ``=``,
@@ -113,8 +110,8 @@ def find_cards(
     and its notes come along. With no match, the names nearest the search's words are
     suggested."""
     game = get_game(game_id)
-    the_variant = game.variant(variant) if variant is not None else None
-    catalog = game.catalog(catalogs, the_variant)
+    the_variant = game.variant(context.variant) if context.variant is not None else None
+    catalog = game.catalog(context.overlays, the_variant)
     terms = search_terms(search)
     cards: list[Card] = []
     suggestions: tuple[str, ...] = ()

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import tomli_w
 
-from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_limits, rule_progress
+from deckcheck.analysis.progress import RuleProgress, rule_limits, rule_progress
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.inputs import STDIN, source_label
 from deckcheck.core.result import OK, Json
-from deckcheck.core.text import Suggester
+from deckcheck.core.text import Suggester, plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
@@ -42,6 +42,7 @@ from deckcheck.export.inplace import (
 )
 from deckcheck.export.write import editing, write_atomically
 from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.games.registry import get_game
 
 
@@ -128,9 +129,7 @@ def edit_deck(
     *,
     remove: bool = False,
     zone: str | None = None,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
     listed: str | None = None,
 ) -> EditResult:
     """Add (or with ``remove`` take out) ``count`` copies of ``card`` in the deck file, in its
@@ -154,7 +153,7 @@ def edit_deck(
     with editing(path) as held:
         text, encoded = decode_keeping(held.data, label)
         source = parse_editable(text, label, target)
-        loaded, before = load_editable(source, game, variant, catalogs)
+        loaded, before = load_editable(source, context)
         notes: list[str] = []
         if listed is not None:
             wanted += _listed(listed, loaded, notes)
@@ -187,9 +186,7 @@ def edit_deck(
             merged[key] = Change(the_card, delta, where)
         changes = list(merged.values())
         new_text = labelled_edit(text, source, loaded, changes, label)
-        after_loaded, after = checked_edit(
-            new_text, label, target, loaded, changes, game, variant, catalogs
-        )
+        after_loaded, after = checked_edit(new_text, label, target, loaded, changes, context)
         held.replace(encoded_as_before(encoded, new_text, label))
     brought, cleared = changed_findings(before, after)
     was = {v.code for v in before.violations}
@@ -378,7 +375,7 @@ def _reads_back(text: str, target: Path, loaded: LoadedDeck) -> None:
     label = str(target)
     try:
         source = parse_editable(text, label, target)
-        back = resolve_source(source, variant=loaded.variant.name)
+        back = resolve_source(source, Context(variant=loaded.variant.name))
     except DeckcheckError as exc:
         back, why = None, exc.message
     if back is None or back.game.id != loaded.game.id:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from deckcheck.catalog.model import Card
@@ -11,7 +9,9 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.core.violations import Severity
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.setaside import set_aside
 
 
@@ -49,6 +49,10 @@ class DeckDiff:
     game: str
     changes: tuple[CardChange, ...]
     totals: tuple[TotalChange, ...]
+    status_a: str = ""  # each deck's verdict: legal, unverified, illegal
+    status_b: str = ""
+    broken_a: tuple[str, ...] = ()  # the rules each deck breaks (errors)
+    broken_b: tuple[str, ...] = ()
 
     def by_type(self) -> dict[str, list[CardChange]]:
         """Changes grouped by the card's type label."""
@@ -79,6 +83,10 @@ class DeckDiff:
             "added": [item(c) for c in self.changes if c.kind == "added"],
             "removed": [item(c) for c in self.changes if c.kind == "removed"],
             "changed": [item(c) for c in self.changes if c.kind == "changed"],
+            "status_a": self.status_a,
+            "status_b": self.status_b,
+            "broken_a": list(self.broken_a),
+            "broken_b": list(self.broken_b),
             "totals": [
                 {
                     "label": t.label,
@@ -118,13 +126,10 @@ def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
     return n, n
 
 
-def diff_decks(
-    a: str, b: str, *, catalogs: Sequence[str | Path] = (), game: str | None = None
-) -> DeckDiff:
-    """Compare two decks of the same game."""
-    left = load_deck(a, game=game, catalogs=catalogs)
-    right = load_deck(b, game=game, catalogs=catalogs)
+def diff_decks(left: LoadedDeck, right: LoadedDeck) -> DeckDiff:
+    """Compare two loaded decks of the same game."""
     if left.game.id != right.game.id:
+        a, b = left.source.label, right.source.label
         raise UsageError(
             f"{a} is a {left.game.id} deck and {b} a {right.game.id} deck: "
             "diff compares decks of one game"
@@ -147,4 +152,19 @@ def diff_decks(
         totals.append(
             TotalChange("cards", left.deck.size, right.deck.size, left.deck.size, right.deck.size)
         )
-    return DeckDiff(left.deck.label, right.deck.label, left.game.id, changes, tuple(totals))
+    verdicts = [validate_loaded(side) for side in (left, right)]
+    broken = [
+        tuple(dict.fromkeys(v.code for v in r.violations if v.severity is Severity.ERROR))
+        for r in verdicts
+    ]
+    return DeckDiff(
+        left.deck.label,
+        right.deck.label,
+        left.game.id,
+        changes,
+        tuple(totals),
+        str(verdicts[0].status),
+        str(verdicts[1].status),
+        broken[0],
+        broken[1],
+    )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import render_with_notes
 from deckcheck.export.write import write_atomically
@@ -44,19 +43,15 @@ class ExportResult:
 
 
 def export_deck(
-    deck: str,
+    loaded: LoadedDeck,
     fmt: str,
     *,
     output: str | Path | None = None,
     force: bool = False,
     allow_illegal: bool = False,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
 ) -> ExportResult:
-    """Validate, then render and (with ``output``) write atomically; an illegal deck is refused
-    unless ``allow_illegal``."""
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
+    """Validate a loaded deck, then render and (with ``output``) write atomically; an illegal
+    deck is refused unless ``allow_illegal``."""
     report = validate_loaded(loaded)
     if report.status is Status.ILLEGAL and not allow_illegal:
         return ExportResult(report, None, None, True, fmt)

@@ -8,27 +8,20 @@ each illegal deck's nearest legal deck.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Status
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import load_deck, owned_copies
 from deckcheck.decks.verdict import Outcome, Validation
 from deckcheck.export.inplace import answer_text, replace_with_answer
 from deckcheck.export.write import read_now, write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.solve.nearest import FixResult, nearest_legal
-
-
-def _owned_counts(
-    path: str | Path, loaded: LoadedDeck, catalogs: Sequence[str | Path]
-) -> dict[str, int]:
-    collection = load_deck(path, game=loaded.game.id, catalogs=catalogs)
-    return dict(collection.deck.counts())
 
 
 def fix_deck(
@@ -40,10 +33,7 @@ def fix_deck(
     write: bool = False,
     output: str | Path | None = None,
     force: bool = False,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, Any] | None = None,
+    context: Context = NO_CONTEXT,
 ) -> FixResult:
     """Load a deck, find its nearest legal deck; with ``write`` replace the file (atomically,
     the old one kept as ``DECK.bak``), with ``output`` write the answer there (``-``: only
@@ -54,8 +44,8 @@ def fix_deck(
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
     # The bytes the answer is for: the file is replaced only if it still holds them.
     read_at_load = read_now(deck) if write else None
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
-    counts = _owned_counts(owned, loaded, catalogs) if owned is not None else None
+    loaded = load_deck(deck, context)
+    counts = owned_copies(owned, loaded.game, context) if owned is not None else None
     result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
     if result.status != "fixed":
         return result
@@ -70,7 +60,7 @@ def fix_deck(
     )
     if write:
         moves = [(c.card, c.delta) for c in result.changes]
-        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, catalogs)
+        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, context)
         return dataclasses.replace(result, text=text, written_to=deck, backup=str(saved))
     if output is not None:
         if str(output) == "-":
@@ -115,10 +105,7 @@ class SuggestedValidation:
 def suggest_fixes(
     outcomes: Sequence[Outcome],
     *,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, Any] | None = None,
+    context: Context = NO_CONTEXT,
 ) -> tuple[FixResult | None, ...]:
     """The nearest legal deck of each illegal deck among ``outcomes`` (None for the others)."""
     fixes: list[FixResult | None] = []
@@ -127,8 +114,6 @@ def suggest_fixes(
         if not illegal or outcome.path == "-":  # standard input cannot be read twice
             fixes.append(None)
             continue
-        loaded = load_deck(
-            outcome.path, game=game, variant=variant, catalogs=catalogs, params=params
-        )
+        loaded = load_deck(outcome.path, context)
         fixes.append(nearest_legal(loaded))
     return tuple(fixes)

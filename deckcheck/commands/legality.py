@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 from deckcheck.core.result import ILLEGAL, OK, UNVERIFIED, Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Severity, Status
-from deckcheck.decks.load import load_deck, resolve_source
+from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.verdict import validate_loaded, variant_verdicts
+from deckcheck.games.context import NO_CONTEXT, Context
 
 
 @frozen
@@ -54,24 +52,17 @@ class Legality:
         }
 
 
-def deck_legality(
-    deck: str | Path,
-    *,
-    game: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-) -> Legality:
-    """The deck's verdict under each variant of its game, in the game's order: the variants
-    that change cards are judged with their own catalog, the others on the deck as read."""
-    loaded = load_deck(deck, game=game, catalogs=catalogs)
+def deck_legality(loaded: LoadedDeck, context: Context = NO_CONTEXT) -> Legality:
+    """The loaded deck's verdict under each variant of its game, in the game's order: the
+    variants that change cards are judged with their own catalog (the deck read again in
+    ``context``, the one it was opened in), the others on the deck as read."""
     reports = dict(variant_verdicts(loaded))
     rows = []
     for name in loaded.game.variants:
         report = reports.get(name)
         if report is None:
             # a variant that changes cards reads the deck again under its catalog
-            again = resolve_source(
-                loaded.source, game=loaded.game.id, variant=name, catalogs=catalogs
-            )
+            again = resolve_source(loaded.source, Context(context.overlays, loaded.game.id, name))
             report = validate_loaded(again)
         codes = tuple(
             dict.fromkeys(v.code for v in report.violations if v.severity is not Severity.WARNING)

@@ -23,12 +23,13 @@ from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import LoadedDeck, load_deck, owned_copies
 from deckcheck.decks.resolve import lookup, pick
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
 from deckcheck.export.inplace import answer_text, replace_with_answer
 from deckcheck.export.write import read_now, write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.solve.nearest import Change
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, UNREACHABLE, Search, relaxed_note, search
 
@@ -189,14 +190,6 @@ def resolve_cards(loaded: LoadedDeck, names: Sequence[str], option: str) -> list
     return ids
 
 
-def owned_counts(
-    path: str | Path, loaded: LoadedDeck, catalogs: Sequence[str | Path]
-) -> dict[str, int]:
-    """A collection file's copies by card id (read as a deck of the same game)."""
-    collection = load_deck(path, game=loaded.game.id, catalogs=catalogs)
-    return dict(collection.deck.counts())
-
-
 # ------------------------------------------------------------------------------ the answer
 
 
@@ -349,14 +342,19 @@ def optimize_loaded(
         status = BEST_FOUND
         notes.append(relaxed_note())
         if found.probability is not None:
-            gain = max(Fraction(0), found.probability - (after or Fraction(0)))
+            # the most any deck could score: the search's best, plus what a search cut short
+            # left open
+            most = found.probability + (found.gain_bound or Fraction(0))
+            gain = max(Fraction(0), min(Fraction(1), most) - (after or Fraction(0)))
     if report.status is not Status.LEGAL:
         # The search ran over the decks the stated rules allow; a rule checked on the answer
         # only that it does not pass (or cannot decide) leaves the answer unproven.
         status = BEST_FOUND
         notes.append("the answer is not proven legal: a rule checked on it only (see below)")
-    if not diff:
+    if not diff and status == OPTIMAL:
         notes.append("no deck within the limits does better than the deck as it is")
+    elif not diff:
+        notes.append("the search found no better deck than the deck as it is")
     return (
         OptimizeResult(
             **base,
@@ -394,10 +392,7 @@ def optimize_deck(
     output: str | Path | None = None,
     force: bool = False,
     time_limit: float | None = None,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, Any] | None = None,
+    context: Context = NO_CONTEXT,
     progress: Callable[[int, int], None] | None = None,
 ) -> OptimizeResult:
     """Open the deck (and the collection), search, and write the answer where asked:
@@ -408,8 +403,8 @@ def optimize_deck(
     if write and deck == "-":
         raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
     read_at_load = read_now(deck) if write else None  # replaced only if it still holds them
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs, params=params)
-    counts = owned_counts(owned, loaded, catalogs) if owned is not None else None
+    loaded = load_deck(deck, context)
+    counts = owned_copies(owned, loaded.game, context) if owned is not None else None
     result, answer = optimize_loaded(
         loaded,
         conditions,
@@ -426,7 +421,7 @@ def optimize_deck(
         if not result.changes:
             return result
         moves = [(c.card, c.delta) for c in result.changes]
-        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, catalogs)
+        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, context)
         return dataclasses.replace(result, text=text, written_to=str(deck), backup=str(saved))
     if output is not None:
         if str(output) == "-":

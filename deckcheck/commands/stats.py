@@ -3,36 +3,30 @@ and per value the opening hand's expected count and exact chance of at least one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import replace
 
 from deckcheck.analysis.categories import categories_of_source
-from deckcheck.analysis.setup import DrawSetup, deck_setup, open_setup
+from deckcheck.analysis.setup import DrawSetup, deck_setup, pile_setup
 from deckcheck.analysis.stats import StatsReport, build_stats
 from deckcheck.core.errors import UsageError
-from deckcheck.decks.load import load_deck
-from deckcheck.games.registry import pile_reference
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.games.context import Pile
 
 
 def deck_stats(
-    deck: str,
-    *,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
-    variant: str | None = None,
-    second: bool = False,
-    odds: bool = True,
+    opened: LoadedDeck | Pile, *, second: bool = False, odds: bool = True
 ) -> StatsReport:
-    """The stats of a deck file (``-`` for standard input) or a built-in pile ``GAME:PILE``.
+    """The stats of an opened deck file or built-in pile (:func:`deckcheck.decks.load.open_deck`).
 
     ``odds=False`` leaves out the opening-hand figures (composition only).
     """
-    if pile_reference(deck) is not None:
-        pile = open_setup(deck, catalogs=catalogs)
+    if isinstance(opened, Pile):
+        # a pile's stats are those of the game's own pile: the context's variant is not laid on
+        pile = pile_setup(replace(opened, context=replace(opened.context, variant=None)))
         return build_stats(
             pile.label, pile.game, None, list(pile.pile), pile, (), second=second, odds=odds
         )
-    loaded = load_deck(deck, game=game, variant=variant, catalogs=catalogs)
+    loaded = opened
     categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)
     setup: DrawSetup | None
     notes: list[str] = []

@@ -14,19 +14,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import field
-from pathlib import Path
 from typing import Any
 
-from deckcheck.analysis.categories import categories_of_source, name_categories, with_categories
+from deckcheck.analysis.categories import categorized
 from deckcheck.analysis.conditions import parse_condition
 from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
-from deckcheck.analysis.setup import DrawSetup, deck_setup, open_setup
+from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.values import frozen
-from deckcheck.decks.load import load_deck
-from deckcheck.games.registry import pile_reference
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.games.context import Pile
 
 OTHER = Card("(another card)", "another card", ())
 WINDOW = 4  # rows each side of the answer
@@ -104,34 +103,26 @@ class TuneReport:
 
 
 def tune_deck(
-    deck: str,
+    opened: LoadedDeck | Pile,
     condition: str,
     target: float,
     *,
     turn: int | None = None,
     second: bool = False,
     options: OddsOptions | None = None,
-    catalogs: Sequence[str | Path] = (),
-    game: str | None = None,
 ) -> TuneReport:
     """The fewest cards of ``condition``'s category (or, for an upper bound such as
-    ``type:action<=1``, the most) for which ``condition`` holds with probability ≥ ``target``."""
-    if not 0 < target <= 1:
-        raise UsageError(f"--target is a probability above 0 and at most 1, not {target}")
-    loaded: Any = None
-    if pile_reference(deck) is not None:
-        setup = open_setup(deck, catalogs=catalogs)
-        texts = [condition]
-    else:
-        loaded = load_deck(deck, game=game, catalogs=catalogs)
-        categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)
-        setup = with_categories(deck_setup(loaded), categories)
-        texts = name_categories([condition], categories)
+    ``type:action<=1``, the most) for which ``condition`` holds with probability ≥ ``target``,
+    in an opened deck or pile (:func:`deckcheck.decks.load.open_deck`)."""
+    check_target(target)
+    setup, texts = categorized(opened, [condition])
+    loaded = opened if isinstance(opened, LoadedDeck) else None
     base = options or OddsOptions()
     options = dataclasses.replace(base, turn=turn, second=second, by_turn=None)
     report = tune_setup(setup, texts[0], target, options)
     if loaded is None or setup.builtin_pile:
         return report
+    deck = "-" if loaded.source.path is None else loaded.source.label  # as it was typed
     return with_rules(report, loaded, deck, options)
 
 
@@ -187,6 +178,12 @@ def with_rules(report: TuneReport, loaded: Any, deck: str, options: OddsOptions)
     return dataclasses.replace(
         report, rows=rows, answer_legal=answer_legal, legal_answer=legal_answer, rules=tuple(lines)
     )
+
+
+def check_target(target: float) -> None:
+    """A target is a probability above 0 and at most 1 (checked before the deck is opened)."""
+    if not 0 < target <= 1:
+        raise UsageError(f"--target is a probability above 0 and at most 1, not {target}")
 
 
 def tune_setup(setup: DrawSetup, condition: str, target: float, options: OddsOptions) -> TuneReport:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck.core.errors import DeckcheckError
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import load_deck, owned_copies
 from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.decks.verdict import (
     Outcome,
@@ -16,30 +16,25 @@ from deckcheck.decks.verdict import (
     validate_partly,
     with_hint,
 )
+from deckcheck.games.context import NO_CONTEXT, Context
 
 
 def validate_paths(
-    paths: Sequence[str | Path],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, str | int] | None = None,
-    owned: str | Path | None = None,
+    paths: Sequence[str | Path], context: Context = NO_CONTEXT, *, owned: str | Path | None = None
 ) -> Validation:
-    """Validate several deck files; a broken file does not stop the others. With ``owned`` (a
-    deck file listing a collection), each deck's outcome lists the copies the collection
-    lacks to build it (an unreadable collection is an input error of that deck)."""
+    """Validate several deck files, each opened in ``context``; a broken file does not stop the
+    others. With ``owned`` (a deck file listing a collection), each deck's outcome lists the
+    copies the collection lacks to build it (an unreadable collection is an input error of that
+    deck)."""
     outcomes = []
     collections: dict[str, dict[str, int]] = {}  # by game: read once
     for path in paths:
         try:
-            loaded = load_deck(path, game=game, variant=variant, catalogs=catalogs, params=params)
+            loaded = load_deck(path, context)
             missing = None
             if owned is not None:
                 if loaded.game.id not in collections:
-                    held = load_deck(owned, game=loaded.game.id, catalogs=catalogs)
-                    collections[loaded.game.id] = dict(held.deck.counts())
+                    collections[loaded.game.id] = owned_copies(owned, loaded.game, context)
                 missing = missing_copies(loaded, collections[loaded.game.id])
             report = with_hint(loaded, validate_loaded(loaded))
             outcomes.append(Outcome(str(path), report=report, missing=missing))

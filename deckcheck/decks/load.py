@@ -1,9 +1,11 @@
-"""From a path to a resolved deck: parse, find the game, lay overlays, resolve names."""
+"""From a DECK argument to an opened deck: a built-in pile, or a deck file parsed and its names
+resolved in the game, variant and catalog its context chooses (:mod:`deckcheck.games.context`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+import re
+from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +23,8 @@ from deckcheck.decks.resolve import (
     unknown_names,
 )
 from deckcheck.games.base import Game, Variant
-from deckcheck.games.registry import all_games, get_game, pile_reference
+from deckcheck.games.context import NO_CONTEXT, Context, DeckHeader, Pile
+from deckcheck.games.registry import all_games
 
 
 @frozen
@@ -35,71 +38,95 @@ class LoadedDeck:
     source: DeckSource
 
 
-def load_deck(
-    path: str | Path,
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, str | int] | None = None,
-) -> LoadedDeck:
-    """Read a deck file (or ``-``) and resolve it against its game's catalog.
+_PILE = re.compile(r"^(?P<game>[A-Za-z0-9][A-Za-z0-9-]*):(?P<pile>[A-Za-z0-9][A-Za-z0-9-]*)$")
+"""``GAME:PILE``: a known game, a colon, a name, and no file of that name."""
 
-    The game comes from the file (``game:`` header or TOML key), else ``game``, else the one
-    game whose catalog knows every card. Overlays: the file's own ``catalog:`` files first,
-    then ``catalogs`` (``--catalog``), so the command line has the last word. ``params``
-    change the variant's settings (``--set missions=4``); a header line may too (``missions: 4``).
+
+def open_deck(
+    deck: str | Path, context: Context = NO_CONTEXT, *, piles: bool = True
+) -> LoadedDeck | Pile:
+    """A DECK argument opened: a built-in random pile (``GAME:PILE``, a game's pile where no
+    file of that name exists), else a deck file (``-``: standard input) read and resolved
+    against its game's catalog (:func:`resolve_source`). The one place that tells them apart."""
+    match = _PILE.match(str(deck))
+    if match is not None and not Path(deck).exists():  # a file always wins
+        game = all_games().get(match.group("game").lower())
+        pile = Pile(game, match.group("pile").lower(), context) if game else None
+        if pile is not None and piles:  # the pile may be unknown to the game: its user says so
+            return pile
+        if pile is not None and pile.known:
+            raise UsageError(
+                f"{deck} is a built-in random pile: use it with odds, simulate or hand, "
+                "not as a deck"
+            )
+    source = read_deck(deck)
+    return resolve_source(source, context)
+
+
+def load_deck(deck: str | Path, context: Context = NO_CONTEXT) -> LoadedDeck:
+    """A deck file (or ``-``) opened (:func:`open_deck`); a built-in random pile is refused
+    (an unknown pile name is read as the file it then must be)."""
+    opened = open_deck(deck, context, piles=False)
+    if not isinstance(opened, LoadedDeck):  # never: without piles a file is read
+        raise TypeError(f"{deck}: not a deck file")
+    return opened
+
+
+def owned_copies(path: str | Path, game: Game, context: Context) -> dict[str, int]:
+    """A collection file's copies by card id (``--owned``: read as a deck of ``game``, with the
+    context's overlays)."""
+    collection = load_deck(path, Context(context.overlays, game.id))
+    return dict(collection.deck.counts())
+
+
+def resolve_source(source: DeckSource, context: Context = NO_CONTEXT) -> LoadedDeck:
+    """Resolve an already parsed deck against its game's catalog.
+
+    The game, variant, settings and overlays are decided by :meth:`Context.choose` from what
+    the file says of itself and what ``context`` says: the game comes from the file (``game:``
+    header or TOML key), else the context, else the one game whose catalog knows every card.
+    Overlays: the file's own ``catalog:`` files first, then the context's. Settings: a header
+    line (``missions: 4``), then the context's (``--set missions=4``).
     """
-    _refuse_pile(path)
-    source = read_deck(path)
-    return resolve_source(source, game=game, variant=variant, catalogs=catalogs, params=params)
-
-
-def resolve_source(
-    source: DeckSource,
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
-    params: Mapping[str, str | int] | None = None,
-) -> LoadedDeck:
-    """Resolve an already parsed deck (see :func:`load_deck`)."""
     _check_header_overlays(source)
-    overlays = [*source.catalogs, *catalogs]
-    declared = source.game.strip().lower() if source.game else None
-    game = game.strip().lower() if game else None
-    if game:
-        game = get_game(game).id  # an unknown --game is the first thing to say; "stccg" ok
-    if declared and game and declared != game and _known_id(declared) != game:
-        raise UsageError(
-            f"{source.label} says game {declared!r} but --game says {game!r}; drop one of them"
-        )
-    named = declared or game or _hinted(source)
-    with _at_header(source, "game" if declared else None):
-        chosen = get_game(named) if named else _detect(source, overlays)
-    with _at_header(source, None if variant else "variant"):
-        the_variant = chosen.variant(variant or source.headers.get("variant"))
-    source, written = _settings_of(source, chosen)
-    for key, (value, line) in written.items():
-        try:
-            the_variant = chosen.with_settings(the_variant, {key: value})
-        except UsageError as exc:
-            raise UsageError(exc.message, source=source.label, line=line) from None
-    if params:
-        the_variant = chosen.with_settings(the_variant, params)
-    catalog = chosen.catalog(overlays, the_variant)
+    header = _header(source)
+    chosen = context.choose(header, lambda overlays: _detect(source, overlays))
+    source = _without(source, chosen.settings)
     try:
-        deck = resolve_deck(source, catalog, chosen, the_variant.name)
+        deck = resolve_deck(source, chosen.catalog, chosen.game, chosen.variant.name)
     except PartlyResolvedError as exc:
-        exc.loaded = LoadedDeck(exc.deck, chosen, catalog, the_variant, source)
-        if not named:
+        exc.loaded = LoadedDeck(exc.deck, chosen.game, chosen.catalog, chosen.variant, source)
+        if not chosen.named:
+            game = chosen.game.id
             exc.details = (
-                f"the deck names no game; its lines are those of {chosen.id} but for these "
-                f"(add 'game: {chosen.id}' or --game {chosen.id})",
+                f"the deck names no game; its lines are those of {game} but for these "
+                f"(add 'game: {game}' or --game {game})",
                 *exc.details,
             )
         raise
-    return LoadedDeck(deck, chosen, catalog, the_variant, source)
+    return LoadedDeck(deck, chosen.game, chosen.catalog, chosen.variant, source)
+
+
+def _header(source: DeckSource) -> DeckHeader:
+    """What the deck file says of itself, for :meth:`Context.choose`."""
+    return DeckHeader(
+        source.label,
+        source.game,
+        source.headers.get("variant"),
+        source.catalogs,
+        source.header_lines,
+        tuple((line.header[0], line.header[1], line.line) for line in source.lines if line.header),
+        source.game_hint,
+    )
+
+
+def _without(source: DeckSource, settings: frozenset[str]) -> DeckSource:
+    """The deck without its setting lines (``missions: 4``); other ``key: value`` lines stay
+    card lines."""
+    if not settings:
+        return source
+    kept = tuple(line for line in source.lines if not (line.header and line.header[0] in settings))
+    return replace(source, lines=kept)
 
 
 NEARLY_ALL = 0.9
@@ -126,20 +153,6 @@ def _check_header_overlays(source: DeckSource) -> None:
             source=source.label,
             line=source.header_lines.get("catalog"),
         )
-
-
-def _hinted(source: DeckSource) -> str | None:
-    """The game the file's own program names (:attr:`DeckSource.game_hint`), if deckcheck
-    knows it; a name it does not know leaves the game to the cards."""
-    return _known_id(source.game_hint) if source.game_hint else None
-
-
-def _known_id(name: str) -> str | None:
-    """The game id a name or alias stands for, or None (reported where the name is read)."""
-    try:
-        return get_game(name).id
-    except DeckcheckError:
-        return None
 
 
 def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
@@ -192,56 +205,3 @@ def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
         + "; add a 'game: …' line or --game",
         source=source.label,
     )
-
-
-def _refuse_pile(path: str | Path) -> None:
-    """``dorn:heroes`` is a built-in random pile, not a deck file: say so instead of
-    "no such file"."""
-    pile = pile_reference(path)
-    if pile is not None and pile.pile in pile.game.spec.piles:
-        raise UsageError(
-            f"{path} is a built-in random pile: use it with odds, simulate or hand, not as a deck"
-        )
-
-
-def parse_settings(texts: Sequence[str]) -> dict[str, str]:
-    """``KEY=VALUE`` texts (``--set missions=4``) as a mapping; the game checks keys and values."""
-    settings: dict[str, str] = {}
-    for text in texts:
-        key, sep, value = text.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise UsageError(
-                f"--set takes KEY=VALUE (`deckcheck games` lists each game's settings), "
-                f"not {text!r}"
-            )
-        settings[key.strip().lower()] = value.strip()
-    return settings
-
-
-def _settings_of(
-    source: DeckSource, game: Game
-) -> tuple[DeckSource, dict[str, tuple[str, int | None]]]:
-    """The deck without its setting lines (``missions: 4``, a ``[settings]`` key of the game),
-    and those settings with their lines; other ``key: value`` lines stay card lines."""
-    settings = {
-        line.header[0]: (line.header[1], line.line)
-        for line in source.lines
-        if line.header and line.header[0] in game.spec.settings
-    }
-    if not settings:
-        return source, {}
-    kept = tuple(line for line in source.lines if not (line.header and line.header[0] in settings))
-    return replace(source, lines=kept), settings
-
-
-@contextmanager
-def _at_header(source: DeckSource, key: str | None) -> Iterator[None]:
-    """Name the deck file and its header line in a usage error raised for that header."""
-    try:
-        yield
-    except UsageError as exc:
-        if key is None or exc.source is not None:
-            raise
-        raise UsageError(
-            exc.message, source=source.label, line=source.header_lines.get(key), details=exc.details
-        ) from None

@@ -37,24 +37,20 @@ from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import formats_for, reference, render, render_with_notes
 from deckcheck.export.write import editing
 from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
 
 
 def apply_changes(
     path: str | Path,
     changes: Sequence[Change],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
 ) -> None:
     """Make several changes to a deck file in place at once (format, encoding, comments, order
     and line ends kept), the file locked, the result checked before it is written, and
     written atomically (:mod:`deckcheck.export.write`). For callers that already know the
     cards."""
     with editing(path) as held:
-        held.replace(
-            rewritten(held.data, path, changes, game=game, variant=variant, catalogs=catalogs)
-        )
+        held.replace(rewritten(held.data, path, changes, context))
 
 
 def replace_with_answer(
@@ -63,7 +59,7 @@ def replace_with_answer(
     loaded: LoadedDeck,
     answer: Deck,
     changes: Sequence[tuple[Card, int]],
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
 ) -> tuple[str, Path]:
     """``--write`` of a computed answer (``fix``, ``optimize``): under the deck's lock, refuse
     a deck that no longer holds ``read_before`` (the bytes the answer was computed from),
@@ -74,7 +70,7 @@ def replace_with_answer(
     with editing(deck) as held:
         held.unchanged_since(read_before)
         saved = held.backup()
-        data = _in_place(held.data, deck, loaded, changes, catalogs)
+        data = _in_place(held.data, deck, loaded, changes, context)
         if data is None:
             data = answer_text(loaded, answer, path).encode("utf-8")
         held.replace(data)
@@ -86,7 +82,7 @@ def _in_place(
     deck: str | Path,
     loaded: LoadedDeck,
     changes: Sequence[tuple[Card, int]],
-    catalogs: Sequence[str | Path],
+    context: Context,
 ) -> bytes | None:
     """The changes made line by line (comments, order and format kept) where the format can
     be edited so and the order of the cards does not matter (a Drake stack may be reordered:
@@ -98,9 +94,7 @@ def _in_place(
             data,
             deck,
             [Change(card, delta) for card, delta in changes if delta],
-            game=loaded.game.id,
-            variant=loaded.variant.name,
-            catalogs=catalogs,
+            Context(context.overlays, loaded.game.id, loaded.variant.name),
         )
     except DeckcheckError:
         return None  # a format the editor does not write (CSV, Markdown, gemp)
@@ -121,10 +115,7 @@ def rewritten(
     data: bytes,
     path: str | Path,
     changes: Sequence[Change],
-    *,
-    game: str | None = None,
-    variant: str | None = None,
-    catalogs: Sequence[str | Path] = (),
+    context: Context = NO_CONTEXT,
 ) -> bytes:
     """The bytes of the deck file ``path`` (now ``data``) with ``changes`` made in place,
     checked to read back with exactly those changes; a format that cannot be edited so is a
@@ -132,9 +123,9 @@ def rewritten(
     label = source_label(path)
     text, encoded = decode_keeping(data, label)
     source = parse_editable(text, label, Path(path))
-    loaded, _ = load_editable(source, game, variant, catalogs)
+    loaded, _ = load_editable(source, context)
     new_text = labelled_edit(text, source, loaded, changes, label)
-    checked_edit(new_text, label, Path(path), loaded, changes, game, variant, catalogs)
+    checked_edit(new_text, label, Path(path), loaded, changes, context)
     return encoded_as_before(encoded, new_text, label)
 
 
@@ -166,16 +157,12 @@ def checked_edit(
     path: Path,
     loaded: LoadedDeck,
     changes: Sequence[Change],
-    game: str | None,
-    variant: str | None,
-    catalogs: Sequence[str | Path],
+    context: Context,
 ) -> tuple[LoadedDeck, Report]:
     """The edited deck as it will read back, checked before a byte is written: it must read,
     and hold every card as before but for the changes (else nothing is written)."""
     try:
-        after_loaded, after = load_editable(
-            parse_editable(new_text, label, path), game, variant, catalogs
-        )
+        after_loaded, after = load_editable(parse_editable(new_text, label, path), context)
     except DeckcheckError as exc:
         raise DeckFormatError(
             f"not edited: the edit would make it unreadable ({exc.message}); the file is unchanged",
@@ -227,13 +214,11 @@ def parse_editable(text: str, label: str, path: Path) -> DeckSource:
     return source
 
 
-def load_editable(
-    source: DeckSource, game: str | None, variant: str | None, catalogs: Sequence[str | Path]
-) -> tuple[LoadedDeck, Report]:
+def load_editable(source: DeckSource, context: Context) -> tuple[LoadedDeck, Report]:
     """The deck and its report; a deck with unknown lines is edited too (its report is the
     verdict on the rest)."""
     try:
-        loaded = resolve_source(source, game=game, variant=variant, catalogs=catalogs)
+        loaded = resolve_source(source, context)
     except PartlyResolvedError as exc:
         if exc.loaded is None:
             raise
@@ -311,7 +296,7 @@ def edited_text(
         lackey = source.format == "lackey"
         return edit_text(text, held, changes, zones, _speller(loaded, lackey), lackey)
     if source.format == "toml":
-        return edit_toml(text, held, changes, zones)
+        return edit_toml(text, held, changes, zones, lambda card: reference(card, loaded))
     if source.format == "json":
         return edit_json(text, held, changes, zones)
     names = {

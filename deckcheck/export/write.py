@@ -43,7 +43,7 @@ STALE_AFTER = 60.0
 """Seconds after which a temporary file of deckcheck's is taken for one a killed run left:
 a write takes milliseconds, and a live one keeps touching its file."""
 
-LOCK_WAIT = 30.0
+LOCK_WAIT = 120.0
 """Seconds an edit waits for another deckcheck process editing the same file (each holds
 the lock for the fraction of a second its edit takes)."""
 

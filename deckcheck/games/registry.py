@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from importlib.metadata import entry_points
-from pathlib import Path
 
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.result import OK, Json
@@ -91,26 +89,3 @@ class GameList:
 def list_games() -> GameList:
     """The games deckcheck knows, their variants and built-in random piles."""
     return GameList(tuple(g.info() for g in all_games().values()))
-
-
-_PILE = re.compile(r"^(?P<game>[A-Za-z0-9][A-Za-z0-9-]*):(?P<pile>[A-Za-z0-9][A-Za-z0-9-]*)$")
-
-
-@frozen
-class PileReference:
-    """A DECK argument naming a game's built-in random pile (``dorn:rituals``)."""
-
-    game: Game
-    pile: str
-
-
-def pile_reference(text: str | Path) -> PileReference | None:
-    """The one reading of ``GAME:PILE``: a known game, a colon, a name, and no file of that
-    name (a file always wins). The pile may be unknown to the game; its user says so."""
-    match = _PILE.match(str(text))
-    if match is None or Path(text).exists():
-        return None
-    game_id = match.group("game").lower()
-    if game_id not in all_games():
-        return None
-    return PileReference(all_games()[game_id], match.group("pile").lower())

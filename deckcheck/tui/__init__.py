@@ -26,10 +26,11 @@ def run_build(
     """Open ``deck`` (a file that may not exist yet: then ``game`` says which game's deck it
     starts, written as ``new`` would on the first save) and run the builder until it quits."""
     from deckcheck.commands.build import BuildSession
+    from deckcheck.games.context import make_context
     from deckcheck.tui.playtest import new_deck_text
 
     start = None if Path(deck).exists() or game is None else new_deck_text(deck, game, variant)
-    session = BuildSession(deck, game=game, variant=variant, catalogs=catalogs, new_text=start)
+    session = BuildSession(deck, context=make_context(catalogs, game, variant), new_text=start)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("build is a full-screen terminal app: run it in a terminal")
     from deckcheck.tui.app import BuildApp

@@ -39,6 +39,7 @@ from deckcheck.commands.build import (
     new_seed,
 )
 from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.text import plural_noun
 from deckcheck.core.violations import Severity, Status
 from deckcheck.tui.playtest import PlaytestView, deal, search
 
@@ -127,6 +128,7 @@ class BuildApp(App[None]):
         Binding("m", "mulligan", "Mulligan", show=False),
         Binding("o", "optimal", "Optimal", show=False),
         Binding("d", "draw", "Draw", show=False),
+        Binding("escape", "leave_box", "Leave the box", show=False),
         Binding("q", "quit_app", "Quit"),
         Binding("ctrl+q", "quit_app", "Quit", show=False, priority=True),
     ]
@@ -216,22 +218,34 @@ class BuildApp(App[None]):
         row = table.cursor_row
         table.clear()
         self.deck_cards = []
+        lines = self.session.deck_lines()
+        # the copies under each zone's and each type's heading
+        in_zone: dict[str | None, int] = {}
+        of_kind: dict[tuple[str | None, str], int] = {}
+        for line in lines:
+            in_zone[line.zone] = in_zone.get(line.zone, 0) + line.count
+            key = (line.zone, line.type_label)
+            of_kind[key] = of_kind.get(key, 0) + line.count
         zone: object = object()
         kind: object = object()
-        for line in self.session.deck_lines():
+        for line in lines:
             if line.zone != zone:
                 zone, kind = line.zone, object()
                 if line.zone is not None:
-                    table.add_row("", Text(line.zone, style="bold underline"))
+                    heading = Text(line.zone, style="bold underline")
+                    table.add_row(Text(str(in_zone[line.zone]), style="bold"), heading)
                     self.deck_cards.append(None)
             if line.type_label != kind:
                 kind = line.type_label
-                table.add_row("", Text(line.type_label or "—", style="bold"))
+                heading = Text(line.type_label or "—", style="bold")
+                total = of_kind[(line.zone, line.type_label)]
+                table.add_row(Text(str(total), style="bold"), heading)
                 self.deck_cards.append(None)
             table.add_row(str(line.count), Text(line.card.name, no_wrap=True))
             self.deck_cards.append((line.card, line.zone))
-        size = self.session.opened.loaded.deck.size
-        self.query_one("#deck-title", Static).update(f"Deck · {size} cards")
+        loaded = self.session.opened.loaded
+        noun = plural_noun(loaded.game.spec.game.card_noun, loaded.deck.size)
+        self.query_one("#deck-title", Static).update(f"Deck · {loaded.deck.size} {noun}")
         if self.deck_cards:
             table.move_cursor(row=min(row, len(self.deck_cards) - 1))
 
@@ -398,7 +412,12 @@ class BuildApp(App[None]):
 
     def overlays(self) -> list[str | Path]:
         """The catalog overlays the deck's header names, then the command line's."""
-        return [*self.session.opened.source.catalogs, *self.session.catalogs]
+        return [*self.session.opened.source.catalogs, *self.session.context.overlays]
+
+    def action_leave_box(self) -> None:
+        """Escape from a text box: back to the results, where the single keys work again."""
+        if isinstance(self.focused, Input):
+            self.query_one("#results", DataTable).focus()
 
     def action_search(self) -> None:
         """Focus the search box, its text selected (typing replaces it)."""
@@ -531,14 +550,18 @@ class BuildApp(App[None]):
             )
             return
         except DeckcheckError as exc:
-            self.say(f"not saved: {exc}", error=True)
+            self.say(f"not saved: {brief(exc)}", error=True)
             return
         self.say(f"saved {self.session.label}")
         self.show_title()
 
     def _conflict_answered(self, answer: str | None) -> None:
         if answer == "overwrite":
-            self.session.save(overwrite=True)
+            try:
+                self.session.save(overwrite=True)
+            except DeckcheckError as exc:
+                self.say(f"not saved: {brief(exc)}", error=True)
+                return
             self.say(f"saved {self.session.label} over the other change")
         elif answer == "reload":
             self.action_reload()
@@ -552,7 +575,7 @@ class BuildApp(App[None]):
         try:
             self.session.reload()
         except DeckcheckError as exc:
-            self.say(f"not reloaded: {exc}", error=True)
+            self.say(f"not reloaded: {brief(exc)}", error=True)
             return
         self.say(f"reloaded {self.session.label} (u brings your edits back)")
         self.refresh_all()

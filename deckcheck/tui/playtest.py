@@ -31,6 +31,7 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.facade import Choices, Dealer, DealShape, StepKind, optimal_return
 from deckcheck.draws.model import Query, RedrawRule, ReturnRule
 from deckcheck.draws.policies import triggers_held
+from deckcheck.games.context import make_context
 
 
 @frozen
@@ -226,7 +227,9 @@ def search(
 ) -> tuple[tuple[Card, ...], int]:
     """Cards of the deck's game and variant matching ``text`` as ``cards`` reads it (at most
     :data:`SEARCH_LIMIT` of them) and how many matched in all; ``catalogs``: overlays."""
-    found = find_cards(loaded.game.id, text.strip() or None, catalogs, loaded.variant.name)
+    found = find_cards(
+        loaded.game.id, text.strip() or None, make_context(catalogs, variant=loaded.variant.name)
+    )
     return found.cards[:SEARCH_LIMIT], len(found.cards)
 
 
