@@ -47,3 +47,13 @@ def test_an_exact_name_is_still_shown_alone() -> None:
     result = run_cli(["cards", "stccg", "Klingon Outpost"], env={"COLUMNS": "120"})
     assert result.exit_code == 0
     assert "affiliation" in result.stdout and "cards" not in result.stdout.split("\n")[0]
+
+
+def test_cards_rejects_a_field_as_odds_does() -> None:
+    result = run_cli(["cards", "ren-dhark", "colr:red"])
+    assert result.exit_code == 2 and "colour:red" in result.stderr
+
+
+def test_cards_exact_match_is_shown_alone_in_full() -> None:
+    found = run_json(["cards", "the-drake", "Monk", "--json"])
+    assert [c["name"] for c in found] == ["Monk"]

@@ -425,6 +425,27 @@ def test_forged_entry_of_the_wrong_shape_ignored(
     _check_ignored(folder, expected, caplog)
 
 
+DEEP = 100_000
+
+
+@pytest.mark.parametrize(
+    ("deck", "kind"),
+    [(REN_DHARK_DECK, cache.CATALOG), (STCCG_DECK, NAMES)],
+    ids=["catalog", "name-table"],
+)
+def test_entry_nested_too_deeply_is_ignored(folder: Path, deck: Path, kind: str) -> None:
+    """Every card (name row) nested 100,000 deep in an entry whose hashes match: it cannot be
+    decoded, so the entry is ignored and the bundled files are read; the command answers as
+    without a cache (it used to exit 2, "input is nested too deeply to read")."""
+    expected = off_output("validate", deck)
+    assert run("validate", deck) == expected
+    game = "ren-dhark" if deck == REN_DHARK_DECK else "stccg-1e"
+    deep = b"[" * DEEP + b"]" * DEEP
+    forge(entry(folder, game, kind), lambda body: [*body[:2], *(deep for _ in body[2:])])
+    assert run("validate", deck) == expected
+    assert_sound_entry(folder, game, kind)
+
+
 def _rows(change: Callable[[list[Any]], list[Any]]) -> Callable[[list[bytes]], list[bytes]]:
     def changed(body: list[bytes]) -> list[bytes]:
         rows = [json.dumps(change(json.loads(line))).encode() for line in body[2:]]

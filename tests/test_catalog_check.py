@@ -31,3 +31,10 @@ def test_check_json_counts_unfilled_entries(tmp_path: Path) -> None:
     data = api.catalog_check(str(overlay)).to_json()
     assert data["changed"] == 0 and data["unfilled"] > 0
     assert json.dumps(data)
+
+
+def test_catalog_check_counts_problems_in_words(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    overlay = tmp_path / "bad.toml"
+    overlay.write_text('[[cards]]\nname = "My Ship"\n', encoding="utf-8")
+    result = run_cli(["catalog", "check", str(overlay)])
+    assert result.exit_code == 2 and "bad.toml: 1 problem\n" in result.stderr, result.stderr

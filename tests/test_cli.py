@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,12 +11,15 @@ from typing import Any
 
 import pytest
 import typer.main
-from conftest import run_cli
+from conftest import EXAMPLES, invoke, run_cli, run_json
 from typer.testing import Result
 
 from deckcheck.cli.app import app
 from deckcheck.commands.cards import find_cards
 from deckcheck.games.registry import all_games
+
+RD = str(EXAMPLES / "ren-dhark/terra-custom.txt")
+PC_SET = str(EXAMPLES / "planetary-conquerors/example-set.toml")
 
 BLUE = ["I/67", *(f"I/{n}" for n in range(1, 34))]
 
@@ -371,3 +375,63 @@ def test_python_m_deckcheck_bad_input(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "Windows-1250" in proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_overlay_and_pile_given_as_decks_say_what_they_are() -> None:
+    result = invoke(["validate", PC_SET])
+    assert result.exit_code == 2 and "--catalog" in result.output
+    result = invoke(["validate", "dorn:heroes"])
+    assert result.exit_code == 2 and "random pile" in result.output
+
+
+def test_wrong_game_overlay_is_one_problem() -> None:
+    result = invoke(["validate", RD, "--catalog", PC_SET])
+    assert result.exit_code == 2
+    assert "1 problem" in result.output and "not for 'ren-dhark'" in result.output
+
+
+def test_unknown_game_option_is_named_first() -> None:
+    result = invoke(["validate", RD, "--game", "nope"])
+    assert result.exit_code == 2 and "unknown game 'nope'" in result.output
+
+
+def test_names_in_any_case_with_aliases_and_suggestions() -> None:
+    assert run_cli(["validate", RD, "--variant", "CUSTOM"]).exit_code == 0
+    assert run_cli(["cards", "STCCG", "Kirk"]).exit_code == 0
+    assert run_json(["cards", "drake", "Monk", "--json"])[0]["name"] == "Monk"
+    typo = run_cli(["validate", RD, "--variant", "custm"])
+    assert typo.exit_code == 2 and "did you mean 'custom'" in typo.stderr
+    dorn = run_cli(["validate", str(EXAMPLES / "dorn/four-heroes.txt"), "--variant", "Four Heroes"])
+    assert dorn.exit_code in (0, 1, 3) and "four-heroes" in dorn.stdout
+    assert run_cli(["export", RD, "--to", "MD"]).stdout.startswith("#")
+    fmt = run_cli(["export", RD, "--to", "markdwn"])
+    assert fmt.exit_code == 2 and "did you mean 'markdown'" in fmt.stderr
+
+
+def test_help_reads_as_written() -> None:
+    """Paragraphs wrap at the terminal's width, not the source's; no type names as metavars;
+    -v is not --variant."""
+    text = run_cli(["odds", "--help"], env={"COLUMNS": "200"}).stdout
+    assert (
+        "Cards set aside by the rules (a planet, seed cards, starting miners) are not drawn. "
+        "With the game's mulligan" in " ".join(text.split())
+    )
+    import typer.main
+
+    from deckcheck.cli.app import app
+
+    group = typer.main.get_command(app)
+    commands: list[list[str]] = [[]] + [[name] for name in group.commands]  # type: ignore[attr-defined]
+    commands += [["catalog", "template"], ["catalog", "check"]]
+    for command in commands:
+        shown = run_cli([*command, "--help"], env={"COLUMNS": "200"}).stdout
+        assert shown.lstrip().startswith("Usage: deckcheck"), command
+        # Typer's own labels: a Python type in angle brackets, a required argument in braces.
+        # (an option without metavar= in cli/app.py shows one: give it a placeholder there)
+        assert not re.search(r"<(bool|int|str|float|path|list\[\w+\])[^>]*>", shown, re.I), command
+        usage = shown.lstrip().splitlines()[0]
+        assert "{" not in usage, usage
+        assert "-v," not in shown and " -v " not in shown
+    odds_usage = run_cli(["odds", "--help"], env={"COLUMNS": "200"}).stdout.lstrip()
+    assert odds_usage.startswith("Usage: deckcheck odds [OPTIONS] DECK [CONDITIONS...]")
+    assert run_cli(["validate", RD, "-v", "custom"]).exit_code == 2

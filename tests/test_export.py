@@ -12,13 +12,15 @@ from conftest import invoke
 from deckcheck.commands.export import export_deck
 from deckcheck.core.errors import InputFileError
 from deckcheck.decks.load import load_deck
+from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.formats import READABLE, render, render_with_notes
+from deckcheck.export.formats import READABLE, formats_for, render, render_with_notes
 from deckcheck.export.write import write_atomically
 from deckcheck.games.context import make_context
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p for p in (REPO / "examples").glob("*/*.txt"))
+RD = str(REPO / "examples/ren-dhark/terra-custom.txt")
 
 
 def _signature(path: Path | str) -> tuple[object, ...]:
@@ -217,3 +219,67 @@ def test_a_deck_s_categories_are_written_back_or_said_left_out(tmp_path: Path) -
         render_with_notes(load_deck(REPO / "examples/ren-dhark/blue-starter.txt"), "csv").notes
         == ()
     )
+
+
+def test_export_dash_is_standard_output_with_overlays_relative_to_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke(["export", RD, "--to", "text", "-o", "-"])
+    assert result.exit_code == 0
+    assert not (tmp_path / "-").exists()
+    catalog_line = next(ln for ln in result.stdout.splitlines() if ln.startswith("catalog:"))
+    overlay = Path(catalog_line.split(":", 1)[1].strip())
+    assert not overlay.is_absolute() and (tmp_path / overlay).is_file()
+    saved = tmp_path / "copy.txt"
+    saved.write_text(result.stdout)
+    assert invoke(["validate", str(saved)]).exit_code == 0
+
+
+SHEETS = {"html"}
+"""Formats for people to look at or print, not deck files: not read back."""
+
+
+def _written_formats(path: Path) -> list[str]:
+    return sorted(set(formats_for(load_deck(path))) - SHEETS)
+
+
+@pytest.mark.parametrize("deck", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_written_format_reads_back_without_options(deck: Path, tmp_path: Path) -> None:
+    """Written to a file and read with no --game: the game, the variant and every card."""
+    loaded = load_deck(deck)
+    for fmt in _written_formats(deck):
+        out = tmp_path / f"copy.{fmt}"
+        out.write_text(render(loaded, fmt, out), encoding="utf-8", newline="")
+        try:
+            again = load_deck(out)
+        except PartlyResolvedError as exc:  # pragma: no cover - the message says which
+            pytest.fail(f"{fmt}: {exc}")
+        assert again.game.id == loaded.game.id, fmt
+        if fmt not in ("gemp", "dek", "lackey"):  # Lackey and gemp have no variant header
+            assert again.variant.name == loaded.variant.name, fmt
+        assert again.deck.counts() == loaded.deck.counts(), fmt
+
+
+def test_csv_has_a_game_column_and_reads_back(tmp_path: Path) -> None:
+    loaded = load_deck(REPO / "examples/stccg-1e/legal-klingon.txt")
+    out = tmp_path / "deck.csv"
+    out.write_text(render(loaded, "csv", out), encoding="utf-8")
+    header = out.read_text(encoding="utf-8").splitlines()[0]
+    assert header.startswith("game,variant,count,id,name,type")
+    again = load_deck(out)
+    assert again.source.format == "csv" and again.game.id == "stccg-1e"
+    assert again.deck.counts() == loaded.deck.counts()
+
+
+def test_markdown_export_reads_back_with_its_headers(tmp_path: Path) -> None:
+    loaded = load_deck(REPO / "examples/ren-dhark/terra-custom.txt")
+    out = tmp_path / "deck.md"
+    out.write_text(render(loaded, "markdown", out), encoding="utf-8")
+    again = load_deck(out)
+    assert again.deck.counts() == loaded.deck.counts()
+    assert again.deck.name == loaded.deck.name
+    # the overlay travels along
+    assert [Path(p).resolve() for p in again.catalog.sources] == [
+        Path(p).resolve() for p in loaded.catalog.sources
+    ]

@@ -7,6 +7,7 @@ Every simulation is seeded.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -14,15 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import invoke, run_json
+from conftest import EXAMPLES, invoke, run_cli, run_json
 
 from deckcheck.analysis.odds import OddsOptions, compute_odds
 from deckcheck.analysis.setup import draw_setup
+from deckcheck.cli.render import _percent, digits
 from deckcheck.decks.load import open_deck
 from deckcheck.games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
+RD = str(EXAMPLES / "ren-dhark/terra-custom.txt")
+PC = str(EXAMPLES / "planetary-conquerors/legal-50.txt")
+STCCG = str(EXAMPLES / "stccg-1e/legal-federation.txt")
 TOLERANCE = 4.5  # standard errors
 
 
@@ -688,3 +693,58 @@ def test_stccg_condition_by_catalog_name(tmp_path: Path) -> None:
 def test_stccg_condition_by_deck_spelling(tmp_path: Path) -> None:
     data = odds(_kira_deck(tmp_path), "Kira**>=1")
     assert exact_of(data) == 1 - hyper(60, 4, 7, 0)
+
+
+def test_a_reported_seed_can_be_passed_back() -> None:
+    first = invoke(["simulate", RD, "type:ship>=2", "--trials", "2000", "--json"])
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert 0 <= data["seed"] < 2**31
+    again = invoke(
+        ["simulate", RD, "type:ship>=2", "--trials", "2000", "--json", "--seed", str(data["seed"])],
+    )
+    assert again.exit_code == 0
+    assert json.loads(again.stdout)["probability"] == data["probability"]
+
+
+def test_a_set_aside_type_is_said_never_drawn() -> None:
+    data = run_json(["odds", RD, "type:planet>=1", "--json"])
+    assert data["probability"] == 0
+    assert any("never drawn" in line and "Terra" in line for line in data["assumptions"])
+
+
+@pytest.mark.parametrize(
+    ("p", "shown"),
+    [(0.99996, "0.99996"), (0.999999996, "0.999999996"), (1.0, "1.0000"), (0.00004, "0.00004")],
+)
+def test_digits_tell_a_near_certainty_from_certainty(p: float, shown: str) -> None:
+    assert digits(p, 4) == shown
+    assert _percent(0.99996) == "99.996 %"
+
+
+def test_redraws_without_a_redraw_rule_is_refused() -> None:
+    result = run_cli(["odds", PC, "type:warrior>=1", "--redraws", "2"])
+    assert result.exit_code == 2
+    assert "--redraws" in result.stderr and "not a redraw" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("condition", "says"),
+    [
+        ("ship>=2", "did you mean: type:ship?"),
+        ("colr:red>=1", "no field 'colr' (did you mean colour:red?)"),
+        ("type:ship=>2", "did you mean 'type:ship>=2'?"),
+        ("type:>=2", "names the field type but no value"),
+    ],
+)
+@pytest.mark.parametrize("command", ["odds", "simulate", "hand"])
+def test_one_set_of_condition_messages(command: str, condition: str, says: str) -> None:
+    extra = ["--trials", "100"] if command == "simulate" else []
+    result = run_cli([command, RD, condition, *extra])
+    assert result.exit_code == 2
+    assert says in " ".join(result.stderr.split())
+
+
+def test_field_suggestion_for_an_abbreviated_field() -> None:
+    result = run_cli(["odds", STCCG, "affil:klingon>=2"])
+    assert result.exit_code == 2 and "affiliation:klingon" in result.stderr

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, run_cli
+from conftest import EXAMPLES, run_cli, run_json
 
 from deckcheck.cli import render
 
@@ -130,3 +130,18 @@ def test_a_rule_says_its_count_with_the_noun_in_the_right_number(
     deck.write_text(f"game: {game}\n{variant}" + "".join(f"1 {c}\n" for c in cards), "utf-8")
     result = run_cli(["validate", str(deck)])
     assert expected in result.stdout and wrong not in result.stdout, result.stdout
+
+
+def test_counts_in_messages_read_as_words(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """'1 card', never '1 card(s)': in data messages and in the games' own rules."""
+    deck = tmp_path / "two.txt"
+    deck.write_text("game: ren-dhark\n2 POINT OF\n", encoding="utf-8")
+    report = run_json(["validate", str(deck), "--json"], code=1)
+    messages = [v["message"] for v in report["violations"]]
+    assert any("resource points unknown for 1 card," in m for m in messages), messages
+    red = tmp_path / "red.txt"
+    red.write_text("game: ren-dhark\nvariant: starter\n1 POINT OF\n", encoding="utf-8")
+    report = run_json(["validate", str(red), "--json"], code=1)
+    messages = [v["message"] for v in report["violations"]]
+    assert not [m for m in messages if "(s)" in m], messages
+    assert any("starter lacks" in m and "cards" in m for m in messages), messages

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from conftest import invoke
+from conftest import EXAMPLES, invoke
 
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import UnknownCardsError
@@ -838,3 +838,15 @@ def test_seed_limits_artifacts_count_planet_missions_only(tmp_path: Path) -> Non
     too_many = _with_missions([*planets, *space], extra={ARTIFACTS[0]: 5})
     (message,) = found(check(tmp_path, too_many), "stccg.seed-limits")
     assert "5 copies of the artifact" in message and "4 planet missions (of 6)" in message
+
+
+def test_missions_must_be_positive() -> None:
+    result = invoke(
+        [
+            "validate",
+            str(EXAMPLES / "stccg-1e/legal-federation.txt"),
+            "--missions",
+            "-3",
+        ]
+    )
+    assert result.exit_code == 2

@@ -526,7 +526,7 @@ class _CachedCards(Cards):
         try:
             raw = _validators()[1].validate_python(json.loads(self._texts[position]), strict=True)
             card = self._make(position, raw)
-        except (_Doubt, ValueError) as exc:
+        except Exception as exc:  # whatever the reason (nested too deeply too): the sources
             self._fall_back(exc)
             return self._cards[position]
         self._made[position] = card
@@ -596,7 +596,7 @@ class _CachedCards(Cards):
                 self._values = _decoded(
                     self._values_line, _lookup_validators(len(self))["witnesses"]
                 )
-            except ValueError as exc:
+            except Exception as exc:  # whatever the reason: the sources
                 self._fall_back(exc)
         if self._texts is not None and self._values is not None:
             witnesses = self._values.get(field, {})
@@ -754,7 +754,7 @@ class _CachedNames(NameTable):
         if self._texts is not None and self._cached_squash is None:
             try:
                 self._cached_squash = _Positions(_object(self._squash_line), len(self._made))
-            except ValueError as exc:
+            except Exception as exc:  # whatever the reason: the sources
                 self._fall_back(exc)
         return self._cached_squash
 
@@ -785,7 +785,7 @@ class _CachedNames(NameTable):
             cells = _validators()[2].validate_python(json.loads(self._texts[position]), strict=True)
             if position not in self._cached_fold.get(fold(cells[0]), ()):
                 raise _Doubt(f"row {position + 1}'s name is missing from its lookups")
-        except (_Doubt, ValueError) as exc:
+        except Exception as exc:  # whatever the reason (nested too deeply too): the sources
             self._fall_back(exc)
             return self._rows[position]
         row = NameRow(cells[0], cells[1], cells[2], tuple(cells[3:]))
