@@ -107,6 +107,7 @@ def samplers(trials: int) -> None:
     rng = np.random.default_rng(1)
     eight = (4, 4, 4, 4, 4, 4, 4, 32)
     print(f"count sampling alone, batches of {BATCH:,} (the simulator's):")
+    print("  (for a plain draw whose outcome classes are out of reach; see the numpy comparison)")
     for sizes, n in ((RD.group_sizes, 7), (BIG.group_sizes, 7), (BIG.group_sizes, 15), (eight, 7)):
         colours = np.asarray(sizes)
         chosen = FixedPileSampler(sizes, n).method.value
@@ -130,7 +131,7 @@ def samplers(trials: int) -> None:
                     rest -= size
                     left = left - rng.hypergeometric(size, rest, left)
 
-        print(f"  {n} of {sum(sizes)} cards, {len(sizes)} groups (simulator uses: {chosen})")
+        print(f"  {n} of {sum(sizes)} cards, {len(sizes)} groups (counts dealt by: {chosen})")
         options: list[tuple[str, Callable[[], object]]] = [
             ("FixedPileSampler tables", lambda f=forced: f(SamplingMethod.TABLES)),
             ("FixedPileSampler positions", lambda f=forced: f(SamplingMethod.POSITIONS)),

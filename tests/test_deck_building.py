@@ -130,3 +130,19 @@ def test_progress_is_a_library_value() -> None:
     assert by_code["rd.planet"].text == "2/1 planet"
     with pytest.raises(dataclasses.FrozenInstanceError):
         by_code["rd.ships"].count = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["Gowron", "2", "3"], "3 copies of what?"),
+        (["2", "Gowron"], "2 copies of what?"),
+        (["Gowron", "0"], "at least 1, not 0"),
+    ],
+)
+def test_counts_belong_to_the_card_before_them(tmp_path: Path, words: list[str], says: str) -> None:
+    deck = _new(tmp_path, "stccg")
+    before = deck.read_bytes()
+    result = run_cli(["add", deck, *words])
+    assert result.exit_code == 2 and says in result.stderr
+    assert deck.read_bytes() == before

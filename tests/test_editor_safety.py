@@ -314,8 +314,20 @@ def test_every_new_deck_reads_back_and_takes_add(tmp_path: Path, suffix: str) ->
     deck = tmp_path / f"n{suffix}"
     assert run_cli(["new", "stccg-1e", "-o", deck]).exit_code == 0
     assert run_cli(["validate", deck]).exit_code == 1  # empty: illegal, but read
-    assert run_cli(["add", deck, "Gowron"]).exit_code == 0
-    assert run_cli(["validate", deck, "--json"]).stdout.count('"stccg-1e"') == 1
+    for args in (["add", deck, "Gowron"], ["add", deck, "Worf", "2"], ["remove", deck, "Gowron"]):
+        assert run_cli(args).exit_code == 0, (args, deck.read_text(encoding="utf-8"))
+    found = json.loads(run_cli(["validate", deck, "--json"]).stdout)
+    assert (found["game"], found["card_count"]) == ("stccg-1e", 2)
+
+
+def test_a_new_line_names_a_card_that_shares_its_name_by_id(tmp_path: Path) -> None:
+    """Ren Dhark's two "Černá garda" (I/7, I/8): a TOML key with the name would read as
+    neither, so the line added names the id (as text decks do)."""
+    deck = tmp_path / "r.toml"
+    assert run_cli(["new", "ren-dhark", "-o", deck]).exit_code == 0
+    assert run_cli(["add", deck, "I/8"]).exit_code == 0
+    assert '"I/8" = 1' in deck.read_text(encoding="utf-8")
+    assert run_cli(["remove", deck, "I/8"]).exit_code == 0
 
 
 def test_new_refuses_a_name_it_would_not_read_back(tmp_path: Path) -> None:

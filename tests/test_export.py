@@ -81,7 +81,9 @@ def test_csv_and_markdown_hold_every_card() -> None:
     assert "resource_points" in header
     assert sum(int(r.split(",")[3]) for r in rows) == loaded.deck.size
     md = render(loaded, "markdown")
-    assert md.count("\n| ") == len(loaded.deck.counts()) + 1  # rows + header
+    sections = md.count("\n### ")  # one table per card type, each with its header row
+    assert sections == len({c.type_label for c in loaded.deck.cards().values()})
+    assert md.count("\n| ") == len(loaded.deck.counts()) + sections
     assert "game: ren-dhark  \n" in md and "catalog: " in md
     assert "POINT OF" in md
 

@@ -23,7 +23,9 @@ RD_ILLEGAL = EXAMPLES / "ren-dhark/illegal-mixed.txt"
 PC_80 = EXAMPLES / "planetary-conquerors/legal-80.txt"
 LINUX = sys.platform.startswith("linux")
 DECKCHECK = [sys.executable, "-m", "deckcheck"]
-SIMULATE_LONG = ["--mulligan", "none", "--trials", "400000000", "--seed", "1"]
+# Long enough for worker processes to repay their start-up on any machine: a plain draw deals
+# hundreds of millions a second on one core (the rules' choices are not shipped to workers).
+SIMULATE_LONG = ["--mulligan", "none", "--trials", "1000000000", "--seed", "1"]
 
 
 def _env(*, cache: bool = True) -> dict[str, str]:

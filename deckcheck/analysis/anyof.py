@@ -108,9 +108,21 @@ def any_of_odds(setup: DrawSetup, conditions: Sequence[str], options: OddsOption
         exact=True,
         method=method,
         mulligan=used.mulligan,
-        assumptions=tuple([*first.assumptions, *notes]),
+        # Where the mulligan is left out for the reason the notes give, the plain draw's own
+        # "mulligan: none" and "no redraw" lines would contradict them.
+        assumptions=tuple(
+            [
+                *(a for a in first.assumptions if fixed or not _about_mulligan(a)),
+                *notes,
+            ]
+        ),
         by_turn=(),
     )
+
+
+def _about_mulligan(assumption: str) -> bool:
+    """An assumption line that speaks of whether a mulligan or redraw is used."""
+    return assumption.startswith(("mulligan:", "no redraw:", "redraw ", "at most "))
 
 
 def _turn_seen(setup: DrawSetup, options: OddsOptions) -> int:
@@ -231,7 +243,7 @@ def distribution(setup: DrawSetup, selector: str, options: OddsOptions) -> Distr
         )
     bound = bind_selector(selector, setup.catalog, setup.game.name_candidates)
     in_pile = sum(n for c, n in setup.pile if bound(c))
-    notes = [a for a in first.assumptions if not a.startswith("mulligan")]
+    notes = [a for a in first.assumptions if not _about_mulligan(a)]
     if has_mulligan:
         notes.append(
             "with the mulligan: the chance of at least k when the mulligan is aimed at "

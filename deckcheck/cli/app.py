@@ -432,7 +432,8 @@ def simulate(
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
 
     For what exact maths cannot reach (look-ahead choices over many turns, any rule with
-    choices). Uses numpy and every core for long runs; a seed makes a run reproducible.
+    choices). Uses numpy, and the cores it may use for runs long enough to repay them; a seed
+    makes a run reproducible, on any number of cores.
 
     Example: [bold]deckcheck simulate my-deck.txt "type:warrior>=2" --turn 3 --seed 7[/]
     """
@@ -789,26 +790,22 @@ def _pairs(words: Sequence[str]) -> list[tuple[str, int]]:
     """``Gowron 2 Kurn Worf 3``: each card with the count after it (1 when none follows)."""
     from deckcheck.core.errors import UsageError
 
-    pairs: list[tuple[str, int]] = []
+    pairs: list[tuple[str, int | None]] = []
     for word in words:
         number = word.isascii() and word.isdigit()  # "²" is a digit to Python, not a count
         if number and len(word.lstrip("0")) > 6:
             shown = word if len(word) <= 24 else f"{word[:12]}… ({len(word):,} digits)"
             raise UsageError(f"the number of copies is 1 to 10,000, not {shown}")
-        if number and pairs and pairs[-1][1] == 0:
+        if not number:
+            pairs.append((word, None))
+        elif pairs and pairs[-1][1] is None:
             pairs[-1] = (pairs[-1][0], int(word))
-        elif number and not pairs:
-            raise UsageError(f'{word} copies of what? Give the card first: "Gowron" {word}')
         else:
-            if pairs and pairs[-1][1] == 0:
-                pairs[-1] = (pairs[-1][0], 1)
-            pairs.append((word, 0))
-    if pairs and pairs[-1][1] == 0:
-        pairs[-1] = (pairs[-1][0], 1)
+            raise UsageError(f'{word} copies of what? Give the card first: "Gowron" {word}')
     for name, n in pairs:
-        if n < 1:
-            raise UsageError(f"the number of copies of {name!r} must be at least 1")
-    return pairs
+        if n is not None and n < 1:
+            raise UsageError(f"the number of copies of {name!r} must be at least 1, not {n}")
+    return [(name, 1 if n is None else n) for name, n in pairs]
 
 
 def _edit(

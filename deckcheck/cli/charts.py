@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deckcheck.cli.fit import fit_title
+from deckcheck.cli.render import bullet
 
 BAR_WIDTH = 20
 _BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -75,7 +76,7 @@ def stats(rep: Any, console: Console) -> None:
         )
         console.print(Text(legend + "; all exact", style="dim"))
     for note in rep.notes:
-        console.print(Text(f"• {note}", style="dim"))
+        console.print(bullet(note, style="dim"))
 
 
 def _dimension_table(dim: Any, seen: int | None, width: int = 80) -> Table:
@@ -189,7 +190,7 @@ def tune(rep: Any, console: Console) -> None:
     for line in getattr(rep, "rules", ()):
         console.print(Text(f"• {line}", style="yellow"))
     for note in rep.assumptions:
-        console.print(Text(f"• {note}", style="dim"))
+        console.print(bullet(note, style="dim"))
 
 
 def distribution(rep: Any, console: Console) -> None:
@@ -223,4 +224,4 @@ def distribution(rep: Any, console: Console) -> None:
         table.add_row(*row)
     console.print(table)
     for note in rep.assumptions:
-        console.print(Text(f"• {note}", style="dim"))
+        console.print(bullet(note, style="dim"))

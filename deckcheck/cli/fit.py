@@ -33,7 +33,7 @@ def shorten_path(path: str, room: int) -> str:
     seps = _SEPARATOR.findall(path)
     tail = parts[-1]
     if not seps or cells(ELLIPSIS + seps[-1] + tail) > room:
-        return tail if cells(tail) <= room or not seps else ELLIPSIS + seps[-1] + tail
+        return tail  # the file name alone, whole (no room for more)
     shown = tail
     for part, sep in zip(reversed(parts[:-1]), reversed(seps), strict=False):
         longer = part + sep + shown

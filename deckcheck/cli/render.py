@@ -227,10 +227,11 @@ Styled = tuple[tuple[str, str], ...]
 """A paragraph's parts, each (text, style)."""
 
 
-def report(rep: Report, console: Console | None = None) -> None:
+def report(rep: Report, console: Console | None = None, expand: bool = False) -> None:
     """A validation report: the verdict in the panel's title (short, so never cut), the deck,
     then every finding with its rule code and the cards by name; side zones and notes under
-    them. A partial verdict (some lines named no card) says so first.
+    them. A partial verdict (some lines named no card) says so first. With ``expand`` the
+    panel takes the whole width (several decks: panels of one width).
 
     Written to a pipe or a file, the same as plain lines, without rich
     (:mod:`deckcheck.cli.plain`)."""
@@ -252,7 +253,7 @@ def report(rep: Report, console: Console | None = None) -> None:
     console = console or stdout()
     table = bool(rep.violations) and console.width >= WIDE
     above, below = _report_body(rep, table, console.width)
-    _rich_report(title, above, _findings_table(rep) if table else None, below, console)
+    _rich_report(title, above, _findings_table(rep) if table else None, below, console, expand)
 
 
 def _report_body(
@@ -286,7 +287,7 @@ def _report_body(
             severity = (v.severity.value, _SEVERITY_STYLE[v.severity])
             body.append(((severity, ("  ", ""), (v.code, "bold")), 0))
             body.append((((v.message, ""),), 2))
-            if v.cards:
+            if _cards_of(rep, v):
                 body.append((((_cards_of(rep, v), "cyan"),), 2))
     below: list[tuple[Styled, int]] = [
         (((f"note: {note}", "dim"),), 0) for note in rep.notes[:MAX_NOTES]
@@ -305,6 +306,7 @@ def _rich_report(
     table: RenderableType | None,
     below: list[tuple[Styled, int]],
     console: Console,
+    expand: bool = False,
 ) -> None:
     """The panel drawn by rich, with the findings ``table`` between the paragraphs."""
     from rich.console import Group
@@ -321,16 +323,31 @@ def _rich_report(
         ]
         return [Padding(text, (0, 0, 0, n)) if n else text for text, n in texts]
 
-    body = [*shown(above), *([table] if table is not None else []), *shown(below)]
+    def hanging(paragraphs: list[tuple[Styled, int]]) -> list[RenderableType]:
+        # A note wraps under its text, not under "note:".
+        out: list[RenderableType] = []
+        for parts, n in paragraphs:
+            text, style = parts[0] if len(parts) == 1 else ("", "")
+            if not n and text.startswith("note: "):
+                out.append(bullet(text[len("note: ") :], "note:", style))
+            else:
+                out.extend(shown([(parts, n)]))
+        return out
+
+    body = [*shown(above), *([table] if table is not None else []), *hanging(below)]
     heading = Text(*title[0])
     for part, style in title[1:]:
         heading.append(part, style=style)
-    console.print(Panel(Group(*body), title=heading, title_align="left", expand=False))
+    console.print(Panel(Group(*body), title=heading, title_align="left", expand=expand))
 
 
 def _cards_of(rep: Report, v: Violation) -> str:
+    """The cards a finding names, by name; empty when its message names them all already
+    ("Ragnar is in the party 2 times" is not followed by "Ragnar")."""
     names = [rep.card_names.get(c, c) for c in v.cards[:CARDS_SHOWN]]
     more = len(v.cards) - CARDS_SHOWN
+    if more <= 0 and all(name in v.message for name in names):
+        return ""
     return ", ".join(names) + (f" +{more}" if more > 0 else "")
 
 
@@ -359,23 +376,59 @@ MAX_NOTES = 20
 """Notes shown under a report; JSON carries all of them."""
 
 
+def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> RenderableType:
+    """``mark text`` whose wrapped lines hang under the text, not under the mark."""
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    # fold: a word longer than the column (a path) is broken, never cut off
+    grid.add_row(
+        Text(" " * indent + mark + " ", style=style), Text(text, style=style, overflow="fold")
+    )
+    return grid
+
+
 def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
     say(stderr(), (header, "bold red"))
     for line in lines:
-        say(stderr(), f"  • {line}")
+        if stderr().is_terminal:
+            stderr().print(bullet(line, indent=2))
+        else:  # "file:line: message" for a file or a pipe stays one whole line
+            say(stderr(), f"  • {line}")
 
 
 def validation(result: Validation) -> None:
     """Each deck's report, or the error that stopped it (and the verdict on the rest of a deck
-    with unknown lines), in the order given."""
+    with unknown lines), in the order given; several decks get panels of one width and a
+    summary line ("7 decks: 4 legal, 1 unverified, 2 illegal")."""
+    several = len(result.outcomes) > 1
     for outcome in result.outcomes:
         if outcome.error is not None:
             error(outcome.error)
         if outcome.report is not None:
-            report(outcome.report)  # beside unknown lines: the verdict on the rest
+            report(outcome.report, expand=several)  # beside unknown lines: the rest's verdict
         if outcome.missing is not None and outcome.error is None:
             _missing(outcome.missing)
+    if several:
+        stdout().print(summary(result), markup=False)  # wrapped, as the reports are
+
+
+def summary(result: Validation) -> str:
+    """``7 decks: 4 legal, 1 unverified, 2 illegal`` (and those that could not be read)."""
+    counts: Counter[str] = Counter()
+    for outcome in result.outcomes:
+        if outcome.error is not None and outcome.report is None:
+            counts["unreadable"] += 1
+        elif outcome.report is not None:
+            counts[str(outcome.report.status)] += 1
+    parts = [
+        f"{counts[k]} {k}" for k in ("legal", "unverified", "illegal", "unreadable") if counts[k]
+    ]
+    return f"{len(result.outcomes)} decks: " + ", ".join(parts)
 
 
 def _missing(missing: Sequence[Missing]) -> None:
@@ -403,14 +456,18 @@ def _missing(missing: Sequence[Missing]) -> None:
 
 
 def suggested(result: SuggestedValidation) -> None:
-    """Each deck's report, with the nearest legal deck under an illegal one."""
+    """Each deck's report, with the nearest legal deck under an illegal one (several decks:
+    panels of one width and a summary line, as :func:`validation` prints them)."""
+    several = len(result.validation.outcomes) > 1
     for outcome, fix in zip(result.validation.outcomes, result.fixes, strict=True):
         if outcome.report is not None:
-            report(outcome.report)
+            report(outcome.report, expand=several)
             if fix is not None:
                 fixed(fix, heading=False)
         else:
             error(outcome.error)
+    if several:
+        stdout().print(summary(result.validation), markup=False)
 
 
 def fixed(result: FixResult, heading: bool = True) -> None:
@@ -425,9 +482,9 @@ def fixed(result: FixResult, heading: bool = True) -> None:
     if result.status == "unreachable":
         say(console, ("no legal deck is reachable", "bold red"), f" from {result.deck}:")
         for reason in result.reasons:
-            console.print(f"  • {reason}", markup=False)
+            console.print(bullet(reason, indent=2))
         for note in result.notes:
-            console.print(f"  · {note}", markup=False, style="dim")
+            console.print(bullet(note, "·", "dim", indent=2))
         return
     what = plural(result.distance, "change") + (
         f" ({result.added} added, {result.removed} removed)" if result.distance else ""
@@ -437,7 +494,10 @@ def fixed(result: FixResult, heading: bool = True) -> None:
         if result.proven
         else "not proven minimal"
     )
-    title = f"{result.deck}: " if heading else "suggested fix: "
+    from deckcheck.cli.fit import shorten_path
+
+    deck = shorten_path(result.deck, max(console.width - 40, 20))
+    title = f"{deck}: " if heading else "suggested fix: "
     say(console, (title, "bold"), what, (f" · {proof}", "dim"))
     for change in result.changes:
         sign = "+" if change.delta > 0 else "−"
@@ -449,7 +509,7 @@ def fixed(result: FixResult, heading: bool = True) -> None:
             )
         )
     for note in result.notes:
-        console.print(f"  · {note}", markup=False, style="dim")
+        console.print(bullet(note, "·", "dim", indent=2))
     if result.report is not None:
         verdict = str(result.report.status)
         say(
@@ -482,7 +542,7 @@ def optimized(result: OptimizeResult) -> None:
     if result.status == "unreachable":
         say(console, ("no legal deck within the limits", "bold red"), f" for {result.deck}:")
         for note in result.notes:
-            console.print(f"  • {note}", markup=False)
+            console.print(bullet(note, indent=2))
         return
     before = None if result.before is None else float(result.before)
     after = None if result.after is None else float(result.after)
@@ -530,7 +590,7 @@ def optimized(result: OptimizeResult) -> None:
         )
         say(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
     for note in result.notes:
-        console.print(f"  · {note}", markup=False, style="dim")
+        console.print(bullet(note, "·", "dim", indent=2))
     if result.report is not None:
         verdict = str(result.report.status)
         say(
@@ -560,12 +620,14 @@ def games(result: GameList) -> None:
         stdout().print(
             Text.assemble((g.id, "bold cyan"), "  ", g.name, ("  ·  ", "dim"), f"{g.cards} cards")
         )
-        stdout().print(Text.assemble(("  variants: ", "dim"), ", ".join(variants)))
+        if g.aliases:
+            stdout().print(bullet(", ".join(g.aliases), "also:", "", indent=2))
+        stdout().print(bullet(", ".join(variants), "variants:", "", indent=2))
         if g.piles:
-            stdout().print(Text.assemble(("  random piles: ", "dim"), ", ".join(g.piles)))
+            stdout().print(bullet(", ".join(g.piles), "random piles:", "", indent=2))
         if g.settings:
             stdout().print(
-                Text.assemble(("  settings (--set KEY=VALUE): ", "dim"), ", ".join(g.settings))
+                bullet(", ".join(g.settings), "settings (--set KEY=VALUE):", "", indent=2)
             )
 
 
@@ -671,33 +733,6 @@ def _plain_listing(
     write_text(safe("\n".join(lines)) + "\n")
 
 
-_SEGMENTS = {
-    "0": (" _ ", "| |", "|_|"),
-    "1": ("   ", "  |", "  |"),
-    "2": (" _ ", " _|", "|_ "),
-    "3": (" _ ", " _|", " _|"),
-    "4": ("   ", "|_|", "  |"),
-    "5": (" _ ", "|_ ", " _|"),
-    "6": (" _ ", "|_ ", "|_|"),
-    "7": (" _ ", "  |", "  |"),
-    "8": (" _ ", "|_|", "|_|"),
-    "9": (" _ ", "|_|", " _|"),
-    ".": ("  ", "  ", " ."),
-    "%": ("   ", "O/ ", "/O "),
-    " ": (" ", " ", " "),
-}
-
-
-def big_text(text: str) -> str:
-    """A number in large seven-segment type (three lines)."""
-    rows = ["", "", ""]
-    for ch in text:
-        glyph = _SEGMENTS.get(ch, (ch, " ", " "))
-        for i in range(3):
-            rows[i] += glyph[i]
-    return "\n".join(rows)
-
-
 def digits(p: float, places: int) -> str:
     """``p`` with at least ``places`` decimals, and more where fewer would round a
     probability that is not 0 or 1 to one that is (0.99996 is never shown as 1.0000)."""
@@ -716,7 +751,7 @@ def _percent(p: float) -> str:
 
 
 def odds(rep: OddsReport) -> None:
-    """The odds panel: the probability in large type, the assumptions beneath."""
+    """The odds panel: the probability in bold, the assumptions beneath."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
@@ -725,7 +760,8 @@ def odds(rep: OddsReport) -> None:
     from deckcheck.cli.fit import fit_title
 
     colour = "green" if rep.probability >= 0.8 else "yellow" if rep.probability >= 0.5 else "red"
-    head = Text(big_text(_percent(rep.probability).replace(" ", "")), style=f"bold {colour}")
+    # The figure in plain bold type: large segment digits were harder to read.
+    head = Text(_percent(rep.probability), style=f"bold {colour}")
     lines: list[RenderableType] = [head, Text("")]
     what = " and ".join(rep.conditions)
     lines.append(
@@ -749,9 +785,12 @@ def odds(rep: OddsReport) -> None:
         )
     if rep.mulligan == "rules" and rep.probability != rep.probability_without_mulligan:
         lines.append(Text(f"without the mulligan: {digits(rep.probability_without_mulligan, 6)}"))
-    lines.append(Text(("exact" if rep.exact else "estimate") + f" · {rep.method}", style="cyan"))
+    kind = "exact" if rep.exact else "estimate"
+    # The method often says "exact (…)" itself: the kind is not said twice.
+    said = rep.method if rep.method.startswith(kind) else f"{kind} · {rep.method}"
+    lines.append(Text(said, style="cyan"))
     lines.append(Text(""))
-    lines.extend(Text(f"• {a}", style="dim") for a in rep.assumptions)
+    lines.extend(bullet(a, style="dim") for a in rep.assumptions)
     title = fit_title(rep.deck, [rep.game], stdout().width)
     stdout().print(Panel(Group(*lines), title=title, title_align="left", expand=False))
     if rep.by_turn:
@@ -887,8 +926,23 @@ def deck_diff(d: DeckDiff) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from deckcheck.cli.fit import shorten_path
+
+    room = stdout().width - 20
+    same_name = Path(d.deck_a).name == Path(d.deck_b).name
+    for mark, path, status, broken in (
+        ("A", d.deck_a, d.status_a, d.broken_a),
+        ("B", d.deck_b, d.status_b, d.broken_b),
+    ):
+        verdict = status.upper() + (f" ({', '.join(broken)})" if broken else "")
+        style = _STATUS_STYLE.get(Status(status), "") if status else ""
+        say(stdout(), (f"{mark}: ", "bold"), shorten_path(path, room), "  ", (verdict, style))
+    if d.status_a == "legal" and d.status_b == "illegal":
+        say(stdout(), ("B became illegal", "bold red"), f": it breaks {', '.join(d.broken_b)}")
+    elif d.status_a == "illegal" and d.status_b == "legal":
+        say(stdout(), ("B is legal again", "bold green"))
     if not d.changes:
-        say(stdout(), ("no card differs", "green"), f" between {d.deck_a} and {d.deck_b}")
+        say(stdout(), ("no card differs", "green"), " between A and B")
     for kind, changes in d.by_type().items():
         table = Table(title=kind, title_justify="left", box=None, show_header=False)
         table.add_column(justify="right")
@@ -901,8 +955,9 @@ def deck_diff(d: DeckDiff) -> None:
         stdout().print(table)
     totals = Table(title="totals", title_justify="left")
     totals.add_column("")
-    totals.add_column(Path(d.deck_a).name if d.deck_a else "A", justify="right")
-    totals.add_column(Path(d.deck_b).name if d.deck_b else "B", justify="right")
+    # Two files of one name are told apart by the A and B above.
+    totals.add_column("A" if same_name else f"A: {Path(d.deck_a).name}", justify="right")
+    totals.add_column("B" if same_name else f"B: {Path(d.deck_b).name}", justify="right")
     totals.add_column("change", justify="right")
     for t in d.totals:
         before = str(t.before) if t.before is not None else f"≥{t.before_known_part} (unknown)"
@@ -922,20 +977,23 @@ def edited(result: EditResult) -> None:
     """The changes made, every rule's progress in one line, and the findings that changed (a
     rule that was already unmet and still is is not called new: its numbers are in the
     progress line)."""
+    from deckcheck.cli.fit import shorten_path
+
     verb = "added" if result.delta > 0 else "removed"
     edits = result.edits or ()
+    path = shorten_path(str(result.path), max(stdout().width - 40, 20))
     if len(edits) > 1:
         what = ", ".join(
             f"{'+' if e.delta > 0 else '−'}{abs(e.delta)} {e.card.name} ({e.copies} now)"
             for e in edits
         )
-        say(stdout(), (f"{len(edits)} cards changed", "bold"), f": {what} · {result.path}")
+        say(stdout(), (f"{len(edits)} cards changed", "bold"), f": {what} · {path}")
     else:
         where = f" ({result.zone})" if result.zone else ""
         say(
             stdout(),
             (f"{verb} {abs(result.delta)} {result.card.name}{where}", "bold"),
-            f": {result.copies} in the deck now · {result.path}",
+            f": {result.copies} in the deck now · {path}",
         )
     say(stdout(), ("standing: ", "dim"), result.standing)
     for v in result.brought:
@@ -988,11 +1046,21 @@ def catalog_check(result: CatalogCheck) -> None:
             f"{result.label}: {plural(len(result.problems), 'problem')}",
         )
         return
+    if result.unfilled and not result.changed and not result.added:
+        say(
+            stdout(),
+            ("not filled in", "yellow"),
+            f": {result.label} ({result.game}) changes nothing yet: "
+            f"{plural(result.unfilled, 'card')} with every value commented out (remove the '#' "
+            "and write the values)",
+        )
+        return
+    unfilled = f"; {result.unfilled} not filled in yet" if result.unfilled else ""
     say(
         stdout(),
         ("ok", "green"),
         f": {result.label} ({result.game}): {plural(result.changed, 'card')} changed, "
-        f"{result.added} added",
+        f"{result.added} added{unfilled}",
     )
 
 

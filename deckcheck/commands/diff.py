@@ -9,7 +9,9 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
+from deckcheck.core.violations import Severity
 from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.setaside import set_aside
 
 
@@ -47,6 +49,10 @@ class DeckDiff:
     game: str
     changes: tuple[CardChange, ...]
     totals: tuple[TotalChange, ...]
+    status_a: str = ""  # each deck's verdict: legal, unverified, illegal
+    status_b: str = ""
+    broken_a: tuple[str, ...] = ()  # the rules each deck breaks (errors)
+    broken_b: tuple[str, ...] = ()
 
     def by_type(self) -> dict[str, list[CardChange]]:
         """Changes grouped by the card's type label."""
@@ -77,6 +83,10 @@ class DeckDiff:
             "added": [item(c) for c in self.changes if c.kind == "added"],
             "removed": [item(c) for c in self.changes if c.kind == "removed"],
             "changed": [item(c) for c in self.changes if c.kind == "changed"],
+            "status_a": self.status_a,
+            "status_b": self.status_b,
+            "broken_a": list(self.broken_a),
+            "broken_b": list(self.broken_b),
             "totals": [
                 {
                     "label": t.label,
@@ -142,4 +152,19 @@ def diff_decks(left: LoadedDeck, right: LoadedDeck) -> DeckDiff:
         totals.append(
             TotalChange("cards", left.deck.size, right.deck.size, left.deck.size, right.deck.size)
         )
-    return DeckDiff(left.deck.label, right.deck.label, left.game.id, changes, tuple(totals))
+    verdicts = [validate_loaded(side) for side in (left, right)]
+    broken = [
+        tuple(dict.fromkeys(v.code for v in r.violations if v.severity is Severity.ERROR))
+        for r in verdicts
+    ]
+    return DeckDiff(
+        left.deck.label,
+        right.deck.label,
+        left.game.id,
+        changes,
+        tuple(totals),
+        str(verdicts[0].status),
+        str(verdicts[1].status),
+        broken[0],
+        broken[1],
+    )

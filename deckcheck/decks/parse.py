@@ -293,6 +293,7 @@ class _MarkdownTable:
         self.id_col: int | None = None
         self.zone_col: int | None = None
         self.heading_seen = False
+        self.heading: list[str] = []
 
     def row(
         self, s: str, raw: str, number: int, label: str, section: str | None
@@ -301,8 +302,11 @@ class _MarkdownTable:
         if all(re.fullmatch(r":?-{2,}:?", c) or not c for c in cells):
             return None  # the |---|---| line under the heading
         folded = [c.casefold() for c in cells]
+        if self.heading_seen and folded == self.heading:
+            return None  # the same heading again: a table per section (### Ship) in one list
         if not self.heading_seen and any(c in _NAME_HEADINGS | {"id"} for c in folded):
             self.heading_seen = True
+            self.heading = folded
             find = lambda names: next((i for i, c in enumerate(folded) if c in names), None)  # noqa: E731
             self.name_col, self.id_col = find(_NAME_HEADINGS), find({"id"})
             self.count_col, self.zone_col = find(_COUNT_HEADINGS), find({"zone"})

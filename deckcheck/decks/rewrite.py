@@ -247,10 +247,15 @@ _TOML_COUNT = re.compile(r"(=\s*)(\d[\d_]*)")
 
 
 def edit_toml(
-    text: str, entries: Sequence[Held], changes: Sequence[Change], zones: Sequence[str]
+    text: str,
+    entries: Sequence[Held],
+    changes: Sequence[Change],
+    zones: Sequence[str],
+    spell: Spelling | None = None,
 ) -> str:
-    """A TOML deck with the changes made: a key's count rewritten, a key added to its table,
-    or removed."""
+    """A TOML deck with the changes made: a key's count rewritten, a key added to its table
+    (named by ``spell``: the name that reads back to the card, its id where several cards
+    share the name; else its name), or removed."""
     lines = split_lines(text)
     end = _line_end(lines)
     first = zones[0] if zones else None
@@ -272,7 +277,8 @@ def edit_toml(
             continue
         if change.delta < 0:
             raise UsageError(f"the deck holds no {change.card.name}" + _in_zone(change))
-        new = f"{json.dumps(change.card.name, ensure_ascii=False)} = {change.delta}"
+        key = spell(change.card) if spell is not None else change.card.name
+        new = f"{json.dumps(key, ensure_ascii=False)} = {change.delta}"
         table = None if change.zone in (None, first) else change.zone
         header = _toml_table(lines, table)
         if header is None:
@@ -463,8 +469,10 @@ def _rebuild_json(
 def _separator(text: str, spans: Sequence[tuple[int, int]]) -> str:
     if len(spans) > 1:
         return text[spans[0][1] : spans[1][0]]
-    indent = text[text.rfind("\n", 0, spans[0][0]) + 1 : spans[0][0]]
-    return ",\n" + indent if "\n" in text[: spans[0][0]] else ", "
+    # The only element: on a line of its own, the next goes on its own line indented alike;
+    # after other text on its line ("cards": [{...}]), beside it.
+    before = text[text.rfind("\n", 0, spans[0][0]) + 1 : spans[0][0]]
+    return ",\n" + before if "\n" in text[: spans[0][0]] and not before.strip() else ", "
 
 
 # --- Lackey .dek ------------------------------------------------------------------------------

@@ -245,10 +245,15 @@ def _md(text: object) -> str:
 
 
 def write_markdown(loaded: LoadedDeck, out_path: Path | None) -> str:
-    """A table to paste into a forum post, headed by the deck's header lines; read back by its
-    heading row (the id column, else the card's name)."""
+    """Tables to paste into a forum post, one section per card type (``### Ship (15)``),
+    headed by the deck's header lines; the columns are the game's listing fields. Read back
+    by each table's heading row (the id column, else the card's name)."""
     title = loaded.deck.name or Path(loaded.deck.label).stem
-    fields = _key_fields(loaded)[:4]
+    listed = list(loaded.game.spec.list_fields)
+    present = set(_key_fields(loaded))
+    # The game's own listing columns (affiliation, set, rarity), not every field it has
+    # (release, premiere): a forum post wants what a reader compares.
+    fields = [f for f in listed if f in present][:4] if listed else _key_fields(loaded)[:4]
     rows = _rows(loaded)
     zoned = any(zone is not None for zone, *_ in rows)
     headers = [f"{k}: {v}" for k, v in _headers(loaded).items()]
@@ -260,19 +265,27 @@ def write_markdown(loaded: LoadedDeck, out_path: Path | None) -> str:
         "",
         # Two trailing spaces: a line break in Markdown, so the headers stay one per line.
         *(f"{line}  " for line in headers),
-        "",
-        "| Count | Card | Id | Type |"
-        + (" Zone |" if zoned else "")
-        + "".join(f" {f.replace('_', ' ').title()} |" for f in fields),
-        "|---:|---|---|---|" + ("---|" if zoned else "") + "---|" * len(fields),
     ]
-    for zone, card, face, n in rows:
-        ref = reference(card, loaded, face) if face else card.id
-        out.append(
-            f"| {n} | {_md(card.name)} | {_md(ref)} | {_md(card.type_label)} |"
-            + (f" {_md(zone or '')} |" if zoned else "")
-            + "".join(f" {_md(card.get(f))} |" for f in fields)
-        )
+    sections: dict[str, list[tuple[str | None, Card, str | None, int]]] = {}
+    for row in rows:
+        sections.setdefault(row[1].type_label, []).append(row)
+    for kind, members in sections.items():
+        out += [
+            "",
+            f"### {_md(kind)} ({sum(n for *_, n in members)})",
+            "",
+            "| Count | Card | Id |"
+            + (" Zone |" if zoned else "")
+            + "".join(f" {f.replace('_', ' ').title()} |" for f in fields),
+            "|---:|---|---|" + ("---|" if zoned else "") + "---|" * len(fields),
+        ]
+        for zone, card, face, n in members:
+            ref = reference(card, loaded, face) if face else card.id
+            out.append(
+                f"| {n} | {_md(card.name)} | {_md(ref)} |"
+                + (f" {_md(zone or '')} |" if zoned else "")
+                + "".join(f" {_md(card.get(f))} |" for f in fields)
+            )
     return "\n".join(out) + "\n"
 
 

@@ -258,7 +258,10 @@ def _stats_section(stats: StatsReport) -> str:
         out.append(
             f'<p class="note">Opening hand: {stats.cards_seen} cards from a pile of '
             f"{stats.pile_size}. Beside each bar: copies, share, and the chance of at least "
-            "one in the opening hand (with the game's mulligan aimed at it).</p>"
+            "one in the opening hand"
+            # A game without a mulligan (STCCG) is not told about one.
+            + (" (with the game's mulligan aimed at it)" if stats.mulligan else "")
+            + ".</p>"
         )
     out.append('<div class="charts">')
     for dim in stats.dimensions:
@@ -344,34 +347,36 @@ def _odds_section(curve: OddsReport | None, setup: DrawSetup | None, loaded: Loa
         out.append("</section>")
         return "".join(out)
     cond = " and ".join(curve.conditions)
+    mulligan = setup is not None and setup.mulligan is not None
     out.append(
-        f'<p class="note">P({escape(cond)}) by the start of each turn; solid: with the '
-        "game's mulligan, dashed: without.</p>"
+        f'<p class="note">P({escape(cond)}) by the start of each turn'
+        + ("; solid: with the game's mulligan, dashed: without.</p>" if mulligan else ".</p>")
     )
     out.append('<div class="oddsgrid"><figure class="chart" data-chart="odds-by-turn">')
-    out.append(_line_chart(curve))
+    out.append(_line_chart(curve, mulligan))
     out.append("</figure>")
     out.append(
         '<table class="turns"><tr><th>turn</th><th>cards seen</th><th>P</th>'
-        "<th>no mulligan</th></tr>"
+        + ("<th>no mulligan</th>" if mulligan else "")
+        + "</tr>"
     )
     for row in curve.by_turn:
         mark = "" if row.exact else "~"
+        plain = f"<td>{_pct(row.probability_without_mulligan)}{mark}</td>" if mulligan else ""
         out.append(
             f"<tr><td>{row.turn}</td><td>{row.cards_seen}</td>"
-            f"<td>{_pct(row.probability)}{mark}</td>"
-            f"<td>{_pct(row.probability_without_mulligan)}{mark}</td></tr>"
+            f"<td>{_pct(row.probability)}{mark}</td>{plain}</tr>"
         )
     out.append("</table></div>")
     # The list above shows what is set aside; the other assumptions say how it is dealt.
     for note in curve.assumptions:
-        if not note.startswith("set aside:"):
+        if not note.startswith("set aside:") and (mulligan or not note.startswith("mulligan:")):
             out.append(f'<p class="note">• {escape(note)}</p>')
     out.append("</section>")
     return "".join(out)
 
 
-def _line_chart(curve: OddsReport) -> str:
+def _line_chart(curve: OddsReport, mulligan: bool = True) -> str:
     rows = curve.by_turn
     width, height = 540, 280
     left, right, top, bottom = 48, 16, 14, 40
@@ -410,7 +415,8 @@ def _line_chart(curve: OddsReport) -> str:
         f"{x(i):.1f},{y(r.probability_without_mulligan):.1f}" for i, r in enumerate(rows)
     )
     with_m = " ".join(f"{x(i):.1f},{y(r.probability):.1f}" for i, r in enumerate(rows))
-    parts.append(f'<polyline class="without" points="{without}"/>')
+    if mulligan:
+        parts.append(f'<polyline class="without" points="{without}"/>')
     parts.append(f'<polyline class="with" points="{with_m}"/>')
     for i, r in enumerate(rows):
         parts.append(

@@ -296,7 +296,7 @@ def edited_text(
         lackey = source.format == "lackey"
         return edit_text(text, held, changes, zones, _speller(loaded, lackey), lackey)
     if source.format == "toml":
-        return edit_toml(text, held, changes, zones)
+        return edit_toml(text, held, changes, zones, lambda card: reference(card, loaded))
     if source.format == "json":
         return edit_json(text, held, changes, zones)
     names = {

@@ -337,6 +337,7 @@ class Game:
             len(self.bundled_catalog()),
             tuple(f"{self.id}:{p}" for p in self.spec.piles),
             tuple(self.spec.settings),
+            tuple(self.spec.game.aliases),
         )
 
 
@@ -351,12 +352,15 @@ class GameInfo:
     cards: int
     piles: tuple[str, ...]
     settings: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # other names the game answers to ("stccg", "st1e")
 
     def to_json(self) -> dict[str, Json]:
-        """``{"id", "name", "variants", "default_variant", "cards", "piles", "settings"}``."""
+        """``{"id", "name", "aliases", "variants", "default_variant", "cards", "piles",
+        "settings"}``."""
         return {
             "id": self.id,
             "name": self.name,
+            "aliases": list(self.aliases),
             "variants": list(self.variants),
             "default_variant": self.default_variant,
             "cards": self.cards,

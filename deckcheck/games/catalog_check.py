@@ -19,6 +19,7 @@ class CatalogCheck:
     problems: tuple[Problem, ...]
     changed: int
     added: int
+    unfilled: int = 0  # entries naming a card and setting nothing (a template not filled in)
 
     @property
     def ok(self) -> bool:
@@ -39,6 +40,7 @@ class CatalogCheck:
             "problems": [{"message": p.message, "line": p.line} for p in self.problems],
             "changed": self.changed,
             "added": self.added,
+            "unfilled": self.unfilled,
         }
 
 
@@ -53,12 +55,17 @@ def check_catalog_file(path: str | Path) -> CatalogCheck:
         return CatalogCheck(doc.label, doc.game, (*doc.problems, problem), 0, 0)
     base = get_game(doc.game).bundled_catalog()
     problems = check_overlay(base, doc)
-    changed = sum(
-        1
+    matched = [
+        raw
         for raw in doc.cards
         if (isinstance(raw.get("id"), str) and base.by_id(raw["id"]))
         or (
             raw.get("id") is None and isinstance(raw.get("name"), str) and base.by_name(raw["name"])
         )
+    ]
+    # An entry that only names its card (every value still commented out) changes nothing.
+    unfilled = sum(1 for raw in matched if not set(raw) - {"id", "name"})
+    changed = len(matched) - unfilled
+    return CatalogCheck(
+        doc.label, doc.game, tuple(problems), changed, len(doc.cards) - len(matched), unfilled
     )
-    return CatalogCheck(doc.label, doc.game, tuple(problems), changed, len(doc.cards) - changed)

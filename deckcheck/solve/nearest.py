@@ -180,6 +180,7 @@ def _per_card_cap(loaded: LoadedDeck, stated: Mapping[str, RuleConstraints]) -> 
     for rc in stated.values():
         for c in rc.linear:
             numbers += [abs(b) for b in (c.low, c.high) if b is not None]
+        numbers += rc.fixed.values()  # a count a rule fixes (2 Clubmen) must be reachable
     return max(numbers)
 
 
@@ -258,10 +259,14 @@ def _solve(
     groups: set[str] | None,
     objective: Mapping[int, float] | None,
     extra_rows: Sequence[tuple[dict[int, float], float, float]] = (),
+    copies: Mapping[int, float] | None = None,
+    copies_rows: Sequence[tuple[dict[int, float], float, float]] = (),
 ) -> _Solved:
     """Solve with the rows and bounds of ``groups`` (None: all) and the given objective over
     the change variables; the change of a card from its deck count is split into added and
-    removed parts so that the objective counts copies."""
+    removed parts so that the objective counts copies changed. ``copies`` and
+    ``copies_rows`` weigh the copies themselves (the cards the answer holds), not their
+    change: an objective term, and rows."""
     from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
 
     # isort: split
@@ -321,6 +326,10 @@ def _solve(
             else:
                 expanded[v] = expanded.get(v, 0.0) + k
         add(expanded, low, high)
+    for v, weight in (copies or {}).items():
+        cost[v] += weight
+    for terms, low, high in copies_rows:
+        add(dict(terms), low, high)
     lb = np.array(lower + [0.0] * (2 * len(deck_vars)))
     ub = np.array(upper + [np.inf] * (2 * len(deck_vars)))
     matrix = coo_array((data, (rows_i, cols)), shape=(len(lows), total)).tocsc()
@@ -389,20 +398,10 @@ def _spread(groups: Sequence[Sequence[int]], totals: Sequence[int], lb: Any, ub:
     return x
 
 
-def _secondary(
-    model: _Model, prefer: Callable[[Card], bool] | None, cards: Mapping[str, Card]
-) -> dict[int, float]:
+def _secondary(model: _Model) -> dict[int, float]:
     """Tie-break among the nearest decks: new cards cost more than more copies of the deck's
-    own, cards not matching ``--prefer`` more than matching ones (and removing a matching
-    card costs more too)."""
-    weights: dict[int, float] = {}
-    for v in model.costs:
-        name = model.names[v]
-        weight = 0.0 if name in model.deck_counts else 1.0
-        if prefer is not None:
-            weight += 0.0 if prefer(cards[name]) else 2.0
-        weights[v] = weight
-    return weights
+    own."""
+    return {v: 0.0 if model.names[v] in model.deck_counts else 1.0 for v in model.costs}
 
 
 def _conflict(model: _Model, groups: Sequence[str]) -> list[str]:
@@ -524,7 +523,7 @@ def nearest_legal(
         groups = [*codes, *(g for g in (KEEP, OWNED) if g in model.bound_groups)]
         conflict = _conflict(model, groups) if first.status == _INFEASIBLE else []
         seconds = time.perf_counter() - started
-        reasons = [_reason(g, stated, loaded) for g in conflict]
+        reasons = [_reason(g, stated, loaded, len(conflict)) for g in conflict]
         if first.status != _INFEASIBLE:
             reasons = [f"the solver stopped without an answer (status {first.status})"]
         return FixResult(
@@ -541,7 +540,18 @@ def nearest_legal(
     if proven:
         cards = {c.id: c for c in loaded.catalog}
         budget = ({v: 1.0 for v in model.costs}, -math.inf, float(round(first.objective)))
-        second = _solve(model, None, _secondary(model, preferred, cards), [budget])
+        held: list[tuple[dict[int, float], float, float]] = []
+        if preferred is not None:
+            # Lexicographic: among the decks at the least distance, the most copies of the
+            # preferred cards (a solve of its own, the distance held at its optimum) ...
+            matching = {v: 1.0 for v in model.costs if preferred(cards[model.names[v]])}
+            most = _solve(model, None, None, [budget], {v: -1.0 for v in matching})
+            if most.status == _OPTIMAL and most.values:
+                values = most.values
+                best = sum(values.get(model.names[v], 0) for v in matching)
+                held = [(matching, float(best), math.inf)]
+        # ... then, among those, the fewest cards new to the deck.
+        second = _solve(model, None, _secondary(model), [budget], None, held)
         if second.status == _OPTIMAL and second.values:
             values = second.values
     seconds = time.perf_counter() - started
@@ -574,10 +584,15 @@ def nearest_legal(
     )
 
 
-def _reason(group: str, stated: Mapping[str, RuleConstraints], loaded: LoadedDeck) -> str:
+def _reason(
+    group: str, stated: Mapping[str, RuleConstraints], loaded: LoadedDeck, groups: int = 2
+) -> str:
     if group == KEEP:
         return "--keep: the kept cards cannot all stay"
     if group == OWNED:
         return "--owned: the collection lacks cards the rules need"
     note = stated[group].note
-    return f"{group}: {note}" if note else f"{group} cannot be met together with the others listed"
+    if note:
+        return f"{group}: {note}"
+    # "with the others listed" only where others are listed
+    return f"{group} cannot be met" + (" together with the others listed" if groups > 1 else "")

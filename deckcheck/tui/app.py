@@ -29,6 +29,7 @@ from textual.widgets import (
     TabPane,
 )
 
+from deckcheck.analysis.progress import plural_noun
 from deckcheck.catalog.model import Card
 from deckcheck.commands.build import (
     BuildSession,
@@ -217,22 +218,34 @@ class BuildApp(App[None]):
         row = table.cursor_row
         table.clear()
         self.deck_cards = []
+        lines = self.session.deck_lines()
+        # the copies under each zone's and each type's heading
+        in_zone: dict[str | None, int] = {}
+        of_kind: dict[tuple[str | None, str], int] = {}
+        for line in lines:
+            in_zone[line.zone] = in_zone.get(line.zone, 0) + line.count
+            key = (line.zone, line.type_label)
+            of_kind[key] = of_kind.get(key, 0) + line.count
         zone: object = object()
         kind: object = object()
-        for line in self.session.deck_lines():
+        for line in lines:
             if line.zone != zone:
                 zone, kind = line.zone, object()
                 if line.zone is not None:
-                    table.add_row("", Text(line.zone, style="bold underline"))
+                    heading = Text(line.zone, style="bold underline")
+                    table.add_row(Text(str(in_zone[line.zone]), style="bold"), heading)
                     self.deck_cards.append(None)
             if line.type_label != kind:
                 kind = line.type_label
-                table.add_row("", Text(line.type_label or "—", style="bold"))
+                heading = Text(line.type_label or "—", style="bold")
+                total = of_kind[(line.zone, line.type_label)]
+                table.add_row(Text(str(total), style="bold"), heading)
                 self.deck_cards.append(None)
             table.add_row(str(line.count), Text(line.card.name, no_wrap=True))
             self.deck_cards.append((line.card, line.zone))
-        size = self.session.opened.loaded.deck.size
-        self.query_one("#deck-title", Static).update(f"Deck · {size} cards")
+        loaded = self.session.opened.loaded
+        noun = plural_noun(loaded.game.spec.game.card_noun, loaded.deck.size)
+        self.query_one("#deck-title", Static).update(f"Deck · {loaded.deck.size} {noun}")
         if self.deck_cards:
             table.move_cursor(row=min(row, len(self.deck_cards) - 1))
 
