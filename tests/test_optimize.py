@@ -30,11 +30,15 @@ FED = str(EXAMPLES / "stccg-1e" / "legal-federation.txt")
 
 
 def _changes(
-    base: Mapping[str, int], universe: Sequence[str], caps: Mapping[str, int], k: int
+    base: Mapping[str, int],
+    universe: Sequence[str],
+    caps: Mapping[str, int],
+    k: int,
+    fixed: Sequence[str] = (),
 ) -> Iterator[dict[str, int]]:
     """Every deck (card id -> copies) within ``k`` copies added plus removed of ``base``,
-    each card within 0..caps."""
-    ids = list(dict.fromkeys([*base, *universe]))
+    each card within 0..caps (the ``fixed`` ones at their count)."""
+    ids = [i for i in dict.fromkeys([*base, *universe]) if i not in fixed]
 
     def walk(i: int, left: int, deck: dict[str, int]) -> Iterator[dict[str, int]]:
         if i == len(ids):
@@ -58,15 +62,16 @@ def _brute(
     universe: Sequence[str],
     owned: Mapping[str, int] | None = None,
     size: int | None = None,
+    fixed: Sequence[str] = (),
 ) -> Fraction | None:
     """The best exact chance over every legal deck within ``k`` changes (``size``: skip
-    decks of another size at once, when the rules fix it)."""
+    decks of another size at once, when the rules fix it; ``fixed``: cards never changed)."""
     cards = {c.id: c for c in loaded.catalog}
     base = dict(loaded.deck.counts())
     caps = {i: max(base.get(i, 0), owned.get(i, 0)) for i in universe} if owned else {}
     best: Fraction | None = None
     memo: dict[object, Fraction | None] = {}
-    for counts in _changes(base, universe, caps, k):
+    for counts in _changes(base, universe, caps, k, fixed):
         if size is not None and sum(counts.values()) != size:
             continue
         entries = tuple(DeckEntry(cards[i], n) for i, n in counts.items() if n)
@@ -105,9 +110,12 @@ def _check(
     universe: Sequence[str],
     owned: Mapping[str, int] | None = None,
     size: int | None = None,
+    fixed: Sequence[str] = (),
 ) -> Fraction | None:
-    result, _ = optimize_loaded(loaded, conditions, options, changes=k, owned=owned)
-    expected = _brute(loaded, conditions, options, k, universe, owned, size)
+    result, _ = optimize_loaded(
+        loaded, conditions, options, changes=k, owned=owned, keep=list(fixed)
+    )
+    expected = _brute(loaded, conditions, options, k, universe, owned, size, fixed)
     assert result.after == expected
     assert result.status == "optimal"
     assert result.report is not None and result.report.status is Status.LEGAL
@@ -285,21 +293,113 @@ def test_write_and_time_limit(tmp_path: Path) -> None:
     # A limit too short for the search: the best deck found so far, and what may be left.
     cut = api.optimize(TERRA, ["type:ship>=2"], turn=2, changes=4, time_limit=1e-9)
     assert cut.status == "best found" and cut.gain_bound is not None
+    assert not any("no deck within the limits does better" in n for n in cut.notes)
 
 
-def test_an_outpost_of_two_affiliations_is_held(tmp_path: Path) -> None:
-    """Klaestron Outpost (Federation and Cardassian) seeds once per free affiliation, which
-    the rules' constraints count once: held at its count, so that the answer stays legal."""
-    deck = tmp_path / "new.txt"
-    deck.write_text("game: stccg-1e\n", encoding="utf-8")
-    owned = tmp_path / "owned.txt"
-    owned.write_text(
-        "game: stccg-1e\n6 Avert Disaster\n2 Klaestron Outpost\n1 Federation Outpost\n"
-        "30 Albert Einstein\n30 Engineering Kit\n30 Alien Abduction\n",
+def _varying(
+    loaded: LoadedDeck, names: Sequence[str], caps: Mapping[str, int]
+) -> tuple[list[str], dict[str, int], list[str]]:
+    """Only the named cards change (up to ``caps`` copies by name, else the deck's count plus
+    4): the rest is kept and owned at its count. (universe, owned, fixed)"""
+    deck = dict(loaded.deck.counts())
+    universe = _ids(loaded, names)
+    fixed = [i for i in deck if i not in universe]
+    owned = {i: deck[i] for i in fixed}
+    for card_id, name in zip(universe, names, strict=True):
+        owned[card_id] = caps.get(name, deck.get(card_id, 0) + 4)
+    return universe, owned, fixed
+
+
+def test_k4_ren_dhark_an_upper_bound_condition() -> None:
+    """K = 4: no action by turn 2, the actions and a few ships may change."""
+    loaded = load_deck(TERRA)
+    names = ["Zlatý člověk", "Antisféra", "Stopař Robonů", "Globální ochranný štít"]
+    universe, owned, fixed = _varying(loaded, names, {})
+    _check(loaded, ["type:action<=0"], OddsOptions(turn=2), 4, universe, owned, fixed=fixed)
+
+
+def test_k4_planetary_conquerors_second_player_two_conditions() -> None:
+    """One Gold Miner starts in the mine whatever the deck holds: more copies stay in the
+    draw pile (the search once let the mine take none)."""
+    loaded = load_deck(PC50)
+    names = ["Trooper", "Pitfall", "Gold Miner", "Sabotage"]
+    universe, owned, fixed = _varying(loaded, names, {})
+    _check(loaded, ["name:Gold Miner>=1"], OddsOptions(turn=1), 4, universe, owned, fixed=fixed)
+    options = OddsOptions(turn=2, second=True)
+    conditions = ["type:warrior>=2", "name:Pitfall>=1"]
+    _check(loaded, conditions, options, 4, universe, owned, fixed=fixed)
+
+
+def test_k4_drake_exactly_and_at_most() -> None:
+    drake = load_deck(
+        str(EXAMPLES / "the-drake" / "custom-stack.txt"), make_context(variant="random")
+    )
+    troops = [c.id for c in drake.catalog]
+    _check(drake, ["name:Drake>=1", "name:Monk<=0"], OddsOptions(seen=2), 4, troops)
+    _check(drake, ["name:Archer==1"], OddsOptions(seen=3), 4, troops)
+
+
+def test_k4_an_outpost_of_two_affiliations(tmp_path: Path) -> None:
+    """Klaestron Outpost (Federation and Cardassian), written before the Federation Outpost,
+    seeds one copy for each affiliation still free: the only seed card on offer here, so
+    copies in place of draw cards shrink the draw deck; the answer is proven and legal."""
+    path = tmp_path / "small.txt"
+    path.write_text(
+        "game: stccg-1e\n6 Avert Disaster\n1 Klaestron Outpost\n1 Federation Outpost\n"
+        "10 Alien Abduction\n20 Albert Einstein\n22 Engineering Kit\n",
         encoding="utf-8",
     )
-    result = api.optimize(str(deck), ["type:Personnel>=3"], turn=2, owned=str(owned))
-    assert result.status == "optimal"
-    assert result.report is not None and result.report.status is Status.LEGAL
-    assert all(c.card.name != "Klaestron Outpost" for c in result.changes)
-    assert any("Klaestron Outpost" in note for note in result.notes)
+    loaded = load_deck(str(path))
+    names = ["Klaestron Outpost", "Engineering Kit", "Federation Outpost", "Cardassian Outpost"]
+    universe, owned, fixed = _varying(loaded, names, {"Klaestron Outpost": 3})
+    _check(loaded, ["type:Personnel>=3"], OddsOptions(turn=2), 4, universe, owned, fixed=fixed)
+    _check(loaded, ["type:Outpost<=0"], OddsOptions(turn=2), 4, universe, owned, fixed=fixed)
+
+
+def test_seed_rules_constraints_agree_with_the_check_on_outposts_of_two_affiliations() -> None:
+    """Klaestron Outpost (Federation and Cardassian) seeds one copy per affiliation still free
+    once the Outposts of one affiliation took theirs, whatever the deck's order: the seed
+    rules' constraints count it so, and agree with each rule's check on every small deck."""
+    import itertools
+
+    from deckcheck.catalog.deck import Deck
+    from deckcheck.games.registry import get_game
+
+    game = get_game("stccg-1e")
+    full = game.bundled_catalog()
+    names = [
+        "Klaestron Outpost",
+        "Federation Outpost",
+        "Cardassian Outpost",
+        "Alien Abduction",
+        "Albert Einstein",
+    ]
+    cards = [next(c for c in full if c.name == n) for n in names]
+    # one card of every type besides, so that every rule's selectors find their type
+    others = {t: c for c in full for t in c.types if not c.has_type("Outpost")}
+    catalog = dataclasses.replace(full, cards=[*cards, *others.values()])
+    codes = ("stccg.seed-half", "stccg.seed-max", "stccg.draw-min", "stccg.one-outpost")
+    sides = {True: 0, False: 0}
+    for variant_name in ("standard", "modern", "warp-speed"):  # each rule of the four
+        variant = game.variant(variant_name)
+        stated = {
+            code: game.constraints(code, catalog, variant)
+            for code in codes
+            if code in variant.rules
+        }
+        for code, rc in stated.items():
+            assert rc.exact, (variant_name, code)
+        counts_of = itertools.product(range(3), range(2), range(2), (0, 3), (1, 4))
+        for counts in counts_of:
+            entries = [DeckEntry(c, n) for c, n in zip(cards, counts, strict=True) if n]
+            both = counts[0] and counts[1]  # Klaestron and Federation Outposts: both orders
+            for order in (entries, entries[::-1]) if both else (entries,):
+                deck = Deck("d", game.id, variant_name, tuple(order))
+                values = dict(deck.counts())
+                for code, rc in stated.items():
+                    found = game.rule(code)(deck, catalog, variant)
+                    errors = [v for v in found if v.code == code and v.severity.value == "error"]
+                    holds = rc.holds(values)
+                    assert holds == (not errors), (variant_name, code, counts)
+                    sides[holds] += 1
+    assert sides[True] and sides[False]  # both sides were exercised

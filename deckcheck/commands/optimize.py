@@ -342,14 +342,19 @@ def optimize_loaded(
         status = BEST_FOUND
         notes.append(relaxed_note())
         if found.probability is not None:
-            gain = max(Fraction(0), found.probability - (after or Fraction(0)))
+            # the most any deck could score: the search's best, plus what a search cut short
+            # left open
+            most = found.probability + (found.gain_bound or Fraction(0))
+            gain = max(Fraction(0), min(Fraction(1), most) - (after or Fraction(0)))
     if report.status is not Status.LEGAL:
         # The search ran over the decks the stated rules allow; a rule checked on the answer
         # only that it does not pass (or cannot decide) leaves the answer unproven.
         status = BEST_FOUND
         notes.append("the answer is not proven legal: a rule checked on it only (see below)")
-    if not diff:
+    if not diff and status == OPTIMAL:
         notes.append("no deck within the limits does better than the deck as it is")
+    elif not diff:
+        notes.append("the search found no better deck than the deck as it is")
     return (
         OptimizeResult(
             **base,

@@ -42,10 +42,10 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
     is not seen by the next.
 
     A rule takes every matching copy, at most ``count`` copies in all, or, with ``one_per``,
-    one copy per distinct value of that field (STCCG: one Outpost per affiliation; a copy with
-    several values uses one not yet taken). A rule with a ``zone`` takes only copies the file
-    wrote in that zone; a ``fallback`` rule applies only where the file wrote no card in any
-    such zone (:func:`places`).
+    one copy per distinct value of that field (STCCG: one Outpost per affiliation; the cards of
+    one value go first, then a copy with several values uses one not yet taken). A rule with
+    a ``zone`` takes only copies the file wrote in that zone; a ``fallback`` rule applies only
+    where the file wrote no card in any such zone (:func:`places`).
     """
     remaining = dict(deck.counts())
     in_zone: dict[tuple[str, str | None], int] = {}
@@ -60,7 +60,13 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
         selector = bind_selector(rule.select, catalog) if rule.select else None
         used: set[str] = set()
         left = rule.count
-        for card_id in list(remaining):
+        order = list(remaining)
+        if rule.one_per:
+            # Cards of one value take theirs first, then a card of several (an Outpost of two
+            # affiliations) takes those still free: the most cards seeded, whatever the
+            # deck's order, so that the rules' linear constraints can state it.
+            order.sort(key=lambda i: len(set(_values(cards[i], rule.one_per))) > 1)
+        for card_id in order:
             have = remaining[card_id]
             if rule.zone:
                 have = min(have, in_zone.get((card_id, rule.zone), 0))

@@ -21,9 +21,9 @@ So the search runs over class mixes, not decks:
    every better mix was proven unreachable.
 
 The answer is checked again as ``odds`` computes it on the deck written out. Where the pile
-depends on the cards' order (a rule that sets aside "one per affiliation" with cards of
-several), the programme allows every way to set them aside: the optimum is then proven when
-the deck written out scores what the programme said, else it is the best found, with the bound.
+depends on the cards' order (which of several classes' cards a rule takes first), the
+programme allows every way to set them aside: the optimum is then proven when the deck
+written out scores what the programme said, else it is the best found, with the bound.
 """
 
 from __future__ import annotations
@@ -235,7 +235,6 @@ class _Model:
         self.upper_of: dict[str, int] = {}
         signature = _signatures(stated)
         groups: dict[tuple[Any, ...], list[str]] = {}
-        held: list[str] = []
         for card in catalog:
             i = card.id
             have = self.deck_counts.get(i, 0)
@@ -243,12 +242,6 @@ class _Model:
             low = have if i in limits.keep else 0
             if i in fixed:  # the only count the rules allow (a card they forbid: 0)
                 low, high = max(low, fixed[i]), min(high, fixed[i])
-            if roles.get(i, _PILE)[0] == "one_per" and len(_values(card, roles[i][2])) > 1:
-                # A card of several values (an Outpost of two affiliations) is set aside once
-                # per value still free, in the deck's order, which the rules' constraints do
-                # not state (they count it once): held at its count, and said.
-                low = high = have
-                held.append(card.name)
             if high <= 0 and low <= 0 and have == 0:
                 continue  # never in any answer
             self.upper_of[i] = max(high, 0)
@@ -266,12 +259,6 @@ class _Model:
             self.merged[v] = members
             for i in members:
                 self.card_var[i] = v
-        if held:
-            shown = ", ".join(held[:4]) + (f" and {len(held) - 4} more" if len(held) > 4 else "")
-            self.notes.append(
-                f"held at their count (a card set aside once per value it has, in the deck's "
-                f"order): {shown}"
-            )
         self._rules(stated)
         self._distance(limits)
         self._pile(roles, setup)
@@ -369,10 +356,11 @@ class _Model:
         most = sum(self.upper_of[i] for i in ids)
         taken = p.var(0, count)
         full = p.var(0, 1)
-        # taken = min(count, held): taken <= held, taken >= count*full, taken >= held - M(1-full)
+        # taken = min(count, held): taken <= held, taken >= count*full, taken >= held - M*full
+        # (full = 1 needs held >= count; full = 0 makes taken = held, so held <= count)
         p.row({**held, taken: -1}, 0, math.inf)
         p.row({taken: 1, full: -count}, 0, math.inf)
-        p.row({taken: 1, **{v: -1.0 for v in held}, full: -most}, -most, math.inf)
+        p.row({taken: 1, **{v: -1.0 for v in held}, full: float(most)}, 0, math.inf)
         by_class: dict[int, list[str]] = {}
         for i in ids:
             by_class.setdefault(index[self.key_of[i]], []).append(i)
@@ -395,10 +383,11 @@ class _Model:
     ) -> None:
         """One copy set aside per value of ``field_name`` (STCCG: an Outpost per affiliation).
 
-        A card of one value is set aside when it is the first of its value; a card of several
-        values takes those not yet taken, in the deck's order. Here each value present is taken
-        by one card holding it (a card of one value present forces its value to be taken), and
-        a card takes at most as many values as it has copies."""
+        As the rules take them: a card of one value is set aside when it is the first of its
+        value present (which one, when cards of a value fall in several classes, is the deck's
+        order: any is allowed here); then a card of several values takes one copy per value
+        still free, as many as it has copies (``t <= copies``, and ``t`` equals the copies or
+        takes every free value)."""
         p = self.programme
         single: dict[str, dict[int, list[str]]] = {}  # value -> class -> cards
         multi: list[tuple[str, list[str]]] = []
@@ -408,33 +397,51 @@ class _Model:
                 single.setdefault(values[0], {}).setdefault(index[self.key_of[i]], []).append(i)
             else:
                 multi.append((i, values))
-        takers: dict[str, dict[int, float]] = {}
+        by_single: dict[str, int] = {}  # value -> 0/1: a card of that value alone holds it
         for value, by_class in single.items():
             if len(by_class) > 1:
                 self.relaxed = True
-            for g, members in by_class.items():
+            members = [self.card_var[i] for m in by_class.values() for i in m]
+            most = sum(self.upper_of[i] for m in by_class.values() for i in m)
+            present = p.var(0, 1)
+            # present = 1 exactly while the deck holds a copy of such a card
+            p.row({**{s: 1.0 for s in members}, present: -float(max(most, 1))}, -math.inf, 0)
+            p.row({**{s: 1.0 for s in members}, present: -1.0}, 0, math.inf)
+            parts = {}
+            for g, cards in by_class.items():
                 u = p.var(0, 1)
-                p.row({u: 1, **{self.card_var[i]: -1.0 for i in members}}, -math.inf, 0)
-                takers.setdefault(value, {})[u] = 1.0
+                p.row({u: 1, **{self.card_var[i]: -1.0 for i in cards}}, -math.inf, 0)
+                parts[u] = 1.0
                 aside[g][u] = aside[g].get(u, 0.0) + 1
+            p.row({**parts, present: -1.0}, 0, 0)
+            by_single[value] = present
+        claimed: dict[str, dict[int, float]] = {}
         for i, values in multi:
-            self.relaxed = True
             v = self.card_var[i]
             g = index[self.key_of[i]]
-            mine = {}
+            most = self.upper_of[i]
+            mine: dict[int, float] = {}
             for value in values:
                 t = p.var(0, 1)
                 mine[t] = 1.0
-                takers.setdefault(value, {})[t] = 1.0
+                claimed.setdefault(value, {})[t] = 1.0
                 aside[g][t] = aside[g].get(t, 0.0) + 1
+                if value in by_single:  # a value a card of its own took is not free
+                    p.row({t: 1, by_single[value]: 1}, -math.inf, 1)
             p.row({**mine, v: -1}, -math.inf, 0)
-        for value, who in takers.items():
-            taken = p.var(0, 1)
-            p.row({**who, taken: -1}, 0, 0)
-            singles = [self.card_var[i] for m in single.get(value, {}).values() for i in m]
-            if singles:
-                most = sum(self.upper_of[i] for m in single[value].values() for i in m)
-                p.row({**{s: 1.0 for s in singles}, taken: -float(most)}, -math.inf, 0)
+            # Either every copy is set aside (short = 1: t >= copies), or every value is
+            # taken (short = 0: each value by this card or by a card of its own).
+            short = p.var(0, 1)
+            p.row({**mine, v: -1, short: -float(most)}, -float(most), math.inf)
+            for value, t in zip(values, mine, strict=True):
+                terms = {t: 1.0, short: 1.0}
+                if value in by_single:
+                    terms[by_single[value]] = 1.0
+                p.row(terms, 1, math.inf)
+        for who in claimed.values():
+            if len(who) > 1:
+                self.relaxed = True  # two cards of several values want one: the deck's order
+                p.row(who, -math.inf, 1)
 
     # -- answers -------------------------------------------------------------------------
 

@@ -187,13 +187,12 @@ def seed_half_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints
     """stccg.seed-half as constraints: 2 x seed cards - all cards <= 0.
 
     A card set aside whole counts +1 (2 - 1), any other card -1; a card of a ``one_per`` rule
-    (an Outpost) counts -1 as a draw card, and each of its values (affiliations) +2 once it has
-    a copy in the deck: a 0/1 helper per value that must be 1 while such copies are held. An
-    Outpost of several affiliations is taken as one value (the set of them).
+    (an Outpost) counts -1 as a draw card, plus 2 for each copy seeded (:func:`_one_per_terms`:
+    one per affiliation, a card of several affiliations taking those still free).
     """
     rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
     coefficient: dict[str, int] = {}
-    per_value: dict[tuple[str, ...], list[str]] = {}
+    picks: list[tuple[Card, str]] = []
     exact = True
     selectors = [(r, bind_selector(r.select, catalog)) for r in rules]
     for card in catalog:
@@ -205,25 +204,78 @@ def seed_half_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints
             coefficient[card.id] = -1
         elif rule.one_per:
             coefficient[card.id] = -1
-            value = card.get(rule.one_per)
-            items = value if isinstance(value, list | tuple) else [] if value is None else [value]
-            per_value.setdefault(tuple(sorted(fold(str(v)) for v in items)), []).append(card.id)
+            picks.append((card, rule.one_per))
         else:
             coefficient[card.id] = 1
-    linear: list[Linear] = []
-    helpers: list[Helper] = []
-    for i, (_value, ids) in enumerate(sorted(per_value.items())):
-        yes, no, link = either(f"stccg.seed-half:{i}")
-        helpers += [yes, no]
-        linear += [link, Linear(terms(ids), None, 0, when=no.name)]
-        coefficient[yes.name] = 2
+    seeded, linear, helpers, whole = _one_per_terms("stccg.seed-half", picks)
+    for name, k in seeded.items():
+        coefficient[name] = coefficient.get(name, 0) + 2 * k
     linear.append(Linear(coefficient, None, 0))
     return RuleConstraints(
         "stccg.seed-half",
         tuple(linear),
         tuple(helpers),
-        exact=exact,
+        exact=exact and whole,
     )
+
+
+def _one_per_terms(
+    code: str, picks: Iterable[tuple[Card, str]]
+) -> tuple[dict[str, int], list[Linear], list[Helper], bool]:
+    """The copies a ``one_per`` rule sets aside, as a linear expression over helpers:
+    (expression, the helpers' rows, the helpers, exact).
+
+    As :func:`deckcheck.games.setaside.set_aside` takes them: the cards of one value first,
+    one copy per value present (a 0/1 helper per value, 1 exactly while the deck holds such
+    a card); then a card of several values (Klaestron Outpost: Federation and Cardassian)
+    takes one copy per value still free, as many as it has copies: a helper ``t`` with
+    ``t <= copies``, ``t <= values still free`` and, one of the two, ``t >= copies`` or
+    ``t >= values still free``. Exact while no two such cards share a value (else which
+    takes it is the deck's order: checked on the answer).
+    """
+    single: dict[str, list[str]] = {}
+    multi: list[tuple[str, list[str]]] = []
+    for card, field_name in picks:
+        value = card.get(field_name)
+        items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+        values = sorted({fold(str(v)) for v in items}) or [""]
+        if len(values) == 1:
+            single.setdefault(values[0], []).append(card.id)
+        else:
+            multi.append((card.id, values))
+    seeded: dict[str, int] = {}
+    linear: list[Linear] = []
+    helpers: list[Helper] = []
+    flag: dict[str, str] = {}
+    for i, (value, ids) in enumerate(sorted(single.items())):
+        yes, no, link = either(f"{code}:{i}")
+        helpers += [yes, no]
+        linear += [
+            link,
+            Linear(terms(ids), None, 0, when=no.name),
+            Linear(terms(ids), 1, None, when=yes.name),
+        ]
+        seeded[yes.name] = 1
+        flag[value] = yes.name
+    exact = True
+    claimed: set[str] = set()
+    for j, (card_id, values) in enumerate(multi):
+        if claimed & set(values):
+            exact = False
+        claimed |= set(values)
+        took = Helper(f"{code}:several{j}", 0, len(values))
+        full, short, link = either(f"{code}:several{j}")
+        helpers += [took, full, short]
+        free = {took.name: 1, **{flag[v]: 1 for v in values if v in flag}}
+        linear += [
+            Linear({took.name: 1, card_id: -1}, None, 0),
+            Linear(free, None, len(values)),
+            link,
+            Linear({took.name: 1, card_id: -1}, 0, None, when=short.name),
+            Linear(free, len(values), None, when=full.name),
+        ]
+        seeded[took.name] = 1
+    return seeded, linear, helpers, exact
 
 
 def outposts_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
@@ -501,13 +553,13 @@ def _seed_terms(
 ) -> tuple[dict[str, int], list[Linear], list[Helper], bool]:
     """The seed deck of a deck placed by type as a linear expression: (coefficients, the
     helpers' links, the helpers, exact). Each card of a whole-copy rule counts 1; an Outpost
-    (a ``one_per`` rule) counts through a 0/1 helper per affiliation value that is 1 exactly
-    while the deck holds such a copy (one copy of each is seeded, the rest drawn)."""
+    (a ``one_per`` rule) counts through :func:`_one_per_terms` (one copy of each affiliation
+    is seeded, the rest drawn)."""
     mission = variant.param("mission_type")
     rules = [r for r in _format_rules(variant) if r.fallback]
     selectors = [(r, bind_selector(r.select, catalog) if r.select else None) for r in rules]
     coefficient: dict[str, int] = {}
-    per_value: dict[tuple[str, ...], list[str]] = {}
+    picks: list[tuple[Card, str]] = []
     exact = True
     for card in catalog:
         if card.has_type(mission):
@@ -518,23 +570,13 @@ def _seed_terms(
         if rule.count is not None:
             exact = False  # "at most N copies" is not stated here: checked on the answer
         elif rule.one_per:
-            value = card.get(rule.one_per)
-            items = value if isinstance(value, list | tuple) else [] if value is None else [value]
-            per_value.setdefault(tuple(sorted(fold(str(v)) for v in items)), []).append(card.id)
+            picks.append((card, rule.one_per))
         else:
             coefficient[card.id] = 1
-    linear: list[Linear] = []
-    helpers: list[Helper] = []
-    for i, (_value, ids) in enumerate(sorted(per_value.items())):
-        yes, no, link = either(f"{code}:{i}")
-        helpers += [yes, no]
-        linear += [
-            link,
-            Linear(terms(ids), None, 0, when=no.name),
-            Linear(terms(ids), 1, None, when=yes.name),
-        ]
-        coefficient[yes.name] = 1
-    return coefficient, linear, helpers, exact
+    seeded, linear, helpers, whole = _one_per_terms(code, picks)
+    for name, k in seeded.items():
+        coefficient[name] = coefficient.get(name, 0) + k
+    return coefficient, linear, helpers, exact and whole
 
 
 def seed_max_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
@@ -566,8 +608,9 @@ def reporting_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints
 def one_outpost_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
     """stccg.one-outpost as constraints (placed by type): the Outpost helpers of the seed
     expression, exactly ``outposts_seeded`` of them 1."""
-    _seed, linear, helpers, exact = _seed_terms("stccg.one-outpost", catalog, variant)
-    seeded = {h.name: 1 for h in helpers if h.name.endswith(":yes")}
+    seed, linear, helpers, exact = _seed_terms("stccg.one-outpost", catalog, variant)
+    names = {h.name for h in helpers}
+    seeded = {name: k for name, k in seed.items() if name in names}
     want = variant.param("outposts_seeded")
     linear.append(Linear(seeded, want, want))
     return RuleConstraints("stccg.one-outpost", tuple(linear), tuple(helpers), exact=exact)
