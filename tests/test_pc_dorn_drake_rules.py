@@ -359,7 +359,8 @@ def test_drake_custom_stack_size(tmp_path: Path, lines: list[str], legal: bool) 
         assert report.status == Status.LEGAL, report.violations
     else:
         assert codes(report) == ["drake.stack-size"]
-        assert f"{len(lines)} troops, at least 3" in messages(report, "drake.stack-size")[0]
+        troops = "1 troop" if len(lines) == 1 else f"{len(lines)} troops"
+        assert f"{troops}, at least 3" in messages(report, "drake.stack-size")[0]
 
 
 def test_drake_variant_from_the_command_line(tmp_path: Path) -> None:

@@ -111,3 +111,22 @@ def test_a_reports_notes_hang_under_their_text(terminal: int, tmp_path: Path) ->
     inside = [line.strip("│").rstrip() for line in _lines(["validate", deck])]
     start = next(i for i, line in enumerate(inside) if line.lstrip().startswith("note: line 2"))
     assert inside[start + 1].startswith(" " * 7) and inside[start + 1][7] != " ", inside
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "expected", "wrong"),
+    [
+        ("dorn", ["Gor"], "1 party member, exactly 5", "1 party members"),
+        ("stccg-1e", ["Gowron"], "1 card, exactly 60", "1 cards"),
+        ("the-drake", ["Drake"], "1 troop, at least", "1 troops"),
+        ("dorn", ["Gor", "Riel"], "2 party members, exactly 5", "2 party member,"),
+    ],
+)
+def test_a_rule_says_its_count_with_the_noun_in_the_right_number(
+    tmp_path: Path, game: str, cards: list[str], expected: str, wrong: str
+) -> None:
+    deck = tmp_path / "deck.txt"
+    variant = "variant: custom\n" if game == "the-drake" else ""
+    deck.write_text(f"game: {game}\n{variant}" + "".join(f"1 {c}\n" for c in cards), "utf-8")
+    result = run_cli(["validate", str(deck)])
+    assert expected in result.stdout and wrong not in result.stdout, result.stdout

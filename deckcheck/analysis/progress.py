@@ -10,6 +10,7 @@ values in its standing pane.
 
 from __future__ import annotations
 
+from deckcheck.core.text import plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity
 from deckcheck.decks.load import LoadedDeck
@@ -18,27 +19,6 @@ from deckcheck.games.linear import Linear
 
 MARKS = {"met": "✓", "unmet": "✗", "warning": "!", "unknown": "?"}
 """How a rule's state is marked where no number says it."""
-
-
-def plural_noun(noun: str, n: int | None) -> str:
-    """``noun`` as ``n`` of it reads: ``1 planet``, ``5 heroes``, ``2 persons/units``,
-    ``3 party members`` (each part of a slashed noun, the last word of several)."""
-    if n == 1 or not noun:
-        return noun
-    return "/".join(_plural_word(part) for part in noun.split("/"))
-
-
-def _plural_word(words: str) -> str:
-    head, _, last = words.rpartition(" ")
-    if not last or (last.endswith("s") and not last.endswith(("ss", "us"))):
-        return words  # already plural ("points", "missions")
-    if last.endswith(("ss", "x", "ch", "sh", "o")):
-        last += "es"
-    elif last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
-        last = last[:-1] + "ies"
-    else:
-        last += "s"
-    return f"{head} {last}" if head else last
 
 
 @frozen

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_progress
+from deckcheck.analysis.progress import RuleProgress, rule_progress
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileError, UsageError
 from deckcheck.core.inputs import read_bytes, source_label
+from deckcheck.core.text import plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE

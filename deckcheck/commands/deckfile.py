@@ -16,13 +16,13 @@ from pathlib import Path
 
 import tomli_w
 
-from deckcheck.analysis.progress import RuleProgress, plural_noun, rule_limits, rule_progress
+from deckcheck.analysis.progress import RuleProgress, rule_limits, rule_progress
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.inputs import STDIN, source_label
 from deckcheck.core.result import OK, Json
-from deckcheck.core.text import Suggester
+from deckcheck.core.text import Suggester, plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE

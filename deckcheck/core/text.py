@@ -113,5 +113,26 @@ def suggest(word: str, choices: Iterable[str], limit: int = 3, cutoff: float = 6
 
 
 def plural(n: int, word: str) -> str:
-    """``n`` and the word, plural unless one: "1 card", "0 ships", "3 actions"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``n`` and the word, plural unless one: "1 card", "0 ships", "5 heroes"."""
+    return f"{n} {plural_noun(word, n)}"
+
+
+def plural_noun(noun: str, n: int | None) -> str:
+    """``noun`` as ``n`` of it reads: ``1 planet``, ``5 heroes``, ``2 persons/units``,
+    ``3 party members`` (each part of a slashed noun, the last word of several)."""
+    if n == 1 or not noun:
+        return noun
+    return "/".join(_plural_word(part) for part in noun.split("/"))
+
+
+def _plural_word(words: str) -> str:
+    head, _, last = words.rpartition(" ")
+    if not last or (last.endswith("s") and not last.endswith(("ss", "us"))):
+        return words  # already plural ("points", "missions")
+    if last.endswith(("ss", "x", "ch", "sh", "o")):
+        last += "es"
+    elif last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
+        last = last[:-1] + "ies"
+    else:
+        last += "s"
+    return f"{head} {last}" if head else last

@@ -72,6 +72,17 @@ class _Fields(dict[str, Any]):
         raise CatalogError(f"a rule message names an unknown field {{{key}}}")
 
 
+class _Count(int):
+    """A whole-number field that a message may give with its noun, in the right number:
+    ``{n:party member}`` reads ``1 party member`` or ``5 party members`` (the data says the
+    noun; the code knows the grammar)."""
+
+    def __format__(self, spec: str) -> str:
+        if spec and not spec[0].isdigit() and spec[0] not in "<>^=+- #,_.":
+            return plural(int(self), spec)
+        return format(int(self), spec)
+
+
 @frozen
 class DataRule:
     """One ``[checks."CODE"]`` entry: checks a deck and states itself as constraints."""
@@ -109,7 +120,8 @@ class DataRule:
             raise CatalogError(f"{self.code} has no message {case!r}")
         if "count" in fields:  # "{count_cards}": "1 card", "3 cards"
             fields.setdefault("count_cards", plural(fields["count"], "card"))
-        return template.format_map(_Fields(fields))
+        counts = {k: _Count(v) for k, v in fields.items() if type(v) is int}
+        return template.format_map(_Fields({**fields, **counts}))
 
     def _matcher(self, catalog: Catalog) -> Any:
         selects = [self.model.select] if isinstance(self.model.select, str) else self.model.select
@@ -205,7 +217,7 @@ class DataRule:
             "min": low,
             "max": high,
             "multiple": step,
-            "count": f"{n} {noun}" if n == 1 else f"{n} {noun}s",
+            "count": plural(n, noun),
             "add": (low or 0) - n,
             "remove": n - (high if high is not None else n),
         }

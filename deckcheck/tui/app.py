@@ -29,7 +29,6 @@ from textual.widgets import (
     TabPane,
 )
 
-from deckcheck.analysis.progress import plural_noun
 from deckcheck.catalog.model import Card
 from deckcheck.commands.build import (
     BuildSession,
@@ -40,6 +39,7 @@ from deckcheck.commands.build import (
     new_seed,
 )
 from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.text import plural_noun
 from deckcheck.core.violations import Severity, Status
 from deckcheck.tui.playtest import PlaytestView, deal, search
 
