@@ -11,7 +11,7 @@ from deckcheck.core.text import plural
 from deckcheck.core.violations import Violation, error, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
 from deckcheck.games.limits import Amount
-from deckcheck.games.linear import Helper, Linear, RuleConstraints, terms
+from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
 
 
 def _is(kind: str) -> Callable[[Card], bool]:
@@ -198,19 +198,23 @@ def _kinds(catalog: Catalog, variant: Variant) -> tuple[list[str], list[str], li
 
 
 def ships_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
-    """rd.ships with rd.persons as constraints: a helper says how many dual ship/unit cards
-    count as ships; the rest count as persons/units. (rd.ships states the pair, since a dual
-    card counts once; rd.persons alone is its own minimum with every dual card.)"""
+    """rd.ships as its check says it: ships with every dual ship/unit card reach the minimum,
+    and where the persons/units with every dual card reach theirs, all of them together reach
+    both minimums (a dual card counts once). Where they do not, rd.persons says so; with it,
+    the pair is exactly the deck that can field both."""
     s, p, d = _kinds(catalog, variant)
-    k = Helper("rd.ships:dual-as-ships")
+    min_ships, min_persons = variant.param("min_ships"), variant.param("min_persons")
+    enough, short, link = either("rd.ships:persons-reached")
     return RuleConstraints(
         "rd.ships",
         (
-            Linear({**terms(s), k.name: 1}, variant.param("min_ships")),
-            Linear({**terms(p), **terms(d), k.name: -1}, variant.param("min_persons")),
-            Linear({**terms(d), k.name: -1}, 0),
+            Linear({**terms(s), **terms(d)}, min_ships),
+            link,
+            Linear({**terms(p), **terms(d)}, min_persons, when=enough.name),
+            Linear({**terms(s), **terms(p), **terms(d)}, min_ships + min_persons, when=enough.name),
+            Linear({**terms(p), **terms(d)}, None, min_persons - 1, when=short.name),
         ),
-        (k,),
+        (enough, short),
     )
 
 
