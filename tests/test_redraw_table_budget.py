@@ -48,8 +48,11 @@ def _reduced(deck: str, conditions: list[str], seen: int) -> tuple[Reduced, int]
     return engine.red, engine.hand
 
 
-def _work(red: Reduced, hand: int, most: int, monkeypatch: pytest.MonkeyPatch) -> float:
-    """The units the whole table takes: the last step count the table checks."""
+def _work(
+    red: Reduced, hand: int, most: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[float, list[tuple[int, int, int]]]:
+    """The units the whole table takes (the last step count the table checks), and the table
+    (returned too, so that a test does not pay for computing it a second time)."""
     seen: list[float] = []
     checked = hypergeometric._within
 
@@ -59,8 +62,8 @@ def _work(red: Reduced, hand: int, most: int, monkeypatch: pytest.MonkeyPatch) -
 
     with monkeypatch.context() as patch:
         patch.setattr(hypergeometric, "_within", record)
-        hypergeometric.redraw_ways_upto(red, hand, most)
-    return seen[-1]
+        table = hypergeometric.redraw_ways_upto(red, hand, most)
+    return seen[-1], table
 
 
 @pytest.mark.parametrize(("n", "most"), [(4, 20), (6, 12), (10, 9), (10, 11)])
@@ -70,8 +73,7 @@ def test_a_table_within_its_budget_is_never_refused(
     """The projection is a lower bound: a budget of the table's own work lets it finish, with
     the same table; half of it stops it."""
     red, hand = _reduced(TERRA, TEN[:n], 7)
-    work = _work(red, hand, most, monkeypatch)
-    whole = hypergeometric.redraw_ways_upto(red, hand, most)
+    work, whole = _work(red, hand, most, monkeypatch)
     assert hypergeometric.redraw_ways_upto(red, hand, most, math.ceil(work)) == whole
     with pytest.raises(Intractable):
         hypergeometric.redraw_ways_upto(red, hand, most, int(work) // 2)
