@@ -489,3 +489,29 @@ def test_the_next_edit_removes_stale_temporary_files(tmp_path: Path) -> None:
     assert run_cli(["add", deck, "Gor"]).exit_code == 0
     assert not stale.exists()
     assert fresh.exists() and other.exists()  # a minute old at least, and of our own pattern
+
+
+def test_an_editor_refuses_a_deck_the_reader_refuses(tmp_path: Path) -> None:
+    """A NUL byte makes a deck unreadable to `validate`; `add` and `remove` refuse it the
+    same way (exit 2) and leave its bytes as they were."""
+    deck = tmp_path / "nul.txt"
+    data = b"game: dorn\n1 Gor\x00\n1 Riel\n"
+    deck.write_bytes(data)
+    for args in (["add", deck, "Ragnar"], ["remove", deck, "Riel"], ["validate", deck]):
+        result = run_cli(args)
+        assert result.exit_code == 2 and "NUL" in result.stderr, (args, result.stderr)
+    assert deck.read_bytes() == data
+
+
+def test_new_refuses_standard_output_as_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(["new", "dorn", "-o", "-"])
+    assert result.exit_code == 2 and "file name" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_fix_reads_its_keep_names_even_on_a_legal_deck() -> None:
+    result = run_cli(["fix", EXAMPLES / "dorn" / "first-game-party.txt", "--keep", "Nobodyx"])
+    assert result.exit_code == 2 and "--keep 'Nobodyx'" in result.stderr

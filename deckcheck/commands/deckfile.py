@@ -342,6 +342,11 @@ def new_deck(
     starter) that deck's cards. The format follows the file's extension (.toml, .json, .dek;
     anything else is text). Never overwrites without ``force``; with ``write`` unset the text
     is only made (``build`` writes it on its first save)."""
+    if write and str(output) == "-":
+        raise UsageError(
+            "new writes a deck file that add, remove and build then edit: "
+            "-o needs a file name, not -"
+        )
     the_game = get_game(game)
     the_variant = the_game.variant(variant)
     catalog = the_game.catalog((), the_variant)

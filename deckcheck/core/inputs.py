@@ -141,14 +141,20 @@ def _decoded(data: bytes, label: str) -> str:
     return text
 
 
-def _text(text: str, label: str) -> str:
-    """Decoded text checked for NUL bytes, with its newlines normalised."""
+def refuse_nul(text: str, label: str) -> None:
+    """Refuse decoded text that holds NUL bytes (not a text file): the reader and the editors
+    refuse the same files."""
     if "\x00" in text:
         raise InputFileError(
             "holds NUL bytes: this is not a text file (UTF-16 needs a byte-order mark)",
             source=label,
             line=text.count("\n", 0, text.index("\x00")) + 1,
         )
+
+
+def _text(text: str, label: str) -> str:
+    """Decoded text checked for NUL bytes, with its newlines normalised."""
+    refuse_nul(text, label)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape, unescape
 
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckFormatError, UsageError
-from deckcheck.core.inputs import surely_cp1250
+from deckcheck.core.inputs import refuse_nul, surely_cp1250
 from deckcheck.core.values import frozen
 from deckcheck.decks.parse import card_count_span
 
@@ -64,7 +64,14 @@ class Encoded:
 
 
 def decode_keeping(data: bytes, label: str) -> tuple[str, Encoded]:
-    """The text of a deck file with its line ends as they are, and how to store it again."""
+    """The text of a deck file with its line ends as they are, and how to store it again
+    (refused, as the reader refuses it, where it holds NUL bytes)."""
+    text, encoded = _decoded_keeping(data, label)
+    refuse_nul(text, label)
+    return text, encoded
+
+
+def _decoded_keeping(data: bytes, label: str) -> tuple[str, Encoded]:
     if data.startswith(codecs.BOM_UTF8):
         return data[3:].decode("utf-8"), Encoded("utf-8", codecs.BOM_UTF8)
     for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):

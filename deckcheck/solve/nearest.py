@@ -512,10 +512,11 @@ def nearest_legal(
     }
     codes = list(loaded.variant.rules)
     stated, unstated = _collect(loaded, codes)
-    if before.status is Status.LEGAL:
-        return FixResult(**base, status="legal", before=before, report=before, proven=True)
+    # The options are read first: a misspelt --keep is an error even on a legal deck.
     keep_ids = _resolve_keep(loaded, keep)
     preferred = _prefer(loaded, prefer)
+    if before.status is Status.LEGAL:
+        return FixResult(**base, status="legal", before=before, report=before, proven=True)
     started = time.perf_counter()
     model = _build(loaded, stated, keep_ids, owned)
     first = _solve(model, None, model.costs)
