@@ -3,6 +3,7 @@ constraints each states of itself (what ``fix`` solves over)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.core.errors import CatalogError
 from deckcheck.core.violations import Severity
 from deckcheck.games.base import CodeRule, Game
-from deckcheck.games.linear import Helper, Linear, RuleConstraints
+from deckcheck.games.linear import Helper, Linear, RuleConstraints, either
 from deckcheck.games.registry import all_games, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,14 +65,6 @@ def _stated(game: Game, code: str) -> bool:
     return code in game.data_rules or (isinstance(rule, CodeRule) and rule.constraints is not None)
 
 
-def _few_helper_values(rule: RuleConstraints, counts: dict[str, int]) -> bool:
-    size = 1
-    for helper in rule.helpers:
-        top = helper.high if helper.high is not None else sum(counts.values())
-        size *= top - helper.low + 1
-    return size <= 4096
-
-
 CASES = [
     (game_id, variant)
     for game_id, game in sorted(all_games().items())
@@ -84,7 +77,8 @@ CASES = [
 def test_constraints_agree_with_the_check(game_id: str, variant_name: str) -> None:
     """Every rule that states constraints, data or code, of every game and variant: a deck
     satisfies them exactly when the rule finds nothing but warnings (a rule whose constraints
-    say only part of it, ``exact`` False: whenever it finds nothing, they hold)."""
+    say only part of it, ``exact`` False: whenever it finds nothing, they hold). Every deck
+    against every rule, however many helpers its constraints have (holds() is exact)."""
     game = get_game(game_id)
     variant = game.variant(variant_name)
     catalog = game.catalog(OVERLAYS.get(game_id, []))
@@ -99,8 +93,6 @@ def test_constraints_agree_with_the_check(game_id: str, variant_name: str) -> No
                 for v in game.rule(code)(deck, catalog, variant)
                 if v.severity is not Severity.WARNING
             ]
-            if not _few_helper_values(stated[code], counts):
-                continue  # holds() tries every helper value: fine for a few, not for thousands
             holds = stated[code].holds(counts)
             if stated[code].exact:
                 assert holds == (not findings), (code, counts, findings)
@@ -111,6 +103,7 @@ def test_constraints_agree_with_the_check(game_id: str, variant_name: str) -> No
     # a starter or a basic stack: there the data rules' side is the one asked of it)
     has_data = any(code in game.data_rules for code in codes)
     assert seen[False] and (seen[True] or not has_data)
+    assert sum(seen.values()) == 150 * len(codes)  # every deck against every rule, none skipped
 
 
 def test_every_game_has_its_rules_checked_against_their_constraints() -> None:
@@ -192,6 +185,77 @@ def test_linear_and_helpers_are_checked_exhaustively() -> None:
     assert not rule.holds({"a": 1, "b": 2}) and not rule.holds({"b": 2})
     indicator = Linear({"a": 1}, 5, None, when="on")
     assert indicator.holds({"a": 0, "on": 0}) and not indicator.holds({"a": 0, "on": 1})
+
+
+def _every_helper_value(rule: RuleConstraints, counts: dict[str, int]) -> bool:
+    """holds() by trying every value of every helper (a helper without a maximum: up to the
+    deck's size), for small systems."""
+    if any(counts.get(card, 0) != n for card, n in rule.fixed.items()):
+        return False
+    size = sum(counts.values())
+    ranges = [range(h.low, (size if h.high is None else h.high) + 1) for h in rule.helpers]
+    return any(
+        all(
+            c.holds({**counts, **dict(zip([h.name for h in rule.helpers], values, strict=True))})
+            for c in rule.linear
+        )
+        for values in itertools.product(*ranges)
+    )
+
+
+def test_holds_is_exact() -> None:
+    """holds() narrows and searches instead of trying every helper value: on small random
+    systems (indicators, negative coefficients, helpers with and without bounds, cards missing
+    from the deck) it answers as trying every value does."""
+    rng = random.Random(31)
+    answers = {True: 0, False: 0}
+    for _ in range(1500):
+        helpers = []
+        for i in range(rng.randint(0, 4)):
+            low = rng.choice([0, 0, 0, 1, -1])
+            helpers.append(Helper(f"h{i}", low, rng.choice([None, low, low + 1, low + 3])))
+        names = [h.name for h in helpers] + ["a", "b", "c"]
+        linear = tuple(
+            Linear(
+                {
+                    n: rng.choice([-3, -2, -1, 1, 2, 3])
+                    for n in rng.sample(names, rng.randint(0, 3))
+                },
+                rng.choice([None, rng.randint(-4, 4)]),
+                rng.choice([None, rng.randint(-4, 6)]),
+                rng.choice([None, None, *names]),
+            )
+            for _ in range(rng.randint(0, 4))
+        )
+        fixed = {"c": rng.randint(0, 2)} if rng.random() < 0.1 else {}
+        rule = RuleConstraints("x", linear, tuple(helpers), fixed)
+        counts = {n: rng.randint(0, 3) for n in ("a", "b", "c") if rng.random() < 0.8}
+        expected = _every_helper_value(rule, counts)
+        assert rule.holds(counts) == expected, (rule, counts)
+        answers[expected] += 1
+    assert min(answers.values()) > 300
+
+
+def test_holds_decides_many_helpers_part_by_part() -> None:
+    """Eighty either/or pairs (2**160 helper values to try) of which the last cannot hold:
+    each pair is decided on its own, and a constraint over them all by narrowing."""
+    linear: list[Linear] = []
+    helpers: list[Helper] = []
+    for i in range(80):
+        yes, no, link = either(f"x:{i}")
+        helpers += [yes, no]
+        linear += [
+            link,
+            Linear({f"c{i}": 1}, 1, when=yes.name),
+            Linear({f"c{i}": 1}, None, 0, when=no.name),
+        ]
+    rule = RuleConstraints("x", tuple(linear), tuple(helpers))
+    counts = {f"c{i}": i % 2 for i in range(80)}
+    assert rule.holds(counts)
+    total = Linear({h.name: 1 for h in helpers if h.name.endswith(":yes")}, None, 39)
+    assert not RuleConstraints("x", (*linear, total), tuple(helpers)).holds(counts)
+    stuck = Linear({"x:79:yes": 1, "x:79:no": 1}, 2)
+    assert not RuleConstraints("x", (*linear, stuck), tuple(helpers)).holds(counts)
 
 
 def _game_with(tmp_path: Path, checks: str, rules: dict[str, object] | None = None) -> Game:

@@ -72,27 +72,152 @@ class RuleConstraints:
     order: tuple[str, ...] = ()
 
     def holds(self, counts: Mapping[str, int]) -> bool:
-        """Whether some values of the helpers satisfy every constraint for these card counts
-        (helpers are tried exhaustively: they are few and small)."""
+        """Whether some whole values of the helpers satisfy every constraint for these card
+        counts (missing cards count as 0; a helper without a maximum goes up to the deck's
+        size). Exact: see :func:`satisfiable`."""
         if any(counts.get(card, 0) != n for card, n in self.fixed.items()):
             return False
-        return any(
-            all(c.holds({**counts, **values}) for c in self.linear)
-            for values in _helper_values(self.helpers, counts)
-        )
+        return satisfiable(self.linear, self.helpers, counts)
 
 
-def _helper_values(
-    helpers: tuple[Helper, ...], counts: Mapping[str, int]
-) -> Iterable[dict[str, int]]:
-    if not helpers:
-        yield {}
-        return
-    first, rest = helpers[0], helpers[1:]
-    top = first.high if first.high is not None else sum(counts.values())
-    for value in range(first.low, top + 1):
-        for others in _helper_values(rest, counts):
-            yield {first.name: value, **others}
+# A constraint with the counts put in: helper -> coefficient, bounds on their sum (None: no
+# bound), and the helper it holds under (None: always).
+_Row = tuple[dict[str, int], int | None, int | None, str | None]
+_Domains = dict[str, tuple[int, int]]
+
+
+def satisfiable(
+    linear: Iterable[Linear], helpers: Iterable[Helper], counts: Mapping[str, int]
+) -> bool:
+    """Whether some whole values of ``helpers`` satisfy every constraint of ``linear`` once
+    the other variables take ``counts`` (missing ones 0). A helper without a maximum goes up
+    to the sum of the counts.
+
+    Exact, and quick where trying every value is not (a STCCG rule has a hundred 0/1
+    helpers): the counts leave a small system over the helpers alone, whose independent parts
+    are decided one by one; in each, bounds are narrowed constraint by constraint (an
+    indicator whose constraint cannot hold any more is 0) until nothing changes, and only then
+    is a helper tried value by value, each value narrowed again.
+    """
+    size = sum(counts.values())
+    domains: _Domains = {h.name: (h.low, h.high if h.high is not None else size) for h in helpers}
+    if any(low > high for low, high in domains.values()):
+        return False
+    rows: list[_Row] = []
+    for c in linear:
+        when = c.when
+        if when is not None and when not in domains:
+            if not counts.get(when, 0):
+                continue  # the indicator is a card count, here 0: the constraint is off
+            when = None
+        if len(c.terms) <= len(counts) + len(domains):
+            row = {v: k for v, k in c.terms.items() if k and v in domains}
+            constant = sum(k * counts.get(v, 0) for v, k in c.terms.items() if v not in domains)
+        else:  # a constraint over many cards, of which a deck has few: look up the deck's
+            row = {v: c.terms[v] for v in domains if c.terms.get(v)}
+            constant = sum(n * c.terms.get(v, 0) for v, n in counts.items() if v not in domains)
+        low = None if c.low is None else c.low - constant
+        high = None if c.high is None else c.high - constant
+        if not row and when is None:
+            if (low is not None and low > 0) or (high is not None and high < 0):
+                return False
+            continue
+        rows.append((row, low, high, when))
+    return all(_search(part, domains) for part in _parts(rows))
+
+
+def _parts(rows: list[_Row]) -> list[list[_Row]]:
+    """The rows in groups that share no helper (each group is decided on its own)."""
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while parent.setdefault(name, name) != name:
+            parent[name] = parent[parent[name]]
+            name = parent[name]
+        return name
+
+    for row, _, _, when in rows:
+        names = [*row, *([when] if when else [])]
+        for other in names[1:]:
+            parent[root(other)] = root(names[0])
+    groups: dict[str, list[_Row]] = {}
+    for r in rows:
+        groups.setdefault(root(next(iter(r[0]), r[3] or "")), []).append(r)
+    return list(groups.values())
+
+
+def _search(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]] | None = None) -> bool:
+    """Whether the rows hold for some values within the domains: narrow, then try values."""
+    if watch is None:  # the rows of each helper, to narrow again only what a change touches
+        watch = {}
+        for i, (row, _, _, when) in enumerate(rows):
+            for name in (*row, *([when] if when else [])):
+                watch.setdefault(name, []).append(i)
+    narrowed = _narrow(rows, domains, watch)
+    if narrowed is None:
+        return False
+    open_ = [n for n in watch if narrowed[n][0] < narrowed[n][1]]
+    if not open_:
+        return True  # every helper has one value, and _narrow found every row holds
+    name = min(open_, key=lambda n: (narrowed[n][1] - narrowed[n][0], n))
+    low, high = narrowed[name]
+    return any(_search(rows, {**narrowed, name: (v, v)}, watch) for v in range(low, high + 1))
+
+
+def _narrow(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]]) -> _Domains | None:
+    """The domains with every value that no solution can take removed (bounds only), or None
+    when a row cannot hold."""
+    domains = dict(domains)
+    queue = list(range(len(rows)))
+    queued = set(queue)
+
+    def narrowed(name: str, bounds: tuple[int, int]) -> None:
+        domains[name] = bounds
+        for j in watch[name]:
+            if j not in queued:
+                queued.add(j)
+                queue.append(j)
+
+    while queue:
+        i = queue.pop()
+        queued.discard(i)
+        row, low, high, when = rows[i]
+        w_low, w_high = domains[when] if when is not None else (1, 1)
+        if w_low == w_high == 0:
+            continue  # the indicator is 0: the constraint is off
+        on = not w_low <= 0 <= w_high  # the indicator cannot be 0: the constraint is on
+        least = sum(k * domains[v][0 if k > 0 else 1] for v, k in row.items())
+        most = sum(k * domains[v][1 if k > 0 else 0] for v, k in row.items())
+        if (low is not None and most < low) or (high is not None and least > high):
+            if on or when is None:
+                return None
+            narrowed(when, (0, 0))  # the constraint cannot hold: its indicator is 0
+            continue
+        if not on:
+            continue  # it may yet be off: nothing to narrow
+        for v, k in row.items():
+            v_low, v_high = domains[v]
+            # the rest of the row's sum lies in [least - own least, most - own most]
+            rest_least = least - k * (v_low if k > 0 else v_high)
+            rest_most = most - k * (v_high if k > 0 else v_low)
+            new_low, new_high = v_low, v_high
+            if k > 0:
+                if low is not None:
+                    new_low = max(new_low, -((rest_most - low) // k))  # ceil
+                if high is not None:
+                    new_high = min(new_high, (high - rest_least) // k)  # floor
+            else:
+                if low is not None:
+                    new_high = min(new_high, (low - rest_most) // k)  # floor
+                if high is not None:
+                    new_low = max(new_low, -((rest_least - high) // k))  # ceil
+            if new_low > new_high:
+                return None
+            if (new_low, new_high) != (v_low, v_high):
+                narrowed(v, (new_low, new_high))
+                least += k * ((new_low - v_low) if k > 0 else (new_high - v_high))
+                most += k * ((new_high - v_high) if k > 0 else (new_low - v_low))
+    return domains
 
 
 def either(name: str) -> tuple[Helper, Helper, Linear]:
