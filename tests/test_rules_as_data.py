@@ -45,6 +45,7 @@ def test_the_size_and_copy_rules_are_data(game_id: str) -> None:
 def _random_decks(game: Game, variant: str, n: int, seed: int) -> list[Deck]:
     catalog = game.catalog(OVERLAYS.get(game.id, []))
     cards = [c for c in catalog if game.id != "stccg-1e" or c.get("premiere")]
+    by_id = {c.id: c for c in cards}
     rng = random.Random(seed)
     decks = []
     for i in range(n):
@@ -53,7 +54,6 @@ def _random_decks(game: Game, variant: str, n: int, seed: int) -> list[Deck]:
         for _ in range(size):
             card = rng.choice(cards)
             counts[card.id] = counts.get(card.id, 0) + rng.choice([1, 1, 1, 2, 3])
-        by_id = {c.id: c for c in cards}
         entries = tuple(DeckEntry(by_id[i], k) for i, k in counts.items())
         decks.append(Deck(f"random-{i}", game.id, variant, entries))
     return decks
