@@ -7,17 +7,31 @@ Every problem in an overlay is collected, so ``catalog check`` can report them a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from deckcheck.catalog.model import CORE_FIELDS, Card, Catalog, FieldSpec
 from deckcheck.core.errors import CatalogError, UsageError
-from deckcheck.core.inputs import read_text, source_label, too_many_overlays
+from deckcheck.core.inputs import read_text, source_label
 from deckcheck.core.text import fold, slug, suggest
 from deckcheck.core.tomlfile import key_line, parse_toml, table_lines
 from deckcheck.core.values import frozen
+
+MAX_OVERLAYS = 32
+"""Catalog overlays one command lays over a game's catalog (header and ``--catalog`` together):
+each is read and checked against the whole catalog, and no one keeps 32 card sets apart."""
+
+
+def too_many_overlays(count: int) -> str | None:
+    """Why ``count`` catalog overlays are refused, or None when they are not."""
+    if count <= MAX_OVERLAYS:
+        return None
+    return (
+        f"names {count:,} catalog overlays; deckcheck lays at most {MAX_OVERLAYS} over a "
+        "catalog (is one named again and again?)"
+    )
 
 
 @frozen
@@ -119,17 +133,26 @@ def check_overlay(base: Catalog, doc: CatalogDocument) -> list[Problem]:
 
     The entries are checked first and their problems located in the file afterwards, in one
     pass over its text (a clean overlay is never scanned for lines)."""
+    return _examine(base, doc)[0]
+
+
+def _examine(
+    base: Catalog, doc: CatalogDocument
+) -> tuple[list[Problem], list[tuple[Card | None, Mapping[str, Any]]]]:
+    """Every problem of ``doc`` as an overlay on ``base``, and each entry with the card it
+    changes (None: a new card)."""
     if doc.game is not None and doc.game != base.game:
         # Every field would be "unknown" too: the one real problem is the game.
-        return [Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1)]
+        return [Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1)], []
     seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}
-    found = [
-        (index, *finding)
-        for index, raw in enumerate(doc.cards)
-        for finding in _check_entry(base, raw, index, seen_ids, seen_names)
-    ]
-    return [*doc.problems, *_locate(doc, found)]
+    found: list[tuple[int, str | None, str, int | None]] = []
+    entries: list[tuple[Card | None, Mapping[str, Any]]] = []
+    for index, raw in enumerate(doc.cards):
+        existing, findings = _check_entry(base, raw, index, seen_ids, seen_names)
+        found.extend((index, *finding) for finding in findings)
+        entries.append((existing, raw))
+    return [*doc.problems, *_locate(doc, found)], entries
 
 
 _Finding = tuple[str | None, str, int | None]
@@ -143,54 +166,60 @@ def _check_entry(
     index: int,
     seen_ids: dict[str, int],
     seen_names: dict[str, int],
-) -> Iterable[_Finding]:
+) -> tuple[Card | None, list[_Finding]]:
+    """The card an overlay entry changes (None: it adds one, or is too broken to tell) and
+    what is wrong with it."""
+    found: list[_Finding] = []
     label = f"card {index + 1}"
     card_id, name = raw.get("id"), raw.get("name")
     if card_id is not None and not (isinstance(card_id, str) and card_id.strip()):
-        yield "id", f"{label}: id must be a non-empty text", None
+        found.append(("id", f"{label}: id must be a non-empty text", None))
         card_id = None
     if name is not None and not (isinstance(name, str) and name.strip()):
-        yield "name", f"{label}: name must be a non-empty text", None
+        found.append(("name", f"{label}: name must be a non-empty text", None))
         name = None
     if card_id is None and name is None:
-        yield None, f"{label}: needs an id (to change a card) or a name (to add one)", None
-        return
+        found.append(
+            (None, f"{label}: needs an id (to change a card) or a name (to add one)", None)
+        )
+        return None, found
     label = f"card {card_id or name!r}"
     existing = _existing(base, card_id, name)
     if isinstance(existing, str):
-        yield "name", f"{label}: {existing}", None
-        return
+        found.append(("name", f"{label}: {existing}", None))
+        return None, found
     # The id the entry will have: a new card without an id gets one made of its name.
     key = existing.id if existing else (card_id or slug(name or ""))
     if key in seen_ids:
-        yield (
-            None,
-            f"{label}: duplicate of the entry on line {{other}} (both are card {key!r})",
-            seen_ids[key],
+        found.append(
+            (
+                None,
+                f"{label}: duplicate of the entry on line {{other}} (both are card {key!r})",
+                seen_ids[key],
+            )
         )
     seen_ids[key] = index
     if name is not None:
         folded = fold(name)
         if folded in seen_names and (existing is None or existing.id not in seen_ids):
-            yield "name", f"{label}: duplicate name (also on line {{other}})", seen_names[folded]
+            found.append(
+                ("name", f"{label}: duplicate name (also on line {{other}})", seen_names[folded])
+            )
         if existing is None and base.by_name(name):
             taken = ", ".join(c.id for c in base.by_name(name))
-            yield (
-                "name",
-                f"{label}: the name is already used by {taken}; give that id to change it",
-                None,
-            )
+            taken_by = f"the name is already used by {taken}; give that id to change it"
+            found.append(("name", f"{label}: {taken_by}", None))
         seen_names[folded] = index
     if existing is None and "type" not in raw:
-        yield None, f"{label}: a new card needs a type", None
+        found.append((None, f"{label}: a new card needs a type", None))
     if existing is None and name is None:
-        yield "id", f"{label}: no card has id {card_id!r}; a new card needs a name", None
+        found.append(("id", f"{label}: no card has id {card_id!r}; a new card needs a name", None))
     for field_name, value in raw.items():
         if field_name in ("id", "name"):
             continue
         why = field_problem(base.fields, field_name, value)
         if why:
-            yield field_name, f"{label}: {why}", None
+            found.append((field_name, f"{label}: {why}", None))
     merged = dict(existing.as_dict()) if existing else {}
     merged.update(raw)
     types_value = merged.get("type", ())
@@ -204,7 +233,10 @@ def _check_entry(
     for field_name in raw:
         spec = base.fields.get(field_name)
         if spec and folded_types & {fold(t) for t in spec.not_for_types}:
-            yield field_name, f"{label}: a {'/'.join(types)} card has no {field_name}", None
+            found.append(
+                (field_name, f"{label}: a {'/'.join(types)} card has no {field_name}", None)
+            )
+    return existing, found
 
 
 _CORE_SPECS = {
@@ -271,7 +303,7 @@ def lay_overlays(base: Catalog, paths: Sequence[str | Path]) -> Catalog:
 
 def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:
     """``base`` with ``doc`` laid over it; any problem raises one :class:`CatalogError`."""
-    problems = check_overlay(base, doc)
+    problems, entries = _examine(base, doc)
     if problems:
         raise CatalogError(
             f"catalog overlay has {len(problems)} problem{'s' if len(problems) != 1 else ''}",
@@ -280,9 +312,8 @@ def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:
         )
     cards = {card.id: card for card in base.cards}
     order = len(cards)
-    for raw in doc.cards:
-        existing = _existing(base, raw.get("id"), raw.get("name"))
-        if isinstance(existing, Card):
+    for existing, raw in entries:
+        if existing is not None:
             merged = dict(cards[existing.id].as_dict())
             merged.update(raw)
             cards[existing.id] = card_from_mapping(merged, existing.order, base.fields)
