@@ -296,8 +296,8 @@ def lay_overlays(base: Catalog, paths: Sequence[str | Path]) -> Catalog:
     refused = too_many_overlays(len(paths))
     if refused:
         raise UsageError(f"the command {refused}")
-    for path in paths:
-        base = apply_overlay(base, read_document(path))
+    for doc in [read_document(path) for path in paths]:  # a file that cannot be read: first
+        base = apply_overlay(base, doc)
     return base
 
 
