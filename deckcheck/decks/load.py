@@ -51,8 +51,7 @@ def open_deck(
                 f"{deck} is a built-in random pile: use it with odds, simulate or hand, "
                 "not as a deck"
             )
-    source = read_deck(deck)
-    return resolve_source(source, context)
+    return resolve_source(read_deck(deck), context)
 
 
 def load_deck(deck: str | Path, context: Context = NO_CONTEXT) -> LoadedDeck:
