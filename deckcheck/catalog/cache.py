@@ -157,7 +157,7 @@ def load_bundled(
         game,
         CATALOG,
         [*files, *(("", data) for data in also)],
-        sum(_count_tables(data) for _, data in files),
+        lambda: sum(_count_tables(data) for _, data in files),
         build,
         open_entry,
         lambda catalog: _catalog_lines(catalog, fields),
@@ -167,7 +167,6 @@ def load_bundled(
 def load_name_table(game: str, label: str, data: bytes) -> NameTable:
     """A game's name table (tab-separated text, see :func:`read_name_table`) through the
     cache. Raises ``ValueError`` when the table cannot be read."""
-    text = data.decode("utf-8")
 
     def open_entry(lines: list[bytes], stamped: bool) -> NameTable:
         made = None if stamped else _checked_rows(lines)
@@ -177,8 +176,8 @@ def load_name_table(game: str, label: str, data: bytes) -> NameTable:
         game,
         NAMES,
         [(label, data)],
-        name_table_size(text),
-        lambda: read_name_table(text),
+        lambda: name_table_size(data.decode("utf-8")),
+        lambda: read_name_table(data.decode("utf-8")),
         open_entry,
         _name_lines,
     )
@@ -199,7 +198,7 @@ def load_definition(
         game,
         SPEC,
         [("game.toml", data)],
-        1,
+        lambda: 1,
         build,
         lambda lines, stamped: made(_json(lines[0])),
         lambda built: [_dump(plain(built))],
@@ -210,7 +209,7 @@ def _through_cache(
     game: str,
     kind: str,
     files: Sequence[tuple[str, bytes]],
-    count: int,
+    count: Callable[[], int],
     build: Callable[[], T],
     open_entry: Callable[[list[bytes], bool], T],
     lines_of: Callable[[T], list[bytes]],
@@ -218,7 +217,8 @@ def _through_cache(
     """``build()``, or what the entry that holds it gives ``open_entry(payload lines,
     stamped)``, which must check the content whole unless ``stamped`` and raise on any doubt;
     an entry that is missing or in doubt is rebuilt and rewritten (``lines_of`` the built
-    value), one checked whole is rewritten as it is, with the stamp."""
+    value), one checked whole is rewritten as it is, with the stamp. ``count()`` is the
+    number of cards or rows in the sources."""
     folder = cache_dir()
     if folder is None:
         return build()
@@ -227,8 +227,13 @@ def _through_cache(
     limit = 4 * sum(len(data) for _, data in files) + (1 << 20)
     try:
         data, mtime_ns = _read_entry(path, limit)
-        lines, digest = _payload(data, game, kind, sources, count)
+        lines, digest = _payload(data, game, kind, sources)
         stamped = mtime_ns // 1000 % 1_000_000 == _stamp(digest)
+        # The count is a function of the sources, whose hash matched: an entry this code wrote
+        # holds theirs. Counting costs more than reading the entry (a name table's rows), so it
+        # is compared only when the entry is checked whole.
+        if not stamped and len(lines) != _lookup_lines(kind) + count():
+            raise _Doubt(f"holds {len(lines) - _lookup_lines(kind)} entries, not {count()}")
         value = open_entry(lines, stamped)
     except FileNotFoundError:
         _note(path, "no entry yet; building it from its sources")
@@ -239,7 +244,7 @@ def _through_cache(
             _write(folder, path, data, digest)
         return value
     built = build()
-    _store(folder, path, game, kind, sources, count, lambda: lines_of(built))
+    _store(folder, path, game, kind, sources, count(), lambda: lines_of(built))
     return built
 
 
@@ -325,9 +330,9 @@ def _read_entry(path: Path, limit: int) -> tuple[bytes, int]:
         if info.st_size > limit:
             raise _Doubt(f"is {info.st_size:,} bytes, more than a cache of this catalog can be")
         chunks: list[bytes] = []
-        left = info.st_size + 1
+        left = info.st_size + 1  # one byte more: a file that grew meanwhile is seen to
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
+            chunk = os.read(fd, left)  # all at once, as a rule: no copy to join the parts
             if not chunk:
                 break
             chunks.append(chunk)
@@ -340,25 +345,22 @@ def _read_entry(path: Path, limit: int) -> tuple[bytes, int]:
     return data, info.st_mtime_ns
 
 
-def _payload(
-    data: bytes, game: str, kind: str, sources: str, count: int
-) -> tuple[list[bytes], str]:
+def _payload(data: bytes, game: str, kind: str, sources: str) -> tuple[list[bytes], str]:
     """The lines after the envelope and their hash, when the envelope is the one this code
-    writes for these sources and this payload."""
+    writes for these sources and this payload, with as many lines as it says."""
     start = data.find(b"\n") + 1
     if not start:
         raise _Doubt("has no payload")
-    payload = memoryview(data)[start:]
-    expected = _envelope(game, kind, sources, count, payload)
     envelope = json.loads(data[: start - 1])
+    if not isinstance(envelope, dict) or type(envelope.get("count")) is not int:
+        raise _Doubt("its envelope is not of the right shape")
+    expected = _envelope(game, kind, sources, envelope["count"], memoryview(data)[start:])
     if envelope != expected:
-        differ = [
-            k for k in expected if not isinstance(envelope, dict) or envelope.get(k) != expected[k]
-        ]
+        differ = [k for k in expected if envelope.get(k) != expected[k]]
         raise _Doubt(f"its envelope differs in {', '.join(differ) or 'its keys'}")
-    lines = data[start:].split(b"\n")
-    if len(lines) != _lookup_lines(kind) + count:
-        raise _Doubt(f"holds {len(lines) - _lookup_lines(kind)} lines for {count} entries")
+    lines = data.split(b"\n")[1:]
+    if len(lines) != _lookup_lines(kind) + envelope["count"]:
+        raise _Doubt(f"holds {len(lines) - _lookup_lines(kind)} lines, not {envelope['count']}")
     return lines, expected["payload"]
 
 
