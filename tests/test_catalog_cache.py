@@ -425,6 +425,41 @@ def test_forged_entry_of_the_wrong_shape_ignored(
     _check_ignored(folder, expected, caplog)
 
 
+@pytest.mark.parametrize(
+    ("deck", "game", "kind", "check"),
+    [
+        (REN_DHARK_DECK, "ren-dhark", cache.CATALOG, "_checked_cards"),
+        (STCCG_DECK, "stccg-1e", NAMES, "_checked_rows"),
+    ],
+    ids=["catalog", "name-table"],
+)
+def test_entry_without_the_stamp_is_checked_whole_once(
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    deck: Path,
+    game: str,
+    kind: str,
+    check: str,
+) -> None:
+    """A sound entry whose modification time lacks the stamp (copied, restored, or written by
+    an older deckcheck) is checked whole, used and stamped; the next start believes it."""
+    expected = off_output("validate", deck)
+    assert run("validate", deck) == expected  # cold: written with the stamp
+    path = entry(folder, game, kind)
+    content = path.read_bytes()
+    path.write_bytes(content)  # the same bytes, written now: without the stamp
+    checked: list[int] = []
+    whole = getattr(cache, check)
+    monkeypatch.setattr(cache, check, lambda lines, *rest: checked.append(1) or whole(lines, *rest))
+    with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
+        assert run("validate", deck) == expected
+        assert run("validate", deck) == expected
+    assert checked == [1]
+    assert not [r for r in caplog.records if r.name == "deckcheck.cache"]
+    assert path.read_bytes() == content
+
+
 DEEP = 100_000
 
 
