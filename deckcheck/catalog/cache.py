@@ -13,47 +13,44 @@ cost no more than a small game's. So the cache keeps, per game:
 * ``<game>.spec.json``: the game's definition (its ``game.toml``) as validated, which spares a
   start parsing the TOML and building the definition's validators.
 
-A warm start reads a file, decodes its lookups and makes only the cards and rows a command
-touches, each when first asked for.
-
 The files live in the user's cache folder (``$DECKCHECK_CACHE``, else
 ``$XDG_CACHE_HOME/deckcheck``, else ``~/.cache/deckcheck``; with neither ``HOME`` nor
 ``XDG_CACHE_HOME`` set, or ``DECKCHECK_CACHE=off``, there is no cache). A file's first line is
 an envelope: format, deckcheck's version, the game, the kind of entry, the hash of the source
-files it was built from (the TOML and game definition, or the name table), the hash and length
-of the rest of the file, and the number of cards or rows. Then one line of lookups and one of
-the value index (or of squashed lookups), and one line per card or row.
+files it was built from, the hash and length of the rest of the file, and the number of cards
+or rows. Then two lines of lookups (for a catalog, the second is the value index), and one line
+per card or row. JSON, not pickle or marshal: unpickling runs whatever code the file names,
+and marshal is documented as unsafe on malicious data; JSON gives nothing but plain values.
 
-Why JSON and not pickle or marshal: unpickling runs whatever code the file names, and marshal
-is documented as unsafe on malicious data (it can crash the interpreter), so either would turn
-a forged cache file into code execution or a crash. JSON produces nothing but plain values.
-
-When a file is used. It must be a regular file of the user's own, of a sane size (opened
+An entry is used only if it is a regular file of the user's own, of a sane size (opened
 without following links and without blocking, then checked with ``fstat`` before a byte is
-read), and its envelope must match the sources (their hash, and the count of ``[[cards]]``
-tables or of the table's rows) and the payload (its hash and length). Then its content is
-checked whole, once, as it is read: each card passes the same checks as a card read from the
-TOML, each row is a list of texts, the lookups must be exactly those derived from the cards or
-rows, and each value index entry must name a card that holds the value. Only then is the entry
-used, and nothing in it is checked again: a card or row is decoded, when first asked for, from
-a line already checked.
+read), and its envelope matches the sources' hash and the payload's hash and length. Then its
+content is checked whole, once, as it is read: as many cards or rows as the sources have, each
+card passing the checks of a card read from the TOML, each row a list of texts, the lookups
+exactly those of the cards or rows, each value index entry naming a card that holds the value.
+After that nothing is checked again, and nothing switches to the sources in the middle of a
+run: a card or row is decoded when first asked for, from a line already checked.
 
-That whole check decodes every card (tens of milliseconds for STCCG, more than the rest of a
-warm start's reading), so a file this code wrote, or checked whole and rewrote, carries a stamp:
-the microseconds of its modification time are derived from its payload's hash. A file whose
-modification time carries the stamp of its (verified) hash has not been written since by
-anything but this code, and its content is believed without the whole check; a file changed,
-copied or restored by anything else has the time of that change, and is checked whole.
+The whole check decodes and checks every card and row and derives their lookups: about a
+sixth of a second for STCCG, as long as the rest of a warm start (a check of the shape alone,
+by one pydantic-core validation of the cards, still takes a tenth of a warm start). So an entry
+this code wrote, or checked whole and rewrote, carries a stamp: the microseconds of its
+modification time are derived from its payload's hash. An entry that carries the stamp of its
+own (verified) hash has been written by nothing else since, and is believed without the whole
+check; one copied, restored or changed by anything else has the time of that writing, and is
+checked whole (and, if sound, stamped). The count of cards or rows in the sources, a function
+of their (verified) hash, is compared then too: counting a name table's rows costs more than
+reading its entry.
 
 On any doubt the entry is ignored, built from the sources, and rewritten atomically; the only
 message is a debug note (logger ``deckcheck.cache``) naming the file. The cache is an
 optimisation only: a command's output and exit code are the same with it on, off, cold or warm.
 
-What this guards against: damage (the payload's hash), stale entries (the sources' hash),
-odd files (links, devices, pipes, files of other users, huge files), and content of the wrong
-shape or with lookups that disagree with its cards. Not against someone who can write the
-user's files and forges consistent hashes and stamps (they could change the installed catalog
-too): such a forgery can at most make deckcheck read other card data or fail, never run code.
+This guards against damage (the payload's hash), stale entries (the sources' hash), odd files,
+and content of the wrong shape or whose lookups disagree with its cards. Not against someone
+who can write the user's files and forges consistent hashes and stamps (they could change the
+installed catalog too): such a forgery can at most make deckcheck read other card data or stop
+with an error, never run code.
 """
 
 from __future__ import annotations
@@ -229,9 +226,8 @@ def _through_cache(
         data, mtime_ns = _read_entry(path, limit)
         lines, digest = _payload(data, game, kind, sources)
         stamped = mtime_ns // 1000 % 1_000_000 == _stamp(digest)
-        # The count is a function of the sources, whose hash matched: an entry this code wrote
-        # holds theirs. Counting costs more than reading the entry (a name table's rows), so it
-        # is compared only when the entry is checked whole.
+        # The count is a function of the sources, whose hash matched: a stamped entry holds
+        # theirs. Counting a name table's rows costs more than reading its entry.
         if not stamped and len(lines) != _lookup_lines(kind) + count():
             raise _Doubt(f"holds {len(lines) - _lookup_lines(kind)} entries, not {count()}")
         value = open_entry(lines, stamped)
