@@ -27,7 +27,6 @@ from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError, UsageError
 from deckcheck.core.result import ILLEGAL, OK, Json
-from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck
@@ -472,7 +471,7 @@ def _resolve_keep(loaded: LoadedDeck, names: Sequence[str]) -> list[str]:
             if found:
                 listed = ", ".join(c.id for c in found[:6])
                 raise UsageError(f"--keep {name!r} names several cards; give the id: {listed}")
-            hint = Suggester(loaded.catalog.names())(name)
+            hint = loaded.catalog.suggest_name(name)
             raise UsageError(
                 f"--keep {name!r}: no {loaded.game.id} card of that name",
                 details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
