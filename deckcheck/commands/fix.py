@@ -7,6 +7,7 @@ each illegal deck's nearest legal deck.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,7 +48,8 @@ def fix_deck(
         loaded.deck.format,
         loaded.deck.headers,
     )
-    return result.delivered(target.put(deck, read_at_load, loaded, answer, result.moves, context))
+    written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
+    return dataclasses.replace(result, written=written)
 
 
 # ------------------------------------------------------------------------ validate --suggest

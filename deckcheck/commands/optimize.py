@@ -25,7 +25,7 @@ from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck, load_deck, owned_copies
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
-from deckcheck.export.inplace import NOWHERE, AnswerTarget
+from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.solve.changes import UNREACHABLE, Change, CountChanges, answer_deck, resolve_cards
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, Limits, Search, relaxed_note, search
@@ -73,9 +73,7 @@ class OptimizeResult(CountChanges):
     pile_before: int | None = None
     pile_after: int | None = None
     deck_size_after: int = 0
-    text: str | None = None
-    written_to: str | None = None
-    backup: str | None = None
+    written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
@@ -300,7 +298,8 @@ def optimize_deck(
     )
     if answer is None or (target.write and not result.changes):  # the file stays as it is
         return result
-    return result.delivered(target.put(deck, read_at_load, loaded, answer, result.moves, context))
+    written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
+    return dataclasses.replace(result, written=written)
 
 
 __all__ = ["BEST_FOUND", "OPTIMAL", "UNREACHABLE", "OptimizeResult", "Search", "optimize_deck"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
@@ -57,7 +57,7 @@ class CountChanges:
     frozen results of ``fix`` and ``optimize``, which hold these fields).
 
     ``changes``: each card whose copies change; ``report``: the answer's validation;
-    ``written_to`` / ``backup`` / ``text``: where the answer went (:class:`Written`).
+    ``written``: where the answer went (None: nowhere).
     """
 
     status: str
@@ -65,9 +65,22 @@ class CountChanges:
     report: Report | None
     notes: tuple[str, ...]
     seconds: float
-    text: str | None
-    written_to: str | None
-    backup: str | None
+    written: Written | None
+
+    @property
+    def text(self) -> str | None:
+        """The answer's text when it was written, or asked for (``-o -``)."""
+        return None if self.written is None else self.written.text
+
+    @property
+    def written_to(self) -> str | None:
+        """The file the answer was written to."""
+        return None if self.written is None else self.written.written_to
+
+    @property
+    def backup(self) -> str | None:
+        """The old deck file's copy, when ``--write`` replaced it."""
+        return None if self.written is None else self.written.backup
 
     @property
     def exit_code(self) -> int:
@@ -118,18 +131,6 @@ class CountChanges:
             "backup": self.backup,
             "solve_seconds": round(self.seconds, 3),
         }
-
-    def delivered(self, written: Written | None) -> Self:
-        """This result with where its answer went (unchanged when it went nowhere)."""
-        if written is None:
-            return self
-        # The results are frozen dataclasses; the base is not (its subclasses own the fields).
-        return dataclasses.replace(
-            self,  # type: ignore[type-var]
-            text=written.text,
-            written_to=written.written_to,
-            backup=written.backup,
-        )
 
 
 def answer_deck(

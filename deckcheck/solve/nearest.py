@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.analysis.conditions import parse_condition
 from deckcheck.catalog.deck import DeckEntry
@@ -40,6 +40,9 @@ from deckcheck.solve.changes import (
     answer_deck,
     resolve_cards,
 )
+
+if TYPE_CHECKING:  # a type only: the file editor stays unloaded until an answer is written
+    from deckcheck.export.inplace import Written
 
 TIME_LIMIT = 60.0
 """Seconds HiGHS may spend on one solve; beyond it the answer comes without a proof."""
@@ -72,9 +75,7 @@ class FixResult(CountChanges):
     reasons: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
-    text: str | None = None
-    written_to: str | None = None
-    backup: str | None = None
+    written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
