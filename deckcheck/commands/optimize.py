@@ -79,9 +79,7 @@ class OptimizeResult(CountChanges):
     def to_json(self) -> dict[str, Json]:
         """The answer as data (see docs/json.md)."""
         return {
-            "deck": self.deck,
-            "game": self.game,
-            "variant": self.variant,
+            **self.heading_json(),
             "conditions": list(self.conditions),
             "cards_seen": self.cards_seen,
             "turn": self.turn,
@@ -296,8 +294,8 @@ def optimize_deck(
         time_limit=time_limit,
         progress=progress,
     )
-    if answer is None or (target.write and not result.changes):  # the file stays as it is
-        return result
+    if answer is None or (target.write and not result.changes):
+        return result  # no answer, or nothing to change: the file stays as it is
     written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
     return dataclasses.replace(result, written=written)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
@@ -21,9 +20,7 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import lookup, pick
-
-if TYPE_CHECKING:  # a type only: the file editor stays unloaded until an answer is written
-    from deckcheck.export.inplace import Written
+from deckcheck.export.inplace import Written
 
 UNREACHABLE = "unreachable"
 """The status of a result with no legal deck to answer with."""
@@ -56,10 +53,14 @@ class CountChanges:
     """The part of a solver's result that is the change to the deck's counts (a base of the
     frozen results of ``fix`` and ``optimize``, which hold these fields).
 
-    ``changes``: each card whose copies change; ``report``: the answer's validation;
-    ``written``: where the answer went (None: nowhere).
+    ``deck``: the deck's label (of ``game``, ``variant``); ``changes``: each card whose copies
+    change; ``report``: the answer's validation; ``written``: where the answer went (None:
+    nowhere).
     """
 
+    deck: str
+    game: str
+    variant: str
     status: str
     changes: tuple[Change, ...]
     report: Report | None
@@ -112,6 +113,10 @@ class CountChanges:
         """Each changed card with its copies added (positive) or removed, as an edit of the
         deck file takes them."""
         return tuple((c.card, c.delta) for c in self.changes)
+
+    def heading_json(self) -> dict[str, Json]:
+        """``{"deck", "game", "variant"}``: how each result's JSON begins."""
+        return {"deck": self.deck, "game": self.game, "variant": self.variant}
 
     def totals_json(self) -> dict[str, Json]:
         """``{"distance", "added", "removed"}``."""

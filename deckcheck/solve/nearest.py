@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from deckcheck.analysis.conditions import parse_condition
 from deckcheck.catalog.deck import DeckEntry
@@ -31,6 +31,7 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.export.inplace import Written
 from deckcheck.games.linear import Linear, RuleConstraints
 from deckcheck.games.setaside import pinned
 from deckcheck.solve.changes import (
@@ -40,9 +41,6 @@ from deckcheck.solve.changes import (
     answer_deck,
     resolve_cards,
 )
-
-if TYPE_CHECKING:  # a type only: the file editor stays unloaded until an answer is written
-    from deckcheck.export.inplace import Written
 
 TIME_LIMIT = 60.0
 """Seconds HiGHS may spend on one solve; beyond it the answer comes without a proof."""
@@ -81,9 +79,7 @@ class FixResult(CountChanges):
     def to_json(self) -> dict[str, Json]:
         """The fix as data: the changes, the proof, the answer's validation."""
         return {
-            "deck": self.deck,
-            "game": self.game,
-            "variant": self.variant,
+            **self.heading_json(),
             "status": self.status,
             "status_before": str(self.before.status),
             **self.totals_json(),
