@@ -425,6 +425,41 @@ def test_forged_entry_of_the_wrong_shape_ignored(
     _check_ignored(folder, expected, caplog)
 
 
+@pytest.mark.parametrize(
+    ("deck", "game", "kind", "check"),
+    [
+        (REN_DHARK_DECK, "ren-dhark", cache.CATALOG, "_checked_cards"),
+        (STCCG_DECK, "stccg-1e", NAMES, "_checked_rows"),
+    ],
+    ids=["catalog", "name-table"],
+)
+def test_entry_without_the_stamp_is_checked_whole_once(
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    deck: Path,
+    game: str,
+    kind: str,
+    check: str,
+) -> None:
+    """A sound entry whose modification time lacks the stamp (copied, restored, or written by
+    an older deckcheck) is checked whole, used and stamped; the next start believes it."""
+    expected = off_output("validate", deck)
+    assert run("validate", deck) == expected  # cold: written with the stamp
+    path = entry(folder, game, kind)
+    content = path.read_bytes()
+    path.write_bytes(content)  # the same bytes, written now: without the stamp
+    checked: list[int] = []
+    whole = getattr(cache, check)
+    monkeypatch.setattr(cache, check, lambda lines, *rest: checked.append(1) or whole(lines, *rest))
+    with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
+        assert run("validate", deck) == expected
+        assert run("validate", deck) == expected
+    assert checked == [1]
+    assert not [r for r in caplog.records if r.name == "deckcheck.cache"]
+    assert path.read_bytes() == content
+
+
 DEEP = 100_000
 
 
@@ -584,17 +619,20 @@ def test_squashed_lookups_checked_when_first_used(
 
 
 def test_catalog_lookups_checked_when_read(folder: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """A spelling's positions are checked when they are read; a search with punctuation
-    ignored reads them all."""
+    """A spelling's positions are checked with the whole entry when it is read, not when a
+    search reaches them: a search by name, and one with punctuation ignored (which reads them
+    all), then answer from the sources' lookups, and nothing is checked midway."""
     _warm(folder)
     forge(entry(folder), change_line(0, lambda v: _set(v, "names", "x", "not a position")))
     _forget()
-    catalog = get_game("stccg-1e").bundled_catalog()
+    with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
+        catalog = get_game("stccg-1e").bundled_catalog()
+    assert [r for r in caplog.records if r.name == "deckcheck.cache"]
+    caplog.clear()
     with caplog.at_level(logging.DEBUG, logger="deckcheck.cache"):
         assert [c.id for c in catalog.by_name("Klingon Outpost")] == ["101_105"]
-        assert not caplog.records  # "x" was not read
         assert [c.id for c in catalog.by_squashed("Klingon-Outpost!")] == ["101_105"]
-    assert [r for r in caplog.records if r.name == "deckcheck.cache"]
+    assert not caplog.records
     assert_sound_entry(folder)
 
 

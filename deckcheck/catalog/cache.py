@@ -1,54 +1,56 @@
-"""The catalog cache: a game's bundled catalog and name table, built once, kept ready to use,
-never trusted.
+"""The catalog cache: a game's bundled catalog, name table and definition, built once and kept
+ready to use.
 
 Building STCCG's 4,155 cards from TOML takes most of a second, and reading its name table of
-9,500 other spellings (folding and squashing each) tens of milliseconds; a warm start should
+5,549 other spellings (folding and squashing each) tens of milliseconds; a warm start should
 cost no more than a small game's. So the cache keeps, per game:
 
-* ``<game>.catalog.json``: the built catalog, each card as checked data, with its lookups (by
-  id, folded id and folded name) and an index of the values of each field (each folded value
-  with one card holding it, so that a selector such as ``type:Dilemma`` is known to name
-  something without making every card to find out);
+* ``<game>.catalog.json``: the built catalog, each card as data, with its lookups (by id,
+  folded id and folded name) and an index of the values of each field (each folded value with
+  one card holding it, so that a selector such as ``type:Dilemma`` is known to name something
+  without making every card to find out);
 * ``<game>.names.json``: a name table's rows with their lookups by folded and squashed name;
 * ``<game>.spec.json``: the game's definition (its ``game.toml``) as validated, which spares a
-  start parsing the TOML and building the definition's validators; each value is checked
-  against the definition's annotations when read.
-
-Both are made only as far as a command asks: a warm start reads the file, checks it, decodes
-the lookups and makes (and checks) only the cards and rows a command touches.
+  start parsing the TOML and building the definition's validators.
 
 The files live in the user's cache folder (``$DECKCHECK_CACHE``, else
 ``$XDG_CACHE_HOME/deckcheck``, else ``~/.cache/deckcheck``; with neither ``HOME`` nor
 ``XDG_CACHE_HOME`` set, or ``DECKCHECK_CACHE=off``, there is no cache). A file's first line is
 an envelope: format, deckcheck's version, the game, the kind of entry, the hash of the source
-files it was built from (the TOML and game definition, or the name table), the hash and length
-of the rest of the file, and the number of cards or rows. Then one line of lookups and one
-line per card or row.
+files it was built from, the hash and length of the rest of the file, and the number of cards
+or rows. Then two lines of lookups (for a catalog, the second is the value index), and one line
+per card or row. JSON, not pickle or marshal: unpickling runs whatever code the file names,
+and marshal is documented as unsafe on malicious data; JSON gives nothing but plain values.
 
-Why JSON and not pickle or marshal: unpickling runs whatever code the file names, and marshal
-is documented as unsafe on malicious data (it can crash the interpreter), so either would turn
-a forged cache file into code execution or a crash. JSON read by pydantic-core's strict
-validators produces nothing but plain values of the checked shape, and is fast enough: one
-line of lookups per entry (a few milliseconds), and a card or row is decoded only when it is
-made. Keying the file to its sources by hash keeps it from being stale, not from being forged.
+An entry is used only if it is a regular file of the user's own, of a sane size (opened
+without following links and without blocking, then checked with ``fstat`` before a byte is
+read), and its envelope matches the sources' hash and the payload's hash and length. Then its
+content is checked whole, once, as it is read: as many cards or rows as the sources have, each
+card passing the checks of a card read from the TOML, each row a list of texts, the lookups
+exactly those of the cards or rows, each value index entry naming a card that holds the value.
+After that nothing is checked again, and nothing switches to the sources in the middle of a
+run: a card or row is decoded when first asked for, from a line already checked.
 
-Nothing in a file is believed until checked: it must be a regular file of the user's own, of a
-sane size (opened without following links and without blocking, then checked with ``fstat``
-before a byte is read), the envelope must match the sources and the payload, the count must
-match the sources (the ``[[cards]]`` tables, the table's rows), the lookups must have the right
-shape (the ids at once; a spelling's positions when it is looked up, which must lie inside
-the entry), and each card or row goes through the same checks as one read from the sources,
-and must agree with the lookups it was found by, when it is first made. A value index entry is
-believed only once the card it names is made and holds the value (an absent value is
-confirmed by looking at every card). On any doubt the entry is ignored, built
-from the sources, and rewritten atomically; the only message is a debug note (logger
-``deckcheck.cache``) naming the file. A card or row found wrong after others were made switches
-the whole catalog or table over to the source build. The cache is an optimisation only: a
-command's output and exit code are the same with it on, off, cold or warm.
+The whole check decodes and checks every card and row and derives their lookups: about a
+sixth of a second for STCCG, as long as the rest of a warm start (a check of the shape alone,
+by one pydantic-core validation of the cards, still takes a tenth of a warm start). So an entry
+this code wrote, or checked whole and rewrote, carries a stamp: the microseconds of its
+modification time are derived from its payload's hash. An entry that carries the stamp of its
+own (verified) hash has been written by nothing else since, and is believed without the whole
+check; one copied, restored or changed by anything else has the time of that writing, and is
+checked whole (and, if sound, stamped). The count of cards or rows in the sources, a function
+of their (verified) hash, is compared then too: counting a name table's rows costs more than
+reading its entry.
 
-It protects against damage, stale entries and odd files, not against someone who can write
-the user's files and forges consistent hashes (they could change the installed catalog too);
-such a forgery can at most make deckcheck read other card data, never run code.
+On any doubt the entry is ignored, built from the sources, and rewritten atomically; the only
+message is a debug note (logger ``deckcheck.cache``) naming the file. The cache is an
+optimisation only: a command's output and exit code are the same with it on, off, cold or warm.
+
+This guards against damage (the payload's hash), stale entries (the sources' hash), odd files,
+and content of the wrong shape or whose lookups disagree with its cards. Not against someone
+who can write the user's files and forges consistent hashes and stamps (they could change the
+installed catalog too): such a forgery can at most make deckcheck read other card data or stop
+with an error, never run code.
 """
 
 from __future__ import annotations
@@ -62,7 +64,6 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -89,6 +90,10 @@ CATALOG = "catalog"
 NAMES = "names"
 SPEC = "spec"
 """The kinds of entry: a game's bundled catalog, a game's name table, a game's definition."""
+
+LOOKUP_LINES = 2
+"""Lines of lookups after the envelope, before the cards or rows, in a catalog's or a name
+table's entry (a definition's entry is one line, without lookups)."""
 
 STALE_TEMP_SECONDS = 600
 """A temporary file older than this was left by a killed writer and is removed."""
@@ -141,15 +146,15 @@ def load_bundled(
 
     labels = tuple(label for label, _ in files)
 
-    def open_entry(lines: list[bytes], rebuild: Callable[[], Catalog], path: Path) -> Catalog:
-        cards = _open_cards(lines, fields, rebuild, path)
-        return Catalog(game, name, cards, dict(fields), labels)
+    def open_entry(lines: list[bytes], stamped: bool) -> Catalog:
+        made = None if stamped else _checked_cards(lines, fields)
+        return Catalog(game, name, _open_cards(lines, fields, made), dict(fields), labels)
 
     return _through_cache(
         game,
         CATALOG,
         [*files, *(("", data) for data in also)],
-        sum(_count_tables(data) for _, data in files),
+        lambda: sum(_count_tables(data) for _, data in files),
         build,
         open_entry,
         lambda catalog: _catalog_lines(catalog, fields),
@@ -159,17 +164,17 @@ def load_bundled(
 def load_name_table(game: str, label: str, data: bytes) -> NameTable:
     """A game's name table (tab-separated text, see :func:`read_name_table`) through the
     cache. Raises ``ValueError`` when the table cannot be read."""
-    text = data.decode("utf-8")
 
-    def open_entry(lines: list[bytes], rebuild: Callable[[], NameTable], path: Path) -> NameTable:
-        return _open_names(lines, rebuild, path)
+    def open_entry(lines: list[bytes], stamped: bool) -> NameTable:
+        made = None if stamped else _checked_rows(lines)
+        return _CachedNames(lines[LOOKUP_LINES:], _Positions(_json(lines[0])), lines[1], made)
 
     return _through_cache(
         game,
         NAMES,
         [(label, data)],
-        name_table_size(text),
-        lambda: read_name_table(text),
+        lambda: name_table_size(data.decode("utf-8")),
+        lambda: read_name_table(data.decode("utf-8")),
         open_entry,
         _name_lines,
     )
@@ -184,19 +189,15 @@ def load_definition(
 ) -> T:
     """A game's definition (its ``game.toml``, ``data``) as ``build()`` makes it, through the
     cache: the entry holds ``plain(built)`` as one line of JSON, and ``made`` turns that back
-    into the definition. ``made`` is the entry's only check inside the envelope: it must check
-    the value's whole shape and raise ``ValueError`` on any doubt."""
-
-    def open_entry(lines: list[bytes], rebuild: Callable[[], T], path: Path) -> T:
-        return made(_json(lines[1]))
-
+    into the definition. ``made`` is the entry's check inside the envelope, on every read (it
+    is cheap): it must check the value's whole shape and raise ``ValueError`` on any doubt."""
     return _through_cache(
         game,
         SPEC,
         [("game.toml", data)],
-        1,
+        lambda: 1,
         build,
-        open_entry,
+        lambda lines, stamped: made(_json(lines[0])),
         lambda built: [_dump(plain(built))],
     )
 
@@ -205,35 +206,42 @@ def _through_cache(
     game: str,
     kind: str,
     files: Sequence[tuple[str, bytes]],
-    count: int,
+    count: Callable[[], int],
     build: Callable[[], T],
-    open_entry: Callable[[list[bytes], Callable[[], T], Path], T],
+    open_entry: Callable[[list[bytes], bool], T],
     lines_of: Callable[[T], list[bytes]],
 ) -> T:
-    """``build()``, or the entry that holds what it builds, checked by ``open_entry``; an
-    entry that is missing or in doubt is rebuilt and rewritten (``lines_of`` the built value)."""
+    """``build()``, or what the entry that holds it gives ``open_entry(payload lines,
+    stamped)``, which must check the content whole unless ``stamped`` and raise on any doubt;
+    an entry that is missing or in doubt is rebuilt and rewritten (``lines_of`` the built
+    value), one checked whole is rewritten as it is, with the stamp. ``count()`` is the
+    number of cards or rows in the sources."""
     folder = cache_dir()
     if folder is None:
         return build()
     path = entry_path(folder, game, kind)
     sources = _sources_hash(game, kind, files)
     limit = 4 * sum(len(data) for _, data in files) + (1 << 20)
-
-    def rebuild() -> T:
-        built = build()
-        _store(folder, path, game, kind, sources, count, lambda: lines_of(built))
-        return built
-
     try:
-        lines = _read_entry(path, limit)
-        _check_envelope(lines, game, kind, sources, count)
-        return open_entry(lines, rebuild, path)
+        data, mtime_ns = _read_entry(path, limit)
+        lines, digest = _payload(data, game, kind, sources)
+        stamped = mtime_ns // 1000 % 1_000_000 == _stamp(digest)
+        # The count is a function of the sources, whose hash matched: a stamped entry holds
+        # theirs. Counting a name table's rows costs more than reading its entry.
+        if not stamped and len(lines) != _lookup_lines(kind) + count():
+            raise _Doubt(f"holds {len(lines) - _lookup_lines(kind)} entries, not {count()}")
+        value = open_entry(lines, stamped)
     except FileNotFoundError:
         _note(path, "no entry yet; building it from its sources")
-        return rebuild()
     except Exception as exc:  # whatever is wrong with the entry, the sources decide
         _note(path, f"ignored ({_reason(exc)}); building it from its sources")
-        return rebuild()
+    else:
+        if not stamped:  # checked whole: the next start need not check it again
+            _write(folder, path, data, digest)
+        return value
+    built = build()
+    _store(folder, path, game, kind, sources, count(), lambda: lines_of(built))
+    return built
 
 
 class _Doubt(ValueError):
@@ -266,11 +274,35 @@ def _count_tables(data: bytes) -> int:
     return data.count(_CARDS_TABLE) + data.startswith(_CARDS_TABLE[1:])
 
 
+def _envelope(
+    game: str, kind: str, sources: str, count: int, payload: bytes | memoryview
+) -> dict[str, Any]:
+    """The first line of an entry holding ``payload``."""
+    return {
+        "format": CACHE_FORMAT,
+        "version": __version__,
+        "catalog": game,
+        "kind": kind,
+        "sources": sources,
+        "payload": hashlib.sha256(payload).hexdigest(),
+        "bytes": len(payload),
+        "count": count,
+    }
+
+
+def _stamp(digest: str) -> int:
+    """The microseconds within its second of the modification time of an entry this code wrote
+    (or checked whole): derived from the payload's hash, so that a file written by anything else
+    (which gets the time of that writing) is all but certain not to carry it."""
+    return int(digest[:12], 16) % 1_000_000
+
+
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _read_entry(path: Path, limit: int) -> list[bytes]:
-    """The lines of a cache file, read only if it is a regular file of ours within ``limit``."""
+def _read_entry(path: Path, limit: int) -> tuple[bytes, int]:
+    """The bytes and modification time (ns) of a cache file, read only if it is a regular file
+    of ours within ``limit``."""
     flags = (
         os.O_RDONLY
         | getattr(os, "O_NOFOLLOW", 0)
@@ -294,9 +326,9 @@ def _read_entry(path: Path, limit: int) -> list[bytes]:
         if info.st_size > limit:
             raise _Doubt(f"is {info.st_size:,} bytes, more than a cache of this catalog can be")
         chunks: list[bytes] = []
-        left = info.st_size + 1
+        left = info.st_size + 1  # one byte more: a file that grew meanwhile is seen to
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
+            chunk = os.read(fd, left)  # all at once, as a rule: no copy to join the parts
             if not chunk:
                 break
             chunks.append(chunk)
@@ -306,58 +338,30 @@ def _read_entry(path: Path, limit: int) -> list[bytes]:
     data = b"".join(chunks)
     if len(data) != info.st_size:
         raise _Doubt("changed while it was read")
-    return data.split(b"\n")
+    return data, info.st_mtime_ns
 
 
-LOOKUP_LINES = 2
-"""Lines of lookups after the envelope, before the cards or rows, in a catalog's or a name
-table's entry (a definition's entry is one line, without lookups)."""
+def _payload(data: bytes, game: str, kind: str, sources: str) -> tuple[list[bytes], str]:
+    """The lines after the envelope and their hash, when the envelope is the one this code
+    writes for these sources and this payload, with as many lines as it says."""
+    start = data.find(b"\n") + 1
+    if not start:
+        raise _Doubt("has no payload")
+    envelope = json.loads(data[: start - 1])
+    if not isinstance(envelope, dict) or type(envelope.get("count")) is not int:
+        raise _Doubt("its envelope is not of the right shape")
+    expected = _envelope(game, kind, sources, envelope["count"], memoryview(data)[start:])
+    if envelope != expected:
+        differ = [k for k in expected if envelope.get(k) != expected[k]]
+        raise _Doubt(f"its envelope differs in {', '.join(differ) or 'its keys'}")
+    lines = data.split(b"\n")[1:]
+    if len(lines) != _lookup_lines(kind) + envelope["count"]:
+        raise _Doubt(f"holds {len(lines) - _lookup_lines(kind)} lines, not {envelope['count']}")
+    return lines, expected["payload"]
 
 
 def _lookup_lines(kind: str) -> int:
     return 0 if kind == SPEC else LOOKUP_LINES
-
-
-@cache
-def _validators() -> tuple[Any, Any, Any]:
-    """The pydantic validators of the envelope, of a card table and of a name row (built on
-    first use, from core schemas: evaluating annotations costs more than reading an entry)."""
-    from pydantic_core import SchemaValidator
-    from pydantic_core import core_schema as cs
-
-    text, number = cs.str_schema(strict=True), cs.int_schema(strict=True, ge=0)
-    envelope = cs.typed_dict_schema(
-        {
-            "format": cs.typed_dict_field(cs.literal_schema([CACHE_FORMAT])),
-            "version": cs.typed_dict_field(text),
-            "catalog": cs.typed_dict_field(text),
-            "kind": cs.typed_dict_field(text),
-            "sources": cs.typed_dict_field(text),
-            "payload": cs.typed_dict_field(text),
-            "bytes": cs.typed_dict_field(number),
-            "count": cs.typed_dict_field(number),
-        },
-        extra_behavior="forbid",
-        strict=True,
-    )
-    # A card's values are any JSON; the checks shared with the TOML judge them.
-    card = cs.dict_schema(text, cs.any_schema(), strict=True)
-    row = cs.list_schema(text, min_length=3, strict=True)
-    return SchemaValidator(envelope), SchemaValidator(card), SchemaValidator(row)
-
-
-@cache
-def _lookup_validators(count: int) -> dict[str, Any]:
-    """Validators of the lookups of an entry holding ``count`` cards or rows: ``ids`` (a text
-    per card) and ``witnesses`` (a field to a position per value)."""
-    from pydantic_core import SchemaValidator
-    from pydantic_core import core_schema as cs
-
-    text = cs.str_schema(strict=True)
-    texts = cs.list_schema(text, min_length=count, max_length=count, strict=True)
-    position = cs.int_schema(strict=True, ge=0, lt=count)
-    witnesses = cs.dict_schema(text, cs.dict_schema(text, position, strict=True), strict=True)
-    return {"ids": SchemaValidator(texts), "witnesses": SchemaValidator(witnesses)}
 
 
 def _json(line: bytes) -> Any:
@@ -373,47 +377,18 @@ def _json(line: bytes) -> Any:
             gc.enable()
 
 
-def _decoded(line: bytes, validator: Any) -> Any:
-    """One line of JSON, of the shape ``validator`` checks (strictly). Decoding with the
-    standard library and then validating the Python values is several times faster than
-    pydantic's own JSON reading for big objects."""
-    return validator.validate_python(_json(line), strict=True)
-
-
-def _object(line: bytes, keys: frozenset[str] | None = None) -> dict[str, Any]:
-    """One line holding a JSON object (with exactly ``keys``, when given)."""
-    value = _json(line)
-    if not isinstance(value, dict) or (keys is not None and set(value) != keys):
-        raise _Doubt("its lookups are not of the right shape")
-    return value
-
-
 class _Positions(Mapping[str, Sequence[int]]):
-    """Spelling -> positions as an entry keeps them (one position as a number, several as a
-    list, which spares thousands of one-element lists), each checked when it is read: a
-    value that is not positions inside the entry raises ``_Doubt``."""
+    """Spelling -> positions as an entry keeps them: one position as a number, several as a
+    list (which spares thousands of one-element lists)."""
 
-    __slots__ = ("_count", "_raw")
+    __slots__ = ("_raw",)
 
-    def __init__(self, raw: dict[str, Any], count: int) -> None:
+    def __init__(self, raw: Mapping[str, int | list[int]]) -> None:
         self._raw = raw
-        self._count = count
 
     def __getitem__(self, key: str) -> Sequence[int]:
         value = self._raw[key]
-        count = self._count
-        if type(value) is int and 0 <= value < count:
-            return (value,)
-        if type(value) is list and value and all(type(p) is int and 0 <= p < count for p in value):
-            return value
-        raise _Doubt(f"its lookups give {key!r} no position inside the entry")
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """See :meth:`dict.get` (the value checked)."""
-        return self[key] if key in self._raw else default
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._raw
+        return (value,) if isinstance(value, int) else value
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)
@@ -427,63 +402,56 @@ def _compact(positions: Mapping[str, Sequence[int]]) -> dict[str, int | list[int
     return {k: v[0] if len(v) == 1 else list(v) for k, v in positions.items()}
 
 
-def _check_envelope(lines: list[bytes], game: str, kind: str, sources: str, count: int) -> None:
-    """That an entry was written for these sources, whole, with ``count`` cards or rows."""
-    lookups = _lookup_lines(kind)
-    if len(lines) < 1 + lookups:
-        raise _Doubt("has no payload")
-    envelope = _validators()[0].validate_json(lines[0])
-    if envelope["version"] != __version__:
-        raise _Doubt(f"was written by deckcheck {envelope['version']}")
-    if envelope["catalog"] != game or envelope["kind"] != kind or envelope["sources"] != sources:
-        raise _Doubt("was built from other source files")
-    payload = b"\n".join(lines[1:])
-    if envelope["bytes"] != len(payload):
-        raise _Doubt("is truncated or padded")
-    if hashlib.sha256(payload).hexdigest() != envelope["payload"]:
-        raise _Doubt("its content does not match its hash")
-    if envelope["count"] != count or len(lines) != 1 + lookups + count:
-        raise _Doubt(f"holds {envelope['count']} entries where the sources have {count}")
-
-
 # --- a catalog's entry -----------------------------------------------------------------------
 #
-# Line 1: {"ids": [each card's id], "folded_ids": [...], "names": {folded name: [positions]}}
-# Line 2: the value index, {field: {folded value: position of a card holding it}}, read when a
-#         selector first asks whether a value exists.
+# Line 1: {"ids": [each card's id], "folded_ids": [...], "names": {folded name: positions}}
+# Line 2: the value index, {field: {folded value: position of a card holding it}}, decoded
+#         when a selector first asks whether a value exists.
 # Then one card table per line, in catalog order.
 
 
+def _checked_cards(lines: list[bytes], fields: Mapping[str, FieldSpec]) -> list[Card | None]:
+    """Every card of an entry, made after the entry's whole check: each card passes the checks
+    of a card read from the TOML, the lookups are those of the cards, and each value index
+    entry names a card holding the value (a value the index lacks is looked for card by card,
+    so the index need not be complete). Raises ``_Doubt``, or whatever decoding raises."""
+    cards: list[Card] = []
+    for position, line in enumerate(lines[LOOKUP_LINES:]):
+        raw = _json(line)
+        if not isinstance(raw, dict) or bundled_card_problems(raw, fields):
+            raise _Doubt(f"card {position + 1} is not a card of this game")
+        cards.append(card_from_mapping(raw, position, fields))
+    if _json(lines[0]) != _lookups(cards):
+        raise _Doubt("its lookups are not those of its cards")
+    values = _json(lines[1])
+    if not isinstance(values, dict) or set(values) != {"type", *fields}:
+        raise _Doubt("its value index is not of the right shape")
+    for field, witnesses in values.items():
+        if not isinstance(witnesses, dict) or not all(
+            type(p) is int and 0 <= p < len(cards) and key in value_keys(cards[p].get(field))
+            for key, p in witnesses.items()
+        ):
+            raise _Doubt(f"its value index gives {field} values no card holds")
+    return list(cards)
+
+
 def _open_cards(
-    lines: list[bytes],
-    fields: Mapping[str, FieldSpec],
-    rebuild: Callable[[], Catalog],
-    path: Path,
+    lines: list[bytes], fields: Mapping[str, FieldSpec], made: list[Card | None] | None
 ) -> _CachedCards:
-    """The cached cards of a checked entry, after checking its lookups."""
-    count = len(lines) - 1 - LOOKUP_LINES
-    lookups = _object(lines[1], frozenset({"ids", "folded_ids", "names"}))
-    valid, names = _lookup_validators(count)["ids"], lookups["names"]
-    if not isinstance(names, dict):
-        raise _Doubt("its lookups by name are not of the right shape")
-    positions = range(count)
-    # Later cards win an id, as in CardIndex.of: so does dict() over pairs in catalog order.
+    """The cards of a checked (or stamped) entry, with its lookups."""
+    lookups = _json(lines[0])
+    positions = range(len(lines) - LOOKUP_LINES)
     index = CardIndex(
-        dict(zip(valid.validate_python(lookups["ids"], strict=True), positions, strict=True)),
-        dict(
-            zip(valid.validate_python(lookups["folded_ids"], strict=True), positions, strict=True)
-        ),
-        _Positions(names, count),
+        dict(zip(lookups["ids"], positions, strict=True)),
+        dict(zip(lookups["folded_ids"], positions, strict=True)),
+        _Positions(lookups["names"]),
     )
-    return _CachedCards(lines[1 + LOOKUP_LINES :], index, lines[2], fields, rebuild, path)
+    return _CachedCards(lines[LOOKUP_LINES:], index, lines[1], fields, made)
 
 
 class _CachedCards(Cards):
-    """The cards of a cache entry, each made (and checked) when first asked for.
-
-    A card that fails its checks, or a lookup that names a card that does not answer to it,
-    makes the whole catalog switch to the TOML build.
-    """
+    """The cards of a cache entry, each made when first asked for (``made``: those made
+    already), from a line checked with the whole entry or stamped as written by this code."""
 
     def __init__(
         self,
@@ -491,21 +459,18 @@ class _CachedCards(Cards):
         index: CardIndex,
         values: bytes,
         fields: Mapping[str, FieldSpec],
-        rebuild: Callable[[], Catalog],
-        path: Path,
+        made: list[Card | None] | None = None,
     ) -> None:
         super().__init__()
-        self._texts: list[bytes] | None = texts
-        self._made: list[Card | None] = [None] * len(texts)
+        self._texts = texts
+        self._made: list[Card | None] = made or [None] * len(texts)
         self._index = index
         self._values_line = values
         self._values: dict[str, dict[str, int]] | None = None
         self._fields = fields
-        self._rebuild = rebuild
-        self._path = path
 
     def __len__(self) -> int:
-        return len(self._made) if self._texts is not None else len(self._cards)
+        return len(self._made)
 
     @overload
     def __getitem__(self, position: int) -> Card: ...
@@ -516,20 +481,11 @@ class _CachedCards(Cards):
     def __getitem__(self, position: int | slice) -> Card | Sequence[Card]:
         if isinstance(position, slice):
             return [self[i] for i in range(*position.indices(len(self)))]
-        if self._texts is None:
-            return self._cards[position]
-        made = self._made[position]
-        if made is not None:
-            return made
-        if position < 0:
-            position += len(self._made)
-        try:
-            raw = _validators()[1].validate_python(json.loads(self._texts[position]), strict=True)
-            card = self._make(position, raw)
-        except Exception as exc:  # whatever the reason (nested too deeply too): the sources
-            self._fall_back(exc)
-            return self._cards[position]
-        self._made[position] = card
+        card = self._made[position]
+        if card is None:
+            position %= len(self._made)
+            raw = json.loads(self._texts[position])
+            card = self._made[position] = card_from_mapping(raw, position, self._fields)
         return card
 
     def __iter__(self) -> Iterator[Card]:
@@ -538,114 +494,35 @@ class _CachedCards(Cards):
         for position in range(len(self)):
             yield self[position]
 
-    def lookups(self) -> CardIndex:
-        """The lookups read from the entry (or the TOML build's, after a fall-back)."""
-        if self._index is None:
-            self._index = CardIndex.of(self._cards)
-        return self._index
-
-    def by_id(self, card_id: str) -> Card | None:
-        """See :meth:`Cards.by_id`; the card found must have that id (else the lookups are
-        wrong and the TOML build answers)."""
-        if self._texts is not None and self._index is not None:
-            position = self._index.by_id.get(card_id)
-            folded = fold(card_id)
-            if position is None:
-                position = self._index.by_folded_id.get(folded)
-            if position is None:
-                return None
-            card = self[position]
-            if self._texts is not None:
-                if card.id == card_id or fold(card.id) == folded:
-                    return card
-                self._fall_back(_Doubt(f"its lookups give {card.id} the id {card_id}"))
-        return super().by_id(card_id)
-
-    def by_folded_name(self, key: str) -> list[Card]:
-        """See :meth:`Cards.by_folded_name`; every card found must have that name (else the
-        lookups are wrong and the TOML build answers)."""
-        cached = self._texts is not None
-        try:
-            found = super().by_folded_name(key)
-        except _Doubt as exc:
-            self._fall_back(exc)
-            return super().by_folded_name(key)
-        if cached and self._texts is not None:
-            for card in found:
-                if key not in {fold(s) for s in (card.name, *card.aliases)}:
-                    self._fall_back(_Doubt(f"its lookups give {card.id} a name it has not"))
-                    break
-        return super().by_folded_name(key) if cached and self._texts is None else found
-
-    def by_squashed_name(self, key: str) -> list[Card]:
-        """See :meth:`Cards.by_squashed_name`; lookups found wrong meanwhile make the TOML
-        build answer."""
-        cached = self._texts is not None
-        try:
-            found = super().by_squashed_name(key)
-        except _Doubt as exc:
-            self._fall_back(exc)
-            return super().by_squashed_name(key)
-        return super().by_squashed_name(key) if cached and self._texts is None else found
-
     def any_card(self, predicate: Callable[[Card], bool], field: str, keys: Iterable[str]) -> bool:
         """See :meth:`Cards.any_card`: the value index names a card to look at; only a value
-        the index does not know is searched for card by card (to be sure it is absent)."""
-        if self._texts is not None and self._values is None:
-            try:
-                self._values = _decoded(
-                    self._values_line, _lookup_validators(len(self))["witnesses"]
-                )
-            except Exception as exc:  # whatever the reason: the sources
-                self._fall_back(exc)
-        if self._texts is not None and self._values is not None:
-            witnesses = self._values.get(field, {})
-            for key in sorted(keys):
-                position = witnesses.get(key)
-                if position is None:
-                    continue
-                card = self[position]
-                if self._texts is None:  # the card was wrong: the TOML build answers
-                    break
-                if predicate(card) and key in value_keys(card.get(field)):
-                    return True
-                self._fall_back(_Doubt(f"its value index wrongly gives {card.id} {field} {key}"))
-                break
+        the index does not know is searched for card by card."""
+        if self._values is None:
+            self._values = _json(self._values_line)
+        witnesses = self._values.get(field, {})
+        for key in sorted(keys):
+            position = witnesses.get(key)
+            if position is not None and predicate(self[position]):
+                return True
         return any(predicate(card) for card in self)
 
-    def _make(self, position: int, raw: dict[str, Any]) -> Card:
-        """A card from its cached table: the TOML's checks, then presence in the lookups."""
-        problems = bundled_card_problems(raw, self._fields)
-        if problems:
-            raise _Doubt(f"card {position + 1}: {problems[0][1]}")
-        card = card_from_mapping(raw, position, self._fields)
-        index = self.lookups()
-        if card.id not in index.by_id or fold(card.id) not in index.by_folded_id:
-            raise _Doubt(f"card {position + 1}'s id is missing from its lookups")
-        names = index.by_name
-        if any(position not in names.get(fold(s), ()) for s in (card.name, *card.aliases)):
-            raise _Doubt(f"card {position + 1}'s names are missing from its lookups")
-        return card
 
-    def _fall_back(self, exc: BaseException) -> None:
-        """Use the TOML build from now on (and rewrite the entry)."""
-        _note(self._path, f"ignored ({_reason(exc)}); building it from its sources")
-        self._cards = tuple(self._rebuild().cards)
-        self._texts = None
-        self._made = []
-        self._index = None
-        self._squashed = None
+def _lookups(cards: Sequence[Card]) -> dict[str, Any]:
+    """A catalog entry's first line: what :func:`_open_cards` makes the lookups of."""
+    return {
+        "ids": [card.id for card in cards],
+        "folded_ids": [fold(card.id) for card in cards],
+        "names": _compact(CardIndex.of(cards).by_name),
+    }
 
 
 def _catalog_lines(catalog: Catalog, fields: Mapping[str, FieldSpec]) -> list[bytes]:
     cards = list(catalog.cards)
-    index = CardIndex.of(cards)
-    lookups = {
-        "ids": [card.id for card in cards],
-        "folded_ids": [fold(card.id) for card in cards],
-        "names": _compact(index.by_name),
-    }
-    return [_dump(lookups), _dump(value_index(cards, fields)), *(_dump(c.as_dict()) for c in cards)]
+    return [
+        _dump(_lookups(cards)),
+        _dump(value_index(cards, fields)),
+        *(_dump(card.as_dict()) for card in cards),
+    ]
 
 
 def value_index(cards: Sequence[Card], fields: Iterable[str]) -> dict[str, dict[str, int]]:
@@ -693,118 +570,77 @@ def _dump(value: Any) -> bytes:
 
 # --- a name table's entry --------------------------------------------------------------------
 #
-# Line 1: {folded name: [positions]}; line 2: {squashed name: [positions]}, read on the first
+# Line 1: {folded name: positions}; line 2: {squashed name: positions}, decoded on the first
 # search with punctuation ignored. Then one row per line: [name, card id, face, extra...].
 
 
-def _open_names(lines: list[bytes], rebuild: Callable[[], NameTable], path: Path) -> _CachedNames:
-    """The cached name table of a checked entry, after checking its lookups by folded name."""
-    count = len(lines) - 1 - LOOKUP_LINES
-    by_fold = _Positions(_object(lines[1]), count)
-    return _CachedNames(lines[1 + LOOKUP_LINES :], by_fold, lines[2], rebuild, path)
+def _checked_rows(lines: list[bytes]) -> list[NameRow | None]:
+    """Every row of an entry, made after the entry's whole check: each row is a list of at
+    least three texts, and both lookups are those of the rows. Raises ``_Doubt``, or whatever
+    decoding raises."""
+    rows: list[NameRow] = []
+    for position, line in enumerate(lines[LOOKUP_LINES:]):
+        cells = _json(line)
+        if not (isinstance(cells, list) and len(cells) >= 3 and all(type(c) is str for c in cells)):
+            raise _Doubt(f"row {position + 1} is not a row of texts")
+        rows.append(NameRow(cells[0], cells[1], cells[2], tuple(cells[3:])))
+    if [_json(line) for line in lines[:LOOKUP_LINES]] != _name_lookups(rows):
+        raise _Doubt("its lookups are not those of its rows")
+    return list(rows)
 
 
 class _CachedNames(NameTable):
-    """The rows of a cached name table, each made (and checked) when first asked for.
-
-    A row that fails its checks, or a lookup that gives a row a name it has not, makes the
-    whole table switch to the one read from its text.
-    """
+    """The rows of a cached name table, each made when first asked for (``made``: those made
+    already), from a line checked with the whole entry or stamped as written by this code."""
 
     def __init__(
         self,
         texts: list[bytes],
         by_fold: _Positions,
         by_squash: bytes,
-        rebuild: Callable[[], NameTable],
-        path: Path,
+        made: list[NameRow | None] | None = None,
     ) -> None:
         super().__init__()
-        self._texts: list[bytes] | None = texts
-        self._made: list[NameRow | None] = [None] * len(texts)
+        self._texts = texts
+        self._made: list[NameRow | None] = made or [None] * len(texts)
         self._cached_fold = by_fold
         self._squash_line = by_squash
         self._cached_squash: _Positions | None = None
-        self._rebuild = rebuild
-        self._path = path
 
     @property
     def rows(self) -> tuple[NameRow, ...]:
-        """Every row (each made and checked)."""
-        if self._texts is not None:
-            made = tuple(self._row(p) for p in range(len(self._made)))
-            if self._texts is not None:
-                return made
-        return self._rows
+        """Every row (each made)."""
+        return tuple(self._row(p) for p in range(len(self._made)))
 
     def __len__(self) -> int:
-        return len(self._made) if self._texts is not None else len(self._rows)
+        return len(self._made)
 
     def find(self, spelling: str) -> list[NameRow]:
         """See :meth:`NameTable.find`."""
-        found = self._found(self._cached_fold, fold(spelling), fold)
-        return super().find(spelling) if found is None else found
+        return [self._row(p) for p in self._cached_fold.get(fold(spelling), ())]
 
     def find_squashed(self, spelling: str) -> list[NameRow]:
         """See :meth:`NameTable.find_squashed`."""
-        found = self._found(self._squashed(), squash(spelling), squash)
-        return super().find_squashed(spelling) if found is None else found
-
-    def _squashed(self) -> _Positions | None:
-        if self._texts is not None and self._cached_squash is None:
-            try:
-                self._cached_squash = _Positions(_object(self._squash_line), len(self._made))
-            except Exception as exc:  # whatever the reason: the sources
-                self._fall_back(exc)
-        return self._cached_squash
-
-    def _found(
-        self, lookups: _Positions | None, key: str, keyed: Callable[[str], str]
-    ) -> list[NameRow] | None:
-        """The rows ``lookups`` give for ``key``, each checked to have that key; None once the
-        table is the one read from its text."""
-        if self._texts is None or lookups is None:
-            return None
-        try:
-            positions = lookups.get(key, ())
-        except _Doubt as exc:
-            self._fall_back(exc)
-            return None
-        rows = [self._row(p) for p in positions]
-        if self._texts is not None and any(keyed(row.name) != key for row in rows):
-            self._fall_back(_Doubt("its lookups give a row a name it has not"))
-        return rows if self._texts is not None else None
+        if self._cached_squash is None:
+            self._cached_squash = _Positions(_json(self._squash_line))
+        return [self._row(p) for p in self._cached_squash.get(squash(spelling), ())]
 
     def _row(self, position: int) -> NameRow:
-        if self._texts is None:  # fell back meanwhile
-            return self._rows[position]
-        made = self._made[position]
-        if made is not None:
-            return made
-        try:
-            cells = _validators()[2].validate_python(json.loads(self._texts[position]), strict=True)
-            if position not in self._cached_fold.get(fold(cells[0]), ()):
-                raise _Doubt(f"row {position + 1}'s name is missing from its lookups")
-        except Exception as exc:  # whatever the reason (nested too deeply too): the sources
-            self._fall_back(exc)
-            return self._rows[position]
-        row = NameRow(cells[0], cells[1], cells[2], tuple(cells[3:]))
-        self._made[position] = row
+        row = self._made[position]
+        if row is None:
+            cells = json.loads(self._texts[position])
+            row = self._made[position] = NameRow(cells[0], cells[1], cells[2], tuple(cells[3:]))
         return row
 
-    def _fall_back(self, exc: BaseException) -> None:
-        """Use the table read from its text from now on (and rewrite the entry)."""
-        _note(self._path, f"ignored ({_reason(exc)}); building it from its sources")
-        self._rows = self._rebuild().rows
-        self._texts = None
-        self._made = []
-        self._cached_squash = None
+
+def _name_lookups(rows: Sequence[NameRow]) -> list[dict[str, int | list[int]]]:
+    """A name table entry's two lines of lookups, by folded and by squashed name."""
+    return [_compact(keys) for keys in name_keys(row.name for row in rows)]
 
 
 def _name_lines(table: NameTable) -> list[bytes]:
     rows = table.rows
-    by_fold, by_squash = name_keys(row.name for row in rows)
-    lines = [_dump(_compact(by_fold)), _dump(_compact(by_squash))]
+    lines = [_dump(lookups) for lookups in _name_lookups(rows)]
     lines += [_dump([row.name, row.card_id, row.face, *row.extra]) for row in rows]
     return lines
 
@@ -821,27 +657,23 @@ def _store(
     count: int,
     lines_of: Callable[[], list[bytes]],
 ) -> None:
-    """Write the entry atomically (never a half-written file, even when interrupted)."""
+    """Write the entry of a built value (its payload lines ``lines_of()``)."""
     try:
         lines = lines_of()
     except (TypeError, ValueError) as exc:  # a value JSON cannot hold (a TOML date)
         _note(path, f"not written: {exc}")
         return
-    if len(lines) - _lookup_lines(kind) != count:
+    if len(lines) != _lookup_lines(kind) + count:
         _note(path, "not written: the count cannot be checked against the sources")
         return
     payload = b"\n".join(lines)
-    envelope = {
-        "format": CACHE_FORMAT,
-        "version": __version__,
-        "catalog": game,
-        "kind": kind,
-        "sources": sources,
-        "payload": hashlib.sha256(payload).hexdigest(),
-        "bytes": len(payload),
-        "count": count,
-    }
-    data = json.dumps(envelope, separators=(",", ":")).encode() + b"\n" + payload
+    envelope = _envelope(game, kind, sources, count, payload)
+    _write(folder, path, _dump(envelope) + b"\n" + payload, envelope["payload"])
+
+
+def _write(folder: Path, path: Path, data: bytes, digest: str) -> None:
+    """Write an entry atomically (never a half-written file, even when interrupted), stamped
+    with its payload's hash ``digest``, into a folder of the user's own."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.stat(folder)
@@ -850,21 +682,24 @@ def _store(
         ):
             _note(path, "not written: the folder is not a folder of this user's")
             return
-        _write_atomically(folder, path, data)
+        _write_atomically(folder, path, data, digest)
     except OSError as exc:
         _note(path, f"not written: {exc.strerror or exc}")
         return
     _prune(folder, path)
 
 
-def _write_atomically(folder: Path, path: Path, data: bytes) -> None:
+def _write_atomically(folder: Path, path: Path, data: bytes, digest: str) -> None:
     import tempfile
 
+    # The last whole second (never a time to come), with the stamp as its microseconds.
+    mtime = (time.time_ns() // 1_000_000_000 - 1) * 1_000_000_000 + _stamp(digest) * 1000
     with held():  # Ctrl-C, SIGTERM and SIGHUP act right after the temporary file is gone
         fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
+            os.utime(temp, ns=(mtime, mtime))
             os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(OSError):
