@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, TESTS, run_cli, run_module
 
+from deckcheck.core.text import Suggester
 from deckcheck.decks import resolve
 from deckcheck.games.registry import all_games
 
@@ -432,20 +433,20 @@ class Work:
 def work(monkeypatch: pytest.MonkeyPatch) -> Work:
     """Count the lookups and suggestion searches of deck resolution."""
     counted = Work()
-    lookup, suggester = resolve.lookup, resolve.Suggester
+    lookup, suggest = resolve.lookup, Suggester.__call__
 
     def counting_lookup(*args: Any) -> Any:
         counted.lookups += 1
         return lookup(*args)
 
-    class CountingSuggester(suggester):  # type: ignore[misc, valid-type]
-        def __call__(self, *args: Any, **kwargs: Any) -> list[str]:
-            counted.suggestions += 1
-            counted.compared += len(self)
-            return super().__call__(*args, **kwargs)
+    def counting_suggest(self: Suggester, *args: Any, **kwargs: Any) -> list[str]:
+        counted.suggestions += 1
+        counted.compared += len(self)
+        return suggest(self, *args, **kwargs)
 
     monkeypatch.setattr(resolve, "lookup", counting_lookup)
-    monkeypatch.setattr(resolve, "Suggester", CountingSuggester)
+    # on the class: a catalog builds its suggester once and keeps it (Catalog.suggest_name)
+    monkeypatch.setattr(Suggester, "__call__", counting_suggest)
     return counted
 
 

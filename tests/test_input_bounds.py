@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import lines_run, run_cli
 
+from deckcheck.catalog.load import MAX_OVERLAYS
 from deckcheck.core import tomlfile
 from deckcheck.core.errors import DeckcheckError
-from deckcheck.core.inputs import MAX_OVERLAYS
 from deckcheck.core.tomlfile import MAX_KEY_PARTS, MAX_KEYS, check_bounds, key_line, parse_toml
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,17 +7,31 @@ Every problem in an overlay is collected, so ``catalog check`` can report them a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from deckcheck.catalog.model import CORE_FIELDS, Card, Catalog, FieldSpec
-from deckcheck.core.errors import CatalogError
+from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.inputs import read_text, source_label
 from deckcheck.core.text import fold, slug, suggest
 from deckcheck.core.tomlfile import key_line, parse_toml, table_lines
 from deckcheck.core.values import frozen
+
+MAX_OVERLAYS = 32
+"""Catalog overlays one command lays over a game's catalog (header and ``--catalog`` together):
+each is read and checked against the whole catalog, and no one keeps 32 card sets apart."""
+
+
+def too_many_overlays(count: int) -> str | None:
+    """Why ``count`` catalog overlays are refused, or None when they are not."""
+    if count <= MAX_OVERLAYS:
+        return None
+    return (
+        f"names {count:,} catalog overlays; deckcheck lays at most {MAX_OVERLAYS} over a "
+        "catalog (is one named again and again?)"
+    )
 
 
 @frozen
@@ -115,79 +129,97 @@ def read_document(path: str | Path) -> CatalogDocument:
 
 
 def check_overlay(base: Catalog, doc: CatalogDocument) -> list[Problem]:
-    """Every problem of ``doc`` as an overlay on ``base`` (empty list: it applies cleanly)."""
-    problems = list(doc.problems)
+    """Every problem of ``doc`` as an overlay on ``base`` (empty list: it applies cleanly).
+
+    The entries are checked first and their problems located in the file afterwards, in one
+    pass over its text (a clean overlay is never scanned for lines)."""
+    return _examine(base, doc)[0]
+
+
+def _examine(
+    base: Catalog, doc: CatalogDocument
+) -> tuple[list[Problem], list[tuple[Card | None, Mapping[str, Any]]]]:
+    """Every problem of ``doc`` as an overlay on ``base``, and each entry with the card it
+    changes (None: a new card)."""
     if doc.game is not None and doc.game != base.game:
         # Every field would be "unknown" too: the one real problem is the game.
-        return [Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1)]
-    starts = table_lines(doc.text, "cards")
+        return [Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1)], []
     seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}
+    found: list[tuple[int, str | None, str, int | None]] = []
+    entries: list[tuple[Card | None, Mapping[str, Any]]] = []
     for index, raw in enumerate(doc.cards):
-        start = starts[index] if index < len(starts) else None
-        problems.extend(_check_entry(base, raw, index, start, doc.text, seen_ids, seen_names))
-    return problems
+        existing, findings = _check_entry(base, raw, index, seen_ids, seen_names)
+        found.extend((index, *finding) for finding in findings)
+        entries.append((existing, raw))
+    return [*doc.problems, *_locate(doc, found)], entries
+
+
+_Finding = tuple[str | None, str, int | None]
+"""What is wrong with one overlay entry: the key it is written at (None: the entry itself),
+the message, and the entry it duplicates (its line fills ``{other}`` in the message)."""
 
 
 def _check_entry(
     base: Catalog,
     raw: Mapping[str, Any],
     index: int,
-    start: int | None,
-    text: str,
     seen_ids: dict[str, int],
     seen_names: dict[str, int],
-) -> Iterable[Problem]:
-    def at(key: str) -> int | None:
-        return key_line(text, start, key)
-
+) -> tuple[Card | None, list[_Finding]]:
+    """The card an overlay entry changes (None: it adds one, or is too broken to tell) and
+    what is wrong with it."""
+    found: list[_Finding] = []
     label = f"card {index + 1}"
     card_id, name = raw.get("id"), raw.get("name")
     if card_id is not None and not (isinstance(card_id, str) and card_id.strip()):
-        yield Problem(f"{label}: id must be a non-empty text", at("id"))
+        found.append(("id", f"{label}: id must be a non-empty text", None))
         card_id = None
     if name is not None and not (isinstance(name, str) and name.strip()):
-        yield Problem(f"{label}: name must be a non-empty text", at("name"))
+        found.append(("name", f"{label}: name must be a non-empty text", None))
         name = None
     if card_id is None and name is None:
-        yield Problem(f"{label}: needs an id (to change a card) or a name (to add one)", start)
-        return
+        found.append(
+            (None, f"{label}: needs an id (to change a card) or a name (to add one)", None)
+        )
+        return None, found
     label = f"card {card_id or name!r}"
     existing = _existing(base, card_id, name)
     if isinstance(existing, str):
-        yield Problem(f"{label}: {existing}", at("name"))
-        return
+        found.append(("name", f"{label}: {existing}", None))
+        return None, found
     # The id the entry will have: a new card without an id gets one made of its name.
     key = existing.id if existing else (card_id or slug(name or ""))
     if key in seen_ids:
-        yield Problem(
-            f"{label}: duplicate of the entry on line {seen_ids[key]} (both are card {key!r})",
-            start,
+        found.append(
+            (
+                None,
+                f"{label}: duplicate of the entry on line {{other}} (both are card {key!r})",
+                seen_ids[key],
+            )
         )
-    seen_ids[key] = start or 0
+    seen_ids[key] = index
     if name is not None:
         folded = fold(name)
         if folded in seen_names and (existing is None or existing.id not in seen_ids):
-            yield Problem(
-                f"{label}: duplicate name (also on line {seen_names[folded]})", at("name")
+            found.append(
+                ("name", f"{label}: duplicate name (also on line {{other}})", seen_names[folded])
             )
         if existing is None and base.by_name(name):
             taken = ", ".join(c.id for c in base.by_name(name))
-            yield Problem(
-                f"{label}: the name is already used by {taken}; give that id to change it",
-                at("name"),
-            )
-        seen_names[folded] = start or 0
+            taken_by = f"the name is already used by {taken}; give that id to change it"
+            found.append(("name", f"{label}: {taken_by}", None))
+        seen_names[folded] = index
     if existing is None and "type" not in raw:
-        yield Problem(f"{label}: a new card needs a type", start)
+        found.append((None, f"{label}: a new card needs a type", None))
     if existing is None and name is None:
-        yield Problem(f"{label}: no card has id {card_id!r}; a new card needs a name", at("id"))
+        found.append(("id", f"{label}: no card has id {card_id!r}; a new card needs a name", None))
     for field_name, value in raw.items():
         if field_name in ("id", "name"):
             continue
         why = field_problem(base.fields, field_name, value)
         if why:
-            yield Problem(f"{label}: {why}", at(field_name))
+            found.append((field_name, f"{label}: {why}", None))
     merged = dict(existing.as_dict()) if existing else {}
     merged.update(raw)
     types_value = merged.get("type", ())
@@ -201,7 +233,10 @@ def _check_entry(
     for field_name in raw:
         spec = base.fields.get(field_name)
         if spec and folded_types & {fold(t) for t in spec.not_for_types}:
-            yield Problem(f"{label}: a {'/'.join(types)} card has no {field_name}", at(field_name))
+            found.append(
+                (field_name, f"{label}: a {'/'.join(types)} card has no {field_name}", None)
+            )
+    return existing, found
 
 
 _CORE_SPECS = {
@@ -255,9 +290,20 @@ def _existing(base: Catalog, card_id: Any, name: Any) -> Card | str | None:
     return matches[0] if matches else None
 
 
+def lay_overlays(base: Catalog, paths: Sequence[str | Path]) -> Catalog:
+    """``base`` with the overlay files at ``paths`` read and laid over it, in order (more than
+    deckcheck lays over a catalog is a usage error, refused before any is read)."""
+    refused = too_many_overlays(len(paths))
+    if refused:
+        raise UsageError(f"the command {refused}")
+    for doc in [read_document(path) for path in paths]:  # a file that cannot be read: first
+        base = apply_overlay(base, doc)
+    return base
+
+
 def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:
     """``base`` with ``doc`` laid over it; any problem raises one :class:`CatalogError`."""
-    problems = check_overlay(base, doc)
+    problems, entries = _examine(base, doc)
     if problems:
         raise CatalogError(
             f"catalog overlay has {len(problems)} problem{'s' if len(problems) != 1 else ''}",
@@ -266,9 +312,8 @@ def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:
         )
     cards = {card.id: card for card in base.cards}
     order = len(cards)
-    for raw in doc.cards:
-        existing = _existing(base, raw.get("id"), raw.get("name"))
-        if isinstance(existing, Card):
+    for existing, raw in entries:
+        if existing is not None:
             merged = dict(cards[existing.id].as_dict())
             merged.update(raw)
             cards[existing.id] = card_from_mapping(merged, existing.order, base.fields)
@@ -302,24 +347,36 @@ def build_catalog(
             elif not broken:
                 cards.append(card_from_mapping(raw, len(cards), fields))
         if broken:
+            located = _locate(
+                doc, [(i, key, f"card {i + 1}: {message}", None) for i, key, message in broken[:20]]
+            )
+            more = [f"… and {len(broken) - 20} more"] if len(broken) > 20 else []
             raise CatalogError(
                 "bundled catalog is broken",
                 source=doc.label,
-                details=_located(doc, broken),
+                details=[*(p.describe(doc.label) for p in located), *more],
             )
     return Catalog(
         game, name, tuple(cards), MappingProxyType(dict(fields)), tuple(d.label for d in docs)
     )
 
 
-def _located(doc: CatalogDocument, broken: Sequence[tuple[int, str | None, str]]) -> list[str]:
-    """``file:line: card N: message`` for the first problems of a bundled document."""
+def _locate(
+    doc: CatalogDocument, found: Sequence[tuple[int, str | None, str, int | None]]
+) -> list[Problem]:
+    """Each finding (entry index, key, message, entry it duplicates) as a problem at its line:
+    the key's line in the entry's table, else the table's header line."""
+    if not found:
+        return []
     starts = table_lines(doc.text, "cards")
-    details = []
-    for index, key, message in broken[:20]:
-        start = starts[index] if index < len(starts) else None
-        line = key_line(doc.text, start, key) if key else start
-        details.append(Problem(f"card {index + 1}: {message}", line).describe(doc.label))
-    if len(broken) > 20:
-        details.append(f"… and {len(broken) - 20} more")
-    return details
+
+    def start(index: int) -> int | None:
+        return starts[index] if index < len(starts) else None
+
+    return [
+        Problem(
+            message.replace("{other}", str(start(other) or 0)) if other is not None else message,
+            key_line(doc.text, start(index), key) if key else start(index),
+        )
+        for index, key, message, other in found
+    ]

@@ -8,7 +8,7 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, cast, overload
 
-from deckcheck.core.text import fold, squash
+from deckcheck.core.text import Suggester, fold, squash
 from deckcheck.core.values import frozen
 
 FieldKind = Literal["text", "int", "bool", "list", "data"]
@@ -280,6 +280,12 @@ class Catalog:
         for card in self.cards:
             yield card.name
             yield from card.aliases
+
+    @functools.cached_property
+    def suggest_name(self) -> Suggester:
+        """ "Did you mean" over every spelling of the catalog's cards (``catalog.suggest_name(
+        "Kirk")``), folded once per catalog however many decks and lines ask."""
+        return Suggester(self.names())
 
 
 def card_labels(cards: Iterable[Card]) -> dict[str, str]:

@@ -105,47 +105,50 @@ def bind_selector(
     if not raw:
         raise ConditionError("empty selector: write field:value, id:ID or a card name")
     key, sep, value = raw.partition(":")
-    key_folded = fold(key)
-    known_fields = {fold(f) for f in catalog.fields} | {"type", "name", "id"}
-    if sep and key_folded in known_fields and not value.strip():
+    field_name = _field_named(catalog, key) if sep else None
+    if field_name is None:
+        return _by_name(raw, catalog, name_candidates)
+    if not value.strip():
+        listed = _values(catalog, field_name) if field_name not in ("name", "id") else []
         raise ConditionError(
             f"{raw!r} names the field {key.strip()} but no value",
-            details=[f"values: {', '.join(_values(catalog, key_folded)[:12])}"],
+            details=[f"values: {', '.join(listed[:12])}"],
         )
-    if sep and key_folded in known_fields and value.strip():
-        if key_folded == "id":
-            card = catalog.by_id(value.strip())
-            if card is None:
-                raise ConditionError(f"no card has id {value.strip()!r}")
-            target = card.id
-            return Selector(raw, lambda c: c.id == target)
-        field_name = next(f for f in (*catalog.fields, "type", "name") if fold(f) == key_folded)
-        if field_name == "name":
-            ids = {c.id for c in catalog.by_name(value)}
-            if not ids:
-                hint = suggest(value, list(catalog.names()))
-                raise ConditionError(
-                    f"no {catalog.game} card is named {value.strip()!r}",
-                    details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
-                )
-            return Selector(raw, lambda c: c.id in ids)
-        spec = catalog.fields.get(field_name)
-        wanted = spec.same_as(value) if spec else frozenset({fold(value)})
-        selector = Selector(raw, _field_predicate(field_name, wanted), field_name)
-        if not catalog.any_card(selector, field_name, wanted):
-            values = sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})
-            hint = suggest(value, values) if values else []
+    if field_name == "id":
+        card = catalog.by_id(value.strip())
+        if card is None:
+            raise ConditionError(f"no card has id {value.strip()!r}")
+        target = card.id
+        return Selector(raw, lambda c: c.id == target)
+    if field_name == "name":
+        ids = {c.id for c in catalog.by_name(value)}
+        if not ids:
+            hint = catalog.suggest_name(value)
             raise ConditionError(
-                f"no {catalog.game} card has {field_name} {value.strip()!r}",
-                details=[f"did you mean: {', '.join(hint)}?"]
-                if hint
-                else [
-                    f"{field_name} values: {', '.join(values[:12])}"
-                    if values
-                    else f"no card has a {field_name}"
-                ],
+                f"no {catalog.game} card is named {value.strip()!r}",
+                details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
             )
-        return selector
+        return Selector(raw, lambda c: c.id in ids)
+    spec = catalog.fields.get(field_name)
+    wanted = spec.same_as(value) if spec else frozenset({fold(value)})
+    selector = Selector(raw, _field_predicate(field_name, wanted), field_name)
+    if not catalog.any_card(selector, field_name, wanted):
+        raise _no_card_has(catalog, field_name, value)
+    return selector
+
+
+def _field_named(catalog: Catalog, key: str) -> str | None:
+    """The field (of the catalog, or ``type``, ``name``, ``id``) that ``key`` names in any
+    case or accents, or None."""
+    folded = fold(key)
+    return next((f for f in (*catalog.fields, "type", "name", "id") if fold(f) == folded), None)
+
+
+def _by_name(
+    raw: str, catalog: Catalog, name_candidates: Callable[[str], Sequence[str]] | None
+) -> Selector:
+    """The selector that names one card: by id, by name, by the game's readings of a name;
+    else why ``raw`` selects nothing, with what it may have meant."""
     by_id = catalog.by_id(raw)
     if by_id is not None:
         target = by_id.id
@@ -157,19 +160,41 @@ def bind_selector(
             break
     if named:
         return Selector(raw, lambda c: c.id in named)
+    raise _not_a_selector(raw, catalog)
+
+
+def _no_card_has(catalog: Catalog, field_name: str, value: str) -> ConditionError:
+    """No card holds ``value`` in the field: the values that come near, or those it holds."""
+    values = _values(catalog, field_name)
+    hint = suggest(value, values) if values else []
+    return ConditionError(
+        f"no {catalog.game} card has {field_name} {value.strip()!r}",
+        details=[f"did you mean: {', '.join(hint)}?"]
+        if hint
+        else [
+            f"{field_name} values: {', '.join(values[:12])}"
+            if values
+            else f"no card has a {field_name}"
+        ],
+    )
+
+
+def _not_a_selector(raw: str, catalog: Catalog) -> ConditionError:
+    """``raw`` is no card and no field of the catalog: a misspelt field (``colr:red``), a
+    field's value written alone (``red``, for ``colour:red``), or a misspelt name."""
+    key, _, value = raw.partition(":")
     fields = sorted({"type", *catalog.fields} - {"name", "id"})
     if looks_like_field_value(raw):
         hint = suggest(key, fields, limit=1)
-        raise ConditionError(
+        return ConditionError(
             f"{catalog.game} cards have no field {key!r}"
             + (f" (did you mean {hint[0]}:{value}?)" if hint else ""),
             details=[f"fields: {', '.join(fields)}"],
         )
-    as_value = [
-        f"{f}:{v}" for f in fields for v in _values(catalog, fold(f)) if fold(v) == fold(raw)
-    ]
-    hint = suggest(raw, list(catalog.names()))
-    raise ConditionError(
+    folded = fold(raw)
+    as_value = [f"{f}:{v}" for f in fields for v in _values(catalog, f) if fold(v) == folded]
+    hint = catalog.suggest_name(raw)
+    return ConditionError(
         f"{raw!r} is neither a card name nor field:value",
         details=[f"did you mean: {', '.join(as_value[:3] or hint)}?"]
         if as_value or hint
@@ -186,9 +211,6 @@ def looks_like_field_value(text: str) -> bool:
     return bool(sep) and bool(_FIELD_WORD.fullmatch(key)) and not value[:1].isspace()
 
 
-def _values(catalog: Catalog, field_folded: str) -> list[str]:
+def _values(catalog: Catalog, field_name: str) -> list[str]:
     """The values the catalog's cards hold in a field (for suggestions)."""
-    name = next((f for f in (*catalog.fields, "type") if fold(f) == field_folded), None)
-    if name is None:
-        return []
-    return sorted({str(v) for c in catalog for v in _as_list(c.get(name))})
+    return sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})

@@ -22,7 +22,7 @@ from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.inputs import STDIN, source_label
 from deckcheck.core.result import OK, Json
-from deckcheck.core.text import Suggester, plural_noun
+from deckcheck.core.text import plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE
@@ -261,7 +261,7 @@ def find_card(text: str, loaded: LoadedDeck) -> Card:
         )
         why = match.refused or "it names several cards"
         raise UsageError(f"{text!r}: {why}; give the id: {listed}")
-    hints = Suggester(loaded.catalog.names())(text)
+    hints = loaded.catalog.suggest_name(text)
     raise UsageError(
         f"no {loaded.game.id} card is named {text!r}",
         details=[f"did you mean: {', '.join(hints)}?"] if hints else [],

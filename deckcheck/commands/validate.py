@@ -8,14 +8,7 @@ from pathlib import Path
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.decks.load import load_deck, owned_copies
 from deckcheck.decks.resolve import PartlyResolvedError
-from deckcheck.decks.verdict import (
-    Outcome,
-    Validation,
-    missing_copies,
-    validate_loaded,
-    validate_partly,
-    with_hint,
-)
+from deckcheck.decks.verdict import Outcome, Validation, judge, validate_partly
 from deckcheck.games.context import NO_CONTEXT, Context
 
 
@@ -31,13 +24,9 @@ def validate_paths(
     for path in paths:
         try:
             loaded = load_deck(path, context)
-            missing = None
-            if owned is not None:
-                if loaded.game.id not in collections:
-                    collections[loaded.game.id] = owned_copies(owned, loaded.game, context)
-                missing = missing_copies(loaded, collections[loaded.game.id])
-            report = with_hint(loaded, validate_loaded(loaded))
-            outcomes.append(Outcome(str(path), report=report, missing=missing))
+            if owned is not None and loaded.game.id not in collections:
+                collections[loaded.game.id] = owned_copies(owned, loaded.game, context)
+            outcomes.append(judge(str(path), loaded, collections.get(loaded.game.id)))
         except PartlyResolvedError as exc:
             outcomes.append(Outcome(str(path), report=validate_partly(exc), error=exc))
         except DeckcheckError as exc:

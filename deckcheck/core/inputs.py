@@ -12,22 +12,8 @@ from deckcheck.core.errors import InputFileError
 MAX_INPUT_BYTES = 5 * 1024 * 1024
 """Largest deck, catalog or overlay file read (5 MiB): far above any real deck."""
 
-MAX_OVERLAYS = 32
-"""Catalog overlays one command lays over a game's catalog (header and ``--catalog`` together):
-each is read and checked against the whole catalog, and no one keeps 32 card sets apart."""
-
 STDIN = "-"
 _CZECH_LETTERS = set("ěščřžýáíéůúňťďĚŠČŘŽÝÁÍÉŮÚŇŤĎ")
-
-
-def too_many_overlays(count: int) -> str | None:
-    """Why ``count`` catalog overlays are refused, or None when they are not."""
-    if count <= MAX_OVERLAYS:
-        return None
-    return (
-        f"names {count:,} catalog overlays; deckcheck lays at most {MAX_OVERLAYS} over a "
-        "catalog (is one named again and again?)"
-    )
 
 
 def source_label(path: str | Path) -> str:

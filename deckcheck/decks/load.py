@@ -4,26 +4,18 @@ resolved in the game, variant and catalog its context chooses (:mod:`deckcheck.g
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.catalog.deck import Deck
-from deckcheck.catalog.load import read_document
 from deckcheck.catalog.model import Catalog
-from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
+from deckcheck.core.errors import UsageError
 from deckcheck.core.values import frozen
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
-from deckcheck.decks.resolve import (
-    MAX_REPORTED_LINES,
-    PartlyResolvedError,
-    resolve_deck,
-    unknown_names,
-)
+from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck, unknown_names
 from deckcheck.games.base import Game, Variant
-from deckcheck.games.context import NO_CONTEXT, Context, DeckHeader, Pile
+from deckcheck.games.context import MAX_UNKNOWN, NO_CONTEXT, Context, DeckHeader, Pile
 from deckcheck.games.registry import all_games
 
 
@@ -59,8 +51,7 @@ def open_deck(
                 f"{deck} is a built-in random pile: use it with odds, simulate or hand, "
                 "not as a deck"
             )
-    source = read_deck(deck)
-    return resolve_source(source, context)
+    return resolve_source(read_deck(deck), context)
 
 
 def load_deck(deck: str | Path, context: Context = NO_CONTEXT) -> LoadedDeck:
@@ -88,9 +79,10 @@ def resolve_source(source: DeckSource, context: Context = NO_CONTEXT) -> LoadedD
     Overlays: the file's own ``catalog:`` files first, then the context's. Settings: a header
     line (``missions: 4``), then the context's (``--set missions=4``).
     """
-    _check_header_overlays(source)
-    header = _header(source)
-    chosen = context.choose(header, lambda overlays: _detect(source, overlays))
+    chosen = context.choose(
+        _header(source),
+        lambda catalog, game: unknown_names(source, catalog, game, MAX_UNKNOWN),
+    )
     source = _without(source, chosen.settings)
     try:
         deck = resolve_deck(source, chosen.catalog, chosen.game, chosen.variant.name)
@@ -117,6 +109,8 @@ def _header(source: DeckSource) -> DeckHeader:
         source.header_lines,
         tuple((line.header[0], line.header[1], line.line) for line in source.lines if line.header),
         source.game_hint,
+        source.path.parent if source.path is not None else None,
+        len(source.lines),
     )
 
 
@@ -127,81 +121,3 @@ def _without(source: DeckSource, settings: frozenset[str]) -> DeckSource:
         return source
     kept = tuple(line for line in source.lines if not (line.header and line.header[0] in settings))
     return replace(source, lines=kept)
-
-
-NEARLY_ALL = 0.9
-"""A deck that names no game is read as the game whose catalog knows at least this share of
-its lines (and more than any other game's), so that the few unknown lines can be named."""
-
-
-def _check_header_overlays(source: DeckSource) -> None:
-    """An overlay the deck's ``catalog:`` line names that is not a file: say so at that line
-    of the deck (the overlay's own path alone does not say where it was asked for)."""
-    for overlay in source.catalogs:
-        if overlay.is_file():
-            continue
-        written = overlay.name
-        if source.path is not None:
-            with suppress(ValueError):
-                written = str(overlay.relative_to(source.path.parent))
-        if overlay.is_dir():
-            why = "is a directory, not a file"
-        else:
-            why = "is not a regular file" if overlay.exists() else "no such file"
-        raise InputFileError(
-            f"catalog overlay {written!r}: {why} (looked for {overlay})",
-            source=source.label,
-            line=source.header_lines.get("catalog"),
-        )
-
-
-def _detect(source: DeckSource, overlays: Sequence[str | Path]) -> Game:
-    """The one game whose catalog knows every card of the deck, else the one that knows nearly
-    all of them (:data:`NEARLY_ALL`), whose unknown lines are then reported."""
-    if not source.lines:
-        raise UsageError(
-            "lists no cards and names no game (add 'game: …' or --game)", source=source.label
-        )
-    docs = [read_document(p) for p in overlays]
-    fits: list[Game] = []
-    misses: list[tuple[Game, int]] = []
-    tried: list[str] = []
-    for game in all_games().values():
-        mine = [p for p, d in zip(overlays, docs, strict=True) if d.game == game.id]
-        try:
-            catalog = game.catalog(mine)
-        except DeckcheckError:
-            tried.append(f"{game.id} (its overlay does not apply)")
-            continue
-        missing = unknown_names(source, catalog, game, MAX_REPORTED_LINES)
-        if missing == 0:
-            fits.append(game)
-        else:
-            if missing < MAX_REPORTED_LINES:
-                misses.append((game, missing))
-            many = "or more " if missing >= MAX_REPORTED_LINES else ""
-            tried.append(f"{game.id} ({missing} {many}unknown)")
-    if len(fits) == 1:
-        return fits[0]
-    if not fits:
-        near = sorted(misses, key=lambda gm: gm[1])
-        total = len(source.lines)
-        best = near[0] if near else None
-        if (
-            best is not None
-            and (total - best[1]) / total >= NEARLY_ALL
-            and (len(near) == 1 or near[1][1] > best[1])
-        ):
-            return best[0]
-        raise UsageError(
-            "the deck names no game and no game's catalog knows all its cards; add a "
-            "'game: …' line or --game",
-            source=source.label,
-            details=["tried: " + ", ".join(tried)],
-        )
-    raise UsageError(
-        "the deck names no game and several games know all its cards: "
-        + ", ".join(g.id for g in fits)
-        + "; add a 'game: …' line or --game",
-        source=source.label,
-    )

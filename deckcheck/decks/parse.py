@@ -16,8 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from deckcheck.catalog.load import too_many_overlays
 from deckcheck.core.errors import DeckFormatError
-from deckcheck.core.inputs import STDIN, decode_noted, read_bytes, source_label, too_many_overlays
+from deckcheck.core.inputs import STDIN, decode_noted, read_bytes, source_label
 from deckcheck.core.tomlfile import key_line, parse_toml
 from deckcheck.decks.counts import MAX_COPIES_PER_LINE, parse_count
 from deckcheck.decks.interchange import (

@@ -201,7 +201,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
             )
             continue
         if suggester is None:
-            suggester = Suggester(catalog.names())
+            suggester = catalog.suggest_name
         hints: tuple[str, ...] = ()
         if spent + len(suggester) <= SUGGESTION_BUDGET and len(line.name) <= SUGGESTED_LENGTH:
             hints = tuple(suggester(line.name))

@@ -50,9 +50,11 @@ def variant_verdicts(loaded: LoadedDeck) -> tuple[tuple[str, Report], ...]:
     return tuple(verdicts)
 
 
-def with_hint(loaded: LoadedDeck, report: Report) -> Report:
-    """``report`` with the other variants the deck passes, when it fails its own (a variant
-    that deals the deck at random is no other way to build it: not offered)."""
+def with_hint(loaded: LoadedDeck, report: Report | None = None) -> Report:
+    """``report`` (by default the deck's verdict, :func:`validate_loaded`) with the other
+    variants the deck passes, when it fails its own (a variant that deals the deck at random
+    is no other way to build it: not offered)."""
+    report = validate_loaded(loaded) if report is None else report
     if report.status is not Status.ILLEGAL:
         return report
     variants = loaded.game.spec.variants
@@ -165,6 +167,13 @@ class Outcome:
         if self.report is not None:
             data["partial"] = self.report.to_json()
         return data
+
+
+def judge(path: str, loaded: LoadedDeck, owned: Mapping[str, int] | None = None) -> Outcome:
+    """One opened deck's outcome: every rule's findings, the other variants it passes when it
+    fails its own and, given a collection (card id -> copies), the copies it lacks."""
+    missing = None if owned is None else missing_copies(loaded, owned)
+    return Outcome(path, report=with_hint(loaded), missing=missing)
 
 
 @frozen

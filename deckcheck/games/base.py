@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from deckcheck.catalog.cache import load_bundled, load_definition
-from deckcheck.catalog.load import apply_overlay, read_document
+from deckcheck.catalog.load import lay_overlays
 from deckcheck.catalog.model import Card, Catalog, FieldSpec
 from deckcheck.catalog.names import NameMatch
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError, UsageError
-from deckcheck.core.inputs import too_many_overlays
 from deckcheck.core.result import Json
 from deckcheck.core.text import squash, suggest
 from deckcheck.core.tomlfile import parse_toml
@@ -252,12 +251,7 @@ class Game:
     ) -> Catalog:
         """The bundled catalog with the user's overlay files laid over it, in order, and the
         variant's changes to card fields (a ritual's blood cost) applied last."""
-        refused = too_many_overlays(len(overlays))
-        if refused:
-            raise UsageError(f"the command {refused}")
-        catalog = self.bundled_catalog()
-        for path in overlays:
-            catalog = apply_overlay(catalog, read_document(path))
+        catalog = lay_overlays(self.bundled_catalog(), overlays)
         if variant is not None and variant.card_changes:
             catalog = _changed(catalog, variant.card_changes)
         return catalog

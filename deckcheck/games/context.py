@@ -10,16 +10,17 @@ file's own reading (its lines, its cards) stays in :mod:`deckcheck.decks`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 
+from deckcheck.catalog.load import read_document
 from deckcheck.catalog.model import Catalog
-from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.errors import DeckcheckError, InputFileError, UsageError
 from deckcheck.core.values import frozen
 from deckcheck.games.base import Game, Variant
-from deckcheck.games.registry import get_game
+from deckcheck.games.registry import all_games, get_game
 
 
 @frozen
@@ -27,7 +28,9 @@ class DeckHeader:
     """What a deck file says of itself: its label, the game and variant it names, its overlays
     (``catalog:`` lines), the line of each header key, its ``key: value`` lines before the
     first card (a setting of the game, or a card line: only the game can tell), and the game
-    the file's own program names (``hint``: a Lackey plugin's, say), if any."""
+    the file's own program names (``hint``: a Lackey plugin's, say), if any; ``folder``: the
+    file's folder (its overlays are named relative to it); ``card_lines``: how many lines it
+    has that may name cards (none: it cannot tell its game by its cards)."""
 
     label: str
     game: str | None = None
@@ -36,6 +39,8 @@ class DeckHeader:
     lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     pairs: tuple[tuple[str, str, int | None], ...] = ()
     hint: str | None = None
+    folder: Path | None = None
+    card_lines: int = 0
 
 
 @frozen
@@ -51,8 +56,16 @@ class Chosen:
     settings: frozenset[str] = frozenset()
 
 
-Detect = Callable[[Sequence[str | Path]], Game]
-"""The game a deck's cards belong to, given the overlays laid over each game's catalog."""
+Unknown = Callable[[Catalog, Game], int]
+"""How many of a deck's lines name no card of a game's catalog (counted up to
+:data:`MAX_UNKNOWN`: enough to tell a game that fits, or nearly fits, from one that does not)."""
+
+MAX_UNKNOWN = 100
+"""Unknown lines counted per game when a deck's game is detected from its cards."""
+
+NEARLY_ALL = 0.9
+"""A deck that names no game is read as the game whose catalog knows at least this share of
+its lines (and more than any other game's), so that the few unknown lines can be named."""
 
 
 @frozen
@@ -66,14 +79,17 @@ class Context:
     variant: str | None = None
     settings: Mapping[str, str | int] = field(default_factory=lambda: MappingProxyType({}))
 
-    def choose(self, header: DeckHeader, detect: Detect) -> Chosen:
+    def choose(self, header: DeckHeader, unknown: Unknown) -> Chosen:
         """The game, variant, settings and catalog of the deck whose ``header`` is given.
 
         The game comes from the file, else the context, else the file's program (``hint``),
-        else ``detect``; a file and a context
-        naming two games is a usage error. The variant: the context's, else the file's, else
-        the game's default; settings: the file's header lines, then the context's.
+        else the cards: the one game whose catalog knows every card line (``unknown`` counts
+        those it does not), else the one that knows nearly all (:data:`NEARLY_ALL`). A file
+        and a context naming two games is a usage error. The variant: the context's, else the
+        file's, else the game's default; settings: the file's header lines, then the context's.
+        Overlays: the file's own ``catalog:`` files first, then the context's.
         """
+        _check_header_overlays(header)
         overlays = [*header.overlays, *self.overlays]
         declared = header.game.strip().lower() if header.game else None
         game = self.game.strip().lower() if self.game else None
@@ -86,7 +102,7 @@ class Context:
         # the game the file's own program names, if deckcheck knows it (else: the cards say)
         named = declared or game or (_known_id(header.hint) if header.hint else None)
         with _at_header(header, "game" if declared else None):
-            chosen = get_game(named) if named else detect(overlays)
+            chosen = get_game(named) if named else _detect(header, overlays, unknown)
         with _at_header(header, None if self.variant else "variant"):
             variant = chosen.variant(self.variant or header.variant)
         written = {
@@ -145,6 +161,79 @@ def make_context(
     """The context of a run from the library's keywords (``catalogs``, ``game``, ``variant``,
     ``params``), checked when a deck is opened (a broken deck does not stop the others)."""
     return Context(tuple(catalogs), game, variant, MappingProxyType(dict(params or {})))
+
+
+def _check_header_overlays(header: DeckHeader) -> None:
+    """An overlay the deck's ``catalog:`` line names that is not a file: say so at that line
+    of the deck (the overlay's own path alone does not say where it was asked for)."""
+    for overlay in header.overlays:
+        if overlay.is_file():
+            continue
+        written = overlay.name
+        if header.folder is not None:
+            with suppress(ValueError):
+                written = str(overlay.relative_to(header.folder))
+        if overlay.is_dir():
+            why = "is a directory, not a file"
+        else:
+            why = "is not a regular file" if overlay.exists() else "no such file"
+        raise InputFileError(
+            f"catalog overlay {written!r}: {why} (looked for {overlay})",
+            source=header.label,
+            line=header.lines.get("catalog"),
+        )
+
+
+def _detect(header: DeckHeader, overlays: Sequence[str | Path], unknown: Unknown) -> Game:
+    """The one game whose catalog knows every card line of the deck, else the one that knows
+    nearly all of them (:data:`NEARLY_ALL`), whose unknown lines are then reported."""
+    if not header.card_lines:
+        raise UsageError(
+            "lists no cards and names no game (add 'game: …' or --game)", source=header.label
+        )
+    docs = [read_document(p) for p in overlays]
+    fits: list[Game] = []
+    misses: list[tuple[Game, int]] = []
+    tried: list[str] = []
+    for game in all_games().values():
+        mine = [p for p, d in zip(overlays, docs, strict=True) if d.game == game.id]
+        try:
+            catalog = game.catalog(mine)
+        except DeckcheckError:
+            tried.append(f"{game.id} (its overlay does not apply)")
+            continue
+        missing = unknown(catalog, game)
+        if missing == 0:
+            fits.append(game)
+        else:
+            if missing < MAX_UNKNOWN:
+                misses.append((game, missing))
+            many = "or more " if missing >= MAX_UNKNOWN else ""
+            tried.append(f"{game.id} ({missing} {many}unknown)")
+    if len(fits) == 1:
+        return fits[0]
+    if not fits:
+        near = sorted(misses, key=lambda gm: gm[1])
+        total = header.card_lines
+        best = near[0] if near else None
+        if (
+            best is not None
+            and (total - best[1]) / total >= NEARLY_ALL
+            and (len(near) == 1 or near[1][1] > best[1])
+        ):
+            return best[0]
+        raise UsageError(
+            "the deck names no game and no game's catalog knows all its cards; add a "
+            "'game: …' line or --game",
+            source=header.label,
+            details=["tried: " + ", ".join(tried)],
+        )
+    raise UsageError(
+        "the deck names no game and several games know all its cards: "
+        + ", ".join(g.id for g in fits)
+        + "; add a 'game: …' line or --game",
+        source=header.label,
+    )
 
 
 def _known_id(name: str) -> str | None:

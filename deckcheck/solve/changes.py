@@ -15,7 +15,6 @@ from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import ILLEGAL, OK, Json
-from deckcheck.core.text import Suggester
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
@@ -195,7 +194,7 @@ def resolve_cards(loaded: LoadedDeck, names: Sequence[str], option: str) -> list
             if found:
                 listed = ", ".join(c.id for c in found[:6])
                 raise UsageError(f"{option} {name!r} names several cards; give the id: {listed}")
-            hint = Suggester(loaded.catalog.names())(name)
+            hint = loaded.catalog.suggest_name(name)
             raise UsageError(
                 f"{option} {name!r}: no {loaded.game.id} card of that name",
                 details=[f"did you mean: {', '.join(hint)}?"] if hint else [],

@@ -22,7 +22,7 @@ from functools import cache
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.names import NameMatch, NameRow, NameTable, cards_of
-from deckcheck.core.text import Suggester, fold, tidy
+from deckcheck.core.text import fold, tidy
 from deckcheck.core.values import frozen
 
 __all__ = ["SET_SUFFIXES", "fold", "name_candidates"]
@@ -378,7 +378,7 @@ def _virtual_reissue(
         if match is not None and match.cards and not match.refused:
             found, face = match.cards, match.face
     if not found:
-        near = Suggester(catalog.names())(_STARS.sub("", core).rstrip("+ "))
+        near = catalog.suggest_name(_STARS.sub("", core).rstrip("+ "))
         return NameMatch(
             tuple(c for name in near for c in catalog.by_name(name))[:3],
             refused=(
