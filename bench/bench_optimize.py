@@ -20,7 +20,7 @@ from _common import REPO, machine
 from deckcheck.analysis.odds import OddsOptions
 from deckcheck.decks.load import load_deck
 from deckcheck.games.context import make_context
-from deckcheck.solve.optimize import Search, search
+from deckcheck.solve.optimize import Limits, Search, search
 
 RD = "examples/ren-dhark/terra-custom.txt"
 PC = "examples/planetary-conquerors/legal-50.txt"
@@ -49,7 +49,7 @@ def run(
     """CPU seconds of one search, and its result."""
     loaded = load_deck(str(REPO / deck), make_context(variant=variant))
     start = time.process_time()
-    found, *_ = search(loaded, conditions, OddsOptions(turn=turn), changes=k)
+    found, *_ = search(loaded, conditions, OddsOptions(turn=turn), Limits(changes=k))
     return time.process_time() - start, found
 
 

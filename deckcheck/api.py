@@ -183,6 +183,7 @@ def fix(
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
     Exit code 1 when no legal deck can be reached (the result names the rules)."""
     from deckcheck.commands.fix import fix_deck
+    from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import make_context
 
     return fix_deck(
@@ -190,9 +191,7 @@ def fix(
         keep=keep,
         owned=owned,
         prefer=prefer,
-        write=write,
-        output=output,
-        force=force,
+        target=AnswerTarget(write, output, force),
         context=make_context(catalogs, game, variant, params),
     )
 
@@ -226,6 +225,7 @@ def optimize(
     bound on what could still be gained). Build the best deck from your collection: a deck
     made by :func:`new` and ``owned``."""
     from deckcheck.commands.optimize import optimize_deck
+    from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import make_context
 
     options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
@@ -236,9 +236,7 @@ def optimize(
         changes=changes,
         keep=keep,
         owned=owned,
-        write=write,
-        output=output,
-        force=force,
+        target=AnswerTarget(write, output, force),
         time_limit=time_limit,
         context=make_context(catalogs, game, variant, params),
         progress=progress,

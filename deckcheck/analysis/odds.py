@@ -87,15 +87,19 @@ class TurnRow:
     probability_without_mulligan: float
     exact: bool
 
-    def to_json(self) -> dict[str, Json]:
-        """``{"turn", "cards_seen", "probability", "probability_without_mulligan", "exact"}``."""
-        return {
+    def to_json(self, *, chance_without_mulligan: bool = True) -> dict[str, Json]:
+        """``{"turn", "cards_seen", "probability", "probability_without_mulligan", "exact"}``;
+        ``chance_without_mulligan=False`` leaves ``"probability_without_mulligan"`` out (a
+        curve of the chance alone: ``optimize``'s before and after)."""
+        data: dict[str, Json] = {
             "turn": self.turn,
             "cards_seen": self.cards_seen,
             "probability": self.probability,
-            "probability_without_mulligan": self.probability_without_mulligan,
-            "exact": self.exact,
         }
+        if chance_without_mulligan:
+            data["probability_without_mulligan"] = self.probability_without_mulligan
+        data["exact"] = self.exact
+        return data
 
 
 @frozen

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
     from deckcheck.games.registry import GameList
+    from deckcheck.solve.changes import CountChanges
     from deckcheck.solve.nearest import FixResult
 
 # What a terminal would act on rather than show: C0/C1 controls but tab and newline (escape
@@ -470,35 +471,23 @@ def suggested(result: SuggestedValidation) -> None:
         stdout().print(summary(result.validation), markup=False)
 
 
-def fixed(result: FixResult, heading: bool = True) -> None:
-    """The changes that make the deck legal and the proof, or the rules no deck can meet;
-    the answer's own text when it goes to standard output."""
-    from rich.text import Text
+def _answer_console(result: CountChanges) -> Console:
+    """Where fix and optimize speak: standard error when the answer's own text goes to
+    standard output (``-o -``), else standard output."""
+    return stderr() if result.text is not None and result.written_to is None else stdout()
 
-    console = stderr() if result.text is not None and result.written_to is None else stdout()
-    if result.status == "legal":
-        say(console, (f"{result.deck}: already legal", "green"), " (nothing to change)")
-        return
-    if result.status == "unreachable":
-        say(console, ("no legal deck is reachable", "bold red"), f" from {result.deck}:")
-        for reason in result.reasons:
-            console.print(bullet(reason, indent=2))
-        for note in result.notes:
-            console.print(bullet(note, "·", "dim", indent=2))
-        return
-    what = plural(result.distance, "change") + (
+
+def _distance(result: CountChanges) -> str:
+    """``4 changes (1 added, 3 removed)``: fix's and optimize's totals alike."""
+    return plural(result.distance, "change") + (
         f" ({result.added} added, {result.removed} removed)" if result.distance else ""
     )
-    proof = (
-        "minimal: the solver proved no legal deck is nearer"
-        if result.proven
-        else "not proven minimal"
-    )
-    from deckcheck.cli.fit import shorten_path
 
-    deck = shorten_path(result.deck, max(console.width - 40, 20))
-    title = f"{deck}: " if heading else "suggested fix: "
-    say(console, (title, "bold"), what, (f" · {proof}", "dim"))
+
+def _changes(console: Console, result: CountChanges) -> None:
+    """Each card's copies added or removed, before and after: fix's and optimize's alike."""
+    from rich.text import Text
+
     for change in result.changes:
         sign = "+" if change.delta > 0 else "−"
         console.print(
@@ -508,6 +497,11 @@ def fixed(result: FixResult, heading: bool = True) -> None:
                 (f"  {change.card.id} · {change.before} → {change.after}", "dim"),
             )
         )
+
+
+def _answer_end(console: Console, result: CountChanges) -> None:
+    """How fix's and optimize's answers end: the notes, the answer's verdict, and where the
+    answer went (its own text when it goes to standard output)."""
     for note in result.notes:
         console.print(bullet(note, "·", "dim", indent=2))
     if result.report is not None:
@@ -527,6 +521,34 @@ def fixed(result: FixResult, heading: bool = True) -> None:
         write_text(result.text)
 
 
+def fixed(result: FixResult, heading: bool = True) -> None:
+    """The changes that make the deck legal and the proof, or the rules no deck can meet;
+    the answer's own text when it goes to standard output."""
+    console = _answer_console(result)
+    if result.status == "legal":
+        say(console, (f"{result.deck}: already legal", "green"), " (nothing to change)")
+        return
+    if result.status == "unreachable":
+        say(console, ("no legal deck is reachable", "bold red"), f" from {result.deck}:")
+        for reason in result.reasons:
+            console.print(bullet(reason, indent=2))
+        for note in result.notes:
+            console.print(bullet(note, "·", "dim", indent=2))
+        return
+    proof = (
+        "minimal: the solver proved no legal deck is nearer"
+        if result.proven
+        else "not proven minimal"
+    )
+    from deckcheck.cli.fit import shorten_path
+
+    deck = shorten_path(result.deck, max(console.width - 40, 20))
+    title = f"{deck}: " if heading else "suggested fix: "
+    say(console, (title, "bold"), _distance(result), (f" · {proof}", "dim"))
+    _changes(console, result)
+    _answer_end(console, result)
+
+
 def _chance(p: float | None) -> str:
     return "—" if p is None else _percent(p)
 
@@ -534,9 +556,7 @@ def _chance(p: float | None) -> str:
 def optimized(result: OptimizeResult) -> None:
     """The changes (as fix shows them), the chance before and after, the curve by turn, and
     the proof; the answer's own text when it goes to standard output."""
-    from rich.text import Text
-
-    console = stderr() if result.text is not None and result.written_to is None else stdout()
+    console = _answer_console(result)
     when = f"by turn {result.turn}" if result.turn is not None else f"{result.cards_seen} seen"
     conditions = " and ".join(result.conditions)
     if result.status == "unreachable":
@@ -554,19 +574,8 @@ def optimized(result: OptimizeResult) -> None:
         " → ",
         (_chance(after), "bold green"),
     )
-    what = plural(result.distance, "change") + (
-        f" ({result.added} added, {result.removed} removed)" if result.distance else ""
-    )
-    say(console, f"  {what}")
-    for change in result.changes:
-        sign = "+" if change.delta > 0 else "−"
-        console.print(
-            Text.assemble(
-                (f"  {sign}{abs(change.delta)} ", "green" if change.delta > 0 else "red"),
-                change.card.name,
-                (f"  {change.card.id} · {change.before} → {change.after}", "dim"),
-            )
-        )
+    say(console, f"  {_distance(result)}")
+    _changes(console, result)
     if result.curve_after:
         old = {p.turn: p.probability for p in result.curve_before}
         cells = [
@@ -589,23 +598,7 @@ def optimized(result: OptimizeResult) -> None:
             else (f"; at most {100 * float(result.gain_bound):.2f} points more are possible")
         )
         say(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
-    for note in result.notes:
-        console.print(bullet(note, "·", "dim", indent=2))
-    if result.report is not None:
-        verdict = str(result.report.status)
-        say(
-            console,
-            ("  the answer is ", "dim"),
-            (verdict, "green" if verdict == "legal" else "red"),
-        )
-    if result.written_to is not None:
-        say(
-            console,
-            f"wrote {result.written_to}"
-            + (f" (the old file: {result.backup})" if result.backup else ""),
-        )
-    elif result.text is not None:
-        write_text(result.text)
+    _answer_end(console, result)
 
 
 def games(result: GameList) -> None:

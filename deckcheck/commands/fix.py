@@ -12,14 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck.catalog.deck import Deck, DeckEntry
-from deckcheck.core.errors import DeckcheckError, UsageError
+from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import load_deck, owned_copies
 from deckcheck.decks.verdict import Outcome, Validation
-from deckcheck.export.inplace import answer_text, replace_with_answer
-from deckcheck.export.write import read_now, write_atomically
+from deckcheck.export.inplace import NOWHERE, AnswerTarget
 from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.solve.nearest import FixResult, nearest_legal
 
@@ -30,20 +29,11 @@ def fix_deck(
     keep: Sequence[str] = (),
     owned: str | Path | None = None,
     prefer: str | None = None,
-    write: bool = False,
-    output: str | Path | None = None,
-    force: bool = False,
+    target: AnswerTarget = NOWHERE,
     context: Context = NO_CONTEXT,
 ) -> FixResult:
-    """Load a deck, find its nearest legal deck; with ``write`` replace the file (atomically,
-    the old one kept as ``DECK.bak``), with ``output`` write the answer there (``-``: only
-    return its text)."""
-    if write and output is not None:
-        raise UsageError("give --write or -o FILE, not both")
-    if write and deck == "-":
-        raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
-    # The bytes the answer is for: the file is replaced only if it still holds them.
-    read_at_load = read_now(deck) if write else None
+    """Load a deck, find its nearest legal deck, and put it where ``target`` says."""
+    read_at_load = target.read_deck(deck)
     loaded = load_deck(deck, context)
     counts = owned_copies(owned, loaded.game, context) if owned is not None else None
     result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
@@ -58,17 +48,8 @@ def fix_deck(
         loaded.deck.format,
         loaded.deck.headers,
     )
-    if write:
-        moves = [(c.card, c.delta) for c in result.changes]
-        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, context)
-        return dataclasses.replace(result, text=text, written_to=deck, backup=str(saved))
-    if output is not None:
-        if str(output) == "-":
-            return dataclasses.replace(result, text=answer_text(loaded, answer, None))
-        text = answer_text(loaded, answer, Path(output))
-        write_atomically(output, text, force=force)
-        return dataclasses.replace(result, text=text, written_to=str(output))
-    return result
+    written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
+    return dataclasses.replace(result, written=written)
 
 
 # ------------------------------------------------------------------------ validate --suggest

@@ -14,23 +14,21 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from deckcheck.analysis.odds import OddsOptions, bind, compute_odds
+from deckcheck.analysis.odds import OddsOptions, TurnRow, bind, compute_odds
 from deckcheck.analysis.setup import deck_setup
-from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, UsageError
-from deckcheck.core.result import ILLEGAL, OK, Json
+from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck, load_deck, owned_copies
-from deckcheck.decks.resolve import lookup, pick
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
-from deckcheck.export.inplace import answer_text, replace_with_answer
-from deckcheck.export.write import read_now, write_atomically
+from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.solve.nearest import Change
-from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, UNREACHABLE, Search, relaxed_note, search
+from deckcheck.solve.changes import UNREACHABLE, Change, CountChanges, answer_deck, resolve_cards
+from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, Limits, Search, relaxed_note, search
 
 
 def _fraction_text(p: Fraction | None) -> str | None:
@@ -38,26 +36,7 @@ def _fraction_text(p: Fraction | None) -> str | None:
 
 
 @frozen
-class CurvePoint:
-    """The chance of the conditions by the start of one turn."""
-
-    turn: int
-    cards_seen: int
-    probability: float
-    exact: bool
-
-    def to_json(self) -> dict[str, Json]:
-        """``{"turn", "cards_seen", "probability", "exact"}``."""
-        return {
-            "turn": self.turn,
-            "cards_seen": self.cards_seen,
-            "probability": self.probability,
-            "exact": self.exact,
-        }
-
-
-@frozen
-class OptimizeResult:
+class OptimizeResult(CountChanges):
     """The best deck within the limits, and the proof.
 
     ``status``: ``optimal`` (no legal deck within the limits does better: ``evaluated`` mixes
@@ -85,8 +64,8 @@ class OptimizeResult:
     simulated: int = 0
     reached: int = 0
     gain_bound: Fraction | None = None
-    curve_before: tuple[CurvePoint, ...] = ()
-    curve_after: tuple[CurvePoint, ...] = ()
+    curve_before: tuple[TurnRow, ...] = ()
+    curve_after: tuple[TurnRow, ...] = ()
     report: Report | None = None
     validation_before: Report | None = None
     notes: tuple[str, ...] = ()
@@ -94,41 +73,13 @@ class OptimizeResult:
     pile_before: int | None = None
     pile_after: int | None = None
     deck_size_after: int = 0
-    text: str | None = None
-    written_to: str | None = None
-    backup: str | None = None
+    written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
-
-    @property
-    def exit_code(self) -> int:
-        """0 with an answer (legal), 1 when no legal deck is within the limits."""
-        if self.status == UNREACHABLE:
-            return ILLEGAL
-        if self.report is not None and self.report.status is Status.ILLEGAL:
-            return ILLEGAL
-        return OK
-
-    @property
-    def distance(self) -> int:
-        """Copies added plus copies removed."""
-        return sum(abs(c.delta) for c in self.changes)
-
-    @property
-    def added(self) -> int:
-        """Copies added."""
-        return sum(c.delta for c in self.changes if c.delta > 0)
-
-    @property
-    def removed(self) -> int:
-        """Copies removed."""
-        return -sum(c.delta for c in self.changes if c.delta < 0)
 
     def to_json(self) -> dict[str, Json]:
         """The answer as data (see docs/json.md)."""
         return {
-            "deck": self.deck,
-            "game": self.game,
-            "variant": self.variant,
+            **self.heading_json(),
             "conditions": list(self.conditions),
             "cards_seen": self.cards_seen,
             "turn": self.turn,
@@ -138,10 +89,8 @@ class OptimizeResult:
             "probability_before_exact": _fraction_text(self.before),
             "probability": None if self.after is None else float(self.after),
             "probability_exact": _fraction_text(self.after),
-            "distance": self.distance,
-            "added": self.added,
-            "removed": self.removed,
-            "changes": [c.to_json() for c in self.changes],
+            **self.totals_json(),
+            "changes": self.changes_json(),
             "proof": {
                 "status": self.status,
                 "mixes": self.candidates,
@@ -153,73 +102,16 @@ class OptimizeResult:
                 "gain_bound": None if self.gain_bound is None else float(self.gain_bound),
                 "gain_bound_exact": _fraction_text(self.gain_bound),
             },
-            "curve_before": [p.to_json() for p in self.curve_before],
-            "curve_after": [p.to_json() for p in self.curve_after],
+            "curve_before": [p.to_json(chance_without_mulligan=False) for p in self.curve_before],
+            "curve_after": [p.to_json(chance_without_mulligan=False) for p in self.curve_after],
             "pile_before": self.pile_before,
             "pile_after": self.pile_after,
             "deck_size": self.deck_size_after,
-            "notes": list(self.notes),
-            "validation": None if self.report is None else self.report.to_json(),
-            "written_to": self.written_to,
-            "backup": self.backup,
-            "solve_seconds": round(self.seconds, 3),
+            **self.outcome_json(),
         }
 
 
-# ------------------------------------------------------------------------------ the inputs
-
-
-def resolve_cards(loaded: LoadedDeck, names: Sequence[str], option: str) -> list[str]:
-    """Card names or ids as catalog ids (a name several cards share needs the id)."""
-    ids = []
-    for name in names:
-        match = lookup(name.strip(), loaded.catalog, loaded.game)
-        found = list(match.cards)
-        card = pick(found, loaded.game) if found and not match.refused else None
-        if card is None:
-            if found:
-                listed = ", ".join(c.id for c in found[:6])
-                raise UsageError(f"{option} {name!r} names several cards; give the id: {listed}")
-            hint = loaded.catalog.suggest_name(name)
-            raise UsageError(
-                f"{option} {name!r}: no {loaded.game.id} card of that name",
-                details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
-            )
-        ids.append(card.id)
-    return ids
-
-
 # ------------------------------------------------------------------------------ the answer
-
-
-def _answer_deck(loaded: LoadedDeck, values: Mapping[str, int]) -> tuple[Deck, tuple[Change, ...]]:
-    """The deck with the new counts: its own cards in its order and zones (copies removed
-    from a card's last lines first, added to its first line), new cards after them."""
-    deck = loaded.deck
-    counts = deck.counts()
-    cards = {c.id: c for c in loaded.catalog}
-    left = {i: values.get(i, 0) for i in counts}
-    # Copies kept per line: each line keeps what it has while the card's new total allows,
-    # the first lines first; copies added go to the card's first line.
-    first: dict[str, int] = {}
-    entries: list[DeckEntry] = []
-    for e in deck:
-        keep = min(e.count, left[e.card.id])
-        left[e.card.id] -= keep
-        first.setdefault(e.card.id, len(entries))
-        entries.append(dataclasses.replace(e, count=keep))
-    for card_id, extra in left.items():
-        if extra:
-            at = first[card_id]
-            entries[at] = dataclasses.replace(entries[at], count=entries[at].count + extra)
-    entries = [e for e in entries if e.count]
-    entries += [DeckEntry(cards[i], n) for i, n in values.items() if i not in counts and n]
-    changes = tuple(
-        Change(cards[i], counts.get(i, 0), values.get(i, 0))
-        for i in [*counts, *(i for i in values if i not in counts)]
-        if values.get(i, 0) != counts.get(i, 0)
-    )
-    return dataclasses.replace(deck, entries=tuple(entries)), changes
 
 
 def _chance(
@@ -249,7 +141,7 @@ def _chance(
 
 def _curve(
     loaded: LoadedDeck, conditions: Sequence[str], options: OddsOptions, turns: int
-) -> tuple[CurvePoint, ...]:
+) -> tuple[TurnRow, ...]:
     """The chance by the start of each turn 1..``turns`` (empty where turns do not apply)."""
     if turns < 1:
         return ()
@@ -264,7 +156,7 @@ def _curve(
         )
     except DeckcheckError:
         return ()
-    return tuple(CurvePoint(r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
+    return report.by_turn
 
 
 def _curve_turns(loaded: LoadedDeck, options: OddsOptions, seen: int, procedure: Any) -> int:
@@ -290,17 +182,11 @@ def optimize_loaded(
     """Search, then check the answer as ``odds`` and ``validate`` see it (see the module)."""
     if time_limit is not None and time_limit <= 0:
         raise UsageError("--time-limit is a number of seconds above 0")
-    keep_ids = resolve_cards(loaded, keep, "--keep")
+    keep_ids = frozenset(resolve_cards(loaded, keep, "--keep"))
+    limits = Limits(changes, keep_ids, owned, time_limit)
     before_report = validate_loaded(loaded)
     found, _setup, _bound, query, procedure = search(
-        loaded,
-        conditions,
-        options,
-        changes=changes,
-        keep=keep_ids,
-        owned=owned,
-        time_limit=time_limit,
-        progress=progress,
+        loaded, conditions, options, limits, progress=progress
     )
     before, pile_before = _chance(loaded, conditions, options, query, procedure)
     turns = _curve_turns(loaded, options, query.seen, procedure)
@@ -329,7 +215,8 @@ def optimize_loaded(
             ),
             None,
         )
-    deck, diff = _answer_deck(loaded, found.values)
+    # new cards in the order the search lists them
+    deck, diff = answer_deck(loaded, found.values, found.values)
     answer = dataclasses.replace(loaded, deck=deck)
     report = validate_loaded(answer)
     after, pile_after = _chance(answer, conditions, options, query, procedure)
@@ -387,21 +274,14 @@ def optimize_deck(
     changes: int | None = None,
     keep: Sequence[str] = (),
     owned: str | Path | None = None,
-    write: bool = False,
-    output: str | Path | None = None,
-    force: bool = False,
+    target: AnswerTarget = NOWHERE,
     time_limit: float | None = None,
     context: Context = NO_CONTEXT,
     progress: Callable[[int, int], None] | None = None,
 ) -> OptimizeResult:
-    """Open the deck (and the collection), search, and write the answer where asked:
-    ``write`` replaces the file (the old one kept as ``DECK.bak``), ``output`` writes it there
-    (``-``: only return its text)."""
-    if write and output is not None:
-        raise UsageError("give --write or -o FILE, not both")
-    if write and deck == "-":
-        raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
-    read_at_load = read_now(deck) if write else None  # replaced only if it still holds them
+    """Open the deck (and the collection), search, and put the answer where ``target``
+    says."""
+    read_at_load = target.read_deck(deck)
     loaded = load_deck(deck, context)
     counts = owned_copies(owned, loaded.game, context) if owned is not None else None
     result, answer = optimize_loaded(
@@ -414,21 +294,10 @@ def optimize_deck(
         time_limit=time_limit,
         progress=progress,
     )
-    if answer is None:
-        return result
-    if write:
-        if not result.changes:
-            return result
-        moves = [(c.card, c.delta) for c in result.changes]
-        text, saved = replace_with_answer(deck, read_at_load, loaded, answer, moves, context)
-        return dataclasses.replace(result, text=text, written_to=str(deck), backup=str(saved))
-    if output is not None:
-        if str(output) == "-":
-            return dataclasses.replace(result, text=answer_text(loaded, answer, None))
-        text = answer_text(loaded, answer, Path(output))
-        write_atomically(output, text, force=force)
-        return dataclasses.replace(result, text=text, written_to=str(output))
-    return result
+    if answer is None or (target.write and not result.changes):
+        return result  # no answer, or nothing to change: the file stays as it is
+    written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
+    return dataclasses.replace(result, written=written)
 
 
 __all__ = ["BEST_FOUND", "OPTIMAL", "UNREACHABLE", "OptimizeResult", "Search", "optimize_deck"]

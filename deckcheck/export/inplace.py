@@ -2,7 +2,8 @@
 rewritten (:mod:`deckcheck.decks.rewrite` makes the new bytes), a new line spelled as the
 game's export writes the card; the result is read back and checked before it is written, and
 written under the file's lock, atomically (:mod:`deckcheck.export.write`). ``add``, ``remove``
-and ``fix --write`` share it."""
+and ``fix --write`` share it; ``fix`` and ``optimize`` put their answer where asked
+(:class:`AnswerTarget`: ``--write`` or ``-o``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
 from deckcheck.core.inputs import source_label
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report
 from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
@@ -35,7 +37,7 @@ from deckcheck.decks.rewrite import (
 )
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import formats_for, reference, render, render_with_notes
-from deckcheck.export.write import editing
+from deckcheck.export.write import editing, read_now, write_atomically
 from deckcheck.games.base import Game
 from deckcheck.games.context import NO_CONTEXT, Context
 
@@ -51,6 +53,63 @@ def apply_changes(
     cards."""
     with editing(path) as held:
         held.replace(rewritten(held.data, path, changes, context))
+
+
+@frozen
+class Written:
+    """Where a computed deck went: its text, the file written (None: the text only, for
+    standard output), and the old file's backup when the deck itself was replaced."""
+
+    text: str
+    written_to: str | None = None
+    backup: str | None = None
+
+
+@frozen
+class AnswerTarget:
+    """Where ``fix`` and ``optimize`` put their answer: ``write`` replaces the deck file (the
+    old one kept as ``DECK.bak``), ``output`` writes a file (``-``: the text only; ``force``
+    replaces an existing file); neither: the answer stays in the result."""
+
+    write: bool = False
+    output: str | Path | None = None
+    force: bool = False
+
+    def read_deck(self, deck: str) -> bytes | None:
+        """Refuse what cannot be done before anything is computed; with ``write``, the deck's
+        bytes now: the answer replaces the file only if it still holds them."""
+        if self.write and self.output is not None:
+            raise UsageError("give --write or -o FILE, not both")
+        if self.write and deck == "-":
+            raise UsageError("--write needs a deck file, not standard input (use -o FILE)")
+        return read_now(deck) if self.write else None
+
+    def put(
+        self,
+        deck: str,
+        read_before: bytes | None,
+        loaded: LoadedDeck,
+        answer: Deck,
+        changes: Sequence[tuple[Card, int]],
+        context: Context = NO_CONTEXT,
+    ) -> Written | None:
+        """Write ``answer`` (the deck computed from ``loaded``, which ``changes`` make: each
+        card's copies added or removed) where asked (:func:`replace_with_answer` for
+        ``write``); None when it goes nowhere."""
+        if self.write:
+            text, saved = replace_with_answer(deck, read_before, loaded, answer, changes, context)
+            return Written(text, str(deck), str(saved))
+        if self.output is None:
+            return None
+        if str(self.output) == "-":
+            return Written(answer_text(loaded, answer, None))
+        text = answer_text(loaded, answer, Path(self.output))
+        write_atomically(self.output, text, force=self.force)
+        return Written(text, str(self.output))
+
+
+NOWHERE = AnswerTarget()
+"""The answer stays in the result: nothing is written."""
 
 
 def replace_with_answer(

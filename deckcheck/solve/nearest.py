@@ -22,18 +22,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.analysis.conditions import parse_condition
-from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.catalog.deck import DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
-from deckcheck.core.errors import ConditionError, UsageError
-from deckcheck.core.result import ILLEGAL, OK, Json
+from deckcheck.core.errors import ConditionError
+from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.decks.resolve import lookup, pick
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.export.inplace import Written
 from deckcheck.games.linear import Linear, RuleConstraints
 from deckcheck.games.setaside import pinned
+from deckcheck.solve.changes import (
+    UNREACHABLE,
+    Change,
+    CountChanges,
+    answer_deck,
+    resolve_cards,
+)
 
 TIME_LIMIT = 60.0
 """Seconds HiGHS may spend on one solve; beyond it the answer comes without a proof."""
@@ -46,30 +53,7 @@ _OPTIMAL, _LIMIT, _INFEASIBLE = 0, 1, 2
 
 
 @frozen
-class Change:
-    """One card's copies before and after."""
-
-    card: Card
-    before: int
-    after: int
-
-    @property
-    def delta(self) -> int:
-        """Copies added (positive) or removed (negative)."""
-        return self.after - self.before
-
-    def to_json(self) -> dict[str, Json]:
-        """``{"id", "name", "before", "after"}``."""
-        return {
-            "id": self.card.id,
-            "name": self.card.name,
-            "before": self.before,
-            "after": self.after,
-        }
-
-
-@frozen
-class FixResult:
+class FixResult(CountChanges):
     """The nearest legal deck, or why there is none.
 
     ``status``: ``legal`` (nothing to change), ``fixed`` (``changes`` make it legal; ``proven``
@@ -83,57 +67,27 @@ class FixResult:
     status: str
     before: Report
     changes: tuple[Change, ...] = ()
-    distance: int = 0
     proven: bool = False
     report: Report | None = None
     conflict: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
-    text: str | None = None
-    written_to: str | None = None
-    backup: str | None = None
+    written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
-
-    @property
-    def exit_code(self) -> int:
-        """0 when the answer (or the deck itself) is legal, 1 when no legal deck was found."""
-        if self.status == "unreachable":
-            return ILLEGAL
-        if self.report is not None and self.report.status is Status.ILLEGAL:
-            return ILLEGAL
-        return OK
-
-    @property
-    def added(self) -> int:
-        """Copies added."""
-        return sum(c.delta for c in self.changes if c.delta > 0)
-
-    @property
-    def removed(self) -> int:
-        """Copies removed."""
-        return -sum(c.delta for c in self.changes if c.delta < 0)
 
     def to_json(self) -> dict[str, Json]:
         """The fix as data: the changes, the proof, the answer's validation."""
         return {
-            "deck": self.deck,
-            "game": self.game,
-            "variant": self.variant,
+            **self.heading_json(),
             "status": self.status,
             "status_before": str(self.before.status),
-            "distance": self.distance,
-            "added": self.added,
-            "removed": self.removed,
+            **self.totals_json(),
             "proven_minimal": self.proven,
-            "changes": [c.to_json() for c in self.changes],
+            "changes": self.changes_json(),
             "conflict": list(self.conflict),
             "reasons": list(self.reasons),
-            "notes": list(self.notes),
-            "validation": None if self.report is None else self.report.to_json(),
-            "written_to": self.written_to,
-            "backup": self.backup,
-            "solve_seconds": round(self.seconds, 3),
+            **self.outcome_json(),
         }
 
 
@@ -417,69 +371,6 @@ def _conflict(model: _Model, groups: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------------------- the answer
 
 
-def _answer_deck(
-    loaded: LoadedDeck, values: Mapping[str, int], order: Sequence[str]
-) -> tuple[Deck, tuple[Change, ...]]:
-    deck = loaded.deck
-    counts = deck.counts()
-    cards = {c.id: c for c in loaded.catalog}
-    changes = tuple(
-        Change(cards[i], counts.get(i, 0), values.get(i, 0))
-        for i in [*counts, *(c.id for c in loaded.catalog if c.id not in counts)]
-        if values.get(i, 0) != counts.get(i, 0)
-    )
-    if order:
-        entries = tuple(DeckEntry(cards[i], 1) for i in order)
-    else:
-        # A card's lines keep their zones: copies added go to its first line, copies removed
-        # leave from its last lines first.
-        left = {i: values.get(i, 0) for i in counts}
-        extra = {i: left[i] - counts[i] for i in counts}
-        entries_list: list[DeckEntry] = []
-        for e in reversed(deck.entries):
-            take = e.count
-            if extra[e.card.id] < 0:
-                cut = min(take, -extra[e.card.id])
-                take -= cut
-                extra[e.card.id] += cut
-            if take:
-                entries_list.append(dataclasses.replace(e, count=take))
-        entries_list.reverse()
-        for i, e in enumerate(entries_list):
-            if extra.get(e.card.id, 0) > 0:
-                entries_list[i] = dataclasses.replace(e, count=e.count + extra[e.card.id])
-                extra[e.card.id] = 0
-        new = [
-            DeckEntry(c, values[c.id])
-            for c in loaded.catalog
-            if c.id not in counts and values.get(c.id, 0)
-        ]
-        if new and loaded.game.place is not None and any(e.zone for e in deck.entries):
-            # where the file has zones, a card the answer adds goes where the game puts it
-            new = list(loaded.game.place(dataclasses.replace(deck, entries=tuple(new))).entries)
-        entries = tuple(entries_list + new)
-    return dataclasses.replace(deck, entries=entries), changes
-
-
-def _resolve_keep(loaded: LoadedDeck, names: Sequence[str]) -> list[str]:
-    ids = []
-    for name in names:
-        match = lookup(name.strip(), loaded.catalog, loaded.game)
-        found = list(match.cards)
-        card = pick(found, loaded.game) if found and not match.refused else None
-        if card is None:
-            if found:
-                listed = ", ".join(c.id for c in found[:6])
-                raise UsageError(f"--keep {name!r} names several cards; give the id: {listed}")
-            hint = loaded.catalog.suggest_name(name)
-            raise UsageError(
-                f"--keep {name!r}: no {loaded.game.id} card of that name",
-                details=[f"did you mean: {', '.join(hint)}?"] if hint else [],
-            )
-        ids.append(card.id)
-    return ids
-
-
 def _prefer(loaded: LoadedDeck, text: str | None) -> Callable[[Card], bool] | None:
     if not text:
         return None
@@ -512,7 +403,7 @@ def nearest_legal(
     codes = list(loaded.variant.rules)
     stated, unstated = _collect(loaded, codes)
     # The options are read first: a misspelt --keep is an error even on a legal deck.
-    keep_ids = _resolve_keep(loaded, keep)
+    keep_ids = resolve_cards(loaded, keep, KEEP)
     preferred = _prefer(loaded, prefer)
     if before.status is Status.LEGAL:
         return FixResult(**base, status="legal", before=before, report=before, proven=True)
@@ -528,7 +419,7 @@ def nearest_legal(
             reasons = [f"the solver stopped without an answer (status {first.status})"]
         return FixResult(
             **base,
-            status="unreachable",
+            status=UNREACHABLE,
             before=before,
             conflict=tuple(conflict),
             reasons=tuple(reasons),
@@ -556,7 +447,12 @@ def nearest_legal(
             values = second.values
     seconds = time.perf_counter() - started
     order = next((rc.order for rc in stated.values() if rc.order), ())
-    deck, changes = _answer_deck(loaded, values, order)
+    # new cards in catalog order, where the game puts them
+    deck, changes = answer_deck(loaded, values, (c.id for c in loaded.catalog), place=not order)
+    if order:
+        # the rules fix the cards' order (a Drake stack): one line a card, in that order
+        by_id = {c.id: c for c in loaded.catalog}
+        deck = dataclasses.replace(deck, entries=tuple(DeckEntry(by_id[i], 1) for i in order))
     report = validate_loaded(dataclasses.replace(loaded, deck=deck))
     notes = list(unstated)
     notes += [f"{code}: {rc.note}" for code, rc in stated.items() if rc.note and rc.exact]
@@ -575,7 +471,6 @@ def nearest_legal(
         status="fixed",
         before=before,
         changes=changes,
-        distance=sum(abs(c.delta) for c in changes),
         proven=proven,
         report=report,
         notes=tuple(notes),

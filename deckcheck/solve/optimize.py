@@ -45,10 +45,10 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.compare import Comparison
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
 from deckcheck.games.linear import Linear, RuleConstraints
+from deckcheck.solve.changes import UNREACHABLE
 
 OPTIMAL = "optimal"
 BEST_FOUND = "best found"
-UNREACHABLE = "unreachable"
 
 MAX_CANDIDATES = 2_000_000
 """Most class mixes a search may list; past it the user narrows the search (``--changes``)."""
@@ -181,10 +181,21 @@ class _Programme:
 
 
 @frozen
-class _Limits:
-    changes: int | None
-    keep: frozenset[str]
-    owned: Mapping[str, int] | None
+class Limits:
+    """Which decks a search may answer with, and for how long it may look: at most
+    ``changes`` copies added plus removed (None: any number), the cards ``keep`` (catalog
+    ids) never removed, every card's copies within what the deck holds or the collection
+    ``owned`` has (card id -> copies; None: any card of the catalog); after ``time_limit``
+    seconds (None: none) the best deck found so far is the answer."""
+
+    changes: int | None = None
+    keep: frozenset[str] = frozenset()
+    owned: Mapping[str, int] | None = None
+    time_limit: float | None = None
+
+
+NO_LIMITS = Limits()
+"""Any legal deck of the catalog's cards, however long the search takes."""
 
 
 class _Model:
@@ -195,7 +206,7 @@ class _Model:
         loaded: LoadedDeck,
         setup: DrawSetup,
         bound: Bound,
-        limits: _Limits,
+        limits: Limits,
         seen: int,
     ) -> None:
         self.loaded = loaded
@@ -266,7 +277,7 @@ class _Model:
     # -- bounds --------------------------------------------------------------------------
 
     def _per_card_cap(
-        self, stated: Mapping[str, RuleConstraints], limits: _Limits, seen: int
+        self, stated: Mapping[str, RuleConstraints], limits: Limits, seen: int
     ) -> int:
         numbers = [self.loaded.deck.size, seen, 1]
         for rc in stated.values():
@@ -274,7 +285,7 @@ class _Model:
                 numbers += [abs(b) for b in (c.low, c.high) if b is not None]
         return max(numbers)
 
-    def _upper(self, card_id: str, have: int, limits: _Limits) -> int:
+    def _upper(self, card_id: str, have: int, limits: Limits) -> int:
         high = have + limits.changes if limits.changes is not None else max(self.cap, have)
         if limits.owned is not None:
             high = min(high, max(have, limits.owned.get(card_id, 0)))
@@ -298,7 +309,7 @@ class _Model:
     def _linear(self, c: Linear, helper: Mapping[str, int]) -> None:
         _state(self.programme, c, helper, self.card_var)
 
-    def _distance(self, limits: _Limits) -> None:
+    def _distance(self, limits: Limits) -> None:
         """Copies added plus copies removed, as ``fix`` counts them."""
         p = self.programme
         self.distance: dict[int, float] = {}
@@ -671,28 +682,24 @@ def search(
     loaded: LoadedDeck,
     conditions: Sequence[str],
     options: OddsOptions,
+    limits: Limits = NO_LIMITS,
     *,
-    changes: int | None = None,
-    keep: Iterable[str] = (),
-    owned: Mapping[str, int] | None = None,
-    time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> tuple[Search, DrawSetup, Bound, Query, Procedure]:
-    """Search the legal decks within the limits for the best exact chance of ``conditions``
-    (see the module's description). ``keep``: card ids never removed; ``owned``: card id ->
-    copies in the collection; ``time_limit``: seconds, after which the best deck found so far
-    is the answer, with a bound on what could still be gained."""
+    """Search the legal decks within ``limits`` for the best exact chance of ``conditions``
+    (see the module's description); a search cut short by its time limit answers with the
+    best deck found so far and a bound on what could still be gained."""
     from deckcheck.draws.facade import Policy
 
     started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
+    changes = limits.changes
+    deadline = None if limits.time_limit is None else started + limits.time_limit
     if changes is not None and changes < 0:
         raise UsageError("--changes cannot be negative")
     setup = deck_setup(loaded)
     bound = bind(setup, conditions, options)
     seen, procedure = _seen(setup, bound.procedure, options)
     query = Query(seen, options.second, options.mulligan == "rules", options.turn)
-    limits = _Limits(changes, frozenset(keep), owned)
     model = _Model(loaded, setup, bound, limits, seen)
     if model.later:
         model.inexact = True
