@@ -11,11 +11,16 @@ order once the frame and the spaces are taken out.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, TESTS, invoke
 
 from deckcheck.cli import render
+from deckcheck.commands import validate as validate_command
+from deckcheck.decks.verdict import Validation
+from deckcheck.games.context import NO_CONTEXT, Context
 
 DECKS = sorted(EXAMPLES.glob("*/*.txt")) + sorted(
     p for p in (TESTS / "nasty").iterdir() if p.is_file()
@@ -26,7 +31,35 @@ WIDTHS = (20, 37, 80)
 _FRAME = re.compile(r"[╭╮╰╯│─\s]")
 
 
+_VALIDATED: list[tuple[tuple[str, ...], Context, Validation]] = []
+
+
+def _validate_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command validates the decks once for all widths and both ways: what differs is how
+    the same findings are written (validating is most of a run's cost, and is tested on its
+    own in test_examples)."""
+    validate_paths = validate_command.validate_paths
+
+    def once(
+        paths: Sequence[str | Path],
+        context: Context = NO_CONTEXT,
+        *,
+        owned: str | Path | None = None,
+    ) -> Validation:
+        key = tuple(map(str, paths))
+        for done, its_context, validation in _VALIDATED:
+            if (done, its_context) == (key, context) and owned is None:
+                return validation
+        validation = validate_paths(paths, context, owned=owned)
+        if owned is None:
+            _VALIDATED.append((key, context, validation))
+        return validation
+
+    monkeypatch.setattr(validate_command, "validate_paths", once)
+
+
 def _shown(monkeypatch: pytest.MonkeyPatch, width: int, by_rich: bool) -> tuple[int, str, str]:
+    _validate_once(monkeypatch)
     monkeypatch.setenv("COLUMNS", str(width))
     if by_rich:
         monkeypatch.setenv("TTY_COMPATIBLE", "0")
