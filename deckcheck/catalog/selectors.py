@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from weakref import WeakKeyDictionary
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.errors import ConditionError
@@ -38,19 +39,27 @@ def _value_matches(value: object, wanted: frozenset[str]) -> bool:
 
 
 def _field_predicate(field_name: str, wanted: frozenset[str]) -> Callable[[Card], bool]:
-    """``_value_matches(card.get(field_name), wanted)``, decided once per distinct value: a
-    deck of thousands of cards holds a few dozen values of a field, and folding each card's
-    value again for every condition was most of what binding conditions cost."""
-    decided: dict[object, bool] = {}
+    """``_value_matches(card.get(field_name), wanted)``, decided once per card and once per
+    distinct value: a game's rules ask the same selector of the same cards for every deck and
+    variant they check, and a catalog of thousands of cards holds a few dozen values of a
+    field (folding each card's value again for every condition was most of what binding
+    conditions cost)."""
+    by_value: dict[object, bool] = {}
+    by_card: dict[Card, bool] = {}  # cards compare by identity: a variant's changed card is new
 
     def predicate(card: Card) -> bool:
+        got = by_card.get(card)
+        if got is not None:
+            return got
         value = card.get(field_name)
         key = value_key(value)
         if key is None:
-            return _value_matches(value, wanted)
-        got = decided.get(key)
-        if got is None:
-            got = decided[key] = _value_matches(value, wanted)
+            got = _value_matches(value, wanted)
+        else:
+            got = by_value.get(key)
+            if got is None:
+                got = by_value[key] = _value_matches(value, wanted)
+        by_card[card] = got
         return got
 
     return predicate
@@ -90,17 +99,35 @@ def _as_list(value: object) -> list[object]:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
+_BOUND: WeakKeyDictionary[Catalog, dict[tuple[str, object], Selector]] = WeakKeyDictionary()
+"""Each catalog's bound selectors: a game's own (set-aside rules, copy limits, totals) are
+bound for every deck and variant checked, and keep what they decided card by card."""
+
+
 def bind_selector(
     text: str,
     catalog: Catalog,
     name_candidates: Callable[[str], Sequence[str]] | None = None,
 ) -> Selector:
-    """Turn selector text into a predicate over ``catalog``'s cards.
+    """Turn selector text into a predicate over ``catalog``'s cards (bound once per catalog).
 
     ``field:value`` when the part before the colon is a field the catalog knows; otherwise the
     whole text is a card name (names may hold colons) or an id. ``name_candidates`` is the
     game's way of reading deck spellings (``Kira**``), so a condition accepts what a deck does.
     """
+    bound = _BOUND.setdefault(catalog, {})
+    key = (text, name_candidates)
+    found = bound.get(key)
+    if found is None:
+        found = bound[key] = _bind(text, catalog, name_candidates)
+    return found
+
+
+def _bind(
+    text: str,
+    catalog: Catalog,
+    name_candidates: Callable[[str], Sequence[str]] | None,
+) -> Selector:
     raw = text.strip().strip("\"'").strip()
     if not raw:
         raise ConditionError("empty selector: write field:value, id:ID or a card name")
