@@ -112,8 +112,13 @@ class Card:
 
     def has_type(self, kind: str) -> bool:
         """Whether the card is of this type (case-insensitive)."""
-        k = fold(kind)
-        return any(fold(t) == k for t in self.types)
+        return fold(kind) in self.folded_types
+
+    @functools.cached_property
+    def folded_types(self) -> frozenset[str]:
+        """The card's types folded (:func:`~deckcheck.core.text.fold`), for the rules that ask
+        every card's type for every deck they check."""
+        return frozenset(fold(t) for t in self.types)
 
     @property
     def type_label(self) -> str:
