@@ -9,9 +9,10 @@ from deckcheck.catalog.model import card_labels
 from deckcheck.core.errors import DeckcheckError, UnknownCardsError
 from deckcheck.core.result import BAD_INPUT, Json, worst_exit_code
 from deckcheck.core.values import frozen
-from deckcheck.core.violations import Report, Status, Violation
+from deckcheck.core.violations import Report, Severity, Status, Violation
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import PartlyResolvedError
+from deckcheck.games.base import Variant
 
 
 def validate_loaded(loaded: LoadedDeck) -> Report:
@@ -53,20 +54,31 @@ def variant_verdicts(loaded: LoadedDeck) -> tuple[tuple[str, Report], ...]:
 def with_hint(loaded: LoadedDeck, report: Report | None = None) -> Report:
     """``report`` (by default the deck's verdict, :func:`validate_loaded`) with the other
     variants the deck passes, when it fails its own (a variant that deals the deck at random
-    is no other way to build it: not offered)."""
+    is no other way to build it, and one that changes cards would read the deck anew: neither
+    is offered)."""
     report = validate_loaded(loaded) if report is None else report
     if report.status is not Status.ILLEGAL:
         return report
-    variants = loaded.game.spec.variants
+    game = loaded.game
     passing = tuple(
         name
-        for name, other in variant_verdicts(loaded)
+        for name, variant in game.variants.items()
         if name != loaded.variant.name
-        and not variants[name].random
-        and other.status is Status.LEGAL
+        and not variant.card_changes
+        and not game.spec.variants[name].random
+        and legal_under(loaded, variant)
     )
-    option = loaded.game.spec.game.variant_option
-    return replace(report, legal_under=passing, variant_option=option)
+    return replace(report, legal_under=passing, variant_option=game.spec.game.variant_option)
+
+
+def legal_under(loaded: LoadedDeck, variant: Variant) -> bool:
+    """Whether the deck is legal under ``variant``: its rules run only until one finds an
+    error or cannot decide (a yes or no needs no more; a report needs every finding)."""
+    for code in variant.rules:
+        for finding in loaded.game.rule(code)(loaded.deck, loaded.catalog, variant):
+            if finding.severity is not Severity.WARNING:
+                return False
+    return True
 
 
 def card_names(loaded: LoadedDeck, ids: Iterable[str]) -> dict[str, str]:
