@@ -146,7 +146,7 @@ def _examine(
         return [Problem(f"is a catalog for {doc.game!r}, not for {base.game!r}", 1)], []
     seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}
-    found: list[tuple[int, str | None, str, int | None]] = []
+    found: list[tuple[int, *_Finding]] = []
     entries: list[tuple[Card | None, Mapping[str, Any]]] = []
     for index, raw in enumerate(doc.cards):
         existing, findings = _check_entry(base, raw, index, seen_ids, seen_names)
@@ -155,9 +155,10 @@ def _examine(
     return [*doc.problems, *_locate(doc, found)], entries
 
 
-_Finding = tuple[str | None, str, int | None]
+_Finding = tuple[str | None, str | tuple[str, str], int | None]
 """What is wrong with one overlay entry: the key it is written at (None: the entry itself),
-the message, and the entry it duplicates (its line fills ``{other}`` in the message)."""
+the message, and the entry it duplicates (the message is then the text before and after that
+entry's line, which is known once the file is read for lines)."""
 
 
 def _check_entry(
@@ -194,7 +195,7 @@ def _check_entry(
         found.append(
             (
                 None,
-                f"{label}: duplicate of the entry on line {{other}} (both are card {key!r})",
+                (f"{label}: duplicate of the entry on line ", f" (both are card {key!r})"),
                 seen_ids[key],
             )
         )
@@ -203,7 +204,7 @@ def _check_entry(
         folded = fold(name)
         if folded in seen_names and (existing is None or existing.id not in seen_ids):
             found.append(
-                ("name", f"{label}: duplicate name (also on line {{other}})", seen_names[folded])
+                ("name", (f"{label}: duplicate name (also on line ", ")"), seen_names[folded])
             )
         if existing is None and base.by_name(name):
             taken = ", ".join(c.id for c in base.by_name(name))
@@ -361,22 +362,24 @@ def build_catalog(
     )
 
 
-def _locate(
-    doc: CatalogDocument, found: Sequence[tuple[int, str | None, str, int | None]]
-) -> list[Problem]:
+def _locate(doc: CatalogDocument, found: Sequence[tuple[int, *_Finding]]) -> list[Problem]:
     """Each finding (entry index, key, message, entry it duplicates) as a problem at its line:
     the key's line in the entry's table, else the table's header line."""
     if not found:
         return []
     starts = table_lines(doc.text, "cards")
 
-    def start(index: int) -> int | None:
-        return starts[index] if index < len(starts) else None
+    def start(index: int | None) -> int | None:
+        return starts[index] if index is not None and index < len(starts) else None
+
+    def text(message: str | tuple[str, str], other: int | None) -> str:
+        return (
+            message if isinstance(message, str) else f"{message[0]}{start(other) or 0}{message[1]}"
+        )
 
     return [
         Problem(
-            message.replace("{other}", str(start(other) or 0)) if other is not None else message,
-            key_line(doc.text, start(index), key) if key else start(index),
+            text(message, other), key_line(doc.text, start(index), key) if key else start(index)
         )
         for index, key, message, other in found
     ]

@@ -183,7 +183,6 @@ class Cards(Sequence[Card]):
         self._cards: tuple[Card, ...] = tuple(cards)
         self._index: CardIndex | None = None
         self._squashed: dict[str, list[int]] | None = None
-        self._found: dict[tuple[str, frozenset[str]], bool] = {}
 
     def __len__(self) -> int:
         return len(self._cards)
@@ -221,14 +220,8 @@ class Cards(Sequence[Card]):
     def any_card(self, predicate: Callable[[Card], bool], field: str, keys: Iterable[str]) -> bool:
         """Whether some card satisfies ``predicate``, which looks in ``field`` for one of the
         folded values ``keys``; a catalog with an index of its values (the cache's) answers
-        without making every card. Remembered by field and values: the rules bind the same
-        selectors on every validation (STCCG's seed cards, each variant's), and a search
-        through every card is most of what binding one costs."""
-        key = (field, frozenset(keys))
-        found = self._found.get(key)
-        if found is None:
-            found = self._found[key] = any(predicate(card) for card in self)
-        return found
+        without making every card."""
+        return any(predicate(card) for card in self)
 
     def by_squashed_name(self, key: str) -> list[Card]:
         """Every card with a name or alias whose squashed form (:func:`squash`) is ``key``."""
