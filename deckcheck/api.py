@@ -1,7 +1,10 @@
 """deckcheck as a library: one function per command, each returning a frozen result.
 
 Every function takes its main inputs positionally and everything else by keyword, with the same
-names throughout (``catalogs``, ``game``, ``variant``, ``params``). Every result has
+names throughout: the context (``catalogs``, ``game``, ``variant``, ``params``: :class:`Where`)
+and the draw options (``seen``, ``turn``, ``second``, ``mulligan``, ``redraws``,
+``redraw_policy``, ``by_turn``: :class:`Draw`). Each function builds its command's request
+and runs it. Every result has
 ``exit_code`` (what the command line would exit with) and ``to_json()`` (what ``--json``
 prints); its other fields are documented on its class. Bad input raises
 :class:`deckcheck.core.errors.DeckcheckError` (the command line's exit code 2).
@@ -16,33 +19,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
-from deckcheck.core.errors import UsageError
 from deckcheck.core.result import Json, Result
 
 if TYPE_CHECKING:
     from deckcheck.analysis.anyof import DistributionReport
-    from deckcheck.analysis.odds import (
-        GameRule,
-        OddsOptions,
-        OddsReport,
-    )
+    from deckcheck.analysis.odds import OddsOptions, OddsReport
     from deckcheck.analysis.stats import StatsReport
     from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.catalog_check import CatalogCheck
+    from deckcheck.commands.catalog_template import CatalogTemplate
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
-    from deckcheck.commands.fix import SuggestedValidation
+    from deckcheck.commands.games import GameList
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.commands.tune import TuneReport
+    from deckcheck.commands.validate import SuggestedValidation
     from deckcheck.decks.verdict import Validation
-    from deckcheck.games.catalog_check import CatalogCheck
-    from deckcheck.games.catalog_template import CatalogTemplate
-    from deckcheck.games.context import parse_settings
-    from deckcheck.games.registry import GameList
+    from deckcheck.games.context import Context, parse_settings
     from deckcheck.solve.nearest import FixResult
 
 __all__ = [
@@ -89,80 +87,108 @@ __all__ = [
 ]
 
 Paths = Sequence[str | Path]
+Progress = Callable[[int, int], None]
 
-MAX_REDRAWS = 100
-"""Exact fractions grow by a few digits per redraw; beyond this "unlimited" says it better."""
+
+class Overlays(TypedDict, total=False):
+    """Catalog overlays and the variant whose changes the cards carry."""
+
+    catalogs: Paths
+    variant: str | None
+
+
+class Where(Overlays, total=False):
+    """The context keywords: catalog overlays, the game, the variant and its settings."""
+
+    game: str | None
+    params: Mapping[str, str | int] | None
+
+
+class Draw(Where, total=False):
+    """The context and draw keywords: cards ``seen`` or the ``turn``, ``second`` player, the
+    ``mulligan`` ("rules" or "none"), ``redraws`` (a number, "unlimited"; None: the game's),
+    the ``redraw_policy`` ("optimal" or "always"), a table ``by_turn``."""
+
+    seen: int | None
+    turn: int | None
+    second: bool
+    mulligan: str
+    redraws: int | str | None
+    redraw_policy: str
+    by_turn: int | None
+
+
+def _context(keywords: Mapping[str, Any]) -> Context:
+    """The one place the library's context keywords become a :class:`Context`."""
+    from deckcheck.games.context import make_context
+
+    unknown = sorted(keywords.keys() - Where.__optional_keys__)
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+    get = keywords.get
+    return make_context(get("catalogs", ()), get("game"), get("variant"), get("params"))
+
+
+def _split(keywords: Draw) -> tuple[OddsOptions, Context]:
+    """The draw options (checked) and the context of a draw command's keywords."""
+    from deckcheck.analysis.odds import draw_options
+
+    rest: dict[str, Any] = dict(keywords)
+    drawn = Draw.__optional_keys__ - Where.__optional_keys__
+    return draw_options(**{k: rest.pop(k) for k in drawn if k in rest}), _context(rest)
 
 
 def games() -> GameList:
     """The games deckcheck knows, their variants and built-in random piles."""
-    from deckcheck.games.registry import list_games
+    from deckcheck.commands import games
 
-    return list_games()
+    return games.run()
 
 
 def cards(
-    game: str,
-    search: str | Sequence[str] | None = None,
-    *,
-    catalogs: Paths = (),
-    variant: str | None = None,
+    game: str, search: str | Sequence[str] | None = None, **where: Unpack[Overlays]
 ) -> CardSearch:
     """A game's cards matching every term of ``search`` (part of a name or id, ``field:value``
     or ``field<=N``), as ``variant`` (if given) changes them."""
-    from deckcheck.commands.cards import find_cards
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import cards
 
-    return find_cards(game, search, make_context(catalogs, variant=variant))
+    terms = search if search is None or isinstance(search, str) else tuple(search)
+    return cards.run(cards.CardsRequest(game, terms, _context(where)))
 
 
 def validate(
-    decks: Sequence[str | Path],
-    *,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, str | int] | None = None,
-    owned: str | Path | None = None,
+    decks: Sequence[str | Path], *, owned: str | Path | None = None, **where: Unpack[Where]
 ) -> Validation:
     """Check decks against their game's construction rules; a deck that cannot be read is an
     outcome with its error, and does not stop the others. ``params`` change the settings the game
     declares (``{"missions": 4}``; :func:`parse_settings` reads ``KEY=VALUE`` texts).
     ``owned``: a deck file listing a collection; each outcome lists the copies it lacks
     (``missing``), the exit code staying the decks'."""
-    from deckcheck.commands.validate import validate_paths
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import validate
+    from deckcheck.decks.verdict import Validation
 
-    return validate_paths(decks, make_context(catalogs, game, variant, params), owned=owned)
+    result = validate.run(validate.ValidateRequest(tuple(decks), _context(where), owned))
+    assert isinstance(result, Validation)
+    return result
 
 
-def legality(deck: str | Path, *, catalogs: Paths = (), game: str | None = None) -> Legality:
+def legality(deck: str | Path, **where: Unpack[Where]) -> Legality:
     """The deck under every variant of its game: one row each (variant, status, the codes of
     its findings), like a deck site's legality panel."""
-    from deckcheck.commands.legality import deck_legality
-    from deckcheck.decks.load import load_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import legality
 
-    context = make_context(catalogs, game)
-    return deck_legality(load_deck(deck, context), context)
+    return legality.run(legality.LegalityRequest(deck, _context(where)))
 
 
 def validate_and_suggest(
-    decks: Sequence[str | Path],
-    *,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, str | int] | None = None,
+    decks: Sequence[str | Path], **where: Unpack[Where]
 ) -> SuggestedValidation:
     """:func:`validate`, and for each illegal deck the nearest legal deck (:func:`fix`)."""
-    from deckcheck.commands.fix import SuggestedValidation, suggest_fixes
-    from deckcheck.commands.validate import validate_paths
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import validate
 
-    context = make_context(catalogs, game, variant, params)
-    validation = validate_paths(decks, context)
-    return SuggestedValidation(validation, suggest_fixes(validation.outcomes, context=context))
+    result = validate.run(validate.ValidateRequest(tuple(decks), _context(where), suggest=True))
+    assert isinstance(result, validate.SuggestedValidation)
+    return result
 
 
 def fix(
@@ -174,35 +200,22 @@ def fix(
     write: bool = False,
     output: str | Path | None = None,
     force: bool = False,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, str | int] | None = None,
+    **where: Unpack[Where],
 ) -> FixResult:
     """The nearest legal deck, fewest copies added plus removed, proven minimal by the solver;
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
     Exit code 1 when no legal deck can be reached (the result names the rules)."""
-    from deckcheck.commands.fix import fix_deck
+    from deckcheck.commands import fix
     from deckcheck.export.inplace import AnswerTarget
-    from deckcheck.games.context import make_context
 
-    return fix_deck(
-        deck,
-        keep=keep,
-        owned=owned,
-        prefer=prefer,
-        target=AnswerTarget(write, output, force),
-        context=make_context(catalogs, game, variant, params),
-    )
+    target = AnswerTarget(write, output, force)
+    return fix.run(fix.FixRequest(deck, tuple(keep), owned, prefer, target, _context(where)))
 
 
 def optimize(
     deck: str,
     conditions: Sequence[str],
     *,
-    seen: int | None = None,
-    turn: int | None = None,
-    second: bool = False,
     changes: int | None = None,
     owned: str | Path | None = None,
     keep: Sequence[str] = (),
@@ -210,13 +223,8 @@ def optimize(
     write: bool = False,
     output: str | Path | None = None,
     force: bool = False,
-    mulligan: str = "rules",
-    redraw_policy: str = "optimal",
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-    params: Mapping[str, str | int] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
+    **draw: Unpack[Draw],
 ) -> OptimizeResult:
     """The legal deck within ``changes`` copies changed (any number: None), of catalog cards
     or of the collection ``owned``, keeping ``keep``, with the best exact chance that all
@@ -224,105 +232,49 @@ def optimize(
     ``"optimal"``); ``time_limit`` seconds cut the search short (``"best found"``, with the
     bound on what could still be gained). Build the best deck from your collection: a deck
     made by :func:`new` and ``owned``."""
-    from deckcheck.commands.optimize import optimize_deck
+    from deckcheck.commands import optimize
     from deckcheck.export.inplace import AnswerTarget
-    from deckcheck.games.context import make_context
 
-    options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
-    return optimize_deck(
-        deck,
-        conditions,
-        options,
-        changes=changes,
-        keep=keep,
-        owned=owned,
-        target=AnswerTarget(write, output, force),
-        time_limit=time_limit,
-        context=make_context(catalogs, game, variant, params),
-        progress=progress,
+    options, context = _split(draw)
+    target = AnswerTarget(write, output, force)
+    request = optimize.OptimizeRequest(
+        deck, tuple(conditions), options, changes, tuple(keep), owned, time_limit, target, context
     )
+    return optimize.run(request, progress)
 
 
 def odds(
-    deck: str,
-    conditions: Sequence[str],
-    *,
-    seen: int | None = None,
-    turn: int | None = None,
-    second: bool = False,
-    mulligan: str = "rules",
-    redraws: int | str | None = None,
-    redraw_policy: str = "optimal",
-    by_turn: int | None = None,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    deck: str, conditions: Sequence[str], *, progress: Progress | None = None, **draw: Unpack[Draw]
 ) -> OddsReport:
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
     ``progress`` is called with ``(done, total)`` during long computations."""
-    from deckcheck.analysis.categories import categorized
-    from deckcheck.commands.odds import odds as odds_of
-    from deckcheck.decks.load import open_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import odds
 
-    options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
-    opened = open_deck(deck, make_context(catalogs, game, variant))
-    setup, texts = categorized(opened, conditions)
-    return odds_of(setup, texts, options, progress)
+    options, context = _split(draw)
+    return odds.run(odds.OddsRequest(deck, tuple(conditions), options, context), progress)
 
 
 def odds_deckless(
-    size: int,
-    categories: Sequence[str],
-    conditions: Sequence[str],
-    *,
-    seen: int | None = None,
-    turn: int | None = None,
-    second: bool = False,
-    mulligan: str = "rules",
-    redraws: int | str | None = None,
-    redraw_policy: str = "optimal",
-    by_turn: int | None = None,
-    catalogs: Paths = (),
-    game: str | None = None,
+    size: int, categories: Sequence[str], conditions: Sequence[str], **draw: Unpack[Draw]
 ) -> OddsReport:
     """:func:`odds` of a deck given as ``size`` cards and ``categories`` (``"ships=15"``,
     ``"type:ship=15"``; the rest other cards), with ``game``'s opening and mulligan or, without
     a game, ``seen`` cards drawn."""
-    from deckcheck.analysis.deckless import deckless_setup
-    from deckcheck.commands.odds import odds as odds_of
+    from deckcheck.commands import odds
 
-    options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
-    setup = deckless_setup(size, categories, game=game, seen=seen, catalogs=catalogs)
-    return odds_of(setup, conditions, options)
+    options, context = _split(draw)
+    request = odds.OddsRequest(None, tuple(conditions), options, context, size, tuple(categories))
+    return odds.run(request)
 
 
-def distribution(
-    deck: str,
-    selector: str,
-    *,
-    seen: int | None = None,
-    turn: int | None = None,
-    second: bool = False,
-    mulligan: str = "rules",
-    redraw_policy: str = "optimal",
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-) -> DistributionReport:
+def distribution(deck: str, selector: str, **draw: Unpack[Draw]) -> DistributionReport:
     """How many cards matching ``selector`` are seen: P(exactly k), P(at least k) (also with
     the mulligan aimed at it) and the mean."""
-    from deckcheck.analysis.categories import categorized
-    from deckcheck.commands.odds import distribution as category_distribution
-    from deckcheck.decks.load import open_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import distribution
 
-    options = odds_options(seen, turn, second, mulligan, None, None, redraw_policy)
-    opened = open_deck(deck, make_context(catalogs, game, variant))
-    setup, texts = categorized(opened, [f"{selector}>=1"])
-    return category_distribution(setup, texts[0].rsplit(">=", 1)[0], options)
+    options, context = _split(draw)
+    return distribution.run(distribution.DistributionRequest(deck, selector, options, context))
 
 
 def simulate(
@@ -331,27 +283,16 @@ def simulate(
     *,
     trials: int = 1_000_000,
     seed: int | None = None,
-    seen: int | None = None,
-    turn: int | None = None,
-    second: bool = False,
-    mulligan: str = "rules",
-    redraws: int | str | None = None,
-    redraw_policy: str = "optimal",
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
+    **draw: Unpack[Draw],
 ) -> OddsReport:
     """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
     called with ``(done, total)`` trials now and then."""
-    from deckcheck.analysis.setup import draw_setup
-    from deckcheck.commands.odds import simulate as simulate_odds
-    from deckcheck.decks.load import open_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import simulate
 
-    options = odds_options(seen, turn, second, mulligan, redraws, None, redraw_policy)
-    setup = draw_setup(open_deck(deck, make_context(catalogs, game, variant)))
-    return simulate_odds(setup, conditions, options, trials, seed, progress)
+    options, context = _split(draw)
+    request = simulate.SimulateRequest(deck, tuple(conditions), options, context, trials, seed)
+    return simulate.run(request, progress)
 
 
 def hand(
@@ -360,30 +301,14 @@ def hand(
     *,
     count: int = 1,
     seed: int | None = None,
-    second: bool = False,
-    mulligan: str = "rules",
-    redraw_policy: str = "optimal",
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
+    **draw: Unpack[Draw],
 ) -> HandsReport:
     """Sample opening hands dealt the way the game deals, with the mulligan's decisions (aimed at
     ``conditions`` where the rule offers a choice)."""
-    from deckcheck.analysis.setup import draw_setup
-    from deckcheck.commands.hands import sample_hands
-    from deckcheck.decks.load import open_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import hands
 
-    options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
-    return sample_hands(
-        draw_setup(open_deck(deck, make_context(catalogs, game, variant))),
-        count=count,
-        seed=seed,
-        mulligan=options.mulligan,
-        conditions=conditions,
-        second=second,
-        redraw_policy=options.redraw_policy,
-    )
+    options, context = _split(draw)
+    return hands.run(hands.HandRequest(deck, tuple(conditions), options, context, count, seed))
 
 
 def export(
@@ -393,18 +318,14 @@ def export(
     output: str | Path | None = None,
     force: bool = False,
     allow_illegal: bool = False,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
+    **where: Unpack[Where],
 ) -> ExportResult:
-    """A deck in another format, written atomically to ``output`` when given; an illegal deck is
-    refused (exit code 1) unless ``allow_illegal``."""
-    from deckcheck.commands.export import export_deck
-    from deckcheck.decks.load import load_deck
-    from deckcheck.games.context import make_context
+    """A deck in another format, written atomically to ``output`` when given (``-``: the text
+    only); an illegal deck is refused (exit code 1) unless ``allow_illegal``."""
+    from deckcheck.commands import export
 
-    loaded = load_deck(deck, make_context(catalogs, game, variant))
-    return export_deck(loaded, fmt, output=output, force=force, allow_illegal=allow_illegal)
+    request = export.ExportRequest(deck, fmt, output, force, allow_illegal, _context(where))
+    return export.run(request)
 
 
 def new(
@@ -417,9 +338,29 @@ def new(
 ) -> NewDeck:
     """A new deck file for ``game``: its header, zones and limits (a starter's cards for a
     variant that has starters); never overwrites without ``force``."""
-    from deckcheck.commands.deckfile import new_deck
+    from deckcheck.commands import deckfile
 
-    return new_deck(game, output, variant=variant, starter=starter, force=force)
+    result = deckfile.run(deckfile.NewRequest(game, output, variant, starter, force))
+    assert isinstance(result, deckfile.NewDeck)
+    return result
+
+
+def _edit(
+    deck: str | Path,
+    card: str | Sequence[tuple[str, int]],
+    count: int,
+    remove: bool,
+    zone: str | None,
+    listed: str | None,
+    where: Where,
+) -> EditResult:
+    from deckcheck.commands import deckfile
+
+    pairs = ((card, count),) if isinstance(card, str) else tuple(card)
+    request = deckfile.EditRequest(deck, pairs, remove, zone, listed, _context(where))
+    result = deckfile.run(request)
+    assert isinstance(result, deckfile.EditResult)
+    return result
 
 
 def add(
@@ -428,18 +369,12 @@ def add(
     count: int = 1,
     *,
     zone: str | None = None,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
     listed: str | None = None,
+    **where: Unpack[Where],
 ) -> EditResult:
     """Add copies of a card (or of several: (card, count) pairs, and the cards of a pasted
     list ``listed``) to a deck file in place (format, comments and order kept)."""
-    from deckcheck.commands.deckfile import edit_deck
-    from deckcheck.games.context import make_context
-
-    context = make_context(catalogs, game, variant)
-    return edit_deck(deck, card, count, zone=zone, context=context, listed=listed)
+    return _edit(deck, card, count, False, zone, listed, where)
 
 
 def remove(
@@ -448,160 +383,70 @@ def remove(
     count: int = 1,
     *,
     zone: str | None = None,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
     listed: str | None = None,
+    **where: Unpack[Where],
 ) -> EditResult:
     """Remove copies of a card (or of several, as :func:`add` takes them) from a deck file in
     place (a line at 0 copies goes)."""
-    from deckcheck.commands.deckfile import edit_deck
-    from deckcheck.games.context import make_context
-
-    context = make_context(catalogs, game, variant)
-    return edit_deck(deck, card, count, remove=True, zone=zone, context=context, listed=listed)
+    return _edit(deck, card, count, True, zone, listed, where)
 
 
-def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
+def diff(deck_a: str, deck_b: str, **where: Unpack[Where]) -> DeckDiff:
     """Cards added, removed and changed between two decks of one game, and the rule totals."""
-    from deckcheck.commands.diff import diff_decks
-    from deckcheck.decks.load import load_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import diff
 
-    context = make_context(catalogs, game)
-    return diff_decks(load_deck(deck_a, context), load_deck(deck_b, context))
+    return diff.run(diff.DiffRequest(deck_a, deck_b, _context(where)))
 
 
 def catalog_template(game: str, *, fields: Sequence[str] = ()) -> CatalogTemplate:
     """A commented catalog overlay to fill in; with ``fields``, every card lacking them."""
-    from deckcheck.games.catalog_template import catalog_template as _template
+    from deckcheck.commands import catalog_template
 
-    return _template(game, fields)
+    return catalog_template.run(catalog_template.TemplateRequest(game, tuple(fields)))
 
 
-def stats(
-    deck: str,
-    *,
-    second: bool = False,
-    catalogs: Paths = (),
-    game: str | None = None,
-    variant: str | None = None,
-) -> StatsReport:
+def stats(deck: str, *, second: bool = False, **where: Unpack[Where]) -> StatsReport:
     """A deck's (or a pile's) composition by the dimensions its game declares, and per value
     the opening hand's expected count and exact chance of at least one."""
-    from deckcheck.commands.stats import deck_stats
-    from deckcheck.decks.load import open_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import stats
 
-    return deck_stats(open_deck(deck, make_context(catalogs, game, variant)), second=second)
+    return stats.run(stats.StatsRequest(deck, second, _context(where)))
 
 
-def tune(
-    deck: str,
-    condition: str,
-    target: float | str,
-    *,
-    turn: int | None = None,
-    second: bool = False,
-    mulligan: str = "rules",
-    redraw_policy: str = "optimal",
-    catalogs: Paths = (),
-    game: str | None = None,
-) -> TuneReport:
+def tune(deck: str, condition: str, target: float | str, **draw: Unpack[Draw]) -> TuneReport:
     """How many cards of ``condition``'s category reach probability ``target`` (0.95, "95%"),
     the deck's size kept, with the table by count around the answer."""
-    from deckcheck.commands.tune import check_target, tune_deck
-    from deckcheck.decks.load import open_deck
-    from deckcheck.games.context import make_context
+    from deckcheck.commands import tune
 
-    options = odds_options(None, None, second, mulligan, None, None, redraw_policy)
-    wanted = parse_target(target)
-    check_target(wanted)
-    opened = open_deck(deck, make_context(catalogs, game))
-    return tune_deck(opened, condition, wanted, turn=turn, second=second, options=options)
-
-
-def parse_target(target: float | str) -> float:
-    """A probability as ``0.95``, ``"95%"`` or ``95`` (a number above 1 is a percentage)."""
-    text = str(target).strip()
-    try:
-        value = float(text.rstrip("%").strip())
-    except ValueError:
-        raise UsageError(f"--target is a probability such as 0.95 or 95%, not {text!r}") from None
-    if text.endswith("%") or value > 1:
-        value /= 100
-    return value
+    options, context = _split(draw)
+    return tune.run(tune.TuneRequest(deck, condition, target, options, context))
 
 
 def catalog_check(file: str | Path) -> CatalogCheck:
     """Every problem of a catalog overlay file, with its line (exit code 2 if any)."""
-    from deckcheck.games.catalog_check import check_catalog_file
+    from deckcheck.commands import catalog_check
 
-    return check_catalog_file(file)
-
-
-def odds_options(
-    seen: int | None,
-    turn: int | None,
-    second: bool,
-    mulligan: str,
-    redraws: int | str | None,
-    by_turn: int | None = None,
-    redraw_policy: str = "optimal",
-) -> OddsOptions:
-    """Check the draw options as a user gives them (``redraws`` a number or "unlimited"; None
-    keeps the game's own limit)."""
-    from deckcheck.analysis.odds import (
-        GAME_RULE,
-        UNLIMITED,
-        MulliganPolicy,
-        OddsOptions,
-        RedrawPolicy,
-    )
-
-    if mulligan not in ("rules", "none"):
-        raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
-    parsed: int | GameRule | None = GAME_RULE
-    if redraws is not None:
-        text = str(redraws).strip().lower()
-        if text == UNLIMITED:
-            parsed = None
-        elif text.isascii() and text.isdigit() and len(text) <= 6 and int(text) <= MAX_REDRAWS:
-            parsed = int(text)
-        else:
-            raise UsageError(
-                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not "
-                f"{str(redraws)[:24]!r}"
-            )
-    if redraw_policy not in ("always", "optimal"):
-        raise UsageError(f"--redraw-policy is 'always' or 'optimal', not {redraw_policy!r}")
-    return OddsOptions(
-        seen,
-        turn,
-        second,
-        cast(MulliganPolicy, mulligan),
-        parsed,
-        by_turn,
-        cast(RedrawPolicy, redraw_policy),
-    )
+    return catalog_check.run(catalog_check.CheckRequest(file))
 
 
 # Result types re-exported from the modules that compute them, imported on first use so that a
 # command pays only for the modules it runs (validation never imports the draw engine).
 _LAZY = {
     "CardSearch": ("deckcheck.commands.cards", "CardSearch"),
-    "CatalogCheck": ("deckcheck.games.catalog_check", "CatalogCheck"),
-    "CatalogTemplate": ("deckcheck.games.catalog_template", "CatalogTemplate"),
+    "CatalogCheck": ("deckcheck.commands.catalog_check", "CatalogCheck"),
+    "CatalogTemplate": ("deckcheck.commands.catalog_template", "CatalogTemplate"),
     "DeckDiff": ("deckcheck.commands.diff", "DeckDiff"),
     "DistributionReport": ("deckcheck.analysis.anyof", "DistributionReport"),
+    "EditResult": ("deckcheck.commands.deckfile", "EditResult"),
     "ExportResult": ("deckcheck.commands.export", "ExportResult"),
     "FixResult": ("deckcheck.solve.nearest", "FixResult"),
-    "GameList": ("deckcheck.games.registry", "GameList"),
+    "GameList": ("deckcheck.commands.games", "GameList"),
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
+    "NewDeck": ("deckcheck.commands.deckfile", "NewDeck"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
     "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),
-    "SuggestedValidation": ("deckcheck.commands.fix", "SuggestedValidation"),
+    "SuggestedValidation": ("deckcheck.commands.validate", "SuggestedValidation"),
     "TuneReport": ("deckcheck.commands.tune", "TuneReport"),
     "Validation": ("deckcheck.decks.verdict", "Validation"),
     "parse_settings": ("deckcheck.games.context", "parse_settings"),

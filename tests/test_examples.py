@@ -11,7 +11,7 @@ import pytest
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.games.catalog_check import check_catalog_file
+from deckcheck.commands.catalog_check import check_catalog_file
 from deckcheck.games.registry import all_games
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

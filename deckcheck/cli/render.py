@@ -33,17 +33,17 @@ if TYPE_CHECKING:
     from deckcheck.analysis.odds import OddsReport
     from deckcheck.catalog.model import Card
     from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.catalog_check import CatalogCheck
+    from deckcheck.commands.catalog_template import CatalogTemplate
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
     from deckcheck.commands.fix import SuggestedValidation
+    from deckcheck.commands.games import GameList
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.decks.verdict import Missing, Validation
-    from deckcheck.games.catalog_check import CatalogCheck
-    from deckcheck.games.catalog_template import CatalogTemplate
-    from deckcheck.games.registry import GameList
     from deckcheck.solve.changes import CountChanges
     from deckcheck.solve.nearest import FixResult
 

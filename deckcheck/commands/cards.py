@@ -145,3 +145,18 @@ def find_cards(
             *the_variant.notes,
         )
     return CardSearch(game, shown_search, tuple(cards), art, shown, notes, suggestions)
+
+
+@frozen
+class CardsRequest:
+    """The cards of ``game`` matching every term of ``search``, as the context's variant (if
+    any) changes them, with its overlays laid on."""
+
+    game: str
+    search: tuple[str, ...] | str | None = None
+    context: Context = NO_CONTEXT
+
+
+def run(request: CardsRequest) -> CardSearch:
+    """The search of ``request`` (:func:`find_cards`)."""
+    return find_cards(request.game, request.search, request.context)

@@ -463,3 +463,38 @@ def _new_text(
         out += ["", "# Side zones, listed and never counted (add a header to use one):"]
         out += [f"#   {z.name}: {z.description}" for z in side]
     return "\n".join(out) + "\n"
+
+
+@frozen
+class NewRequest:
+    """A new deck file ``output`` for ``game`` (its ``variant``, a ``starter``'s cards);
+    ``force`` replaces an existing file."""
+
+    game: str
+    output: str | Path
+    variant: str | None = None
+    starter: str | None = None
+    force: bool = False
+
+
+@frozen
+class EditRequest:
+    """Copies of cards added to (``remove``: removed from) the deck file ``deck`` opened in
+    ``context``: ``cards`` as (card, count) pairs, or the cards of a pasted list ``listed``."""
+
+    deck: str | Path
+    cards: tuple[tuple[str, int], ...] = ()
+    remove: bool = False
+    zone: str | None = None
+    listed: str | None = None
+    context: Context = NO_CONTEXT
+
+
+def run(request: NewRequest | EditRequest) -> NewDeck | EditResult:
+    """A new deck file (``new``) or an edit in place (``add``, ``remove``)."""
+    r = request
+    if isinstance(r, NewRequest):
+        return new_deck(r.game, r.output, variant=r.variant, starter=r.starter, force=r.force)
+    return edit_deck(
+        r.deck, r.cards, remove=r.remove, zone=r.zone, context=r.context, listed=r.listed
+    )

@@ -266,38 +266,54 @@ def optimize_loaded(
     )
 
 
-def optimize_deck(
-    deck: str,
-    conditions: Sequence[str],
-    options: OddsOptions,
-    *,
-    changes: int | None = None,
-    keep: Sequence[str] = (),
-    owned: str | Path | None = None,
-    target: AnswerTarget = NOWHERE,
-    time_limit: float | None = None,
-    context: Context = NO_CONTEXT,
-    progress: Callable[[int, int], None] | None = None,
+@frozen
+class OptimizeRequest:
+    """The deck to improve in ``context`` for ``conditions`` under the draw ``options``: at most
+    ``changes`` copies changed (None: any), ``keep`` cards never removed, copies within the
+    collection ``owned``, ``time_limit`` seconds at most, the answer put at ``target``."""
+
+    deck: str
+    conditions: tuple[str, ...]
+    options: OddsOptions = OddsOptions()
+    changes: int | None = None
+    keep: tuple[str, ...] = ()
+    owned: str | Path | None = None
+    time_limit: float | None = None
+    target: AnswerTarget = NOWHERE
+    context: Context = NO_CONTEXT
+
+
+def run(
+    request: OptimizeRequest, progress: Callable[[int, int], None] | None = None
 ) -> OptimizeResult:
-    """Open the deck (and the collection), search, and put the answer where ``target``
-    says."""
-    read_at_load = target.read_deck(deck)
-    loaded = load_deck(deck, context)
-    counts = owned_copies(owned, loaded.game, context) if owned is not None else None
+    """Open the deck (and the collection), search, and put the answer where the request's
+    ``target`` says; ``progress`` is called with ``(done, total)`` now and then."""
+    r = request
+    read_at_load = r.target.read_deck(r.deck)
+    loaded = load_deck(r.deck, r.context)
+    counts = owned_copies(r.owned, loaded.game, r.context) if r.owned is not None else None
     result, answer = optimize_loaded(
         loaded,
-        conditions,
-        options,
-        changes=changes,
-        keep=keep,
+        r.conditions,
+        r.options,
+        changes=r.changes,
+        keep=r.keep,
         owned=counts,
-        time_limit=time_limit,
+        time_limit=r.time_limit,
         progress=progress,
     )
-    if answer is None or (target.write and not result.changes):
+    if answer is None or (r.target.write and not result.changes):
         return result  # no answer, or nothing to change: the file stays as it is
-    written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
+    written = r.target.put(r.deck, read_at_load, loaded, answer, result.moves, r.context)
     return dataclasses.replace(result, written=written)
 
 
-__all__ = ["BEST_FOUND", "OPTIMAL", "UNREACHABLE", "OptimizeResult", "Search", "optimize_deck"]
+__all__ = [
+    "BEST_FOUND",
+    "OPTIMAL",
+    "UNREACHABLE",
+    "OptimizeRequest",
+    "OptimizeResult",
+    "Search",
+    "run",
+]
