@@ -1,16 +1,17 @@
-"""The ``deckcheck`` commands. Each parses its arguments, calls one function of
-:mod:`deckcheck.api` and returns ``render.show(result, json_out, renderer)``: the exit code comes
-from the result. Bad input of any kind ends in :func:`_guarded`, exit code 2."""
+"""The ``deckcheck`` commands. Each turns its arguments into its command's request (shared
+options come as bundles, :mod:`deckcheck.cli.options`) and returns ``run(request)``; the result
+is shown by its type (:func:`render.show`), the exit code comes from it. Bad input of any kind
+ends in :func:`_guarded`, exit code 2."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import inspect
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.main
@@ -18,8 +19,25 @@ import typer.models
 
 from deckcheck.cli import process, render
 from deckcheck.cli.help import ReadableCommand, ReadableGroup
+from deckcheck.cli.options import (
+    JSON,
+    CatalogOpt,
+    GameOpt,
+    PileVariantOpt,
+    VariantOpt,
+    answer,
+    context,
+    draw,
+    expanded,
+)
 from deckcheck.cli.render import show
 from deckcheck.core.errors import DeckcheckError
+
+if TYPE_CHECKING:
+    from deckcheck.analysis.odds import OddsOptions
+    from deckcheck.core.result import Result
+    from deckcheck.export.inplace import AnswerTarget
+    from deckcheck.games.context import Context
 
 
 def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
@@ -58,12 +76,22 @@ def _unwrapped(doc: str) -> str:
     return "\n\n".join(" ".join(p.split("\n")) for p in paragraphs)
 
 
-def _command(target: typer.Typer, name: str | None = None) -> Callable[..., Any]:
-    """Register a command on ``target`` with deckcheck's error handling; the command returns
-    its exit code (from :func:`render.show`)."""
+def _answer(result: Any, rest: dict[str, Any]) -> int:
+    return result if isinstance(result, int) else show(result, rest.get("json_out", False))
 
-    def register(fn: Callable[..., int]) -> Callable[..., int]:
-        target.command(name, cls=ReadableCommand, help=_unwrapped(fn.__doc__ or ""))(_guarded(fn))
+
+def _command(target: typer.Typer, name: str | None = None, json: bool = True) -> Callable[..., Any]:
+    """Register a command on ``target`` with deckcheck's error handling and, with ``json``, a
+    ``--json`` option; the command returns its result (shown by :func:`render.show`) or its
+    exit code."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        run = expanded(fn, _answer)
+        if json:
+            run.__signature__ = run.__signature__.replace(  # type: ignore[attr-defined]
+                parameters=[*run.__signature__.parameters.values(), JSON]  # type: ignore[attr-defined]
+            )
+        target.command(name, cls=ReadableCommand, help=_unwrapped(fn.__doc__ or ""))(_guarded(run))
         return fn
 
     return register
@@ -110,58 +138,74 @@ def _options(
     """Validate decks for card and board games, compute exact draw odds, simulate, export."""
 
 
-JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print JSON on standard output.")]
-CatalogOpt = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--catalog",
-        "-c",
-        metavar="FILE",
-        help="A catalog overlay file laid over the bundled catalog (repeatable; later files win).",
-    ),
+DeckOrPile = Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")]
+Conditions = Annotated[
+    list[str],
+    typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2".'),
 ]
-GameOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--game",
-        "-g",
-        metavar="GAME",
-        help="The game, when the deck does not say (see `deckcheck games`).",
-    ),
-]
-SetOpt = Annotated[
+KeepOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--set",
-        metavar="KEY=VALUE",
-        help="Change a setting of the variant (repeatable; `deckcheck games` lists each game's), "
-        "e.g. --set missions=4.",
+        "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
     ),
 ]
-MissionsOpt = Annotated[
-    int | None,
-    typer.Option("--missions", metavar="N", help="Alias of --set missions=N.", min=1, max=1000),
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
 ]
-VariantOpt = Annotated[
+ForceOpt = Annotated[bool, typer.Option("--force", metavar="", help="Replace an existing file.")]
+ZoneOpt = Annotated[
     str | None,
     typer.Option(
-        "--variant",
-        "--format",
-        metavar="VARIANT",
-        help="The variant to check against (default: the deck's, else the game's default).",
+        "--zone",
+        "-z",
+        metavar="ZONE",
+        help="The zone, where the game's decks have zones (Missions).",
     ),
 ]
+CardsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help='Cards, each with its count after it (1 if none): "Gowron" 2 "Kurn" 1; or - '
+        "for a pasted list on standard input.",
+        metavar="CARD [COUNT]...",
+    ),
+]
+EditedDeck = Annotated[str, typer.Argument(help="The deck file to edit in place.")]
+PILE = context(variant=PileVariantOpt)
+PLAIN = context()
+GAME_ONLY = context(variant=None)
+ANSWER = answer()
+SETTINGS = context(settings=True)
+MISSIONS = context(settings=True, missions=True)
+DRAW_HAND = draw("mulligan", "second", "redraw_policy")
+SECOND = draw("second")
+DRAW_NO_REDRAWS = draw("seen", "turn", "second", "mulligan", "redraw_policy")
+DRAW_TURN = draw("turn", "second", "mulligan", "redraw_policy")
+DRAW = draw()
+OVERLAYS = context(
+    game=False,
+    variant=Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            "--format",
+            metavar="VARIANT",
+            help="Show the cards as this variant changes them (and its notes).",
+        ),
+    ],
+)
+DRAW_BY_TURN = draw("seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn")
 
 
 @_command(app)
-def games(json_out: JsonOpt = False) -> int:
+def games() -> Result:
     """List the games deckcheck knows, their variants and built-in random piles.
 
     Example: [bold]deckcheck games --json[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import games
 
-    return show(api.games(), json_out, render.games)
+    return games.run()
 
 
 @_command(app)
@@ -174,18 +218,8 @@ def cards(
             'field compared, in quotes: "points<=2".'
         ),
     ] = None,
-    catalog: CatalogOpt = None,
-    variant: Annotated[
-        str | None,
-        typer.Option(
-            "--variant",
-            "--format",
-            metavar="VARIANT",
-            help="Show the cards as this variant changes them (and its notes).",
-        ),
-    ] = None,
-    json_out: JsonOpt = False,
-) -> int:
+    where: Context = OVERLAYS,
+) -> Result:
     """List a game's cards, optionally those matching every term of SEARCH; one match is
     shown in full. A search with no match suggests the nearest names.
 
@@ -193,20 +227,15 @@ def cards(
     · [bold]deckcheck cards stccg-1e type:ship affiliation:klingon "range>=8"[/]
     · [bold]deckcheck cards dorn type:ritual --variant four-heroes[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import cards
 
-    result = api.cards(game, search or None, catalogs=catalog or [], variant=variant)
-    return show(result, json_out, render.card_list)
+    return cards.run(cards.CardsRequest(game, tuple(search) if search else None, where))
 
 
 @_command(app)
 def validate(
     decks: Annotated[list[str], typer.Argument(help="Deck files (- for standard input).")],
-    game: GameOpt = None,
-    variant: VariantOpt = None,
-    catalog: CatalogOpt = None,
-    settings: SetOpt = None,
-    missions: MissionsOpt = None,
+    where: Context = MISSIONS,
     suggest: Annotated[
         bool,
         typer.Option(
@@ -223,8 +252,7 @@ def validate(
             help="A deck file listing your collection: list the copies it lacks for each deck.",
         ),
     ] = None,
-    json_out: JsonOpt = False,
-) -> int:
+) -> Result:
     """Check decks against their game's construction rules; every violation is reported.
     With --owned, also what your collection lacks to build each deck (the exit code stays the
     deck's).
@@ -234,80 +262,10 @@ def validate(
 
     Example: [bold]deckcheck validate examples/ren-dhark/terra-custom.txt --json[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import validate
 
-    params = api.parse_settings(settings or [])
-    if missions is not None:
-        params["missions"] = str(missions)
-    if suggest:
-        suggested = api.validate_and_suggest(
-            decks, game=game, variant=variant, catalogs=catalog or [], params=params
-        )
-        return show(suggested, json_out, render.suggested)
-    result = api.validate(
-        decks, game=game, variant=variant, catalogs=catalog or [], params=params, owned=owned
-    )
-    return show(result, json_out, render.validation)
-
-
-PileVariantOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--variant",
-        "--format",
-        metavar="VARIANT",
-        help="The variant (default: the deck's, else the game's); for a pile GAME:PILE it can "
-        "set the cards seen (Dorn four-heroes: 4 blessings).",
-    ),
-]
-SeenOpt = Annotated[
-    int | None,
-    typer.Option("--seen", metavar="N", help="Cards seen in all (opening hand plus draws)."),
-]
-TurnOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--turn",
-        metavar="T",
-        help="Cards seen by the start of own turn T under the game's rules (1 = opening hand; "
-        "Ren Dhark: your T-th attack, a minimum).",
-    ),
-]
-SecondOpt = Annotated[
-    bool,
-    typer.Option(
-        "--second",
-        metavar="",
-        help="The player who does not start: more cards where the game deals them (Planetary "
-        "Conquerors: a sixth card, in a two-player game; Ren Dhark: red, as blue starts).",
-    ),
-]
-MulliganOpt = Annotated[
-    str,
-    typer.Option(
-        "--mulligan",
-        metavar="rules|none",
-        help="rules: the game's own redraw/mulligan (Planetary Conquerors' return chosen "
-        "optimally; Ren Dhark's redraw per --redraw-policy); none: the plain draw.",
-    ),
-]
-RedrawPolicyOpt = Annotated[
-    str,
-    typer.Option(
-        "--redraw-policy",
-        metavar="optimal|always",
-        help="For an optional redraw rule (Ren Dhark): 'optimal' (default) redraws only when "
-        "that raises the chance of the query (exact); 'always' redraws whenever allowed.",
-    ),
-]
-RedrawsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--redraws",
-        metavar="N|unlimited",
-        help="Redraw limit for games with a redraw rule: a number or 'unlimited'.",
-    ),
-]
+    owned = None if suggest else owned  # --suggest reports the decks alone
+    return validate.run(validate.ValidateRequest(tuple(decks), where, owned, suggest))
 
 
 @_command(app)
@@ -338,20 +296,9 @@ def odds(
             "game's mulligan see their type).",
         ),
     ] = None,
-    seen: SeenOpt = None,
-    turn: TurnOpt = None,
-    second: SecondOpt = False,
-    mulligan: MulliganOpt = "rules",
-    redraws: RedrawsOpt = None,
-    redraw_policy: RedrawPolicyOpt = "optimal",
-    by_turn: Annotated[
-        int | None, typer.Option("--by-turn", metavar="T", help="A table of turns 1…T.")
-    ] = None,
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: PileVariantOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    options: OddsOptions = DRAW_BY_TURN,
+    where: Context = PILE,
+) -> Result:
     """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
 
     Cards set aside by the rules (a planet, seed cards, starting miners) are not drawn. With
@@ -365,70 +312,32 @@ def odds(
     Examples: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
     · [bold]deckcheck odds --deck 60 --category ships=15 "ships>=2" --seen 7[/]
     """
-    from deckcheck import api
-    from deckcheck.core.errors import UsageError
+    from deckcheck.commands import odds
 
     if deck_size is not None:
-        result = api.odds_deckless(
-            deck_size,
-            category or [],
-            [deck, *(conditions or [])],
-            seen=seen,
-            turn=turn,
-            second=second,
-            mulligan=mulligan,
-            redraws=redraws,
-            redraw_policy=redraw_policy,
-            by_turn=by_turn,
-            catalogs=catalog or [],
-            game=game,
+        where = dataclasses.replace(where, variant=None)  # a deck of categories has none
+        request = odds.OddsRequest(
+            None, (deck, *(conditions or [])), options, where, deck_size, tuple(category or [])
         )
-        return show(result, json_out, render.odds)
-    if category:
-        raise UsageError("--category describes a deck given by --deck N (no deck file)")
+        return odds.run(request)
+    request = odds.OddsRequest(
+        deck, tuple(conditions or []), options, where, None, tuple(category or [])
+    )
     with render.progress_bar() as progress:
-        result = api.odds(
-            deck,
-            conditions or [],
-            seen=seen,
-            turn=turn,
-            second=second,
-            mulligan=mulligan,
-            redraws=redraws,
-            redraw_policy=redraw_policy,
-            by_turn=by_turn,
-            catalogs=catalog or [],
-            game=game,
-            variant=variant,
-            progress=progress,
-        )
-    return show(result, json_out, render.odds)
+        return odds.run(request, progress)
 
 
 @_command(app)
 def simulate(
-    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
-    conditions: Annotated[
-        list[str],
-        typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2".'),
-    ],
+    deck: DeckOrPile,
+    conditions: Conditions,
     trials: Annotated[
         int, typer.Option("--trials", "-n", metavar="N", help="Simulated deals.")
     ] = 1_000_000,
-    seed: Annotated[
-        int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
-    ] = None,
-    seen: SeenOpt = None,
-    turn: TurnOpt = None,
-    second: SecondOpt = False,
-    mulligan: MulliganOpt = "rules",
-    redraws: RedrawsOpt = None,
-    redraw_policy: RedrawPolicyOpt = "optimal",
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: PileVariantOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    seed: SeedOpt = None,
+    options: OddsOptions = DRAW,
+    where: Context = PILE,
+) -> Result:
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
 
     For what exact maths cannot reach (look-ahead choices over many turns, any rule with
@@ -437,31 +346,16 @@ def simulate(
 
     Example: [bold]deckcheck simulate my-deck.txt "type:warrior>=2" --turn 3 --seed 7[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import simulate
 
+    request = simulate.SimulateRequest(deck, tuple(conditions), options, where, trials, seed)
     with render.progress_bar(trials, "simulating") as progress:
-        result = api.simulate(
-            deck,
-            conditions,
-            trials=trials,
-            seed=seed,
-            seen=seen,
-            turn=turn,
-            second=second,
-            mulligan=mulligan,
-            redraws=redraws,
-            redraw_policy=redraw_policy,
-            catalogs=catalog or [],
-            game=game,
-            variant=variant,
-            progress=progress,
-        )
-    return show(result, json_out, render.odds)
+        return simulate.run(request, progress)
 
 
 @_command(app)
 def hand(
-    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    deck: DeckOrPile,
     conditions: Annotated[
         list[str] | None,
         typer.Argument(
@@ -469,18 +363,11 @@ def hand(
             "choosing mulligan aims for."
         ),
     ] = None,
-    seed: Annotated[
-        int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
-    ] = None,
+    seed: SeedOpt = None,
     count: Annotated[int, typer.Option("--count", "-k", metavar="N", help="How many hands.")] = 1,
-    mulligan: MulliganOpt = "rules",
-    second: SecondOpt = False,
-    redraw_policy: RedrawPolicyOpt = "optimal",
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: PileVariantOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    options: OddsOptions = DRAW_HAND,
+    where: Context = PILE,
+) -> Result:
     """Deal sample opening hands the way the game deals them, with the mulligan decision.
 
     Cards are grouped by type; each hand says what was redrawn or returned, and why. Hand N
@@ -488,24 +375,12 @@ def hand(
 
     Example: [bold]deckcheck hand examples/ren-dhark/terra-custom.txt --count 3 --seed 1[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import hands
 
-    result = api.hand(
-        deck,
-        conditions or [],
-        count=count,
-        seed=seed,
-        second=second,
-        mulligan=mulligan,
-        redraw_policy=redraw_policy,
-        catalogs=catalog or [],
-        game=game,
-        variant=variant,
-    )
-    return show(result, json_out, render.hands)
+    return hands.run(hands.HandRequest(deck, tuple(conditions or []), options, where, count, seed))
 
 
-@_command(app)
+@_command(app, json=False)
 def export(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
     to: Annotated[
@@ -524,16 +399,12 @@ def export(
             "-o", "--output", metavar="FILE", help="File to write (default: standard output)."
         ),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", metavar="", help="Replace an existing file.")
-    ] = False,
+    force: ForceOpt = False,
     allow_illegal: Annotated[
         bool, typer.Option("--allow-illegal", metavar="", help="Export even an illegal deck.")
     ] = False,
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: VariantOpt = None,
-) -> int:
+    where: Context = PLAIN,
+) -> Result:
     """Export a legal deck to another format; never overwrites without --force.
 
     An illegal deck gets its validation report and exit code 1 (unless --allow-illegal); an
@@ -541,32 +412,15 @@ def export(
 
     Example: [bold]deckcheck export my-deck.txt --to lackey -o my-deck.dek[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import export
 
-    if output is not None and str(output) == "-":
-        output = None  # "-" is standard output, as DECK "-" is standard input
-    result = api.export(
-        deck,
-        to,
-        output=output,
-        force=force,
-        allow_illegal=allow_illegal,
-        catalogs=catalog or [],
-        game=game,
-        variant=variant,
-    )
-    return show(result, False, render.exported)
+    return export.run(export.ExportRequest(deck, to, output, force, allow_illegal, where))
 
 
 @_command(app)
 def fix(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
-    keep: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
-        ),
-    ] = None,
+    keep: KeepOpt = None,
     owned: Annotated[
         str | None,
         typer.Option(
@@ -584,30 +438,9 @@ def fix(
             help="Among the nearest decks, prefer cards matching this (type:ship).",
         ),
     ] = None,
-    write: Annotated[
-        bool,
-        typer.Option(
-            "--write", metavar="", help="Replace DECK with the answer (atomically; DECK.bak kept)."
-        ),
-    ] = False,
-    output: Annotated[
-        str | None,  # as typed: a trailing '/' names a folder
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FILE",
-            help="Write the answer to this file (- for standard output).",
-        ),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", metavar="", help="Let -o replace an existing file.")
-    ] = False,
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: VariantOpt = None,
-    settings: SetOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    target: AnswerTarget = ANSWER,
+    where: Context = SETTINGS,
+) -> Result:
     """The nearest legal deck: the fewest copies added and removed, proven minimal (a
     mixed-integer solver's optimum over the rules as constraints).
 
@@ -616,34 +449,16 @@ def fix(
 
     Example: [bold]deckcheck fix my-deck.txt --keep "POINT OF" --write[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import fix
 
-    result = api.fix(
-        deck,
-        keep=keep or [],
-        owned=owned,
-        prefer=prefer,
-        write=write,
-        output=output,
-        force=force,
-        catalogs=catalog or [],
-        game=game,
-        variant=variant,
-        params=api.parse_settings(settings or []),
-    )
-    return show(result, json_out, render.fixed)
+    return fix.run(fix.FixRequest(deck, tuple(keep or []), owned, prefer, target, where))
 
 
 @_command(app)
 def optimize(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin); a new empty deck works.")],
-    conditions: Annotated[
-        list[str],
-        typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2"'),
-    ],
-    seen: SeenOpt = None,
-    turn: TurnOpt = None,
-    second: SecondOpt = False,
+    conditions: Conditions,
+    options: OddsOptions = DRAW_NO_REDRAWS,
     changes: Annotated[
         int | None,
         typer.Option(
@@ -661,12 +476,7 @@ def optimize(
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
-    keep: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
-        ),
-    ] = None,
+    keep: KeepOpt = None,
     time_limit: Annotated[
         float | None,
         typer.Option(
@@ -675,30 +485,9 @@ def optimize(
             help="Stop after S seconds with the best deck found and a bound on what is left.",
         ),
     ] = None,
-    write: Annotated[
-        bool,
-        typer.Option("--write", help="Replace DECK with the answer (atomically; DECK.bak kept)."),
-    ] = False,
-    output: Annotated[
-        str | None,  # as typed: a trailing '/' names a folder
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FILE",
-            help="Write the answer to this file (- for standard output).",
-        ),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Let -o replace an existing file.")
-    ] = False,
-    mulligan: MulliganOpt = "rules",
-    redraw_policy: RedrawPolicyOpt = "optimal",
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: VariantOpt = None,
-    settings: SetOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    target: AnswerTarget = ANSWER,
+    where: Context = SETTINGS,
+) -> Result:
     """The legal deck with the best exact odds of the conditions, proven best: among the
     decks within --changes K copies of DECK (of your collection with --owned; --keep cards
     kept), the one where the conditions most likely hold by the turn asked, with the game's
@@ -711,42 +500,21 @@ def optimize(
     Example: [bold]deckcheck optimize examples/ren-dhark/terra-custom.txt "type:ship>=2"
     --turn 2 --changes 4[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import optimize
 
+    request = optimize.OptimizeRequest(
+        deck,
+        tuple(conditions),
+        options,
+        changes,
+        tuple(keep or []),
+        owned,
+        time_limit,
+        target,
+        where,
+    )
     with render.progress_bar(label="searching") as progress:
-        result = api.optimize(
-            deck,
-            conditions,
-            seen=seen,
-            turn=turn,
-            second=second,
-            changes=changes,
-            owned=owned,
-            keep=keep or [],
-            time_limit=time_limit,
-            write=write,
-            output=output,
-            force=force,
-            mulligan=mulligan,
-            redraw_policy=redraw_policy,
-            catalogs=catalog or [],
-            game=game,
-            variant=variant,
-            params=api.parse_settings(settings or []),
-            progress=progress,
-        )
-    return show(result, json_out, render.optimized)
-
-
-ZoneOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--zone",
-        "-z",
-        metavar="ZONE",
-        help="The zone, where the game's decks have zones (Missions).",
-    ),
-]
+        return optimize.run(request, progress)
 
 
 @_command(app)
@@ -770,20 +538,16 @@ def new(
             help="Which ready-made deck of the variant (Ren Dhark: red).",
         ),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", metavar="", help="Replace an existing file.")
-    ] = False,
-    json_out: JsonOpt = False,
-) -> int:
+    force: ForceOpt = False,
+) -> Result:
     """Start a deck file: the header, the game's zones and the variant's limits as comments
     (a starter variant's cards filled in). Never overwrites without --force.
 
     Example: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import deckfile
 
-    result = api.new(game, output, variant=variant, starter=starter, force=force)
-    return show(result, json_out, render.new_deck)
+    return deckfile.run(deckfile.NewRequest(game, output, variant, starter, force))
 
 
 def _pairs(words: Sequence[str]) -> list[tuple[str, int]]:
@@ -808,54 +572,17 @@ def _pairs(words: Sequence[str]) -> list[tuple[str, int]]:
     return [(name, 1 if n is None else n) for name, n in pairs]
 
 
-def _edit(
-    remove: bool,
-    deck: str,
-    cards: list[str],
-    zone: str | None,
-    catalog: list[Path] | None,
-    game: str | None,
-    variant: str | None,
-    json_out: bool,
-) -> int:
-    from deckcheck import api
+def _edit(deck: str, cards: list[str], remove: bool, zone: str | None, where: Context) -> Result:
+    from deckcheck.commands import deckfile
     from deckcheck.core.inputs import read_text
 
-    edit = api.remove if remove else api.add
     listed = read_text("-") if cards == ["-"] else None
-    pairs = [] if listed is not None else _pairs(cards)
-    result = edit(
-        deck,
-        pairs,
-        zone=zone,
-        catalogs=catalog or [],
-        game=game,
-        variant=variant,
-        listed=listed,
-    )
-    return show(result, json_out, render.edited)
-
-
-CardsArg = Annotated[
-    list[str],
-    typer.Argument(
-        help='Cards, each with its count after it (1 if none): "Gowron" 2 "Kurn" 1; or - '
-        "for a pasted list on standard input.",
-        metavar="CARD [COUNT]...",
-    ),
-]
+    pairs = () if listed is not None else tuple(_pairs(cards))
+    return deckfile.run(deckfile.EditRequest(deck, pairs, remove, zone, listed, where))
 
 
 @_command(app)
-def add(
-    deck: Annotated[str, typer.Argument(help="The deck file to edit in place.")],
-    cards: CardsArg,
-    zone: ZoneOpt = None,
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: VariantOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+def add(deck: EditedDeck, cards: CardsArg, zone: ZoneOpt = None, where: Context = PLAIN) -> Result:
     """Add copies of cards to a deck file, keeping its format, comments, order and zones;
     then every rule's progress in one line and the findings the change brought or cleared.
 
@@ -863,29 +590,23 @@ def add(
     · [bold]deckcheck add my-deck.txt Gowron 2 Kurn 1 Worf[/]
     · [bold]deckcheck add my-deck.txt - < pasted-list.txt[/]
     """
-    return _edit(False, deck, cards, zone, catalog, game, variant, json_out)
+    return _edit(deck, cards, False, zone, where)
 
 
 @_command(app)
 def remove(
-    deck: Annotated[str, typer.Argument(help="The deck file to edit in place.")],
-    cards: CardsArg,
-    zone: ZoneOpt = None,
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: VariantOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    deck: EditedDeck, cards: CardsArg, zone: ZoneOpt = None, where: Context = PLAIN
+) -> Result:
     """Remove copies of cards from a deck file (a line goes at 0 copies), keeping the rest
     of the file as it is; then every rule's progress and the findings that changed.
 
     Examples: [bold]deckcheck remove my-deck.txt Worf 2[/] · [bold]deckcheck remove my-deck.txt
     Worf 2 Kurn[/]
     """
-    return _edit(True, deck, cards, zone, catalog, game, variant, json_out)
+    return _edit(deck, cards, True, zone, where)
 
 
-@_command(app)
+@_command(app, json=False)
 def build(
     deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
     game: GameOpt = None,
@@ -924,100 +645,67 @@ def build(
 def diff(
     deck_a: Annotated[str, typer.Argument(help="The first deck.")],
     deck_b: Annotated[str, typer.Argument(help="The second deck.")],
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    where: Context = GAME_ONLY,
+) -> Result:
     """Compare two decks: cards added, removed and changed, by type, and the rule totals.
 
     Example: [bold]deckcheck diff old-deck.txt new-deck.txt --json[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import diff
 
-    result = api.diff(deck_a, deck_b, catalogs=catalog or [], game=game)
-    return show(result, json_out, render.deck_diff)
+    return diff.run(diff.DiffRequest(deck_a, deck_b, where))
 
 
 @_command(app)
 def legality(
     deck: Annotated[str, typer.Argument(help="Deck file, or - for stdin.")],
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    where: Context = GAME_ONLY,
+) -> Result:
     """The deck under every variant of its game: one row each, the verdict and the codes of
     its findings (exit 0 when it passes some variant, 1 when none).
 
     Example: [bold]deckcheck legality my-lackey-deck.txt --json[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import legality
 
-    result = api.legality(deck, catalogs=catalog or [], game=game)
-    return show(result, json_out, render.legality)
+    return legality.run(legality.LegalityRequest(deck, where))
 
 
 @_command(app)
-def stats(
-    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
-    second: SecondOpt = False,
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    variant: VariantOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+def stats(deck: DeckOrPile, options: OddsOptions = SECOND, where: Context = PLAIN) -> Result:
     """A deck's composition by the dimensions its game declares, as bar charts, with the
     opening hand's expected count and chance of at least one per value (exact, with the
     game's mulligan).
 
     Example: [bold]deckcheck stats examples/planetary-conquerors/legal-50.txt[/]
     """
-    from deckcheck import api
-    from deckcheck.cli import charts
+    from deckcheck.commands import stats
 
-    result = api.stats(deck, catalogs=catalog or [], game=game, variant=variant, second=second)
-    return show(result, json_out, lambda r: charts.stats(r, render.stdout()))
+    return stats.run(stats.StatsRequest(deck, options.second, where))
 
 
 @_command(app)
 def distribution(
-    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    deck: DeckOrPile,
     selector: Annotated[
         str, typer.Argument(help="The cards counted: type:ship, a card name, a category.")
     ],
-    seen: SeenOpt = None,
-    turn: TurnOpt = None,
-    second: SecondOpt = False,
-    mulligan: MulliganOpt = "rules",
-    redraw_policy: RedrawPolicyOpt = "optimal",
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    options: OddsOptions = DRAW_NO_REDRAWS,
+    where: Context = GAME_ONLY,
+) -> Result:
     """How many cards of a kind are seen: the chance of exactly 0, 1, 2… and of at least
     each (also with the game's mulligan aimed at it), and the expected number. Exact.
 
     Example: [bold]deckcheck distribution examples/ren-dhark/terra-custom.txt type:ship[/]
     """
-    from deckcheck import api
-    from deckcheck.cli import charts
+    from deckcheck.commands import distribution
 
-    result = api.distribution(
-        deck,
-        selector,
-        seen=seen,
-        turn=turn,
-        second=second,
-        mulligan=mulligan,
-        redraw_policy=redraw_policy,
-        catalogs=catalog or [],
-        game=game,
-    )
-    return show(result, json_out, lambda r: charts.distribution(r, render.stdout()))
+    return distribution.run(distribution.DistributionRequest(deck, selector, options, where))
 
 
 @_command(app)
 def tune(
-    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    deck: DeckOrPile,
     condition: Annotated[
         str,
         typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
@@ -1026,14 +714,9 @@ def tune(
         str,
         typer.Option("--target", "-p", metavar="P", help="The probability to reach: 0.95 or 95%."),
     ],
-    turn: TurnOpt = None,
-    second: SecondOpt = False,
-    mulligan: MulliganOpt = "rules",
-    redraw_policy: RedrawPolicyOpt = "optimal",
-    catalog: CatalogOpt = None,
-    game: GameOpt = None,
-    json_out: JsonOpt = False,
-) -> int:
+    options: OddsOptions = DRAW_TURN,
+    where: Context = GAME_ONLY,
+) -> Result:
     """How many cards of the condition's category the deck needs for the condition to hold
     with probability ≥ the target, the deck's size kept (other cards make room), with the
     table of probability by count around the answer. Exact, with the game's opening and
@@ -1041,24 +724,12 @@ def tune(
 
     Example: [bold]deckcheck tune my-deck.txt "type:ship>=2" --target 95% --turn 2[/]
     """
-    from deckcheck import api
-    from deckcheck.cli import charts
+    from deckcheck.commands import tune
 
-    result = api.tune(
-        deck,
-        condition,
-        target,
-        turn=turn,
-        second=second,
-        mulligan=mulligan,
-        redraw_policy=redraw_policy,
-        catalogs=catalog or [],
-        game=game,
-    )
-    return show(result, json_out, lambda r: charts.tune(r, render.stdout()))
+    return tune.run(tune.TuneRequest(deck, condition, target, options, where))
 
 
-@_command(catalog_app, "template")
+@_command(catalog_app, "template", json=False)
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],
     field: Annotated[
@@ -1070,27 +741,27 @@ def catalog_template(
             help="List every card lacking this field, ready to fill in.",
         ),
     ] = None,
-) -> int:
+) -> Result:
     """Print a commented catalog overlay to fill in (standard output).
 
     Example: [bold]deckcheck catalog template ren-dhark --field resource_points > mine.toml[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import catalog_template
 
-    return show(api.catalog_template(game, fields=field or []), False, render.catalog_template)
+    return catalog_template.run(catalog_template.TemplateRequest(game, tuple(field or [])))
 
 
-@_command(catalog_app, "check")
+@_command(catalog_app, "check", json=False)
 def catalog_check(
     file: Annotated[str, typer.Argument(help="The overlay file to check (- for stdin).")],
-) -> int:
+) -> Result:
     """Check a catalog overlay and report every problem with its line; exit 2 if any.
 
     Example: [bold]deckcheck catalog check examples/planetary-conquerors/example-set.toml[/]
     """
-    from deckcheck import api
+    from deckcheck.commands import catalog_check
 
-    return show(api.catalog_check(file), False, render.catalog_check)
+    return catalog_check.run(catalog_check.CheckRequest(file))
 
 
 def _command_name(info: typer.models.CommandInfo) -> str | None:

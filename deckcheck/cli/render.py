@@ -4,13 +4,14 @@ that writes what a command answers."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from deckcheck.core.result import Json, Result, WithErrors
 from deckcheck.core.text import plural
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
     from rich.text import Text
 
+    from deckcheck.analysis.anyof import DistributionReport
     from deckcheck.analysis.odds import OddsReport
+    from deckcheck.analysis.stats import StatsReport
     from deckcheck.catalog.model import Card
     from deckcheck.commands.cards import CardSearch
     from deckcheck.commands.catalog_check import CatalogCheck
@@ -38,11 +41,12 @@ if TYPE_CHECKING:
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
-    from deckcheck.commands.fix import SuggestedValidation
     from deckcheck.commands.games import GameList
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
+    from deckcheck.commands.tune import TuneReport
+    from deckcheck.commands.validate import SuggestedValidation
     from deckcheck.decks.verdict import Missing, Validation
     from deckcheck.solve.changes import CountChanges
     from deckcheck.solve.nearest import FixResult
@@ -108,18 +112,17 @@ def stderr() -> Console:
     return _console("err")
 
 
+out: Console | None = None
+"""The console of standard output once made (tests may put their own in its place)."""
+err: Console | None = None
+"""The console of standard error once made."""
+
+
 def _console(name: str) -> Console:
-    console: Console | None = globals().get(name)
+    console: Console | None = globals()[name]
     if console is None:
         console = globals()[name] = make_console(stderr=name == "err")
     return console
-
-
-def __getattr__(name: str) -> Console:
-    """``render.out`` and ``render.err``: the consoles, made on first use."""
-    if name in ("out", "err"):
-        return _console(name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def say(console: Console, *parts: str | tuple[str, str]) -> None:
@@ -146,19 +149,29 @@ _STATUS_STYLE = {
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.UNKNOWN: "magenta"}
 
 
-R = TypeVar("R", bound=Result)
+F = TypeVar("F", bound=Callable[..., None])
+_SHOWN: dict[str, Callable[[Any], None]] = {}
 
 
-def show(result: R, json_out: bool, human: Callable[[R], None]) -> int:
+def renders(human: F) -> F:
+    """Register ``human`` as the way a result of its first parameter's type is shown."""
+    kind = next(iter(inspect.get_annotations(human).values()))
+    assert isinstance(kind, str) and kind not in _SHOWN, kind
+    _SHOWN[kind] = human
+    return human
+
+
+def show(result: Result, json_out: bool = False) -> int:
     """The one way a command answers: ``result.to_json()`` with ``--json`` (standard output
-    then holds only the JSON), else ``human(result)``; returns the exit code to end with."""
+    then holds only the JSON), else the renderer of the result's type; returns the exit code
+    to end with."""
     if json_out:
         emit_json(result.to_json())
         if isinstance(result, WithErrors):
             for problem in result.errors:
                 error(problem)
     else:
-        human(result)
+        _SHOWN[type(result).__name__](result)
     return result.exit_code
 
 
@@ -402,6 +415,7 @@ def problem_lines(lines: Sequence[str], header: str) -> None:
             say(stderr(), f"  • {line}")
 
 
+@renders
 def validation(result: Validation) -> None:
     """Each deck's report, or the error that stopped it (and the verdict on the rest of a deck
     with unknown lines), in the order given; several decks get panels of one width and a
@@ -456,6 +470,7 @@ def _missing(missing: Sequence[Missing]) -> None:
         )
 
 
+@renders
 def suggested(result: SuggestedValidation) -> None:
     """Each deck's report, with the nearest legal deck under an illegal one (several decks:
     panels of one width and a summary line, as :func:`validation` prints them)."""
@@ -521,6 +536,7 @@ def _answer_end(console: Console, result: CountChanges) -> None:
         write_text(result.text)
 
 
+@renders
 def fixed(result: FixResult, heading: bool = True) -> None:
     """The changes that make the deck legal and the proof, or the rules no deck can meet;
     the answer's own text when it goes to standard output."""
@@ -553,6 +569,7 @@ def _chance(p: float | None) -> str:
     return "—" if p is None else _percent(p)
 
 
+@renders
 def optimized(result: OptimizeResult) -> None:
     """The changes (as fix shows them), the chance before and after, the curve by turn, and
     the proof; the answer's own text when it goes to standard output."""
@@ -601,6 +618,7 @@ def optimized(result: OptimizeResult) -> None:
     _answer_end(console, result)
 
 
+@renders
 def games(result: GameList) -> None:
     """Each known game: its id (never cut: it is what users type), name and card count, then
     its variants and random piles, wrapped between names only."""
@@ -624,6 +642,7 @@ def games(result: GameList) -> None:
             )
 
 
+@renders
 def card_list(found: CardSearch) -> None:
     """Cards as a table; a single card in full, with its drawing when the game has one."""
     from rich import box
@@ -743,6 +762,7 @@ def _percent(p: float) -> str:
     return f"{100 * p:.{places}f} %"
 
 
+@renders
 def odds(rep: OddsReport) -> None:
     """The odds panel: the probability in bold, the assumptions beneath."""
     from rich.console import Group
@@ -868,6 +888,7 @@ def _grouped(cards: Sequence[Card], labels: Mapping[str, str]) -> list[Text]:
     return lines
 
 
+@renders
 def hands(rep: HandsReport) -> None:
     """Sample hands, cards grouped by type, with the mulligan decision under each."""
     from rich.console import Group
@@ -914,6 +935,7 @@ def hands(rep: HandsReport) -> None:
     )
 
 
+@renders
 def deck_diff(d: DeckDiff) -> None:
     """Changes grouped by type, then the totals with their change."""
     from rich.table import Table
@@ -960,12 +982,14 @@ def deck_diff(d: DeckDiff) -> None:
     stdout().print(totals)
 
 
+@renders
 def new_deck(result: NewDeck) -> None:
     """Where the new deck went and what it holds."""
     what = f", the {result.starter} starter ({result.cards} cards)" if result.starter else ""
     say(stderr(), f"wrote {result.path} ({result.game}, variant {result.variant}{what})")
 
 
+@renders
 def edited(result: EditResult) -> None:
     """The changes made, every rule's progress in one line, and the findings that changed (a
     rule that was already unmet and still is is not called new: its numbers are in the
@@ -1001,6 +1025,7 @@ def edited(result: EditResult) -> None:
         say(stdout(), (f"  note: {note}", "dim"))
 
 
+@renders
 def exported(result: ExportResult) -> None:
     """The exported text on standard output, or where it was written; warnings on standard
     error, and an illegal deck's report when it was refused."""
@@ -1026,11 +1051,13 @@ def exported(result: ExportResult) -> None:
         say(stderr(), f"wrote {result.written_to} ({result.format})")
 
 
+@renders
 def catalog_template(result: CatalogTemplate) -> None:
     """The template text, as it is (it is a file to save)."""
     write_text(result.text)
 
 
+@renders
 def catalog_check(result: CatalogCheck) -> None:
     """ "ok" with the counts, or every problem with its line on standard error."""
     if not result.ok:
@@ -1057,6 +1084,7 @@ def catalog_check(result: CatalogCheck) -> None:
     )
 
 
+@renders
 def legality(result: Legality) -> None:
     """One row per variant: the verdict and the codes of its findings (the deck's own
     variant marked)."""
@@ -1073,3 +1101,27 @@ def legality(result: Legality) -> None:
         verdict = Text(row.status, style=styles.get(row.status, "dim"))
         table.add_row(name, verdict, ", ".join(row.codes) or "-")
     stdout().print(table)
+
+
+@renders
+def stats(result: StatsReport) -> None:
+    """A deck's composition as bar charts (:func:`deckcheck.cli.charts.stats`)."""
+    from deckcheck.cli import charts
+
+    charts.stats(result, stdout())
+
+
+@renders
+def distribution(result: DistributionReport) -> None:
+    """How many of a kind are seen, as a chart (:func:`deckcheck.cli.charts.distribution`)."""
+    from deckcheck.cli import charts
+
+    charts.distribution(result, stdout())
+
+
+@renders
+def tune(result: TuneReport) -> None:
+    """The probability by count, as a chart (:func:`deckcheck.cli.charts.tune`)."""
+    from deckcheck.cli import charts
+
+    charts.tune(result, stdout())
