@@ -10,8 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deckcheck.cli.fit import fit_title
-from deckcheck.cli.render import bullet
+from deckcheck.cli.fit import bullet, fit_title
 
 BAR_WIDTH = 20
 _BLOCKS = " ▏▎▍▌▋▊▉█"

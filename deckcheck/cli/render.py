@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from deckcheck.cli.fit import bullet
 from deckcheck.core.result import Json, Result, WithErrors
 from deckcheck.core.text import plural
 from deckcheck.core.violations import Report, Severity, Status, Violation
@@ -388,21 +389,6 @@ CARDS_SHOWN = 8
 
 MAX_NOTES = 20
 """Notes shown under a report; JSON carries all of them."""
-
-
-def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> RenderableType:
-    """``mark text`` whose wrapped lines hang under the text, not under the mark."""
-    from rich.table import Table
-    from rich.text import Text
-
-    grid = Table.grid()
-    grid.add_column(no_wrap=True)
-    grid.add_column()
-    # fold: a word longer than the column (a path) is broken, never cut off
-    grid.add_row(
-        Text(" " * indent + mark + " ", style=style), Text(text, style=style, overflow="fold")
-    )
-    return grid
 
 
 def problem_lines(lines: Sequence[str], header: str) -> None:
