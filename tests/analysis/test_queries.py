@@ -15,7 +15,7 @@ from conftest import invoke
 from deckcheck import api
 from deckcheck.core.errors import DeckcheckError
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TERRA = str(EXAMPLES / "ren-dhark/terra-custom.txt")
 
 

@@ -18,7 +18,7 @@ from deckcheck.commands.stats import deck_stats
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.decks.load import load_deck, open_deck
 from deckcheck.games.registry import all_games
-from tests.test_examples import deck_files
+from tests.games.test_examples import deck_files
 
 
 def _readable_decks() -> list[Path]:

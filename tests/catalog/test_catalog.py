@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES
 
 from deckcheck.catalog.load import apply_overlay, check_overlay, parse_document
 from deckcheck.catalog.model import Catalog
@@ -240,7 +241,7 @@ def test_new_cards_with_the_same_made_up_id_are_reported() -> None:
 
 
 def test_check_good_file() -> None:
-    example = Path(__file__).parents[1] / "examples" / "planetary-conquerors" / "example-set.toml"
+    example = EXAMPLES / "planetary-conquerors" / "example-set.toml"
     result = check_catalog_file(example)
     assert result.ok, result.problems
     assert result.game == "planetary-conquerors"

@@ -40,7 +40,7 @@ from deckcheck.games.spec import spec_from_json, spec_json
 from deckcheck.games.stccg import lackey
 from deckcheck.games.stccg import names as stccg_names
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 STCCG_DECK = EXAMPLES / "stccg-1e" / "legal-klingon.txt"
 REN_DHARK_DECK = EXAMPLES / "ren-dhark" / "terra-custom.txt"

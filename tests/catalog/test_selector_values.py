@@ -80,7 +80,7 @@ def test_the_pile_is_grouped_as_card_by_card(conditions: list[str]) -> None:
     from deckcheck.analysis.setup import draw_setup
     from deckcheck.decks.load import open_deck
 
-    deck = Path(__file__).resolve().parent.parent / "examples/stccg-1e/legal-federation.txt"
+    deck = Path(__file__).resolve().parents[2] / "examples/stccg-1e/legal-federation.txt"
     setup = draw_setup(open_deck(str(deck)))
     bound = bind(setup, conditions, OddsOptions())
     selectors = [bind_selector(t, setup.catalog) for t in bound.problem.selector_labels]

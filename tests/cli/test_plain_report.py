@@ -1,7 +1,7 @@
 """A report written to a pipe is plain lines: no frame, no colour, no rich; what it says is
 what rich's panel says on a terminal.
 
-Every example deck and every hostile file of ``tests/nasty`` is validated at several widths
+Every example deck and every hostile file of ``tests/hostile/nasty`` is validated at several widths
 both ways: piped (plain lines) and with ``TTY_COMPATIBLE=0`` (rich's console, which then
 still writes no colour, but draws the panel). Below the width from which findings are a
 table (and from where rich would crop a title), the two hold the same characters in the same
@@ -23,7 +23,7 @@ from deckcheck.decks.verdict import Validation
 from deckcheck.games.context import NO_CONTEXT, Context
 
 DECKS = sorted(EXAMPLES.glob("*/*.txt")) + sorted(
-    p for p in (TESTS / "nasty").iterdir() if p.is_file()
+    p for p in (TESTS / "hostile" / "nasty").iterdir() if p.is_file()
 )
 # The narrowest (rich crops a panel's title), a narrow one and the usual 80: every width runs the
 # same wrapping code, and each one renders every example and nasty deck twice.

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import run_module
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DECK = REPO / "examples" / "ren-dhark" / "terra-custom.txt"
 _IMPORTED = re.compile(r"^import time:\s*\d+ \|\s*\d+ \|\s*(\S+)$", re.MULTILINE)
 

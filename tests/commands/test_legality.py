@@ -12,7 +12,7 @@ from conftest import invoke
 from deckcheck import api
 from deckcheck.games.registry import all_games
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # one deck per game, and the status it has under its own variant
 DECKS = {
     "ren-dhark": ("ren-dhark/terra-custom.txt", "legal"),

@@ -23,7 +23,7 @@ from deckcheck.cli.render import _percent, digits
 from deckcheck.decks.load import open_deck
 from deckcheck.games.registry import get_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
 RD = str(EXAMPLES / "ren-dhark/terra-custom.txt")
 PC = str(EXAMPLES / "planetary-conquerors/legal-50.txt")

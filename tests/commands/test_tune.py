@@ -17,7 +17,7 @@ from deckcheck.analysis.setup import draw_setup
 from deckcheck.commands.tune import tune_deck
 from deckcheck.decks.load import open_deck
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ACTIONS = ["Globální ochranný štít", "2 Zlatý člověk", "Antisféra", "Stopař Robonů"]
 
 

@@ -22,7 +22,7 @@ from deckcheck.decks.rewrite import Change
 from deckcheck.export.formats import render
 from deckcheck.export.inplace import apply_changes
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 KLINGON = REPO / "examples" / "stccg-1e" / "legal-klingon.txt"
 LACKEY = REPO / "examples" / "stccg-1e" / "legal-klingon-lackey.txt"
 TERRA = REPO / "examples" / "ren-dhark" / "terra-custom.txt"

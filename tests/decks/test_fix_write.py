@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import invoke
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_fix_write_keeps_comments_and_untouched_lines(tmp_path: Path) -> None:

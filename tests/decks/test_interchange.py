@@ -27,7 +27,7 @@ from deckcheck.games.context import make_context
 from deckcheck.games.stccg import GAME, placed_deck
 from deckcheck.games.stccg.lackey import name_table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = next(
     (p / "shared" / "data" / "stccg-1e" for p in ROOT.parents if (p / "shared" / "data").is_dir()),
     ROOT / "missing",

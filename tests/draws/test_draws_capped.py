@@ -425,7 +425,7 @@ def test_the_query_and_its_table_share_one_programme(monkeypatch: pytest.MonkeyP
         return real(self, progress)  # type: ignore[arg-type]
 
     monkeypatch.setattr(PlainProgramme, "ways", counted)
-    deck = Path(__file__).resolve().parent.parent / "examples/stccg-1e/legal-federation.txt"
+    deck = Path(__file__).resolve().parents[2] / "examples/stccg-1e/legal-federation.txt"
     setup = draw_setup(open_deck(str(deck)))
     conditions = ["type:Personnel>=2", "type:Ship>=1", "type:Event>=1"]
     report = compute_odds(setup, conditions, OddsOptions(turn=3, by_turn=30))

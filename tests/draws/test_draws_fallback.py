@@ -181,7 +181,7 @@ def test_by_turn_rows_come_with_a_simulated_answer() -> None:
     from deckcheck.analysis.setup import draw_setup
     from deckcheck.decks.load import open_deck
 
-    deck = Path(__file__).resolve().parent.parent / "examples/planetary-conquerors/legal-80.txt"
+    deck = Path(__file__).resolve().parents[2] / "examples/planetary-conquerors/legal-80.txt"
     ten = PC_TEN_CONDITIONS
     # Six of them: turn 1 is exact at once, turn 4 (the query) out of reach.
     report = compute_odds(draw_setup(open_deck(str(deck))), ten[:6], OddsOptions(turn=4, by_turn=5))

@@ -40,7 +40,7 @@ np = pytest.importorskip("numpy")
 from deckcheck.draws.simulate import vectorised  # noqa: E402 - needs numpy, checked just above
 from deckcheck.draws.simulate.vectorised import FixedPileSampler, simulate_vectorised  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TOLERANCE = 4.5  # standard errors
 REF_TRIALS = 10_000
 VEC_TRIALS = 400_000

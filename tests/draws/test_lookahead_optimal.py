@@ -29,7 +29,7 @@ from deckcheck.draws.facade import EXACT_WORK_LIMIT
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
 from deckcheck.draws.simulate.reference import simulate_reference
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PC50 = str(REPO / "examples/planetary-conquerors/legal-50.txt")
 PC80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
 SIGMAS = 4.5

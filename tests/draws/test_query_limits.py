@@ -25,7 +25,7 @@ from deckcheck.draws.facade import (
 )
 from deckcheck.draws.model import Query
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PC80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
 PC50 = str(REPO / "examples/planetary-conquerors/legal-50.txt")
 RD = str(REPO / "examples/ren-dhark/terra-custom.txt")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import invoke
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 STARTER = str(REPO / "examples/ren-dhark/blue-starter.txt")
 CUSTOM = str(REPO / "examples/ren-dhark/terra-custom.txt")
 

@@ -18,7 +18,7 @@ from deckcheck.export.formats import READABLE, formats_for, render, render_with_
 from deckcheck.export.write import write_atomically
 from deckcheck.games.context import make_context
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (REPO / "examples").glob("*/*.txt"))
 RD = str(REPO / "examples/ren-dhark/terra-custom.txt")
 

@@ -10,7 +10,7 @@ from conftest import invoke
 
 from deckcheck.decks.load import load_deck
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHEETS = {
     "ren-dhark": "ren-dhark/terra-custom.txt",
     "stccg-1e": "stccg-1e/legal-federation.txt",

@@ -9,7 +9,7 @@ import pytest
 
 from deckcheck.games.the_drake.tiles import TileError, parse_grid, render_side, render_tile
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _CANDIDATES = [
     ROOT / "catalogs" / "the-drake" / "cards.toml",
     ROOT / "deckcheck" / "catalogs" / "the-drake" / "cards.toml",

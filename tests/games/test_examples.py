@@ -14,7 +14,7 @@ from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.catalog_check import check_catalog_file
 from deckcheck.games.registry import all_games
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def is_catalog(path: Path) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import catalog_path, fold
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "planetary-conquerors"
 TYPES = {"miner", "building", "warrior", "trap", "spell"}
 LIMIT = {1: None, 2: 3, 3: 1}

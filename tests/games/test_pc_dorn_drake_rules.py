@@ -27,7 +27,7 @@ from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.context import make_context
 from deckcheck.games.registry import get_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SET = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import catalog_path, fold
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "ren-dhark"
 
 

@@ -21,7 +21,7 @@ from deckcheck.commands.hands import sample_hands
 from deckcheck.decks.load import open_deck
 from deckcheck.games.registry import get_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BLUE = str(ROOT / "examples" / "ren-dhark" / "blue-starter.txt")
 SIGMAS = 4.5
 

@@ -17,7 +17,7 @@ from deckcheck.games.base import CodeRule, Game
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, either
 from deckcheck.games.registry import all_games, get_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OVERLAYS = {
     "ren-dhark": [ROOT / "examples" / "ren-dhark" / "resource-points.toml"],
     "planetary-conquerors": [ROOT / "examples" / "planetary-conquerors" / "example-set.toml"],

@@ -22,7 +22,7 @@ import pytest
 
 from deckcheck.games.stccg.names import SET_SUFFIXES, fold, name_candidates
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tools" / "build_stccg_catalog.py"
 SHARED = ROOT.parent / "shared" / "data" / "stccg-1e"
 CSV_PATH = SHARED / "cards.csv"

@@ -22,7 +22,7 @@ from deckcheck.games.context import make_context
 from deckcheck.games.stccg import GAME
 
 CATALOG = GAME.bundled_catalog()
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "stccg-1e"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "stccg-1e"
 
 
 def _names(kind: str, n: int, *, affiliation: str | None = None, start: int = 0) -> list[str]:
@@ -233,7 +233,7 @@ def test_fix_under_warp_speed_is_proven_minimal() -> None:
 
 # --- the real Lackey decks --------------------------------------------------------------------
 
-LACKEY_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "stccg-1e" / "lackey-decks"
+LACKEY_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "stccg-1e" / "lackey-decks"
 
 
 @pytest.mark.parametrize("name", ["simple-bajoran.txt", "simple-ferengi.txt", "simple-klingon.txt"])

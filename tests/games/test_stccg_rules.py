@@ -28,7 +28,7 @@ from deckcheck.games.spec import SetAsideModel
 from deckcheck.games.stccg import GAME
 from deckcheck.games.stccg.rules import seed_cards
 
-LACKEY_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "stccg-1e" / "lackey-decks"
+LACKEY_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "stccg-1e" / "lackey-decks"
 LACKEY_FILES = (
     "simple-bajoran.txt",
     "simple-cardassian.txt",
@@ -336,7 +336,7 @@ def test_missions_cli_option(tmp_path: Path) -> None:
 
 
 def test_missions_cli_option_on_a_game_without_missions_is_a_usage_error(tmp_path: Path) -> None:
-    deck = Path(__file__).resolve().parents[1] / "examples" / "dorn" / "first-game-party.txt"
+    deck = Path(__file__).resolve().parents[2] / "examples" / "dorn" / "first-game-party.txt"
     result = invoke(["validate", str(deck), "--missions", "4"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output

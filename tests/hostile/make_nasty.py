@@ -1,11 +1,12 @@
-"""(Re)generate the hostile-input corpus in ``tests/nasty/`` deterministically.
+"""(Re)generate the hostile-input corpus in ``tests/hostile/nasty/`` deterministically.
 
-Usage: ``python tests/make_nasty.py [--check] [DIR]`` (default DIR: the ``nasty`` folder next to
-this script). ``--check`` writes nothing and exits 1 when DIR differs from what would be written.
+Usage: ``python tests/hostile/make_nasty.py [--check] [DIR]`` (default DIR: the ``nasty``
+folder next to this script). ``--check`` writes nothing and exits 1 when DIR differs from what
+would be written.
 
 Every file is small (the whole corpus stays far below 200 KB); the large inputs (a 50 MB file,
-10,000 unknown lines) are made at test time in ``tmp_path`` by ``tests/test_hostile_cli.py``.
-``tests/test_hostile_cli.py`` holds the expected outcome of every file listed here.
+10,000 unknown lines) are made at test time in ``tmp_path`` by ``test_hostile_cli.py`` beside
+this script, which holds the expected outcome of every file listed here.
 """
 
 from __future__ import annotations

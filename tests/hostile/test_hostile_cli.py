@@ -1,8 +1,9 @@
 """Hostile input through every command: one clear message naming the file (and line), exit 2,
 never a traceback, never a hang, and bounded work.
 
-The corpus lives in ``tests/nasty/`` (regenerate with ``python tests/make_nasty.py``); every
-file of it has its expected outcome in :data:`DECKS` or :data:`OVERLAYS` below. Large inputs
+The corpus lives in ``tests/hostile/nasty/`` (regenerate with
+``python tests/hostile/make_nasty.py``); every file of it has its expected outcome in
+:data:`DECKS` or :data:`OVERLAYS` below. Large inputs
 (50 MB, 10,000 lines) are made in ``tmp_path``. No test here times anything: work is bounded by
 counting it, and child processes run under the suite's watchdog (a hang fails the test).
 """
@@ -27,7 +28,7 @@ from deckcheck.core.text import Suggester
 from deckcheck.decks import resolve
 from deckcheck.games.registry import all_games
 
-NASTY = TESTS / "nasty"
+NASTY = TESTS / "hostile" / "nasty"
 RD_DECK = EXAMPLES / "ren-dhark" / "blue-starter.txt"
 RD_CUSTOM = EXAMPLES / "ren-dhark" / "terra-custom.txt"
 PC_DECK = EXAMPLES / "planetary-conquerors" / "legal-50.txt"
@@ -227,7 +228,7 @@ def _cases(names: Iterable[str], commands: Iterable[str]) -> list[object]:
 
 
 def _load_make_nasty() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_nasty", TESTS / "make_nasty.py")
+    spec = importlib.util.spec_from_file_location("make_nasty", TESTS / "hostile" / "make_nasty.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -239,7 +240,7 @@ def _load_make_nasty() -> ModuleType:
 
 def test_corpus_is_up_to_date_small_and_fully_expected() -> None:
     make_nasty = _load_make_nasty()
-    assert make_nasty.differs(NASTY) == [], "run: python tests/make_nasty.py"
+    assert make_nasty.differs(NASTY) == [], "run: python tests/hostile/make_nasty.py"
     files = [p for p in NASTY.iterdir() if p.is_file()]
     assert sum(p.stat().st_size for p in files) < 200_000
     assert {p.name for p in files} == set(DECKS) | set(OVERLAYS)

@@ -15,7 +15,7 @@ from deckcheck.core import tomlfile
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.tomlfile import MAX_KEY_PARTS, MAX_KEYS, check_bounds, key_line, parse_toml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RD_DECK = REPO / "examples" / "ren-dhark" / "terra-custom.txt"
 RD_OVERLAY = REPO / "examples" / "ren-dhark" / "resource-points.toml"
 

@@ -26,7 +26,7 @@ from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.registry import get_game
 from deckcheck.solve.nearest import FixResult, nearest_legal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 ILLEGAL = sorted(
     p for p in EXAMPLES.glob("*/*") if p.suffix == ".txt" and p.name.startswith("illegal")

@@ -23,7 +23,7 @@ from deckcheck.draws.facade import Mode, Policy, solve
 from deckcheck.draws.model import Procedure, Query
 from deckcheck.games.context import make_context
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TERRA = str(EXAMPLES / "ren-dhark" / "terra-custom.txt")
 PC50 = str(EXAMPLES / "planetary-conquerors" / "legal-50.txt")
 FED = str(EXAMPLES / "stccg-1e" / "legal-federation.txt")

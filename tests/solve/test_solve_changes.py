@@ -15,7 +15,7 @@ from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.solve.changes import answer_deck
 from deckcheck.solve.nearest import FixResult
 
-DECK = Path(__file__).resolve().parents[1] / "examples" / "ren-dhark" / "terra-custom.txt"
+DECK = Path(__file__).resolve().parents[2] / "examples" / "ren-dhark" / "terra-custom.txt"
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from deckcheck.commands.build import BuildSession, SaveConflict
 from deckcheck.tui.app import BuildApp, Confirm
 from deckcheck.tui.playtest import deal, new_deck_text
 
-SNAPSHOTS = TESTS / "snapshots"
+SNAPSHOTS = TESTS / "tui" / "snapshots"
 
 
 def drive(app: BuildApp, size: tuple[int, int], steps: Callable[..., Awaitable[None]]) -> None:
