@@ -53,13 +53,6 @@ def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
         except RecursionError:
             render.error("input is nested too deeply to read")
             raise typer.Exit(2) from None
-        except ValueError as exc:
-            # Python's own limit on reading a number (4,300 digits), where a reader of some
-            # input did not check first: still bad input, never a traceback.
-            if "integer string conversion" not in str(exc):
-                raise
-            render.error("a number in the input is too long to read (thousands of digits)")
-            raise typer.Exit(2) from None
         except (KeyboardInterrupt, process.Stopped, process.OutputFailed) as exc:
             # Typer would end a Ctrl-C silently; every stop says why, in one line.
             raise typer.Exit(process.ending(exc)) from None

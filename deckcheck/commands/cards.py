@@ -37,6 +37,7 @@ class CardSearch:
 
 
 _COMPARISON = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(<=|>=|!=|==|<|>|=)\s*(-?\d+)\s*$")
+_MAX_DIGITS = 18  # beyond any card's number (and int() refuses 4,300 digits)
 _OPERATORS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
     ">=": operator.ge,
@@ -83,6 +84,11 @@ def _term_predicate(term: str, catalog: Catalog, game: Game) -> Callable[[Card],
                     if numbers
                     else f"{game.id} cards have no number fields"
                 ],
+            )
+        digits = number.lstrip("-").lstrip("0")
+        if len(digits) > _MAX_DIGITS:
+            raise ConditionError(
+                f"{key}{op}: a number of {len(digits):,} digits is beyond any card's {field}"
             )
         compare, wanted = _OPERATORS[op], int(number)
 
