@@ -1,93 +1,26 @@
-"""The ``deckcheck`` commands. Each turns its arguments into its command's request (shared
-options come as bundles, :mod:`deckcheck.cli.options`) and returns ``run(request)``; the result
-is shown by its type (:func:`render.show`), the exit code comes from it. Bad input of any kind
-ends in :func:`_guarded`, exit code 2."""
+"""The ``deckcheck`` commands, declared: each turns its arguments into its command's request
+(shared options come as bundles, :mod:`deckcheck.cli.options`) and returns ``run(request)``;
+:mod:`deckcheck.cli.command` shows the result by its type and ends bad input with exit code 2.
+"""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-import functools
-import inspect
-import os
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-import typer.main
-import typer.models
 
-from deckcheck.cli import process, render
-from deckcheck.cli.help import ReadableCommand, ReadableGroup
-from deckcheck.cli.options import (
-    JSON,
-    CatalogOpt,
-    GameOpt,
-    PileVariantOpt,
-    VariantOpt,
-    answer,
-    context,
-    draw,
-    expanded,
-)
-from deckcheck.cli.render import show
-from deckcheck.core.errors import DeckcheckError
+from deckcheck.cli import options as opt
+from deckcheck.cli import render
+from deckcheck.cli.command import command, narrowed
+from deckcheck.cli.help import ReadableGroup
 
 if TYPE_CHECKING:
     from deckcheck.analysis.odds import OddsOptions
     from deckcheck.core.result import Result
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import Context
-
-
-def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
-    """The one place where input errors become one clear message and exit code 2."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> None:
-        try:
-            code = fn(*args, **kwargs)
-        except DeckcheckError as exc:
-            render.error(exc)
-            raise typer.Exit(2) from None
-        except RecursionError:
-            render.error("input is nested too deeply to read")
-            raise typer.Exit(2) from None
-        except (KeyboardInterrupt, process.Stopped, process.OutputFailed) as exc:
-            # Typer would end a Ctrl-C silently; every stop says why, in one line.
-            raise typer.Exit(process.ending(exc)) from None
-        if code:
-            raise typer.Exit(code)
-
-    return wrapper
-
-
-def _unwrapped(doc: str) -> str:
-    """A docstring as help: its paragraphs kept, the line breaks inside each removed (the
-    terminal wraps them at its own width, never mid-sentence at the source's)."""
-    paragraphs = inspect.cleandoc(doc).split("\n\n")
-    return "\n\n".join(" ".join(p.split("\n")) for p in paragraphs)
-
-
-def _answer(result: Any, rest: dict[str, Any]) -> int:
-    return result if isinstance(result, int) else show(result, rest.get("json_out", False))
-
-
-def _command(target: typer.Typer, name: str | None = None, json: bool = True) -> Callable[..., Any]:
-    """Register a command on ``target`` with deckcheck's error handling and, with ``json``, a
-    ``--json`` option; the command returns its result (shown by :func:`render.show`) or its
-    exit code."""
-
-    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        run = expanded(fn, _answer)
-        if json:
-            run.__signature__ = run.__signature__.replace(  # type: ignore[attr-defined]
-                parameters=[*run.__signature__.parameters.values(), JSON]  # type: ignore[attr-defined]
-            )
-        target.command(name, cls=ReadableCommand, help=_unwrapped(fn.__doc__ or ""))(_guarded(run))
-        return fn
-
-    return register
 
 
 app = typer.Typer(
@@ -131,66 +64,7 @@ def _options(
     """Validate decks for card and board games, compute exact draw odds, simulate, export."""
 
 
-DeckOrPile = Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")]
-Conditions = Annotated[
-    list[str],
-    typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2".'),
-]
-KeepOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
-    ),
-]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
-]
-ForceOpt = Annotated[bool, typer.Option("--force", metavar="", help="Replace an existing file.")]
-ZoneOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--zone",
-        "-z",
-        metavar="ZONE",
-        help="The zone, where the game's decks have zones (Missions).",
-    ),
-]
-CardsArg = Annotated[
-    list[str],
-    typer.Argument(
-        help='Cards, each with its count after it (1 if none): "Gowron" 2 "Kurn" 1; or - '
-        "for a pasted list on standard input.",
-        metavar="CARD [COUNT]...",
-    ),
-]
-EditedDeck = Annotated[str, typer.Argument(help="The deck file to edit in place.")]
-PILE = context(variant=PileVariantOpt)
-PLAIN = context()
-GAME_ONLY = context(variant=None)
-ANSWER = answer()
-SETTINGS = context(settings=True)
-MISSIONS = context(settings=True, missions=True)
-DRAW_HAND = draw("mulligan", "second", "redraw_policy")
-SECOND = draw("second")
-DRAW_NO_REDRAWS = draw("seen", "turn", "second", "mulligan", "redraw_policy")
-DRAW_TURN = draw("turn", "second", "mulligan", "redraw_policy")
-DRAW = draw()
-OVERLAYS = context(
-    game=False,
-    variant=Annotated[
-        str | None,
-        typer.Option(
-            "--variant",
-            "--format",
-            metavar="VARIANT",
-            help="Show the cards as this variant changes them (and its notes).",
-        ),
-    ],
-)
-DRAW_BY_TURN = draw("seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn")
-
-
-@_command(app)
+@command(app)
 def games() -> Result:
     """List the games deckcheck knows, their variants and built-in random piles.
 
@@ -201,7 +75,7 @@ def games() -> Result:
     return games.run()
 
 
-@_command(app)
+@command(app)
 def cards(
     game: Annotated[str, typer.Argument(help="Game id, e.g. ren-dhark.")],
     search: Annotated[
@@ -211,7 +85,7 @@ def cards(
             'field compared, in quotes: "points<=2".'
         ),
     ] = None,
-    where: Context = OVERLAYS,
+    where: Context = opt.OVERLAYS,
 ) -> Result:
     """List a game's cards, optionally those matching every term of SEARCH; one match is
     shown in full. A search with no match suggests the nearest names.
@@ -225,10 +99,10 @@ def cards(
     return cards.run(cards.CardsRequest(game, tuple(search) if search else None, where))
 
 
-@_command(app)
+@command(app)
 def validate(
     decks: Annotated[list[str], typer.Argument(help="Deck files (- for standard input).")],
-    where: Context = MISSIONS,
+    where: Context = opt.MISSIONS,
     suggest: Annotated[
         bool,
         typer.Option(
@@ -261,7 +135,7 @@ def validate(
     return validate.run(validate.ValidateRequest(tuple(decks), where, owned, suggest))
 
 
-@_command(app)
+@command(app)
 def odds(
     deck: Annotated[
         str,
@@ -289,8 +163,8 @@ def odds(
             "game's mulligan see their type).",
         ),
     ] = None,
-    options: OddsOptions = DRAW_BY_TURN,
-    where: Context = PILE,
+    options: OddsOptions = opt.DRAW_BY_TURN,
+    where: Context = opt.PILE,
 ) -> Result:
     """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
 
@@ -320,16 +194,16 @@ def odds(
         return odds.run(request, progress)
 
 
-@_command(app)
+@command(app)
 def simulate(
-    deck: DeckOrPile,
-    conditions: Conditions,
+    deck: opt.DeckOrPile,
+    conditions: opt.Conditions,
     trials: Annotated[
         int, typer.Option("--trials", "-n", metavar="N", help="Simulated deals.")
     ] = 1_000_000,
-    seed: SeedOpt = None,
-    options: OddsOptions = DRAW,
-    where: Context = PILE,
+    seed: opt.SeedOpt = None,
+    options: OddsOptions = opt.DRAW,
+    where: Context = opt.PILE,
 ) -> Result:
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
 
@@ -346,9 +220,9 @@ def simulate(
         return simulate.run(request, progress)
 
 
-@_command(app)
+@command(app)
 def hand(
-    deck: DeckOrPile,
+    deck: opt.DeckOrPile,
     conditions: Annotated[
         list[str] | None,
         typer.Argument(
@@ -356,10 +230,10 @@ def hand(
             "choosing mulligan aims for."
         ),
     ] = None,
-    seed: SeedOpt = None,
+    seed: opt.SeedOpt = None,
     count: Annotated[int, typer.Option("--count", "-k", metavar="N", help="How many hands.")] = 1,
-    options: OddsOptions = DRAW_HAND,
-    where: Context = PILE,
+    options: OddsOptions = opt.DRAW_HAND,
+    where: Context = opt.PILE,
 ) -> Result:
     """Deal sample opening hands the way the game deals them, with the mulligan decision.
 
@@ -373,7 +247,7 @@ def hand(
     return hands.run(hands.HandRequest(deck, tuple(conditions or []), options, where, count, seed))
 
 
-@_command(app, json=False)
+@command(app, json=False)
 def export(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
     to: Annotated[
@@ -392,11 +266,11 @@ def export(
             "-o", "--output", metavar="FILE", help="File to write (default: standard output)."
         ),
     ] = None,
-    force: ForceOpt = False,
+    force: opt.ForceOpt = False,
     allow_illegal: Annotated[
         bool, typer.Option("--allow-illegal", metavar="", help="Export even an illegal deck.")
     ] = False,
-    where: Context = PLAIN,
+    where: Context = opt.PLAIN,
 ) -> Result:
     """Export a legal deck to another format; never overwrites without --force.
 
@@ -410,10 +284,10 @@ def export(
     return export.run(export.ExportRequest(deck, to, output, force, allow_illegal, where))
 
 
-@_command(app)
+@command(app)
 def fix(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
-    keep: KeepOpt = None,
+    keep: opt.KeepOpt = None,
     owned: Annotated[
         str | None,
         typer.Option(
@@ -431,8 +305,8 @@ def fix(
             help="Among the nearest decks, prefer cards matching this (type:ship).",
         ),
     ] = None,
-    target: AnswerTarget = ANSWER,
-    where: Context = SETTINGS,
+    target: AnswerTarget = opt.ANSWER,
+    where: Context = opt.SETTINGS,
 ) -> Result:
     """The nearest legal deck: the fewest copies added and removed, proven minimal (a
     mixed-integer solver's optimum over the rules as constraints).
@@ -447,11 +321,11 @@ def fix(
     return fix.run(fix.FixRequest(deck, tuple(keep or []), owned, prefer, target, where))
 
 
-@_command(app)
+@command(app)
 def optimize(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin); a new empty deck works.")],
-    conditions: Conditions,
-    options: OddsOptions = DRAW_NO_REDRAWS,
+    conditions: opt.Conditions,
+    options: OddsOptions = opt.DRAW_NO_REDRAWS,
     changes: Annotated[
         int | None,
         typer.Option(
@@ -469,7 +343,7 @@ def optimize(
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
-    keep: KeepOpt = None,
+    keep: opt.KeepOpt = None,
     time_limit: Annotated[
         float | None,
         typer.Option(
@@ -478,8 +352,8 @@ def optimize(
             help="Stop after S seconds with the best deck found and a bound on what is left.",
         ),
     ] = None,
-    target: AnswerTarget = ANSWER,
-    where: Context = SETTINGS,
+    target: AnswerTarget = opt.ANSWER,
+    where: Context = opt.SETTINGS,
 ) -> Result:
     """The legal deck with the best exact odds of the conditions, proven best: among the
     decks within --changes K copies of DECK (of your collection with --owned; --keep cards
@@ -510,7 +384,7 @@ def optimize(
         return optimize.run(request, progress)
 
 
-@_command(app)
+@command(app)
 def new(
     game: Annotated[str, typer.Argument(help="Game id, e.g. stccg-1e.")],
     output: Annotated[
@@ -522,7 +396,7 @@ def new(
             help="The deck file to write (.txt, .toml, .json, .dek).",
         ),
     ],
-    variant: VariantOpt = None,
+    variant: opt.VariantOpt = None,
     starter: Annotated[
         str | None,
         typer.Option(
@@ -531,7 +405,7 @@ def new(
             help="Which ready-made deck of the variant (Ren Dhark: red).",
         ),
     ] = None,
-    force: ForceOpt = False,
+    force: opt.ForceOpt = False,
 ) -> Result:
     """Start a deck file: the header, the game's zones and the variant's limits as comments
     (a starter variant's cards filled in). Never overwrites without --force.
@@ -543,39 +417,19 @@ def new(
     return deckfile.run(deckfile.NewRequest(game, output, variant, starter, force))
 
 
-def _pairs(words: Sequence[str]) -> list[tuple[str, int]]:
-    """``Gowron 2 Kurn Worf 3``: each card with the count after it (1 when none follows)."""
-    from deckcheck.core.errors import UsageError
-
-    pairs: list[tuple[str, int | None]] = []
-    for word in words:
-        number = word.isascii() and word.isdigit()  # "²" is a digit to Python, not a count
-        if number and len(word.lstrip("0")) > 6:
-            shown = word if len(word) <= 24 else f"{word[:12]}… ({len(word):,} digits)"
-            raise UsageError(f"the number of copies is 1 to 10,000, not {shown}")
-        if not number:
-            pairs.append((word, None))
-        elif pairs and pairs[-1][1] is None:
-            pairs[-1] = (pairs[-1][0], int(word))
-        else:
-            raise UsageError(f'{word} copies of what? Give the card first: "Gowron" {word}')
-    for name, n in pairs:
-        if n is not None and n < 1:
-            raise UsageError(f"the number of copies of {name!r} must be at least 1, not {n}")
-    return [(name, 1 if n is None else n) for name, n in pairs]
-
-
 def _edit(deck: str, cards: list[str], remove: bool, zone: str | None, where: Context) -> Result:
     from deckcheck.commands import deckfile
     from deckcheck.core.inputs import read_text
 
     listed = read_text("-") if cards == ["-"] else None
-    pairs = () if listed is not None else tuple(_pairs(cards))
+    pairs = () if listed is not None else deckfile.card_counts(cards)
     return deckfile.run(deckfile.EditRequest(deck, pairs, remove, zone, listed, where))
 
 
-@_command(app)
-def add(deck: EditedDeck, cards: CardsArg, zone: ZoneOpt = None, where: Context = PLAIN) -> Result:
+@command(app)
+def add(
+    deck: opt.EditedDeck, cards: opt.CardsArg, zone: opt.ZoneOpt = None, where: Context = opt.PLAIN
+) -> Result:
     """Add copies of cards to a deck file, keeping its format, comments, order and zones;
     then every rule's progress in one line and the findings the change brought or cleared.
 
@@ -586,9 +440,9 @@ def add(deck: EditedDeck, cards: CardsArg, zone: ZoneOpt = None, where: Context 
     return _edit(deck, cards, False, zone, where)
 
 
-@_command(app)
+@command(app)
 def remove(
-    deck: EditedDeck, cards: CardsArg, zone: ZoneOpt = None, where: Context = PLAIN
+    deck: opt.EditedDeck, cards: opt.CardsArg, zone: opt.ZoneOpt = None, where: Context = opt.PLAIN
 ) -> Result:
     """Remove copies of cards from a deck file (a line goes at 0 copies), keeping the rest
     of the file as it is; then every rule's progress and the findings that changed.
@@ -599,10 +453,10 @@ def remove(
     return _edit(deck, cards, True, zone, where)
 
 
-@_command(app, json=False)
+@command(app, json=False)
 def build(
     deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
-    game: GameOpt = None,
+    game: opt.GameOpt = None,
     variant: Annotated[
         str | None,
         typer.Option(
@@ -612,7 +466,7 @@ def build(
             help="The format (variant) to build for (default: the deck's, else the game's).",
         ),
     ] = None,
-    catalog: CatalogOpt = None,
+    catalog: opt.CatalogOpt = None,
     seed: Annotated[
         int | None, typer.Option("--seed", metavar="N", help="The first playtest hand's seed.")
     ] = None,
@@ -634,11 +488,11 @@ def build(
     )
 
 
-@_command(app)
+@command(app)
 def diff(
     deck_a: Annotated[str, typer.Argument(help="The first deck.")],
     deck_b: Annotated[str, typer.Argument(help="The second deck.")],
-    where: Context = GAME_ONLY,
+    where: Context = opt.GAME_ONLY,
 ) -> Result:
     """Compare two decks: cards added, removed and changed, by type, and the rule totals.
 
@@ -649,10 +503,10 @@ def diff(
     return diff.run(diff.DiffRequest(deck_a, deck_b, where))
 
 
-@_command(app)
+@command(app)
 def legality(
     deck: Annotated[str, typer.Argument(help="Deck file, or - for stdin.")],
-    where: Context = GAME_ONLY,
+    where: Context = opt.GAME_ONLY,
 ) -> Result:
     """The deck under every variant of its game: one row each, the verdict and the codes of
     its findings (exit 0 when it passes some variant, 1 when none).
@@ -664,8 +518,10 @@ def legality(
     return legality.run(legality.LegalityRequest(deck, where))
 
 
-@_command(app)
-def stats(deck: DeckOrPile, options: OddsOptions = SECOND, where: Context = PLAIN) -> Result:
+@command(app)
+def stats(
+    deck: opt.DeckOrPile, options: OddsOptions = opt.SECOND, where: Context = opt.PLAIN
+) -> Result:
     """A deck's composition by the dimensions its game declares, as bar charts, with the
     opening hand's expected count and chance of at least one per value (exact, with the
     game's mulligan).
@@ -677,14 +533,14 @@ def stats(deck: DeckOrPile, options: OddsOptions = SECOND, where: Context = PLAI
     return stats.run(stats.StatsRequest(deck, options.second, where))
 
 
-@_command(app)
+@command(app)
 def distribution(
-    deck: DeckOrPile,
+    deck: opt.DeckOrPile,
     selector: Annotated[
         str, typer.Argument(help="The cards counted: type:ship, a card name, a category.")
     ],
-    options: OddsOptions = DRAW_NO_REDRAWS,
-    where: Context = GAME_ONLY,
+    options: OddsOptions = opt.DRAW_NO_REDRAWS,
+    where: Context = opt.GAME_ONLY,
 ) -> Result:
     """How many cards of a kind are seen: the chance of exactly 0, 1, 2… and of at least
     each (also with the game's mulligan aimed at it), and the expected number. Exact.
@@ -696,9 +552,9 @@ def distribution(
     return distribution.run(distribution.DistributionRequest(deck, selector, options, where))
 
 
-@_command(app)
+@command(app)
 def tune(
-    deck: DeckOrPile,
+    deck: opt.DeckOrPile,
     condition: Annotated[
         str,
         typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
@@ -707,8 +563,8 @@ def tune(
         str,
         typer.Option("--target", "-p", metavar="P", help="The probability to reach: 0.95 or 95%."),
     ],
-    options: OddsOptions = DRAW_TURN,
-    where: Context = GAME_ONLY,
+    options: OddsOptions = opt.DRAW_TURN,
+    where: Context = opt.GAME_ONLY,
 ) -> Result:
     """How many cards of the condition's category the deck needs for the condition to hold
     with probability ≥ the target, the deck's size kept (other cards make room), with the
@@ -722,7 +578,7 @@ def tune(
     return tune.run(tune.TuneRequest(deck, condition, target, options, where))
 
 
-@_command(catalog_app, "template", json=False)
+@command(catalog_app, "template", json=False)
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],
     field: Annotated[
@@ -744,7 +600,7 @@ def catalog_template(
     return catalog_template.run(catalog_template.TemplateRequest(game, tuple(field or [])))
 
 
-@_command(catalog_app, "check", json=False)
+@command(catalog_app, "check", json=False)
 def catalog_check(
     file: Annotated[str, typer.Argument(help="The overlay file to check (- for stdin).")],
 ) -> Result:
@@ -757,33 +613,6 @@ def catalog_check(
     return catalog_check.run(catalog_check.CheckRequest(file))
 
 
-def _command_name(info: typer.models.CommandInfo) -> str | None:
-    if info.name:
-        return info.name
-    return typer.main.get_command_name(info.callback.__name__) if info.callback else None
-
-
 def app_for(argv: Sequence[str]) -> typer.Typer:
-    """The application to run for the command line ``argv`` (without the program name).
-
-    Typer builds every command's parameters before it runs one, which is most of the cost of
-    starting a 20-command application; a command line that names a known command gets an
-    application holding that command alone (with the same top-level options), so that
-    ``deckcheck validate`` pays for ``validate``. Help, shell completion and anything
-    unknown (a typo is answered with the full list of commands) get the whole application.
-    """
-    if any(key.startswith("_") and key.endswith("_COMPLETE") for key in os.environ):
-        return app
-    # The top-level options take no values, so the first word that is no option names the
-    # command.
-    wanted = next((word for word in argv if not word.startswith("-")), None)
-    if wanted is None:
-        return app
-    commands = [info for info in app.registered_commands if _command_name(info) == wanted]
-    groups = [info for info in app.registered_groups if info.name == wanted]
-    if not commands and not groups:
-        return app
-    narrowed = copy.copy(app)
-    narrowed.registered_commands = commands
-    narrowed.registered_groups = groups
-    return narrowed
+    """The application to run for ``argv`` (:func:`deckcheck.cli.command.narrowed`)."""
+    return narrowed(app, argv)

@@ -1,77 +1,16 @@
-"""Options shared by several commands, declared once. A bundle is a group of options that
-makes one value of a request (the context, the draw options, the answer's target); a command
-names it as a parameter's default and receives the value, built and checked (a bundle is
-typed ``Any`` so that the parameter can carry the type of the value it stands for):
-
-    def odds(deck: ..., draw: OddsOptions = DRAW, where: Context = context()) -> Result
-
-The command's signature as Typer reads it has the bundle's options in that place
-(``inspect.Signature``, the standard way to say what a callable takes).
-"""
+"""Options shared by several commands, declared once: single options and arguments, and the
+bundles (:class:`deckcheck.cli.command.Bundle`) that make one value of a request each: the
+context, the draw options, the answer's target. A bundle is typed ``Any`` here so that the
+parameter naming it carries the type of the value it stands for."""
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from deckcheck.core.values import frozen
-
-
-@frozen
-class Bundle:
-    """Options (``params``) whose values ``make`` one value of a request."""
-
-    params: tuple[inspect.Parameter, ...]
-    make: Callable[..., Any]
-
-
-def _param(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
-    return inspect.Parameter(
-        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
-    )
-
-
-def expanded(
-    fn: Callable[..., Any], after: Callable[[Any, dict[str, Any]], int]
-) -> Callable[..., int]:
-    """``fn`` with each bundle parameter replaced by the bundle's options; its value is made
-    from them before ``fn`` runs, and ``after(result, rest)`` ends the run (``rest``: the values
-    of the parameters added to ``fn``'s, such as ``--json``)."""
-    params: list[inspect.Parameter] = []
-    bundles: dict[str, Bundle] = {}
-    for p in inspect.signature(fn).parameters.values():
-        if isinstance(p.default, Bundle):
-            bundles[p.name] = p.default
-            params += p.default.params
-        else:
-            # the command module's own names (Annotated, typer): a bundle's type may be one
-            # imported for type checking only, as it is never evaluated
-            hint = p.annotation
-            hint = eval(hint, fn.__globals__) if isinstance(hint, str) else hint
-            params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hint))
-    own = set(inspect.signature(fn).parameters) - set(bundles)
-
-    def run(**values: Any) -> int:
-        for name, bundle in bundles.items():
-            values[name] = bundle.make(**{q.name: values.pop(q.name) for q in bundle.params})
-        rest = {k: values.pop(k) for k in list(values) if k not in own and k not in bundles}
-        return after(fn(**values), rest)
-
-    run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    run.__name__ = fn.__name__
-    run.__doc__ = fn.__doc__
-    return run
-
-
-JSON = _param(
-    "json_out",
-    Annotated[bool, typer.Option("--json", metavar="", help="Print JSON on standard output.")],
-    False,
-)
+from deckcheck.cli.command import Bundle, param
 
 CatalogOpt = Annotated[
     list[Path] | None,
@@ -111,7 +50,7 @@ PileVariantOpt = Annotated[
     ),
 ]
 _SETTINGS = (
-    _param(
+    param(
         "settings",
         Annotated[
             list[str] | None,
@@ -126,7 +65,7 @@ _SETTINGS = (
     ),
 )
 _MISSIONS = (
-    _param(
+    param(
         "missions",
         Annotated[
             int | None,
@@ -144,11 +83,11 @@ def context(
 ) -> Any:
     """The context's options (``--catalog``, ``--game``, ``--variant``, ``--set``,
     ``--missions``; those asked for) as a :class:`deckcheck.games.context.Context`."""
-    params = [_param("catalog", CatalogOpt, None)]
+    params = [param("catalog", CatalogOpt, None)]
     if game:
-        params.append(_param("game", GameOpt, None))
+        params.append(param("game", GameOpt, None))
     if variant is not None:
-        params.append(_param("variant", variant, None))
+        params.append(param("variant", variant, None))
     params += [*(_SETTINGS if settings else ()), *(_MISSIONS if missions else ())]
 
     def make(
@@ -169,7 +108,7 @@ def context(
 
 
 _DRAW = {
-    "seen": _param(
+    "seen": param(
         "seen",
         Annotated[
             int | None,
@@ -179,7 +118,7 @@ _DRAW = {
         ],
         None,
     ),
-    "turn": _param(
+    "turn": param(
         "turn",
         Annotated[
             int | None,
@@ -192,7 +131,7 @@ _DRAW = {
         ],
         None,
     ),
-    "second": _param(
+    "second": param(
         "second",
         Annotated[
             bool,
@@ -206,7 +145,7 @@ _DRAW = {
         ],
         False,
     ),
-    "mulligan": _param(
+    "mulligan": param(
         "mulligan",
         Annotated[
             str,
@@ -219,7 +158,7 @@ _DRAW = {
         ],
         "rules",
     ),
-    "redraws": _param(
+    "redraws": param(
         "redraws",
         Annotated[
             str | None,
@@ -231,7 +170,7 @@ _DRAW = {
         ],
         None,
     ),
-    "redraw_policy": _param(
+    "redraw_policy": param(
         "redraw_policy",
         Annotated[
             str,
@@ -245,7 +184,7 @@ _DRAW = {
         ],
         "optimal",
     ),
-    "by_turn": _param(
+    "by_turn": param(
         "by_turn",
         Annotated[int | None, typer.Option("--by-turn", metavar="T", help="A table of turns 1…T.")],
         None,
@@ -270,7 +209,7 @@ def answer() -> Any:
     """``--write``, ``-o`` and ``--force`` of a command that answers with a deck, as its
     :class:`deckcheck.export.inplace.AnswerTarget`."""
     params = (
-        _param(
+        param(
             "write",
             Annotated[
                 bool,
@@ -282,7 +221,7 @@ def answer() -> Any:
             ],
             False,
         ),
-        _param(
+        param(
             "output",
             Annotated[
                 str | None,  # as typed: a trailing '/' names a folder
@@ -295,7 +234,7 @@ def answer() -> Any:
             ],
             None,
         ),
-        _param(
+        param(
             "force",
             Annotated[
                 bool,
@@ -311,3 +250,62 @@ def answer() -> Any:
         return AnswerTarget(write, output, force)
 
     return Bundle(params, make)
+
+
+DeckOrPile = Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")]
+Conditions = Annotated[
+    list[str],
+    typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2".'),
+]
+KeepOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
+    ),
+]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
+]
+ForceOpt = Annotated[bool, typer.Option("--force", metavar="", help="Replace an existing file.")]
+ZoneOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--zone",
+        "-z",
+        metavar="ZONE",
+        help="The zone, where the game's decks have zones (Missions).",
+    ),
+]
+CardsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help='Cards, each with its count after it (1 if none): "Gowron" 2 "Kurn" 1; or - '
+        "for a pasted list on standard input.",
+        metavar="CARD [COUNT]...",
+    ),
+]
+EditedDeck = Annotated[str, typer.Argument(help="The deck file to edit in place.")]
+PILE = context(variant=PileVariantOpt)
+PLAIN = context()
+GAME_ONLY = context(variant=None)
+ANSWER = answer()
+SETTINGS = context(settings=True)
+MISSIONS = context(settings=True, missions=True)
+DRAW_HAND = draw("mulligan", "second", "redraw_policy")
+SECOND = draw("second")
+DRAW_NO_REDRAWS = draw("seen", "turn", "second", "mulligan", "redraw_policy")
+DRAW_TURN = draw("turn", "second", "mulligan", "redraw_policy")
+DRAW = draw()
+OVERLAYS = context(
+    game=False,
+    variant=Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            "--format",
+            metavar="VARIANT",
+            help="Show the cards as this variant changes them (and its notes).",
+        ),
+    ],
+)
+DRAW_BY_TURN = draw("seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn")

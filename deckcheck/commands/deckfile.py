@@ -465,6 +465,26 @@ def _new_text(
     return "\n".join(out) + "\n"
 
 
+def card_counts(words: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """``Gowron 2 Kurn Worf 3``: each card with the count after it (1 when none follows)."""
+    pairs: list[tuple[str, int | None]] = []
+    for word in words:
+        number = word.isascii() and word.isdigit()  # "²" is a digit to Python, not a count
+        if number and len(word.lstrip("0")) > 6:
+            shown = word if len(word) <= 24 else f"{word[:12]}… ({len(word):,} digits)"
+            raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {shown}")
+        if not number:
+            pairs.append((word, None))
+        elif pairs and pairs[-1][1] is None:
+            pairs[-1] = (pairs[-1][0], int(word))
+        else:
+            raise UsageError(f'{word} copies of what? Give the card first: "Gowron" {word}')
+    for name, n in pairs:
+        if n is not None and n < 1:
+            raise UsageError(f"the number of copies of {name!r} must be at least 1, not {n}")
+    return tuple((name, 1 if n is None else n) for name, n in pairs)
+
+
 @frozen
 class NewRequest:
     """A new deck file ``output`` for ``game`` (its ``variant``, a ``starter``'s cards);
