@@ -88,6 +88,7 @@ __all__ = [
 
 Paths = Sequence[str | Path]
 Progress = Callable[[int, int], None]
+Cards = str | Sequence[tuple[str, int]]
 
 
 class Overlays(TypedDict, total=False):
@@ -207,9 +208,11 @@ def fix(
     Exit code 1 when no legal deck can be reached (the result names the rules)."""
     from deckcheck.commands import fix
     from deckcheck.export.inplace import AnswerTarget
+    from deckcheck.solve.changes import SolverLimits
 
     target = AnswerTarget(write, output, force)
-    return fix.run(fix.FixRequest(deck, tuple(keep), owned, prefer, target, _context(where)))
+    limits = SolverLimits(tuple(keep), owned)
+    return fix.run(fix.FixRequest(deck, limits, prefer, target, _context(where)))
 
 
 def optimize(
@@ -234,12 +237,12 @@ def optimize(
     made by :func:`new` and ``owned``."""
     from deckcheck.commands import optimize
     from deckcheck.export.inplace import AnswerTarget
+    from deckcheck.solve.changes import SolverLimits
 
     options, context = _split(draw)
+    limits = SolverLimits(tuple(keep), owned, changes, time_limit)
     target = AnswerTarget(write, output, force)
-    request = optimize.OptimizeRequest(
-        deck, tuple(conditions), options, changes, tuple(keep), owned, time_limit, target, context
-    )
+    request = optimize.OptimizeRequest(deck, tuple(conditions), options, limits, target, context)
     return optimize.run(request, progress)
 
 
@@ -345,17 +348,11 @@ def new(
     return result
 
 
-def _edit(
-    deck: str | Path,
-    card: str | Sequence[tuple[str, int]],
-    count: int,
-    remove: bool,
-    zone: str | None,
-    listed: str | None,
-    where: Where,
-) -> EditResult:
+def _edit(deck: str | Path, card: Cards, count: int, remove: bool, keywords: Edit) -> EditResult:
     from deckcheck.commands import deckfile
 
+    where: dict[str, Any] = dict(keywords)
+    zone, listed = where.pop("zone", None), where.pop("listed", None)
     pairs = ((card, count),) if isinstance(card, str) else tuple(card)
     request = deckfile.EditRequest(deck, pairs, remove, zone, listed, _context(where))
     result = deckfile.run(request)
@@ -363,32 +360,24 @@ def _edit(
     return result
 
 
-def add(
-    deck: str | Path,
-    card: str | Sequence[tuple[str, int]],
-    count: int = 1,
-    *,
-    zone: str | None = None,
-    listed: str | None = None,
-    **where: Unpack[Where],
-) -> EditResult:
+class Edit(Where, total=False):
+    """The keywords of :func:`add` and :func:`remove`: the context, the ``zone`` where the
+    game's decks have zones, and a pasted list ``listed`` whose cards are changed too."""
+
+    zone: str | None
+    listed: str | None
+
+
+def add(deck: str | Path, card: Cards, count: int = 1, **keywords: Unpack[Edit]) -> EditResult:
     """Add copies of a card (or of several: (card, count) pairs, and the cards of a pasted
     list ``listed``) to a deck file in place (format, comments and order kept)."""
-    return _edit(deck, card, count, False, zone, listed, where)
+    return _edit(deck, card, count, False, keywords)
 
 
-def remove(
-    deck: str | Path,
-    card: str | Sequence[tuple[str, int]],
-    count: int = 1,
-    *,
-    zone: str | None = None,
-    listed: str | None = None,
-    **where: Unpack[Where],
-) -> EditResult:
+def remove(deck: str | Path, card: Cards, count: int = 1, **keywords: Unpack[Edit]) -> EditResult:
     """Remove copies of a card (or of several, as :func:`add` takes them) from a deck file in
     place (a line at 0 copies goes)."""
-    return _edit(deck, card, count, True, zone, listed, where)
+    return _edit(deck, card, count, True, keywords)
 
 
 def diff(deck_a: str, deck_b: str, **where: Unpack[Where]) -> DeckDiff:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from deckcheck.core.result import Result
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import Context
+    from deckcheck.solve.changes import SolverLimits
 
 
 app = typer.Typer(
@@ -287,16 +288,7 @@ def export(
 @command(app)
 def fix(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
-    keep: opt.KeepOpt = None,
-    owned: Annotated[
-        str | None,
-        typer.Option(
-            "--owned",
-            "--only-from",
-            metavar="DECK",
-            help="A deck file listing your collection: every card's copies stay within it.",
-        ),
-    ] = None,
+    limits: SolverLimits = opt.FIX_LIMITS,
     prefer: Annotated[
         str | None,
         typer.Option(
@@ -318,7 +310,7 @@ def fix(
     """
     from deckcheck.commands import fix
 
-    return fix.run(fix.FixRequest(deck, tuple(keep or []), owned, prefer, target, where))
+    return fix.run(fix.FixRequest(deck, limits, prefer, target, where))
 
 
 @command(app)
@@ -326,32 +318,7 @@ def optimize(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin); a new empty deck works.")],
     conditions: opt.Conditions,
     options: OddsOptions = opt.DRAW_NO_REDRAWS,
-    changes: Annotated[
-        int | None,
-        typer.Option(
-            "--changes",
-            "-K",
-            metavar="K",
-            help="At most K copies added plus removed, as fix counts them (default: any).",
-        ),
-    ] = None,
-    owned: Annotated[
-        str | None,
-        typer.Option(
-            "--owned",
-            metavar="FILE",
-            help="A deck file listing your collection: every card's copies stay within it.",
-        ),
-    ] = None,
-    keep: opt.KeepOpt = None,
-    time_limit: Annotated[
-        float | None,
-        typer.Option(
-            "--time-limit",
-            metavar="S",
-            help="Stop after S seconds with the best deck found and a bound on what is left.",
-        ),
-    ] = None,
+    limits: SolverLimits = opt.OPTIMIZE_LIMITS,
     target: AnswerTarget = opt.ANSWER,
     where: Context = opt.SETTINGS,
 ) -> Result:
@@ -369,17 +336,7 @@ def optimize(
     """
     from deckcheck.commands import optimize
 
-    request = optimize.OptimizeRequest(
-        deck,
-        tuple(conditions),
-        options,
-        changes,
-        tuple(keep or []),
-        owned,
-        time_limit,
-        target,
-        where,
-    )
+    request = optimize.OptimizeRequest(deck, tuple(conditions), options, limits, target, where)
     with render.progress_bar(label="searching") as progress:
         return optimize.run(request, progress)
 

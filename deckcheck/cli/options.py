@@ -257,12 +257,6 @@ Conditions = Annotated[
     list[str],
     typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2".'),
 ]
-KeepOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--keep", "-k", metavar="CARD", help="A card never removed (name or id; repeatable)."
-    ),
-]
 SeedOpt = Annotated[
     int | None, typer.Option("--seed", metavar="N", help="Random seed (reproducible).")
 ]
@@ -285,6 +279,72 @@ CardsArg = Annotated[
     ),
 ]
 EditedDeck = Annotated[str, typer.Argument(help="The deck file to edit in place.")]
+_LIMITS = {
+    "changes": param(
+        "changes",
+        Annotated[
+            int | None,
+            typer.Option(
+                "--changes",
+                "-K",
+                metavar="K",
+                help="At most K copies added plus removed, as fix counts them (default: any).",
+            ),
+        ],
+        None,
+    ),
+    "owned": param(
+        "owned",
+        Annotated[
+            str | None,
+            typer.Option(
+                "--owned",
+                "--only-from",
+                metavar="FILE",
+                help="A deck file listing your collection: every card's copies stay within it.",
+            ),
+        ],
+        None,
+    ),
+    "keep": param(
+        "keep",
+        Annotated[
+            list[str] | None,
+            typer.Option(
+                "--keep",
+                "-k",
+                metavar="CARD",
+                help="A card never removed (name or id; repeatable).",
+            ),
+        ],
+        None,
+    ),
+    "time_limit": param(
+        "time_limit",
+        Annotated[
+            float | None,
+            typer.Option(
+                "--time-limit",
+                metavar="S",
+                help="Stop after S seconds with the best deck found and a bound on what is left.",
+            ),
+        ],
+        None,
+    ),
+}
+
+
+def limits(*names: str) -> Any:
+    """The solver's limits named, as :class:`deckcheck.solve.changes.SolverLimits`."""
+
+    def make(keep: list[str] | None = None, **values: Any) -> Any:
+        from deckcheck.solve.changes import SolverLimits
+
+        return SolverLimits(tuple(keep or []), **values)
+
+    return Bundle(tuple(_LIMITS[n] for n in names), make)
+
+
 PILE = context(variant=PileVariantOpt)
 PLAIN = context()
 GAME_ONLY = context(variant=None)
@@ -309,3 +369,5 @@ OVERLAYS = context(
     ],
 )
 DRAW_BY_TURN = draw("seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn")
+FIX_LIMITS = limits("keep", "owned")
+OPTIMIZE_LIMITS = limits("changes", "owned", "keep", "time_limit")

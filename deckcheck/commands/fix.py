@@ -15,17 +15,17 @@ from deckcheck.core.values import frozen
 from deckcheck.decks.load import load_deck, owned_copies
 from deckcheck.export.inplace import NOWHERE, AnswerTarget
 from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.solve.changes import NO_LIMITS, SolverLimits
 from deckcheck.solve.nearest import FixResult, nearest_legal
 
 
 @frozen
 class FixRequest:
-    """The deck to fix in ``context``: ``keep`` cards never removed, copies within the
-    collection ``owned``, ``prefer`` cards matching a selector, the answer put at ``target``."""
+    """The deck to fix in ``context`` within ``limits`` (``keep``, ``owned``), preferring cards
+    matching the selector ``prefer``, the answer put at ``target``."""
 
     deck: str
-    keep: tuple[str, ...] = ()
-    owned: str | Path | None = None
+    limits: SolverLimits = NO_LIMITS
     prefer: str | None = None
     target: AnswerTarget = NOWHERE
     context: Context = NO_CONTEXT
@@ -34,8 +34,9 @@ class FixRequest:
 def run(request: FixRequest) -> FixResult:
     """The nearest legal deck of ``request``, written where it asks."""
     r = request
+    keep, owned = r.limits.keep, r.limits.owned
     return fix_deck(
-        r.deck, keep=r.keep, owned=r.owned, prefer=r.prefer, target=r.target, context=r.context
+        r.deck, keep=keep, owned=owned, prefer=r.prefer, target=r.target, context=r.context
     )
 
 

@@ -11,7 +11,6 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from deckcheck.analysis.odds import OddsOptions, TurnRow, bind, compute_odds
@@ -27,7 +26,15 @@ from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
 from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.solve.changes import UNREACHABLE, Change, CountChanges, answer_deck, resolve_cards
+from deckcheck.solve.changes import (
+    NO_LIMITS,
+    UNREACHABLE,
+    Change,
+    CountChanges,
+    SolverLimits,
+    answer_deck,
+    resolve_cards,
+)
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, Limits, Search, relaxed_note, search
 
 
@@ -268,17 +275,14 @@ def optimize_loaded(
 
 @frozen
 class OptimizeRequest:
-    """The deck to improve in ``context`` for ``conditions`` under the draw ``options``: at most
-    ``changes`` copies changed (None: any), ``keep`` cards never removed, copies within the
-    collection ``owned``, ``time_limit`` seconds at most, the answer put at ``target``."""
+    """The deck to improve in ``context`` for ``conditions`` under the draw ``options``, within
+    ``limits`` (copies changed, cards kept, the collection, seconds), the answer put at
+    ``target``."""
 
     deck: str
     conditions: tuple[str, ...]
     options: OddsOptions = OddsOptions()
-    changes: int | None = None
-    keep: tuple[str, ...] = ()
-    owned: str | Path | None = None
-    time_limit: float | None = None
+    limits: SolverLimits = NO_LIMITS
     target: AnswerTarget = NOWHERE
     context: Context = NO_CONTEXT
 
@@ -288,18 +292,19 @@ def run(
 ) -> OptimizeResult:
     """Open the deck (and the collection), search, and put the answer where the request's
     ``target`` says; ``progress`` is called with ``(done, total)`` now and then."""
-    r = request
+    r, limits = request, request.limits
     read_at_load = r.target.read_deck(r.deck)
     loaded = load_deck(r.deck, r.context)
-    counts = owned_copies(r.owned, loaded.game, r.context) if r.owned is not None else None
+    owned = limits.owned
+    counts = owned_copies(owned, loaded.game, r.context) if owned is not None else None
     result, answer = optimize_loaded(
         loaded,
         r.conditions,
         r.options,
-        changes=r.changes,
-        keep=r.keep,
+        changes=limits.changes,
+        keep=limits.keep,
         owned=counts,
-        time_limit=r.time_limit,
+        time_limit=limits.time_limit,
         progress=progress,
     )
     if answer is None or (r.target.write and not result.changes):

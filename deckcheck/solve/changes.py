@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
@@ -23,6 +24,22 @@ from deckcheck.export.inplace import Written
 
 UNREACHABLE = "unreachable"
 """The status of a result with no legal deck to answer with."""
+
+
+@frozen
+class SolverLimits:
+    """What ``fix`` and ``optimize`` may change, as the user gives it: the cards ``keep``
+    (names or ids) never removed, every card's copies within the collection ``owned`` (a deck
+    file listing it), at most ``changes`` copies added plus removed and ``time_limit`` seconds
+    of search (``optimize``; None: no limit)."""
+
+    keep: tuple[str, ...] = ()
+    owned: str | Path | None = None
+    changes: int | None = None
+    time_limit: float | None = None
+
+
+NO_LIMITS = SolverLimits()
 
 
 @frozen
