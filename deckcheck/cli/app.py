@@ -413,17 +413,7 @@ def remove(
 @command(app, json=False)
 def build(
     deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
-    game: opt.GameOpt = None,
-    variant: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "--variant",
-            metavar="VARIANT",
-            help="The format (variant) to build for (default: the deck's, else the game's).",
-        ),
-    ] = None,
-    catalog: opt.CatalogOpt = None,
+    where: Context = opt.BUILD,
     seed: Annotated[
         int | None, typer.Option("--seed", metavar="N", help="The first playtest hand's seed.")
     ] = None,
@@ -440,9 +430,7 @@ def build(
     """
     from deckcheck.tui import run_build
 
-    return run_build(
-        deck, game=game, variant=variant, catalogs=catalog or [], seed=seed, mouse=not no_mouse
-    )
+    return run_build(deck, where, seed=seed, mouse=not no_mouse)
 
 
 @command(app)

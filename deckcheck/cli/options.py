@@ -371,3 +371,14 @@ OVERLAYS = context(
 DRAW_BY_TURN = draw("seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn")
 FIX_LIMITS = limits("keep", "owned")
 OPTIMIZE_LIMITS = limits("changes", "owned", "keep", "time_limit")
+BUILD = context(
+    variant=Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "--variant",
+            metavar="VARIANT",
+            help="The format (variant) to build for (default: the deck's, else the game's).",
+        ),
+    ]
+)
