@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
+    from deckcheck.commands.owned import OwnedReport
     from deckcheck.commands.tune import TuneReport
     from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
@@ -60,6 +61,7 @@ __all__ = [
     "NewDeck",
     "OddsReport",
     "OptimizeResult",
+    "OwnedReport",
     "Result",
     "StatsReport",
     "SuggestedValidation",
@@ -79,6 +81,7 @@ __all__ = [
     "odds",
     "odds_deckless",
     "optimize",
+    "owned",
     "parse_settings",
     "remove",
     "simulate",
@@ -241,6 +244,24 @@ def optimize(
         context=make_context(catalogs, game, variant, params),
         progress=progress,
     )
+
+
+def owned(
+    decks: Sequence[str | Path],
+    collection: str | Path,
+    *,
+    most: bool = False,
+    catalogs: Paths = (),
+) -> OwnedReport:
+    """Whether the collection (a deck file, or a folder of them) builds all ``decks`` (files,
+    or folders of deck files) at the same time; if not, the least to acquire, card by card,
+    proven minimal, with the decks contending for each card; ``most``: also the largest set of
+    the decks buildable at once, proven (exit code 0: all at once, 1: not, 2: a deck could not
+    be read)."""
+    from deckcheck.commands.owned import owned_decks
+    from deckcheck.games.context import make_context
+
+    return owned_decks(decks, collection, most=most, context=make_context(catalogs))
 
 
 def odds(
@@ -600,6 +621,7 @@ _LAZY = {
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
+    "OwnedReport": ("deckcheck.commands.owned", "OwnedReport"),
     "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),
     "SuggestedValidation": ("deckcheck.commands.fix", "SuggestedValidation"),
     "TuneReport": ("deckcheck.commands.tune", "TuneReport"),

@@ -738,6 +738,45 @@ def optimize(
     return show(result, json_out, render.optimized)
 
 
+CollectionOpt = Annotated[
+    str,
+    typer.Option(
+        "--collection",
+        metavar="FILE",
+        help="Your collection: a deck file listing the cards you own (or a folder of them).",
+    ),
+]
+
+
+@_command(app)
+def owned(
+    decks: Annotated[
+        list[str], typer.Argument(help="Deck files, or a folder: every deck file in it.")
+    ],
+    collection: CollectionOpt,
+    most: Annotated[
+        bool,
+        typer.Option("--most", help="Also the largest set of the decks buildable at once."),
+    ] = False,
+    catalog: CatalogOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Can your collection build all these decks at the same time? Each deck's standing on
+    its own, and if not all at once, the fewest extra copies to acquire, card by card (proven
+    minimal), with the decks contending for each; --most adds the largest set of the decks
+    buildable at once (a proven maximum). A copy in each zone counts, side zones too.
+
+    Exit code 0: all can be built at once; 1: not; 2: a file could not be read.
+
+    Example: [bold]deckcheck owned examples/the-drake --collection
+    examples/the-drake/standard-stack.txt --most[/]
+    """
+    from deckcheck import api
+
+    result = api.owned(decks, collection, most=most, catalogs=catalog or [])
+    return show(result, json_out, render.owned)
+
+
 ZoneOpt = Annotated[
     str | None,
     typer.Option(

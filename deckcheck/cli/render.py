@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
+    from deckcheck.commands.owned import CardShort, OwnedReport
     from deckcheck.decks.verdict import Missing, Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
@@ -454,6 +455,95 @@ def _missing(missing: Sequence[Missing]) -> None:
                 (f"  {m.id} · {m.owned} of {m.needed} owned", "dim"),
             )
         )
+
+
+SHORT_SHOWN = 4
+"""Cards a deck lacks named in its row of the ``owned`` table (--json lists them all)."""
+
+
+def owned(result: OwnedReport) -> None:
+    """The collection, a table of the decks (each on its own: buildable, or what it lacks),
+    then whether all can be built at once and, if not, the copies to acquire card by card with
+    the decks contending for each; with --most the largest set buildable at once."""
+    from rich.table import Table
+    from rich.text import Text
+
+    console = stdout()
+    held = result.collection
+    products = ", ".join(f"{p.copies}× {p.name} ({p.game})" for p in held.products)
+    say(
+        console,
+        ("collection ", "bold"),
+        held.label,
+        (f" · {held.size} cards" + (f" · products: {products}" if products else ""), "dim"),
+    )
+    for row in result.decks:
+        if row.error is not None:
+            error(row.error)
+    table = Table(box=None, pad_edge=False)
+    table.add_column("deck")
+    table.add_column("game")
+    table.add_column("cards", justify="right")
+    table.add_column("on its own")
+    if result.most is not None:
+        table.add_column("most")
+    for row in result.decks:
+        cells: list[str | Text] = [row.deck, row.game or "", str(row.cards) if row.game else ""]
+        if row.error is not None:
+            cells.append(Text("unreadable", style="red"))
+        elif row.buildable:
+            cells.append(Text("✓ buildable", style="green"))
+        else:
+            n = sum(m.short for m in row.missing)
+            shown = ", ".join(f"{m.short}× {m.name}" for m in row.missing[:SHORT_SHOWN])
+            more = len(row.missing) - SHORT_SHOWN
+            if more > 0:
+                shown += f", and {plural(more, 'card')} more"
+            cells.append(Text(f"✗ lacks {plural(n, 'copy')}: {shown}", style="red"))
+        if result.most is not None:
+            cells.append("" if row.in_most is None else "✓" if row.in_most else "–")
+        table.add_row(*cells)
+    console.print(table)
+    decks = len(result.decks)
+    if result.all_at_once:
+        say(console, (f"all {decks} decks at once: yes", "bold green"))
+    elif result.short:
+        cards = len(result.short)
+        say(
+            console,
+            (f"all {decks} decks at once: no", "bold red"),
+            f" · acquire {plural(result.extra_copies, 'copy')} of "
+            f"{plural(cards, 'card')} (proven minimal):",
+        )
+        for card in result.short:
+            console.print(_short_line(card))
+    else:
+        say(console, (f"all {decks} decks at once: not answered (a deck is unreadable)", "bold"))
+    if result.most is not None:
+        most = result.most
+        proof = "proven maximum" if most.proven else "not proven"
+        say(
+            console,
+            (f"most decks at once: {len(most.decks)} of {len(most.decks) + len(most.left_out)}",
+             "bold"),
+            (f" ({proof} of {most.maximised}; ties: {most.ties})", "dim"),
+        )
+        if most.left_out:
+            say(console, "  left out: ", ", ".join(most.left_out))
+    for note in (*result.notes, *held.notes):
+        console.print(bullet(note, style="dim"))
+
+
+def _short_line(card: CardShort) -> Text:
+    from rich.text import Text
+
+    contending = ", ".join(f"{d} {n}" for d, n in card.decks)
+    return Text.assemble(
+        (f"  +{card.short} ", "red"),
+        card.name,
+        (f"  {card.game} {card.id} · need {card.needed}, own {card.held}", "dim"),
+        ("  ← " + contending, ""),
+    )
 
 
 def suggested(result: SuggestedValidation) -> None:
