@@ -181,10 +181,15 @@ def fix(
     game: str | None = None,
     variant: str | None = None,
     params: Mapping[str, str | int] | None = None,
+    collection: str | Path | None = None,
+    reserve: Sequence[str | Path] = (),
 ) -> FixResult:
     """The nearest legal deck, fewest copies added plus removed, proven minimal by the solver;
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
-    Exit code 1 when no legal deck can be reached (the result names the rules)."""
+    ``collection`` (with ``reserve``: decks, or folders of them, whose copies stay theirs):
+    the answer's copies of each card come out of what the collection holds beyond what the
+    reserved decks need. Exit code 1 when no legal deck can be reached (the result names the
+    rules)."""
     from deckcheck.commands.fix import fix_deck
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import make_context
@@ -196,6 +201,8 @@ def fix(
         prefer=prefer,
         target=AnswerTarget(write, output, force),
         context=make_context(catalogs, game, variant, params),
+        collection=collection,
+        reserve=reserve,
     )
 
 
@@ -220,13 +227,16 @@ def optimize(
     variant: str | None = None,
     params: Mapping[str, str | int] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    collection: str | Path | None = None,
+    reserve: Sequence[str | Path] = (),
 ) -> OptimizeResult:
     """The legal deck within ``changes`` copies changed (any number: None), of catalog cards
     or of the collection ``owned``, keeping ``keep``, with the best exact chance that all
     ``conditions`` hold, and the proof that no such deck does better (``status``
     ``"optimal"``); ``time_limit`` seconds cut the search short (``"best found"``, with the
     bound on what could still be gained). Build the best deck from your collection: a deck
-    made by :func:`new` and ``owned``."""
+    made by :func:`new` and ``owned``; or ``collection`` with ``reserve`` (as :func:`fix`
+    takes them): the copies the reserved decks need stay theirs."""
     from deckcheck.commands.optimize import optimize_deck
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import make_context
@@ -243,6 +253,8 @@ def optimize(
         time_limit=time_limit,
         context=make_context(catalogs, game, variant, params),
         progress=progress,
+        collection=collection,
+        reserve=reserve,
     )
 
 

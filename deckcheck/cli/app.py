@@ -576,6 +576,24 @@ def fix(
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
+    collection: Annotated[
+        str | None,
+        typer.Option(
+            "--collection",
+            metavar="FILE",
+            help="Your collection (a deck file listing your cards): the deck's copies come out "
+            "of it.",
+        ),
+    ] = None,
+    reserve: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--reserve",
+            metavar="DECK",
+            help="A deck (or folder of decks) whose copies of the collection stay its own "
+            "(repeatable; needs --collection).",
+        ),
+    ] = None,
     prefer: Annotated[
         str | None,
         typer.Option(
@@ -614,6 +632,9 @@ def fix(
     Exit code 0: the answer (or the deck) is legal; 1: no legal deck is reachable (the rules
     that cannot be met are named), or the answer breaks a rule checked on it only.
 
+    With --collection FILE and --reserve DECK...: build or repair the deck from your
+    collection without taking the copies the reserved decks use.
+
     Example: [bold]deckcheck fix my-deck.txt --keep "POINT OF" --write[/]
     """
     from deckcheck import api
@@ -623,6 +644,8 @@ def fix(
         keep=keep or [],
         owned=owned,
         prefer=prefer,
+        collection=collection,
+        reserve=reserve or [],
         write=write,
         output=output,
         force=force,
@@ -659,6 +682,24 @@ def optimize(
             "--owned",
             metavar="FILE",
             help="A deck file listing your collection: every card's copies stay within it.",
+        ),
+    ] = None,
+    collection: Annotated[
+        str | None,
+        typer.Option(
+            "--collection",
+            metavar="FILE",
+            help="Your collection (a deck file listing your cards): the deck's copies come out "
+            "of it.",
+        ),
+    ] = None,
+    reserve: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--reserve",
+            metavar="DECK",
+            help="A deck (or folder of decks) whose copies of the collection stay its own "
+            "(repeatable; needs --collection).",
         ),
     ] = None,
     keep: Annotated[
@@ -703,7 +744,8 @@ def optimize(
     decks within --changes K copies of DECK (of your collection with --owned; --keep cards
     kept), the one where the conditions most likely hold by the turn asked, with the game's
     mulligan and look-ahead played optimally, exactly as odds computes it. Build the best deck
-    from your collection: optimize a deck made by new, with --owned.
+    from your collection: optimize a deck made by new, with --owned; or with --collection
+    FILE --reserve DECK..., keeping the copies your other decks use.
 
     Exit code 0: an answer (status optimal, or best found when cut short); 1: no legal deck
     within the limits.
@@ -722,6 +764,8 @@ def optimize(
             second=second,
             changes=changes,
             owned=owned,
+            collection=collection,
+            reserve=reserve or [],
             keep=keep or [],
             time_limit=time_limit,
             write=write,

@@ -366,13 +366,85 @@ def _product(
 
 
 __all__ = [
+    "Caps",
     "Collection",
     "Key",
+    "deck_caps",
     "Needs",
     "ProductHeld",
     "folder_files",
     "needed_copies",
     "read_collection",
+    "reserved_caps",
     "variant_of",
 ]
 
+
+
+@frozen
+class Caps:
+    """What one deck may take from a collection while other decks keep theirs: each card's
+    cap (card id -> copies: the collection's, every printing together, less the reserved
+    decks' counted and side copies), and notes (a card the reserved decks alone need more of
+    than the collection holds)."""
+
+    caps: Mapping[str, int]
+    notes: tuple[str, ...] = ()
+
+
+def reserved_caps(collection: Collection, game: str, reserved: Sequence[LoadedDeck]) -> Caps:
+    """The caps a deck of ``game`` gets from ``collection`` beside the ``reserved`` decks
+    (``--collection FILE --reserve DECK...``); a reserved deck of another game takes nothing
+    of this one."""
+    caps = collection.by_id(game)
+    names: dict[str, str] = {}
+    notes: list[str] = []
+    for deck in reserved:
+        if deck.game.id != game:
+            notes.append(f"{deck.deck.label} is a {deck.game.id} deck: it reserves no {game} card")
+            continue
+        for (_, card_id, _), n in needed_copies(deck).copies.items():
+            caps[card_id] = caps.get(card_id, 0) - n
+        names.update({e.card.id: e.card.name for e in deck.deck.all_entries()})
+    for card_id, n in caps.items():
+        if n < 0:
+            notes.append(
+                f"the reserved decks need {-n} more {names.get(card_id, card_id)} ({card_id}) "
+                "than the collection holds: none is left for this deck"
+            )
+    return Caps({i: max(0, n) for i, n in caps.items()}, tuple(notes))
+
+
+def deck_caps(
+    loaded: LoadedDeck,
+    context: Context,
+    *,
+    owned: str | Path | None = None,
+    collection: str | Path | None = None,
+    reserve: Sequence[str | Path] = (),
+) -> Caps | None:
+    """The solver's caps for ``fix`` and ``optimize`` of ``loaded``: ``--owned FILE`` (a card's
+    copies within what the deck holds or the file lists), or ``--collection FILE`` with
+    ``--reserve DECK...`` (files or folders: within what the collection holds beside the
+    reserved decks; the deck's own copies come out of the collection too); None: no caps."""
+    from deckcheck.decks.load import deck_or_owned, load_deck, owned_copies
+
+    if reserve and collection is None:
+        raise UsageError("--reserve needs --collection FILE: the decks reserve copies of it")
+    if owned is not None and collection is not None:
+        raise UsageError("give --owned or --collection, not both")
+    if owned is not None:
+        return Caps(deck_or_owned(loaded, owned_copies(owned, loaded.game, context)))
+    if collection is None:
+        return None
+    held = read_collection(collection, Context(context.overlays))
+    mine = loaded.source.path.resolve() if loaded.source.path is not None else None
+    decks = []
+    for arg in reserve:
+        folder = Path(arg)
+        if str(arg) != STDIN and folder.is_dir():
+            skip = [p for p in (Path(collection), mine) if p is not None and str(p) != STDIN]
+            decks += [load_deck(f, Context(context.overlays)) for f in folder_files(folder, skip)]
+        else:
+            decks.append(load_deck(arg, Context(context.overlays)))
+    return reserved_caps(held, loaded.game.id, decks)
