@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     )
     from deckcheck.analysis.stats import StatsReport
     from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.collection import CollectionEdit
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
@@ -50,6 +51,7 @@ __all__ = [
     "CardSearch",
     "CatalogCheck",
     "CatalogTemplate",
+    "CollectionEdit",
     "DeckDiff",
     "DistributionReport",
     "EditResult",
@@ -71,6 +73,8 @@ __all__ = [
     "cards",
     "catalog_check",
     "catalog_template",
+    "collection_add",
+    "collection_remove",
     "diff",
     "distribution",
     "export",
@@ -495,6 +499,39 @@ def remove(
     return edit_deck(deck, card, count, remove=True, zone=zone, context=context, listed=listed)
 
 
+def collection_add(
+    collection: str | Path,
+    card: str,
+    count: int = 1,
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> CollectionEdit:
+    """Add copies of a card to a collection file in place (as :func:`add` edits a deck: its
+    format kept, checked, written atomically); the card's game is the file's, ``game``, or the
+    one whose catalog knows it."""
+    from deckcheck.commands.collection import edit_collection
+    from deckcheck.games.context import make_context
+
+    return edit_collection(collection, card, count, context=make_context(catalogs, game))
+
+
+def collection_remove(
+    collection: str | Path,
+    card: str,
+    count: int = 1,
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> CollectionEdit:
+    """Take copies of a card out of a collection file in place (a line at 0 copies goes)."""
+    from deckcheck.commands.collection import edit_collection
+    from deckcheck.games.context import make_context
+
+    context = make_context(catalogs, game)
+    return edit_collection(collection, card, count, remove=True, context=context)
+
+
 def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
     """Cards added, removed and changed between two decks of one game, and the rule totals."""
     from deckcheck.commands.diff import diff_decks
@@ -624,6 +661,7 @@ def odds_options(
 _LAZY = {
     "CardSearch": ("deckcheck.commands.cards", "CardSearch"),
     "CatalogCheck": ("deckcheck.games.catalog_check", "CatalogCheck"),
+    "CollectionEdit": ("deckcheck.commands.collection", "CollectionEdit"),
     "CatalogTemplate": ("deckcheck.games.catalog_template", "CatalogTemplate"),
     "DeckDiff": ("deckcheck.commands.diff", "DeckDiff"),
     "DistributionReport": ("deckcheck.analysis.anyof", "DistributionReport"),

@@ -84,6 +84,13 @@ catalog_app = typer.Typer(
     "Example: [bold]deckcheck catalog template planetary-conquerors > my-set.toml[/]",
 )
 app.add_typer(catalog_app, name="catalog")
+collection_app = typer.Typer(
+    cls=ReadableGroup,
+    no_args_is_help=True,
+    help="Edit your collection file: copies of a card added or removed in place.\n\n"
+    "Example: [bold]deckcheck collection add my-cards.txt \"POINT OF\" 2[/]",
+)
+app.add_typer(collection_app, name="collection")
 
 
 def _print_version(wanted: bool) -> None:
@@ -966,6 +973,56 @@ def remove(
     Worf 2 Kurn[/]
     """
     return _edit(True, deck, cards, zone, catalog, game, variant, json_out)
+
+
+def _collection_edit(
+    remove: bool,
+    collection: str,
+    card: str,
+    count: int,
+    catalog: list[Path] | None,
+    game: str | None,
+    json_out: bool,
+) -> int:
+    from deckcheck import api
+
+    edit = api.collection_remove if remove else api.collection_add
+    result = edit(collection, card, count, catalogs=catalog or [], game=game)
+    return show(result, json_out, render.collection_edited)
+
+
+@_command(collection_app, "add")
+def collection_add(
+    collection: Annotated[str, typer.Argument(help="The collection file to edit in place.")],
+    card: Annotated[str, typer.Argument(help="The card (name or id).")],
+    count: Annotated[int, typer.Argument(help="Copies to add.", min=1)] = 1,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Add copies of a card to your collection file, keeping its format, comments and order
+    (written atomically, as add edits a deck). A file that names no game may mix games: the
+    card goes among its game's lines.
+
+    Example: [bold]deckcheck collection add my-cards.txt "POINT OF" 2[/]
+    """
+    return _collection_edit(False, collection, card, count, catalog, game, json_out)
+
+
+@_command(collection_app, "remove")
+def collection_remove(
+    collection: Annotated[str, typer.Argument(help="The collection file to edit in place.")],
+    card: Annotated[str, typer.Argument(help="The card (name or id).")],
+    count: Annotated[int, typer.Argument(help="Copies to remove.", min=1)] = 1,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Remove copies of a card from your collection file (a line at 0 copies goes).
+
+    Example: [bold]deckcheck collection remove my-cards.txt "POINT OF" 1[/]
+    """
+    return _collection_edit(True, collection, card, count, catalog, game, json_out)
 
 
 @_command(app)

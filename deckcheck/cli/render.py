@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from deckcheck.analysis.odds import OddsReport
     from deckcheck.catalog.model import Card
     from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.collection import CollectionEdit
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
@@ -543,6 +544,16 @@ def _short_line(card: CardShort) -> Text:
         card.name,
         (f"  {card.game} {card.id} · need {card.needed}, own {card.held}", "dim"),
         ("  ← " + contending, ""),
+    )
+
+
+def collection_edited(result: CollectionEdit) -> None:
+    """``my-cards.txt: +2 POINT OF (I/26) · 3 copies now``."""
+    sign = "+" if result.delta > 0 else "−"
+    say(
+        stdout(),
+        f"{result.path}: {sign}{abs(result.delta)} {result.card.name}",
+        (f" ({result.game} {result.card.id}) · {plural(result.copies, 'copy')} now", "dim"),
     )
 
 
