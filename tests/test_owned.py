@@ -67,7 +67,8 @@ def test_owned_agrees_with_brute_force(tmp_path: Path, seed: int) -> None:
     assert report.exit_code == (0 if not extra else 1)
     assert {s.name: s.short for s in report.short} == extra
     for short in report.short:  # the decks contending: every deck that needs the card
-        expected = [(str(p), need[short.name]) for p, need in zip(paths, needs) if need[short.name]]
+        pairs = zip(paths, needs, strict=True)
+        expected = [(str(p), need[short.name]) for p, need in pairs if need[short.name]]
         assert list(short.decks) == expected
     for row, need in zip(report.decks, needs, strict=True):
         assert row.buildable == all(n <= held[t] for t, n in need.items())
@@ -156,7 +157,7 @@ def _nearest(loaded: LoadedDeck, caps: dict[str, int]) -> int | None:
         distance = sum(abs(v - counts.get(i, 0)) for i, v in zip(universe, values, strict=True))
         if best is not None and distance >= best:
             continue
-        entries = tuple(DeckEntry(cards[i], v) for i, v in zip(universe, values) if v)
+        entries = tuple(DeckEntry(cards[i], v) for i, v in zip(universe, values, strict=True) if v)
         deck = dataclasses.replace(loaded.deck, entries=entries)
         if validate_loaded(dataclasses.replace(loaded, deck=deck)).status is Status.LEGAL:
             best = distance

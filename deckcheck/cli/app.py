@@ -88,7 +88,7 @@ collection_app = typer.Typer(
     cls=ReadableGroup,
     no_args_is_help=True,
     help="Edit your collection file: copies of a card added or removed in place.\n\n"
-    "Example: [bold]deckcheck collection add my-cards.txt \"POINT OF\" 2[/]",
+    'Example: [bold]deckcheck collection add my-cards.txt "POINT OF" 2[/]',
 )
 app.add_typer(collection_app, name="collection")
 

@@ -525,8 +525,10 @@ def owned(result: OwnedReport) -> None:
         proof = "proven maximum" if most.proven else "not proven"
         say(
             console,
-            (f"most decks at once: {len(most.decks)} of {len(most.decks) + len(most.left_out)}",
-             "bold"),
+            (
+                f"most decks at once: {len(most.decks)} of {len(most.decks) + len(most.left_out)}",
+                "bold",
+            ),
             (f" ({proof} of {most.maximised}; ties: {most.ties})", "dim"),
         )
         if most.left_out:

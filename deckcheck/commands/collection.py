@@ -122,7 +122,8 @@ def _card(text: str, loaded: LoadedDeck) -> Card:
         return card
     if match.cards:
         listed = ", ".join(f"{c.id} ({c.name})" for c in match.cards[:8])
-        raise UsageError(f"{text!r}: {match.refused or 'it names several cards'}; give the id: {listed}")
+        why = match.refused or "it names several cards"
+        raise UsageError(f"{text!r}: {why}; give the id: {listed}")
     hints = loaded.catalog.suggest_name(text)
     raise UsageError(
         f"no {loaded.game.id} card is named {text!r}",

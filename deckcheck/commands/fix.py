@@ -44,7 +44,8 @@ def fix_deck(
     read_at_load = target.read_deck(deck)
     loaded = load_deck(deck, context)
     caps = deck_caps(loaded, context, owned=owned, collection=collection, reserve=reserve)
-    result = nearest_legal(loaded, keep=keep, owned=caps.caps if caps is not None else None, prefer=prefer)
+    counts = caps.caps if caps is not None else None
+    result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
     if collection is not None and caps is not None:
         result = _named_collection(result, caps.notes)
     if result.status != "fixed":

@@ -145,9 +145,7 @@ def folder_files(folder: Path, skip: Iterable[Path] = ()) -> list[Path]:
     try:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
     except OSError as exc:
-        raise InputFileError(
-            f"cannot be read: {exc.strerror or exc}", source=str(folder)
-        ) from None
+        raise InputFileError(f"cannot be read: {exc.strerror or exc}", source=str(folder)) from None
     for path in entries:
         name = path.name
         if name.startswith(".") or name.lower().endswith(_SKIPPED_SUFFIXES):
@@ -266,9 +264,10 @@ def _read_source(
                 )
             )
             continue
-        if line.doubt is not None or (
-            declared is not None and Headings(declared, catalogs[declared.id]).reads_as_heading(line)
-        ):
+        heading = declared is not None and Headings(
+            declared, catalogs[declared.id]
+        ).reads_as_heading(line)
+        if line.doubt is not None or heading:
             notes.append(f"{source.label}:{line.line}: left out {line.text!r}: it names no card")
             continue
         unresolved.append(_unknown(source, line, games, catalogs, found, index))
@@ -369,16 +368,15 @@ __all__ = [
     "Caps",
     "Collection",
     "Key",
-    "deck_caps",
     "Needs",
     "ProductHeld",
+    "deck_caps",
     "folder_files",
     "needed_copies",
     "read_collection",
     "reserved_caps",
     "variant_of",
 ]
-
 
 
 @frozen

@@ -34,9 +34,7 @@ class Largest:
     solves: int = 0
 
 
-def largest_buildable(
-    needs: Sequence[Mapping[Any, int]], held: Mapping[Any, int]
-) -> Largest:
+def largest_buildable(needs: Sequence[Mapping[Any, int]], held: Mapping[Any, int]) -> Largest:
     """The largest set of the decks ``needs`` (each: card -> copies) that ``held`` (card ->
     copies) builds at once; ties to the decks given first (see the module)."""
     total: dict[Any, int] = {}

@@ -167,9 +167,7 @@ def _build(
     if kept:
         bound_groups[KEEP] = kept
     if owned is not None:
-        bound_groups[OWNED] = {
-            index[i]: (0.0, float(owned.get(i, 0))) for i in universe
-        }
+        bound_groups[OWNED] = {index[i]: (0.0, float(owned.get(i, 0))) for i in universe}
     rows: list[tuple[str, dict[int, float], float, float]] = []
     for code, rc in stated.items():
         for c in rc.linear:
