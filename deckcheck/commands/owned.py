@@ -248,9 +248,12 @@ def owned_decks(
         )
         flags = iter(i in taken for i in range(len(readable)))
         rows = [r if r.error is not None else _with_most(r, next(flags)) for r in rows]
-    notes = []
-    if any(p.note for p in held.products):
-        notes += [f"product {p.name} ({p.game}): {p.note}" for p in held.products if p.note]
+    games = {r.game for r in rows if r.game is not None}
+    notes = [
+        f"product {p.name} ({p.game}): {p.note}"
+        for p in held.products
+        if p.note and p.game in games
+    ]
     return OwnedReport(held, tuple(rows), short, largest, tuple(dict.fromkeys(notes)))
 
 

@@ -238,6 +238,7 @@ def _read_source(
         g.id: [resolve_line(line, catalogs[g.id], g) for line in card_lines] for g in games
     }
     unresolved: list[UnresolvedLine] = []
+    candidates = list(games)  # a product may be any of them (the cards may narrow the rest)
     if declared is None:
         whole = [g for g in games if all(r.card is not None for r in found[g.id])]
         if len(whole) == 1 and card_lines:
@@ -275,7 +276,7 @@ def _read_source(
         match = PRODUCT_LINE.match(line.name)
         assert match is not None
         try:
-            held = _product(match.group("name"), line.count, games, catalogs)
+            held = _product(match.group("name"), line.count, candidates, catalogs)
         except UsageError as exc:
             unresolved.append(
                 UnresolvedLine(source.label, line.line, line.text, reason=exc.message)
