@@ -23,7 +23,7 @@ from deckcheck.decks.collection import needed_copies, read_collection
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TROOPS = ["Drake", "Clubman", "Monk", "Spearman", "Swordsman", "Archer"]
 HEROES = ["Kaerdrak", "Choros", "Almanor", "Ragnar", "Eleanor", "Gor", "Guelin", "Riel", "Vargen"]
 
