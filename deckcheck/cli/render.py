@@ -458,14 +458,16 @@ def _missing(missing: Sequence[Missing]) -> None:
         )
 
 
-SHORT_SHOWN = 4
-"""Cards a deck lacks named in its row of the ``owned`` table (--json lists them all)."""
+SHORT_SHOWN = 3
+"""Cards a deck lacks named in its row of the ``owned`` table, when it lacks no more (--json
+lists them all)."""
 
 
 def owned(result: OwnedReport) -> None:
     """The collection, a table of the decks (each on its own: buildable, or what it lacks),
     then whether all can be built at once and, if not, the copies to acquire card by card with
-    the decks contending for each; with --most the largest set buildable at once."""
+    the decks contending for each; with --most the largest set buildable at once. Decks of one
+    folder are shown by file name, under the folder's."""
     from rich.table import Table
     from rich.text import Text
 
@@ -481,26 +483,39 @@ def owned(result: OwnedReport) -> None:
     for row in result.decks:
         if row.error is not None:
             error(row.error)
+    folders = {str(Path(row.deck).parent) for row in result.decks}
+    one_folder = len(folders) == 1 and len(result.decks) > 1
+    if one_folder:
+        say(console, ("decks in ", "bold"), folders.pop())
+
+    def shown(deck: str) -> str:
+        return Path(deck).name if one_folder else deck
+
     table = Table(box=None, pad_edge=False)
-    table.add_column("deck")
+    table.add_column("deck", overflow="fold")
     table.add_column("game")
     table.add_column("cards", justify="right")
     table.add_column("on its own")
     if result.most is not None:
-        table.add_column("most")
+        table.add_column("most", justify="center")
     for row in result.decks:
-        cells: list[str | Text] = [row.deck, row.game or "", str(row.cards) if row.game else ""]
+        cells: list[str | Text] = [
+            shown(row.deck),
+            row.game or "",
+            str(row.cards) if row.game else "",
+        ]
         if row.error is not None:
             cells.append(Text("unreadable", style="red"))
         elif row.buildable:
             cells.append(Text("✓ buildable", style="green"))
         else:
             n = sum(m.short for m in row.missing)
-            shown = ", ".join(f"{m.short}× {m.name}" for m in row.missing[:SHORT_SHOWN])
-            more = len(row.missing) - SHORT_SHOWN
-            if more > 0:
-                shown += f", and {plural(more, 'card')} more"
-            cells.append(Text(f"✗ lacks {plural(n, 'copy')}: {shown}", style="red"))
+            lacks = f"✗ lacks {plural(n, 'copy')}"
+            if len(row.missing) <= SHORT_SHOWN:
+                lacks += ": " + ", ".join(f"{m.short}× {m.name}" for m in row.missing)
+            else:
+                lacks += f" of {plural(len(row.missing), 'card')}"
+            cells.append(Text(lacks, style="red"))
         if result.most is not None:
             cells.append("" if row.in_most is None else "✓" if row.in_most else "–")
         table.add_row(*cells)
@@ -517,45 +532,33 @@ def owned(result: OwnedReport) -> None:
             f"{plural(cards, 'card')} (proven minimal):",
         )
         for card in result.short:
-            console.print(_short_line(card))
+            console.print(_short_line(card, shown))
     else:
         say(console, (f"all {decks} decks at once: not answered (a deck is unreadable)", "bold"))
     if result.most is not None:
         most = result.most
-        proof = "proven maximum" if most.proven else "not proven"
+        proof = "a proven maximum" if most.proven else "not proven"
+        total = len(most.decks) + len(most.left_out)
         say(
             console,
-            (
-                f"most decks at once: {len(most.decks)} of {len(most.decks) + len(most.left_out)}",
-                "bold",
-            ),
-            (f" ({proof} of {most.maximised}; ties: {most.ties})", "dim"),
+            (f"most decks at once: {len(most.decks)} of {total}", "bold"),
+            f" ({proof} of {most.maximised}; ties: {most.ties})",
         )
-        if most.left_out:
-            say(console, "  left out: ", ", ".join(most.left_out))
+        if most.decks and len(most.decks) < total:
+            say(console, "  ", ", ".join(shown(d) for d in most.decks))
     for note in (*result.notes, *held.notes):
         console.print(bullet(note, style="dim"))
 
 
-def _short_line(card: CardShort) -> Text:
+def _short_line(card: CardShort, shown: Callable[[str], str]) -> Text:
     from rich.text import Text
 
-    contending = ", ".join(f"{d} {n}" for d, n in card.decks)
+    contending = ", ".join(f"{shown(d)} {n}" for d, n in card.decks)
     return Text.assemble(
         (f"  +{card.short} ", "red"),
         card.name,
-        (f"  {card.game} {card.id} · need {card.needed}, own {card.held}", "dim"),
-        ("  ← " + contending, ""),
-    )
-
-
-def collection_edited(result: CollectionEdit) -> None:
-    """``my-cards.txt: +2 POINT OF (I/26) · 3 copies now``."""
-    sign = "+" if result.delta > 0 else "−"
-    say(
-        stdout(),
-        f"{result.path}: {sign}{abs(result.delta)} {result.card.name}",
-        (f" ({result.game} {result.card.id}) · {plural(result.copies, 'copy')} now", "dim"),
+        (f" ({card.game} {card.id}) need {card.needed}, own {card.held}", "dim"),
+        (" · " + contending, ""),
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from deckcheck.core.values import frozen
 
-TIE_RULE = "among sets of that size, the one that takes the decks given first (in folder order)"
+TIE_RULE = "among sets of that size, the one that takes the decks given first (a folder's by name)"
 """How ties between largest sets are broken, as the result says it."""
 
 
