@@ -565,6 +565,25 @@ def export(
     return show(result, False, render.exported)
 
 
+TakeFromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--collection",
+        metavar="FILE",
+        help="Your collection (a deck file listing your cards): the deck's copies come out of it.",
+    ),
+]
+ReserveOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--reserve",
+        metavar="DECK",
+        help="A deck (or folder of decks) whose copies of the collection stay its own "
+        "(repeatable; needs --collection).",
+    ),
+]
+
+
 @_command(app)
 def fix(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
@@ -583,24 +602,8 @@ def fix(
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
-    collection: Annotated[
-        str | None,
-        typer.Option(
-            "--collection",
-            metavar="FILE",
-            help="Your collection (a deck file listing your cards): the deck's copies come out "
-            "of it.",
-        ),
-    ] = None,
-    reserve: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--reserve",
-            metavar="DECK",
-            help="A deck (or folder of decks) whose copies of the collection stay its own "
-            "(repeatable; needs --collection).",
-        ),
-    ] = None,
+    collection: TakeFromOpt = None,
+    reserve: ReserveOpt = None,
     prefer: Annotated[
         str | None,
         typer.Option(
@@ -691,24 +694,8 @@ def optimize(
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
-    collection: Annotated[
-        str | None,
-        typer.Option(
-            "--collection",
-            metavar="FILE",
-            help="Your collection (a deck file listing your cards): the deck's copies come out "
-            "of it.",
-        ),
-    ] = None,
-    reserve: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--reserve",
-            metavar="DECK",
-            help="A deck (or folder of decks) whose copies of the collection stay its own "
-            "(repeatable; needs --collection).",
-        ),
-    ] = None,
+    collection: TakeFromOpt = None,
+    reserve: ReserveOpt = None,
     keep: Annotated[
         list[str] | None,
         typer.Option(

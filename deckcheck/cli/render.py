@@ -521,20 +521,21 @@ def owned(result: OwnedReport) -> None:
         table.add_row(*cells)
     console.print(table)
     decks = len(result.decks)
+    together = f"all {decks} decks at once" if decks > 1 else "the deck"
     if result.all_at_once:
-        say(console, (f"all {decks} decks at once: yes", "bold green"))
+        say(console, (f"{together}: yes", "bold green"))
     elif result.short:
         cards = len(result.short)
         say(
             console,
-            (f"all {decks} decks at once: no", "bold red"),
+            (f"{together}: no", "bold red"),
             f" · acquire {plural(result.extra_copies, 'copy')} of "
             f"{plural(cards, 'card')} (proven minimal):",
         )
         for card in result.short:
             console.print(_short_line(card, shown))
     else:
-        say(console, (f"all {decks} decks at once: not answered (a deck is unreadable)", "bold"))
+        say(console, (f"{together}: not answered (a deck is unreadable)", "bold"))
     if result.most is not None:
         most = result.most
         proof = "a proven maximum" if most.proven else "not proven"
@@ -559,6 +560,16 @@ def _short_line(card: CardShort, shown: Callable[[str], str]) -> Text:
         card.name,
         (f" ({card.game} {card.id}) need {card.needed}, own {card.held}", "dim"),
         (" · " + contending, ""),
+    )
+
+
+def collection_edited(result: CollectionEdit) -> None:
+    """``my-cards.txt: +2 POINT OF (ren-dhark I/25) · 3 copies now``."""
+    sign = "+" if result.delta > 0 else "−"
+    say(
+        stdout(),
+        f"{result.path}: {sign}{abs(result.delta)} {result.card.name}",
+        (f" ({result.game} {result.card.id}) · {plural(result.copies, 'copy')} now", "dim"),
     )
 
 

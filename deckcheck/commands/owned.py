@@ -28,7 +28,7 @@ from deckcheck.decks.collection import (
     needed_copies,
     read_collection,
 )
-from deckcheck.decks.load import load_deck
+from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.games.context import NO_CONTEXT, Context
 
 NOT_ALL = 1
@@ -201,15 +201,23 @@ def owned_decks(
         raise UsageError("name at least one deck or folder")
     if sum(1 for d in decks if str(d) == STDIN) + (str(collection) == STDIN) > 1:
         raise UsageError("standard input (-) can be read once: name the other files")
-    held = read_collection(collection, context)
     paths = deck_paths(decks, collection)
-    rows: list[DeckRow] = []
-    needs: list[Needs] = []
+    opened: list[LoadedDeck | DeckcheckError] = []
     for path in paths:
         try:
-            loaded = load_deck(path, context)
+            opened.append(load_deck(path, context))
         except DeckcheckError as exc:
-            rows.append(DeckRow(path, error=exc))
+            opened.append(exc)
+    # The overlays the decks name (their catalog: lines) know the cards they add: the
+    # collection is read with them too, the caller's --catalog last.
+    theirs = [p for d in opened if isinstance(d, LoadedDeck) for p in d.source.catalogs]
+    overlays = (*dict.fromkeys(theirs), *context.overlays)
+    held = read_collection(collection, Context(overlays))
+    rows: list[DeckRow] = []
+    needs: list[Needs] = []
+    for path, loaded in zip(paths, opened, strict=True):
+        if not isinstance(loaded, LoadedDeck):
+            rows.append(DeckRow(path, error=loaded))
             continue
         need = needed_copies(loaded)
         needs.append(need)

@@ -436,7 +436,8 @@ def deck_caps(
         return Caps(deck_or_owned(loaded, owned_copies(owned, loaded.game, context)))
     if collection is None:
         return None
-    held = read_collection(collection, Context(context.overlays))
+    # the deck's own overlays know the cards it adds; the caller's come last
+    held = read_collection(collection, Context((*loaded.source.catalogs, *context.overlays)))
     mine = loaded.source.path.resolve() if loaded.source.path is not None else None
     decks = []
     for arg in reserve:

@@ -220,3 +220,16 @@ def test_collection_add_and_remove_edit_in_place(tmp_path: Path) -> None:
     with pytest.raises(DeckcheckError):
         api.collection_remove(collection, "Drake", 5)
     assert collection.read_bytes().decode() == text  # a refused edit leaves the file as it was
+
+
+def test_overlay_cards_are_known_to_the_collection(tmp_path: Path) -> None:
+    """A deck's own overlay (its catalog: line) and --catalog know the cards they add; the
+    collection is read with them."""
+    deck = ROOT / "examples" / "planetary-conquerors" / "legal-50.txt"
+    collection = tmp_path / "c.txt"
+    collection.write_text("4 Gold Miner\n4 Collector of Cosmium\n3 Deep Drill\n", encoding="utf-8")
+    report = owned_decks([str(deck)], str(collection))
+    assert {s.name for s in report.short}.isdisjoint({"Gold Miner", "Deep Drill"})
+    overlay = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
+    with_flag = api.owned([deck], collection, catalogs=[overlay])
+    assert with_flag.extra_copies == report.extra_copies
