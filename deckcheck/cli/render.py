@@ -568,7 +568,7 @@ def collection_edited(result: CollectionEdit) -> None:
     sign = "+" if result.delta > 0 else "−"
     say(
         stdout(),
-        f"{result.path}: {sign}{abs(result.delta)} {result.card.name}",
+        f"{result.path}: {sign}{abs(result.delta)} {result.variant or result.card.name}",
         (f" ({result.game} {result.card.id}) · {plural(result.copies, 'copy')} now", "dim"),
     )
 

@@ -233,3 +233,30 @@ def test_overlay_cards_are_known_to_the_collection(tmp_path: Path) -> None:
     overlay = ROOT / "examples" / "planetary-conquerors" / "example-set.toml"
     with_flag = api.owned([deck], collection, catalogs=[overlay])
     assert with_flag.extra_copies == report.extra_copies
+
+
+def test_collection_edits_keep_a_printing_variant_apart(tmp_path: Path) -> None:
+    """``Name *VP`` is edited on its own lines; the card ``Name`` never takes its copies."""
+    collection = tmp_path / "mine.txt"
+    collection.write_text("game: stccg-1e\n3 Seven of Nine\n1 Seven of Nine *VP\n", "utf-8")
+    removed = api.collection_remove(collection, "Seven of Nine", 3)
+    assert (removed.copies, removed.variant) == (0, "")
+    added = api.collection_add(collection, "Seven of Nine *VP", 2)
+    assert (added.copies, added.variant) == (3, "Seven of Nine *VP")
+    assert collection.read_text("utf-8") == "game: stccg-1e\n3 Seven of Nine *VP\n"
+    held = read_collection(collection)
+    assert [(held.names[k], n) for k, n in held.copies.items()] == [("Seven of Nine *VP", 3)]
+
+
+def test_the_command_line_shows_the_table_and_the_edit(tmp_path: Path) -> None:
+    collection = _write(tmp_path / "c.txt", "the-drake", {"Drake": 1, "Clubman": 3})
+    first = _write(tmp_path / "a.txt", "the-drake", {"Drake": 1, "Clubman": 2})
+    second = _write(tmp_path / "b.txt", "the-drake", {"Drake": 1, "Clubman": 1})
+    shown = invoke(["owned", first, second, "--collection", collection, "--most"])
+    assert shown.exit_code == 1
+    assert (
+        "acquire 1 copy of 1 card" in shown.stdout and "most decks at once: 1 of 2" in shown.stdout
+    )
+    edited = invoke(["collection", "add", collection, "Drake"])
+    assert edited.exit_code == 0 and "+1 Drake" in edited.stdout
+    assert invoke(["owned", first, second, "--collection", collection]).exit_code == 0
