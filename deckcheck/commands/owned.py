@@ -93,7 +93,7 @@ class DeckRow:
             "game": self.game,
             "cards": self.cards,
             "buildable": self.buildable,
-            "missing": [m.to_json() for m in self.missing],
+            "missing": [_without_decks(m.to_json()) for m in self.missing],
             "in_most": self.in_most,
         }
 
@@ -168,6 +168,12 @@ class OwnedReport:
             "most": self.most.to_json() if self.most is not None else None,
             "notes": list(self.notes + self.collection.notes),
         }
+
+
+def _without_decks(card: dict[str, Json]) -> dict[str, Json]:
+    """A card of one deck's shortfall: the contending decks belong to the decks together."""
+    card.pop("decks", None)
+    return card
 
 
 def deck_paths(args: Sequence[str | Path], collection: str | Path) -> list[str]:
