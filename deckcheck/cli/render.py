@@ -478,7 +478,10 @@ def owned(result: OwnedReport) -> None:
         console,
         ("collection ", "bold"),
         held.label,
-        (f" · {held.size} cards" + (f" · products: {products}" if products else ""), "dim"),
+        (
+            f" · {plural(held.size, 'card')}" + (f" · products: {products}" if products else ""),
+            "dim",
+        ),
     )
     for row in result.decks:
         if row.error is not None:

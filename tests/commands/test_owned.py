@@ -260,3 +260,18 @@ def test_the_command_line_shows_the_table_and_the_edit(tmp_path: Path) -> None:
     edited = invoke(["collection", "add", collection, "Drake"])
     assert edited.exit_code == 0 and "+1 Drake" in edited.stdout
     assert invoke(["owned", first, second, "--collection", collection]).exit_code == 0
+
+
+def test_a_collection_folder_adds_its_files_up(tmp_path: Path) -> None:
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    _write(folder / "drake.txt", "the-drake", {"Drake": 1, "Archer": 2})
+    _write(folder / "more-drake.txt", "the-drake", {"Drake": 1})
+    _write(folder / "dorn.txt", "dorn", {"Gor": 1})
+    (folder / "old.txt.bak").write_text("not read", encoding="utf-8")
+    held = read_collection(folder)
+    assert held.of(("the-drake", "troop/drake", "")) == 2
+    assert held.of(("the-drake", "troop/archer", "")) == 2  # a game: line: Archer is the Drake's
+    assert held.of(("dorn", "hero/gor", "")) == 1
+    deck = _write(tmp_path / "stack.txt", "the-drake", {"Drake": 2, "Archer": 1})
+    assert owned_decks([str(deck)], str(folder)).exit_code == 0
