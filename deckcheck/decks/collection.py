@@ -446,5 +446,7 @@ def deck_caps(
             skip = [p for p in (Path(collection), mine) if p is not None and str(p) != STDIN]
             decks += [load_deck(f, Context(context.overlays)) for f in folder_files(folder, skip)]
         else:
+            if mine is not None and str(arg) != STDIN and folder.resolve() == mine:
+                raise UsageError(f"--reserve {arg}: that is the deck itself")
             decks.append(load_deck(arg, Context(context.overlays)))
     return reserved_caps(held, loaded.game.id, decks)

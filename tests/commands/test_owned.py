@@ -275,3 +275,28 @@ def test_a_collection_folder_adds_its_files_up(tmp_path: Path) -> None:
     assert held.of(("dorn", "hero/gor", "")) == 1
     deck = _write(tmp_path / "stack.txt", "the-drake", {"Drake": 2, "Archer": 1})
     assert owned_decks([str(deck)], str(folder)).exit_code == 0
+
+
+def test_optimize_under_reserve_is_optimize_within_the_caps_left(tmp_path: Path) -> None:
+    """Where the deck stays within the caps, --collection with --reserve answers as --owned
+    with a collection of exactly the copies left (a search checked against brute force in
+    the optimize tests); the answer never exceeds a cap."""
+    held = {"Drake": 2, "Clubman": 3, "Monk": 1, "Spearman": 2, "Swordsman": 1, "Archer": 1}
+    collection = _write(tmp_path / "c.txt", "the-drake", held)
+    reserved = {"Clubman": 1, "Spearman": 1, "Archer": 1}
+    other = _write(tmp_path / "other.txt", "the-drake", reserved)
+    deck = _write(tmp_path / "deck.txt", "the-drake", {"Clubman": 2, "Monk": 1})
+    left = {name: n - reserved.get(name, 0) for name, n in held.items()}
+    caps_file = _write(tmp_path / "left.txt", "the-drake", left)
+    asked = dict(seen=1, variant="random", changes=3)
+    shared = api.optimize(
+        str(deck), ["name:Drake>=1"], collection=str(collection), reserve=[str(other)], **asked
+    )
+    plain = api.optimize(str(deck), ["name:Drake>=1"], owned=str(caps_file), **asked)
+    assert shared.status == plain.status == "optimal"
+    assert shared.after == plain.after
+    ids = {c.name: c.id for c in load_deck(deck).catalog}
+    caps = {ids[name]: n for name, n in left.items()}
+    assert all(n <= caps[card.id] for card, n in shared.cards)
+    with pytest.raises(DeckcheckError, match="the deck itself"):
+        api.fix(str(deck), collection=str(collection), reserve=[str(deck)])
