@@ -789,7 +789,10 @@ CollectionOpt = Annotated[
 @_command(app)
 def owned(
     decks: Annotated[
-        list[str], typer.Argument(help="Deck files, or a folder: every deck file in it.")
+        list[str],
+        typer.Argument(
+            help="Deck files, or a folder: every deck file in it.", metavar="DECK...|DIR"
+        ),
     ],
     collection: CollectionOpt,
     most: Annotated[
@@ -807,7 +810,7 @@ def owned(
     Exit code 0: all can be built at once; 1: not; 2: a file could not be read.
 
     Example: [bold]deckcheck owned examples/the-drake --collection
-    examples/the-drake/standard-stack.txt --most[/]
+    examples/my-collection.txt --most[/]
     """
     from deckcheck import api
 
