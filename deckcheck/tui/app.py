@@ -17,7 +17,13 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane, Tabs
 
-from deckcheck.builder.playtest import PlaytestView, search, search_example, shown_name
+from deckcheck.builder.playtest import (
+    PlaytestView,
+    mulligan_name,
+    search,
+    search_example,
+    shown_name,
+)
 from deckcheck.catalog.model import Card
 from deckcheck.commands.build import BuildSession, OddsView, Standing, new_seed
 from deckcheck.core.errors import DeckcheckError
@@ -78,7 +84,8 @@ class BuildApp(App[None]):
 
     def compose(self) -> ComposeResult:
         loaded = self.session.opened.loaded
-        example = loaded.game.spec.game.example_condition
+        condition = loaded.game.spec.game.example_condition
+        mulligan = mulligan_name(loaded.game.spec.mulligan)
         yield Static(id="title")
         yield Static(id="too-small")
         with Horizontal(id="columns"):
@@ -90,7 +97,7 @@ class BuildApp(App[None]):
                 with TabPane("3 Standing", id="standing-tab"):
                     yield StandingPane(id="standing")
                 with TabPane("4 Odds", id="odds-tab"):
-                    yield OddsPane("; ".join(self.conditions), example, id="odds")
+                    yield OddsPane("; ".join(self.conditions), condition, mulligan, id="odds")
                 with TabPane("5 Playtest", id="playtest-tab"):
                     yield PlaytestPane(self.deck_now, self.name_of, self.first_seed, id="playtest")
         yield Static(id="message")

@@ -312,8 +312,9 @@ class OddsPane(Vertical):
             self.generation = generation
             self.view = view
 
-    def __init__(self, conditions: str, example: str, **kwargs: object) -> None:
+    def __init__(self, conditions: str, example: str, mulligan: str, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.mulligan = mulligan
         self.conditions = conditions
         self.example = example
         self.view: OddsView | None = None
@@ -380,7 +381,7 @@ class OddsPane(Vertical):
             out.append(view.message + "\n", style="red")
         elif view is not None:
             out.append(f"{' and '.join(view.conditions)}\n", style="bold")
-            out.append(f"mulligan: {view.mulligan}\n", style="dim")
+            out.append(f"{self.mulligan}\n", style="dim")
             if view.without and view.without != tuple(t[2] for t in view.turns):
                 out.append("chance, then without the mulligan\n", style="dim")
             else:
