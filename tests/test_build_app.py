@@ -16,8 +16,8 @@ import pytest
 from conftest import EXAMPLES
 
 from deckcheck import api
-from deckcheck.commands.build import BuildSession, SaveConflict
 from deckcheck.builder.playtest import deal, new_deck_text
+from deckcheck.commands.build import BuildSession, SaveConflict
 from deckcheck.tui.app import BuildApp
 from deckcheck.tui.dialogs import Confirm
 from deckcheck.tui.panes import CardsPane, PlaytestPane
