@@ -18,14 +18,13 @@ from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane, Tabs
 
 from deckcheck.builder.playtest import (
-    PlaytestView,
     mulligan_name,
     search,
     search_example,
     shown_name,
 )
 from deckcheck.catalog.model import Card
-from deckcheck.commands.build import BuildSession, OddsView, Standing, new_seed
+from deckcheck.commands.build import BuildSession, Standing, new_seed
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.text import plural_noun
 from deckcheck.decks.load import LoadedDeck
@@ -89,9 +88,8 @@ class BuildApp(App[None]):
         yield Static(id="title")
         yield Static(id="too-small")
         with Horizontal(id="columns"):
-            yield CardsPane(
-                search_example(loaded.catalog, loaded.game.spec), self.name_of, self.art
-            )
+            art = loaded.game.card_art or (lambda _card: "")
+            yield CardsPane(search_example(loaded.catalog, loaded.game.spec), self.name_of, art)
             yield DeckPane()
             with TabbedContent(id="side"):
                 with TabPane("3 Standing", id="standing-tab"):
@@ -127,11 +125,6 @@ class BuildApp(App[None]):
             self.names[card.id] = shown_name(card, loaded.catalog, loaded.game.spec)
         return self.names[card.id]
 
-    def art(self, card: Card) -> str | None:
-        """The card's picture where the game draws one (a Drake tile)."""
-        game = self.session.opened.loaded.game
-        return game.card_art(card) if game.card_art else None
-
     def deck_now(self) -> tuple[LoadedDeck, tuple[str, ...]]:
         """The deck and the conditions the playtest deals for."""
         return self.session.opened.loaded, self.conditions
@@ -159,20 +152,9 @@ class BuildApp(App[None]):
         self.query_one(OddsPane).start(s.odds, self.conditions, s.opened)
         self.query_one(PlaytestPane).deal_again()
 
-    @property
-    def odds_pending(self) -> bool:
-        """Whether the odds of the last edit are still being computed."""
-        return self.query_one(OddsPane).pending
-
-    @property
-    def odds_view(self) -> OddsView | None:
-        """The odds on screen."""
-        return self.query_one(OddsPane).view
-
-    @property
-    def last_playtest(self) -> PlaytestView | None:
-        """The playtest hand on screen."""
-        return self.query_one(PlaytestPane).view
+    odds_pending = property(lambda self: self.query_one(OddsPane).pending, doc="Odds coming.")
+    odds_view = property(lambda self: self.query_one(OddsPane).view, doc="The odds shown.")
+    last_playtest = property(lambda self: self.query_one(PlaytestPane).view, doc="The hand.")
 
     @on(Input.Submitted, "#conditions")
     def _conditions(self, event: Input.Submitted) -> None:
@@ -216,7 +198,7 @@ class BuildApp(App[None]):
         target, tab = PANES[key]
         if tab is not None:
             self.query_one("#side", TabbedContent).active = tab
-        self.call_after_refresh(self.query_one(target).focus)
+        self.set_timer(0.01, self.query_one(target).focus)  # once the tab is shown
 
     def action_leave_box(self) -> None:
         """Escape from a text box: back to its pane's list, where the single keys work."""
