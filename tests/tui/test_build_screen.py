@@ -48,6 +48,15 @@ def copy_rd(tmp_path: Path) -> Path:
     return tmp_path / "terra-custom.txt"
 
 
+async def focus_on(pilot: object, app: BuildApp, widget: str) -> bool:
+    """Whether ``widget`` takes the keys within a few frames (a tab is shown first)."""
+    for _ in range(50):
+        if app.focused is app.query_one(widget):
+            return True
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    return False
+
+
 def rows(table: object) -> list[str]:
     """A table's rows as the cells' plain text."""
     return [
@@ -69,14 +78,11 @@ def test_one_enter_adds_and_every_pane_has_a_key(tmp_path: Path) -> None:
         assert app.focused is app.query_one("#results")
         for key, widget in [("2", "#deck"), ("3", "#standing"), ("4", "#odds-view")]:
             await p.press(key)  # type: ignore[attr-defined]
-            await p.pause(0.05)  # type: ignore[attr-defined]
-            assert app.focused is app.query_one(widget), key
+            assert await focus_on(p, app, widget), key
         await p.press("5")  # type: ignore[attr-defined]
-        await p.pause(0.05)  # type: ignore[attr-defined]
-        assert app.focused is app.query_one("#hand")
+        assert await focus_on(p, app, "#hand")
         await p.press("1")  # type: ignore[attr-defined]
-        await p.pause(0.05)  # type: ignore[attr-defined]
-        assert app.focused is app.query_one("#results")
+        assert await focus_on(p, app, "#results")
         # the conditions box: Enter computes and leaves it, Esc leaves it too
         app.query_one("#conditions").focus()
         await p.press("escape")  # type: ignore[attr-defined]
