@@ -230,9 +230,7 @@ def _read_source(
     declared = _declared(source, context)
     games = [declared] if declared is not None else list(all_games().values())
     catalogs = {g.id: _catalog(g, source, context) for g in games}
-    product_lines = [
-        line for line in source.lines if PRODUCT_LINE.match(line.name) and line.count >= 0
-    ]
+    product_lines = [line for line in source.lines if PRODUCT_LINE.match(line.name)]
     card_lines = [line for line in source.lines if line not in product_lines]
     found: dict[str, list[Resolved]] = {
         g.id: [resolve_line(line, catalogs[g.id], g) for line in card_lines] for g in games
@@ -244,10 +242,9 @@ def _read_source(
         if len(whole) == 1 and card_lines:
             games = whole  # one game knows every line: the file is that game's
     for index, line in enumerate(card_lines):
-        knowing = [g for g in games if found[g.id][index].card is not None]
+        knowing = [(g, found[g.id][index]) for g in games if found[g.id][index].card is not None]
         if len(knowing) == 1:
-            game = knowing[0]
-            resolved = found[game.id][index]
+            game, resolved = knowing[0]
             _count(line, resolved, game, copies, names)
             continue
         if knowing:
@@ -257,10 +254,7 @@ def _read_source(
                     line.line,
                     line.name,
                     reason="cards of several games are named",
-                    candidates=tuple(
-                        f"{g.id}: {found[g.id][index].card.id}"  # type: ignore[union-attr]
-                        for g in knowing
-                    ),
+                    candidates=tuple(f"{g.id}: {r.card.id}" for g, r in knowing if r.card),
                     hint="write the id, or keep each game's cards in a file with a 'game:' line",
                 )
             )
