@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from deckcheck.catalog.deck import DeckEntry
 from deckcheck.catalog.load import read_document
 from deckcheck.catalog.model import Catalog
 from deckcheck.core.errors import InputFileError, UnresolvedLine, UsageError
@@ -385,13 +386,20 @@ class Caps:
     notes: tuple[str, ...] = ()
 
 
-def reserved_caps(collection: Collection, game: str, reserved: Sequence[LoadedDeck]) -> Caps:
+def reserved_caps(
+    collection: Collection,
+    game: str,
+    reserved: Sequence[LoadedDeck],
+    side: Sequence[DeckEntry] = (),
+) -> Caps:
     """The caps a deck of ``game`` gets from ``collection`` beside the ``reserved`` decks
-    (``--collection FILE --reserve DECK...``); a reserved deck of another game takes nothing
-    of this one."""
+    (``--collection FILE --reserve DECK...``) and its own ``side`` zones' copies (which the
+    solver leaves as they are); a reserved deck of another game takes nothing of this one."""
     caps = collection.by_id(game)
-    names: dict[str, str] = {}
+    names: dict[str, str] = {e.card.id: e.card.name for e in side}
     notes: list[str] = []
+    for entry in side:
+        caps[entry.card.id] = caps.get(entry.card.id, 0) - entry.count
     for deck in reserved:
         if deck.game.id != game:
             notes.append(f"{deck.deck.label} is a {deck.game.id} deck: it reserves no {game} card")
@@ -402,8 +410,9 @@ def reserved_caps(collection: Collection, game: str, reserved: Sequence[LoadedDe
     for card_id, n in caps.items():
         if n < 0:
             notes.append(
-                f"the reserved decks need {-n} more {names.get(card_id, card_id)} ({card_id}) "
-                "than the collection holds: none is left for this deck"
+                f"the reserved decks and this deck's side zones need {-n} more "
+                f"{names.get(card_id, card_id)} ({card_id}) than the collection holds: none is "
+                "left for this deck"
             )
     return Caps({i: max(0, n) for i, n in caps.items()}, tuple(notes))
 
@@ -443,4 +452,4 @@ def deck_caps(
             if mine is not None and str(arg) != STDIN and folder.resolve() == mine:
                 raise UsageError(f"--reserve {arg}: that is the deck itself")
             decks.append(load_deck(arg, Context(context.overlays)))
-    return reserved_caps(held, loaded.game.id, decks)
+    return reserved_caps(held, loaded.game.id, decks, loaded.deck.side)
