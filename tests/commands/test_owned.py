@@ -300,3 +300,17 @@ def test_optimize_under_reserve_is_optimize_within_the_caps_left(tmp_path: Path)
     assert all(n <= caps[card.id] for card, n in shared.cards)
     with pytest.raises(DeckcheckError, match="the deck itself"):
         api.fix(str(deck), collection=str(collection), reserve=[str(deck)])
+
+
+def test_caps_leave_the_deck_s_side_zones_their_copies(tmp_path: Path) -> None:
+    from deckcheck.decks.collection import deck_caps
+    from deckcheck.games.context import Context
+
+    deck = tmp_path / "deck.txt"
+    deck.write_text("game: stccg-1e\n2 Regenerate\nQsTent:\n1 Regenerate\n", encoding="utf-8")
+    collection = _write(tmp_path / "c.txt", "stccg-1e", {"Regenerate": 4})
+    loaded = load_deck(deck)
+    caps = deck_caps(loaded, Context(), collection=collection)
+    assert caps is not None
+    (card_id,) = loaded.deck.counts()
+    assert caps.caps[card_id] == 3  # 4 held, 1 on the side
