@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.cards import CardSearch
     from deckcheck.commands.catalog_check import CatalogCheck
     from deckcheck.commands.catalog_template import CatalogTemplate
+    from deckcheck.commands.collection import CollectionEdit
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
+    from deckcheck.commands.owned import OwnedReport
     from deckcheck.commands.tune import TuneReport
     from deckcheck.commands.validate import SuggestedValidation
     from deckcheck.decks.verdict import Validation
@@ -47,6 +49,7 @@ __all__ = [
     "CardSearch",
     "CatalogCheck",
     "CatalogTemplate",
+    "CollectionEdit",
     "DeckDiff",
     "DistributionReport",
     "EditResult",
@@ -58,6 +61,7 @@ __all__ = [
     "NewDeck",
     "OddsReport",
     "OptimizeResult",
+    "OwnedReport",
     "Result",
     "StatsReport",
     "SuggestedValidation",
@@ -67,6 +71,8 @@ __all__ = [
     "cards",
     "catalog_check",
     "catalog_template",
+    "collection_add",
+    "collection_remove",
     "diff",
     "distribution",
     "export",
@@ -77,6 +83,7 @@ __all__ = [
     "odds",
     "odds_deckless",
     "optimize",
+    "owned",
     "parse_settings",
     "remove",
     "simulate",
@@ -117,6 +124,18 @@ class Draw(Where, total=False):
     redraws: int | str | None
     redraw_policy: str
     by_turn: int | None
+
+
+class Collection(Where, total=False):
+    """The context keywords, and ``collection`` with ``reserve`` of :func:`fix` and
+    :func:`optimize`: the copies the collection holds beyond what the reserved decks need."""
+
+    collection: str | Path | None
+    reserve: Sequence[str | Path]
+
+
+class CollectionDraw(Draw, Collection, total=False):
+    """The keywords of :func:`optimize`: context, draw options, collection and reserve."""
 
 
 def _context(keywords: Mapping[str, Any]) -> Context:
@@ -201,18 +220,23 @@ def fix(
     write: bool = False,
     output: str | Path | None = None,
     force: bool = False,
-    **where: Unpack[Where],
+    **where: Unpack[Collection],
 ) -> FixResult:
     """The nearest legal deck, fewest copies added plus removed, proven minimal by the solver;
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
-    Exit code 1 when no legal deck can be reached (the result names the rules)."""
+    ``collection`` (with ``reserve``: decks, or folders of them, whose copies stay theirs):
+    the answer's copies of each card come out of what the collection holds beyond what the
+    reserved decks need. Exit code 1 when no legal deck can be reached (the result names the
+    rules)."""
     from deckcheck.commands import fix
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.solve.changes import SolverLimits
 
     target = AnswerTarget(write, output, force)
-    limits = SolverLimits(tuple(keep), owned)
-    return fix.run(fix.FixRequest(deck, limits, prefer, target, _context(where)))
+    rest: dict[str, Any] = dict(where)
+    taken = rest.pop("collection", None), tuple(rest.pop("reserve", ()))
+    limits = SolverLimits(tuple(keep), owned, None, None, *taken)
+    return fix.run(fix.FixRequest(deck, limits, prefer, target, _context(rest)))
 
 
 def optimize(
@@ -227,23 +251,40 @@ def optimize(
     output: str | Path | None = None,
     force: bool = False,
     progress: Progress | None = None,
-    **draw: Unpack[Draw],
+    **draw: Unpack[CollectionDraw],
 ) -> OptimizeResult:
     """The legal deck within ``changes`` copies changed (any number: None), of catalog cards
     or of the collection ``owned``, keeping ``keep``, with the best exact chance that all
     ``conditions`` hold, and the proof that no such deck does better (``status``
     ``"optimal"``); ``time_limit`` seconds cut the search short (``"best found"``, with the
     bound on what could still be gained). Build the best deck from your collection: a deck
-    made by :func:`new` and ``owned``."""
+    made by :func:`new` and ``owned``; or ``collection`` with ``reserve`` (as :func:`fix`
+    takes them): the copies the reserved decks need stay theirs."""
     from deckcheck.commands import optimize
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.solve.changes import SolverLimits
 
-    options, context = _split(draw)
-    limits = SolverLimits(tuple(keep), owned, changes, time_limit)
+    rest: dict[str, Any] = dict(draw)
+    taken = rest.pop("collection", None), tuple(rest.pop("reserve", ()))
+    options, context = _split(rest)  # type: ignore[arg-type]
+    limits = SolverLimits(tuple(keep), owned, changes, time_limit, *taken)
     target = AnswerTarget(write, output, force)
     request = optimize.OptimizeRequest(deck, tuple(conditions), options, limits, target, context)
     return optimize.run(request, progress)
+
+
+def owned(
+    decks: Sequence[str | Path], collection: str | Path, *, most: bool = False, catalogs: Paths = ()
+) -> OwnedReport:
+    """Whether the collection (a deck file, or a folder of them) builds all ``decks`` (files,
+    or folders of deck files) at the same time; if not, the least to acquire, card by card,
+    proven minimal, with the decks contending for each card; ``most``: also the largest set of
+    the decks buildable at once, proven (exit code 0: all at once, 1: not, 2: a deck could not
+    be read)."""
+    from deckcheck.commands import owned
+
+    context = _context({"catalogs": catalogs})
+    return owned.run(owned.OwnedRequest(tuple(decks), collection, most, context))
 
 
 def odds(
@@ -380,6 +421,38 @@ def remove(deck: str | Path, card: Cards, count: int = 1, **keywords: Unpack[Edi
     return _edit(deck, card, count, True, keywords)
 
 
+class InGame(TypedDict, total=False):
+    """Catalog overlays and the game (of a collection edit)."""
+
+    catalogs: Paths
+    game: str | None
+
+
+def _collection_edit(
+    collection: str | Path, card: str, count: int, remove: bool, where: InGame
+) -> CollectionEdit:
+    from deckcheck.commands import collection as command
+
+    context = _context(where)
+    return command.run(command.CollectionRequest(collection, card, count, remove, context))
+
+
+def collection_add(
+    collection: str | Path, card: str, count: int = 1, **where: Unpack[InGame]
+) -> CollectionEdit:
+    """Add copies of a card to a collection file in place (as :func:`add` edits a deck: its
+    format kept, checked, written atomically); the card's game is the file's, ``game``, or the
+    one whose catalog knows it."""
+    return _collection_edit(collection, card, count, False, where)
+
+
+def collection_remove(
+    collection: str | Path, card: str, count: int = 1, **where: Unpack[InGame]
+) -> CollectionEdit:
+    """Take copies of a card out of a collection file in place (a line at 0 copies goes)."""
+    return _collection_edit(collection, card, count, True, where)
+
+
 def diff(deck_a: str, deck_b: str, **where: Unpack[Where]) -> DeckDiff:
     """Cards added, removed and changed between two decks of one game, and the rule totals."""
     from deckcheck.commands import diff
@@ -424,6 +497,7 @@ _LAZY = {
     "CardSearch": ("deckcheck.commands.cards", "CardSearch"),
     "CatalogCheck": ("deckcheck.commands.catalog_check", "CatalogCheck"),
     "CatalogTemplate": ("deckcheck.commands.catalog_template", "CatalogTemplate"),
+    "CollectionEdit": ("deckcheck.commands.collection", "CollectionEdit"),
     "DeckDiff": ("deckcheck.commands.diff", "DeckDiff"),
     "DistributionReport": ("deckcheck.analysis.anyof", "DistributionReport"),
     "EditResult": ("deckcheck.commands.deckfile", "EditResult"),
@@ -434,6 +508,7 @@ _LAZY = {
     "NewDeck": ("deckcheck.commands.deckfile", "NewDeck"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
+    "OwnedReport": ("deckcheck.commands.owned", "OwnedReport"),
     "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),
     "SuggestedValidation": ("deckcheck.commands.validate", "SuggestedValidation"),
     "TuneReport": ("deckcheck.commands.tune", "TuneReport"),

@@ -39,6 +39,13 @@ catalog_app = typer.Typer(
     "Example: [bold]deckcheck catalog template planetary-conquerors > my-set.toml[/]",
 )
 app.add_typer(catalog_app, name="catalog")
+collection_app = typer.Typer(
+    cls=ReadableGroup,
+    no_args_is_help=True,
+    help="Edit your collection file: copies of a card added or removed in place.\n\n"
+    'Example: [bold]deckcheck collection add my-cards.txt "POINT OF" 2[/]',
+)
+app.add_typer(collection_app, name="collection")
 
 
 def _print_version(wanted: bool) -> None:
@@ -306,6 +313,9 @@ def fix(
     Exit code 0: the answer (or the deck) is legal; 1: no legal deck is reachable (the rules
     that cannot be met are named), or the answer breaks a rule checked on it only.
 
+    With --collection FILE and --reserve DECK...: build or repair the deck from your
+    collection without taking the copies the reserved decks use.
+
     Example: [bold]deckcheck fix my-deck.txt --keep "POINT OF" --write[/]
     """
     from deckcheck.commands import fix
@@ -326,7 +336,8 @@ def optimize(
     decks within --changes K copies of DECK (of your collection with --owned; --keep cards
     kept), the one where the conditions most likely hold by the turn asked, with the game's
     mulligan and look-ahead played optimally, exactly as odds computes it. Build the best deck
-    from your collection: optimize a deck made by new, with --owned.
+    from your collection: optimize a deck made by new, with --owned; or with --collection
+    FILE --reserve DECK..., keeping the copies your other decks use.
 
     Exit code 0: an answer (status optimal, or best found when cut short); 1: no legal deck
     within the limits.
@@ -339,6 +350,43 @@ def optimize(
     request = optimize.OptimizeRequest(deck, tuple(conditions), options, limits, target, where)
     with render.progress_bar(label="searching") as progress:
         return optimize.run(request, progress)
+
+
+@command(app)
+def owned(
+    decks: Annotated[
+        list[str],
+        typer.Argument(
+            help="Deck files, or a folder: every deck file in it.", metavar="DECK...|DIR"
+        ),
+    ],
+    collection: Annotated[
+        str,
+        typer.Option(
+            "--collection",
+            metavar="FILE",
+            help="Your collection: a deck file listing the cards you own (or a folder of them).",
+        ),
+    ],
+    most: Annotated[
+        bool,
+        typer.Option("--most", help="Also the largest set of the decks buildable at once."),
+    ] = False,
+    where: Context = opt.CATALOGS,
+) -> Result:
+    """Can your collection build all these decks at the same time? Each deck's standing on
+    its own, and if not all at once, the fewest extra copies to acquire, card by card (proven
+    minimal), with the decks contending for each; --most adds the largest set of the decks
+    buildable at once (a proven maximum). A copy in each zone counts, side zones too.
+
+    Exit code 0: all can be built at once; 1: not; 2: a file could not be read.
+
+    Example: [bold]deckcheck owned examples/the-drake --collection
+    examples/my-collection.txt --most[/]
+    """
+    from deckcheck.commands import owned
+
+    return owned.run(owned.OwnedRequest(tuple(decks), collection, most, where))
 
 
 @command(app)
@@ -410,6 +458,44 @@ def remove(
     return _edit(deck, cards, True, zone, where)
 
 
+def _collection_edit(
+    collection: str, card: str, count: int, remove: bool, where: Context
+) -> Result:
+    from deckcheck.commands import collection as command
+
+    return command.run(command.CollectionRequest(collection, card, count, remove, where))
+
+
+@command(collection_app, "add")
+def collection_add(
+    collection: opt.CollectionFile,
+    card: opt.CollectionCard,
+    count: Annotated[int, typer.Argument(help="Copies to add.", min=1)] = 1,
+    where: Context = opt.GAME_ONLY,
+) -> Result:
+    """Add copies of a card to your collection file, keeping its format, comments and order
+    (written atomically, as add edits a deck). A file that names no game may mix games: the
+    card goes among its game's lines.
+
+    Example: [bold]deckcheck collection add my-cards.txt "POINT OF" 2[/]
+    """
+    return _collection_edit(collection, card, count, False, where)
+
+
+@command(collection_app, "remove")
+def collection_remove(
+    collection: opt.CollectionFile,
+    card: opt.CollectionCard,
+    count: Annotated[int, typer.Argument(help="Copies to remove.", min=1)] = 1,
+    where: Context = opt.GAME_ONLY,
+) -> Result:
+    """Remove copies of a card from your collection file (a line at 0 copies goes).
+
+    Example: [bold]deckcheck collection remove my-cards.txt "POINT OF" 1[/]
+    """
+    return _collection_edit(collection, card, count, True, where)
+
+
 @command(app, json=False)
 def build(
     deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
@@ -423,8 +509,11 @@ def build(
 ) -> int:
     """Build a deck on one screen: search the game's cards, add and remove them, and watch
     every rule's standing, the odds by turn and a playtest hand change with each edit; save
-    keeps the file's format (as add/remove do). Keys: / search, Enter add, +/- on the deck,
-    s save, u undo, Ctrl+R redo, h hand, q quit.
+    keeps the file's format (as add/remove do). Keys: / search (Enter adds the highlighted
+    card, Down goes to the list), panes 1 cards, 2 deck, 3 standing, 4 odds, 5 playtest (Tab
+    cycles), Esc leaves a text box, +/- one copy more or fewer, s save, u undo, Ctrl+R redo,
+    h new hand, m mulligan (for a return: Enter marks the cards), o optimal, d draw, q quit.
+    Needs a terminal of at least 80x24.
 
     Example: [bold]deckcheck build my-deck.txt --game stccg-1e[/]
     """

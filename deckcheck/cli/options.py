@@ -306,6 +306,32 @@ _LIMITS = {
         ],
         None,
     ),
+    "collection": param(
+        "collection",
+        Annotated[
+            str | None,
+            typer.Option(
+                "--collection",
+                metavar="FILE",
+                help="Your collection (a deck file listing your cards): the deck's copies come "
+                "out of it.",
+            ),
+        ],
+        None,
+    ),
+    "reserve": param(
+        "reserve",
+        Annotated[
+            list[str] | None,
+            typer.Option(
+                "--reserve",
+                metavar="DECK",
+                help="A deck (or folder of decks) whose copies of the collection stay its own "
+                "(repeatable; needs --collection).",
+            ),
+        ],
+        None,
+    ),
     "keep": param(
         "keep",
         Annotated[
@@ -337,10 +363,10 @@ _LIMITS = {
 def limits(*names: str) -> Any:
     """The solver's limits named, as :class:`deckcheck.solve.changes.SolverLimits`."""
 
-    def make(keep: list[str] | None = None, **values: Any) -> Any:
+    def make(keep: list[str] | None = None, reserve: list[str] | None = None, **values: Any) -> Any:
         from deckcheck.solve.changes import SolverLimits
 
-        return SolverLimits(tuple(keep or []), **values)
+        return SolverLimits(tuple(keep or []), reserve=tuple(reserve or []), **values)
 
     return Bundle(tuple(_LIMITS[n] for n in names), make)
 
@@ -369,8 +395,11 @@ OVERLAYS = context(
     ],
 )
 DRAW_BY_TURN = draw("seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn")
-FIX_LIMITS = limits("keep", "owned")
-OPTIMIZE_LIMITS = limits("changes", "owned", "keep", "time_limit")
+FIX_LIMITS = limits("keep", "owned", "collection", "reserve")
+OPTIMIZE_LIMITS = limits("changes", "owned", "collection", "reserve", "keep", "time_limit")
+CATALOGS = context(game=False, variant=None)
+CollectionFile = Annotated[str, typer.Argument(help="The collection file to edit in place.")]
+CollectionCard = Annotated[str, typer.Argument(help="The card (name or id).")]
 BUILD = context(
     variant=Annotated[
         str | None,

@@ -21,7 +21,8 @@ from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
-from deckcheck.decks.load import LoadedDeck, load_deck, owned_copies
+from deckcheck.decks.collection import deck_caps
+from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
 from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
@@ -295,8 +296,14 @@ def run(
     r, limits = request, request.limits
     read_at_load = r.target.read_deck(r.deck)
     loaded = load_deck(r.deck, r.context)
-    owned = limits.owned
-    counts = owned_copies(owned, loaded.game, r.context) if owned is not None else None
+    caps = deck_caps(
+        loaded,
+        r.context,
+        owned=limits.owned,
+        collection=limits.collection,
+        reserve=limits.reserve,
+    )
+    counts = caps.caps if caps is not None else None
     result, answer = optimize_loaded(
         loaded,
         r.conditions,
@@ -307,6 +314,8 @@ def run(
         time_limit=limits.time_limit,
         progress=progress,
     )
+    if caps is not None and caps.notes:
+        result = dataclasses.replace(result, notes=(*result.notes, *caps.notes))
     if answer is None or (r.target.write and not result.changes):
         return result  # no answer, or nothing to change: the file stays as it is
     written = r.target.put(r.deck, read_at_load, loaded, answer, result.moves, r.context)

@@ -29,14 +29,17 @@ UNREACHABLE = "unreachable"
 @frozen
 class SolverLimits:
     """What ``fix`` and ``optimize`` may change, as the user gives it: the cards ``keep``
-    (names or ids) never removed, every card's copies within the collection ``owned`` (a deck
-    file listing it), at most ``changes`` copies added plus removed and ``time_limit`` seconds
-    of search (``optimize``; None: no limit)."""
+    (names or ids) never removed; every card's copies within the collection ``owned`` (a deck
+    file listing it), or within what ``collection`` holds beyond what the ``reserve`` decks
+    need; at most ``changes`` copies added plus removed and ``time_limit`` seconds of search
+    (``optimize``; None: no limit)."""
 
     keep: tuple[str, ...] = ()
     owned: str | Path | None = None
     changes: int | None = None
     time_limit: float | None = None
+    collection: str | Path | None = None
+    reserve: tuple[str | Path, ...] = ()
 
 
 NO_LIMITS = SolverLimits()

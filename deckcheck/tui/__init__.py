@@ -1,8 +1,9 @@
 """``deckcheck build``: a full-screen deck builder (Textual, imported only by this command).
 
 :mod:`deckcheck.commands.build` holds the deck being built (its file's text, undo and redo)
-and answers the standing and odds from the library; :mod:`deckcheck.tui.playtest` deals the
-playtest hand and searches the cards; :mod:`deckcheck.tui.app` is the screen.
+and answers the standing and odds from the library; :mod:`deckcheck.builder` deals the
+playtest hand and searches the cards; :mod:`deckcheck.tui.app` is the screen, a widget per
+pane in :mod:`deckcheck.tui.panes`, its CSS in ``build.tcss``.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ def run_build(
     """Open ``deck`` (a file that may not exist yet: then the context's game says which game's
     deck it starts, written as ``new`` would on the first save) in ``context`` and run the
     builder until it quits."""
+    from deckcheck.builder.playtest import new_deck_text
     from deckcheck.commands.build import BuildSession
-    from deckcheck.tui.playtest import new_deck_text
 
     game, variant = context.game, context.variant
     start = None if Path(deck).exists() or game is None else new_deck_text(deck, game, variant)
