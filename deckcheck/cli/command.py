@@ -52,32 +52,46 @@ JSON = param(
 )
 
 
-def _expanded(fn: Callable[..., Any], json: bool) -> Callable[..., int]:
-    """``fn`` with each bundle parameter replaced by the bundle's options (and ``--json``);
-    the bundles' values are made before ``fn`` runs, its result is shown by its type."""
-    params: list[inspect.Parameter] = []
-    bundles: dict[str, Bundle] = {}
-    for p in inspect.signature(fn).parameters.values():
-        if isinstance(p.default, Bundle):
-            bundles[p.name] = p.default
-            params += p.default.params
-        else:
-            # evaluated as inspect.signature(eval_str=True) would, parameter by parameter: a
-            # bundle's type may be one imported for type checking only
-            hint = p.annotation
-            hint = eval(hint, fn.__globals__) if isinstance(hint, str) else hint
-            params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hint))
+class _Expanded:
+    """A command with each bundle parameter replaced by the bundle's options (and ``--json``):
+    the bundles' values are made before the command runs, its result is shown by its type.
+    The signature is worked out when Typer first asks for it, which is for the one command
+    run (:func:`narrowed`), not for every command declared."""
 
-    def run(**values: Any) -> int:
+    def __init__(self, fn: Callable[..., Any], json: bool) -> None:
+        self.fn = fn
+        self.json = json
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.__annotations__: dict[str, Any] = {}  # all in the signature
+
+    @functools.cached_property
+    def _plan(self) -> tuple[inspect.Signature, dict[str, Bundle]]:
+        params: list[inspect.Parameter] = []
+        bundles: dict[str, Bundle] = {}
+        for p in inspect.signature(self.fn).parameters.values():
+            if isinstance(p.default, Bundle):
+                bundles[p.name] = p.default
+                params += p.default.params
+            else:
+                # evaluated as inspect.signature(eval_str=True) would, parameter by
+                # parameter: a bundle's type may be one imported for type checking only
+                hint = p.annotation
+                if isinstance(hint, str):
+                    hint = eval(hint, self.fn.__globals__)
+                params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hint))
+        return inspect.Signature([*params, *((JSON,) if self.json else ())]), bundles
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return self._plan[0]
+
+    def __call__(self, **values: Any) -> int:
         json_out = values.pop(JSON.name, False)
-        for name, bundle in bundles.items():
+        for name, bundle in self._plan[1].items():
             values[name] = bundle.make(**{q.name: values.pop(q.name) for q in bundle.params})
-        result = fn(**values)
+        result = self.fn(**values)
         return result if isinstance(result, int) else render.show(result, json_out)
-
-    run.__signature__ = inspect.Signature([*params, *((JSON,) if json else ())])  # type: ignore[attr-defined]
-    run.__name__ = fn.__name__
-    return run
 
 
 def _guarded(fn: Callable[..., int]) -> Callable[..., None]:
@@ -115,7 +129,7 @@ def command(target: typer.Typer, name: str | None = None, json: bool = True) -> 
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         help_text = _unwrapped(fn.__doc__ or "")
-        target.command(name, cls=ReadableCommand, help=help_text)(_guarded(_expanded(fn, json)))
+        target.command(name, cls=ReadableCommand, help=help_text)(_guarded(_Expanded(fn, json)))
         return fn
 
     return register
