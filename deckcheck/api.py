@@ -229,7 +229,7 @@ def fix(
     reserved decks need. Exit code 1 when no legal deck can be reached (the result names the
     rules)."""
     from deckcheck.commands import fix
-    from deckcheck.export.inplace import AnswerTarget
+    from deckcheck.inplace.edit import AnswerTarget
     from deckcheck.solve.changes import SolverLimits
 
     target = AnswerTarget(write, output, force)
@@ -261,7 +261,7 @@ def optimize(
     made by :func:`new` and ``owned``; or ``collection`` with ``reserve`` (as :func:`fix`
     takes them): the copies the reserved decks need stay theirs."""
     from deckcheck.commands import optimize
-    from deckcheck.export.inplace import AnswerTarget
+    from deckcheck.inplace.edit import AnswerTarget
     from deckcheck.solve.changes import SolverLimits
 
     rest: dict[str, Any] = dict(draw)

@@ -19,8 +19,8 @@ from deckcheck.cli.help import ReadableGroup
 if TYPE_CHECKING:
     from deckcheck.analysis.odds import OddsOptions
     from deckcheck.core.result import Result
-    from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import Context
+    from deckcheck.inplace.edit import AnswerTarget
     from deckcheck.solve.changes import SolverLimits
 
 

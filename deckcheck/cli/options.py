@@ -207,7 +207,7 @@ def draw(*names: str) -> Any:
 
 def answer() -> Any:
     """``--write``, ``-o`` and ``--force`` of a command that answers with a deck, as its
-    :class:`deckcheck.export.inplace.AnswerTarget`."""
+    :class:`deckcheck.inplace.edit.AnswerTarget`."""
     params = (
         param(
             "write",
@@ -245,7 +245,7 @@ def answer() -> Any:
     )
 
     def make(write: bool, output: str | None, force: bool) -> Any:
-        from deckcheck.export.inplace import AnswerTarget
+        from deckcheck.inplace.edit import AnswerTarget
 
         return AnswerTarget(write, output, force)
 

@@ -1,8 +1,8 @@
 """Building a deck from the command line: a new deck file, and cards added or removed in place.
 
 ``add``/``remove`` keep the file's format, encoding, comments, order, zones and line ends
-(:mod:`deckcheck.decks.rewrite` makes the new bytes), check that the result reads back as meant,
-write it under the file's lock and atomically (:mod:`deckcheck.export.write`: no concurrent
+(:mod:`deckcheck.inplace.rewrite` makes the new bytes), check that the result reads back as meant,
+write it under the file's lock and atomically (:mod:`deckcheck.inplace.atomic`: no concurrent
 edit lost, a link kept, a read-only or foreign file refused), and answer with the deck's
 standing in one line and the findings the edit changed. The card is read with the same names
 and suggestions as validation.
@@ -30,9 +30,12 @@ from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import Headings, lookup, pick, telling_apart
-from deckcheck.decks.rewrite import Change, decode_keeping
 from deckcheck.export.formats import reference, render_with_notes
-from deckcheck.export.inplace import (
+from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.games.registry import get_game
+from deckcheck.inplace.atomic import editing, write_atomically
+from deckcheck.inplace.edit import (
     checked_edit,
     encoded_as_before,
     labelled_edit,
@@ -40,10 +43,7 @@ from deckcheck.export.inplace import (
     parse_editable,
     placed_zone,
 )
-from deckcheck.export.write import editing, write_atomically
-from deckcheck.games.base import Game
-from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.games.registry import get_game
+from deckcheck.inplace.rewrite import Change, decode_keeping
 
 
 @frozen
@@ -136,7 +136,7 @@ def edit_deck(
     ``zone`` where the game has zones; ``card`` may also be several (card, count) pairs, and
     ``listed`` a pasted deck list (its headings and title left out), all changed at once.
     The file is locked for the edit (no other deckcheck edit is lost), the result is read
-    back before it is written, and it is written atomically (:mod:`deckcheck.export.write`);
+    back before it is written, and it is written atomically (:mod:`deckcheck.inplace.atomic`);
     else it is untouched (a card that names nothing stops the whole edit, every such card
     listed)."""
     if str(path) == STDIN:

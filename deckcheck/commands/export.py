@@ -10,8 +10,8 @@ from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import render_with_notes
-from deckcheck.export.write import write_atomically
 from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.atomic import write_atomically
 
 
 @frozen

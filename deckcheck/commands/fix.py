@@ -14,8 +14,8 @@ from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.core.values import frozen
 from deckcheck.decks.collection import deck_caps
 from deckcheck.decks.load import load_deck
-from deckcheck.export.inplace import NOWHERE, AnswerTarget
 from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.edit import NOWHERE, AnswerTarget
 from deckcheck.solve.changes import NO_LIMITS, SolverLimits
 from deckcheck.solve.nearest import OWNED, FixResult, nearest_legal
 

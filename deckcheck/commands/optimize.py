@@ -25,8 +25,8 @@ from deckcheck.decks.collection import deck_caps
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
-from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.edit import NOWHERE, AnswerTarget, Written
 from deckcheck.solve.changes import (
     NO_LIMITS,
     UNREACHABLE,

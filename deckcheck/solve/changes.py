@@ -20,7 +20,7 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import lookup, pick
-from deckcheck.export.inplace import Written
+from deckcheck.inplace.edit import Written
 
 UNREACHABLE = "unreachable"
 """The status of a result with no legal deck to answer with."""

@@ -31,9 +31,9 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.inplace import Written
 from deckcheck.games.linear import Linear, RuleConstraints
 from deckcheck.games.setaside import pinned
+from deckcheck.inplace.edit import Written
 from deckcheck.solve.changes import (
     UNREACHABLE,
     Change,
