@@ -413,7 +413,7 @@ class _Simulator:
         plain = rule is None and not self.shape.lookahead
         seen = self.shape.hand + self.shape.later
         # The plain draw deals outcome classes where their table is small (see
-        # deckcheck.draws.outcomes), else the counts of the groups.
+        # deckcheck.draws.simulate.outcomes), else the counts of the groups.
         small = plain and outcomes_in_reach(problem, seen, run_trials)
         self.outcomes = OutcomeSampler(problem, seen) if small else None
         if self.outcomes is not None:
