@@ -42,56 +42,9 @@ if TYPE_CHECKING:
     from deckcheck.commands.tune import TuneReport
     from deckcheck.commands.validate import SuggestedValidation
     from deckcheck.decks.verdict import Validation
-    from deckcheck.games.context import Context, parse_settings
+    from deckcheck.games.context import Context
     from deckcheck.solve.nearest import FixResult
 
-__all__ = [
-    "CardSearch",
-    "CatalogCheck",
-    "CatalogTemplate",
-    "CollectionEdit",
-    "DeckDiff",
-    "DistributionReport",
-    "EditResult",
-    "ExportResult",
-    "FixResult",
-    "GameList",
-    "HandsReport",
-    "Json",
-    "NewDeck",
-    "OddsReport",
-    "OptimizeResult",
-    "OwnedReport",
-    "Result",
-    "StatsReport",
-    "SuggestedValidation",
-    "TuneReport",
-    "Validation",
-    "add",
-    "cards",
-    "catalog_check",
-    "catalog_template",
-    "collection_add",
-    "collection_remove",
-    "diff",
-    "distribution",
-    "export",
-    "fix",
-    "games",
-    "hand",
-    "new",
-    "odds",
-    "odds_deckless",
-    "optimize",
-    "owned",
-    "parse_settings",
-    "remove",
-    "simulate",
-    "stats",
-    "tune",
-    "validate",
-    "validate_and_suggest",
-]
 
 Paths = Sequence[str | Path]
 Progress = Callable[[int, int], None]
@@ -515,6 +468,35 @@ _LAZY = {
     "Validation": ("deckcheck.decks.verdict", "Validation"),
     "parse_settings": ("deckcheck.games.context", "parse_settings"),
 }
+
+__all__ = [
+    *_LAZY,
+    "Json",
+    "Result",
+    "add",
+    "cards",
+    "catalog_check",
+    "catalog_template",
+    "collection_add",
+    "collection_remove",
+    "diff",
+    "distribution",
+    "export",
+    "fix",
+    "games",
+    "hand",
+    "new",
+    "odds",
+    "odds_deckless",
+    "optimize",
+    "owned",
+    "remove",
+    "simulate",
+    "stats",
+    "tune",
+    "validate",
+    "validate_and_suggest",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -86,13 +86,7 @@ def games() -> Result:
 @command(app)
 def cards(
     game: Annotated[str, typer.Argument(help="Game id, e.g. ren-dhark.")],
-    search: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Terms that must all hold: part of a name or id, field:value, or a number "
-            'field compared, in quotes: "points<=2".'
-        ),
-    ] = None,
+    search: opt.CardsSearch = None,
     where: Context = opt.OVERLAYS,
 ) -> Result:
     """List a game's cards, optionally those matching every term of SEARCH; one match is
@@ -111,22 +105,8 @@ def cards(
 def validate(
     decks: Annotated[list[str], typer.Argument(help="Deck files (- for standard input).")],
     where: Context = opt.MISSIONS,
-    suggest: Annotated[
-        bool,
-        typer.Option(
-            "--suggest",
-            metavar="",
-            help="Under an illegal deck's findings, its nearest legal deck.",
-        ),
-    ] = False,
-    owned: Annotated[
-        str | None,
-        typer.Option(
-            "--owned",
-            metavar="FILE",
-            help="A deck file listing your collection: list the copies it lacks for each deck.",
-        ),
-    ] = None,
+    suggest: opt.ValidateSuggest = False,
+    owned: opt.ValidateOwned = None,
 ) -> Result:
     """Check decks against their game's construction rules; every violation is reported.
     With --owned, also what your collection lacks to build each deck (the exit code stays the
@@ -145,32 +125,10 @@ def validate(
 
 @command(app)
 def odds(
-    deck: Annotated[
-        str,
-        typer.Argument(
-            help="Deck file, - for stdin, or a pile GAME:PILE (with --deck N: the first condition)."
-        ),
-    ],
-    conditions: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
-            '"POINT OF>=1"; "A | B" holds when either does'
-        ),
-    ] = None,
-    deck_size: Annotated[
-        int | None,
-        typer.Option("--deck", metavar="N", help="No deck file: the number of cards drawn from."),
-    ] = None,
-    category: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--category",
-            metavar="NAME=COUNT",
-            help="With --deck: NAME=COUNT cards of a kind (repeatable; type:ship=15 lets the "
-            "game's mulligan see their type).",
-        ),
-    ] = None,
+    deck: opt.OddsDeck,
+    conditions: opt.OddsConditions = None,
+    deck_size: opt.OddsDeckSize = None,
+    category: opt.OddsCategory = None,
     options: OddsOptions = opt.DRAW_BY_TURN,
     where: Context = opt.PILE,
 ) -> Result:
@@ -206,9 +164,7 @@ def odds(
 def simulate(
     deck: opt.DeckOrPile,
     conditions: opt.Conditions,
-    trials: Annotated[
-        int, typer.Option("--trials", "-n", metavar="N", help="Simulated deals.")
-    ] = 1_000_000,
+    trials: opt.SimulateTrials = 1_000_000,
     seed: opt.SeedOpt = None,
     options: OddsOptions = opt.DRAW,
     where: Context = opt.PILE,
@@ -231,13 +187,7 @@ def simulate(
 @command(app)
 def hand(
     deck: opt.DeckOrPile,
-    conditions: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help='Optional goal (SELECTOR OP COUNT, in quotes: "type:warrior>=2") that a '
-            "choosing mulligan aims for."
-        ),
-    ] = None,
+    conditions: opt.HandConditions = None,
     seed: opt.SeedOpt = None,
     count: Annotated[int, typer.Option("--count", "-k", metavar="N", help="How many hands.")] = 1,
     options: OddsOptions = opt.DRAW_HAND,
@@ -258,26 +208,10 @@ def hand(
 @command(app, json=False)
 def export(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
-    to: Annotated[
-        str,
-        typer.Option(
-            "--to",
-            "-t",
-            metavar="FORMAT",
-            help="Format: text, toml, json, csv, markdown, or the game's own (stccg-1e: "
-            "lackey, which is Lackey's .dek XML when the file ends in .dek; dek; gemp).",
-        ),
-    ],
-    output: Annotated[
-        str | None,  # as typed: a trailing '/' names a folder
-        typer.Option(
-            "-o", "--output", metavar="FILE", help="File to write (default: standard output)."
-        ),
-    ] = None,
+    to: opt.ExportTo,
+    output: opt.ExportOutput = None,
     force: opt.ForceOpt = False,
-    allow_illegal: Annotated[
-        bool, typer.Option("--allow-illegal", metavar="", help="Export even an illegal deck.")
-    ] = False,
+    allow_illegal: opt.ExportAllowIllegal = False,
     where: Context = opt.PLAIN,
 ) -> Result:
     """Export a legal deck to another format; never overwrites without --force.
@@ -296,14 +230,7 @@ def export(
 def fix(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
     limits: SolverLimits = opt.FIX_LIMITS,
-    prefer: Annotated[
-        str | None,
-        typer.Option(
-            "--prefer",
-            metavar="SELECTOR",
-            help="Among the nearest decks, prefer cards matching this (type:ship).",
-        ),
-    ] = None,
+    prefer: opt.FixPrefer = None,
     target: AnswerTarget = opt.ANSWER,
     where: Context = opt.SETTINGS,
 ) -> Result:
@@ -354,24 +281,9 @@ def optimize(
 
 @command(app)
 def owned(
-    decks: Annotated[
-        list[str],
-        typer.Argument(
-            help="Deck files, or a folder: every deck file in it.", metavar="DECK...|DIR"
-        ),
-    ],
-    collection: Annotated[
-        str,
-        typer.Option(
-            "--collection",
-            metavar="FILE",
-            help="Your collection: a deck file listing the cards you own (or a folder of them).",
-        ),
-    ],
-    most: Annotated[
-        bool,
-        typer.Option("--most", help="Also the largest set of the decks buildable at once."),
-    ] = False,
+    decks: opt.OwnedDecks,
+    collection: opt.OwnedCollection,
+    most: opt.OwnedMost = False,
     where: Context = opt.CATALOGS,
 ) -> Result:
     """Can your collection build all these decks at the same time? Each deck's standing on
@@ -392,24 +304,9 @@ def owned(
 @command(app)
 def new(
     game: Annotated[str, typer.Argument(help="Game id, e.g. stccg-1e.")],
-    output: Annotated[
-        str,  # as typed: a trailing '/' names a folder
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FILE",
-            help="The deck file to write (.txt, .toml, .json, .dek).",
-        ),
-    ],
+    output: opt.NewOutput,
     variant: opt.VariantOpt = None,
-    starter: Annotated[
-        str | None,
-        typer.Option(
-            "--starter",
-            metavar="NAME",
-            help="Which ready-made deck of the variant (Ren Dhark: red).",
-        ),
-    ] = None,
+    starter: opt.NewStarter = None,
     force: opt.ForceOpt = False,
 ) -> Result:
     """Start a deck file: the header, the game's zones and the variant's limits as comments
@@ -500,12 +397,8 @@ def collection_remove(
 def build(
     deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
     where: Context = opt.BUILD,
-    seed: Annotated[
-        int | None, typer.Option("--seed", metavar="N", help="The first playtest hand's seed.")
-    ] = None,
-    no_mouse: Annotated[
-        bool, typer.Option("--no-mouse", help="Leave the mouse to the terminal.")
-    ] = False,
+    seed: opt.BuildSeed = None,
+    no_mouse: opt.BuildNoMouse = False,
 ) -> int:
     """Build a deck on one screen: search the game's cards, add and remove them, and watch
     every rule's standing, the odds by turn and a playtest hand change with each edit; save
@@ -570,9 +463,7 @@ def stats(
 @command(app)
 def distribution(
     deck: opt.DeckOrPile,
-    selector: Annotated[
-        str, typer.Argument(help="The cards counted: type:ship, a card name, a category.")
-    ],
+    selector: opt.DistributionSelector,
     options: OddsOptions = opt.DRAW_NO_REDRAWS,
     where: Context = opt.GAME_ONLY,
 ) -> Result:
@@ -589,14 +480,8 @@ def distribution(
 @command(app)
 def tune(
     deck: opt.DeckOrPile,
-    condition: Annotated[
-        str,
-        typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
-    ],
-    target: Annotated[
-        str,
-        typer.Option("--target", "-p", metavar="P", help="The probability to reach: 0.95 or 95%."),
-    ],
+    condition: opt.TuneCondition,
+    target: opt.TuneTarget,
     options: OddsOptions = opt.DRAW_TURN,
     where: Context = opt.GAME_ONLY,
 ) -> Result:
@@ -615,15 +500,7 @@ def tune(
 @command(catalog_app, "template", json=False)
 def catalog_template(
     game: Annotated[str, typer.Argument(help="Game id.")],
-    field: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--field",
-            "-f",
-            metavar="FIELD",
-            help="List every card lacking this field, ready to fill in.",
-        ),
-    ] = None,
+    field: opt.CatalogTemplateField = None,
 ) -> Result:
     """Print a commented catalog overlay to fill in (standard output).
 

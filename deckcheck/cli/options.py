@@ -411,3 +411,148 @@ BUILD = context(
         ),
     ]
 )
+
+# The options and arguments of one command each, by command.
+CardsSearch = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="Terms that must all hold: part of a name or id, field:value, or a number "
+        'field compared, in quotes: "points<=2".'
+    ),
+]
+ValidateSuggest = Annotated[
+    bool,
+    typer.Option(
+        "--suggest",
+        metavar="",
+        help="Under an illegal deck's findings, its nearest legal deck.",
+    ),
+]
+ValidateOwned = Annotated[
+    str | None,
+    typer.Option(
+        "--owned",
+        metavar="FILE",
+        help="A deck file listing your collection: list the copies it lacks for each deck.",
+    ),
+]
+OddsDeck = Annotated[
+    str,
+    typer.Argument(
+        help="Deck file, - for stdin, or a pile GAME:PILE (with --deck N: the first condition)."
+    ),
+]
+OddsConditions = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
+        '"POINT OF>=1"; "A | B" holds when either does'
+    ),
+]
+OddsDeckSize = Annotated[
+    int | None,
+    typer.Option("--deck", metavar="N", help="No deck file: the number of cards drawn from."),
+]
+OddsCategory = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--category",
+        metavar="NAME=COUNT",
+        help="With --deck: NAME=COUNT cards of a kind (repeatable; type:ship=15 lets the "
+        "game's mulligan see their type).",
+    ),
+]
+SimulateTrials = Annotated[
+    int, typer.Option("--trials", "-n", metavar="N", help="Simulated deals.")
+]
+HandConditions = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help='Optional goal (SELECTOR OP COUNT, in quotes: "type:warrior>=2") that a '
+        "choosing mulligan aims for."
+    ),
+]
+ExportTo = Annotated[
+    str,
+    typer.Option(
+        "--to",
+        "-t",
+        metavar="FORMAT",
+        help="Format: text, toml, json, csv, markdown, or the game's own (stccg-1e: "
+        "lackey, which is Lackey's .dek XML when the file ends in .dek; dek; gemp).",
+    ),
+]
+ExportOutput = Annotated[
+    str | None,  # as typed: a trailing '/' names a folder
+    typer.Option(
+        "-o", "--output", metavar="FILE", help="File to write (default: standard output)."
+    ),
+]
+ExportAllowIllegal = Annotated[
+    bool, typer.Option("--allow-illegal", metavar="", help="Export even an illegal deck.")
+]
+FixPrefer = Annotated[
+    str | None,
+    typer.Option(
+        "--prefer",
+        metavar="SELECTOR",
+        help="Among the nearest decks, prefer cards matching this (type:ship).",
+    ),
+]
+OwnedDecks = Annotated[
+    list[str],
+    typer.Argument(help="Deck files, or a folder: every deck file in it.", metavar="DECK...|DIR"),
+]
+OwnedCollection = Annotated[
+    str,
+    typer.Option(
+        "--collection",
+        metavar="FILE",
+        help="Your collection: a deck file listing the cards you own (or a folder of them).",
+    ),
+]
+OwnedMost = Annotated[
+    bool,
+    typer.Option("--most", help="Also the largest set of the decks buildable at once."),
+]
+NewOutput = Annotated[
+    str,  # as typed: a trailing '/' names a folder
+    typer.Option(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="The deck file to write (.txt, .toml, .json, .dek).",
+    ),
+]
+NewStarter = Annotated[
+    str | None,
+    typer.Option(
+        "--starter",
+        metavar="NAME",
+        help="Which ready-made deck of the variant (Ren Dhark: red).",
+    ),
+]
+BuildSeed = Annotated[
+    int | None, typer.Option("--seed", metavar="N", help="The first playtest hand's seed.")
+]
+BuildNoMouse = Annotated[bool, typer.Option("--no-mouse", help="Leave the mouse to the terminal.")]
+DistributionSelector = Annotated[
+    str, typer.Argument(help="The cards counted: type:ship, a card name, a category.")
+]
+TuneCondition = Annotated[
+    str,
+    typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
+]
+TuneTarget = Annotated[
+    str,
+    typer.Option("--target", "-p", metavar="P", help="The probability to reach: 0.95 or 95%."),
+]
+CatalogTemplateField = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--field",
+        "-f",
+        metavar="FIELD",
+        help="List every card lacking this field, ready to fill in.",
+    ),
+]
