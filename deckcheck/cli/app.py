@@ -32,20 +32,25 @@ app = typer.Typer(
     help="Validate decks for card and board games, compute exact draw odds, simulate, export.\n\n"
     "Example: [bold]deckcheck validate my-deck.txt[/]",
 )
-catalog_app = typer.Typer(
-    cls=ReadableGroup,
-    no_args_is_help=True,
-    help="Work with catalog files: a template to fill in, and a checker.\n\n"
+
+
+def _group(name: str, help_text: str) -> typer.Typer:
+    """The commands under ``deckcheck NAME``."""
+    group = typer.Typer(cls=ReadableGroup, no_args_is_help=True, help=help_text)
+    app.add_typer(group, name=name)
+    return group
+
+
+catalog_app = _group(
+    "catalog",
+    "Work with catalog files: a template to fill in, and a checker.\n\n"
     "Example: [bold]deckcheck catalog template planetary-conquerors > my-set.toml[/]",
 )
-app.add_typer(catalog_app, name="catalog")
-collection_app = typer.Typer(
-    cls=ReadableGroup,
-    no_args_is_help=True,
-    help="Edit your collection file: copies of a card added or removed in place.\n\n"
+collection_app = _group(
+    "collection",
+    "Edit your collection file: copies of a card added or removed in place.\n\n"
     'Example: [bold]deckcheck collection add my-cards.txt "POINT OF" 2[/]',
 )
-app.add_typer(collection_app, name="collection")
 
 
 def _print_version(wanted: bool) -> None:
@@ -207,7 +212,7 @@ def hand(
 
 @command(app, json=False)
 def export(
-    deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
+    deck: opt.DeckFile,
     to: opt.ExportTo,
     output: opt.ExportOutput = None,
     force: opt.ForceOpt = False,
@@ -228,7 +233,7 @@ def export(
 
 @command(app)
 def fix(
-    deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
+    deck: opt.DeckFile,
     limits: SolverLimits = opt.FIX_LIMITS,
     prefer: opt.FixPrefer = None,
     target: AnswerTarget = opt.ANSWER,
@@ -367,7 +372,7 @@ def _collection_edit(
 def collection_add(
     collection: opt.CollectionFile,
     card: opt.CollectionCard,
-    count: Annotated[int, typer.Argument(help="Copies to add.", min=1)] = 1,
+    count: opt.CollectionAddCount = 1,
     where: Context = opt.GAME_ONLY,
 ) -> Result:
     """Add copies of a card to your collection file, keeping its format, comments and order
@@ -383,8 +388,8 @@ def collection_add(
 def collection_remove(
     collection: opt.CollectionFile,
     card: opt.CollectionCard,
-    count: Annotated[int, typer.Argument(help="Copies to remove.", min=1)] = 1,
-    where: Context = opt.GAME_ONLY,
+    where: Context = opt.GAME_ONLY,  # options and arguments are listed apart
+    count: opt.CollectionRemoveCount = 1,
 ) -> Result:
     """Remove copies of a card from your collection file (a line at 0 copies goes).
 

@@ -252,6 +252,7 @@ def answer() -> Any:
     return Bundle(params, make)
 
 
+DeckFile = Annotated[str, typer.Argument(help="Deck file (- for stdin).")]
 DeckOrPile = Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")]
 Conditions = Annotated[
     list[str],
@@ -556,3 +557,5 @@ CatalogTemplateField = Annotated[
         help="List every card lacking this field, ready to fill in.",
     ),
 ]
+CollectionAddCount = Annotated[int, typer.Argument(help="Copies to add.", min=1)]
+CollectionRemoveCount = Annotated[int, typer.Argument(help="Copies to remove.", min=1)]
