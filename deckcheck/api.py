@@ -23,6 +23,7 @@ from deckcheck.core.result import Json, Result
 
 if TYPE_CHECKING:
     from deckcheck.analysis.anyof import DistributionReport
+    from deckcheck.analysis.mulligan import MulliganGuide
     from deckcheck.analysis.odds import (
         GameRule,
         OddsOptions,
@@ -57,6 +58,7 @@ __all__ = [
     "GameList",
     "HandsReport",
     "Json",
+    "MulliganGuide",
     "NewDeck",
     "OddsReport",
     "OptimizeResult",
@@ -75,6 +77,7 @@ __all__ = [
     "fix",
     "games",
     "hand",
+    "mulligan",
     "new",
     "odds",
     "odds_deckless",
@@ -297,6 +300,33 @@ def odds_deckless(
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup = deckless_setup(size, categories, game=game, seen=seen, catalogs=catalogs)
     return odds_of(setup, conditions, options)
+
+
+def mulligan(
+    deck: str,
+    conditions: Sequence[str],
+    *,
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    every_row: bool = False,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> MulliganGuide:
+    """The exact mulligan guide for ``conditions``: for every hand class the game's rule
+    tells apart, the best play (keep, redraw, which cards to return, or no choice), the chance
+    if kept and otherwise, and how often it is dealt; ``every_row``: every class, not only the
+    most often dealt."""
+    from deckcheck.analysis.categories import categorized
+    from deckcheck.commands.mulligan import mulligan as guide_of
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
+
+    options = odds_options(seen, turn, second, "rules", None)
+    opened = open_deck(deck, make_context(catalogs, game, variant))
+    setup, texts = categorized(opened, conditions)
+    return guide_of(setup, texts, options, every_row=every_row)
 
 
 def distribution(
@@ -598,6 +628,7 @@ _LAZY = {
     "FixResult": ("deckcheck.solve.nearest", "FixResult"),
     "GameList": ("deckcheck.games.registry", "GameList"),
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
+    "MulliganGuide": ("deckcheck.analysis.mulligan", "MulliganGuide"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
     "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),

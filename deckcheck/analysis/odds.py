@@ -185,13 +185,22 @@ def bind(
     options: OddsOptions,
     *,
     require_conditions: bool = True,
+    deadlines: bool = False,
 ) -> Bound:
     """Partition the pile into groups of cards matching the same selectors (conditions first,
-    then the mulligan's triggers) and build the abstract problem."""
+    then the mulligan's triggers) and build the abstract problem. A condition with its own
+    deadline (``@TURN``) is refused unless ``deadlines`` is set (the caller answers them)."""
     if not condition_texts and require_conditions:
         example = setup.game.spec.game.example_condition
         raise UsageError(f'give at least one condition, e.g. "{example}"')
     conditions = parse_conditions(condition_texts)
+    if not deadlines:
+        dated = [c.text for c in conditions if c.deadline is not None]
+        if dated:
+            raise UsageError(
+                f"{dated[0]!r}: a deadline per condition (@TURN) is answered exactly by odds, "
+                "mulligan and tune, not here; give the turn with --turn"
+            )
     selector_texts = [c.selector for c in conditions]
     mulligan = setup.mulligan if options.mulligan == "rules" else None
     triggers = list(mulligan.triggers) if mulligan and mulligan.kind == "redraw" else []
@@ -440,7 +449,11 @@ def compute_odds(
     """
     from deckcheck.draws.facade import SIMULATION_BUDGET, plain_rows, solve
 
-    bound = bind(setup, condition_texts, options)
+    bound = bind(setup, condition_texts, options, deadlines=True)
+    if any(c.deadline is not None for c in bound.conditions):
+        from deckcheck.analysis.deadlines import deadline_odds
+
+        return deadline_odds(setup, bound, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = _query(options, seen, options.turn)
@@ -517,6 +530,18 @@ def _by_turn(
         TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)
         for q, a in zip(queries, answers, strict=True)
     )
+
+
+def report(
+    setup: DrawSetup,
+    bound: Bound,
+    options: OddsOptions,
+    seen: int,
+    answer: Answer,
+    notes: Sequence[str] = (),
+) -> OddsReport:
+    """The report of ``answer`` (for the answers computed elsewhere: deadlines)."""
+    return _report(setup, bound, options, seen, answer, (), notes)
 
 
 def _report(

@@ -406,6 +406,51 @@ def odds(
 
 
 @_command(app)
+def mulligan(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin.")],
+    conditions: Annotated[
+        list[str],
+        typer.Argument(
+            help='SELECTOR OP COUNT[@TURN], all must hold, each in quotes: "type:ship>=2"'
+        ),
+    ],
+    seen: SeenOpt = None,
+    turn: TurnOpt = None,
+    second: SecondOpt = False,
+    every_row: Annotated[
+        bool, typer.Option("--all", help="Every hand class, not only the most often dealt.")
+    ] = False,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: PileVariantOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """The exact mulligan guide: keep, redraw or which cards to return, for every hand class.
+
+    For each opening hand the game's rule tells apart (how many cards of each condition and
+    of the cards the rule names), the best play for your question, the chance if kept and if
+    redrawn (or returned), the margin and how often the hand is dealt; a rule of thumb when
+    one fits. It is the play odds assumes: following it gives the chance odds reports.
+
+    Example: [bold]deckcheck mulligan examples/ren-dhark/terra-custom.txt "type:ship>=2" --turn 2[/]
+    """
+    from deckcheck import api
+
+    result = api.mulligan(
+        deck,
+        conditions,
+        seen=seen,
+        turn=turn,
+        second=second,
+        every_row=every_row,
+        catalogs=catalog or [],
+        game=game,
+        variant=variant,
+    )
+    return show(result, json_out, render.mulligan)
+
+
+@_command(app)
 def simulate(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
     conditions: Annotated[

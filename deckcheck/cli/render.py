@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
     from rich.text import Text
 
+    from deckcheck.analysis.mulligan import MulliganGuide
     from deckcheck.analysis.odds import OddsReport
     from deckcheck.catalog.model import Card
     from deckcheck.commands.cards import CardSearch
@@ -801,6 +802,62 @@ def odds(rep: OddsReport) -> None:
                 Text(bar, style=colour),
             )
         stdout().print(table)
+
+
+def mulligan(guide: MulliganGuide) -> None:
+    """The mulligan guide: the chance with the guide's play, the rule of thumb, the table."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from deckcheck.analysis.mulligan import row_line
+
+    out = stdout()
+    what = " and ".join(guide.conditions)
+    out.print(
+        Text.assemble(
+            (f"{guide.deck} · {guide.game}\n", "bold"),
+            ("P(", "dim"),
+            (what, "bold"),
+            (")", "dim"),
+            f" = {_percent(float(guide.probability))} with the guide's play",
+            (f", {_percent(float(guide.probability_without_mulligan))} without the mulligan", "dim"),
+        )
+    )
+    if guide.rule_of_thumb:
+        out.print(Text.assemble(("rule of thumb: ", "cyan"), guide.rule_of_thumb))
+    table = Table(box=None)
+    table.add_column("hand")
+    table.add_column("dealt", justify="right")
+    table.add_column("play")
+    table.add_column("kept", justify="right")
+    table.add_column("otherwise", justify="right")
+    table.add_column("margin", justify="right")
+    for row in guide.rows[: guide.shown]:
+        play = row.decision
+        if row.decision == "return":
+            play = f"return {guide.describe(row.returned)}"
+        table.add_row(
+            guide.describe(row.hand),
+            _percent(float(row.frequency)),
+            Text(play, style="bold" if row.decision in ("redraw", "return") else ""),
+            _percent(float(row.keep)),
+            "" if row.alternative is None else _percent(float(row.alternative)),
+            "" if row.margin is None else f"{row.margin:+.1f} pp",
+        )
+    out.print(table)
+    hidden = guide.rows[guide.shown :]
+    if hidden:
+        share = sum(float(r.frequency) for r in hidden)
+        out.print(
+            Text(
+                f"{len(hidden):,} more hand classes ({_percent(share)} of deals): --all shows them",
+                style="dim",
+            )
+        )
+    if guide.rows and guide.kind != "none":
+        out.print(Text(f"most often dealt: {row_line(guide, guide.rows[0])}", style="dim"))
+    for line in guide.assumptions:
+        out.print(bullet(line, style="dim"))
 
 
 class _Progress:
