@@ -14,6 +14,7 @@ prints); its other fields are documented on its class. Bad input raises
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -261,16 +262,21 @@ def odds(
     game: str | None = None,
     variant: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    expected_turn: bool = False,
 ) -> OddsReport:
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
-    ``progress`` is called with ``(done, total)`` during long computations."""
+    ``progress`` is called with ``(done, total)`` during long computations. A condition may
+    carry its own deadline (``"type:ship>=1@1"``); ``expected_turn``: add the exact
+    distribution of the first turn the conditions hold, on the play and on the draw."""
     from deckcheck.analysis.categories import categorized
     from deckcheck.commands.odds import odds as odds_of
     from deckcheck.decks.load import open_deck
     from deckcheck.games.context import make_context
 
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
+    if expected_turn:
+        options = dataclasses.replace(options, expected_turn=True)
     opened = open_deck(deck, make_context(catalogs, game, variant))
     setup, texts = categorized(opened, conditions)
     return odds_of(setup, texts, options, progress)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
 from deckcheck.analysis.setup import DrawSetup
@@ -24,6 +24,9 @@ from deckcheck.draws.model import (
     ReturnRule,
 )
 from deckcheck.games.setaside import SetAside
+
+if TYPE_CHECKING:
+    from deckcheck.analysis.deadlines import ExpectedTurn
 
 MulliganPolicy = Literal["rules", "none"]
 UNLIMITED = "unlimited"
@@ -75,6 +78,7 @@ class OddsOptions:
     redraws: int | GameRule | None = GAME_RULE  # a limit, None = unlimited, or the game's
     by_turn: int | None = None
     redraw_policy: RedrawPolicy = "optimal"
+    expected_turn: bool = False
 
 
 @frozen
@@ -129,6 +133,8 @@ class OddsReport:
     set_aside: tuple[SetAside, ...] = ()
     """The cards the rules take out before the shuffle, each (the lines of ``assumptions`` sum
     them up when there are many)."""
+    expected_turn: ExpectedTurn | None = None
+    """With ``--expected-turn``: when the conditions first hold, on the play and on the draw."""
 
     exit_code = OK
 
@@ -160,6 +166,8 @@ class OddsReport:
         )
         if self.by_turn:
             data["by_turn"] = [row.to_json() for row in self.by_turn]
+        if self.expected_turn is not None:
+            data["expected_turn"] = self.expected_turn.to_json()
         if self.set_aside:
             data["set_aside"] = [
                 {"count": a.count, "id": a.card.id, "name": a.card.name, "why": a.why}
@@ -445,8 +453,26 @@ def compute_odds(
 ) -> OddsReport:
     """Exact odds where the state space allows, else a simulation (and the report says so).
 
-    ``progress(done, total)`` hears from computations long enough to show a bar for.
+    ``progress(done, total)`` hears from computations long enough to show a bar for. With
+    ``options.expected_turn`` the report adds when the conditions first hold.
     """
+    got = _compute_odds(setup, condition_texts, options, progress)
+    if not options.expected_turn:
+        return got
+    from dataclasses import replace
+
+    from deckcheck.analysis.deadlines import expected_turn
+
+    bound = bind(setup, condition_texts, options)
+    return replace(got, expected_turn=expected_turn(setup, bound, options))
+
+
+def _compute_odds(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    options: OddsOptions,
+    progress: Callable[[int, int], None] | None = None,
+) -> OddsReport:
     from deckcheck.draws.facade import SIMULATION_BUDGET, plain_rows, solve
 
     bound = bind(setup, condition_texts, options, deadlines=True)

@@ -347,6 +347,14 @@ def odds(
     by_turn: Annotated[
         int | None, typer.Option("--by-turn", metavar="T", help="A table of turns 1…T.")
     ] = None,
+    expected_turn: Annotated[
+        bool,
+        typer.Option(
+            "--expected-turn",
+            help="When the conditions first hold: turn 1…T (--turn or --by-turn, default 10), "
+            "then later; mean and median, on the play and on the draw.",
+        ),
+    ] = False,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: PileVariantOpt = None,
@@ -361,6 +369,9 @@ def odds(
     Conditions joined by | hold when either does; a deck file's own categories (a
     'category: NAME = card; card' line) may be named in conditions. Without a deck file,
     --deck N and --category NAME=COUNT describe it.
+
+    A condition may carry its own deadline, CONDITION@TURN: it must hold by the start of that
+    own turn ("type:ship>=1@1" "type:person>=3@4").
 
     Examples: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
     · [bold]deckcheck odds --deck 60 --category ships=15 "ships>=2" --seen 7[/]
@@ -401,6 +412,7 @@ def odds(
             game=game,
             variant=variant,
             progress=progress,
+            expected_turn=expected_turn,
         )
     return show(result, json_out, render.odds)
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
     from rich.text import Text
 
+    from deckcheck.analysis.deadlines import FirstTurns
     from deckcheck.analysis.mulligan import MulliganGuide
     from deckcheck.analysis.odds import OddsReport
     from deckcheck.catalog.model import Card
@@ -802,6 +803,40 @@ def odds(rep: OddsReport) -> None:
                 Text(bar, style=colour),
             )
         stdout().print(table)
+    if rep.expected_turn is not None:
+        _expected_turn(rep)
+
+
+def _expected_turn(rep: OddsReport) -> None:
+    """The first turn the conditions hold, on the play and on the draw, side by side."""
+    from rich.table import Table
+
+    from deckcheck.analysis.deadlines import POLICY_TEXT
+
+    got = rep.expected_turn
+    assert got is not None
+    table = Table(title="first turn the conditions hold", title_justify="left", box=None)
+    table.add_column("turn", justify="right")
+    table.add_column("on the play", justify="right")
+    table.add_column("on the draw", justify="right")
+    for t, (a, b) in enumerate(zip(got.play.probabilities, got.draw.probabilities, strict=True)):
+        table.add_row(str(t + 1), digits(float(a), 4), digits(float(b), 4))
+    table.add_row("later", digits(float(got.play.later), 4), digits(float(got.draw.later), 4))
+
+    def mean(side: FirstTurns) -> str:
+        if side.mean is not None:
+            return f"{float(side.mean):.3f}"
+        if side.mean_when_held is not None:
+            return f"{float(side.mean_when_held):.3f} when by turn {got.horizon}"
+        return "—"
+
+    def median(side: FirstTurns) -> str:
+        return str(side.median) if side.median is not None else f"later than {got.horizon}"
+
+    table.add_row("mean", mean(got.play), mean(got.draw))
+    table.add_row("median", median(got.play), median(got.draw))
+    stdout().print(table)
+    stdout().print(bullet(POLICY_TEXT.format(horizon=got.horizon), style="dim"))
 
 
 def mulligan(guide: MulliganGuide) -> None:

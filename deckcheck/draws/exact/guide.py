@@ -253,6 +253,15 @@ def _decision_rule(
     single = _threshold_rules(hands, acts, n)
     if single:
         return _rule_text(*single[0], labels)
+    # Either of two thresholds: "fewer than 1 A or fewer than 1 B".
+    for c, d in itertools.combinations(range(n), 2):
+        for k in range(1, max(h[c] for h in hands) + 2):
+            for m in range(1, max(h[d] for h in hands) + 2):
+                if all(
+                    (h[c] < k or h[d] < m) == a for h, a in zip(hands, acts, strict=True)
+                ):
+                    first = _rule_text(c, "<", k, labels)
+                    return f"{first} or {_rule_text(d, '<', m, labels)}"
     # A threshold on one class with one exception on another: "fewer than 2 A unless the
     # hand holds at least k B" (or "more than k B").
     for c in range(n):
