@@ -131,6 +131,29 @@ class _Walk:
             return vec
         return tuple(0 if d < held else x for x, d in zip(vec, self.done_by, strict=True))
 
+    def _canonical(self, removed: tuple[int, ...], vec: Vec, held: int) -> tuple[int, ...]:
+        """``removed`` with the cards left of the classes that can change no count read again
+        (every count they touch at its cap, or read by no test to come) packed into the first
+        of them: such cards are all alike, only how many are left matters."""
+        cond = self.red.cond
+        caps = cond.caps
+        done_by = self.done_by
+        inert = [
+            c
+            for c, positions in enumerate(cond.class_positions)
+            if all(vec[p] >= caps[p] or done_by[p] < held for p in positions)
+        ]
+        if len(inert) < 2:
+            return removed
+        sizes = self.red.sizes
+        left = sum(sizes[c] - removed[c] for c in inert)
+        out = list(removed)
+        for c in inert:
+            keep = min(sizes[c], left)
+            out[c] = sizes[c] - keep
+            left -= keep
+        return tuple(out)
+
     def _look(self, held: int, looked: bool) -> bool:
         return (
             self.lookahead
@@ -146,6 +169,7 @@ class _Walk:
         """Successful ordered continuations (P(success) * :meth:`scale`)."""
         self.spend(1)
         vec = self._mask(vec, held)
+        removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
         got = self.memo.get(key)
         if got is not None:
@@ -207,6 +231,7 @@ class _Walk:
         """Ordered continuations per turn at which every test first holds (index into the
         sorted checkpoints); those that never do are left out."""
         self.spend(1)
+        removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
         got = self.memo.get(key)
         if got is not None:
@@ -267,6 +292,10 @@ def deadline_table(request: Deadlines, *, budget: int = DEADLINE_BUDGET) -> Hand
     choice the best play makes, and the chance of the whole question with and without the
     mulligan. :class:`Intractable` past ``budget``; ValueError for deadlines outside the pile.
     """
+    return _table(request, budget)[0]
+
+
+def _table(request: Deadlines, budget: int) -> tuple[HandTable, _Walk]:
     problem, procedure = request.problem, request.procedure
     if len(request.due) != len(problem.conditions):
         raise ValueError("one deadline per condition")
@@ -290,7 +319,7 @@ def deadline_table(request: Deadlines, *, budget: int = DEADLINE_BUDGET) -> Hand
             rows.append(
                 HandRow(comp, w, keep, a, threshold if a else None, Choice.REDRAW if act else None)
             )
-        return HandTable(RuleKind.REDRAW, labels, red.sizes, hands_den, tuple(rows), value, plain)
+        return HandTable(RuleKind.REDRAW, labels, red.sizes, hands_den, tuple(rows), value, plain), walk
     if isinstance(rule, ReturnRule) and 0 < rule.count <= hand and problem.conditions:
         count = rule.count
         kept_size = hand - count
@@ -331,10 +360,10 @@ def deadline_table(request: Deadlines, *, budget: int = DEADLINE_BUDGET) -> Hand
                 )
             )
         value = Fraction(num, hands_den * redraw_den * keep_den)
-        return HandTable(RuleKind.RETURN, labels, red.sizes, hands_den, tuple(rows), value, plain)
+        return HandTable(RuleKind.RETURN, labels, red.sizes, hands_den, tuple(rows), value, plain), walk
     for comp, w, k in zip(hands.comps, hands.weights, hands.keep, strict=True):
         rows.append(HandRow(comp, w, Fraction(k, keep_den), False, None, None))
-    return HandTable(RuleKind.NONE, labels, red.sizes, hands_den, tuple(rows), plain, plain)
+    return HandTable(RuleKind.NONE, labels, red.sizes, hands_den, tuple(rows), plain, plain), walk
 
 
 def _redraw_values(
@@ -382,11 +411,10 @@ def first_turns(
     due there); with that play's table. A deal in which they never hold at a checkpoint
     counts for none (the rest, 1 - the sum, is "later or never").
     """
-    table = deadline_table(request, budget=budget)
+    table, policy = _table(request, budget)
     problem, procedure = request.problem, request.procedure
     rule = procedure.mulligan if request.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
-    policy = _Walk(problem, procedure, request.second, request.due, triggers, budget)
     walk = _Walk(
         problem, procedure, request.second, checkpoints, triggers, budget, first_turn=True
     )
