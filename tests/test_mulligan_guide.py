@@ -48,7 +48,9 @@ def _chance_after(problem: DrawProblem, pile: list[int], hand: list[int], later:
     return Fraction(good, total)
 
 
-def _composition(problem: DrawProblem, table_classes: tuple[int, ...], cards: list[int]) -> tuple[int, ...]:
+def _composition(
+    problem: DrawProblem, table_classes: tuple[int, ...], cards: list[int]
+) -> tuple[int, ...]:
     out = [0] * (max(table_classes) + 1)
     for g in cards:
         out[table_classes[g]] += 1
@@ -140,9 +142,10 @@ def test_return_guide_matches_brute_force() -> None:
             returned = tuple(sorted(g for g in range(3) for _ in range(row.returned[g])))
             kept = [g for g in range(3) for _ in range(comp[g] - row.returned[g])]
             # the guide's return is one of the best
-            assert returned == best_returned or _chance_after(
-                PC, pile + list(returned), kept, seen - 1
-            ) == best_return
+            assert (
+                returned == best_returned
+                or _chance_after(PC, pile + list(returned), kept, seen - 1) == best_return
+            )
         total += Fraction(1, len(deals)) * max(keep, best_return)
     assert table.value == total == table.followed()
     assert table.value == solve(PC, procedure, Query(seen)).fraction
@@ -220,7 +223,12 @@ def test_deadlines_with_redraw_match_enumeration() -> None:
 def test_first_turns_match_enumeration() -> None:
     procedure = Procedure(2, None, 1, None)
     checkpoints = [2, 3, 4, 5]
-    problem = DrawProblem(DL.group_sizes, DL.membership, (CountTest(0, ">=", 1), CountTest(1, "==", 1)), DL.selector_labels)
+    problem = DrawProblem(
+        DL.group_sizes,
+        DL.membership,
+        (CountTest(0, ">=", 1), CountTest(1, "==", 1)),
+        DL.selector_labels,
+    )
     probs, _ = first_turns(Deadlines(problem, procedure, (5, 5), use_mulligan=False), checkpoints)
     orders = _orderings(problem)
     counts = [0] * len(checkpoints)

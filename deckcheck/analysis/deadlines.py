@@ -32,7 +32,6 @@ from deckcheck.draws.answer import (
 )
 from deckcheck.draws.exact.deadlines import Deadlines, deadline_table, first_turns
 from deckcheck.draws.exact.guide import HandTable, RuleKind
-from deckcheck.draws.model import RedrawRule
 
 #: Turns an expected-turn table covers when neither ``--turn`` nor ``--by-turn`` says.
 DEFAULT_HORIZON = 10
@@ -230,7 +229,11 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
         seen = [proc.seen_by_turn(t, second) for t in range(1, horizon + 1)]
         due = [seen[-1]] * len(bound.conditions)
         request = Deadlines(
-            bound.problem, proc, tuple(due), second, options.mulligan == "rules",
+            bound.problem,
+            proc,
+            tuple(due),
+            second,
+            options.mulligan == "rules",
             options.redraw_policy,
         )
         try:
@@ -255,9 +258,3 @@ def _first(second: bool, seen: tuple[int, ...], probs: Sequence[Fraction]) -> Fi
             median = t + 1
             break
     return FirstTurns(second, seen, tuple(probs), later, mean, mean_when_held, median)
-
-
-def mulligan_in_play(bound: Bound) -> bool:
-    """Whether the bound procedure has a mulligan with a choice (for the wording)."""
-    rule = bound.procedure.mulligan
-    return rule is not None and (not isinstance(rule, RedrawRule) or bool(rule.triggers))

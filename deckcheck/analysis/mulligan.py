@@ -124,7 +124,8 @@ class MulliganGuide:
             "second": self.second,
             "choice": self.kind,
             "classes": [
-                {"name": c, "in_pile": n} for c, n in zip(self.classes, self.class_sizes, strict=True)
+                {"name": c, "in_pile": n}
+                for c, n in zip(self.classes, self.class_sizes, strict=True)
             ],
             "probability": float(self.probability),
             "probability_exact": str(self.probability),

@@ -855,7 +855,10 @@ def mulligan(guide: MulliganGuide) -> None:
             (what, "bold"),
             (")", "dim"),
             f" = {_percent(float(guide.probability))} with the guide's play",
-            (f", {_percent(float(guide.probability_without_mulligan))} without the mulligan", "dim"),
+            (
+                f", {_percent(float(guide.probability_without_mulligan))} without the mulligan",
+                "dim",
+            ),
         )
     )
     if guide.rule_of_thumb:

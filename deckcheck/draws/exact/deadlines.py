@@ -216,9 +216,7 @@ class _Walk:
             result += left * sub
         return result
 
-    def keep_top(
-        self, removed: tuple[int, ...], vec: Vec, held: int, top: int
-    ) -> bool:
+    def keep_top(self, removed: tuple[int, ...], vec: Vec, held: int, top: int) -> bool:
         """Whether the best play keeps a looked top card of class ``top`` (ties keep);
         ``removed`` counts the top card as gone."""
         keep = self.value(removed, self.red.cond.bump(vec, top, 1), held + 1, False)
@@ -313,13 +311,17 @@ def _table(request: Deadlines, budget: int) -> tuple[HandTable, _Walk]:
     rows: list[HandRow] = []
     if isinstance(rule, RedrawRule) and rule.triggers:
         value, threshold = _redraw_values(hands, rule, request.redraw, keep_den, hands_den)
-        for comp, w, k, a in zip(hands.comps, hands.weights, hands.keep, hands.allowed, strict=True):
+        for comp, w, k, a in zip(
+            hands.comps, hands.weights, hands.keep, hands.allowed, strict=True
+        ):
             keep = Fraction(k, keep_den)
             act = a and threshold is not None and (request.redraw == "always" or keep < threshold)
             rows.append(
                 HandRow(comp, w, keep, a, threshold if a else None, Choice.REDRAW if act else None)
             )
-        return HandTable(RuleKind.REDRAW, labels, red.sizes, hands_den, tuple(rows), value, plain), walk
+        return HandTable(
+            RuleKind.REDRAW, labels, red.sizes, hands_den, tuple(rows), value, plain
+        ), walk
     if isinstance(rule, ReturnRule) and 0 < rule.count <= hand and problem.conditions:
         count = rule.count
         kept_size = hand - count
@@ -360,7 +362,9 @@ def _table(request: Deadlines, budget: int) -> tuple[HandTable, _Walk]:
                 )
             )
         value = Fraction(num, hands_den * redraw_den * keep_den)
-        return HandTable(RuleKind.RETURN, labels, red.sizes, hands_den, tuple(rows), value, plain), walk
+        return HandTable(
+            RuleKind.RETURN, labels, red.sizes, hands_den, tuple(rows), value, plain
+        ), walk
     for comp, w, k in zip(hands.comps, hands.weights, hands.keep, strict=True):
         rows.append(HandRow(comp, w, Fraction(k, keep_den), False, None, None))
     return HandTable(RuleKind.NONE, labels, red.sizes, hands_den, tuple(rows), plain, plain), walk
@@ -415,9 +419,7 @@ def first_turns(
     problem, procedure = request.problem, request.procedure
     rule = procedure.mulligan if request.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
-    walk = _Walk(
-        problem, procedure, request.second, checkpoints, triggers, budget, first_turn=True
-    )
+    walk = _Walk(problem, procedure, request.second, checkpoints, triggers, budget, first_turn=True)
     walk.policy = policy
     red = walk.red
     hand = walk.hand
@@ -449,8 +451,8 @@ def first_turns(
                 dist = got
             else:
                 dist = [Fraction(x, keep_den) for x in after_hand(row.hand)]
-            for i, x in enumerate(dist):
-                total[i] += Fraction(row.ways, table.hands_den) * x
+            for i, share in enumerate(dist):
+                total[i] += Fraction(row.ways, table.hands_den) * share
         return tuple(total), table
     kept_dist = [Fraction(0)] * n_turns  # the distribution of one deal that is kept
     redrawn = Fraction(0)  # the chance a deal is redrawn (the first time)
@@ -516,7 +518,7 @@ def _redraw_turns(
         threshold = thresholds[0]
         kept = [Fraction(0)] * n_turns
         again = Fraction(0)
-        for k, p, row in keeps:
+        for _, p, row in keeps:
             if redraws(row, threshold):
                 again += p
             else:

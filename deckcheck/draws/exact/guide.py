@@ -233,10 +233,10 @@ def rule_of_thumb(table: HandTable) -> str | None:
     if all(acts):
         head = f"{verb} every hand{scope}"
     else:
-        head = _decision_rule(hands, acts, table.labels)
-        if head is None:
+        rule = _decision_rule(hands, acts, table.labels)
+        if rule is None:
             return None
-        head = f"{verb} with {head}{scope}"
+        head = f"{verb} with {rule}{scope}"
     if table.kind is RuleKind.RETURN:
         order = _return_order([r for r in rows if r.choice is not None], len(table.sizes))
         if order is None:
@@ -257,9 +257,7 @@ def _decision_rule(
     for c, d in itertools.combinations(range(n), 2):
         for k in range(1, max(h[c] for h in hands) + 2):
             for m in range(1, max(h[d] for h in hands) + 2):
-                if all(
-                    (h[c] < k or h[d] < m) == a for h, a in zip(hands, acts, strict=True)
-                ):
+                if all((h[c] < k or h[d] < m) == a for h, a in zip(hands, acts, strict=True)):
                     first = _rule_text(c, "<", k, labels)
                     return f"{first} or {_rule_text(d, '<', m, labels)}"
     # A threshold on one class with one exception on another: "fewer than 2 A unless the
@@ -272,7 +270,9 @@ def _decision_rule(
                 for m in range(0, max(h[d] for h in hands) + 1):
                     for above in (True, False):
 
-                        def exempt(h: tuple[int, ...], d: int = d, m: int = m, up: bool = above) -> bool:
+                        def exempt(
+                            h: tuple[int, ...], d: int = d, m: int = m, up: bool = above
+                        ) -> bool:
                             return h[d] >= m if up else h[d] <= m
 
                         if all(
