@@ -6,14 +6,17 @@ and look-ahead played as ``odds`` plays them: optimally for the question asked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from deckcheck.analysis.odds import (
     Bound,
     OddsOptions,
     OddsReport,
+    bind,
     cards_seen,
+    compute_odds,
     last_turn,
     report,
 )
@@ -35,6 +38,25 @@ from deckcheck.draws.exact.guide import HandTable, RuleKind
 
 #: Turns an expected-turn table covers when neither ``--turn`` nor ``--by-turn`` says.
 DEFAULT_HORIZON = 10
+
+
+def answer_odds(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    options: OddsOptions,
+    progress: Callable[[int, int], None] | None = None,
+) -> OddsReport:
+    """``odds`` with everything it takes: conditions with their own deadline (``@TURN``,
+    exact, :func:`deadline_odds`), the others by :func:`~deckcheck.analysis.odds.compute_odds`;
+    with ``options.expected_turn``, when the conditions first hold (:func:`expected_turn`)."""
+    bound = bind(setup, condition_texts, options, deadlines=True)
+    if any(c.deadline is not None for c in bound.conditions):
+        got = deadline_odds(setup, bound, options)
+    else:
+        got = compute_odds(setup, condition_texts, options, progress)
+    if options.expected_turn:
+        got = dataclasses.replace(got, expected_turn=expected_turn(setup, bound, options))
+    return got
 
 
 def due_cards(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[int, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal, Protocol
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
 from deckcheck.analysis.setup import DrawSetup
@@ -25,8 +25,14 @@ from deckcheck.draws.model import (
 )
 from deckcheck.games.setaside import SetAside
 
-if TYPE_CHECKING:
-    from deckcheck.analysis.deadlines import ExpectedTurn
+
+class JsonPart(Protocol):
+    """A part of a report that says itself in JSON."""
+
+    def to_json(self) -> dict[str, Json]:
+        """The part's JSON."""
+        ...
+
 
 MulliganPolicy = Literal["rules", "none"]
 UNLIMITED = "unlimited"
@@ -133,8 +139,9 @@ class OddsReport:
     set_aside: tuple[SetAside, ...] = ()
     """The cards the rules take out before the shuffle, each (the lines of ``assumptions`` sum
     them up when there are many)."""
-    expected_turn: ExpectedTurn | None = None
-    """With ``--expected-turn``: when the conditions first hold, on the play and on the draw."""
+    expected_turn: JsonPart | None = None
+    """With ``--expected-turn``: when the conditions first hold, on the play and on the draw
+    (a :class:`deckcheck.analysis.deadlines.ExpectedTurn`)."""
 
     exit_code = OK
 
@@ -453,18 +460,11 @@ def compute_odds(
 ) -> OddsReport:
     """Exact odds where the state space allows, else a simulation (and the report says so).
 
-    ``progress(done, total)`` hears from computations long enough to show a bar for. With
-    ``options.expected_turn`` the report adds when the conditions first hold.
+    ``progress(done, total)`` hears from computations long enough to show a bar for.
+    Conditions with their own deadline (``@TURN``) and ``--expected-turn`` are answered by
+    :func:`deckcheck.analysis.deadlines.answer_odds`, which calls this for the rest.
     """
-    got = _compute_odds(setup, condition_texts, options, progress)
-    if not options.expected_turn:
-        return got
-    from dataclasses import replace
-
-    from deckcheck.analysis.deadlines import expected_turn
-
-    bound = bind(setup, condition_texts, options)
-    return replace(got, expected_turn=expected_turn(setup, bound, options))
+    return _compute_odds(setup, condition_texts, options, progress)
 
 
 def _compute_odds(
@@ -475,11 +475,7 @@ def _compute_odds(
 ) -> OddsReport:
     from deckcheck.draws.facade import SIMULATION_BUDGET, plain_rows, solve
 
-    bound = bind(setup, condition_texts, options, deadlines=True)
-    if any(c.deadline is not None for c in bound.conditions):
-        from deckcheck.analysis.deadlines import deadline_odds
-
-        return deadline_odds(setup, bound, options)
+    bound = bind(setup, condition_texts, options)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = _query(options, seen, options.turn)

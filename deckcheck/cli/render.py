@@ -811,10 +811,10 @@ def _expected_turn(rep: OddsReport) -> None:
     """The first turn the conditions hold, on the play and on the draw, side by side."""
     from rich.table import Table
 
-    from deckcheck.analysis.deadlines import POLICY_TEXT
+    from deckcheck.analysis.deadlines import POLICY_TEXT, ExpectedTurn
 
     got = rep.expected_turn
-    assert got is not None
+    assert isinstance(got, ExpectedTurn)
     table = Table(title="first turn the conditions hold", title_justify="left", box=None)
     table.add_column("turn", justify="right")
     table.add_column("on the play", justify="right")

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.analysis.progress import RuleProgress, rule_progress
+from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileError, UsageError
 from deckcheck.core.inputs import read_bytes, source_label
@@ -344,12 +345,36 @@ class BuildSession:
         texts = tuple(c for c in conditions if c.strip())
         try:
             setup = deck_setup((opened or self.opened).loaded)
+            if any("@" in t for t in texts):
+                # Conditions with their own deadline keep it; the others are asked by turn.
+                return OddsView(texts, _dated_rows(setup, texts, turns), "rules")
             report = compute_odds(setup, texts, OddsOptions(by_turn=turns))
         except DeckcheckError as exc:
             hint = f" ({exc.details[0].strip()})" if exc.details else ""
             return OddsView(texts, (), "", exc.message + hint)
         rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
         return OddsView(texts, rows, report.mulligan)
+
+
+def _dated_rows(
+    setup: DrawSetup, texts: Sequence[str], turns: int
+) -> tuple[tuple[int, int, float, bool], ...]:
+    """Rows of turns 1…``turns`` for conditions some of which carry their own deadline: each
+    row asks the others by its turn (as ``odds --turn T`` does), while the pile lasts."""
+    from deckcheck.analysis.deadlines import answer_odds
+    from deckcheck.analysis.odds import OddsOptions, last_turn
+
+    last = last_turn(setup.procedure(), False, setup.pile_size)
+    rows: list[tuple[int, int, float, bool]] = []
+    for turn in range(1, min(turns, last) + 1):
+        try:
+            got = answer_odds(setup, texts, OddsOptions(turn=turn))
+        except UsageError:
+            if rows:
+                break  # a later turn's deadline past the pile, or out of reach
+            raise
+        rows.append((turn, got.cards_seen, got.probability, got.exact))
+    return tuple(rows)
 
 
 def _totals(loaded: LoadedDeck) -> Counter[str]:
