@@ -12,7 +12,8 @@ from typing import Final
 
 from deckcheck.analysis.odds import OddsOptions, assumptions, bind, cards_seen
 from deckcheck.analysis.setup import DrawSetup
-from deckcheck.core.errors import UsageError
+from deckcheck.catalog.model import Card
+from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Intractable, reason_text
@@ -243,6 +244,41 @@ def row_line(guide: MulliganGuide, row: GuideRow) -> str:
     if row.decision == "redraw":
         return f"redraw: {other} against {kept} kept"
     if row.decision == "return":
-        return f"return {guide.describe(row.returned)}: {other} against {kept} kept"
+        count = sum(row.returned or ())
+        return f"return {count} ({guide.describe(row.returned)}): {other} against {kept} kept"
     what = "redrawn" if guide.kind == "redraw" else f"returning {guide.describe(row.returned)}"
     return f"keep: {kept} against {other} {what}"
+
+
+def hand_guide_line(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    cards: Sequence[Card],
+    options: OddsOptions | None = None,
+) -> str | None:
+    """The guide's line for an opening hand of ``cards`` (``redraw: 61.2 % against 48.0 %
+    kept``), for the question ``condition_texts`` asks (``options``: default the opening
+    hand); None when the hand is not an opening hand of this pile or the guide is out of
+    reach."""
+    from deckcheck.draws.exact.reduced import reduce_problem
+
+    options = options or OddsOptions()
+    try:
+        guide = mulligan_guide(setup, condition_texts, options, every_row=True)
+    except DeckcheckError:
+        return None
+    bound = bind(setup, condition_texts, options, deadlines=True)
+    rule = bound.procedure.mulligan
+    triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    red = reduce_problem(bound.problem, triggers)
+    index = {key: g for g, key in enumerate(bound.problem.membership)}
+    counts = [0] * len(red.sizes)
+    for card in cards:
+        group = index.get(tuple(s(card) for s in bound.selectors))
+        if group is None:
+            return None
+        counts[red.class_of[group]] += 1
+    try:
+        return guide_line(guide, counts)
+    except ValueError:
+        return None

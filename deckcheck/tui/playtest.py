@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
 
+from deckcheck.analysis.mulligan import hand_guide_line
 from deckcheck.analysis.odds import Bound, OddsOptions, bind, compute_odds
 from deckcheck.analysis.setup import DrawSetup, deck_setup
 from deckcheck.catalog.model import Card
@@ -161,6 +162,11 @@ def _advice(
     rule = bound.procedure.mulligan
     if setup.mulligan is None or rule is None:
         return "no mulligan in this game: the hand is kept"
+    if taken == 0 and goal:
+        # The mulligan guide's own line for this hand (the play odds assumes).
+        line = hand_guide_line(setup, goal, hand)
+        if line is not None:
+            return f"optimal: {line}"
     counts = dealer.counts(list(hand))
     aim = " and ".join(goal)
     keep = 1.0 if bound.problem.satisfied(counts) else 0.0

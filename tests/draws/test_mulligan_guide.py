@@ -299,3 +299,24 @@ def test_cli_mulligan_json_and_expected_turn() -> None:
     play = got["on_the_play"]
     assert len(play["turns"]) == 3 and play["median"] == 1
     assert math.isclose(play["turns"][-1]["cumulative"] + play["later"], 1)
+
+
+def test_playtest_shows_the_guides_line() -> None:
+    from deckcheck.analysis.mulligan import guide_line, mulligan_guide
+    from deckcheck.analysis.odds import OddsOptions
+    from deckcheck.analysis.setup import deck_setup
+    from deckcheck.decks.load import open_deck
+    from deckcheck.tui.playtest import deal
+
+    loaded = open_deck(str(EXAMPLES / "ren-dhark" / "terra-custom.txt"))
+    setup = deck_setup(loaded)
+    guide = mulligan_guide(setup, ["type:ship>=2"], OddsOptions(), every_row=True)
+    seen = set()
+    for seed in range(6):
+        view = deal(loaded, seed, ["type:ship>=2"], None, 1)
+        ships = sum("ship" in c.types for c in view.first)
+        actions = sum("action" in c.types for c in view.first)
+        line = guide_line(guide, (ships, actions, len(view.first) - ships - actions))
+        assert view.advice == f"optimal: {line}"
+        seen.add(line.split(":")[0])
+    assert "redraw" in seen or "keep (no choice)" in seen
