@@ -35,6 +35,7 @@ from deckcheck.draws.answer import (
 )
 from deckcheck.draws.exact.deadlines import Deadlines, deadline_table, first_turns
 from deckcheck.draws.exact.guide import HandTable, RuleKind
+from deckcheck.draws.model import DrawProblem, Procedure, Query
 
 #: Turns an expected-turn table covers when neither ``--turn`` nor ``--by-turn`` says.
 DEFAULT_HORIZON = 10
@@ -57,6 +58,44 @@ def answer_odds(
     if options.expected_turn:
         got = dataclasses.replace(got, expected_turn=expected_turn(setup, bound, options))
     return got
+
+
+def deadline_dues(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[int, ...] | None:
+    """Cards seen by each condition's deadline, without checking them against the pile (a
+    search over decks of other sizes checks each deck); None when no condition has its own."""
+    if all(c.deadline is None for c in bound.conditions):
+        return None
+    if setup.builtin_pile:
+        raise UsageError(f"{setup.label} is a pile drawn once: a deadline (@TURN) does not apply")
+    procedure = bound.procedure
+    if options.turn is not None:
+        base = procedure.seen_by_turn(options.turn, options.second)
+    elif options.seen is not None:
+        base = options.seen
+    else:
+        base = procedure.opening_size(options.second)
+    return tuple(
+        base if c.deadline is None else procedure.seen_by_turn(c.deadline, options.second)
+        for c in bound.conditions
+    )
+
+
+def deadline_chance(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    due: Sequence[int],
+    redraw_policy: str = "optimal",
+) -> Fraction | None:
+    """The exact chance of a question with deadlines ``due`` for one deck's problem (as
+    :func:`deadline_odds` computes it); None when out of exact reach or beyond the pile."""
+    request = Deadlines(
+        problem, procedure, tuple(due), query.second, query.use_mulligan, redraw_policy
+    )
+    try:
+        return deadline_table(request).value
+    except (Intractable, ValueError):
+        return None
 
 
 def due_cards(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[int, ...]:

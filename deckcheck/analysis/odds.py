@@ -214,7 +214,7 @@ def bind(
         if dated:
             raise UsageError(
                 f"{dated[0]!r}: a deadline per condition (@TURN) is answered exactly by odds, "
-                "mulligan and tune, not here; give the turn with --turn"
+                "mulligan, tune and optimize, not here; give the turn with --turn"
             )
     selector_texts = [c.selector for c in conditions]
     mulligan = setup.mulligan if options.mulligan == "rules" else None

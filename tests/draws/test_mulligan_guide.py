@@ -320,3 +320,15 @@ def test_playtest_shows_the_guides_line() -> None:
         assert view.advice == f"optimal: {line}"
         seen.add(line.split(":")[0])
     assert "redraw" in seen or "keep (no choice)" in seen
+
+
+def test_tune_and_optimize_take_deadlines() -> None:
+    deck = str(EXAMPLES / "ren-dhark" / "terra-custom.txt")
+    tuned = api.tune(deck, "type:ship>=2@2", "99%")
+    plain = api.odds(deck, ["type:ship>=2@2"])
+    row = next(r for r in tuned.rows if r.count == tuned.current)
+    assert math.isclose(row.probability, plain.probability)
+    found = api.optimize(deck, ["type:ship>=2@1", "type:person>=3@4"], changes=1)
+    odds = api.odds(deck, ["type:ship>=2@1", "type:person>=3@4"])
+    assert found.before is not None and str(found.before) == odds.probability_exact
+    assert found.after is not None and found.after >= found.before
