@@ -60,6 +60,20 @@ def answer_odds(
     return got
 
 
+def with_expected_turn(
+    setup: DrawSetup, condition_texts: Sequence[str], options: OddsOptions, got: OddsReport
+) -> OddsReport:
+    """``got`` with when the conditions first hold (up to ``options``' turns), where that is in
+    exact reach; ``got`` as it is otherwise (a sheet shows what it can)."""
+    from deckcheck.core.errors import DeckcheckError
+
+    try:
+        bound = bind(setup, condition_texts, options, deadlines=True)
+        return dataclasses.replace(got, expected_turn=expected_turn(setup, bound, options))
+    except DeckcheckError:
+        return got
+
+
 def deadline_dues(setup: DrawSetup, bound: Bound, options: OddsOptions) -> tuple[int, ...] | None:
     """Cards seen by each condition's deadline, without checking them against the pile (a
     search over decks of other sizes checks each deck); None when no condition has its own."""
