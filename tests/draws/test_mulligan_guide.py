@@ -332,3 +332,70 @@ def test_tune_and_optimize_take_deadlines() -> None:
     odds = api.odds(deck, ["type:ship>=2@1", "type:person>=3@4"])
     assert found.before is not None and str(found.before) == odds.probability_exact
     assert found.after is not None and found.after >= found.before
+
+
+@pytest.mark.parametrize(
+    ("redraws", "policy"),
+    [(1, "optimal"), (2, "optimal"), (None, "optimal"), (1, "always"), (None, "always")],
+)
+def test_first_turns_and_deadlines_follow_every_redraw_policy(
+    redraws: int | None, policy: str
+) -> None:
+    from dataclasses import replace
+
+    from deckcheck.draws.facade import Policy
+
+    procedure = Procedure(4, None, 1, replace(RD_RULE, max_redraws=redraws))
+    want = solve(RD, procedure, Query(6), Policy(redraw=policy)).fraction  # type: ignore[arg-type]
+    request = Deadlines(RD, procedure, (6,), redraw=policy)
+    assert deadline_table(request).value == want
+    probs, _ = first_turns(request, [4, 5, 6])
+    assert sum(probs) == want  # at least 2 ships: held by turn 3 is held at turn 3
+
+
+def test_expected_turn_by_the_horizon_is_odds_at_the_horizon() -> None:
+    deck = str(EXAMPLES / "planetary-conquerors" / "legal-50.txt")
+    conditions = ["type:miner>=1", "type:warrior>=1"]
+    got = api.odds(deck, conditions, turn=3, catalogs=[PC_SET], expected_turn=True)
+    assert got.expected_turn is not None
+    for second, side in ((False, got.expected_turn.play), (True, got.expected_turn.draw)):  # type: ignore[attr-defined]
+        at = api.odds(deck, conditions, turn=3, second=second, catalogs=[PC_SET])
+        assert str(sum(side.probabilities)) == at.probability_exact
+        assert side.later == 1 - sum(side.probabilities)
+
+
+SMALL_RD = DrawProblem((4, 2, 5), RD.membership, RD.conditions, RD.selector_labels)
+
+
+def test_first_turns_under_the_optimal_redraw_match_enumeration() -> None:
+    procedure = Procedure(4, None, 1, RD_RULE)
+    checkpoints = [4, 5, 6]
+    probs, _ = first_turns(Deadlines(SMALL_RD, procedure, (6,)), checkpoints)
+    cards = _cards(SMALL_RD)
+    n = len(cards)
+    deals = list(itertools.combinations(range(n), 4))
+    per_hand = []
+    for deal in deals:
+        hand = [cards[i] for i in deal]
+        pile = [cards[i] for i in range(n) if i not in deal]
+        firsts = [0] * len(checkpoints)
+        keep = total = 0
+        for extra in itertools.permutations(range(len(pile)), 2):
+            seq = hand + [pile[i] for i in extra]
+            total += 1
+            keep += _ok(SMALL_RD, seq, SMALL_RD.conditions)
+            for k, c in enumerate(checkpoints):
+                if _ok(SMALL_RD, seq[:c], SMALL_RD.conditions):
+                    firsts[k] += 1
+                    break
+        comp = tuple(hand.count(g) for g in range(3))
+        allowed = comp[0] < 2 or comp[1] > 1
+        per_hand.append((Fraction(keep, total), [Fraction(f, total) for f in firsts], allowed))
+    fresh = [sum((d[k] for _, d, _ in per_hand), Fraction(0)) / len(deals) for k in range(3)]
+    plain = sum((k for k, _, _ in per_hand), Fraction(0)) / len(deals)
+    want = [Fraction(0)] * 3
+    for keep, dist, allowed in per_hand:
+        src = fresh if allowed and keep < plain else dist
+        for k in range(3):
+            want[k] += src[k] / len(deals)
+    assert list(probs) == want
