@@ -97,7 +97,15 @@ class MulliganGuide:
     def to_json(self) -> dict[str, Json]:
         """The documented JSON shape (see docs/json.md)."""
         rows: list[Json] = []
+        # The alternative under the rule's own name too: p_redraw or p_return.
+        named = {"redraw": "p_redraw", "return": "p_return"}.get(self.kind)
         for row in self.rows[: self.shown]:
+            alternative: dict[str, Json] = {}
+            if named is not None:
+                alternative[named] = None if row.alternative is None else float(row.alternative)
+                alternative[f"{named}_exact"] = (
+                    None if row.alternative is None else str(row.alternative)
+                )
             rows.append(
                 {
                     "hand": {c: k for c, k in zip(self.classes, row.hand, strict=True)},
@@ -110,6 +118,7 @@ class MulliganGuide:
                     "p_alternative_exact": None
                     if row.alternative is None
                     else str(row.alternative),
+                    **alternative,
                     "margin_pp": row.margin,
                     "return": None
                     if row.returned is None

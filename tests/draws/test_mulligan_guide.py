@@ -399,3 +399,35 @@ def test_first_turns_under_the_optimal_redraw_match_enumeration() -> None:
         for k in range(3):
             want[k] += src[k] / len(deals)
     assert list(probs) == want
+
+
+def test_rules_of_thumb_are_derived_and_checked() -> None:
+    from deckcheck.draws.exact.guide import HandRow, HandTable, RuleKind, rule_of_thumb
+
+    def table(acts: dict[tuple[int, ...], bool]) -> HandTable:
+        rows = tuple(
+            HandRow(h, 1, Fraction(0), True, Fraction(1), Choice.REDRAW if a else None)
+            for h, a in acts.items()
+        )
+        return HandTable(
+            RuleKind.REDRAW,
+            (("ship",), ("action",), ()),
+            (9, 9, 9),
+            9,
+            rows,
+            Fraction(0),
+            Fraction(0),
+        )
+
+    hands = [(s, a, 4 - s - a) for s in range(5) for a in range(5 - s)]
+    assert rule_of_thumb(table({h: h[0] < 2 for h in hands})) == "redraw with fewer than 2 ship"
+    assert rule_of_thumb(table({h: h[0] < 1 or h[1] < 1 for h in hands})) == (
+        "redraw with no ship or no action"
+    )
+    unless = rule_of_thumb(table({h: h[0] < 2 and h[1] < 2 for h in hands}))
+    assert unless == "redraw with fewer than 2 ship unless the hand holds at least 2 action"
+    # a parity pattern: no short rule fits, none is printed
+    assert rule_of_thumb(table({h: h[0] % 2 == 0 for h in hands})) is None
+    assert rule_of_thumb(table({h: False for h in hands})) == (
+        "keep every hand: the mulligan never raises the chance"
+    )

@@ -223,8 +223,9 @@ def rule_of_thumb(table: HandTable) -> str | None:
     rows = [r for r in table.rows if r.allowed]
     if table.kind is RuleKind.NONE or not rows:
         return None
-    verb = "redraw" if table.kind is RuleKind.REDRAW else "return cards"
     acts = [r.choice is not None for r in rows]
+    count = max((sum(r.returned or ()) for r in rows), default=0)
+    verb = "redraw" if table.kind is RuleKind.REDRAW else f"return {count} cards"
     hands = [r.hand for r in rows]
     allowed_all = len(rows) == len(table.rows)
     scope = "" if allowed_all else " (when the rule allows it)"
@@ -242,7 +243,10 @@ def rule_of_thumb(table: HandTable) -> str | None:
         if order is None:
             return head + "; which cards: see the table"
         names = [class_name(table.labels[c]) for c in order]
-        return head + "; return " + ", then ".join(names) + " first"
+        if not names:
+            return head
+        which = names[0] + (" first, then " + ", then ".join(names[1:]) if names[1:] else "")
+        return f"{head}; which: {which}"
     return head
 
 
