@@ -111,6 +111,13 @@ class _Walk:
         self.budget = budget
         self.work = 0
         self.memo: dict[tuple[object, ...], object] = {}
+        # Per (capped counts, cards held): the classes that can change no count read again;
+        # per (those classes, cards of theirs left): how many of each are gone when packed.
+        self._inert: dict[tuple[Vec, int], tuple[int, ...]] = {}
+        self._masked: dict[tuple[Vec, int], Vec] = {}
+        # Below this many cards held, every count is still read by a test to come.
+        self.first_done = min(self.done_by, default=0) + 1
+        self._packed: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         #: Decisions of a deadline walk (for a first-turn walk following them): keep a looked
         #: card, per (removed, vec, held, class).
         self.policy: _Walk | None = None
@@ -127,31 +134,48 @@ class _Walk:
 
     def _mask(self, vec: Vec, held: int) -> Vec:
         """``vec`` with the counts no test will read again set to 0 (their states merge)."""
-        if all(d >= held for d in self.done_by):
-            return vec
-        return tuple(0 if d < held else x for x, d in zip(vec, self.done_by, strict=True))
+        if held >= self.first_done:
+            key = (vec, held)
+            got = self._masked.get(key)
+            if got is None:
+                got = self._masked[key] = tuple(
+                    0 if d < held else x for x, d in zip(vec, self.done_by, strict=True)
+                )
+            return got
+        return vec
 
     def _canonical(self, removed: tuple[int, ...], vec: Vec, held: int) -> tuple[int, ...]:
         """``removed`` with the cards left of the classes that can change no count read again
         (every count they touch at its cap, or read by no test to come) packed into the first
         of them: such cards are all alike, only how many are left matters."""
-        cond = self.red.cond
-        caps = cond.caps
-        done_by = self.done_by
-        inert = [
-            c
-            for c, positions in enumerate(cond.class_positions)
-            if all(vec[p] >= caps[p] or done_by[p] < held for p in positions)
-        ]
+        inert = self._inert.get((vec, held))
+        if inert is None:
+            cond = self.red.cond
+            caps = cond.caps
+            done_by = self.done_by
+            inert = self._inert[(vec, held)] = tuple(
+                c
+                for c, positions in enumerate(cond.class_positions)
+                if all(vec[p] >= caps[p] or done_by[p] < held for p in positions)
+            )
         if len(inert) < 2:
             return removed
         sizes = self.red.sizes
-        left = sum(sizes[c] - removed[c] for c in inert)
-        out = list(removed)
+        left = 0
         for c in inert:
-            keep = min(sizes[c], left)
-            out[c] = sizes[c] - keep
-            left -= keep
+            left += sizes[c] - removed[c]
+        packed = self._packed.get((inert, left))
+        if packed is None:
+            out = []
+            rest = left
+            for c in inert:
+                keep = min(sizes[c], rest)
+                out.append(sizes[c] - keep)
+                rest -= keep
+            packed = self._packed[(inert, left)] = tuple(out)
+        out = list(removed)
+        for c, k in zip(inert, packed, strict=True):
+            out[c] = k
         return tuple(out)
 
     def _look(self, held: int, looked: bool) -> bool:
