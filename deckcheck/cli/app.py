@@ -965,8 +965,11 @@ def build(
 ) -> int:
     """Build a deck on one screen: search the game's cards, add and remove them, and watch
     every rule's standing, the odds by turn and a playtest hand change with each edit; save
-    keeps the file's format (as add/remove do). Keys: / search, Enter add, +/- on the deck,
-    s save, u undo, Ctrl+R redo, h hand, q quit.
+    keeps the file's format (as add/remove do). Keys: / search (Enter adds the highlighted
+    card, Down goes to the list), panes 1 cards, 2 deck, 3 standing, 4 odds, 5 playtest (Tab
+    cycles), Esc leaves a text box, +/- one copy more or fewer, s save, u undo, Ctrl+R redo,
+    h new hand, m mulligan (for a return: Enter marks the cards), o optimal, d draw, q quit.
+    Needs a terminal of at least 80x24.
 
     Example: [bold]deckcheck build my-deck.txt --game stccg-1e[/]
     """

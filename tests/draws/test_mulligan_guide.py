@@ -305,8 +305,8 @@ def test_playtest_shows_the_guides_line() -> None:
     from deckcheck.analysis.mulligan import guide_line, mulligan_guide
     from deckcheck.analysis.odds import OddsOptions
     from deckcheck.analysis.setup import deck_setup
+    from deckcheck.builder.playtest import deal
     from deckcheck.decks.load import open_deck
-    from deckcheck.tui.playtest import deal
 
     loaded = open_deck(str(EXAMPLES / "ren-dhark" / "terra-custom.txt"))
     setup = deck_setup(loaded)
