@@ -17,6 +17,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -95,8 +96,10 @@ def deal(
         goal = accepted_hand(setup.mulligan)
     bound = bind(setup, goal, OddsOptions(), require_conditions=False)
     name = mulligan_name(setup.mulligan)
+    guide = _guide(setup, goal, hand.first)
     if isinstance(rule, ReturnRule) and returned is not None:
-        return _returned_by_hand(setup, bound, goal, seed, turns, returned, rule, name)
+        by_hand = _returned_by_hand(setup, bound, goal, seed, turns, returned, rule, name)
+        return replace(by_hand, guide=guide)
     # The optimal deal's redraws played again, to reach the pile under its hand.
     played = sum(1 for d in hand.decisions if d.startswith("redraw"))
     dealer = _dealer(setup, bound, played if redraws is None else redraws)
@@ -107,7 +110,6 @@ def deal(
     if redraws is None:
         first, kept, decisions = hand.first, hand.kept, hand.decisions
         advice, best = _advice(setup, bound, goal, dealer, first, 0)
-        advice = _with_guide(advice, setup, goal, first, 0)
         if list(kept) != dealt.hand:
             # Cards were returned and shuffled in: the later draws come from the pile without
             # the cards drawn for them, the returned ones at the bottom (an approximation:
@@ -123,7 +125,6 @@ def deal(
         if taken < redraws:
             decisions += (_refused(rule, taken),)
         advice, best = _advice(setup, bound, goal, dealer, kept, taken)
-        advice = _with_guide(advice, setup, goal, kept, taken)
     per_turn = max(1, setup.opening.draws_per_turn)
     later = tuple(tuple(rest[t * per_turn : (t + 1) * per_turn]) for t in range(turns))
     open_return = isinstance(rule, ReturnRule) and redraws is not None
@@ -139,6 +140,7 @@ def deal(
         name,
         rule.count if open_return and isinstance(rule, ReturnRule) else 0,
         best,
+        guide,
     )
 
 
@@ -245,16 +247,14 @@ def _refused(rule: object, taken: int) -> str:
     return "the rule offers no redraw for this hand"
 
 
-def _with_guide(
-    advice: str, setup: DrawSetup, goal: Sequence[str], hand: Sequence[Card], taken: int
-) -> str:
-    """The mulligan guide's own line for a first hand (the play ``odds`` assumes, with both
-    chances for the goal: ``optimal: redraw: 61.2 % against 48.0 % kept``); ``advice`` as it
-    is for a later decision, a game without a mulligan, or a guide out of reach."""
-    if taken or not goal or setup.mulligan is None:
-        return advice
-    line = hand_guide_line(setup, goal, hand)
-    return f"optimal: {line}" if line is not None else advice
+def _guide(setup: DrawSetup, goal: Sequence[str], first: Sequence[Card]) -> str:
+    """The mulligan guide's line for the hand first dealt (the play ``odds`` assumes, with
+    both chances of the goal: ``guide: redraw: 61.2 % against 48.0 % kept``); empty for a game
+    without a mulligan, without a goal, or when the guide is out of reach."""
+    if not goal or setup.mulligan is None:
+        return ""
+    line = hand_guide_line(setup, goal, first)
+    return f"guide: {line}" if line is not None else ""
 
 
 def _kept_chance(bound: Bound, dealer: Dealer[Card], hand: Sequence[Card]) -> float:

@@ -317,7 +317,7 @@ def test_playtest_shows_the_guides_line() -> None:
         ships = sum("ship" in c.types for c in view.first)
         actions = sum("action" in c.types for c in view.first)
         line = guide_line(guide, (ships, actions, len(view.first) - ships - actions))
-        assert view.advice == f"optimal: {line}"
+        assert view.guide == f"guide: {line}"
         seen.add(line.split(":")[0])
     assert "redraw" in seen or "keep (no choice)" in seen
 
