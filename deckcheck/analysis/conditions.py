@@ -43,7 +43,7 @@ def parse_condition(text: str) -> Condition:
     dated = _DEADLINE.match(cleaned)
     if dated and any(ch in dated.group("rest") for ch in _OPERATOR_CHARS):
         turn = dated.group("turn")
-        if not re.fullmatch(r"\d{1,6}", turn) or int(turn) < 1:
+        if not re.fullmatch(r"[0-9]{1,6}", turn) or int(turn) < 1:
             raise ConditionError(
                 f"condition {text!r}: after @ comes the turn by whose start it must hold, "
                 f'a whole number from 1 (e.g. "type:ship>=1@1"), not {turn!r}'

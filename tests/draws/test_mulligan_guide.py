@@ -431,3 +431,30 @@ def test_rules_of_thumb_are_derived_and_checked() -> None:
     assert rule_of_thumb(table({h: False for h in hands})) == (
         "keep every hand: the mulligan never raises the chance"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "selector", "deadline"),
+    [
+        ("type:ship>=1@1", "type:ship", 1),
+        ("type:ship >= 2 @ 4", "type:ship", 4),
+        ("name:a@b>=1@2", "name:a@b", 2),
+        ("POINT OF>=1", "POINT OF", None),
+    ],
+)
+def test_a_deadline_is_parsed(text: str, selector: str, deadline: int | None) -> None:
+    from deckcheck.analysis.conditions import parse_condition
+
+    got = parse_condition(text)
+    assert (got.selector, got.deadline, got.text) == (selector, deadline, text)
+
+
+@pytest.mark.parametrize(
+    "text", ["type:ship>=2@", "type:ship>=2@0", "type:ship>=2@x", "type:ship>=2@١"]
+)
+def test_a_bad_deadline_is_refused(text: str) -> None:
+    from deckcheck.analysis.conditions import parse_condition
+    from deckcheck.core.errors import ConditionError
+
+    with pytest.raises(ConditionError, match="after @"):
+        parse_condition(text)
