@@ -120,6 +120,9 @@ class MulliganGuide:
                     else str(row.alternative),
                     **alternative,
                     "margin_pp": row.margin,
+                    "margin_pp_exact": None
+                    if row.alternative is None
+                    else str((row.alternative - row.keep) * 100),
                     "return": None
                     if row.returned is None
                     else {c: k for c, k in zip(self.classes, row.returned, strict=True)},
