@@ -24,7 +24,7 @@ against a budget, past which :class:`~deckcheck.draws.answer.Intractable` is rai
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from deckcheck.core.values import frozen
@@ -489,9 +489,8 @@ def first_turns(
             kept_dist[i] += p * Fraction(x, keep_den)
     if table.kind is RuleKind.REDRAW and redrawn:
         assert isinstance(rule, RedrawRule)
-        # Every deal is a fresh shuffle; the same hands are redrawn while redraws are left
-        # when the play is stationary (unlimited, or "always"); with a limit of k optimal
-        # redraws, later decisions compare with a smaller value: they are worked out below.
+        # Every deal is a fresh shuffle: the decisions are worked out one by one (with a
+        # limit of k redraws, a later decision compares with a smaller value).
         return _redraw_turns(table, rule, request, after_hand, keep_den, n_turns), table
     return tuple(kept_dist), table
 
@@ -500,17 +499,14 @@ def _redraw_turns(
     table: HandTable,
     rule: RedrawRule,
     request: Deadlines,
-    after_hand: object,
+    after_hand: Callable[[tuple[int, ...]], tuple[int, ...]],
     keep_den: int,
     n_turns: int,
 ) -> tuple[Fraction, ...]:
-    """The first-turn distribution under the redraw rule, decision by decision."""
-    from collections.abc import Callable
-
-    assert callable(after_hand)
-    dist_of: Callable[[tuple[int, ...]], tuple[int, ...]] = after_hand  # type: ignore[assignment]
+    """The first-turn distribution under the redraw rule, decision by decision
+    (``after_hand``: a kept hand's ordered continuations per first turn)."""
     rows = table.rows
-    per_hand = {row.hand: [Fraction(x, keep_den) for x in dist_of(row.hand)] for row in rows}
+    per_hand = {row.hand: [Fraction(x, keep_den) for x in after_hand(row.hand)] for row in rows}
     # Thresholds of the successive decisions: V_{j-1} with j redraws left.
     keeps = [(row.keep, Fraction(row.ways, table.hands_den), row) for row in rows]
     if rule.max_redraws is None:
