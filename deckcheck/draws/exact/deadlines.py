@@ -33,7 +33,7 @@ from deckcheck.draws.exact.compositions import compositions, count_compositions,
 from deckcheck.draws.exact.guide import Choice, HandRow, HandTable, RuleKind, class_labels
 from deckcheck.draws.exact.optimal_redraw import unlimited_value
 from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
-from deckcheck.draws.model import DrawProblem, Procedure, RedrawRule, ReturnRule
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, RedrawRule, ReturnRule
 
 #: Most steps (calls of the walk, hands and kept parts enumerated) an answer may take: a
 #: step measures a few µs, so an answer within the limit takes well under a second.
@@ -67,12 +67,12 @@ class _Walk:
         procedure: Procedure,
         second: bool,
         checks: Sequence[int],
-        triggers: Sequence[object],
+        triggers: Sequence[CountTest],
         budget: int,
         *,
         first_turn: bool = False,
     ) -> None:
-        self.red: Reduced = reduce_problem(problem, triggers)  # type: ignore[arg-type]
+        self.red: Reduced = reduce_problem(problem, triggers)
         self.n = problem.pile_size
         self.hand = procedure.opening_size(second)
         # checks[i]: cards seen at which test i is made (deadline mode), or the checkpoints of
