@@ -79,8 +79,8 @@ class _Walk:
         # every test (first-turn mode: the cards seen at each turn, all tests at each).
         self.first_turn = first_turn
         self.checks = tuple(checks)
-        self.last = max(self.checks)
-        if not self.hand <= min(self.checks) and not first_turn:
+        self.last = max(self.checks, default=self.hand)  # no condition: the hand alone
+        if not self.hand <= min(self.checks, default=self.hand) and not first_turn:
             raise ValueError("a deadline before the opening hand is dealt")
         if self.last > self.n:
             raise ValueError(f"cannot see {self.last} cards of a pile of {self.n}")
