@@ -163,7 +163,8 @@ def test_return_guide_with_lookahead_is_what_odds_plays() -> None:
 
 
 def _orderings(problem: DrawProblem) -> list[tuple[int, ...]]:
-    return list(itertools.permutations(_cards(problem)))
+    """Every order of the pile's groups, each once: all equally likely."""
+    return sorted(set(itertools.permutations(_cards(problem))))
 
 
 DL = DrawProblem(
@@ -240,9 +241,32 @@ def test_first_turns_match_enumeration() -> None:
     assert list(probs) == [Fraction(c, len(orders)) for c in counts]
 
 
+@pytest.mark.parametrize("op", [">=", "=="])
+def test_plain_first_turns_match_enumeration(op: str) -> None:
+    procedure = Procedure(2, None, 1, None)
+    checkpoints = [2, 3, 5]
+    problem = DrawProblem(
+        DL.group_sizes,
+        DL.membership,
+        (CountTest(0, ">=", 1), CountTest(1, op, 2)),
+        DL.selector_labels,
+    )
+    probs, table = first_turns(Deadlines(problem, procedure, (5, 5)), checkpoints)
+    assert table is None  # no choice anywhere
+    orders = _orderings(problem)
+    counts = [0] * len(checkpoints)
+    for o in orders:
+        for i, c in enumerate(checkpoints):
+            if _ok(problem, list(o[:c]), problem.conditions):
+                counts[i] += 1
+                break
+    assert list(probs) == [Fraction(c, len(orders)) for c in counts]
+
+
 def test_first_turns_under_redraw_agree_with_odds_at_each_turn_horizon() -> None:
     procedure = Procedure(4, None, 1, RD_RULE)
     probs, table = first_turns(Deadlines(RD, procedure, (7,)), [4, 5, 6, 7])
+    assert table is not None
     # a lower bound: holding by turn 4 is holding at turn 4, the chance odds reports
     assert sum(probs) == solve(RD, procedure, Query(7)).fraction == table.value
 

@@ -29,6 +29,7 @@ from fractions import Fraction
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
+from deckcheck.draws.exact.capped import PlainProgramme
 from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
 from deckcheck.draws.exact.guide import Choice, HandRow, HandTable, RuleKind, class_labels
 from deckcheck.draws.exact.optimal_redraw import unlimited_value
@@ -38,6 +39,8 @@ from deckcheck.draws.model import CountTest, DrawProblem, Procedure, RedrawRule,
 #: Most steps (calls of the walk, hands and kept parts enumerated) an answer may take: a
 #: step measures a few µs, so an answer within the limit takes well under a second.
 DEADLINE_BUDGET = 150_000
+#: Plain programme transitions (:meth:`PlainProgramme.work`, well under a µs each) per step.
+PLAIN_STEPS = 8
 
 
 @frozen
@@ -432,17 +435,23 @@ def _redraw_values(
 
 def first_turns(
     request: Deadlines, checkpoints: Sequence[int], *, budget: int = DEADLINE_BUDGET
-) -> tuple[tuple[Fraction, ...], HandTable]:
+) -> tuple[tuple[Fraction, ...], HandTable | None]:
     """P(every condition first holds at checkpoint ``k``) for each of ``checkpoints`` (cards
     seen at the start of each turn, rising), under the play that is best for the chance that
     the conditions hold at the last checkpoint (``request.due`` must say so: every condition
-    due there); with that play's table. A deal in which they never hold at a checkpoint
-    counts for none (the rest, 1 - the sum, is "later or never").
+    due there); with that play's table (None when the player has no choice: a plain deal).
+    A deal in which they never hold at a checkpoint counts for none (the rest, 1 - the sum,
+    is "later or never").
     """
-    table, policy = _table(request, budget)
     problem, procedure = request.problem, request.procedure
     rule = procedure.mulligan if request.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    hand = procedure.opening_size(request.second)
+    looks = procedure.lookahead and max(checkpoints) > hand
+    choice = isinstance(rule, ReturnRule) or (isinstance(rule, RedrawRule) and rule.triggers)
+    if not looks and not choice:
+        return _plain_first_turns(problem, checkpoints, budget), None
+    table, policy = _table(request, budget)
     walk = _Walk(problem, procedure, request.second, checkpoints, triggers, budget, first_turn=True)
     walk.policy = policy
     red = walk.red
@@ -493,6 +502,35 @@ def first_turns(
         # limit of k redraws, a later decision compares with a smaller value).
         return _redraw_turns(table, rule, request, after_hand, keep_den, n_turns), table
     return tuple(kept_dist), table
+
+
+def _plain_first_turns(
+    problem: DrawProblem, checkpoints: Sequence[int], budget: int
+) -> tuple[Fraction, ...]:
+    """The first-turn distribution of a plain deal (no choice anywhere). When every condition
+    only asks for at least some cards, holding by a turn is holding at it: one plain
+    programme gives every turn's chance at once; otherwise the walk follows the deal."""
+    n = problem.pile_size
+    if all(c.op.most(c.threshold) is None for c in problem.conditions):
+        red = reduce_problem(problem)
+        most = max(checkpoints)
+        programme = PlainProgramme(red, most)
+        work = programme.work(budget * PLAIN_STEPS)
+        if work is None:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, limit=budget))
+        table = programme.ways()
+        out = []
+        before = Fraction(0)
+        for seen in checkpoints:
+            now = Fraction(table[seen], math.comb(n, seen))
+            out.append(now - before)
+            before = now
+        return tuple(out)
+    plain = Procedure(0)
+    walk = _Walk(problem, plain, False, checkpoints, (), budget, first_turn=True)
+    zero = (0,) * len(walk.red.sizes)
+    counts = walk.turns(zero, walk.red.cond.zero, 0, False)
+    return tuple(Fraction(x, walk.scale(0)) for x in counts)
 
 
 def _redraw_turns(
