@@ -33,7 +33,13 @@ from deckcheck.draws.answer import (
     lookahead_fact,
     reason_text,
 )
-from deckcheck.draws.exact.deadlines import Deadlines, deadline_table, first_turns
+from deckcheck.draws.exact.deadlines import (
+    DEADLINE_BUDGET,
+    Deadlines,
+    Meter,
+    deadline_table,
+    first_turns,
+)
 from deckcheck.draws.exact.guide import HandTable, RuleKind
 from deckcheck.draws.model import DrawProblem, Procedure, Query
 
@@ -253,16 +259,21 @@ class FirstTurns:
 
 @frozen
 class ExpectedTurn:
-    """The first turn the conditions hold, on the play and on the draw, up to ``horizon``."""
+    """The first turn the conditions hold, on the play and on the draw, up to ``horizon``
+    (the turns asked, or fewer where more were out of exact reach: see ``wanted``)."""
 
     horizon: int
     play: FirstTurns
     draw: FirstTurns
+    wanted: int = 0
+    """The turns asked (the default 10 when none were): more than ``horizon`` when that many
+    were out of exact reach."""
 
     def to_json(self) -> dict[str, Json]:
-        """``{"horizon", "policy", "on_the_play", "on_the_draw"}``."""
+        """``{"horizon", "horizon_wanted", "policy", "on_the_play", "on_the_draw"}``."""
         return {
             "horizon": self.horizon,
+            "horizon_wanted": max(self.wanted, self.horizon),
             "policy": POLICY_TEXT.format(horizon=self.horizon),
             "on_the_play": self.play.to_json(),
             "on_the_draw": self.draw.to_json(),
@@ -298,25 +309,43 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
     if options.seen is not None:
         raise UsageError("--expected-turn counts turns: give --turn (the last turn), not --seen")
     horizon = horizon_of(setup, bound, options)
-    sides = []
-    for second in (False, True):
-        proc = bound.procedure
-        seen = [proc.seen_by_turn(t, second) for t in range(1, horizon + 1)]
-        due = [seen[-1]] * len(bound.conditions)
-        request = Deadlines(
-            bound.problem,
-            proc,
-            tuple(due),
-            second,
-            options.mulligan == "rules",
-            options.redraw_policy,
-        )
-        try:
-            probs, _ = first_turns(request, seen)
+    asked = options.by_turn is not None or options.turn is not None
+    # Without a number of turns asked, fewer turns are tried when the default is out of reach.
+    tries = [horizon] if asked else sorted({min(horizon, h) for h in (horizon, 6, 3)}, reverse=True)
+    why = ""
+    for turns in tries:
+        # The tries share one budget, so that the answer stays within about a second.
+        meter = Meter(DEADLINE_BUDGET // len(tries))
+        try:  # both players share the work
+            play = _side(bound, options, turns, False, meter)
+            draw = _side(bound, options, turns, True, meter)
         except Intractable as exc:
-            raise _out_of_reach(exc) from exc
-        sides.append(_first(second, tuple(seen), probs))
-    return ExpectedTurn(horizon, sides[0], sides[1])
+            why = reason_text(exc.reason) if exc.reason is not None else str(exc)
+            continue
+        return ExpectedTurn(turns, play, draw, horizon)
+    hint = "give a smaller --turn" if asked else "ask fewer conditions"
+    raise UsageError(
+        f"when the conditions first hold is out of exact reach over {tries[-1]} turn(s) "
+        f"({why}); {hint}"
+    )
+
+
+def _side(
+    bound: Bound, options: OddsOptions, turns: int, second: bool, budget: Meter
+) -> FirstTurns:
+    """One player's first turns, 1 … ``turns``."""
+    proc = bound.procedure
+    seen = [proc.seen_by_turn(t, second) for t in range(1, turns + 1)]
+    request = Deadlines(
+        bound.problem,
+        proc,
+        tuple([seen[-1]] * len(bound.conditions)),
+        second,
+        options.mulligan == "rules",
+        options.redraw_policy,
+    )
+    probs, _ = first_turns(request, seen, budget=budget)
+    return _first(second, tuple(seen), probs)
 
 
 def _first(second: bool, seen: tuple[int, ...], probs: Sequence[Fraction]) -> FirstTurns:

@@ -957,6 +957,14 @@ def _expected_turn(rep: OddsReport) -> None:
     table.add_row("median", median(got.play), median(got.draw))
     stdout().print(table)
     stdout().print(bullet(POLICY_TEXT.format(horizon=got.horizon), style="dim"))
+    if got.wanted > got.horizon:
+        stdout().print(
+            bullet(
+                f"turns 1…{got.horizon} only: {got.wanted} turns are out of exact reach here "
+                "(--turn T asks for T)",
+                style="dim",
+            )
+        )
 
 
 def mulligan(guide: MulliganGuide) -> None:

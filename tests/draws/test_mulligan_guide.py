@@ -482,3 +482,20 @@ def test_a_bad_deadline_is_refused(text: str) -> None:
 
     with pytest.raises(ConditionError, match="after @"):
         parse_condition(text)
+
+
+def test_expected_turn_takes_fewer_turns_when_the_default_is_out_of_reach(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deckcheck.analysis import deadlines
+
+    deck = str(EXAMPLES / "ren-dhark" / "terra-custom.txt")
+    conditions = ["type:ship>=2", "type:person>=1", "type:action<=2", "I/25>=1"]
+    monkeypatch.setattr(deadlines, "DEADLINE_BUDGET", 12_000)
+    got = api.odds(deck, conditions, expected_turn=True).expected_turn
+    assert isinstance(got, deadlines.ExpectedTurn)
+    assert got.horizon < got.wanted == 10
+    assert len(got.play.probabilities) == got.horizon
+    monkeypatch.setattr(deadlines, "DEADLINE_BUDGET", 5_000)  # 10 turns asked: no fewer
+    with pytest.raises(DeckcheckError, match="out of exact reach"):
+        api.odds(deck, conditions, turn=10, expected_turn=True)

@@ -61,6 +61,29 @@ class Deadlines:
     redraw: str = "optimal"
 
 
+class Meter:
+    """The work of one answer's walks, counted against one budget."""
+
+    def __init__(self, budget: int = DEADLINE_BUDGET) -> None:
+        self.budget = budget
+        self.work = 0
+
+    @property
+    def left(self) -> int:
+        """Steps left before the budget."""
+        return max(0, self.budget - self.work)
+
+    def spend(self, units: int) -> None:
+        """Count ``units`` of work; :class:`Intractable` past the budget."""
+        self.work += units
+        if self.work > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, self.work, self.budget))
+
+
+def _meter(budget: int | Meter) -> Meter:
+    return budget if isinstance(budget, Meter) else Meter(budget)
+
+
 class _Walk:
     """The memoised walk over one deal: per state, the successful ordered continuations."""
 
@@ -71,7 +94,7 @@ class _Walk:
         second: bool,
         checks: Sequence[int],
         triggers: Sequence[CountTest],
-        budget: int,
+        budget: int | Meter,
         *,
         first_turn: bool = False,
     ) -> None:
@@ -111,8 +134,7 @@ class _Walk:
             for (p, _), c in zip(tests, checks, strict=True):
                 done_by[p] = max(done_by[p], c)
             self.done_by = done_by
-        self.budget = budget
-        self.work = 0
+        self.meter = _meter(budget)
         self.memo: dict[tuple[object, ...], object] = {}
         # Per (capped counts, cards held): the classes that can change no count read again;
         # per (those classes, cards of theirs left): how many of each are gone when packed.
@@ -126,10 +148,8 @@ class _Walk:
         self.policy: _Walk | None = None
 
     def spend(self, units: int) -> None:
-        """Count ``units`` of work; :class:`Intractable` past the budget."""
-        self.work += units
-        if self.work > self.budget:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, self.work, self.budget))
+        """Count ``units`` of work against the answer's budget."""
+        self.meter.spend(units)
 
     def scale(self, gone: int) -> int:
         """Ordered continuations from a state with ``gone`` cards off the pile."""
@@ -312,7 +332,7 @@ def _hands(walk: _Walk, allowed_by_rule: bool) -> _Hands:
     return _Hands(comps, tuple(ways(red.sizes, c) for c in comps), keep, allowed)
 
 
-def deadline_table(request: Deadlines, *, budget: int = DEADLINE_BUDGET) -> HandTable:
+def deadline_table(request: Deadlines, *, budget: int | Meter = DEADLINE_BUDGET) -> HandTable:
     """Every opening hand (by class), its chance if kept, the mulligan's alternative and the
     choice the best play makes, and the chance of the whole question with and without the
     mulligan. :class:`Intractable` past ``budget``; ValueError for deadlines outside the pile.
@@ -320,7 +340,7 @@ def deadline_table(request: Deadlines, *, budget: int = DEADLINE_BUDGET) -> Hand
     return _table(request, budget)[0]
 
 
-def _table(request: Deadlines, budget: int) -> tuple[HandTable, _Walk]:
+def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
     problem, procedure = request.problem, request.procedure
     if len(request.due) != len(problem.conditions):
         raise ValueError("one deadline per condition")
@@ -434,7 +454,7 @@ def _redraw_values(
 
 
 def first_turns(
-    request: Deadlines, checkpoints: Sequence[int], *, budget: int = DEADLINE_BUDGET
+    request: Deadlines, checkpoints: Sequence[int], *, budget: int | Meter = DEADLINE_BUDGET
 ) -> tuple[tuple[Fraction, ...], HandTable | None]:
     """P(every condition first holds at checkpoint ``k``) for each of ``checkpoints`` (cards
     seen at the start of each turn, rising), under the play that is best for the chance that
@@ -443,6 +463,7 @@ def first_turns(
     A deal in which they never hold at a checkpoint counts for none (the rest, 1 - the sum,
     is "later or never").
     """
+    budget = _meter(budget)  # the walks below share it
     problem, procedure = request.problem, request.procedure
     rule = procedure.mulligan if request.use_mulligan else None
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
@@ -505,7 +526,7 @@ def first_turns(
 
 
 def _plain_first_turns(
-    problem: DrawProblem, checkpoints: Sequence[int], budget: int
+    problem: DrawProblem, checkpoints: Sequence[int], budget: Meter
 ) -> tuple[Fraction, ...]:
     """The first-turn distribution of a plain deal (no choice anywhere). When every condition
     only asks for at least some cards, holding by a turn is holding at it: one plain
@@ -515,9 +536,10 @@ def _plain_first_turns(
         red = reduce_problem(problem)
         most = max(checkpoints)
         programme = PlainProgramme(red, most)
-        work = programme.work(budget * PLAIN_STEPS)
+        work = programme.work(budget.left * PLAIN_STEPS)
         if work is None:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, limit=budget))
+            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, limit=budget.budget))
+        budget.spend(work // PLAIN_STEPS)
         table = programme.ways()
         out = []
         before = Fraction(0)
