@@ -99,7 +99,7 @@ def deal(
     guide = _guide(setup, goal, hand.first)
     if isinstance(rule, ReturnRule) and returned is not None:
         by_hand = _returned_by_hand(setup, bound, goal, seed, turns, returned, rule, name)
-        return replace(by_hand, guide=guide)
+        return replace(by_hand, guide=_of_first(guide, by_hand.first, by_hand.kept))
     # The optimal deal's redraws played again, to reach the pile under its hand.
     played = sum(1 for d in hand.decisions if d.startswith("redraw"))
     dealer = _dealer(setup, bound, played if redraws is None else redraws)
@@ -140,7 +140,7 @@ def deal(
         name,
         rule.count if open_return and isinstance(rule, ReturnRule) else 0,
         best,
-        guide,
+        _of_first(guide, first, kept),
     )
 
 
@@ -255,6 +255,13 @@ def _guide(setup: DrawSetup, goal: Sequence[str], first: Sequence[Card]) -> str:
         return ""
     line = hand_guide_line(setup, goal, first)
     return f"guide: {line}" if line is not None else ""
+
+
+def _of_first(guide: str, first: Sequence[Card], kept: Sequence[Card]) -> str:
+    """``guide`` (about the hand first dealt) saying so when the hand kept is another."""
+    if not guide or list(first) == list(kept):
+        return guide
+    return guide.replace("guide: ", "guide (the hand first dealt): ", 1)
 
 
 def _kept_chance(bound: Bound, dealer: Dealer[Card], hand: Sequence[Card]) -> float:
