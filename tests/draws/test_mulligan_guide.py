@@ -500,3 +500,14 @@ def test_expected_turn_takes_fewer_turns_when_the_default_is_out_of_reach(
     monkeypatch.setattr(deadlines, "DEADLINE_BUDGET", 5_000)  # 10 turns asked: no fewer
     with pytest.raises(DeckcheckError, match="out of exact reach"):
         api.odds(deck, conditions, turn=10, expected_turn=True)
+
+
+def test_the_builders_odds_pane_takes_deadlines() -> None:
+    from deckcheck.commands.build import BuildSession
+
+    deck = EXAMPLES / "ren-dhark" / "terra-custom.txt"
+    view = BuildSession(deck).odds(["type:ship>=2@1", "type:person>=2"], 3)
+    assert not view.message and [t[0] for t in view.turns] == [1, 2, 3]
+    for turn, _, probability, exact in view.turns:
+        want = api.odds(str(deck), ["type:ship>=2@1", "type:person>=2"], turn=turn)
+        assert exact and probability == want.probability
