@@ -426,11 +426,12 @@ def odds(
 
 @_command(app)
 def mulligan(
-    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin.")],
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
     conditions: Annotated[
         list[str],
         typer.Argument(
-            help='SELECTOR OP COUNT[@TURN], all must hold, each in quotes: "type:ship>=2"'
+            help="SELECTOR OP COUNT, optionally @TURN (its own deadline), all must hold, each "
+            'in quotes: "type:ship>=2" "type:person>=3@4"'
         ),
     ],
     seen: SeenOpt = None,
