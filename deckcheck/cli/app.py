@@ -329,7 +329,7 @@ def odds(
         list[str] | None,
         typer.Argument(
             help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
-            '"POINT OF>=1"; "A | B" holds when either does'
+            '"POINT OF>=1"; "A | B" holds when either does; CONDITION@TURN: its own deadline'
         ),
     ] = None,
     deck_size: Annotated[
@@ -730,7 +730,10 @@ def optimize(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin); a new empty deck works.")],
     conditions: Annotated[
         list[str],
-        typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2"'),
+        typer.Argument(
+            help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2"; '
+            '"type:ship>=1@1": its own deadline'
+        ),
     ],
     seen: SeenOpt = None,
     turn: TurnOpt = None,
@@ -1211,7 +1214,10 @@ def tune(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
     condition: Annotated[
         str,
-        typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
+        typer.Argument(
+            help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2" '
+            "(CONDITION@TURN: its own deadline)"
+        ),
     ],
     target: Annotated[
         str,
