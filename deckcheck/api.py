@@ -25,6 +25,7 @@ from deckcheck.core.result import Json, Result
 
 if TYPE_CHECKING:
     from deckcheck.analysis.anyof import DistributionReport
+    from deckcheck.analysis.mulligan import MulliganGuide
     from deckcheck.analysis.odds import OddsOptions, OddsReport
     from deckcheck.analysis.stats import StatsReport
     from deckcheck.commands.cards import CardSearch
@@ -77,6 +78,7 @@ class Draw(Where, total=False):
     redraws: int | str | None
     redraw_policy: str
     by_turn: int | None
+    expected_turn: bool
 
 
 class Collection(Where, total=False):
@@ -245,7 +247,9 @@ def odds(
 ) -> OddsReport:
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
-    ``progress`` is called with ``(done, total)`` during long computations."""
+    ``progress`` is called with ``(done, total)`` during long computations. A condition may
+    carry its own deadline (``"type:ship>=1@1"``); ``expected_turn``: add the exact
+    distribution of the first turn the conditions hold, on the play and on the draw."""
     from deckcheck.commands import odds
 
     options, context = _split(draw)
@@ -263,6 +267,21 @@ def odds_deckless(
     options, context = _split(draw)
     request = odds.OddsRequest(None, tuple(conditions), options, context, size, tuple(categories))
     return odds.run(request)
+
+
+def mulligan(
+    deck: str, conditions: Sequence[str], *, every_row: bool = False, **draw: Unpack[Draw]
+) -> MulliganGuide:
+    """The exact mulligan guide for ``conditions`` (``seen``, ``turn``, ``second`` and the
+    context as :func:`odds` takes them): for every hand class the game's rule tells apart, the
+    best play (keep, redraw, which cards to return, or no choice), the chance if kept and
+    otherwise, and how often it is dealt; ``every_row``: every class, not only the most often
+    dealt."""
+    from deckcheck.commands import mulligan
+
+    options, context = _split(draw)
+    request = mulligan.MulliganRequest(deck, tuple(conditions), options, context, every_row)
+    return mulligan.run(request)
 
 
 def distribution(deck: str, selector: str, **draw: Unpack[Draw]) -> DistributionReport:
@@ -458,6 +477,7 @@ _LAZY = {
     "FixResult": ("deckcheck.solve.nearest", "FixResult"),
     "GameList": ("deckcheck.commands.games", "GameList"),
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
+    "MulliganGuide": ("deckcheck.analysis.mulligan", "MulliganGuide"),
     "NewDeck": ("deckcheck.commands.deckfile", "NewDeck"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
@@ -485,6 +505,7 @@ __all__ = [
     "fix",
     "games",
     "hand",
+    "mulligan",
     "new",
     "odds",
     "odds_deckless",

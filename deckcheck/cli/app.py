@@ -147,6 +147,9 @@ def odds(
     'category: NAME = card; card' line) may be named in conditions. Without a deck file,
     --deck N and --category NAME=COUNT describe it.
 
+    A condition may carry its own deadline, CONDITION@TURN: it must hold by the start of that
+    own turn ("type:ship>=1@1" "type:person>=3@4").
+
     Examples: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
     · [bold]deckcheck odds --deck 60 --category ships=15 "ships>=2" --seen 7[/]
     """
@@ -154,6 +157,7 @@ def odds(
 
     if deck_size is not None:
         where = dataclasses.replace(where, variant=None)  # a deck of categories has none
+        options = dataclasses.replace(options, expected_turn=False)  # nor an expected turn
         request = odds.OddsRequest(
             None, (deck, *(conditions or [])), options, where, deck_size, tuple(category or [])
         )
@@ -163,6 +167,29 @@ def odds(
     )
     with render.progress_bar() as progress:
         return odds.run(request, progress)
+
+
+@command(app)
+def mulligan(
+    deck: opt.DeckOrPile,
+    conditions: opt.MulliganConditions,
+    options: OddsOptions = opt.DRAW_SEEN,
+    every_row: opt.MulliganEveryRow = False,
+    where: Context = opt.PILE,
+) -> Result:
+    """The exact mulligan guide: keep, redraw or which cards to return, for every hand class.
+
+    For each opening hand the game's rule tells apart (how many cards of each condition and
+    of the cards the rule names), the best play for your question, the chance if kept and if
+    redrawn (or returned), the margin and how often the hand is dealt; a rule of thumb when
+    one fits. It is the play odds assumes: following it gives the chance odds reports.
+
+    Example: [bold]deckcheck mulligan examples/ren-dhark/terra-custom.txt "type:ship>=2" --turn 2[/]
+    """
+    from deckcheck.commands import mulligan
+
+    request = mulligan.MulliganRequest(deck, tuple(conditions), options, where, every_row)
+    return mulligan.run(request)
 
 
 @command(app)
@@ -258,7 +285,7 @@ def fix(
 @command(app)
 def optimize(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin); a new empty deck works.")],
-    conditions: opt.Conditions,
+    conditions: opt.OptimizeConditions,
     options: OddsOptions = opt.DRAW_NO_REDRAWS,
     limits: SolverLimits = opt.OPTIMIZE_LIMITS,
     target: AnswerTarget = opt.ANSWER,

@@ -189,13 +189,26 @@ _DRAW = {
         Annotated[int | None, typer.Option("--by-turn", metavar="T", help="A table of turns 1…T.")],
         None,
     ),
+    "expected_turn": param(
+        "expected_turn",
+        Annotated[
+            bool,
+            typer.Option(
+                "--expected-turn",
+                help="When the conditions first hold: turn 1…T (--turn or --by-turn, default "
+                "10), then later; mean and median, on the play and on the draw.",
+            ),
+        ],
+        False,
+    ),
 }
 
 
 def draw(*names: str) -> Any:
-    """The draw options named (all but ``--by-turn`` when none are) as checked
+    """The draw options named (all but ``--by-turn`` and ``--expected-turn`` when none are) as
+    checked
     :class:`deckcheck.analysis.odds.OddsOptions`."""
-    chosen = names or tuple(n for n in _DRAW if n != "by_turn")
+    chosen = names or tuple(n for n in _DRAW if n not in ("by_turn", "expected_turn"))
 
     def make(**values: Any) -> Any:
         from deckcheck.analysis.odds import draw_options
@@ -395,7 +408,10 @@ OVERLAYS = context(
         ),
     ],
 )
-DRAW_BY_TURN = draw("seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn")
+DRAW_BY_TURN = draw(
+    "seen", "turn", "second", "mulligan", "redraws", "redraw_policy", "by_turn", "expected_turn"
+)
+DRAW_SEEN = draw("seen", "turn", "second")
 FIX_LIMITS = limits("keep", "owned", "collection", "reserve")
 OPTIMIZE_LIMITS = limits("changes", "owned", "collection", "reserve", "keep", "time_limit")
 CATALOGS = context(game=False, variant=None)
@@ -447,7 +463,7 @@ OddsConditions = Annotated[
     list[str] | None,
     typer.Argument(
         help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
-        '"POINT OF>=1"; "A | B" holds when either does'
+        '"POINT OF>=1"; "A | B" holds when either does; CONDITION@TURN: its own deadline'
     ),
 ]
 OddsDeckSize = Annotated[
@@ -542,7 +558,10 @@ DistributionSelector = Annotated[
 ]
 TuneCondition = Annotated[
     str,
-    typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
+    typer.Argument(
+        help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2" '
+        "(CONDITION@TURN: its own deadline)"
+    ),
 ]
 TuneTarget = Annotated[
     str,
@@ -559,3 +578,20 @@ CatalogTemplateField = Annotated[
 ]
 CollectionAddCount = Annotated[int, typer.Argument(help="Copies to add.", min=1)]
 CollectionRemoveCount = Annotated[int, typer.Argument(help="Copies to remove.", min=1)]
+OptimizeConditions = Annotated[
+    list[str],
+    typer.Argument(
+        help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2"; '
+        '"type:ship>=1@1": its own deadline'
+    ),
+]
+MulliganConditions = Annotated[
+    list[str],
+    typer.Argument(
+        help="SELECTOR OP COUNT, optionally @TURN (its own deadline), all must hold, each "
+        'in quotes: "type:ship>=2" "type:person>=3@4"'
+    ),
+]
+MulliganEveryRow = Annotated[
+    bool, typer.Option("--all", help="Every hand class, not only the most often dealt.")
+]

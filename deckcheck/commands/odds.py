@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 from deckcheck.analysis.anyof import any_of_odds, has_any_of
 from deckcheck.analysis.categories import categorized
+from deckcheck.analysis.deadlines import answer_odds
 from deckcheck.analysis.deckless import deckless_setup
-from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
+from deckcheck.analysis.odds import OddsOptions, OddsReport
 from deckcheck.core.errors import UsageError
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import open_deck
@@ -45,4 +46,4 @@ def run(request: OddsRequest, progress: Callable[[int, int], None] | None = None
         setup, conditions = categorized(open_deck(r.deck or "-", r.context), r.conditions)
     if has_any_of(conditions):
         return any_of_odds(setup, conditions, r.options)
-    return compute_odds(setup, conditions, r.options, progress)
+    return answer_odds(setup, conditions, r.options, progress)
