@@ -414,12 +414,14 @@ def new(
     variant: str | None = None,
     starter: str | None = None,
     force: bool = False,
+    catalogs: Paths = (),
 ) -> NewDeck:
     """A new deck file for ``game``: its header, zones and limits (a starter's cards for a
-    variant that has starters); never overwrites without ``force``."""
+    variant that has starters; the ``catalogs`` overlays named in its header); never
+    overwrites without ``force``."""
     from deckcheck.commands.deckfile import new_deck
 
-    return new_deck(game, output, variant=variant, starter=starter, force=force)
+    return new_deck(game, output, variant=variant, starter=starter, force=force, overlays=catalogs)
 
 
 def add(

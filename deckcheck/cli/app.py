@@ -773,16 +773,21 @@ def new(
     force: Annotated[
         bool, typer.Option("--force", metavar="", help="Replace an existing file.")
     ] = False,
+    catalog: CatalogOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Start a deck file: the header, the game's zones and the variant's limits as comments
-    (a starter variant's cards filled in). Never overwrites without --force.
+    (a starter variant's cards filled in; --catalog files named in its header). Never
+    overwrites without --force.
 
-    Example: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
+    Examples: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
+    · [bold]deckcheck new pc -o my-deck.txt --catalog my-set.toml[/]
     """
     from deckcheck import api
 
-    result = api.new(game, output, variant=variant, starter=starter, force=force)
+    result = api.new(
+        game, output, variant=variant, starter=starter, force=force, catalogs=catalog or []
+    )
     return show(result, json_out, render.new_deck)
 
 

@@ -141,9 +141,15 @@ def tune(rep: Any, console: Console) -> None:
     when = f"turn {rep.turn}" if rep.turn else "the opening hand"
     who = " (second player)" if rep.second else ""
     goal = f"P({rep.condition}) ≥ {percent(rep.target)} by {when}{who}"
+    best = getattr(rep, "best_legal", None)
+    best_line = (
+        f"; the best legal count is {best}: {percent(rep.best_legal_probability)}"
+        if best is not None
+        else ""
+    )
     if rep.answer is None:
         verdict = Text.assemble(
-            ("no count reaches ", "bold red"), goal, f" in a deck of {rep.deck_size}"
+            ("no count reaches ", "bold red"), goal, f" in a deck of {rep.deck_size}", best_line
         )
     else:
         change = rep.answer - rep.current
@@ -153,6 +159,7 @@ def tune(rep: Any, console: Console) -> None:
             (f"{rep.answer} cards of {rep.category}", "bold red" if illegal else "bold green"),
             f" for {goal} ({delta}; deck of {rep.deck_size})",
             (" — illegal: no legal deck of this size holds that many" if illegal else "", "red"),
+            best_line,
         )
     console.print(
         Panel(
@@ -179,6 +186,8 @@ def tune(rep: Any, console: Console) -> None:
             marks.append("illegal")
         if row.count == getattr(rep, "legal_answer", None):
             marks.append("← nearest legal")
+        if row.count == best:
+            marks.append("← best legal")
         table.add_row(
             str(row.count),
             f"{100 * row.probability:.2f} %" + ("" if row.exact else "~"),

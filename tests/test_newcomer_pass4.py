@@ -1,0 +1,96 @@
+"""A newcomer's fourth pass (issue 41): each item's command as the newcomer typed it, in
+process, on small decks."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import EXAMPLES, run_cli, run_json
+
+PC_SET = EXAMPLES / "planetary-conquerors" / "example-set.toml"
+
+
+# --- 1. overlays that stick ------------------------------------------------------------------
+
+
+def test_add_with_catalog_records_the_overlay_so_the_deck_reads_back(tmp_path: Path) -> None:
+    shutil.copy(PC_SET, tmp_path / "pc-set.toml")
+    deck = tmp_path / "pc.txt"
+    assert run_cli(["new", "pc", "-o", deck]).exit_code == 0
+    added = run_cli(["add", deck, "Deep Drill", "3", "--catalog", tmp_path / "pc-set.toml"])
+    assert added.exit_code == 0, added.output
+    assert "catalog: pc-set.toml" in deck.read_text(encoding="utf-8")
+    assert "recorded" in added.stdout
+    checked = run_json(["validate", deck, "--json"], code=1)  # too small, yet it reads
+    assert checked["card_count"] == 3
+    # Named once: a second add with the same overlay leaves the header alone.
+    run_cli(["add", deck, "Gold Miner", "--catalog", tmp_path / "pc-set.toml"])
+    assert deck.read_text(encoding="utf-8").count("pc-set.toml") == 1
+
+
+def test_add_with_catalog_to_a_toml_deck_and_a_refusal_for_json(tmp_path: Path) -> None:
+    shutil.copy(PC_SET, tmp_path / "pc-set.toml")
+    for name in ("pc.toml", "pc.json"):
+        assert run_cli(["new", "pc", "-o", tmp_path / name]).exit_code == 0
+    toml = run_cli(["add", tmp_path / "pc.toml", "Deep Drill", "-c", tmp_path / "pc-set.toml"])
+    assert toml.exit_code == 0, toml.output
+    assert run_cli(["validate", tmp_path / "pc.toml"]).exit_code == 1
+    before = (tmp_path / "pc.json").read_bytes()
+    refused = run_cli(["add", tmp_path / "pc.json", "Deep Drill", "-c", tmp_path / "pc-set.toml"])
+    assert refused.exit_code == 2
+    assert "catalog" in refused.stderr and "nothing was changed" in refused.stderr
+    assert (tmp_path / "pc.json").read_bytes() == before
+
+
+def test_new_takes_catalog_and_names_it_in_the_header(tmp_path: Path) -> None:
+    shutil.copy(PC_SET, tmp_path / "pc-set.toml")
+    deck = tmp_path / "pc.txt"
+    made = run_cli(["new", "pc", "-o", deck, "--catalog", tmp_path / "pc-set.toml"])
+    assert made.exit_code == 0, made.output
+    assert "catalog: pc-set.toml" in deck.read_text(encoding="utf-8")
+    assert run_cli(["add", deck, "Deep Drill", "3"]).exit_code == 0
+
+
+def test_add_without_catalog_hints_at_overlays_where_the_catalog_is_partial(
+    tmp_path: Path,
+) -> None:
+    deck = tmp_path / "pc.txt"
+    run_cli(["new", "pc", "-o", deck])
+    refused = run_cli(["add", deck, "Deep Drill", "3"])
+    assert refused.exit_code == 2
+    assert "--catalog" in refused.stderr and "rulebook" in refused.stderr
+    rd = tmp_path / "rd.txt"
+    run_cli(["new", "ren-dhark", "-o", rd])
+    other = run_cli(["add", rd, "Deep Drill"])
+    assert other.exit_code == 2 and "--catalog" not in other.stderr
+
+
+# --- 2. tune's best legal count --------------------------------------------------------------
+
+
+def _rd_33(tmp_path: Path) -> Path:
+    """A 33-card Ren Dhark deck with 4 actions (at most 6 allowed, 28 places taken by the
+    15 ships, 12 persons/units and the planet the rules ask for)."""
+    shutil.copy(EXAMPLES / "ren-dhark" / "resource-points.toml", tmp_path)
+    text = (EXAMPLES / "ren-dhark" / "terra-custom.txt").read_text(encoding="utf-8")
+    text = text.replace("Zlatý člověk x2", "Zlatý člověk").replace("\nNOGK\n", "\n2 NOGK\n")
+    deck = tmp_path / "rd.txt"
+    deck.write_text(text, encoding="utf-8")
+    return deck
+
+
+def test_tune_shows_the_legal_rows_and_the_best_legal_count(tmp_path: Path) -> None:
+    deck = _rd_33(tmp_path)
+    args = ["tune", deck, "type:action>=2", "--target", "90%", "--turn", "2"]
+    rep = run_json([*args, "--json"])
+    assert rep["answer"] == 11 and rep["answer_legal"] is False
+    assert rep["best_legal"] == 5
+    counts = [r["count"] for r in rep["rows"]]
+    assert 5 in counts and 11 in counts
+    five = next(r for r in rep["rows"] if r["count"] == 5)
+    assert five["legal"] is True
+    assert rep["best_legal_probability"] == five["probability"]
+    assert all(r["legal"] is False for r in rep["rows"] if r["count"] > 5)
+    shown = run_cli(args).stdout
+    assert "best legal" in shown and "5" in shown
