@@ -94,3 +94,25 @@ def test_tune_shows_the_legal_rows_and_the_best_legal_count(tmp_path: Path) -> N
     assert all(r["legal"] is False for r in rep["rows"] if r["count"] > 5)
     shown = run_cli(args).stdout
     assert "best legal" in shown and "5" in shown
+
+
+# --- 3. a hand as dealt, then the return, then the hand kept ----------------------------------
+
+
+def test_planetary_conquerors_hand_shows_the_dealt_hand_then_the_return_then_the_kept_hand() -> (
+    None
+):
+    deck = EXAMPLES / "planetary-conquerors" / "legal-80.txt"
+    args = ["hand", deck, "type:warrior>=4", "--second", "--seed", "2", "--count", "1"]
+    dealt = run_json([*args, "--json"])["hands"][0]
+    assert dealt["returned"] and dealt["first"] != dealt["kept"]
+    shown = run_cli(args, env={"COLUMNS": "100"}).stdout
+    at_dealt, at_return, at_kept = (
+        shown.index("dealt:"),
+        shown.index("returned"),
+        shown.index("kept:"),
+    )
+    assert at_dealt < at_return < at_kept
+    # The dealt hand holds the returned Gold Miner; the kept hand does not.
+    assert "Gold Miner" in shown[at_dealt:at_return]
+    assert "Gold Miner" not in shown[at_kept:]

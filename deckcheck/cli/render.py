@@ -878,17 +878,20 @@ def hands(rep: HandsReport) -> None:
         say(stderr(), (note, "dim"))
     labels = rep.card_names
     for h in rep.hands:
-        body: list[RenderableType] = [*_grouped(h.kept, labels)]
+        # In the order of the game: the hand dealt, what the mulligan did, the hand kept.
+        changed = list(h.first) != list(h.kept)
+        body: list[RenderableType] = []
+        if changed:
+            body.append(Text("dealt:", style="dim"))
+            body += [Text.assemble("  ", line) for line in _grouped(h.first, labels)]
+        else:
+            body += _grouped(h.kept, labels)
         for d in h.decisions:
             style = "yellow" if d.startswith(("redraw", "returned")) else "dim"
-            body.append(Text(f"→ {d}", style=style))
-        if h.decisions and h.decisions[0].startswith("redraw"):
-            body.append(
-                Text(
-                    "first hand: " + ", ".join(labels.get(c.id, c.name) for c in h.first),
-                    style="dim",
-                )
-            )
+            body.append(bullet(d, "→", style))
+        if changed:
+            body.append(Text("kept:", style="bold"))
+            body += [Text.assemble("  ", line) for line in _grouped(h.kept, labels)]
         if h.satisfied is not None:
             body.append(
                 Text(
