@@ -116,3 +116,35 @@ def test_planetary_conquerors_hand_shows_the_dealt_hand_then_the_return_then_the
     # The dealt hand holds the returned Gold Miner; the kept hand does not.
     assert "Gold Miner" in shown[at_dealt:at_return]
     assert "Gold Miner" not in shown[at_kept:]
+
+
+# --- 4. a card the file seeds is never drawn --------------------------------------------------
+
+MIRROR_IMAGE = "109_030"  # an Event: Premiere does not seed it
+
+
+def _seeding_deck(tmp_path: Path) -> Path:
+    deck = tmp_path / "seeds.txt"
+    deck.write_text(
+        "4\tData\n4\tGeordi La Forge\nMissions:\n1\tESPIONAGE MISSION\n"
+        "Seed+Dil:\n1\tMIRROR IMAGE\n1\tMAGLOCK\n1\tFederation Outpost\n",
+        encoding="utf-8",
+    )
+    return deck
+
+
+def test_a_card_in_the_seed_zone_is_never_drawn_under_any_format(tmp_path: Path) -> None:
+    deck = _seeding_deck(tmp_path)
+    for fmt in ("standard", "modern", "open"):
+        rep = run_json(["odds", deck, "type:Personnel>=1", "--format", fmt, "--json"])
+        assert rep["pile_size"] == 8, fmt
+        assert MIRROR_IMAGE in {a["id"] for a in rep["set_aside"]}, fmt
+        dealt = run_json(["hand", deck, "--format", fmt, "--count", "40", "--seed", "1", "--json"])
+        drawn = {card for h in dealt["hands"] for card in h["first"]}
+        assert drawn and MIRROR_IMAGE not in drawn, fmt
+
+
+def test_validate_says_what_premiere_does_not_seed(tmp_path: Path) -> None:
+    report = run_json(["validate", _seeding_deck(tmp_path), "--json"], code=1)
+    limits = [v for v in report["violations"] if v["code"] == "stccg.seed-limits"]
+    assert any(MIRROR_IMAGE in v["cards"] and "seed zone" in v["message"] for v in limits)

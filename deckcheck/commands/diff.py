@@ -12,7 +12,7 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Severity
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.games.setaside import set_aside
+from deckcheck.games.setaside import set_aside, with_seeded_zones
 
 
 @frozen
@@ -114,7 +114,7 @@ def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
         return (None if missing else known), known
     opening = loaded.game.opening(loaded.variant)
     if spec.set_aside and opening is not None:
-        rules = opening.set_aside
+        rules = with_seeded_zones(opening.set_aside, loaded.game.spec.zones)
         n = sum(a.count for a in set_aside(deck, loaded.catalog, rules))
         return n, n
     selects = [spec.select] if isinstance(spec.select, str) else list(spec.select)

@@ -180,7 +180,7 @@ def with_rules(
                 )
             )
     best = best_p = None
-    if row_at is not None and (lower or upper) and (report.answer is None or not answer_legal):
+    if row_at is not None and (lower or upper) and not answer_legal and legal_answer is None:
         best, rows = _best_legal(report, loaded, matches, rows, row_at, lower)
         if best is not None:
             best_p = next(r.probability for r in rows if r.count == best)

@@ -204,6 +204,10 @@ class ZoneModel(_Strict):
     description: str = ""
     aliases: list[str] = []  # other headers meaning this zone
     formats: dict[str, str] = {}  # the zone's name in another program's deck format
+    # Why a card the file writes here is set aside before the shuffle, whatever the variant's
+    # own rules seed (a seed zone: the file says the card is seeded, so it is never drawn);
+    # "": the zone's cards are drawn as the rules say.
+    seeded: str = ""
 
 
 class GameSpec(_Strict):

@@ -105,14 +105,33 @@ def type_outside_rules(deck: Deck, catalog: Catalog, variant: Variant) -> Iterab
         for t in e.card.types:
             if fold(t) not in known:
                 odd.setdefault(t, []).append(e.card.id)
+    seeded = {a.card.id for a in _file_only_seeds(deck, catalog, variant)}
     for t, ids in odd.items():
         ids = list(dict.fromkeys(ids))
+        where = (
+            "set aside as the file seeds it"
+            if all(i in seeded for i in ids)
+            else "counted in the draw deck"
+        )
         yield warning(
             "stccg.type-outside-rules",
             f"{plural(len(ids), 'card')} of type {t}, which the Premiere rules do not describe; "
-            "counted in the draw deck",
+            + where,
             ids,
         )
+
+
+_FILE_SEEDS = "the file's seed zone"
+"""Why a card is set aside that only the file seeds (its seed or mission zone)."""
+
+
+def _file_only_seeds(deck: Deck, catalog: Catalog, variant: Variant) -> list[SetAside]:
+    """Copies the file writes in its seed or mission zone that the Premiere rules do not seed
+    (they are set aside as the file says: never drawn)."""
+    rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
+    zones = [variant.param("seed_zone"), variant.param("mission_zone")]
+    extra = [SetAsideModel(zone=z, why=_FILE_SEEDS) for z in zones]
+    return [a for a in set_aside(deck, catalog, [*rules, *extra]) if a.why == _FILE_SEEDS]
 
 
 def _copies(deck: Deck, kind: str) -> list[tuple[Card, int]]:
@@ -151,7 +170,8 @@ def outpost_mission(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[
 
 
 def seed_limits(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.seed-limits: a warning for dilemma or artifact copies that cannot be seeded.
+    """stccg.seed-limits: a warning for cards the file seeds that the rules do not (kept out of
+    the draw deck all the same), and for dilemma or artifact copies that cannot be seeded.
 
     No two identical dilemmas or artifacts go under one mission, and artifacts go under planet
     missions only: copies of one card beyond the deck's missions (planet missions for an
@@ -169,6 +189,16 @@ def seed_limits(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viol
         (card, n, "artifact", planet, "planet ")
         for card, n in _copies(deck, variant.param("artifact_type"))
     ]
+    odd = _file_only_seeds(deck, catalog, variant)
+    if odd:
+        yield warning(
+            "stccg.seed-limits",
+            f"{', '.join(a.card.name for a in odd)}: written in the file's seed zone, but the "
+            "Premiere rules seed only missions, dilemmas, artifacts, one Outpost per "
+            "affiliation and other facilities; set aside as the file says (never drawn), not "
+            "counted as seed cards",
+            [a.card.id for a in odd],
+        )
     for card, n, kind, room, where in checks:
         if n > room:
             yield warning(
