@@ -148,3 +148,35 @@ def test_validate_says_what_premiere_does_not_seed(tmp_path: Path) -> None:
     report = run_json(["validate", _seeding_deck(tmp_path), "--json"], code=1)
     limits = [v for v in report["violations"] if v["code"] == "stccg.seed-limits"]
     assert any(MIRROR_IMAGE in v["cards"] and "seed zone" in v["message"] for v in limits)
+
+
+# --- 5. the set-aside summed up ---------------------------------------------------------------
+
+
+def _real_stccg_deck(tmp_path: Path) -> Path:
+    """A real deck's shape: 6 missions, 23 seed cards in Seed+Dil, a draw deck."""
+    missions = run_json(["cards", "stccg", "type:Mission", "--json"])[:6]
+    dilemmas = run_json(["cards", "stccg", "type:Dilemma", "--json"])[:23]
+    lines = ["30\tData", "Missions:"]
+    lines += [f"1\t{m['id']}" for m in missions]
+    lines += ["Seed+Dil:"] + [f"1\t{d['id']}" for d in dilemmas]
+    deck = tmp_path / "real.txt"
+    deck.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return deck
+
+
+def test_odds_sums_up_the_set_aside_and_lists_it_under_verbose(tmp_path: Path) -> None:
+    deck = _real_stccg_deck(tmp_path)
+    args = ["odds", deck, "type:Personnel>=1", "--format", "modern"]
+    rep = run_json([*args, "--json"])
+    aside = [line for line in rep["assumptions"] if line.startswith("set aside")]
+    assert aside == [
+        "set aside: 6 missions (its own pile), 23 seed cards (the file's seed zone); "
+        "--verbose or --json lists each card"
+    ]
+    assert len(rep["set_aside"]) == 29
+    shown = run_cli(args, env={"COLUMNS": "200"}).stdout
+    assert shown.count("set aside") == 1 and "((" not in shown and "))" not in shown
+    listed = run_cli([*args, "--verbose"], env={"COLUMNS": "200"}).stdout
+    assert "card by card" in listed
+    assert sum("seed card (the file's seed zone)" in line for line in listed.splitlines()) == 23

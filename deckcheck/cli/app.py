@@ -111,6 +111,12 @@ def _options(
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print JSON on standard output.")]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verbose", "-v", metavar="", help="List each card set aside (else summed up by kind)."
+    ),
+]
 CatalogOpt = Annotated[
     list[Path] | None,
     typer.Option(
@@ -350,6 +356,7 @@ def odds(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: PileVariantOpt = None,
+    verbose: VerboseOpt = False,
     json_out: JsonOpt = False,
 ) -> int:
     """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
@@ -402,7 +409,7 @@ def odds(
             variant=variant,
             progress=progress,
         )
-    return show(result, json_out, render.odds)
+    return show(result, json_out, render.odds_listing if verbose else render.odds)
 
 
 @_command(app)
@@ -427,6 +434,7 @@ def simulate(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: PileVariantOpt = None,
+    verbose: VerboseOpt = False,
     json_out: JsonOpt = False,
 ) -> int:
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
@@ -456,7 +464,7 @@ def simulate(
             variant=variant,
             progress=progress,
         )
-    return show(result, json_out, render.odds)
+    return show(result, json_out, render.odds_listing if verbose else render.odds)
 
 
 @_command(app)

@@ -743,8 +743,14 @@ def _percent(p: float) -> str:
     return f"{100 * p:.{places}f} %"
 
 
-def odds(rep: OddsReport) -> None:
-    """The odds panel: the probability in bold, the assumptions beneath."""
+def odds_listing(rep: OddsReport) -> None:
+    """:func:`odds` with every card set aside listed (``--verbose``)."""
+    odds(rep, verbose=True)
+
+
+def odds(rep: OddsReport, verbose: bool = False) -> None:
+    """The odds panel: the probability in bold, the assumptions beneath (with ``verbose``,
+    each card set aside too)."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
@@ -784,6 +790,12 @@ def odds(rep: OddsReport) -> None:
     lines.append(Text(said, style="cyan"))
     lines.append(Text(""))
     lines.extend(bullet(a, style="dim") for a in rep.assumptions)
+    if verbose and rep.set_aside:
+        lines.append(Text("set aside, card by card:", style="dim"))
+        lines.extend(
+            bullet(f"{a.count}× {a.card.name}: {a.why}", style="dim", indent=2)
+            for a in rep.set_aside
+        )
     title = fit_title(rep.deck, [rep.game], stdout().width)
     stdout().print(Panel(Group(*lines), title=title, title_align="left", expand=False))
     if rep.by_turn:
