@@ -180,3 +180,13 @@ def test_odds_sums_up_the_set_aside_and_lists_it_under_verbose(tmp_path: Path) -
     listed = run_cli([*args, "--verbose"], env={"COLUMNS": "200"}).stdout
     assert "card by card" in listed
     assert sum("seed card (the file's seed zone)" in line for line in listed.splitlines()) == 23
+
+
+# --- 6. export's refusal gives validate's hint ------------------------------------------------
+
+
+def test_export_of_an_illegal_deck_says_which_formats_it_passes() -> None:
+    deck = EXAMPLES / "stccg-1e" / "illegal-size.txt"
+    refused = run_cli(["export", deck, "--to", "text"], env={"COLUMNS": "200"})
+    assert refused.exit_code == 1
+    assert "legal under advanced, open, traditional: --format advanced" in refused.stderr
