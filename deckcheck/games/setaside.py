@@ -52,6 +52,10 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
     for e in deck.entries:
         in_zone[(e.card.id, e.zone)] = in_zone.get((e.card.id, e.zone), 0) + e.count
     placed = places(deck, rules)
+    # A rule by type takes its copies from the zones the rules name first (a file seeding a
+    # card in its seed zone, and drawing another copy, seeds that one), then in file order.
+    named = [rule.zone for rule in rules if rule.zone]
+    file_zones = [*named, *(e.zone for e in deck.entries)]
     cards = deck.cards()
     out: list[SetAside] = []
     for rule in rules:
@@ -80,7 +84,7 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
                 take = len(free)
             if take:
                 remaining[card_id] -= take
-                _taken(in_zone, card_id, rule.zone, take, [e.zone for e in deck.entries])
+                _taken(in_zone, card_id, rule.zone, take, file_zones)
                 out.append(SetAside(cards[card_id], take, rule.why))
                 if left is not None:
                     left -= take
