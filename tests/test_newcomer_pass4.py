@@ -190,3 +190,46 @@ def test_export_of_an_illegal_deck_says_which_formats_it_passes() -> None:
     refused = run_cli(["export", deck, "--to", "text"], env={"COLUMNS": "200"})
     assert refused.exit_code == 1
     assert "legal under advanced, open, traditional: --format advanced" in refused.stderr
+
+
+# --- 9. one reader, one message ---------------------------------------------------------------
+
+
+def _binary_files(tmp_path: Path) -> list[Path]:
+    """A program-like file (an ELF header, zeros and code bytes) and random bytes."""
+    import random
+
+    elf = tmp_path / "program"
+    elf.write_bytes(b"\x7fELF\x02\x01\x01" + bytes(9) + bytes(range(256)) * 8 + bytes(1200))
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(random.Random(41).randbytes(3000))
+    return [elf, noise]
+
+
+def test_a_binary_file_gets_one_message_from_every_reader(tmp_path: Path) -> None:
+    for path in _binary_files(tmp_path):
+        said = set()
+        for args in (["validate", path], ["stats", path], ["add", path, "Data"], ["build", path]):
+            result = run_cli(args)
+            assert result.exit_code == 2, (args, result.output)
+            said.add(result.stderr.strip())
+        assert said == {
+            f"error: {path}: is not a text file (binary data); deckcheck reads UTF-8 or UTF-16 text"
+        }, said
+
+
+def test_utf16_without_a_mark_is_still_told_apart(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes("game: ren-dhark\nTerra (Sol III)\n".encode("utf-16-le"))
+    for args in (["validate", deck], ["add", deck, "Simon"]):
+        assert "UTF-16 without a byte-order mark" in run_cli(args).stderr
+
+
+def test_optimize_with_a_collection_notes_its_caps(tmp_path: Path) -> None:
+    owned = tmp_path / "owned.txt"
+    owned.write_text("game: ren-dhark\n2 POINT OF\n1 NOGK\n1 Simon\n", encoding="utf-8")
+    deck = EXAMPLES / "ren-dhark" / "terra-custom.txt"
+    rep = run_json(["optimize", deck, "type:ship>=2", "--turn", "2", "--owned", owned, "--json"])
+    notes = " ".join(rep["notes"])
+    assert "searched up to" in notes and "collection holds (1–2" in notes
+    assert "the largest number the deck" not in notes

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape, unescape
 
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckFormatError, UsageError
-from deckcheck.core.inputs import refuse_nul, surely_cp1250
+from deckcheck.core.inputs import decode, refuse_nul, refuse_unreadable, surely_cp1250
 from deckcheck.core.values import frozen
 from deckcheck.decks.parse import card_count_span
 
@@ -77,11 +77,13 @@ def _decoded_keeping(data: bytes, label: str) -> tuple[str, Encoded]:
     for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
         if data.startswith(bom):
             return data[len(bom) :].decode(codec), Encoded(codec, bom)
+    refuse_unreadable(data, label)  # the reader's own message for a file it cannot read
     try:
         return data.decode("utf-8"), Encoded("utf-8")
     except UnicodeDecodeError:
         czech = surely_cp1250(data)
         if czech is None:
+            decode(data, label)  # raises the reader's message for these bytes
             raise DeckFormatError(
                 "is not UTF-8 and its encoding cannot be told; re-save it as UTF-8", source=label
             ) from None
