@@ -233,3 +233,27 @@ def test_optimize_with_a_collection_notes_its_caps(tmp_path: Path) -> None:
     notes = " ".join(rep["notes"])
     assert "searched up to" in notes and "collection holds (1–2" in notes
     assert "the largest number the deck" not in notes
+
+
+# --- 7. *VP lines named as written, with the documented reason --------------------------------
+
+
+def test_a_virtual_reissue_line_is_named_as_written_with_traditionals_reason(
+    tmp_path: Path,
+) -> None:
+    deck = tmp_path / "vp.txt"
+    deck.write_text("game: stccg-1e\n1\tData\n1\tRusot *VP\n", encoding="utf-8")
+    rep = run_json(["validate", deck, "--format", "traditional", "--json"], code=1)
+    (pool,) = [v for v in rep["violations"] if v["code"] == "stccg.pool"]
+    assert pool["message"] == (
+        "line 3: 'Rusot *VP' (Rusot (Things Past)): not legal in Traditional: a CC virtual "
+        "card: Traditional takes Decipher's printed cards only"
+    )
+
+
+def test_an_exact_name_shows_the_other_cards_it_is_part_of() -> None:
+    rusot = run_cli(["cards", "stccg", "Rusot"], env={"COLUMNS": "120"}).stdout
+    assert "125_059" in rusot and "Rusot (Things Past) (132_027)" in rusot
+    terra = run_cli(["cards", "ren-dhark", "Terra"], env={"COLUMNS": "120"}).stdout
+    assert "Terra (Sol III) (I/67)" in terra
+    assert 'cards of faction Terra: deckcheck cards ren-dhark "faction:Terra"' in terra

@@ -659,6 +659,7 @@ def card_list(found: CardSearch) -> None:
         stdout().print(table)
         if found.art:
             stdout().print(found.art, markup=False)
+        _also(found)
         return
     fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)]
     title = f"{len(found.cards)} {found.game.id} cards"
@@ -681,6 +682,43 @@ def card_list(found: CardSearch) -> None:
     for row in rows:
         table.add_row(*row)
     stdout().print(table)
+
+
+ALSO_NAMED = 5
+"""Up to this many other cards an exact name's words are part of are named; more are counted."""
+
+
+def _also(found: CardSearch) -> None:
+    """The other cards an exact name is part of, named when few, else counted with the
+    search that lists them."""
+    for field, k in found.also_values:
+        say(
+            stdout(),
+            (
+                f"also: {plural(k, 'card')} of {field} {found.search}: deckcheck cards "
+                f'{found.game.id} "{field}:{found.search}"',
+                "dim",
+            ),
+        )
+    if not found.also:
+        return
+    n = len(found.also)
+    if n <= ALSO_NAMED:
+        listed = ", ".join(f"{c.name} ({c.id})" for c in found.also)
+        say(
+            stdout(),
+            (f"also: {plural(n, 'card')} {'matches' if n == 1 else 'match'}: ", "dim"),
+            listed,
+        )
+    else:
+        say(
+            stdout(),
+            (
+                f"also: {n} cards match {found.search!r}: deckcheck cards {found.game.id} "
+                f'"name:{found.search}"',
+                "dim",
+            ),
+        )
 
 
 def _table_fits(rows: Sequence[Sequence[str]], width: int) -> bool:

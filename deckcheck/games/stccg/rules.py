@@ -361,13 +361,29 @@ def entry_tags(entry: DeckEntry, field: str) -> tuple[str, ...] | None:
     return tuple(str(v) for v in items)
 
 
-def _pool_reason(tags: Iterable[str], variant: Variant) -> str:
-    """Why a card's tags keep it out of the variant's pool (the first reason whose tag it has)."""
+def _pool_reason(tags: Iterable[str], card: Card, variant: Variant) -> str:
+    """Why a card's tags keep it out of the variant's pool: the first reason whose ``tag`` it
+    has, or whose ``field`` holds its ``value`` (a virtual promo's release, ``VP``, where its
+    tags do not say ``Virtual``)."""
     held = {fold(t) for t in tags}
     for reason in variant.param("pool_reasons"):
-        if fold(reason["tag"]) in held:
+        if "tag" in reason and fold(reason["tag"]) in held:
             return str(reason["why"])
+        if "field" in reason:
+            value = card.get(reason["field"])
+            items = value if isinstance(value, list | tuple) else [value]
+            if fold(str(reason["value"])) in {fold(str(v)) for v in items if v is not None}:
+                return str(reason["why"])
     return "not in its card pool"
+
+
+def _as_written(entry: DeckEntry) -> str:
+    """A line's card as the file names it: ``line 10: 'Rusot *VP' (Rusot (Things Past))``
+    where the line's spelling is not the card's name, else the name."""
+    if entry.written is None:
+        return entry.card.name
+    where = f"line {entry.line}: " if entry.line is not None else ""
+    return f"{where}{entry.written!r} ({entry.card.name})"
 
 
 def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -391,7 +407,7 @@ def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
         elif fold(tag) not in {fold(t) for t in tags}:
             yield error(
                 "stccg.pool",
-                f"{e.card.name}: not legal in {name}: {_pool_reason(tags, variant)}",
+                f"{_as_written(e)}: not legal in {name}: {_pool_reason(tags, e.card, variant)}",
                 [e.card.id],
             )
     if unknown:
