@@ -3,6 +3,7 @@ process, on small decks."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -257,3 +258,21 @@ def test_an_exact_name_shows_the_other_cards_it_is_part_of() -> None:
     terra = run_cli(["cards", "ren-dhark", "Terra"], env={"COLUMNS": "120"}).stdout
     assert "Terra (Sol III) (I/67)" in terra
     assert 'cards of faction Terra: deckcheck cards ren-dhark "faction:Terra"' in terra
+
+
+# --- 8. .stdeck names one edit off one title --------------------------------------------------
+
+
+def test_a_stdeck_name_one_edit_off_one_title_of_its_set_is_that_card(tmp_path: Path) -> None:
+    deck = tmp_path / "fed.stdeck"
+    draw = [
+        {"name": name, "set": "PR", "type": "Personnel", "quantity": 1}
+        for name in ("J'Dan", "Nella Daren", "Tasha Yr")
+    ]
+    deck.write_text(
+        json.dumps({"format": "STCCG1E-Deck-v2", "seed": [], "draw": draw}), encoding="utf-8"
+    )
+    rep = run_json(["validate", deck, "--json"], code=1)
+    assert rep["card_count"] == 3
+    notes = " ".join(rep["notes"])
+    assert "read as J'Ddan (101_262)" in notes and "read as Tasha Yar (101_244)" in notes
