@@ -233,14 +233,14 @@ def unrecorded_overlays(
     """The overlays given for an edit (``--catalog``) that the deck's header does not name, as
     its header would name them: relative to the deck's folder."""
     named = {p.resolve() for p in source.catalogs}
-    folder = target.resolve().parent
+    folder = os.path.dirname(os.path.abspath(target))  # as the user sees it: links kept
     out: list[str] = []
     for overlay in overlays:
         full = Path(overlay).resolve()
         if full in named:
             continue
         named.add(full)
-        out.append(Path(os.path.relpath(full, folder)).as_posix())
+        out.append(Path(os.path.relpath(os.path.abspath(overlay), folder)).as_posix())
     return out
 
 
