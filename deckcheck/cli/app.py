@@ -114,7 +114,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print JSON on
 VerboseOpt = Annotated[
     bool,
     typer.Option(
-        "--verbose", "-v", metavar="", help="List each card set aside (else summed up by kind)."
+        "--verbose", metavar="", help="List each card set aside (else summed up by kind)."
     ),
 ]
 CatalogOpt = Annotated[
