@@ -464,13 +464,21 @@ def remove(
     return edit_deck(deck, card, count, remove=True, zone=zone, context=context, listed=listed)
 
 
-def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
-    """Cards added, removed and changed between two decks of one game, and the rule totals."""
+def diff(
+    deck_a: str,
+    deck_b: str,
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> DeckDiff:
+    """Cards added, removed and changed between two decks of one game, and the rule totals
+    (both read under ``variant`` where given: a format's verdicts and seed deck)."""
     from deckcheck.commands.diff import diff_decks
     from deckcheck.decks.load import load_deck
     from deckcheck.games.context import make_context
 
-    context = make_context(catalogs, game)
+    context = make_context(catalogs, game, variant)
     return diff_decks(load_deck(deck_a, context), load_deck(deck_b, context))
 
 

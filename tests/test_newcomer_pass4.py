@@ -276,3 +276,66 @@ def test_a_stdeck_name_one_edit_off_one_title_of_its_set_is_that_card(tmp_path: 
     assert rep["card_count"] == 3
     notes = " ".join(rep["notes"])
     assert "read as J'Ddan (101_262)" in notes and "read as Tasha Yar (101_244)" in notes
+
+
+# --- 10. the small things ---------------------------------------------------------------------
+
+
+def test_a_search_suggests_the_name_that_starts_alike_first() -> None:
+    said = run_cli(["cards", "drake", "Dragon"]).stderr
+    assert "did you mean: Drake" in said
+
+
+def test_diff_counts_a_ship_unit_once_as_the_rules_do() -> None:
+    deck = EXAMPLES / "ren-dhark" / "blue-starter.txt"
+    totals = {t["label"]: t["after"] for t in run_json(["diff", deck, deck, "--json"])["totals"]}
+    # 34 cards: 14 ships, 12 persons/units, Roj Syntetů once, 6 actions and the planet.
+    assert totals["cards"] == 34
+    assert totals["ships"] + totals["persons/units"] + totals["ships or units (either)"] == 27
+    assert totals["ships or units (either)"] == 1
+
+
+def test_diff_takes_a_format() -> None:
+    a = EXAMPLES / "stccg-1e" / "illegal-size.txt"
+    own = run_json(["diff", a, a, "--json"])
+    assert own["status_a"] == "illegal"
+    advanced = run_json(["diff", a, a, "--format", "advanced", "--json"])
+    assert advanced["status_a"] == "legal"
+
+
+def test_the_colour_warning_says_cards_and_copies() -> None:
+    deck = EXAMPLES / "ren-dhark" / "warning-mixed-colours.txt"
+    rep = run_json(["validate", deck, "--json"])
+    (colour,) = [v for v in rep["violations"] if v["code"] == "rd.colour"]
+    assert "blue: 29 cards, 32 copies" in colour["message"]
+    assert "red: 1 card, 1 copy" in colour["message"]
+
+
+def test_the_points_template_asks_only_cards_that_carry_points() -> None:
+    text = run_cli(["catalog", "template", "ren-dhark", "--field", "resource_points"]).stdout
+    asked = [line for line in text.splitlines() if line.startswith("id = ")]
+    assert len(asked) == 54  # 30 ships, persons and units of each colour but the ship/unit
+    assert not any("(action)" in line or "(planet)" in line for line in asked)
+
+
+def test_stats_of_a_pile_takes_the_variant() -> None:
+    plain = run_json(["stats", "dorn:rituals", "--json"])
+    heroes = run_json(["stats", "dorn:rituals", "--variant", "four-heroes", "--json"])
+    assert heroes["variant"] == "four-heroes"
+
+    def blood(rep: dict[str, object]) -> list[object]:
+        dims = rep["dimensions"]
+        assert isinstance(dims, list)
+        (cost,) = [d for d in dims if d["field"] == "blood_cost"]
+        return [(b["value"], b["count"]) for b in cost["buckets"]]
+
+    assert [(str(int(v) + 1), n) for v, n in blood(plain)] == blood(heroes)  # type: ignore[call-overload]
+
+
+def test_a_long_unknown_name_is_cut_in_its_one_line_error(tmp_path: Path) -> None:
+    deck = tmp_path / "rd.txt"
+    run_cli(["new", "ren-dhark", "-o", deck])
+    name = "x" * 100_000
+    for args in (["add", deck, name], ["cards", "rd", name]):
+        said = run_cli(args).stderr
+        assert len(said) < 500 and "(100,000 characters)" in said, args

@@ -939,15 +939,17 @@ def diff(
     deck_b: Annotated[str, typer.Argument(help="The second deck.")],
     catalog: CatalogOpt = None,
     game: GameOpt = None,
+    variant: VariantOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
-    """Compare two decks: cards added, removed and changed, by type, and the rule totals.
+    """Compare two decks: cards added, removed and changed, by type, and the rule totals
+    (both decks read under --format where given, else each under its own).
 
     Example: [bold]deckcheck diff old-deck.txt new-deck.txt --json[/]
     """
     from deckcheck import api
 
-    result = api.diff(deck_a, deck_b, catalogs=catalog or [], game=game)
+    result = api.diff(deck_a, deck_b, catalogs=catalog or [], game=game, variant=variant)
     return show(result, json_out, render.deck_diff)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from deckcheck.core.result import Json, Result, WithErrors
-from deckcheck.core.text import plural
+from deckcheck.core.text import cut_long_words, plural
 from deckcheck.core.violations import Report, Severity, Status, Violation
 
 # rich is imported by the renderers that use it, when they run: an answer in JSON never
@@ -135,7 +135,9 @@ def error(message: object) -> None:
     unwrapped (the terminal wraps it; rich would break a long path in two)."""
     from rich.text import Text
 
-    stderr().print(Text.assemble(("error:", "bold red"), " ", str(message)), soft_wrap=True)
+    stderr().print(
+        Text.assemble(("error:", "bold red"), " ", cut_long_words(str(message))), soft_wrap=True
+    )
 
 
 _STATUS_STYLE = {
@@ -633,7 +635,7 @@ def card_list(found: CardSearch) -> None:
     for note in found.variant_notes:
         say(stderr(), (note, "dim"))
     if not found.cards:
-        say(stderr(), f"no {found.game.id} card matches {found.search!r}")
+        say(stderr(), cut_long_words(f"no {found.game.id} card matches {found.search!r}"))
         if found.suggestions:
             say(stderr(), f"did you mean: {', '.join(found.suggestions)}?")
         return

@@ -72,6 +72,26 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-") or "card"
 
 
+LONGEST_WORD = 200
+"""A word of a one-line message longer than this (a pasted 100,000-character name) is cut."""
+_LONG_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
+
+
+def cut_long_words(text: str) -> str:
+    """A message with each word beyond :data:`LONGEST_WORD` characters cut to its start and its
+    length (``'xxxx…' (100,000 characters)``, its quotes kept): the message stays one line a
+    person reads."""
+
+    def cut(match: re.Match[str]) -> str:
+        word = match.group()
+        start = len(word) - len(word.lstrip("'\"(["))
+        end = len(word.rstrip("'\";,.:)]"))
+        core = word[start:end]
+        return f"{word[:start]}{core[:60]}…{word[end:]} ({len(core):,} characters)"
+
+    return _LONG_WORD.sub(cut, text)
+
+
 PREFIX = 3
 """Letters a suggestion shares with the start of a word to be offered first."""
 PREFIX_SLACK = 10.0

@@ -54,6 +54,9 @@ class FieldModel(_Strict):
     description: str = ""
     synonyms: list[list[str]] = []  # values that mean the same ("Neutral" = "Non-Aligned")
     label: str = ""  # a column heading for listings (default: the name with spaces)
+    # The cards `catalog template --field` asks it of (their types; empty: every card the
+    # field is for): Ren Dhark's points are printed on combat cards, not on actions or planets.
+    asked_for_types: list[str] = []
 
 
 class CardChangeModel(_Strict):
@@ -171,6 +174,11 @@ class TotalModel(_Strict):
 
     label: str
     select: str | list[str] = ""  # a list: cards matching any of them
+    # ...and matching one of these too (a card of two kinds counted once, in a total of its
+    # own: Ren Dhark's ship/unit Roj Syntetů) ...
+    also: str | list[str] = ""
+    # ... and none of these
+    unless: str | list[str] = ""
     sum_field: str = ""
     set_aside: bool = False  # count the cards [opening] sets aside (STCCG's seed cards)
     required_for: list[str] = []  # a sum is unknown only when these cards lack the field
