@@ -100,10 +100,18 @@ def _dimension_table(dim: Any, seen: int | None, width: int = 80) -> Table:
     with_pile = any(b.in_pile is not None for b in dim.buckets)
     mulligan = any(abs(h.p_at_least_one - h.p_at_least_one_without_mulligan) > 5e-4 for h in odds)
     # value, cards, share, then the figures: what the bar may take of the width
-    figures = [5, 5] + ([7, 9] + ([8] if mulligan else []) if odds else [])
     label = min(max((len(str(b.value)) for b in dim.buckets), default=5), 24)
-    columns = 2 + len(figures) + 1
-    room = width - label - sum(figures) - 2 * (columns - 1)
+
+    def room_for_bar() -> int:
+        figures = [5, 5] + ([7, 9] + ([8] if mulligan else []) if odds else [])
+        columns = 2 + len(figures) + 1
+        # two spaces between columns and one at each edge of the box
+        return width - label - sum(figures) - 2 * (columns - 1) - 2
+
+    room = room_for_bar()
+    if room < 6 and mulligan:
+        mulligan = False  # too narrow: the figure without the mulligan goes, never a cut cell
+        room = room_for_bar()
     bar_width = max(6, min(BAR_WIDTH, room))
     table.add_column("value", style="bold", min_width=min(label, 12))
     table.add_column("cards", justify="right", no_wrap=True)

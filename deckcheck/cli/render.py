@@ -8,7 +8,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         RichCast,
     )
     from rich.progress import Progress, TaskID
+    from rich.segment import Segment
     from rich.text import Text
 
     from deckcheck.analysis.odds import OddsReport
@@ -73,11 +74,50 @@ class _Safe:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.segment import Segment
 
-        for segment in console.render(self.inner, options):
-            if segment.control or not _UNSAFE.search(segment.text):
-                yield segment
-            else:
-                yield Segment(safe(segment.text), segment.style)
+        def shown() -> Iterator[Segment]:
+            for segment in console.render(self.inner, options):
+                if segment.control or not _UNSAFE.search(segment.text):
+                    yield segment
+                else:
+                    yield Segment(safe(segment.text), segment.style)
+
+        yield from _trimmed(shown())
+
+
+def _trimmed(segments: Iterable[Segment]) -> Iterator[Segment]:
+    """Segments with each line's trailing spaces left out (a table pads every line to its
+    width: a copied line, or one a test compares, should not end in blanks); a space with a
+    background colour is kept, it shows."""
+    from rich.segment import Segment
+
+    line: list[Segment] = []
+    for segment in segments:
+        if segment.control:
+            line.append(segment)
+            continue
+        for i, part in enumerate(segment.text.split("\n")):
+            if i:
+                yield from _without_trailing_blanks(line)
+                yield Segment("\n")
+                line = []
+            if part:
+                line.append(Segment(part, segment.style))
+    yield from line
+
+
+def _without_trailing_blanks(line: list[Segment]) -> list[Segment]:
+    from rich.segment import Segment
+
+    while line:
+        last = line[-1]
+        if last.control or (last.style is not None and last.style.bgcolor is not None):
+            break
+        text = last.text.rstrip(" ")
+        if text:
+            line[-1] = Segment(text, last.style)
+            break
+        line.pop()
+    return line
 
 
 def make_console(stderr: bool = False) -> Console:

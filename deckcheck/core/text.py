@@ -72,24 +72,25 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-") or "card"
 
 
-LONGEST_WORD = 200
-"""A word of a one-line message longer than this (a pasted 100,000-character name) is cut."""
-_LONG_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
+LONGEST_QUOTED = 200
+"""A quoted name in a one-line message longer than this (a pasted 100,000-character name) is
+cut; paths and other words are never cut."""
+_LONG_QUOTED = re.compile(
+    rf"'[^'\n]{{{LONGEST_QUOTED + 1},}}'|\"[^\"\n]{{{LONGEST_QUOTED + 1},}}\""
+)
 
 
 def cut_long_words(text: str) -> str:
-    """A message with each word beyond :data:`LONGEST_WORD` characters cut to its start and its
-    length (``'xxxx…' (100,000 characters)``, its quotes kept): the message stays one line a
+    """A message with each quoted name beyond :data:`LONGEST_QUOTED` characters cut to its
+    start and its length (``'xxxx…' (100,000 characters)``): the message stays one line a
     person reads."""
 
     def cut(match: re.Match[str]) -> str:
-        word = match.group()
-        start = len(word) - len(word.lstrip("'\"(["))
-        end = len(word.rstrip("'\";,.:)]"))
-        core = word[start:end]
-        return f"{word[:start]}{core[:60]}…{word[end:]} ({len(core):,} characters)"
+        quoted = match.group()
+        core = quoted[1:-1]
+        return f"{quoted[0]}{core[:60]}…{quoted[-1]} ({len(core):,} characters)"
 
-    return _LONG_WORD.sub(cut, text)
+    return _LONG_QUOTED.sub(cut, text)
 
 
 PREFIX = 3

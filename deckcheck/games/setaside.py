@@ -13,7 +13,7 @@ from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.text import fold
 from deckcheck.core.values import frozen
-from deckcheck.games.spec import SetAsideModel, ZoneModel
+from deckcheck.games.spec import SetAsideModel, ZoneModel, checked
 
 
 @frozen
@@ -142,4 +142,5 @@ def with_seeded_zones(
     """``rules``, then one rule for each zone whose cards the file seeds (a Lackey
     ``Seed+Dil:``): what the file puts there is set aside whatever the rules would seed, so it
     is never drawn (the rules of the variant say, in their findings, what it may not seed)."""
-    return (*rules, *(SetAsideModel(zone=z.name, why=z.seeded) for z in zones if z.seeded))
+    extra = (checked(SetAsideModel, {"zone": z.name, "why": z.seeded}) for z in zones if z.seeded)
+    return (*rules, *extra)

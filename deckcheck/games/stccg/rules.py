@@ -130,7 +130,7 @@ def _file_only_seeds(deck: Deck, catalog: Catalog, variant: Variant) -> list[Set
     (they are set aside as the file says: never drawn)."""
     rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
     zones = [variant.param("seed_zone"), variant.param("mission_zone")]
-    extra = [SetAsideModel(zone=z, why=_FILE_SEEDS) for z in zones]
+    extra = [checked(SetAsideModel, {"zone": z, "why": _FILE_SEEDS}) for z in zones]
     return [a for a in set_aside(deck, catalog, [*rules, *extra]) if a.why == _FILE_SEEDS]
 
 
