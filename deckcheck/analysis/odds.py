@@ -313,7 +313,8 @@ def assumptions(
         lines.append(f"pile {setup.label}: {setup.pile_note} ({setup.pile_size} cards)")
         note = setup.opening.description
         lines.append(
-            f"{seen} cards seen" + (f" (default: {note})" if note and options.seen is None else "")
+            f"{plural(seen, 'card')} seen"
+            + (f" (default: {note})" if note and options.seen is None else "")
         )
         return lines
     else:
@@ -324,7 +325,7 @@ def assumptions(
     opening = proc.opening_size(options.second)
     if not setup.builtin_pile:
         lines.append(
-            f"{seen} cards seen: opening hand {opening}"
+            f"{plural(seen, 'card')} seen: opening hand {opening}"
             + (f" + {seen - opening} drawn" if seen > opening else "")
             + f" ({_who(setup, proc, options.second)})"
         )

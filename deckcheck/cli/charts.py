@@ -12,6 +12,7 @@ from rich.text import Text
 
 from deckcheck.cli.fit import fit_title
 from deckcheck.cli.render import bullet
+from deckcheck.core.text import plural
 
 BAR_WIDTH = 20
 _BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -43,7 +44,7 @@ def stats(rep: Any, console: Console) -> None:
         [rep.game, f"{rep.variant_noun} {rep.variant}" if rep.variant else ""],
         console.width,
     )
-    info = [f"{rep.size} cards"]
+    info = [plural(rep.size, "card")]
     if rep.pile_size is not None:
         info.append(f"{rep.pile_size} in the pile drawn from")
     if rep.cards_seen is not None:
@@ -144,11 +145,21 @@ def _dimension_table(dim: Any, seen: int | None, width: int = 80) -> Table:
     return table
 
 
+def target_percent(p: float) -> str:
+    """A target as the user gave it: ``90.0 %``, ``99.9 %``, ``99.95 %`` (never ``>99.9 %``,
+    which :func:`percent` says of a probability)."""
+    for places in range(1, 5):
+        text = f"{100 * p:.{places}f}"
+        if abs(float(text) - 100 * p) < 1e-9:
+            break
+    return f"{text} %"
+
+
 def tune(rep: Any, console: Console) -> None:
     """The answer in one line, then the table of probability by count with bars."""
     when = f"turn {rep.turn}" if rep.turn else "the opening hand"
     who = " (second player)" if rep.second else ""
-    goal = f"P({rep.condition}) ≥ {percent(rep.target)} by {when}{who}"
+    goal = f"P({rep.condition}) ≥ {target_percent(rep.target)} by {when}{who}"
     best = getattr(rep, "best_legal", None)
     best_line = (
         f"; the best legal count is {best}: {percent(rep.best_legal_probability)}"
@@ -212,7 +223,7 @@ def tune(rep: Any, console: Console) -> None:
 
 def distribution(rep: Any, console: Console) -> None:
     """Exactly k and at least k, as bars, with the mean."""
-    when = f"turn {rep.turn}" if rep.turn else f"{rep.cards_seen} cards seen"
+    when = f"turn {rep.turn}" if rep.turn else f"{plural(rep.cards_seen, 'card')} seen"
     head = Text.assemble(
         (f"{rep.selector}", "bold"),
         f": {rep.in_pile} of {rep.pile_size} in the pile · {when} · expected ",

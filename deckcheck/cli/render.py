@@ -1002,7 +1002,7 @@ def hands(rep: HandsReport) -> None:
     say(
         stdout(),
         (
-            f"{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
+            f"{rep.deck} · {rep.game} · {plural(rep.hand_size, 'card')} from a pile of "
             f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})",
             "dim",
         ),

@@ -495,7 +495,7 @@ def draw_min(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
     if draw < low:
         yield error(
             "stccg.draw-min",
-            f"{draw} cards in the draw deck, at least {low} required (add {low - draw})",
+            f"{plural(draw, 'card')} in the draw deck, at least {low} required (add {low - draw})",
         )
 
 
