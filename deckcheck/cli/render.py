@@ -764,10 +764,11 @@ def _also(found: CardSearch) -> None:
 
 
 def _table_fits(rows: Sequence[Sequence[str]], width: int) -> bool:
-    """Whether a table of ``rows`` fits ``width`` with every id whole (first column) and no
-    other word broken: each column needs its longest word, plus padding between columns."""
-    needed = [max(len(row[0]) for row in rows)]
-    for i in range(1, len(rows[0])):
+    """Whether a table of ``rows`` fits ``width`` with every id and name whole (the first two
+    columns) and no other word broken: each column needs its longest word, plus padding
+    between columns."""
+    needed = [max(len(row[0]) for row in rows), max(len(row[1]) for row in rows)]
+    for i in range(2, len(rows[0])):
         needed.append(max((len(word) for row in rows for word in row[i].split()), default=0))
     return sum(needed) + 3 * len(needed) + 2 <= width
 
@@ -798,7 +799,12 @@ def _plain_listing(
     # Columns as wide as their values, narrowed to the screen: a long value wraps at spaces
     # within its column, never cut; fields that cannot fit at all are left out (--json has
     # them) and said so.
-    laid = fit_columns([header, *rows], stdout().width, keep=3)
+    # Names stay whole while a column can be left out instead (a name one word a line is
+    # hard to read); only where id, name and type alone do not fit are names wrapped.
+    width = stdout().width
+    laid = fit_columns([header, *rows], width, keep=3, whole=2)
+    if max(len(joined(line)) for line in laid) > width:
+        laid = fit_columns([header, *rows], width, keep=3)
     shown = len(laid[0])
     lines = [title, *(joined(line) for line in laid)]
     if shown < len(header):
