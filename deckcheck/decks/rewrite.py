@@ -224,6 +224,9 @@ def _insert_after(
         return len(lines) - 1 if lines[-1][0].strip() else _last_filled(lines)
     for i, (line, _) in enumerate(lines):
         if _is_section(line, [zone]):
+            # Below the comment that describes the zone (`new` writes one under its header).
+            while i + 1 < len(lines) and lines[i + 1][0].strip().startswith(("#", "//")):
+                i += 1
             return i
     return None
 
