@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deckcheck.cli.fit import fit_title
-from deckcheck.cli.render import bullet
+from deckcheck.cli.render import bullet, command_line
 from deckcheck.core.text import plural
 
 BAR_WIDTH = 20
@@ -216,7 +216,12 @@ def tune(rep: Any, console: Console) -> None:
         )
     console.print(table)
     for line in getattr(rep, "rules", ()):
-        console.print(Text(f"• {line}", style="yellow"))
+        said, colon, command = line.partition(": deckcheck ")
+        if colon:  # a command to paste: on its own line, never broken
+            console.print(bullet(said + ":", style="yellow"))
+            command_line(console, "deckcheck " + command)
+        else:
+            console.print(bullet(line, style="yellow"))
     for note in rep.assumptions:
         console.print(bullet(note, style="dim"))
 

@@ -434,6 +434,32 @@ def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> Re
     return grid
 
 
+def hanging(console: Console, head: str | tuple[str, str], *parts: str | tuple[str, str]) -> None:
+    """``head`` then ``parts`` on one line; on a terminal the wrapped lines hang under the
+    parts, not under the head (for a pipe the line is never wrapped: :func:`say`)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if not console.is_terminal:
+        say(console, head, *parts)
+        return
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text.assemble(head), Text.assemble(*parts, overflow="fold"))
+    console.print(grid)
+
+
+def command_line(console: Console, text: str, indent: int = 4) -> None:
+    """A command to paste, on its own line and never broken (the terminal may cut what does
+    not fit, but a copied line is whole)."""
+    from rich.text import Text
+
+    console.print(
+        Text(" " * indent + text, no_wrap=True, overflow="ignore"), soft_wrap=True, crop=False
+    )
+
+
 def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
     say(stderr(), (header, "bold red"))
@@ -586,7 +612,7 @@ def fixed(result: FixResult, heading: bool = True) -> None:
 
     deck = shorten_path(result.deck, max(console.width - 40, 20))
     title = f"{deck}: " if heading else "suggested fix: "
-    say(console, (title, "bold"), _distance(result), (f" · {proof}", "dim"))
+    hanging(console, (title, "bold"), _distance(result), (f" · {proof}", "dim"))
     _changes(console, result)
     _answer_end(console, result)
 
@@ -608,7 +634,7 @@ def optimized(result: OptimizeResult) -> None:
         return
     before = None if result.before is None else float(result.before)
     after = None if result.after is None else float(result.after)
-    say(
+    hanging(
         console,
         (f"{result.deck}: ", "bold"),
         f"{conditions} ({when}): ",
@@ -624,7 +650,7 @@ def optimized(result: OptimizeResult) -> None:
             f"T{p.turn} {_chance(old.get(p.turn))} → {_chance(p.probability)}"
             for p in result.curve_after
         ]
-        console.print("  by turn: " + " · ".join(cells), markup=False, style="dim")
+        hanging(console, ("  by turn: ", "dim"), (" · ".join(cells), "dim"))
     if result.status == "optimal":
         proof = (
             f"optimal: no legal deck within the limits does better ({result.candidates} "
@@ -632,14 +658,14 @@ def optimized(result: OptimizeResult) -> None:
             f"a bound, {result.unreachable} proven out of reach, {result.reached} reached, the "
             "last the answer's)"
         )
-        say(console, ("  proof: ", "bold"), proof)
+        hanging(console, ("  proof: ", "bold"), proof)
     else:
         gain = (
             ""
             if result.gain_bound is None
             else (f"; at most {100 * float(result.gain_bound):.2f} points more are possible")
         )
-        say(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
+        hanging(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
     _answer_end(console, result)
 
 
