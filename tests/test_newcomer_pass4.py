@@ -339,3 +339,90 @@ def test_a_long_unknown_name_is_cut_in_its_one_line_error(tmp_path: Path) -> Non
     for args in (["add", deck, name], ["cards", "rd", name]):
         said = run_cli(args).stderr
         assert len(said) < 500 and "(100,000 characters)" in said, args
+
+
+# --- 11. cosmetic -----------------------------------------------------------------------------
+
+
+def test_stats_tables_fit_80_columns_with_every_cell_whole() -> None:
+    shown = run_cli(
+        ["stats", EXAMPLES / "ren-dhark" / "terra-custom.txt"], env={"COLUMNS": "80"}
+    ).stdout
+    lines = shown.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert any("≥1 plain" in line for line in lines)
+    assert not any(line.rstrip().endswith(("85.7", "plai")) for line in lines)
+
+
+def test_no_line_ends_in_spaces_after_a_table() -> None:
+    for args in (
+        ["cards", "ren-dhark", "type:action"],
+        ["stats", EXAMPLES / "dorn" / "four-heroes.txt"],
+    ):
+        shown = run_cli(args, env={"COLUMNS": "100"}).stdout
+        assert not [line for line in shown.splitlines() if line.endswith(" ")], args
+
+
+def test_tune_shows_a_target_as_given() -> None:
+    deck = EXAMPLES / "ren-dhark" / "terra-custom.txt"
+    args = ["tune", deck, "type:ship>=2", "--target", "99.9%", "--turn", "2"]
+    shown = run_cli(args, env={"COLUMNS": "200"}).stdout
+    assert "≥ 99.9 %" in shown and ">99.9" not in shown.split("\n", 3)[1]
+
+
+def test_one_card_is_one_card() -> None:
+    odds = run_cli(["odds", "the-drake:stack", "name:Drake>=1"], env={"COLUMNS": "120"}).stdout
+    assert "1 card seen" in odds and "1 cards" not in odds
+    dealt = run_cli(["hand", "the-drake:stack", "--seed", "1"], env={"COLUMNS": "120"}).stdout
+    assert "1 card from a pile" in dealt
+    party = run_cli(["odds", EXAMPLES / "dorn" / "four-heroes.txt", "type:hero>=1"]).stderr
+    assert "dorn parties" in party
+
+
+def test_the_draw_deck_count_is_singular_for_one_card(tmp_path: Path) -> None:
+    deck = tmp_path / "one.txt"
+    deck.write_text("format: modern\n1\tData\nMissions:\n1\tESPIONAGE MISSION\n", encoding="utf-8")
+    rep = run_json(["validate", deck, "--json", "--game", "stccg"], code=1)
+    (draw,) = [v for v in rep["violations"] if v["code"] == "stccg.draw-min"]
+    assert draw["message"].startswith("1 card in the draw deck")
+
+
+def test_card_tables_leave_a_column_out_before_wrapping_names() -> None:
+    for width in ("70", "56"):
+        shown = run_cli(["cards", "dorn", "type:ritual"], env={"COLUMNS": width}).stdout
+        assert "Slime of Despair" in shown, width
+
+
+def test_add_puts_a_seed_card_below_its_zones_comment(tmp_path: Path) -> None:
+    deck = tmp_path / "s.txt"
+    run_cli(["new", "stccg", "-o", deck])
+    run_cli(["add", deck, "Maglock"])
+    lines = deck.read_text(encoding="utf-8").splitlines()
+    at = lines.index("Seed+Dil:")
+    assert lines[at + 1] == "# seed cards and dilemmas" and lines[at + 2] == "1 Maglock"
+
+
+def test_optimize_to_a_file_keeps_the_decks_comments(tmp_path: Path) -> None:
+    shutil.copy(EXAMPLES / "ren-dhark" / "resource-points.toml", tmp_path)
+    deck = tmp_path / "terra.txt"
+    shutil.copy(EXAMPLES / "ren-dhark" / "terra-custom.txt", deck)
+    out = tmp_path / "better.txt"
+    args = ["optimize", deck, "type:ship>=2", "--turn", "2", "--changes", "2", "-o", out]
+    assert run_cli(args).exit_code == 0
+    before, after = deck.read_text(encoding="utf-8"), out.read_text(encoding="utf-8")
+    assert after.splitlines()[:14] == before.splitlines()[:14]  # comments and header
+    assert after != before
+
+
+def test_tunes_suggested_command_is_whole_on_its_own_line(tmp_path: Path) -> None:
+    deck = _rd_33(tmp_path)
+    args = ["tune", deck, "type:action>=2", "--target", "90%", "--turn", "2"]
+    shown = run_cli(args, env={"COLUMNS": "60"}).stdout
+    (command,) = [line for line in shown.splitlines() if "deckcheck optimize" in line]
+    assert command.strip().endswith('"type:action>=2" --turn 2 --changes K')
+
+
+def test_a_usage_error_is_one_line(tmp_path: Path) -> None:
+    said = run_cli(["new", "pc", "-o", tmp_path / "x.txt", "--bogus"])
+    assert said.exit_code == 2
+    assert said.stderr.strip() == "error: no such option: --bogus (see deckcheck new -h)"
