@@ -143,7 +143,8 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
                 zone.name if zone else None,
                 found.face,
                 found.fields,
-                line.name if fold(line.name) != fold(card.name) else None,
+                # an id is no spelling to quote back: the card's name says more
+                line.name if fold(line.name) not in (fold(card.name), fold(card.id)) else None,
             )
             key = (card.id, entry.zone, found.face, bool(found.fields))
             if key in seen and not game.spec.ordered:
