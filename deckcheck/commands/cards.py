@@ -161,17 +161,16 @@ def find_cards(
 
 
 def _holding(value: str, catalog: Catalog, game: Game) -> tuple[tuple[str, int], ...]:
-    """The text fields some card holds ``value`` in (folded), with how many cards do."""
+    """The text fields a listing shows (the game's ``list_fields``) that some card holds
+    ``value`` in (folded), with how many cards do; one pass over the catalog."""
     key = fold(value)
-    out = []
-    for name, spec in game.field_specs.items():
-        if spec.kind not in ("text", "list"):
-            continue
-        n = 0
-        for card in catalog:
+    specs = game.field_specs
+    fields = [f for f in game.spec.list_fields if f in specs and specs[f].kind in ("text", "list")]
+    counts = dict.fromkeys(fields, 0)
+    for card in catalog:
+        for name in fields:
             v = card.get(name)
             items = v if isinstance(v, list | tuple) else [] if v is None else [v]
-            n += any(fold(str(i)) == key for i in items)
-        if n:
-            out.append((name, n))
-    return tuple(out)
+            if any(fold(str(i)) == key for i in items):
+                counts[name] += 1
+    return tuple((name, n) for name, n in counts.items() if n)
