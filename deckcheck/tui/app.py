@@ -196,9 +196,9 @@ class BuildApp(App[None]):
     def action_pane(self, key: str) -> None:
         """Go to a pane: 1 cards, 2 deck, 3 standing, 4 odds, 5 playtest."""
         target, tab = PANES[key]
+        self.query_one(target).focus()
         if tab is not None:
             self.query_one("#side", TabbedContent).active = tab
-        self.set_timer(0.01, self.query_one(target).focus)  # once the tab is shown
 
     def action_leave_box(self) -> None:
         """Escape from a text box: back to its pane's list, where the single keys work."""
