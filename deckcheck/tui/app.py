@@ -99,13 +99,17 @@ class BuildApp(App[None]):
                 with TabPane("5 Playtest", id="playtest-tab"):
                     yield PlaytestPane(self.deck_now, self.name_of, self.first_seed, id="playtest")
         yield Static(id="message")
-        yield Footer()
+        yield Footer(compact=True)  # every key's name fits in 80 columns
 
     def on_mount(self) -> None:
         self.query_one(Tabs).can_focus = False  # the pane keys (3, 4, 5) switch the tabs
         self.run_search("")
         self.refresh_all()
         self.query_one("#results").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A text box takes the printable keys: the footer does not offer them meanwhile."""
+        return not (action in ("search", "change", "pane") and isinstance(self.focused, Input))
 
     def on_resize(self, event: Resize) -> None:
         width, height = event.size
@@ -254,6 +258,9 @@ class BuildApp(App[None]):
     def action_change(self, delta: int) -> None:
         """One copy more (or fewer) of the card under the cursor: the deck's row when the deck
         has the keys, else the highlighted search result."""
+        if self.too_small:
+            self.bell()
+            return
         if self.focused is self.query_one("#deck"):
             chosen = self.query_one(DeckPane).under_cursor
         else:

@@ -82,6 +82,11 @@ class HandRows(DataTable[object]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Mark")]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter marks only while a return is being chosen (greyed out otherwise)."""
+        view = getattr(self.parent, "view", None)
+        return action != "select_cursor" or bool(view and view.to_return) or None
+
 
 class Pane(Vertical):
     """A pane with a title line that lights up while the pane has the keys."""
@@ -141,7 +146,8 @@ class CardsPane(Pane):
         out = Text()
         if card is not None:
             out.append(self.names(card), style="bold")
-            out.append(f"  {card.id}\n{card.type_label}\n", style="dim")
+            kind = card.type_label if card.types else "type unknown"
+            out.append(f"  {card.id}\n{kind}\n", style="dim")
             for key, value in card.fields.items():
                 shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
                 out.append(f"{key}: {shown}\n")
@@ -174,6 +180,9 @@ class CardsPane(Pane):
 
     def on_resize(self, _event: Resize) -> None:
         self.refill()
+        box = self.query_one("#search", Input)
+        hint = f"name or {self.example}"
+        box.placeholder = hint if len(hint) < box.content_size.width else self.example
 
     @on(Input.Submitted, "#search")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -494,6 +503,7 @@ class PlaytestPane(VerticalScroll, can_focus=False):
         if view is None:
             return
         mode = "taken by you" if view.manual else "played optimally"
+        mode = f"choose {view.to_return} to return" if view.to_return else mode
         mode = "" if view.mulligan == "no mulligan" else f" · {mode}"
         head = Text(f"seed {view.seed} · {view.mulligan}{mode}\n", style="bold")
         keys = "h new hand · d draw"
@@ -529,6 +539,7 @@ class PlaytestPane(VerticalScroll, can_focus=False):
         guide = self.query_one("#guide", Static)
         guide.update(view.guide)
         guide.set_class(bool(view.guide), "-shown")
+        table.refresh_bindings()  # Enter marks only while a return is chosen
         later = Text()
         for n, drawn in enumerate(view.turns, start=2):
             later.append(f"turn {n}: " + ", ".join(names(c) for c in drawn) + "\n")
