@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
-from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
 
 from deckcheck.builder.playtest import (
     mulligan_name,
@@ -28,8 +28,15 @@ from deckcheck.commands.build import BuildSession, Standing, new_seed
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.text import plural_noun
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.tui.dialogs import Confirm, brief, save
-from deckcheck.tui.panes import CardsPane, DeckPane, OddsPane, PlaytestPane, StandingPane
+from deckcheck.tui.dialogs import brief, quit_asking, save
+from deckcheck.tui.panes import (
+    CardsPane,
+    DeckPane,
+    KeyLine,
+    OddsPane,
+    PlaytestPane,
+    StandingPane,
+)
 
 #: The smallest screen the three panes are readable on.
 MIN_SIZE = (80, 24)
@@ -99,7 +106,7 @@ class BuildApp(App[None]):
                 with TabPane("5 Playtest", id="playtest-tab"):
                     yield PlaytestPane(self.deck_now, self.name_of, self.first_seed, id="playtest")
         yield Static(id="message")
-        yield Footer(compact=True)  # every key's name fits in 80 columns
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.query_one(Tabs).can_focus = False  # the pane keys (3, 4, 5) switch the tabs
@@ -286,14 +293,4 @@ class BuildApp(App[None]):
 
     def action_quit_app(self) -> None:
         """Quit, asking first when there are unsaved changes."""
-        if not self.session.dirty:
-            self.exit()
-            return
-        answers = [("save", "Save and quit"), ("quit", "Quit without saving"), ("cancel", "Cancel")]
-        self.push_screen(Confirm("The deck has unsaved changes.", answers), self._quit_answered)
-
-    def _quit_answered(self, answer: str | None) -> None:
-        if answer == "save":
-            self.action_save()
-        if answer == "quit" or (answer == "save" and not self.session.dirty):
-            self.exit()
+        quit_asking(self)

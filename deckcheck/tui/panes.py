@@ -19,8 +19,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
 from textual.message import Message
+from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Footer, Input, Static
 from textual.worker import get_current_worker
 
 from deckcheck.analysis.progress import MARKS
@@ -51,6 +52,26 @@ def cut(text: str, width: int, style: str = "") -> Text:
 def table_width(table: DataTable[object]) -> int:
     """The cells a table's columns share: its width less the scrollbar's."""
     return max(8, table.size.width - table.styles.scrollbar_size_vertical)
+
+
+class KeyLine(Footer):
+    """Textual's footer, rebuilt only when the keys it shows change: moving between panes
+    whose keys are the same costs no new widgets."""
+
+    def __init__(self) -> None:
+        super().__init__(compact=True)  # every key's name fits in 80 columns
+        self.shown: tuple[tuple[str, str, bool], ...] | None = None
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Rebuild the footer if the keys it shows changed."""
+        shown = tuple(
+            (b.key, b.description, enabled)
+            for _node, b, enabled, _tip in screen.active_bindings.values()
+            if b.show
+        )
+        if shown != self.shown:
+            self.shown = shown
+            super().bindings_changed(screen)
 
 
 class SearchBox(Input):
@@ -94,6 +115,19 @@ class Pane(Vertical):
     def __init__(self, title: str, **kwargs: object) -> None:
         super().__init__(classes="pane", **kwargs)  # type: ignore[arg-type]
         self.heading = Static(title, classes="pane-title")
+        self.fitted = 0  # the width the rows were last fitted to
+
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width != self.fitted:  # a new height keeps the columns as they are
+            self.fitted = event.size.width
+            self.refit()
+
+    def refit(self) -> None:
+        """The rows again, fitted to the pane's width."""
+        self.refill()
+
+    def refill(self) -> None:
+        """The rows again, fitted to the pane's width (each pane its own)."""
 
 
 class CardsPane(Pane):
@@ -178,7 +212,8 @@ class CardsPane(Pane):
         if self.found:
             table.move_cursor(row=min(max(row, 0), len(self.found) - 1))
 
-    def on_resize(self, _event: Resize) -> None:
+    def refit(self) -> None:
+        """The rows and the search's hint, fitted to the pane's width."""
         self.refill()
         box = self.query_one("#search", Input)
         hint = f"name or {self.example}"
@@ -268,9 +303,6 @@ class DeckPane(Pane):
             table.add_row(count, cut(text, name, style))
         if self.rows:
             table.move_cursor(row=min(max(row, 0), len(self.rows) - 1))
-
-    def on_resize(self, _event: Resize) -> None:
-        self.refill()
 
     @property
     def under_cursor(self) -> tuple[Card, str | None] | None:
@@ -428,6 +460,7 @@ class PlaytestPane(VerticalScroll, can_focus=False):
         self.turns = 0
         self.view: PlaytestView | None = None
         self.places: list[int | None] = []
+        self.returning = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="playtest-head")
@@ -539,7 +572,9 @@ class PlaytestPane(VerticalScroll, can_focus=False):
         guide = self.query_one("#guide", Static)
         guide.update(view.guide)
         guide.set_class(bool(view.guide), "-shown")
-        table.refresh_bindings()  # Enter marks only while a return is chosen
+        if bool(view.to_return) != self.returning:  # Enter marks only while a return is chosen
+            self.returning = bool(view.to_return)
+            table.refresh_bindings()
         later = Text()
         for n, drawn in enumerate(view.turns, start=2):
             later.append(f"turn {n}: " + ", ".join(names(c) for c in drawn) + "\n")
