@@ -68,7 +68,7 @@ class BuildApp(App[None]):
         Binding("s", "save", "Save"),
         Binding("ctrl+s", "save", "Save", show=False, priority=True),
         Binding("u", "undo", "Undo"),
-        Binding("ctrl+r", "undo(False)", "Redo", priority=True),
+        Binding("ctrl+r", "undo(False)", "Redo", show=False, priority=True),  # in --help
         Binding("h", "hand", "Hand"),
         Binding("m", "mulligan", "Mulligan", show=False),
         Binding("o", "optimal", "Optimal", show=False),

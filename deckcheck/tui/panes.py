@@ -17,11 +17,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.events import Resize
+from textual.events import Click, Resize
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from deckcheck.analysis.progress import MARKS
@@ -54,24 +54,41 @@ def table_width(table: DataTable[object]) -> int:
     return max(8, table.size.width - table.styles.scrollbar_size_vertical)
 
 
-class KeyLine(Footer):
-    """Textual's footer, rebuilt only when the keys it shows change: moving between panes
-    whose keys are the same costs no new widgets."""
+class KeyLine(Static):
+    """The keys that work where the focus is, on one line (a greyed key waits for its
+    moment); a click on a key presses it. One widget updated in place: Textual's Footer
+    mounts a widget per key on every focus change, and lays the whole screen out again."""
 
     def __init__(self) -> None:
-        super().__init__(compact=True)  # every key's name fits in 80 columns
-        self.shown: tuple[tuple[str, str, bool], ...] | None = None
+        super().__init__()
+        self.shown: tuple[tuple[str, str, bool, str], ...] = ()
+        self.spans: list[tuple[int, int, str]] = []  # where each key is, for a click
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.bindings_changed(self.screen)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """Rebuild the footer if the keys it shows changed."""
-        shown = tuple(
-            (b.key, b.description, enabled)
-            for _node, b, enabled, _tip in screen.active_bindings.values()
-            if b.show
-        )
-        if shown != self.shown:
-            self.shown = shown
-            super().bindings_changed(screen)
+        """Show the keys of the focused widget and its panes (each action once)."""
+        shown: dict[str, tuple[str, str, bool, str]] = {}
+        for _node, b, enabled, _tip in screen.active_bindings.values():
+            if b.show and b.action not in shown:
+                shown[b.action] = (self.app.get_key_display(b), b.description, enabled, b.key)
+        if tuple(shown.values()) == self.shown:
+            return
+        self.shown = tuple(shown.values())
+        line, self.spans = Text(no_wrap=True, overflow="ellipsis"), []
+        for display, description, enabled, key in self.shown:
+            start = len(line)
+            line.append(f" {display} ", style="bold" if enabled else "dim")
+            line.append(f"{description} ", style="" if enabled else "dim")
+            self.spans.append((start, len(line), key))
+        self.update(line)
+
+    def on_click(self, event: Click) -> None:
+        for start, end, key in self.spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
 
 
 class SearchBox(Input):

@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 from build_pilot import check_columns, drive, odds_shown, rows
 from conftest import EXAMPLES, run_cli
+from textual.widgets import Input
 
 from deckcheck import api
 from deckcheck.builder.playtest import new_deck_text
+from deckcheck.catalog.model import Card
 from deckcheck.commands.build import BuildSession
 from deckcheck.tui.app import BuildApp
 from deckcheck.tui.dialogs import Confirm
-from deckcheck.tui.panes import CardsPane, DeckPane, PlaytestPane
+from deckcheck.tui.panes import CardsPane, DeckPane, KeyLine, PlaytestPane
 
 
 async def search(pilot: object, text: str) -> None:
@@ -27,7 +29,7 @@ async def search(pilot: object, text: str) -> None:
     await pilot.press("down")  # type: ignore[attr-defined]
 
 
-def found(app: BuildApp) -> tuple[object, ...]:
+def found(app: BuildApp) -> tuple[Card, ...]:
     """The cards the search lists."""
     return app.query_one(CardsPane).found
 
@@ -106,15 +108,20 @@ def test_drake_stack_saved_in_place_keeps_the_file(
     app = BuildApp(BuildSession(deck), seed=1)
 
     async def steps(p: object) -> None:
-        await search(p, "Drake")
-        assert found(app)[0].name == "Drake"
-        assert "Drake" in str(app.query_one("#details").render())
-        await p.press("enter")  # type: ignore[attr-defined]
-        check_standing(app, deck)
-        await search(p, "Clubman")
-        await p.press("enter")  # type: ignore[attr-defined]
-        check_standing(app, deck)
-        await search(p, "Monk")  # by mouse: a click on the highlighted row adds it
+        await p.press("slash")  # type: ignore[attr-defined]
+        box = app.query_one("#search", Input)
+        for name in ("Drake", "Clubman"):  # typed, then one Enter in the box adds the first
+            box.value = name
+            await p.press("enter")  # type: ignore[attr-defined]
+            card = app.query_one(CardsPane).found[0]
+            assert card.name == name and app.session.opened.loaded.deck.counts()[card.id] == 1
+            art = app.session.opened.loaded.game.card_art
+            tile = art(card) if art else None
+            details = str(app.query_one("#details").render())
+            assert name in details and tile and tile.splitlines()[1] in details  # the tile
+            check_standing(app, deck)
+        box.value = "Monk"  # by mouse: a click on a row adds it
+        await p.pause()  # type: ignore[attr-defined]  # the search answered
         await p.click("#results", offset=(3, 1))  # type: ignore[attr-defined]
         check_standing(app, deck)
         assert app.last_standing and app.last_standing.report.status == "legal"
@@ -166,7 +173,8 @@ def test_ren_dhark_keys_sizes_names_odds_and_playtest(
         for card in app.last_playtest.kept:
             if card.name == "Vesmírný sbor":
                 assert any(f"({card.id}, blue)" in r for r in rows(app.query_one("#hand")))
-        for size in [(120, 40), (100, 30), (80, 24)]:
+        check_columns(app)
+        for size in [(100, 30), (80, 24)]:
             await p.resize_terminal(*size)  # type: ignore[attr-defined]
             assert not app.too_small
             check_columns(app)
@@ -198,6 +206,8 @@ def test_ren_dhark_keys_sizes_names_odds_and_playtest(
         assert app.focused is app.query_one("#results")
         keys = {k for k, b in app.active_bindings.items() if b.binding.show}
         assert {"1", "slash", "enter"} <= keys  # the footer names the pane keys and Enter
+        footer = str(app.query_one(KeyLine).render())
+        assert "1-5 Panes" in footer and "⏎ Add" in footer and len(footer) <= 80
         app.query_one("#conditions").focus()
         await p.press("escape")  # type: ignore[attr-defined]
         assert app.focused is app.query_one("#odds-view")
