@@ -48,6 +48,8 @@ PANES = {
     "4": ("#odds-view", "odds-tab"),
     "5": ("#hand", "playtest-tab"),
 }
+#: The actions whose keys a text box takes as text.
+TYPED = ("search", "change", "pane")
 #: Where Esc goes from each box.
 LEAVE = {"search": "#results", "conditions": "#odds-view"}
 
@@ -73,7 +75,7 @@ class BuildApp(App[None]):
         Binding("m", "mulligan", "Mulligan", show=False),
         Binding("o", "optimal", "Optimal", show=False),
         Binding("d", "draw", "Draw", show=False),
-        Binding("escape", "leave_box", "Leave the box", show=False),
+        Binding("escape", "leave_box", "Leave the box"),
         Binding("q", "quit_app", "Quit"),
         Binding("ctrl+q", "quit_app", "Quit", show=False, priority=True),
     ]
@@ -115,8 +117,9 @@ class BuildApp(App[None]):
         self.query_one("#results").focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A text box takes the printable keys: the footer does not offer them meanwhile."""
-        return not (action in ("search", "change", "pane") and isinstance(self.focused, Input))
+        """A text box takes the printable keys: the footer offers Esc meanwhile, not them."""
+        typing = isinstance(self.focused, Input)
+        return typing if action == "leave_box" else not (typing and action in TYPED)
 
     def on_resize(self, event: Resize) -> None:
         width, height = event.size

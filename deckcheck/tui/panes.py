@@ -126,6 +126,18 @@ class HandRows(DataTable[object]):
         return action != "select_cursor" or bool(view and view.to_return) or None
 
 
+class OddsChart(VerticalScroll, can_focus=True):
+    """The odds by turn: Enter goes to the conditions box above it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "conditions", "Conditions")]
+
+    def action_conditions(self) -> None:
+        """Edit the conditions (selected: typing replaces them)."""
+        box = self.screen.query_one("#conditions", Input)
+        box.focus()
+        box.select_all()
+
+
 class Pane(Vertical):
     """A pane with a title line that lights up while the pane has the keys."""
 
@@ -384,7 +396,7 @@ class OddsPane(Vertical):
         yield ConditionsBox(
             value=self.conditions, placeholder=f"conditions, e.g. {self.example}", id="conditions"
         )
-        with VerticalScroll(id="odds-view", can_focus=True):
+        with OddsChart(id="odds-view"):
             yield Static(id="odds-text")
 
     def start(

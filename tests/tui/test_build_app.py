@@ -207,7 +207,9 @@ def test_ren_dhark_keys_sizes_names_odds_and_playtest(
         assert {"1", "slash", "enter"} <= keys  # the footer names the pane keys and Enter
         footer = str(app.query_one(KeyLine).render())
         assert "1-5 Panes" in footer and "⏎ Add" in footer and len(footer) <= 80
-        app.query_one("#conditions").focus()
+        await p.press("4", "enter")  # type: ignore[attr-defined]  # Enter on the chart: edit
+        assert app.focused is app.query_one("#conditions")
+        assert "esc Leave" in str(app.query_one(KeyLine).render())
         await p.press("escape")  # type: ignore[attr-defined]
         assert app.focused is app.query_one("#odds-view")
         app.query_one("#search").focus()
