@@ -11,12 +11,20 @@ Helpers are plain functions, imported by the test modules (``from conftest impor
 The suite runs in parallel (pytest-xdist, ``make test``): every test writes only under its own
 ``tmp_path``, and the autouse :func:`_private_catalog_cache` gives each run its own catalog
 cache, so no test reads or writes the user's ``~/.cache/deckcheck``.
+
+Markers show what a test costs, set here at collection (:func:`pytest_collection_modifyitems`)
+from what the test's code calls: ``process`` (it starts a process: ``python -m deckcheck``,
+another program, simulation workers), ``tui`` (it drives the terminal app), ``hypothesis``
+(a property-based search). ``slow`` is written on a test that takes a second or more by itself.
+``make test-fast`` leaves all four out. A test that starts a process without its marker fails
+(:func:`_processes_only_where_marked`), so the marker cannot fall behind the code.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import json
 import os
 import stat
@@ -27,7 +35,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any, TypeVar
 
 import pytest
@@ -102,6 +110,129 @@ _private_bytecode_cache()
 settings.register_profile("deckcheck", max_examples=100, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
+
+
+# --- markers: what a test costs ------------------------------------------------------------
+
+PROCESS_NAMES = frozenset(
+    {
+        "run_module",
+        "subprocess",
+        "Popen",
+        "executable",
+        "system",
+        "fork",
+        "forkpty",
+        "pty",
+        "workers",
+    }
+)
+"""Names whose use in a test's code (or in a function or fixture of its module it calls) means
+that it starts a process; ``workers`` is the simulators' worker processes."""
+TUI_NAMES = frozenset({"run_test", "pilot"})
+"""Names whose use means that a test drives the terminal app (Textual's pilot)."""
+PROCESS_EVENTS = frozenset(
+    {"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.system"}
+)
+"""Audit events (:func:`sys.addaudithook`) of a new process."""
+
+
+@functools.cache
+def _names(code: CodeType) -> frozenset[str]:
+    """Every global, attribute and keyword name ``code`` uses, nested functions and lambdas
+    included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+        elif isinstance(const, tuple):  # the keywords of a call
+            names |= {name for name in const if isinstance(name, str)}
+    return frozenset(names)
+
+
+def _uses(function: Any, module: ModuleType | None) -> set[str]:
+    """The names ``function`` uses, and those of the functions and fixtures of its module (or
+    of this file) that it uses in turn."""
+    names: set[str] = set()
+    seen: set[CodeType] = set()
+    todo = [(function, module)]
+    while todo:
+        function, module = todo.pop()
+        code = getattr(inspect.unwrap(function), "__code__", None)
+        if code is None or code in seen:
+            continue
+        seen.add(code)
+        used = _names(code)
+        names |= used
+        for home in (module, sys.modules[__name__]):
+            own = _functions(home)
+            todo += [(own[name], home) for name in used if name in own]
+    return names
+
+
+@functools.cache
+def _functions(module: ModuleType | None) -> dict[str, Any]:
+    """The functions (and fixtures) defined in ``module``, by name."""
+    return {
+        name: value
+        for name, value in vars(module or object).items()
+        if callable(value)
+        and getattr(value, "__module__", None) == getattr(module, "__name__", None)
+    }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for line in (
+        "process: starts a process (python -m deckcheck, another program, simulation workers)",
+        "tui: drives the terminal app (Textual's pilot)",
+        "hypothesis: a property-based search",
+        "slow: takes a second or more by itself (make test runs it; make test-fast does not)",
+    ):
+        config.addinivalue_line("markers", line)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with what it costs (see the module's docstring)."""
+    for item in items:
+        function = getattr(item, "function", None)
+        if function is None:
+            continue  # a doctest
+        module = getattr(item, "module", None)
+        names = _uses(function, module)
+        for fixture in getattr(item, "fixturenames", ()):
+            for home in (module, sys.modules[__name__]):
+                if fixture in _functions(home):
+                    names |= _uses(_functions(home)[fixture], home)
+        if names & PROCESS_NAMES:
+            item.add_marker(pytest.mark.process)
+        if names & TUI_NAMES:
+            item.add_marker(pytest.mark.tui)
+        if getattr(function, "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.hypothesis)
+
+
+_RUNNING: list[pytest.Item] = []
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if event in PROCESS_EVENTS and _RUNNING and _RUNNING[-1].get_closest_marker("process") is None:
+        raise RuntimeError(
+            f"{_RUNNING[-1].nodeid} starts a process ({event}) without the process marker: "
+            "name what starts it in tests/conftest.py's PROCESS_NAMES"
+        )
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.fixture(autouse=True)
+def _processes_only_where_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test starts a process only if it carries the ``process`` marker."""
+    _RUNNING.append(request.node)
+    try:
+        yield
+    finally:
+        _RUNNING.pop()
 
 
 @functools.cache

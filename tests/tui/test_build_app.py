@@ -258,9 +258,10 @@ def test_ren_dhark_odds_and_playtest_equal_the_commands(
     drive(app, (120, 40), big)
     for size, text in shots.items():
         snapshot = SNAPSHOTS / f"build-{size}.txt"
-        if not snapshot.exists():  # a new snapshot is written once, then compared
-            snapshot.parent.mkdir(exist_ok=True)
-            snapshot.write_text(text, encoding="utf-8")
+        if not snapshot.exists():  # a test never writes into the checkout: the author does
+            shown = tmp_path / snapshot.name
+            shown.write_text(text, encoding="utf-8")
+            pytest.fail(f"no snapshot {snapshot}: check {shown} and copy it there")
         assert text == snapshot.read_text(encoding="utf-8"), f"screen at {size} changed"
 
 
