@@ -15,7 +15,8 @@ cache, so no test reads or writes the user's ``~/.cache/deckcheck``.
 Markers show what a test costs, set here at collection (:func:`pytest_collection_modifyitems`)
 from what the test's code calls: ``process`` (it starts a process: ``python -m deckcheck``,
 another program, simulation workers), ``tui`` (it drives the terminal app), ``hypothesis``
-(a property-based search). ``slow`` is written on a test that takes a second or more by itself.
+(a property-based search), and ``slow`` (listed in :data:`SLOW`: it takes a quarter of a
+second or more by itself).
 ``make test-fast`` leaves all four out. A test that starts a process without its marker fails
 (:func:`_processes_only_where_marked`), so the marker cannot fall behind the code.
 """
@@ -137,6 +138,80 @@ PROCESS_EVENTS = frozenset(
 """Audit events (:func:`sys.addaudithook`) of a new process."""
 
 
+SLOW = frozenset(
+    {
+        "catalog/test_catalog_cache.py::test_every_example_same_output_off_cold_warm",
+        "catalog/test_catalog_cache.py::test_value_missing_from_the_index_is_found_card_by_card",
+        "catalog/test_field_synonyms.py::test_neutral_in_a_condition_on_a_federation_deck",
+        "cli/test_cli.py::test_help_reads_as_written",
+        "cli/test_conventions.py::test_a_named_command_builds_alone_and_everything_else_gets_the_whole_app",
+        "cli/test_plain_report.py::test_piped_reports_are_plain_lines_saying_what_the_panels_say",
+        "commands/test_cards_listing.py::test_whole_stccg_catalog_lists_every_card_as_plain_lines",
+        "commands/test_tune.py::test_no_mulligan_matches_the_hypergeometric_formula",
+        "commands/test_tune.py::test_ren_dhark_ships_by_turn_two_agrees_with_brute_force",
+        "decks/test_edit.py::test_lackey_text_keeps_crlf_tabs_and_zones",
+        "decks/test_pasted_lists.py::test_headings_and_title_are_notes_and_the_game_is_found",
+        "decks/test_pasted_lists.py::test_the_headings_never_become_cards",
+        "decks/test_pasted_lists.py::test_the_own_export_with_its_hashes_stripped_reads_back",
+        "draws/test_draws_capped.py::test_a_table_partly_in_reach_computes_its_exact_rows_once",
+        "draws/test_draws_exact.py::test_intractable_budget",
+        "draws/test_draws_fallback.py::test_a_known_row_leaves_the_budget_to_the_others",
+        "draws/test_draws_fallback.py::test_a_table_out_of_reach_from_its_first_row_says_so_for_the_query",
+        "draws/test_draws_fallback.py::test_a_table_stops_estimating_after_the_first_turn_out_of_reach",
+        "draws/test_draws_fallback.py::test_by_turn_rows_come_with_a_simulated_answer",
+        "draws/test_draws_fallback.py::test_simulated_rows_of_a_table_share_one_budget",
+        "draws/test_draws_fallback.py::test_the_lookahead_engine_reports_progress",
+        "draws/test_draws_fallback.py::test_twenty_conditions_on_a_huge_deck_simulate_within_the_budget",
+        "draws/test_draws_simulate.py::test_a_few_cards_from_hundreds_of_groups_are_dealt_by_position",
+        "draws/test_draws_simulate.py::test_dealing_positions_gives_the_hypergeometric_distribution",
+        "draws/test_draws_simulate.py::test_fixed_pile_sampler_distribution",
+        "draws/test_draws_simulate.py::test_lookahead_reaching_cards_put_under",
+        "draws/test_draws_simulate.py::test_optimal_return_against_exact_engine",
+        "draws/test_draws_simulate.py::test_redraw_cap_terminates",
+        "draws/test_draws_simulate.py::test_same_seed_same_result",
+        "draws/test_draws_simulate.py::test_simulators_agree_with_enumeration",
+        "draws/test_lookahead_optimal.py::test_a_four_condition_query_at_turn_5_is_estimated_within_reach",
+        "draws/test_lookahead_optimal.py::test_issue_19_simulate_plays_the_same_decisions",
+        "draws/test_lookahead_optimal.py::test_the_keep_decision_reaches_the_optimum",
+        "draws/test_optimal_redraw.py::test_matches_brute_force",
+        "draws/test_query_limits.py::test_ten_conditions_are_simulated_without_running_the_engine",
+        "draws/test_query_limits.py::test_the_estimate_bounds_the_states_visited",
+        "draws/test_redraw_table_budget.py::test_a_by_turn_table_shares_one_table",
+        "draws/test_redraw_table_budget.py::test_a_table_within_its_budget_is_never_refused",
+        "draws/test_redraw_table_budget.py::test_the_query_is_simulated_and_says_why",
+        "games/test_ren_dhark_turns_redraw.py::test_simulated_optimal_policy_agrees_with_the_exact_figure",
+        "games/test_rules_as_data.py::test_constraints_agree_with_the_check",
+        "games/test_rules_as_data.py::test_holds_is_exact",
+        "games/test_stccg_catalog.py::test_catalog_header",
+        "games/test_stccg_formats.py::test_fix_keeps_the_files_seed_zone_and_seeds_what_it_adds",
+        "games/test_stccg_formats.py::test_fix_under_modern_is_proven_minimal",
+        "games/test_stccg_formats.py::test_fix_under_warp_speed_is_proven_minimal",
+        "hostile/test_hostile_cli.py::test_ten_thousand_unknown_lines_cost_a_hundred_lookups",
+        "hostile/test_input_bounds.py::test_deck_of_8000_card_keys_costs_linear_work",
+        "hostile/test_input_bounds.py::test_header_naming_one_overlay_200000_times",
+        "project/test_architecture.py::test_layers_import_only_downwards",
+        "project/test_benches.py::test_the_scaling_bench_builds_its_decks_and_times_a_query",
+        "project/test_benches.py::test_the_simulation_bench_times_every_sampling_method",
+        "solve/test_fix.py::test_alike_cards_solved_as_one_variable_give_the_same_nearest_decks",
+        "solve/test_fix.py::test_minimal_stccg",
+        "solve/test_fix.py::test_unreachable_names_the_rule_and_exits_1",
+        "solve/test_optimize.py::test_a_collection_limits_the_answer",
+        "solve/test_optimize.py::test_k4_an_outpost_of_two_affiliations",
+        "solve/test_optimize.py::test_k4_drake_exactly_and_at_most",
+        "solve/test_optimize.py::test_k4_planetary_conquerors_second_player_two_conditions",
+        "solve/test_optimize.py::test_keep_is_never_removed",
+        "solve/test_optimize.py::test_planetary_conquerors_return_three_and_look_ahead",
+        "solve/test_optimize.py::test_ren_dhark_two_conditions_with_a_collection",
+        "solve/test_optimize.py::test_stccg_community_formats_and_zoned_files",
+        "solve/test_optimize.py::test_stccg_seed_cards_move_cards_out_of_the_draw_deck",
+        "tui/test_build_app.py::test_stccg_deck_built_from_nothing_in_the_session",
+    }
+)
+"""Tests that take about a quarter of a second or more each on their own, in process (as
+``pytest --durations`` measured them on a two-core machine): marked ``slow``. A test that
+starts a process, drives the terminal app or searches properties is marked for that already."""
+
+
 @functools.cache
 def _names(code: CodeType) -> frozenset[str]:
     """Every global, attribute and keyword name ``code`` uses, nested functions and lambdas
@@ -193,11 +268,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with what it costs (see the module's docstring)."""
+    modules: dict[str, ModuleType] = {}
     for item in items:
         function = getattr(item, "function", None)
         if function is None:
             continue  # a doctest
         module = getattr(item, "module", None)
+        where = item.path.relative_to(TESTS).as_posix()
+        if module is not None:
+            modules[where] = module
+        if f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
+            item.add_marker(pytest.mark.slow)
         names = _uses(function, module)
         for fixture in getattr(item, "fixturenames", ()):
             for home in (module, sys.modules[__name__]):
@@ -209,6 +290,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.tui)
         if getattr(function, "is_hypothesis_test", False):
             item.add_marker(pytest.mark.hypothesis)
+    gone = [
+        entry
+        for entry in SLOW
+        if (module := modules.get(entry.partition("::")[0])) is not None
+        and not hasattr(module, entry.partition("::")[2])
+    ]
+    if gone:
+        raise pytest.UsageError(f"tests/conftest.py's SLOW names tests that are gone: {gone}")
 
 
 _RUNNING: list[pytest.Item] = []
