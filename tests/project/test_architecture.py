@@ -1,9 +1,10 @@
 """The package's shape: layers import only downwards, no import cycles, no private names.
 
 Layers, bottom up: core and draws (nothing of deckcheck) → catalog → games → decks → analysis
-→ export and solve → commands → api → cli. A module may import its own layer or any layer below
-it, never above; modules of one layer must not import each other in a loop. The commands stand
-side by side, one module per use case: none imports another (what two share lives below them).
+→ export and solve → commands → api and builder → cli and tui. A module may import its own
+layer or any layer below it, never above; modules of one layer must not import each other in
+a loop. The commands stand side by side, one module per use case: none imports another (what
+two share lives below them).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ LAYERS = {
     "solve": 5,
     "commands": 6,
     "api": 7,
+    "builder": 7,
     "cli": 8,
     "tui": 8,
     "__main__": 9,
@@ -107,7 +109,7 @@ def test_commands_are_siblings_on_one_level() -> None:
 
 def test_the_library_never_imports_a_command() -> None:
     """Below the commands nothing reaches up to them, nor to the api or the command line."""
-    top = {"commands", "api", "cli", "tui", "__main__"}
+    top = {"commands", "api", "builder", "cli", "tui", "__main__"}
     wrong = [
         f"{src} -> {dst}"
         for src, targets in _graph().items()

@@ -21,7 +21,7 @@ from conftest import invoke
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.commands.fix import fix_deck
 from deckcheck.core.violations import Status
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import LoadedDeck, deck_or_owned, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.registry import get_game
 from deckcheck.solve.nearest import FixResult, nearest_legal
@@ -115,7 +115,7 @@ def _brute_force(loaded: LoadedDeck, owned: Mapping[str, int]) -> int:
 
 
 def _check_minimal(loaded: LoadedDeck, owned: Mapping[str, int]) -> FixResult:
-    result = nearest_legal(loaded, owned=owned)
+    result = nearest_legal(loaded, owned=deck_or_owned(loaded, owned))
     assert result.status == "fixed" and result.proven
     assert result.report is not None and result.report.status is Status.LEGAL
     counts = loaded.deck.counts()

@@ -17,7 +17,7 @@ from deckcheck.analysis.setup import deck_setup
 from deckcheck.catalog.deck import DeckEntry
 from deckcheck.commands.optimize import optimize_loaded
 from deckcheck.core.violations import Status
-from deckcheck.decks.load import LoadedDeck, load_deck
+from deckcheck.decks.load import LoadedDeck, deck_or_owned, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.facade import Mode, Policy, solve
 from deckcheck.draws.model import Procedure, Query
@@ -112,8 +112,9 @@ def _check(
     size: int | None = None,
     fixed: Sequence[str] = (),
 ) -> Fraction | None:
+    caps = None if owned is None else deck_or_owned(loaded, owned)
     result, _ = optimize_loaded(
-        loaded, conditions, options, changes=k, owned=owned, keep=list(fixed)
+        loaded, conditions, options, changes=k, owned=caps, keep=list(fixed)
     )
     expected = _brute(loaded, conditions, options, k, universe, owned, size, fixed)
     assert result.after == expected
