@@ -107,9 +107,10 @@ def _private_bytecode_cache() -> None:
 _private_bytecode_cache()
 
 
-# Property tests: a quick profile for every run, a thorough one on demand.
-settings.register_profile("deckcheck", max_examples=100, deadline=None)
-settings.register_profile("thorough", max_examples=1000, deadline=None)
+# Property tests: a quick profile for every run, a thorough one on demand. No example database:
+# it would be written into the checkout (.hypothesis/); a failure prints its example instead.
+settings.register_profile("deckcheck", max_examples=100, deadline=None, database=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None, database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
 
 
