@@ -108,7 +108,12 @@ _private_bytecode_cache()
 
 
 # Property tests: a quick profile for every run, a thorough one on demand. No example database:
-# it would be written into the checkout (.hypothesis/); a failure prints its example instead.
+# it would be written into the checkout (.hypothesis/); a failure prints its example instead
+# (and hypothesis's other files, a cache of constants, go to the temporary folder).
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY",
+    str(Path(tempfile.gettempdir()) / f"deckcheck-test-hypothesis-{getattr(os, 'getuid', str)()}"),
+)
 settings.register_profile("deckcheck", max_examples=100, deadline=None, database=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None, database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
