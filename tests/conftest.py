@@ -263,11 +263,12 @@ def _functions(module: ModuleType | None) -> dict[str, Any]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """The markers of cost (see the module's docstring)."""
     for line in (
         "process: starts a process (python -m deckcheck, another program, simulation workers)",
         "tui: drives the terminal app (Textual's pilot)",
         "hypothesis: a property-based search",
-        "slow: takes a second or more by itself (make test runs it; make test-fast does not)",
+        "slow: a quarter of a second or more by itself (listed in SLOW in tests/conftest.py)",
     ):
         config.addinivalue_line("markers", line)
 
