@@ -619,9 +619,12 @@ def test_no_temporary_file_left_by_a_signal_while_writing(tmp_path: Path, signum
     folder = tmp_path / "cache"
     script = textwrap.dedent(
         f"""
-        import os
+        import os, signal
         from deckcheck.catalog import cache
         from deckcheck.games.registry import get_game
+        # Ctrl-C as in a terminal, even where the suite was started in the background (which
+        # starts its children with SIGINT ignored)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         get_game("ren-dhark").spec  # its entry written before the signal is armed
         real = os.replace
         def replace(src, dst):
