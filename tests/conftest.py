@@ -9,8 +9,9 @@ Helpers are plain functions, imported by the test modules (``from conftest impor
   without deckcheck's own code.
 
 The suite runs in parallel (pytest-xdist, ``make test``): every test writes only under its own
-``tmp_path``, and the autouse :func:`_private_catalog_cache` gives each run its own catalog
-cache, so no test reads or writes the user's ``~/.cache/deckcheck``.
+``tmp_path``, and :func:`_private_catalog_cache` gives each run its own catalog cache, from
+before collection (test modules read the catalogs to build their parameters), so no test reads
+or writes the user's ``~/.cache/deckcheck``.
 
 Markers show what a test costs, set here at collection (:func:`pytest_collection_modifyitems`)
 from what the test's code calls: ``process`` (it starts a process: ``python -m deckcheck``,
@@ -28,6 +29,7 @@ import importlib.util
 import inspect
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -105,6 +107,32 @@ def _private_bytecode_cache() -> None:
 
 
 _private_bytecode_cache()
+
+
+RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"
+"""The environment variable naming this run's catalog cache: set by the process that starts the
+run, inherited by its xdist workers and their children."""
+
+
+def _private_catalog_cache() -> bool:
+    """One catalog cache for this run (shared by its workers; writes are atomic), never the
+    user's: set as soon as this file is imported, before any test module reads a catalog, for
+    in-process runs and child processes alike. True where it was made here (not inherited):
+    :func:`pytest_unconfigure` then removes it."""
+    made = not os.environ.get(RUN_CACHE)
+    if made:
+        os.environ[RUN_CACHE] = tempfile.mkdtemp(prefix="deckcheck-test-cache-")
+    os.environ["DECKCHECK_CACHE"] = os.environ[RUN_CACHE]
+    return made
+
+
+_OWN_RUN_CACHE = _private_catalog_cache()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's catalog cache goes with the run (the process that made it removes it)."""
+    if _OWN_RUN_CACHE:
+        shutil.rmtree(os.environ.pop(RUN_CACHE, ""), ignore_errors=True)
 
 
 # Property tests: a quick profile for every run, a thorough one on demand. No example database:
@@ -289,7 +317,8 @@ def _names(code: CodeType) -> frozenset[str]:
     return frozenset(names)
 
 
-def _uses(function: Any, module: ModuleType | None) -> set[str]:
+@functools.cache
+def _uses(function: Any, module: ModuleType | None) -> frozenset[str]:
     """The names ``function`` uses, and those of the functions and fixtures of its module (or
     of this file) that it uses in turn."""
     names: set[str] = set()
@@ -306,7 +335,7 @@ def _uses(function: Any, module: ModuleType | None) -> set[str]:
         for home in (module, sys.modules[__name__]):
             own = _functions(home)
             todo += [(own[name], home) for name in used if name in own]
-    return names
+    return frozenset(names)
 
 
 @functools.cache
@@ -341,7 +370,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         where = item.path.relative_to(TESTS).as_posix()
         if f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
             item.add_marker(pytest.mark.slow)
-        names = _uses(function, module)
+        names = set(_uses(function, module))
         for fixture in getattr(item, "fixturenames", ()):
             for home in (module, sys.modules[__name__]):
                 if fixture in _functions(home):
@@ -510,19 +539,6 @@ def catalog_path(game: str, name: str = "cards.toml") -> Path:
         if candidate.exists():
             return candidate
     raise AssertionError(f"catalogs/{game}/{name} not found")
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _private_catalog_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One catalog cache for this run (shared by its xdist workers; writes are atomic), never
-    the user's: set for in-process runs and inherited by child processes."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the workers' common folder of this run
-    folder = base / "deckcheck-cache"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DECKCHECK_CACHE", str(folder))
-        yield folder
 
 
 def lines_run(call: Callable[[], T]) -> tuple[T, int]:
