@@ -295,7 +295,6 @@ SLOW = frozenset(
         "solve/test_optimize.py::test_tune_marks_the_counts_the_rules_forbid",
         "solve/test_optimize.py::test_unreachable_and_bad_input",
         "solve/test_optimize.py::test_write_and_time_limit",
-        "tui/test_build_app.py::test_stccg_deck_built_from_nothing_in_the_session",
     }
 )
 """Tests that take about a tenth of a second or more each on their own, in process (0.15 s or
