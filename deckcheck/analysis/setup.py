@@ -83,7 +83,7 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
     if opening is None:
         piles = ", ".join(f"{loaded.game.id}:{p}" for p in spec.piles) or "none"
         raise UsageError(
-            f"{loaded.game.id} {plural_noun(spec.game.deck_noun, 2)} are not drawn from; "
+            f"{loaded.game.id} {plural_noun(spec.game.deck_noun, None)} are not drawn from; "
             f"its random piles are: {piles}",
             source=loaded.deck.label,
         )

@@ -18,7 +18,8 @@ from typing import Any
 
 from deckcheck.analysis.categories import categorized
 from deckcheck.analysis.conditions import parse_condition
-from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
+from deckcheck.analysis.deadlines import answer_odds
+from deckcheck.analysis.odds import OddsOptions, OddsReport
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
@@ -274,7 +275,7 @@ class _Rows:
         if k not in self.cache:
             pile = _pile_with(k, self.inside, self.outside, self.template, self.others)
             varied = dataclasses.replace(self.setup, pile=pile)
-            self.cache[k] = compute_odds(varied, [self.cond.text], self.options)
+            self.cache[k] = answer_odds(varied, [self.cond.text], self.options)
         return self.cache[k]
 
     def row(self, count: int) -> TuneRow:
