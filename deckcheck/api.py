@@ -351,12 +351,16 @@ def new(
     variant: str | None = None,
     starter: str | None = None,
     force: bool = False,
+    catalogs: Paths = (),
 ) -> NewDeck:
     """A new deck file for ``game``: its header, zones and limits (a starter's cards for a
-    variant that has starters); never overwrites without ``force``."""
+    variant that has starters; the ``catalogs`` overlays named in its header); never
+    overwrites without ``force``."""
     from deckcheck.commands import deckfile
 
-    result = deckfile.run(deckfile.NewRequest(game, output, variant, starter, force))
+    result = deckfile.run(
+        deckfile.NewRequest(game, output, variant, starter, force, tuple(catalogs))
+    )
     assert isinstance(result, deckfile.NewDeck)
     return result
 
@@ -426,7 +430,8 @@ def collection_remove(
 
 
 def diff(deck_a: str, deck_b: str, **where: Unpack[Where]) -> DeckDiff:
-    """Cards added, removed and changed between two decks of one game, and the rule totals."""
+    """Cards added, removed and changed between two decks of one game, and the rule totals
+    (both read under ``variant`` where given: a format's verdicts and seed deck)."""
     from deckcheck.commands import diff
 
     return diff.run(diff.DiffRequest(deck_a, deck_b, _context(where)))

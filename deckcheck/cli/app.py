@@ -136,6 +136,7 @@ def odds(
     category: opt.OddsCategory = None,
     options: OddsOptions = opt.DRAW_BY_TURN,
     where: Context = opt.PILE,
+    verbose: opt.VerboseOpt = False,
 ) -> Result:
     """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
 
@@ -161,12 +162,13 @@ def odds(
         request = odds.OddsRequest(
             None, (deck, *(conditions or [])), options, where, deck_size, tuple(category or [])
         )
-        return odds.run(request)
+        return render.Listed(odds.run(request)) if verbose else odds.run(request)
     request = odds.OddsRequest(
         deck, tuple(conditions or []), options, where, None, tuple(category or [])
     )
     with render.progress_bar() as progress:
-        return odds.run(request, progress)
+        result = odds.run(request, progress)
+    return render.Listed(result) if verbose else result
 
 
 @command(app)
@@ -200,6 +202,7 @@ def simulate(
     seed: opt.SeedOpt = None,
     options: OddsOptions = opt.DRAW,
     where: Context = opt.PILE,
+    verbose: opt.VerboseOpt = False,
 ) -> Result:
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
 
@@ -213,7 +216,8 @@ def simulate(
 
     request = simulate.SimulateRequest(deck, tuple(conditions), options, where, trials, seed)
     with render.progress_bar(trials, "simulating") as progress:
-        return simulate.run(request, progress)
+        result = simulate.run(request, progress)
+    return render.Listed(result) if verbose else result
 
 
 @command(app)
@@ -340,15 +344,20 @@ def new(
     variant: opt.VariantOpt = None,
     starter: opt.NewStarter = None,
     force: opt.ForceOpt = False,
+    catalog: opt.CatalogOpt = None,
 ) -> Result:
     """Start a deck file: the header, the game's zones and the variant's limits as comments
-    (a starter variant's cards filled in). Never overwrites without --force.
+    (a starter variant's cards filled in; --catalog files named in its header). Never
+    overwrites without --force.
 
-    Example: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
+    Examples: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
+    · [bold]deckcheck new pc -o my-deck.txt --catalog my-set.toml[/]
     """
     from deckcheck.commands import deckfile
 
-    return deckfile.run(deckfile.NewRequest(game, output, variant, starter, force))
+    return deckfile.run(
+        deckfile.NewRequest(game, output, variant, starter, force, tuple(catalog or []))
+    )
 
 
 def _edit(deck: str, cards: list[str], remove: bool, zone: str | None, where: Context) -> Result:
@@ -451,9 +460,10 @@ def build(
 def diff(
     deck_a: Annotated[str, typer.Argument(help="The first deck.")],
     deck_b: Annotated[str, typer.Argument(help="The second deck.")],
-    where: Context = opt.GAME_ONLY,
+    where: Context = opt.PLAIN,
 ) -> Result:
-    """Compare two decks: cards added, removed and changed, by type, and the rule totals.
+    """Compare two decks: cards added, removed and changed, by type, and the rule totals
+    (both decks read under --format where given, else each under its own).
 
     Example: [bold]deckcheck diff old-deck.txt new-deck.txt --json[/]
     """

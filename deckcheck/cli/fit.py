@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from rich.console import Console, RenderableType
 
 ELLIPSIS = "…"
 PANEL_FRAME = 4
@@ -138,3 +138,13 @@ def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> Re
         Text(" " * indent + mark + " ", style=style), Text(text, style=style, overflow="fold")
     )
     return grid
+
+
+def command_line(console: Console, text: str, indent: int = 4) -> None:
+    """A command to paste, on its own line and never broken (the terminal may cut what does
+    not fit, but a copied line is whole)."""
+    from rich.text import Text
+
+    console.print(
+        Text(" " * indent + text, no_wrap=True, overflow="ignore"), soft_wrap=True, crop=False
+    )

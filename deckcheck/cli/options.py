@@ -265,6 +265,12 @@ def answer() -> Any:
     return Bundle(params, make)
 
 
+VerboseOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verbose", metavar="", help="List each card set aside (else summed up by kind)."
+    ),
+]
 DeckFile = Annotated[str, typer.Argument(help="Deck file (- for stdin).")]
 DeckOrPile = Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")]
 Conditions = Annotated[
