@@ -348,19 +348,18 @@ def new(
     game: str,
     output: str | Path,
     *,
-    variant: str | None = None,
     starter: str | None = None,
     force: bool = False,
-    catalogs: Paths = (),
+    **where: Unpack[Overlays],
 ) -> NewDeck:
     """A new deck file for ``game``: its header, zones and limits (a starter's cards for a
     variant that has starters; the ``catalogs`` overlays named in its header); never
     overwrites without ``force``."""
     from deckcheck.commands import deckfile
 
-    result = deckfile.run(
-        deckfile.NewRequest(game, output, variant, starter, force, tuple(catalogs))
-    )
+    context = _context(where)
+    request = deckfile.NewRequest(game, output, context.variant, starter, force, context.overlays)
+    result = deckfile.run(request)
     assert isinstance(result, deckfile.NewDeck)
     return result
 

@@ -341,10 +341,9 @@ def owned(
 def new(
     game: Annotated[str, typer.Argument(help="Game id, e.g. stccg-1e.")],
     output: opt.NewOutput,
-    variant: opt.VariantOpt = None,
     starter: opt.NewStarter = None,
     force: opt.ForceOpt = False,
-    catalog: opt.CatalogOpt = None,
+    where: Context = opt.OVERLAYS_VARIANT,
 ) -> Result:
     """Start a deck file: the header, the game's zones and the variant's limits as comments
     (a starter variant's cards filled in; --catalog files named in its header). Never
@@ -356,7 +355,7 @@ def new(
     from deckcheck.commands import deckfile
 
     return deckfile.run(
-        deckfile.NewRequest(game, output, variant, starter, force, tuple(catalog or []))
+        deckfile.NewRequest(game, output, where.variant, starter, force, where.overlays)
     )
 
 

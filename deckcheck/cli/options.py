@@ -421,6 +421,7 @@ DRAW_SEEN = draw("seen", "turn", "second")
 FIX_LIMITS = limits("keep", "owned", "collection", "reserve")
 OPTIMIZE_LIMITS = limits("changes", "owned", "collection", "reserve", "keep", "time_limit")
 CATALOGS = context(game=False, variant=None)
+OVERLAYS_VARIANT = context(game=False)
 CollectionFile = Annotated[str, typer.Argument(help="The collection file to edit in place.")]
 CollectionCard = Annotated[str, typer.Argument(help="The card (name or id).")]
 BUILD = context(
