@@ -90,7 +90,7 @@ class AnswerTarget:
         read_before: bytes | None,
         loaded: LoadedDeck,
         answer: Deck,
-        changes: Sequence[tuple[Card, int]],
+        changes: Sequence[tuple[Card, int, str | None]],
         context: Context = NO_CONTEXT,
     ) -> Written | None:
         """Write ``answer`` (the deck computed from ``loaded``, which ``changes`` make: each
@@ -117,13 +117,13 @@ def replace_with_answer(
     read_before: bytes | None,
     loaded: LoadedDeck,
     answer: Deck,
-    changes: Sequence[tuple[Card, int]],
+    changes: Sequence[tuple[Card, int, str | None]],
     context: Context = NO_CONTEXT,
 ) -> tuple[str, Path]:
     """``--write`` of a computed answer (``fix``, ``optimize``): under the deck's lock, refuse
     a deck that no longer holds ``read_before`` (the bytes the answer was computed from),
     keep ``DECK.bak``, and replace the deck with the answer, edited in place where its format
-    allows (``changes``: each card's copies added or removed), else written anew in its
+    allows (``changes``: each card's copies added or removed in a zone), else written anew in its
     format. The text written and the backup's path."""
     path = Path(deck)
     with editing(deck) as held:
@@ -140,7 +140,7 @@ def _in_place(
     data: bytes,
     deck: str | Path,
     loaded: LoadedDeck,
-    changes: Sequence[tuple[Card, int]],
+    changes: Sequence[tuple[Card, int, str | None]],
     context: Context,
 ) -> bytes | None:
     """The changes made line by line (comments, order and format kept) where the format can
@@ -152,7 +152,7 @@ def _in_place(
         return rewritten(
             data,
             deck,
-            [Change(card, delta) for card, delta in changes if delta],
+            [Change(card, delta, zone) for card, delta, zone in changes if delta],
             Context(context.overlays, loaded.game.id, loaded.variant.name),
         )
     except DeckcheckError:

@@ -33,6 +33,9 @@ class GameInfo(_Strict):
     example_condition: str = "type:X>=1"  # shown in messages about conditions
     aliases: list[str] = []  # other names the game answers to ("stccg"), lower case
     variant_option: str = "--variant"  # how its players name a variant ("--format")
+    # Fields that say which side a card is on (an affiliation, a colour): among equally good
+    # answers, fix and optimize prefer cards of the value most of the deck's cards carry.
+    side_fields: list[str] = []
 
     @property
     def variant_noun(self) -> str:
