@@ -242,23 +242,23 @@ def answer_deck(
         if zone not in zones.setdefault(card_id, []):
             zones[card_id].append(zone)
     for i in ids:
-        gains = []
-        losses = []
+        gains: list[tuple[str | None, list[int]]] = []
+        losses: list[tuple[str | None, list[int]]] = []
         for zone in zones.get(i, []):
             d = cells.get((i, zone), 0) - held.get((i, zone), 0)
             if d:
                 edits.append((cards[i], d, zone))
             if d > 0:
-                gains.append([zone, d])
+                gains.append((zone, [d]))
             elif d < 0:
-                losses.append([zone, -d])
-        for lost in losses:  # a copy lost in one zone and gained in another is a move
-            for gain in gains:
-                step = min(lost[1], gain[1])
+                losses.append((zone, [-d]))
+        for source, lost in losses:  # a copy lost in one zone and gained in another is a move
+            for target, gain in gains:
+                step = min(lost[0], gain[0])
                 if step:
-                    moved.append(Move(cards[i], lost[0], gain[0], step))
-                    lost[1] -= step
-                    gain[1] -= step
+                    moved.append(Move(cards[i], source, target, step))
+                    lost[0] -= step
+                    gain[0] -= step
     kept = tuple(e for e in entries if e.count)
     return Answer(dataclasses.replace(deck, entries=kept), changes, tuple(moved), tuple(edits))
 

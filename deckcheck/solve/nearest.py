@@ -19,20 +19,17 @@ When no legal deck is reachable, removing rules one at a time finds a smallest s
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field
 from typing import Any
 
 from deckcheck.analysis.conditions import parse_condition
-from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.catalog.deck import DeckEntry
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import ConditionError, InternalError
 from deckcheck.core.result import Json
-from deckcheck.core.text import fold
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck
@@ -59,11 +56,9 @@ from deckcheck.solve.programme import (
     Solved,
     deck_programme,
 )
+from deckcheck.solve.ties import settle, tie_broken
 
 __all__ = ["KEEP", "OWNED", "TIME_LIMIT", "FixResult", "nearest_legal"]
-
-WARNING_ROUNDS = 4
-"""Solves spent steering clear of cards whose addition brings a new warning."""
 
 
 @frozen
@@ -147,119 +142,6 @@ def _side_errors(loaded: LoadedDeck) -> list[str]:
     )
 
 
-def side_values(loaded: LoadedDeck) -> dict[str, str]:
-    """Field -> the value most of the deck's cards carry, for each field the game names a
-    card's side by (an affiliation, a colour); a field no card carries is left out."""
-    out: dict[str, str] = {}
-    for name in loaded.game.spec.game.side_fields:
-        tally: Counter[str] = Counter()
-        for e in loaded.deck.entries:
-            for value in _field_values(e.card, name):
-                tally[value] += e.count
-        if tally:
-            out[name] = min(tally.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-    return out
-
-
-def _field_values(card: Card, name: str) -> set[str]:
-    value = card.get(name)
-    items = value if isinstance(value, list | tuple) else [] if value is None else [value]
-    return {fold(str(v)) for v in items if str(v)}
-
-
-def off_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
-    """Whether a card carries a side field without the deck's own value of it (a Vulcan
-    Outpost in a Federation deck); a card without the field is on no side."""
-    own = side_values(loaded)
-
-    def off(card: Card) -> bool:
-        for name, value in own.items():
-            values = _field_values(card, name)
-            if values and value not in values:
-                return True
-        return False
-
-    return off
-
-
-def tie_breaks(
-    model: DeckProgramme,
-    preferred: Callable[[Card], bool] | None,
-    penalised: set[str],
-    new_only: bool = True,
-) -> list[tuple[str, float]]:
-    """The objectives that break a tie among equally good answers, in order, declared on the
-    model: ``--prefer`` (most copies), new warnings (cards in ``penalised``), cards off the
-    deck's side, new cards (fewest copies). (name, factor) each."""
-    p = model.programme
-    cards = {c.id: c for c in model.loaded.catalog}
-    own = {card_id for card_id, _ in model.held}
-    off = off_side(model.loaded)
-    order: list[tuple[str, float]] = []
-
-    def weigh(name: str, factor: float, chosen: Callable[[str], bool]) -> None:
-        terms = {v: 1.0 for i, mine in model.by_card.items() if chosen(i) for v in mine}
-        p.weigh(name, terms)
-        if terms:
-            order.append((name, factor))
-
-    if preferred is not None:
-        weigh("prefer", -1.0, lambda i: bool(preferred(cards[i])))
-    weigh("warning", 1.0, lambda i: i in penalised and i not in own)
-    weigh("off-side", 1.0, lambda i: i not in own and off(cards[i]))
-    weigh("new", 1.0, lambda i: i not in own)
-    return order
-
-
-def lexicographic(
-    model: DeckProgramme, first: Solved, order: Sequence[tuple[str, float]], **kw: Any
-) -> Solved:
-    """Among the solutions as good as ``first`` on the distance, the best on each objective of
-    ``order`` in turn, each held at its best for the next (a solve that fails keeps the
-    last)."""
-    p = model.programme
-    held = [(DISTANCE, -math.inf, float(round(first.objective)))]
-    best = first
-    for name, factor in order:
-        got = p.solve({name: factor}, held=held, **kw)
-        if got.status != OPTIMAL or got.x is None:
-            break
-        best = got
-        value = round(got.objective / factor)
-        held.append((name, float(value), math.inf) if factor < 0 else (name, -math.inf, value))
-    return best
-
-
-def settle(model: DeckProgramme, x: Sequence[float]) -> list[float]:
-    """The solution with each new card's copies in the zone the game puts the card, where
-    that zone is alike to the one the solver chose (a mission among the missions)."""
-    place = model.loaded.game.place
-    out = list(x)
-    if place is None:
-        return out
-    own = {card_id for card_id, _ in model.held}
-    cards = {c.id: c for c in model.loaded.catalog}
-    by_card: dict[str, dict[str | None, int]] = {}
-    for (card_id, zone), v in model.cells.items():
-        if card_id not in own and round(out[v]):
-            by_card.setdefault(card_id, {})[zone] = v
-    for card_id, used in by_card.items():
-        n = sum(round(out[v]) for v in used.values())
-        deck = Deck(
-            "new", model.loaded.game.id, model.variant.name, (DeckEntry(cards[card_id], n),)
-        )
-        placed = place(deck)
-        zone = next((e.zone for e in placed.entries), None)
-        target = model.cells.get((card_id, zone))
-        if target is None:
-            continue
-        for v in used.values():
-            if v != target and model.programme.alike(v, target):
-                out[target] += out[v]
-                out[v] = 0.0
-    return out
-
-
 def _solve_nearest(
     loaded: LoadedDeck,
     keep: Sequence[str],
@@ -339,7 +221,7 @@ def nearest_legal(
     proven = first.status == OPTIMAL
     best = first
     if proven:
-        best = _tie_broken(model, first, preferred)
+        best = tie_broken(model, first, preferred)
     assert best.x is not None
     x = settle(model, best.x)
     seconds = time.perf_counter() - started
@@ -392,38 +274,6 @@ def _draw_zones(model: DeckProgramme) -> list[str | None]:
 def _has(model: DeckProgramme, group: str) -> bool:
     p = model.programme
     return group in p.bound_groups or any(r[3] == group for r in p.rows)
-
-
-def _tie_broken(
-    model: DeckProgramme, first: Solved, preferred: Callable[[Card], bool] | None
-) -> Solved:
-    """Among the nearest decks, the one the tie-breaks choose; cards whose addition brings a
-    warning the deck did not have are learnt from the answers and steered clear of."""
-    loaded = model.loaded
-    had = {(v.code, c) for v in validate_loaded(loaded).violations for c in v.cards}
-    penalised: set[str] = set()
-    best = first
-    for _ in range(WARNING_ROUNDS):
-        order = tie_breaks(model, preferred, penalised)
-        best = lexicographic(model, first, order)
-        assert best.x is not None
-        totals = model.totals(best.x)
-        added = {i for i, n in totals.items() if n > loaded.deck.counts().get(i, 0)}
-        cells = model.values(settle(model, best.x))
-        default = next((z.name for z in loaded.game.zones if z.counted), None)
-        deck = answer_deck(loaded, cells, sorted(added), default).deck
-        report = validate_loaded(dataclasses.replace(loaded, deck=deck))
-        blamed = {
-            card_id
-            for v in report.violations
-            if v.severity is Severity.WARNING
-            for card_id in v.cards
-            if card_id in added and (v.code, card_id) not in had
-        } - penalised
-        if not blamed:
-            break
-        penalised |= blamed
-    return best
 
 
 def _conflict(model: DeckProgramme, groups: Sequence[str]) -> list[str]:

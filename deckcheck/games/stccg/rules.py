@@ -641,8 +641,7 @@ def reporting_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints
     do; a file's seed zones hold the seeded ones."""
     if any(r.zone for r in _stated_rules(variant)):
         seed, linear, helpers, exact = _seed_terms("stccg.reporting", catalog, variant)
-        ids = _of_cards(seed, lambda c: _reporting(c, variant), catalog)
-        linear.append(Linear(ids, 1))
+        linear.append(Linear(_of_cards(seed, lambda c: _reporting(c, variant), catalog), 1))
         return RuleConstraints("stccg.reporting", tuple(linear), tuple(helpers), exact=exact)
     ids = [c.id for c in catalog if _reporting(c, variant)]
     return RuleConstraints("stccg.reporting", (Linear(terms(ids), 1),))
