@@ -65,8 +65,6 @@ class OptimizeResult(CountChanges):
     before: Fraction | None
     after: Fraction | None
     changes: tuple[Change, ...] = ()
-    moved: tuple[Move, ...] = ()
-    edits: tuple[Edit, ...] = field(default=(), repr=False)
     candidates: int = 0
     evaluated: int = 0
     ruled_out: int = 0
@@ -85,6 +83,8 @@ class OptimizeResult(CountChanges):
     deck_size_after: int = 0
     written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
+    moved: tuple[Move, ...] = ()
+    edits: tuple[Edit, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
         """The answer as data (see docs/json.md)."""
@@ -101,7 +101,7 @@ class OptimizeResult(CountChanges):
             "probability_exact": _fraction_text(self.after),
             **self.totals_json(),
             "changes": self.changes_json(),
-            "moves": self.moves_json(),
+            **self.moves_json(),
             "proof": {
                 "status": self.status,
                 "mixes": self.candidates,

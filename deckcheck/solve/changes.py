@@ -145,21 +145,20 @@ class CountChanges:
         return {"deck": self.deck, "game": self.game, "variant": self.variant}
 
     def totals_json(self) -> dict[str, Json]:
-        """``{"distance", "added", "removed", "moved"}``."""
-        return {
-            "distance": self.distance,
-            "added": self.added,
-            "removed": self.removed,
-            "moved": sum(m.count for m in self.moved),
-        }
+        """``{"distance", "added", "removed"}`` (the distance counts each copy moved too)."""
+        return {"distance": self.distance, "added": self.added, "removed": self.removed}
 
     def changes_json(self) -> list[Json]:
         """Each change's ``{"id", "name", "before", "after"}``."""
         return [c.to_json() for c in self.changes]
 
-    def moves_json(self) -> list[Json]:
-        """Each move's ``{"card", "id", "from", "to", "count"}``."""
-        return [m.to_json() for m in self.moved]
+    def moves_json(self) -> dict[str, Json]:
+        """``{"moved", "moves"}``: the copies moved between zones, and each move's
+        ``{"card", "id", "from", "to", "count"}``."""
+        return {
+            "moved": sum(m.count for m in self.moved),
+            "moves": [m.to_json() for m in self.moved],
+        }
 
     def outcome_json(self) -> dict[str, Json]:
         """``{"notes", "validation", "written_to", "backup", "solve_seconds"}``: how each

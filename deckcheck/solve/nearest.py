@@ -77,8 +77,6 @@ class FixResult(CountChanges):
     status: str
     before: Report
     changes: tuple[Change, ...] = ()
-    moved: tuple[Move, ...] = ()
-    edits: tuple[Edit, ...] = field(default=(), repr=False)
     proven: bool = False
     report: Report | None = None
     conflict: tuple[str, ...] = ()
@@ -87,6 +85,8 @@ class FixResult(CountChanges):
     seconds: float = 0.0
     written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
+    moved: tuple[Move, ...] = ()
+    edits: tuple[Edit, ...] = field(default=(), repr=False)
     entries: tuple[DeckEntry, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
@@ -98,7 +98,7 @@ class FixResult(CountChanges):
             **self.totals_json(),
             "proven_minimal": self.proven,
             "changes": self.changes_json(),
-            "moves": self.moves_json(),
+            **self.moves_json(),
             "conflict": list(self.conflict),
             "reasons": list(self.reasons),
             **self.outcome_json(),
@@ -245,6 +245,22 @@ def nearest_legal(
         notes.append(f"the solver stopped at its limit of {TIME_LIMIT:.0f} s: not proven minimal")
     if report.status is Status.ILLEGAL:
         failing = sorted({v.code for v in report.violations if v.severity is Severity.ERROR})
+        if all(code in stated and not stated[code].exact for code in failing):
+            # a rule the programme cannot state broke on the answer: no legal deck found
+            # (not proven that none exists)
+            return FixResult(
+                **base,
+                status=UNREACHABLE,
+                before=before,
+                conflict=tuple(failing),
+                reasons=tuple(
+                    f"{code}: the nearest deck the stated rules allow breaks it (it is checked "
+                    "on the answer only): no legal deck found"
+                    for code in failing
+                ),
+                notes=tuple(notes),
+                seconds=seconds,
+            )
         raise InternalError(
             f"the nearest deck found for {loaded.deck.label} breaks {', '.join(failing)} "
             "when checked; it is not shown (please report this deck)"

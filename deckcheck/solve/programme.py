@@ -51,7 +51,12 @@ class Solved:
 
 
 class Programme:
-    """Variables with bounds, rows ``low <= terms <= high`` by group, named objectives."""
+    """Variables with bounds, rows ``low <= terms <= high`` by group, named objectives.
+
+    ``merge``: alike variables are solved as one (see :meth:`size`); off, each stands alone
+    (the same answers, more slowly)."""
+
+    merge = True
 
     def __init__(self) -> None:
         self.lower: list[float] = []
@@ -143,7 +148,7 @@ class Programme:
         groups: dict[tuple[Any, ...], list[int]] = {}
         indptr, indices, values = matrix.indptr, matrix.indices, matrix.data
         for col in range(n):
-            if col in raised or not math.isfinite(self.lower[col]):
+            if not self.merge or col in raised or not math.isfinite(self.lower[col]):
                 groups[(col,)] = [col]
                 continue
             start, end = indptr[col], indptr[col + 1]
@@ -162,6 +167,10 @@ class Programme:
             of[m] = g
         self._reduced = (members, reps, of, matrix[:, reps].tocsr(), np)
         return self._reduced
+
+    def size(self) -> int:
+        """How many variables the solver sees: alike ones merged (see :meth:`_merged`)."""
+        return len(self._merged()[0])
 
     def alike(self, v: int, w: int) -> bool:
         """Whether two variables are alike (one variable to the solver, see above)."""
