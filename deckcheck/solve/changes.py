@@ -223,7 +223,9 @@ def answer_deck(
         order.setdefault(card_id, len(order))
     rest = sorted((c for c, n in left.items() if n > 0), key=lambda c: order.get(c[0], len(order)))
     for card_id, zone in rest:
-        entries.append(DeckEntry(cards[card_id], left[(card_id, zone)], zone=zone))
+        # a line in the default zone is written without one, as the file's own lines are
+        written = None if zone == default_zone else zone
+        entries.append(DeckEntry(cards[card_id], left[(card_id, zone)], zone=written))
     before = deck.counts()
     after: dict[str, int] = {}
     for (card_id, _), n in cells.items():

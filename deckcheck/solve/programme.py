@@ -285,6 +285,7 @@ class DeckProgramme:
     placed: bool = False
     by_card: dict[str, list[int]] = field(default_factory=dict)
     zoned: dict[str, dict[tuple[str, str | None], int]] = field(default_factory=dict)
+    gained: dict[tuple[str, str | None], int] = field(default_factory=dict)
 
     def copies(self, card_id: str) -> Terms:
         """The variables of a card's copies in every zone."""
@@ -479,6 +480,7 @@ def _distance(model: DeckProgramme) -> None:
             down = p.var(0, math.inf, integer=False)
             hold = float(model.held.get((i, zone), 0))
             p.row({v: 1.0, up: -1.0, down: 1.0}, hold, hold)
+            model.gained[(i, zone)] = up
             gained[up] = -1.0
             lost[down] = -1.0
         p.row(gained, 0, math.inf)

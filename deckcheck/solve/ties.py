@@ -87,7 +87,28 @@ def tie_breaks(
     weigh("warning", 1.0, lambda i: i in penalised and i not in own)
     weigh("off-side", 1.0, lambda i: i not in own and off(cards[i]))
     weigh("new", 1.0, lambda i: i not in own)
+    # copies of the deck's own cards gained where the game would not put them (a move to
+    # the mission zone of a card the game seeds): the deck's cards only, new ones are settled
+    where = _placed_zones(model)
+    misplaced = {v: 1.0 for (i, zone), v in model.gained.items() if zone != where.get(i, zone)}
+    p.weigh("placed", misplaced)
+    if misplaced:
+        order.append(("placed", 1.0))
     return order
+
+
+def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
+    """The zone the game puts each card of the deck in (where the game places cards)."""
+    place = model.loaded.game.place
+    if place is None or len(model.zones) < 2:
+        return {}
+    out: dict[str, str | None] = {}
+    for card_id in {i for i, _ in model.held}:
+        card = model.loaded.catalog.by_id(card_id)
+        if card is not None:
+            one = Deck("one", model.loaded.game.id, model.variant.name, (DeckEntry(card, 1),))
+            out[card_id] = next((e.zone for e in place(one).entries), None)
+    return out
 
 
 def lexicographic(
