@@ -7,6 +7,7 @@ such cards (STCCG's seed half), so the two can never disagree.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
@@ -116,11 +117,11 @@ def placement(rules: Sequence[SetAsideModel], placed: bool) -> tuple[SetAsideMod
     return tuple(rule for rule in rules if not rule.zone)
 
 
-@frozen
-class Taken:
+class Taken(NamedTuple):
     """What set-aside rules take of one card's copies: every copy (``whole``), the copies in
     ``zones``, one per value of ``one_per``; ``partial``: a rule taking at most some number of
-    copies in all (which ones is the deck's order: no linear statement)."""
+    copies in all (which ones is the deck's order: no linear statement). A named tuple: asked
+    of every card of a catalog."""
 
     whole: bool = False
     zones: tuple[str, ...] = ()

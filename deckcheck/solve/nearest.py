@@ -56,7 +56,7 @@ from deckcheck.solve.programme import (
     Solved,
     deck_programme,
 )
-from deckcheck.solve.ties import settle, tie_broken
+from deckcheck.solve.ties import settle, tie_breaks, tie_broken
 
 __all__ = ["KEEP", "OWNED", "TIME_LIMIT", "FixResult", "nearest_legal"]
 
@@ -146,9 +146,12 @@ def _solve_nearest(
     loaded: LoadedDeck,
     keep: Sequence[str],
     owned: Mapping[str, int] | None,
+    preferred: Callable[[Card], bool] | None,
     placed: bool | None = None,
 ) -> tuple[DeckProgramme, Solved]:
     model = deck_programme(loaded, keep=keep, owned=owned, placed=placed)
+    # the tie-breaks declared first: the solver's view of alike cards is then built once
+    tie_breaks(model, preferred, set())
     return model, model.programme.solve({DISTANCE: 1.0})
 
 
@@ -189,7 +192,7 @@ def nearest_legal(
             ),
             seconds=time.perf_counter() - started,
         )
-    model, first = _solve_nearest(loaded, keep_ids, owned)
+    model, first = _solve_nearest(loaded, keep_ids, owned, preferred)
     if model.placed and first.status == OPTIMAL:
         # An answer that leaves no card in the file's seed zones is judged as placing its
         # cards by type: another programme, worth solving only where it could be nearer (every
@@ -197,7 +200,7 @@ def nearest_legal(
         zoned = {z for (_, z) in model.held} - set(_draw_zones(model))
         least = sum(n for (_, z), n in model.held.items() if z in zoned)
         if least < round(first.objective):
-            other, found = _solve_nearest(loaded, keep_ids, owned, placed=False)
+            other, found = _solve_nearest(loaded, keep_ids, owned, preferred, placed=False)
             if found.status == OPTIMAL and found.objective < first.objective:
                 model, first = other, found
     stated = model.stated

@@ -66,29 +66,32 @@ class Programme:
         self.bound_groups: dict[str, dict[int, tuple[float, float]]] = {}
         self.weights: dict[str, Terms] = {}
         self._reduced: Any = None
+        self._structure: Any = None
 
     def var(self, low: float, high: float, integer: bool = True) -> int:
         """A new variable's index."""
         self.lower.append(float(low))
         self.upper.append(float(high))
         self.integer.append(integer)
-        self._reduced = None
+        self._reduced = self._structure = None
         return len(self.lower) - 1
 
     def row(self, terms: Mapping[int, float], low: float, high: float, group: str = "") -> None:
         """``low <= sum(k * x) <= high``, dropped with its group when a solve leaves it out."""
         self.rows.append(({v: float(k) for v, k in terms.items() if k}, low, high, group))
-        self._reduced = None
+        self._reduced = self._structure = None
 
     def bound(self, group: str, v: int, low: float, high: float) -> None:
         """Bounds of a variable that hold while ``group`` does."""
         self.bound_groups.setdefault(group, {})[v] = (float(low), float(high))
-        self._reduced = None
+        self._reduced = self._structure = None
 
     def weigh(self, name: str, terms: Mapping[int, float]) -> None:
         """An objective a solve may minimise (or hold within bounds), by name."""
-        self.weights[name] = {v: float(k) for v, k in terms.items() if k}
-        self._reduced = None
+        weights = {v: float(k) for v, k in terms.items() if k}
+        if self.weights.get(name) != weights:
+            self.weights[name] = weights
+            self._reduced = None
 
     def state(
         self, c: Linear, resolve: Callable[[str], Mapping[int, float]], group: str = ""
@@ -128,6 +131,38 @@ class Programme:
         4,155 cards fall into a few hundred groups, and the solver's work with them)."""
         if self._reduced is not None:
             return self._reduced
+        matrix, keys, np = self._columns()
+        n = len(self.lower)
+        raised = {v for b in self.bound_groups.values() for v, (lo, _) in b.items() if lo > 0}
+        weighed: dict[int, list[tuple[int, float]]] = {}
+        for k, name in enumerate(sorted(self.weights)):
+            for v, w in self.weights[name].items():
+                weighed.setdefault(v, []).append((k, w))
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for col in range(n):
+            if not self.merge or col in raised or not math.isfinite(self.lower[col]):
+                groups[(col,)] = [col]
+                continue
+            key = (
+                keys[col],
+                tuple(weighed.get(col, ())),
+                self.integer[col],
+                self.lower[col],
+            )
+            groups.setdefault(key, []).append(col)
+        members = list(groups.values())
+        reps = [m[0] for m in members]
+        of = np.empty(n, dtype=int)
+        for g, m in enumerate(members):
+            of[m] = g
+        self._reduced = (members, reps, of, matrix[:, reps].tocsr(), np)
+        return self._reduced
+
+    def _columns(self) -> Any:
+        """The rows as a sparse matrix, and each column's entries (the part of a column's
+        likeness that does not change as objectives are declared)."""
+        if self._structure is not None:
+            return self._structure
         from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
 
         # isort: split
@@ -143,30 +178,16 @@ class Programme:
                 data.append(k)
         n = len(self.lower)
         matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
-        raised = {v for b in self.bound_groups.values() for v, (lo, _) in b.items() if lo > 0}
-        names = sorted(self.weights)
-        groups: dict[tuple[Any, ...], list[int]] = {}
         indptr, indices, values = matrix.indptr, matrix.indices, matrix.data
-        for col in range(n):
-            if not self.merge or col in raised or not math.isfinite(self.lower[col]):
-                groups[(col,)] = [col]
-                continue
-            start, end = indptr[col], indptr[col + 1]
-            key = (
-                tuple(indices[start:end].tolist()),
-                tuple(values[start:end].tolist()),
-                tuple(self.weights[name].get(col, 0.0) for name in names),
-                self.integer[col],
-                self.lower[col],
+        keys = [
+            (
+                tuple(indices[indptr[c] : indptr[c + 1]].tolist()),
+                tuple(values[indptr[c] : indptr[c + 1]].tolist()),
             )
-            groups.setdefault(key, []).append(col)
-        members = list(groups.values())
-        reps = [m[0] for m in members]
-        of = np.empty(n, dtype=int)
-        for g, m in enumerate(members):
-            of[m] = g
-        self._reduced = (members, reps, of, matrix[:, reps].tocsr(), np)
-        return self._reduced
+            for c in range(n)
+        ]
+        self._structure = (matrix, keys, np)
+        return self._structure
 
     def size(self) -> int:
         """How many variables the solver sees: alike ones merged (see :meth:`_merged`)."""

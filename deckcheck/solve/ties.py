@@ -172,8 +172,8 @@ def tie_broken(
     had = {(v.code, c) for v in validate_loaded(loaded).violations for c in v.cards}
     penalised: set[str] = set()
     best = first
+    order = tie_breaks(model, preferred, penalised)
     for _ in range(WARNING_ROUNDS):
-        order = tie_breaks(model, preferred, penalised)
         best = lexicographic(model, first, order, **kw)
         assert best.x is not None
         totals = model.totals(best.x)
@@ -192,4 +192,5 @@ def tie_broken(
         if not blamed:
             break
         penalised |= blamed
+        order = tie_breaks(model, preferred, penalised)
     return best

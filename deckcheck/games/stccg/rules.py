@@ -20,7 +20,6 @@ from deckcheck.games.linear import (
     RuleConstraints,
     either,
     in_zone,
-    split_zone,
     terms,
 )
 from deckcheck.games.setaside import SetAside, bound_rules, placement, set_aside, taken
@@ -568,15 +567,16 @@ def _stated_rules(variant: Variant) -> tuple[SetAsideModel, ...]:
 
 def _seed_terms(
     code: str, catalog: Catalog, variant: Variant
-) -> tuple[dict[str, int], list[Linear], list[Helper], bool]:
+) -> tuple[dict[str, int], list[Linear], list[Helper], bool, dict[str, Card]]:
     """The seed deck as a linear expression: (coefficients, the helpers' links, the helpers,
-    exact). A card a rule takes whole counts 1 a copy; a card whose copies the file's seed
-    zones hold counts those zones' copies (:func:`in_zone`); an Outpost placed by type (a
-    ``one_per`` rule) counts through :func:`_one_per_terms` (one copy of each affiliation is
-    seeded, the rest drawn). Missions are a pile of their own."""
+    exact, the card each coefficient counts). A card a rule takes whole counts 1 a copy; a
+    card whose copies the file's seed zones hold counts those zones' copies (:func:`in_zone`);
+    an Outpost placed by type (a ``one_per`` rule) counts through :func:`_one_per_terms` (one
+    copy of each affiliation is seeded, the rest drawn). Missions are a pile of their own."""
     mission = variant.param("mission_type")
     rules = bound_rules(_stated_rules(variant), catalog)
     coefficient: dict[str, int] = {}
+    owners: dict[str, Card] = {}
     picks: list[tuple[Card, str]] = []
     exact = True
     for card in catalog:
@@ -587,38 +587,36 @@ def _seed_terms(
             exact = False  # "at most N copies" is not stated here: checked on the answer
         elif shape.whole:
             coefficient[card.id] = 1
+            owners[card.id] = card
             continue
         for zone in shape.zones:
-            coefficient[in_zone(card.id, zone)] = 1
+            name = in_zone(card.id, zone)
+            coefficient[name] = 1
+            owners[name] = card
         if shape.one_per:
             picks.append((card, shape.one_per))
     seeded, linear, helpers, whole = _one_per_terms(code, picks)
     for name, k in seeded.items():
         coefficient[name] = coefficient.get(name, 0) + k
-    return coefficient, linear, helpers, exact and whole
+    return coefficient, linear, helpers, exact and whole, owners
 
 
 def _of_cards(
-    seed: Mapping[str, int], keep: Callable[[Card], bool], catalog: Catalog
+    seed: Mapping[str, int], owners: Mapping[str, Card], keep: Callable[[Card], bool]
 ) -> dict[str, int]:
-    """The terms of the seed expression that count copies of cards ``keep`` accepts."""
-    out: dict[str, int] = {}
-    for name, k in seed.items():
-        card_id, _ = split_zone(name)
-        card = catalog.by_id(card_id)
-        if card is not None and keep(card):
-            out[name] = k
-    return out
+    """The terms of the seed expression that count copies of cards ``keep`` accepts
+    (``owners``: the card each term counts)."""
+    return {name: k for name, k in seed.items() if name in owners and keep(owners[name])}
 
 
 def seed_max_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
     """stccg.seed-max as constraints: seed deck <= max_seed; and the seeded cards of
     ``seeded_draw_types`` at most ``max_seeded_draw_types`` where the variant limits them."""
-    seed, linear, helpers, exact = _seed_terms("stccg.seed-max", catalog, variant)
+    seed, linear, helpers, exact, owners = _seed_terms("stccg.seed-max", catalog, variant)
     linear.append(Linear(seed, None, variant.param("max_seed")))
     kinds = variant.params.get("seeded_draw_types")
     if kinds:
-        odd = _of_cards(seed, lambda c: any(c.has_type(k) for k in kinds), catalog)
+        odd = _of_cards(seed, owners, lambda c: any(c.has_type(k) for k in kinds))
         linear.append(Linear(odd, None, variant.param("max_seeded_draw_types")))
     return RuleConstraints("stccg.seed-max", tuple(linear), tuple(helpers), exact=exact)
 
@@ -626,7 +624,7 @@ def seed_max_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
 def draw_min_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
     """stccg.draw-min as constraints: every card that is not a mission counts 1, minus the
     seed deck's expression, at least min_draw."""
-    seed, linear, helpers, exact = _seed_terms("stccg.draw-min", catalog, variant)
+    seed, linear, helpers, exact, _ = _seed_terms("stccg.draw-min", catalog, variant)
     mission = variant.param("mission_type")
     draw = {c.id: 1 for c in catalog if not c.has_type(mission)}
     for name, k in seed.items():
@@ -640,8 +638,8 @@ def reporting_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints
     type every facility is seeded, and one copy of each Outpost's affiliation: any copy will
     do; a file's seed zones hold the seeded ones."""
     if any(r.zone for r in _stated_rules(variant)):
-        seed, linear, helpers, exact = _seed_terms("stccg.reporting", catalog, variant)
-        linear.append(Linear(_of_cards(seed, lambda c: _reporting(c, variant), catalog), 1))
+        seed, linear, helpers, exact, owners = _seed_terms("stccg.reporting", catalog, variant)
+        linear.append(Linear(_of_cards(seed, owners, lambda c: _reporting(c, variant)), 1))
         return RuleConstraints("stccg.reporting", tuple(linear), tuple(helpers), exact=exact)
     ids = [c.id for c in catalog if _reporting(c, variant)]
     return RuleConstraints("stccg.reporting", (Linear(terms(ids), 1),))
@@ -651,11 +649,11 @@ def one_outpost_constraints(catalog: Catalog, variant: Variant) -> RuleConstrain
     """stccg.one-outpost as constraints: the seeded Outposts of the seed expression (the
     Outpost helpers placed by type, the Outposts of the file's seed zones), exactly
     ``outposts_seeded`` of them."""
-    seed, linear, helpers, exact = _seed_terms("stccg.one-outpost", catalog, variant)
+    seed, linear, helpers, exact, owners = _seed_terms("stccg.one-outpost", catalog, variant)
     names = {h.name for h in helpers}
     outpost = variant.param("outpost_type")
     seeded = {name: k for name, k in seed.items() if name in names}
-    seeded.update(_of_cards(seed, lambda c: c.has_type(outpost), catalog))
+    seeded.update(_of_cards(seed, owners, lambda c: c.has_type(outpost)))
     want = variant.param("outposts_seeded")
     linear.append(Linear(seeded, want, want))
     return RuleConstraints("stccg.one-outpost", tuple(linear), tuple(helpers), exact=exact)
