@@ -60,7 +60,7 @@ def test_fix_makes_every_illegal_example_legal(path: Path, tmp_path: Path) -> No
     data = json.loads(result.stdout)
     assert data["status"] == "fixed" and data["proven_minimal"] is True
     assert data["validation"]["status"] == "legal"
-    assert data["distance"] == data["added"] + data["removed"]
+    assert data["distance"] == data["added"] + data["removed"] + data["moved"]
     # what was written reads back as a legal deck
     again = validate_loaded(load_deck(out))
     assert again.status is Status.LEGAL, again.violations

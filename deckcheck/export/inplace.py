@@ -167,7 +167,13 @@ def answer_text(loaded: LoadedDeck, answer: Deck, out_path: Path | None) -> str:
     fmt = loaded.source.format if loaded.source.format in available else "text"
     if is_markdown(loaded.source) and "markdown" in available:
         fmt = "markdown"
-    return render(as_loaded, fmt, out_path)
+    text = render(as_loaded, fmt, out_path)
+    if fmt == "lackey" and loaded.source.headers and not text.lstrip().startswith("<"):
+        # A Lackey-style text file that named its game and format in header lines keeps them:
+        # read back, the answer is judged as the deck was (Lackey's own files have none).
+        end = "\r\n" if "\r\n" in text else "\n"
+        text = "".join(f"{k}: {v}{end}" for k, v in loaded.source.headers.items()) + text
+    return text
 
 
 def rewritten(
