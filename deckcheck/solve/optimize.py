@@ -112,8 +112,8 @@ class Search:
 class Limits:
     """Which decks a search may answer with, and for how long it may look: at most
     ``changes`` copies added plus removed (None: any number), the cards ``keep`` (catalog
-    ids) never removed, every card's copies within what the deck holds or the collection
-    ``owned`` has (card id -> copies; None: any card of the catalog); after ``time_limit``
+    ids) never removed, every card's copies within its cap in ``owned`` (card id -> the most
+    copies the answer may hold, 0 when absent; None: any card of the catalog); after ``time_limit``
     seconds (None: none) the best deck found so far is the answer."""
 
     changes: int | None = None

@@ -383,11 +383,11 @@ def deck_programme(
     placed: bool | None = None,
 ) -> DeckProgramme:
     """The programme of a deck's legal neighbours (see the module): ``keep`` card ids never
-    lose copies, ``owned`` caps each card's copies at what the deck or the collection holds,
-    ``changes`` caps the distance; ``numbers`` are further counts a card may need to reach
-    (cards seen); ``prune`` leaves out cards no answer may hold (a conflict search keeps them,
-    to name the rule); ``placed`` states the deck as placing its cards or not (None: as its
-    file does)."""
+    lose copies, ``owned`` caps each card's copies in all zones (card id -> the most copies,
+    0 when absent: the per-card caps of a collection), ``changes`` caps the distance;
+    ``numbers`` are further counts a card may need to reach (cards seen); ``prune`` leaves out
+    cards no answer may hold (a conflict search keeps them, to name the rule); ``placed``
+    states the deck as placing its cards or not (None: as its file does)."""
     zones, placed_now = model_zones(loaded, placed)
     default = next((z.name for z in loaded.game.zones if z.counted), None)
     rules = loaded.variant.set_aside
@@ -448,7 +448,7 @@ def deck_programme(
         if i in kept and n:
             p.row(dict.fromkeys(mine, 1.0), n, math.inf, KEEP)
         if limit is not None:
-            most = float(max(n, limit))
+            most = float(limit)  # strict: a deck's copies beyond its cap go too
             for v in mine:
                 p.bound(OWNED, v, 0, most)
             if len(mine) > 1 and most > 0:
