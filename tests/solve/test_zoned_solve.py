@@ -224,12 +224,13 @@ def test_fix_on_zoned_decks_is_as_near_as_brute_force(case: str, tmp_path: Path)
         },
     )
     loaded = load_deck(path)
-    result = nearest_legal(loaded, owned=OWNED)
+    # the collection's caps, the deck's own copies in them (as --owned gives them)
+    totals = loaded.deck.counts()
+    caps = {i: max(totals.get(i, 0), OWNED.get(i, 0)) for i in [*totals, *OWNED]}
+    result = nearest_legal(loaded, owned=caps)
     assert result.status == "fixed" and result.proven
     assert result.report is not None and result.report.status is Status.LEGAL
     assert result.distance == expected
-    totals = loaded.deck.counts()
-    caps = {i: max(totals.get(i, 0), OWNED.get(i, 0)) for i in [*totals, *OWNED]}
     for state in _within(loaded, caps, result.distance - 1):
         assert not _legal(_deck(loaded, state)), state
 
@@ -376,9 +377,9 @@ def test_optimize_on_a_zoned_deck_is_as_good_as_brute_force(variant: str, tmp_pa
     conditions = ["type:Personnel>=2"]
     options = OddsOptions(seen=7)
     owned = {FED[1]: 1, DILEMMAS[1]: 1}
-    result, _ = optimize_loaded(loaded, conditions, options, changes=1, owned=owned)
     totals = loaded.deck.counts()
     caps = {i: max(totals.get(i, 0), owned.get(i, 0)) for i in [*totals, *owned]}
+    result, _ = optimize_loaded(loaded, conditions, options, changes=1, owned=caps)
     best = max(
         _chance(near, conditions, options)
         for state in _within(loaded, caps, 1)
