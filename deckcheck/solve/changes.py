@@ -223,9 +223,14 @@ def answer_deck(
         order.setdefault(card_id, len(order))
     rest = sorted((c for c, n in left.items() if n > 0), key=lambda c: order.get(c[0], len(order)))
     for card_id, zone in rest:
-        # a line in the default zone is written without one, as the file's own lines are
-        written = None if zone == default_zone else zone
-        entries.append(DeckEntry(cards[card_id], left[(card_id, zone)], zone=written))
+        entries.append(DeckEntry(cards[card_id], left[(card_id, zone)], zone=zone))
+    if any(e.zone for e in deck.entries):
+        # a file that names zones: its lines without one are its draw deck, and say so (an
+        # export would otherwise place them by type)
+        entries = [e if e.zone else dataclasses.replace(e, zone=default_zone) for e in entries]
+    else:
+        # one that names none stays so (its rules placed the cards by type: the answer's too)
+        entries = [dataclasses.replace(e, zone=None) if e.zone else e for e in entries]
     before = deck.counts()
     after: dict[str, int] = {}
     for (card_id, _), n in cells.items():

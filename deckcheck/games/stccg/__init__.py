@@ -16,13 +16,8 @@ from deckcheck.games.stccg.rules import RULES, seed_cards
 def placed_deck(deck: Deck) -> Deck:
     """The deck with a zone for every line whose file named none: missions under Missions, the
     seeded copies (every dilemma and artifact, one Outpost per affiliation, …) under Seed+Dil,
-    the rest in the draw deck (a second Outpost of one affiliation is played from the hand).
-    Where the file names zones, a line without one is in the draw deck (Lackey's first
-    lines), as the rules read it."""
+    the rest in the draw deck (a second Outpost of one affiliation is played from the hand)."""
     constants = GAME.spec.constants
-    if any(e.zone for e in deck.entries):
-        first = GAME.zones[0].name
-        return replace(deck, entries=tuple(replace(e, zone=e.zone or first) for e in deck.entries))
     seeded: Counter[str] = Counter()
     for part in seed_cards(deck, GAME.bundled_catalog(), constants):
         seeded[part.card.id] += part.count
