@@ -202,6 +202,14 @@ def answer_deck(
     is in ``default_zone``. The changes list the deck's own cards first, in its order."""
     deck = loaded.deck
     cards = {c.id: c for c in loaded.catalog}
+    zoned = any(e.zone for e in deck.entries)
+    if not zoned:
+        # a file that names no zone stays so (its rules placed the cards by type: the
+        # answer's too): every copy in its one zone
+        merged: dict[Cell, int] = {}
+        for (card_id, _), n in cells.items():
+            merged[(card_id, default_zone)] = merged.get((card_id, default_zone), 0) + n
+        cells = merged
     left = dict(cells)
     first: dict[Cell, int] = {}
     held: dict[Cell, int] = {}
@@ -224,12 +232,11 @@ def answer_deck(
     rest = sorted((c for c, n in left.items() if n > 0), key=lambda c: order.get(c[0], len(order)))
     for card_id, zone in rest:
         entries.append(DeckEntry(cards[card_id], left[(card_id, zone)], zone=zone))
-    if any(e.zone for e in deck.entries):
+    if zoned:
         # a file that names zones: its lines without one are its draw deck, and say so (an
         # export would otherwise place them by type)
         entries = [e if e.zone else dataclasses.replace(e, zone=default_zone) for e in entries]
     else:
-        # one that names none stays so (its rules placed the cards by type: the answer's too)
         entries = [dataclasses.replace(e, zone=None) if e.zone else e for e in entries]
     before = deck.counts()
     after: dict[str, int] = {}
