@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import shutil
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -409,34 +410,47 @@ def test_optimize_answers_shared_lackey_decks_under_modern(name: str) -> None:
 # ------------------------------------------------------------ answers a player would choose
 
 
-def test_fix_adds_the_outpost_of_the_decks_own_affiliation(tmp_path: Path) -> None:
-    klingons = _cards("Personnel", 1, "Klingon")
-    path = _write(
+def _klingon_deck(tmp_path: Path) -> Path:
+    """A Warp Speed deck of Klingons with no Outpost: one must be added."""
+    return _write(
         tmp_path,
         "warp-speed",
         {
-            "Deck": [(20, klingons[0])],
+            "Deck": [(20, _cards("Personnel", 1, "Klingon")[0])],
             "Missions": [(1, m) for m in MISSIONS[:3]],
             "Seed+Dil": [(1, DILEMMAS[0])],
         },
     )
-    result = fix_deck(str(path))
+
+
+def test_fix_adds_the_outpost_of_the_decks_own_affiliation(tmp_path: Path) -> None:
+    result = fix_deck(str(_klingon_deck(tmp_path)))
     assert result.distance == 1
     (added,) = result.changes
     assert added.card.id == KLINGON_OUTPOST and added.delta == 1
 
 
 def test_prefer_stays_first_among_the_tie_breaks(tmp_path: Path) -> None:
-    klingons = _cards("Personnel", 1, "Klingon")
-    path = _write(
-        tmp_path,
-        "warp-speed",
-        {
-            "Deck": [(20, klingons[0])],
-            "Missions": [(1, m) for m in MISSIONS[:3]],
-            "Seed+Dil": [(1, DILEMMAS[0])],
-        },
-    )
-    result = fix_deck(str(path), prefer="Federation Outpost")
+    result = fix_deck(str(_klingon_deck(tmp_path)), prefer="Federation Outpost")
     (added,) = result.changes
     assert added.card.id == OUTPOST
+
+
+def test_optimize_adds_a_card_of_the_decks_own_colour(tmp_path: Path) -> None:
+    """A blue Ren Dhark deck without actions: a blue action and a red one give the same
+    chance; the blue one is added, and no warning comes with it."""
+    examples = Path(__file__).resolve().parents[2] / "examples" / "ren-dhark"
+    shutil.copy(examples / "resource-points.toml", tmp_path)
+    text = (examples / "terra-custom.txt").read_text(encoding="utf-8")
+    drop = ("Antisféra", "Stopař", "Zlatý", "Globální")
+    path = tmp_path / "blue.txt"
+    path.write_text(
+        "\n".join(line for line in text.splitlines() if not line.startswith(drop)) + "\n",
+        encoding="utf-8",
+    )
+    loaded = load_deck(path)
+    result, _ = optimize_loaded(loaded, ["type:action>=1"], OddsOptions(turn=2), changes=2)
+    assert result.status == "optimal" and result.changes
+    assert all(c.card.get("colour") == "blue" for c in result.changes if c.delta > 0)
+    assert result.report is not None
+    assert not [v for v in result.report.violations if v.severity is Severity.WARNING]
