@@ -603,10 +603,10 @@ def search(
     simulated = unreachable = checked = 0
     stopped = False
 
-    def reach(mix: tuple[int, ...]) -> tuple[int, tuple[float, ...] | None]:
+    def reach(mix: tuple[int, ...]) -> tuple[int, tuple[float, ...] | None, float]:
         fixed = {v: (float(n), float(n)) for v, n in zip(model.pile_var, mix, strict=True)}
         got = p.solve({DISTANCE: 1.0}, bounds=fixed, time_limit=MILP_TIME_LIMIT)
-        return got.status, got.x
+        return got.status, got.x, got.objective
 
     # One pass, most promising mixes first. A mix that scores more than the best deck in hand
     # is asked of the solver at once, so that the best in hand rises early and the bound
@@ -629,7 +629,7 @@ def search(
             value < best_p or (value == best_p and _gap(mix, origin) >= best_distance)
         ):
             continue  # no better, and no nearer: a change moves one card of the pile at most
-        status, x = reach(mix)
+        status, x, nearest = reach(mix)
         checked += 1
         if x is None:
             if status == 2:
@@ -637,7 +637,7 @@ def search(
                 continue
             stopped = True  # the solver's own limit: this mix is unknown
             break
-        gone = model.deck.distance(x)
+        gone = round(nearest)  # the distance, which the solve minimised
         if best_p is None or value > best_p or gone < best_distance:
             best_x, best_mix, best_p, best_distance = x, mix, value, gone
     if progress is not None and not stopped:

@@ -67,31 +67,43 @@ class Programme:
         self.weights: dict[str, Terms] = {}
         self._reduced: Any = None
         self._structure: Any = None
+        self._bounds_of: dict[frozenset[str] | None, Any] = {}
+        self._vectors: dict[str, Any] = {}
+        self._order: Any = None
 
     def var(self, low: float, high: float, integer: bool = True) -> int:
         """A new variable's index."""
         self.lower.append(float(low))
         self.upper.append(float(high))
         self.integer.append(integer)
-        self._reduced = self._structure = None
+        self._forget(structure=True)
         return len(self.lower) - 1
 
     def row(self, terms: Mapping[int, float], low: float, high: float, group: str = "") -> None:
         """``low <= sum(k * x) <= high``, dropped with its group when a solve leaves it out."""
         self.rows.append(({v: float(k) for v, k in terms.items() if k}, low, high, group))
-        self._reduced = self._structure = None
+        self._forget(structure=True)
 
     def bound(self, group: str, v: int, low: float, high: float) -> None:
         """Bounds of a variable that hold while ``group`` does."""
         self.bound_groups.setdefault(group, {})[v] = (float(low), float(high))
-        self._reduced = self._structure = None
+        self._forget(structure=True)
 
     def weigh(self, name: str, terms: Mapping[int, float]) -> None:
         """An objective a solve may minimise (or hold within bounds), by name."""
         weights = {v: float(k) for v, k in terms.items() if k}
         if self.weights.get(name) != weights:
             self.weights[name] = weights
-            self._reduced = None
+            self._forget()
+
+    def _forget(self, structure: bool = False) -> None:
+        """Drop what was worked out from the variables, rows and objectives."""
+        self._reduced = None
+        self._vectors = {}
+        self._order = None
+        if structure:
+            self._structure = None
+            self._bounds_of = {}
 
     def state(
         self, c: Linear, resolve: Callable[[str], Mapping[int, float]], group: str = ""
@@ -216,27 +228,22 @@ class Programme:
         held at its least while a tie is broken)."""
         from scipy.optimize import Bounds, LinearConstraint, milp
 
-        members, reps, of, reduced, np = self._merged()
-        lower = list(self.lower)
-        upper = list(self.upper)
-        for group, given in self.bound_groups.items():
-            if groups is not None and group not in groups:
-                continue
-            for v, (lo, hi) in given.items():
+        members, _, of, reduced, np = self._merged()
+        lower, upper = self._bounds(groups)
+        if bounds:
+            lower, upper = lower.copy(), upper.copy()
+            for v, (lo, hi) in bounds.items():
+                if len(members[of[v]]) != 1:
+                    raise ValueError("bounds of a variable merged with others")
                 lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
-        for v, (lo, hi) in (bounds or {}).items():
-            if len(members[of[v]]) != 1:
-                raise ValueError("bounds of a variable merged with others")
-            lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
-        if any(lo > hi for lo, hi in zip(lower, upper, strict=True)):
+        if (lower > upper).any():
             return Solved(INFEASIBLE, None, math.nan)
-        lb = np.array([sum(lower[c] for c in m) for m in members])
-        ub = np.array([sum(upper[c] for c in m) for m in members])
-        c = np.zeros(len(members))
+        size = len(members)
+        lb = np.bincount(of, weights=lower, minlength=size)
+        ub = np.bincount(of, weights=upper, minlength=size)
+        c = np.zeros(size)
         for name, factor in (objective or {}).items():
-            for v, w in self.weights[name].items():
-                if v == members[of[v]][0]:  # a group's members share their weight
-                    c[of[v]] += factor * w
+            c += factor * self._weight_vector(name)
         for v, k in (cost or {}).items():
             if len(members[of[v]]) != 1:
                 raise ValueError("a cost on a variable merged with others")
@@ -253,12 +260,9 @@ class Programme:
             matrix = reduced if len(keep) == len(self.rows) else reduced[keep, :]
             constraints.append(LinearConstraint(matrix, lows, highs))
         for name, low, high in held:
-            row = np.zeros(len(members))
-            for v, w in self.weights[name].items():
-                if v == members[of[v]][0]:
-                    row[of[v]] = w
+            row = self._weight_vector(name)
             constraints.append(LinearConstraint(row.reshape(1, -1), [low], [high]))
-        integrality = np.array([0 if relax else int(self.integer[r]) for r in reps])
+        integrality = np.zeros(size) if relax else self._integrality()
         result = milp(
             c,
             integrality=integrality,
@@ -268,21 +272,63 @@ class Programme:
         )
         if result.x is None:
             return Solved(int(result.status), None, math.nan)
-        x = [0.0] * len(self.lower)
-        for m, total in zip(members, result.x, strict=True):
-            if len(m) == 1:
-                x[m[0]] = float(total) if relax else float(round(total))
-                continue
-            left = round(float(total))
-            for col in m:  # every member its lower bound, then the rest in order
-                x[col] = lower[col]
-                left -= round(lower[col])
-            for col in m:
-                room = upper[col] - x[col]
-                step = min(left, room) if math.isfinite(room) else left
-                x[col] += max(step, 0)
-                left -= max(step, 0)
-        return Solved(int(result.status), tuple(x), float(result.fun))
+        totals = result.x if relax else np.round(result.x)
+        return Solved(int(result.status), self._spread(totals, lb, lower, upper), float(result.fun))
+
+    def _bounds(self, groups: set[str] | None) -> tuple[Any, Any]:
+        """Every variable's bounds with the bounds of ``groups`` (None: all), as arrays."""
+        key = None if groups is None else frozenset(groups)
+        cached = self._bounds_of.get(key)
+        if cached is None:
+            from deckcheck.core.numeric import np
+
+            lower = np.array(self.lower, dtype=float)
+            upper = np.array(self.upper, dtype=float)
+            for group, given in self.bound_groups.items():
+                if groups is not None and group not in groups:
+                    continue
+                for v, (lo, hi) in given.items():
+                    lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
+            cached = self._bounds_of[key] = (lower, upper)
+        return cached
+
+    def _weight_vector(self, name: str) -> Any:
+        """An objective over the solver's variables (a group's members share its weight)."""
+        members, _, of, _, np = self._merged()
+        cached = self._vectors.get(name)
+        if cached is None:
+            cached = np.zeros(len(members))
+            for v, w in self.weights[name].items():
+                cached[of[v]] = w
+            self._vectors[name] = cached
+        return cached
+
+    def _integrality(self) -> Any:
+        _, reps, _, _, np = self._merged()
+        return np.array([int(self.integer[r]) for r in reps])
+
+    def _spread(self, totals: Any, lb: Any, lower: Any, upper: Any) -> tuple[float, ...]:
+        """Each group's total shared out among its members: every member its lower bound,
+        then the rest in the members' order, each up to its upper bound (any split is as
+        good: they are alike)."""
+        members, _, of, _, np = self._merged()
+        order = self._order
+        if order is None:
+            order = self._order = np.concatenate([np.array(m, dtype=int) for m in members])
+        grp = of[order]
+        low = lower[order]
+        room = np.minimum(upper[order] - low, 1e12)
+        ends = np.cumsum(room)
+        starts = ends - room
+        # the room of the group's members before each one (members are contiguous in order)
+        first = np.zeros(len(members))
+        firsts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
+        first[grp[firsts]] = starts[firsts]
+        before = starts - first[grp]
+        take = np.clip((totals - lb)[grp] - before, 0, room)
+        x = np.zeros(len(self.lower))
+        x[order] = low + take
+        return tuple(x.tolist())
 
 
 # ------------------------------------------------------------------------------ a deck
