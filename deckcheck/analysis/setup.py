@@ -9,6 +9,7 @@ from __future__ import annotations
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.text import plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
@@ -82,7 +83,7 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
     if opening is None:
         piles = ", ".join(f"{loaded.game.id}:{p}" for p in spec.piles) or "none"
         raise UsageError(
-            f"{loaded.game.id} {spec.game.deck_noun}s are not drawn from; "
+            f"{loaded.game.id} {plural_noun(spec.game.deck_noun, None)} are not drawn from; "
             f"its random piles are: {piles}",
             source=loaded.deck.label,
         )
