@@ -123,25 +123,6 @@ def _unstated(stated: Mapping[str, RuleConstraints]) -> list[str]:
     ]
 
 
-def _side_errors(loaded: LoadedDeck) -> list[str]:
-    """The rules the deck's side zones break on their own (a Q's Tent of 14 cards): fix
-    changes the counted deck only, so no answer mends them."""
-    side = {e.card.id for e in loaded.deck.side}
-    if not side:
-        return []
-    report = validate_loaded(loaded)
-    return sorted(
-        {
-            v.code
-            for v in report.violations
-            if v.severity is Severity.ERROR
-            and v.cards
-            and set(v.cards) <= side
-            and not set(v.cards) & set(loaded.deck.counts())
-        }
-    )
-
-
 def _solve_nearest(
     loaded: LoadedDeck,
     keep: Sequence[str],
@@ -181,18 +162,6 @@ def nearest_legal(
     if before.status is Status.LEGAL and within:
         return FixResult(**base, status="legal", before=before, report=before, proven=True)
     started = time.perf_counter()
-    side = _side_errors(loaded)
-    if side:
-        return FixResult(
-            **base,
-            status=UNREACHABLE,
-            before=before,
-            conflict=tuple(side),
-            reasons=tuple(
-                f"{code}: broken by the side zones, which fix leaves as they are" for code in side
-            ),
-            seconds=time.perf_counter() - started,
-        )
     model, first = _solve_nearest(loaded, keep_ids, owned, preferred)
     if model.placed and first.status == OPTIMAL:
         # An answer that leaves no card in the file's seed zones is judged as placing its
@@ -249,6 +218,21 @@ def nearest_legal(
         notes.append(f"the solver stopped at its limit of {TIME_LIMIT:.0f} s: not proven minimal")
     if report.status is Status.ILLEGAL:
         failing = sorted({v.code for v in report.violations if v.severity is Severity.ERROR})
+        bare = dataclasses.replace(loaded, deck=dataclasses.replace(deck, side=()))
+        if deck.side and validate_loaded(bare).status is not Status.ILLEGAL:
+            # the side zones (a Q's Tent) break it, and fix changes the counted deck only
+            return FixResult(
+                **base,
+                status=UNREACHABLE,
+                before=before,
+                conflict=tuple(failing),
+                reasons=tuple(
+                    f"{code}: broken by the side zones, which fix leaves as they are"
+                    for code in failing
+                ),
+                notes=tuple(notes),
+                seconds=seconds,
+            )
         if all(code in stated and not stated[code].exact for code in failing):
             # a rule the programme cannot state broke on the answer: no legal deck found
             # (not proven that none exists)

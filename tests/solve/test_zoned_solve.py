@@ -456,3 +456,46 @@ def test_optimize_adds_a_card_of_the_decks_own_colour(tmp_path: Path) -> None:
     assert all(c.card.get("colour") == "blue" for c in result.changes if c.delta > 0)
     assert result.report is not None
     assert not [v for v in result.report.violations if v.severity is Severity.WARNING]
+
+
+# ------------------------------------------------------------ never an illegal answer
+
+
+def test_side_zones_that_break_a_rule_leave_no_legal_deck(tmp_path: Path) -> None:
+    zones = {
+        "Deck": [(20, FED[0])],
+        "Missions": [(1, m) for m in MISSIONS[:4]],
+        "Seed+Dil": [(1, OUTPOST), (1, DILEMMAS[0])],
+        "QsTent": [(2, DILEMMAS[1])],  # no two cards alike in Q's Tent
+    }
+    result = fix_deck(str(_write(tmp_path, "warp-speed", zones)))
+    assert result.status == "unreachable" and result.conflict == ("stccg.side-decks",)
+    assert "side zones" in result.reasons[0] and result.exit_code == 1
+
+
+def test_an_answer_that_fails_its_check_is_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rule whose constraints wrongly say nothing: the answer would break it; it is never
+    shown, the command exits 2."""
+    from conftest import invoke
+
+    from deckcheck.games.base import CodeRule
+    from deckcheck.games.linear import RuleConstraints
+
+    rule = GAME.rules["stccg.mission-copies"]
+    assert isinstance(rule, CodeRule)
+    silent = dataclasses.replace(
+        rule, constraints=lambda c, v: RuleConstraints(rule.check.__name__)
+    )
+    monkeypatch.setitem(GAME.rules, "stccg.mission-copies", silent)  # type: ignore[index]
+    zones = {
+        "Deck": [(30, FED[0])],
+        "Missions": [(1, m) for m in MISSIONS[:5]] + [(1, MISSIONS[0])],
+        "Seed+Dil": [(1, HQ), (1, DILEMMAS[0])],
+    }
+    path = _write(tmp_path, "modern", zones)
+    with pytest.raises(InternalError):
+        fix_deck(str(path))
+    result = invoke(["fix", str(path)])
+    assert result.exit_code == 2 and "internal error" in result.output
