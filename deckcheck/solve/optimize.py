@@ -45,7 +45,7 @@ from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.compare import Comparison
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
-from deckcheck.games.setaside import placement
+from deckcheck.games.setaside import placement, with_seeded_zones
 from deckcheck.solve.changes import UNREACHABLE
 from deckcheck.solve.programme import (
     DISTANCE,
@@ -361,7 +361,10 @@ def _aside_rules(setup: DrawSetup, deck: DeckProgramme) -> list[Any]:
     does not has its cards placed by type (the ``fallback`` rules)."""
     if setup.builtin_pile:
         return []
-    return list(placement(setup.opening.set_aside, deck.placed))
+    # as the draw pile of odds takes them: the rules, then the zones a file seeds
+    rules = with_seeded_zones(setup.opening.set_aside, deck.loaded.game.spec.zones)
+    # fallback rules (placing cards by type) apply to a file that places none, and it stays so
+    return list(placement(rules, deck.placed or not any(r.fallback for r in rules)))
 
 
 def _any(card: Card) -> bool:
