@@ -361,8 +361,11 @@ def _aside_rules(setup: DrawSetup, deck: DeckProgramme) -> list[Any]:
     does not has its cards placed by type (the ``fallback`` rules)."""
     if setup.builtin_pile:
         return []
-    # as the draw pile of odds takes them: the rules, then the zones a file seeds
-    rules = with_seeded_zones(setup.opening.set_aside, deck.loaded.game.spec.zones)
+    rules: Sequence[Any] = setup.opening.set_aside
+    if any(e.zone for e in deck.loaded.deck.entries):
+        # as the draw pile of odds takes them: the rules, then the zones a file seeds (a file
+        # that names no zone stays so: the answer too)
+        rules = with_seeded_zones(rules, deck.loaded.game.spec.zones)
     # fallback rules (placing cards by type) apply to a file that places none, and it stays so
     return list(placement(rules, deck.placed or not any(r.fallback for r in rules)))
 
