@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckcheck.catalog.model import Card
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.games.linear import Linear, RuleConstraints, split_zone
@@ -554,9 +553,3 @@ def _distance(model: DeckProgramme) -> None:
         p.row(lost, 0, math.inf)
         weights[d] = 1.0
     p.weigh(DISTANCE, weights)
-
-
-def card_of(model: DeckProgramme) -> Callable[[str], Card]:
-    """Card id -> card of the deck's catalog."""
-    cards = {c.id: c for c in model.loaded.catalog}
-    return cards.__getitem__
