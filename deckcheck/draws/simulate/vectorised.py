@@ -24,9 +24,7 @@ answer. By case:
 
 Long runs are split into fixed chunks, each with its own stream from
 ``SeedSequence(seed).spawn`` (numpy not promising stable streams across releases, a seed gives
-the same result with one numpy version). Everything runs in this process: a default run
-(a million deals, one chunk) never split across processes, so worker processes saved nothing
-(``bench/bench_simulate.py --processes`` measures it).
+the same result with one numpy version). Everything runs in this process.
 """
 
 from __future__ import annotations
