@@ -61,7 +61,7 @@ def main() -> int:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     from deckcheck.commands.build import BuildSession
-    from deckcheck.tui.playtest import deal
+    from deckcheck.builder.playtest import deal
 
     print(f"machine: {machine()}, one core")
     worst = 0.0

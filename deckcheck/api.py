@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     )
     from deckcheck.analysis.stats import StatsReport
     from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.collection import CollectionEdit
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
+    from deckcheck.commands.owned import OwnedReport
     from deckcheck.commands.tune import TuneReport
     from deckcheck.decks.verdict import Validation
     from deckcheck.games.catalog_check import CatalogCheck
@@ -49,6 +51,7 @@ __all__ = [
     "CardSearch",
     "CatalogCheck",
     "CatalogTemplate",
+    "CollectionEdit",
     "DeckDiff",
     "DistributionReport",
     "EditResult",
@@ -60,6 +63,7 @@ __all__ = [
     "NewDeck",
     "OddsReport",
     "OptimizeResult",
+    "OwnedReport",
     "Result",
     "StatsReport",
     "SuggestedValidation",
@@ -69,6 +73,8 @@ __all__ = [
     "cards",
     "catalog_check",
     "catalog_template",
+    "collection_add",
+    "collection_remove",
     "diff",
     "distribution",
     "export",
@@ -79,6 +85,7 @@ __all__ = [
     "odds",
     "odds_deckless",
     "optimize",
+    "owned",
     "parse_settings",
     "remove",
     "simulate",
@@ -178,10 +185,15 @@ def fix(
     game: str | None = None,
     variant: str | None = None,
     params: Mapping[str, str | int] | None = None,
+    collection: str | Path | None = None,
+    reserve: Sequence[str | Path] = (),
 ) -> FixResult:
     """The nearest legal deck, fewest copies added plus removed, proven minimal by the solver;
     ``write`` replaces the file (keeping ``DECK.bak``), ``output`` writes the answer elsewhere.
-    Exit code 1 when no legal deck can be reached (the result names the rules)."""
+    ``collection`` (with ``reserve``: decks, or folders of them, whose copies stay theirs):
+    the answer's copies of each card come out of what the collection holds beyond what the
+    reserved decks need. Exit code 1 when no legal deck can be reached (the result names the
+    rules)."""
     from deckcheck.commands.fix import fix_deck
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import make_context
@@ -193,6 +205,8 @@ def fix(
         prefer=prefer,
         target=AnswerTarget(write, output, force),
         context=make_context(catalogs, game, variant, params),
+        collection=collection,
+        reserve=reserve,
     )
 
 
@@ -217,13 +231,16 @@ def optimize(
     variant: str | None = None,
     params: Mapping[str, str | int] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    collection: str | Path | None = None,
+    reserve: Sequence[str | Path] = (),
 ) -> OptimizeResult:
     """The legal deck within ``changes`` copies changed (any number: None), of catalog cards
     or of the collection ``owned``, keeping ``keep``, with the best exact chance that all
     ``conditions`` hold, and the proof that no such deck does better (``status``
     ``"optimal"``); ``time_limit`` seconds cut the search short (``"best found"``, with the
     bound on what could still be gained). Build the best deck from your collection: a deck
-    made by :func:`new` and ``owned``."""
+    made by :func:`new` and ``owned``; or ``collection`` with ``reserve`` (as :func:`fix`
+    takes them): the copies the reserved decks need stay theirs."""
     from deckcheck.commands.optimize import optimize_deck
     from deckcheck.export.inplace import AnswerTarget
     from deckcheck.games.context import make_context
@@ -240,7 +257,27 @@ def optimize(
         time_limit=time_limit,
         context=make_context(catalogs, game, variant, params),
         progress=progress,
+        collection=collection,
+        reserve=reserve,
     )
+
+
+def owned(
+    decks: Sequence[str | Path],
+    collection: str | Path,
+    *,
+    most: bool = False,
+    catalogs: Paths = (),
+) -> OwnedReport:
+    """Whether the collection (a deck file, or a folder of them) builds all ``decks`` (files,
+    or folders of deck files) at the same time; if not, the least to acquire, card by card,
+    proven minimal, with the decks contending for each card; ``most``: also the largest set of
+    the decks buildable at once, proven (exit code 0: all at once, 1: not, 2: a deck could not
+    be read)."""
+    from deckcheck.commands.owned import owned_decks
+    from deckcheck.games.context import make_context
+
+    return owned_decks(decks, collection, most=most, context=make_context(catalogs))
 
 
 def odds(
@@ -462,6 +499,39 @@ def remove(
     return edit_deck(deck, card, count, remove=True, zone=zone, context=context, listed=listed)
 
 
+def collection_add(
+    collection: str | Path,
+    card: str,
+    count: int = 1,
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> CollectionEdit:
+    """Add copies of a card to a collection file in place (as :func:`add` edits a deck: its
+    format kept, checked, written atomically); the card's game is the file's, ``game``, or the
+    one whose catalog knows it."""
+    from deckcheck.commands.collection import edit_collection
+    from deckcheck.games.context import make_context
+
+    return edit_collection(collection, card, count, context=make_context(catalogs, game))
+
+
+def collection_remove(
+    collection: str | Path,
+    card: str,
+    count: int = 1,
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+) -> CollectionEdit:
+    """Take copies of a card out of a collection file in place (a line at 0 copies goes)."""
+    from deckcheck.commands.collection import edit_collection
+    from deckcheck.games.context import make_context
+
+    context = make_context(catalogs, game)
+    return edit_collection(collection, card, count, remove=True, context=context)
+
+
 def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
     """Cards added, removed and changed between two decks of one game, and the rule totals."""
     from deckcheck.commands.diff import diff_decks
@@ -591,6 +661,7 @@ def odds_options(
 _LAZY = {
     "CardSearch": ("deckcheck.commands.cards", "CardSearch"),
     "CatalogCheck": ("deckcheck.games.catalog_check", "CatalogCheck"),
+    "CollectionEdit": ("deckcheck.commands.collection", "CollectionEdit"),
     "CatalogTemplate": ("deckcheck.games.catalog_template", "CatalogTemplate"),
     "DeckDiff": ("deckcheck.commands.diff", "DeckDiff"),
     "DistributionReport": ("deckcheck.analysis.anyof", "DistributionReport"),
@@ -600,6 +671,7 @@ _LAZY = {
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
+    "OwnedReport": ("deckcheck.commands.owned", "OwnedReport"),
     "StatsReport": ("deckcheck.analysis.stats", "StatsReport"),
     "SuggestedValidation": ("deckcheck.commands.fix", "SuggestedValidation"),
     "TuneReport": ("deckcheck.commands.tune", "TuneReport"),

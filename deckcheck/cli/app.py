@@ -84,6 +84,13 @@ catalog_app = typer.Typer(
     "Example: [bold]deckcheck catalog template planetary-conquerors > my-set.toml[/]",
 )
 app.add_typer(catalog_app, name="catalog")
+collection_app = typer.Typer(
+    cls=ReadableGroup,
+    no_args_is_help=True,
+    help="Edit your collection file: copies of a card added or removed in place.\n\n"
+    'Example: [bold]deckcheck collection add my-cards.txt "POINT OF" 2[/]',
+)
+app.add_typer(collection_app, name="collection")
 
 
 def _print_version(wanted: bool) -> None:
@@ -558,6 +565,25 @@ def export(
     return show(result, False, render.exported)
 
 
+TakeFromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--collection",
+        metavar="FILE",
+        help="Your collection (a deck file listing your cards): the deck's copies come out of it.",
+    ),
+]
+ReserveOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--reserve",
+        metavar="DECK",
+        help="A deck (or folder of decks) whose copies of the collection stay its own "
+        "(repeatable; needs --collection).",
+    ),
+]
+
+
 @_command(app)
 def fix(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin).")],
@@ -576,6 +602,8 @@ def fix(
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
+    collection: TakeFromOpt = None,
+    reserve: ReserveOpt = None,
     prefer: Annotated[
         str | None,
         typer.Option(
@@ -614,6 +642,9 @@ def fix(
     Exit code 0: the answer (or the deck) is legal; 1: no legal deck is reachable (the rules
     that cannot be met are named), or the answer breaks a rule checked on it only.
 
+    With --collection FILE and --reserve DECK...: build or repair the deck from your
+    collection without taking the copies the reserved decks use.
+
     Example: [bold]deckcheck fix my-deck.txt --keep "POINT OF" --write[/]
     """
     from deckcheck import api
@@ -623,6 +654,8 @@ def fix(
         keep=keep or [],
         owned=owned,
         prefer=prefer,
+        collection=collection,
+        reserve=reserve or [],
         write=write,
         output=output,
         force=force,
@@ -661,6 +694,8 @@ def optimize(
             help="A deck file listing your collection: every card's copies stay within it.",
         ),
     ] = None,
+    collection: TakeFromOpt = None,
+    reserve: ReserveOpt = None,
     keep: Annotated[
         list[str] | None,
         typer.Option(
@@ -703,7 +738,8 @@ def optimize(
     decks within --changes K copies of DECK (of your collection with --owned; --keep cards
     kept), the one where the conditions most likely hold by the turn asked, with the game's
     mulligan and look-ahead played optimally, exactly as odds computes it. Build the best deck
-    from your collection: optimize a deck made by new, with --owned.
+    from your collection: optimize a deck made by new, with --owned; or with --collection
+    FILE --reserve DECK..., keeping the copies your other decks use.
 
     Exit code 0: an answer (status optimal, or best found when cut short); 1: no legal deck
     within the limits.
@@ -722,6 +758,8 @@ def optimize(
             second=second,
             changes=changes,
             owned=owned,
+            collection=collection,
+            reserve=reserve or [],
             keep=keep or [],
             time_limit=time_limit,
             write=write,
@@ -736,6 +774,48 @@ def optimize(
             progress=progress,
         )
     return show(result, json_out, render.optimized)
+
+
+CollectionOpt = Annotated[
+    str,
+    typer.Option(
+        "--collection",
+        metavar="FILE",
+        help="Your collection: a deck file listing the cards you own (or a folder of them).",
+    ),
+]
+
+
+@_command(app)
+def owned(
+    decks: Annotated[
+        list[str],
+        typer.Argument(
+            help="Deck files, or a folder: every deck file in it.", metavar="DECK...|DIR"
+        ),
+    ],
+    collection: CollectionOpt,
+    most: Annotated[
+        bool,
+        typer.Option("--most", help="Also the largest set of the decks buildable at once."),
+    ] = False,
+    catalog: CatalogOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Can your collection build all these decks at the same time? Each deck's standing on
+    its own, and if not all at once, the fewest extra copies to acquire, card by card (proven
+    minimal), with the decks contending for each; --most adds the largest set of the decks
+    buildable at once (a proven maximum). A copy in each zone counts, side zones too.
+
+    Exit code 0: all can be built at once; 1: not; 2: a file could not be read.
+
+    Example: [bold]deckcheck owned examples/the-drake --collection
+    examples/my-collection.txt --most[/]
+    """
+    from deckcheck import api
+
+    result = api.owned(decks, collection, most=most, catalogs=catalog or [])
+    return show(result, json_out, render.owned)
 
 
 ZoneOpt = Annotated[
@@ -885,6 +965,56 @@ def remove(
     return _edit(True, deck, cards, zone, catalog, game, variant, json_out)
 
 
+def _collection_edit(
+    remove: bool,
+    collection: str,
+    card: str,
+    count: int,
+    catalog: list[Path] | None,
+    game: str | None,
+    json_out: bool,
+) -> int:
+    from deckcheck import api
+
+    edit = api.collection_remove if remove else api.collection_add
+    result = edit(collection, card, count, catalogs=catalog or [], game=game)
+    return show(result, json_out, render.collection_edited)
+
+
+@_command(collection_app, "add")
+def collection_add(
+    collection: Annotated[str, typer.Argument(help="The collection file to edit in place.")],
+    card: Annotated[str, typer.Argument(help="The card (name or id).")],
+    count: Annotated[int, typer.Argument(help="Copies to add.", min=1)] = 1,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Add copies of a card to your collection file, keeping its format, comments and order
+    (written atomically, as add edits a deck). A file that names no game may mix games: the
+    card goes among its game's lines.
+
+    Example: [bold]deckcheck collection add my-cards.txt "POINT OF" 2[/]
+    """
+    return _collection_edit(False, collection, card, count, catalog, game, json_out)
+
+
+@_command(collection_app, "remove")
+def collection_remove(
+    collection: Annotated[str, typer.Argument(help="The collection file to edit in place.")],
+    card: Annotated[str, typer.Argument(help="The card (name or id).")],
+    count: Annotated[int, typer.Argument(help="Copies to remove.", min=1)] = 1,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """Remove copies of a card from your collection file (a line at 0 copies goes).
+
+    Example: [bold]deckcheck collection remove my-cards.txt "POINT OF" 1[/]
+    """
+    return _collection_edit(True, collection, card, count, catalog, game, json_out)
+
+
 @_command(app)
 def build(
     deck: Annotated[str, typer.Argument(help="The deck file (a new one is made on first save).")],
@@ -908,8 +1038,11 @@ def build(
 ) -> int:
     """Build a deck on one screen: search the game's cards, add and remove them, and watch
     every rule's standing, the odds by turn and a playtest hand change with each edit; save
-    keeps the file's format (as add/remove do). Keys: / search, Enter add, +/- on the deck,
-    s save, u undo, Ctrl+R redo, h hand, q quit.
+    keeps the file's format (as add/remove do). Keys: / search (Enter adds the highlighted
+    card, Down goes to the list), panes 1 cards, 2 deck, 3 standing, 4 odds, 5 playtest (Tab
+    cycles), Esc leaves a text box, +/- one copy more or fewer, s save, u undo, Ctrl+R redo,
+    h new hand, m mulligan (for a return: Enter marks the cards), o optimal, d draw, q quit.
+    Needs a terminal of at least 80x24.
 
     Example: [bold]deckcheck build my-deck.txt --game stccg-1e[/]
     """

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from deckcheck.analysis.odds import OddsReport
     from deckcheck.catalog.model import Card
     from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.collection import CollectionEdit
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
+    from deckcheck.commands.owned import CardShort, OwnedReport
     from deckcheck.decks.verdict import Missing, Validation
     from deckcheck.games.catalog_check import CatalogCheck
     from deckcheck.games.catalog_template import CatalogTemplate
@@ -454,6 +456,124 @@ def _missing(missing: Sequence[Missing]) -> None:
                 (f"  {m.id} · {m.owned} of {m.needed} owned", "dim"),
             )
         )
+
+
+SHORT_SHOWN = 3
+"""Cards a deck lacks named in its row of the ``owned`` table, when it lacks no more (--json
+lists them all)."""
+
+
+def owned(result: OwnedReport) -> None:
+    """The collection, a table of the decks (each on its own: buildable, or what it lacks),
+    then whether all can be built at once and, if not, the copies to acquire card by card with
+    the decks contending for each; with --most the largest set buildable at once. Decks of one
+    folder are shown by file name, under the folder's."""
+    from rich.table import Table
+    from rich.text import Text
+
+    console = stdout()
+    held = result.collection
+    products = ", ".join(f"{p.copies}× {p.name} ({p.game})" for p in held.products)
+    say(
+        console,
+        ("collection ", "bold"),
+        held.label,
+        (
+            f" · {plural(held.size, 'card')}" + (f" · products: {products}" if products else ""),
+            "dim",
+        ),
+    )
+    for row in result.decks:
+        if row.error is not None:
+            error(row.error)
+    folders = {str(Path(row.deck).parent) for row in result.decks}
+    one_folder = len(folders) == 1 and len(result.decks) > 1
+    if one_folder:
+        say(console, ("decks in ", "bold"), folders.pop())
+
+    def shown(deck: str) -> str:
+        return Path(deck).name if one_folder else deck
+
+    table = Table(box=None, pad_edge=False)
+    table.add_column("deck", overflow="fold")
+    table.add_column("game")
+    table.add_column("cards", justify="right")
+    table.add_column("on its own")
+    if result.most is not None:
+        table.add_column("most", justify="center")
+    for row in result.decks:
+        cells: list[str | Text] = [
+            shown(row.deck),
+            row.game or "",
+            str(row.cards) if row.game else "",
+        ]
+        if row.error is not None:
+            cells.append(Text("unreadable", style="red"))
+        elif row.buildable:
+            cells.append(Text("✓ buildable", style="green"))
+        else:
+            n = sum(m.short for m in row.missing)
+            lacks = f"✗ lacks {plural(n, 'copy')}"
+            if len(row.missing) <= SHORT_SHOWN:
+                lacks += ": " + ", ".join(f"{m.short}× {m.name}" for m in row.missing)
+            else:
+                lacks += f" of {plural(len(row.missing), 'card')}"
+            cells.append(Text(lacks, style="red"))
+        if result.most is not None:
+            cells.append("" if row.in_most is None else "✓" if row.in_most else "–")
+        table.add_row(*cells)
+    console.print(table)
+    decks = len(result.decks)
+    together = f"all {decks} decks at once" if decks > 1 else "the deck"
+    if result.all_at_once:
+        say(console, (f"{together}: yes", "bold green"))
+    elif result.short:
+        cards = len(result.short)
+        say(
+            console,
+            (f"{together}: no", "bold red"),
+            f" · acquire {plural(result.extra_copies, 'copy')} of "
+            f"{plural(cards, 'card')} (proven minimal):",
+        )
+        for card in result.short:
+            console.print(_short_line(card, shown))
+    else:
+        say(console, (f"{together}: not answered (a deck is unreadable)", "bold"))
+    if result.most is not None:
+        most = result.most
+        proof = "a proven maximum" if most.proven else "not proven"
+        total = len(most.decks) + len(most.left_out)
+        say(
+            console,
+            (f"most decks at once: {len(most.decks)} of {total}", "bold"),
+            f" ({proof} of {most.maximised}; ties: {most.ties})",
+        )
+        if most.decks and len(most.decks) < total:
+            say(console, "  ", ", ".join(shown(d) for d in most.decks))
+    for note in (*result.notes, *held.notes):
+        console.print(bullet(note, style="dim"))
+
+
+def _short_line(card: CardShort, shown: Callable[[str], str]) -> Text:
+    from rich.text import Text
+
+    contending = ", ".join(f"{shown(d)} {n}" for d, n in card.decks)
+    return Text.assemble(
+        (f"  +{card.short} ", "red"),
+        card.name,
+        (f" ({card.game} {card.id}) need {card.needed}, own {card.held}", "dim"),
+        (" · " + contending, ""),
+    )
+
+
+def collection_edited(result: CollectionEdit) -> None:
+    """``my-cards.txt: +2 POINT OF (ren-dhark I/25) · 3 copies now``."""
+    sign = "+" if result.delta > 0 else "−"
+    say(
+        stdout(),
+        f"{result.path}: {sign}{abs(result.delta)} {result.variant or result.card.name}",
+        (f" ({result.game} {result.card.id}) · {plural(result.copies, 'copy')} now", "dim"),
+    )
 
 
 def suggested(result: SuggestedValidation) -> None:

@@ -130,6 +130,7 @@ class OddsView:
     turns: tuple[tuple[int, int, float, bool], ...]  # (turn, cards seen, probability, exact)
     mulligan: str
     message: str = ""
+    without: tuple[float, ...] = ()  # by turn, the chance without the mulligan
 
 
 _CONFLICT = (
@@ -349,7 +350,8 @@ class BuildSession:
             hint = f" ({exc.details[0].strip()})" if exc.details else ""
             return OddsView(texts, (), "", exc.message + hint)
         rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
-        return OddsView(texts, rows, report.mulligan)
+        without = tuple(r.probability_without_mulligan for r in report.by_turn)
+        return OddsView(texts, rows, report.mulligan, without=without)
 
 
 def _totals(loaded: LoadedDeck) -> Counter[str]:

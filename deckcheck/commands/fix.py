@@ -16,11 +16,15 @@ from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Status
-from deckcheck.decks.load import load_deck, owned_copies
+from deckcheck.decks.collection import deck_caps
+from deckcheck.decks.load import load_deck
 from deckcheck.decks.verdict import Outcome, Validation
 from deckcheck.export.inplace import NOWHERE, AnswerTarget
 from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.solve.nearest import FixResult, nearest_legal
+from deckcheck.solve.nearest import OWNED, FixResult, nearest_legal
+
+COLLECTION = "--collection"
+"""How a conflict names the caps of --collection and --reserve."""
 
 
 def fix_deck(
@@ -31,12 +35,19 @@ def fix_deck(
     prefer: str | None = None,
     target: AnswerTarget = NOWHERE,
     context: Context = NO_CONTEXT,
+    collection: str | Path | None = None,
+    reserve: Sequence[str | Path] = (),
 ) -> FixResult:
-    """Load a deck, find its nearest legal deck, and put it where ``target`` says."""
+    """Load a deck, find its nearest legal deck, and put it where ``target`` says.
+    ``collection`` with ``reserve``: the deck takes only the copies the collection holds
+    beyond what the reserved decks need."""
     read_at_load = target.read_deck(deck)
     loaded = load_deck(deck, context)
-    counts = owned_copies(owned, loaded.game, context) if owned is not None else None
+    caps = deck_caps(loaded, context, owned=owned, collection=collection, reserve=reserve)
+    counts = caps.caps if caps is not None else None
     result = nearest_legal(loaded, keep=keep, owned=counts, prefer=prefer)
+    if collection is not None and caps is not None:
+        result = _named_collection(result, caps.notes)
     if result.status != "fixed":
         return result
     answer = Deck(
@@ -50,6 +61,20 @@ def fix_deck(
     )
     written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
     return dataclasses.replace(result, written=written)
+
+
+def _named_collection(result: FixResult, notes: Sequence[str]) -> FixResult:
+    """The caps named as the user gave them (--collection and --reserve, not --owned)."""
+    reasons = tuple(
+        f"{COLLECTION}: the copies left beside the reserved decks lack cards the rules need"
+        if r.startswith(OWNED + ":")
+        else r
+        for r in result.reasons
+    )
+    conflict = tuple(COLLECTION if c == OWNED else c for c in result.conflict)
+    return dataclasses.replace(
+        result, conflict=conflict, reasons=reasons, notes=(*result.notes, *notes)
+    )
 
 
 # ------------------------------------------------------------------------ validate --suggest

@@ -22,7 +22,8 @@ from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
-from deckcheck.decks.load import LoadedDeck, load_deck, owned_copies
+from deckcheck.decks.collection import deck_caps
+from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
 from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
@@ -278,12 +279,16 @@ def optimize_deck(
     time_limit: float | None = None,
     context: Context = NO_CONTEXT,
     progress: Callable[[int, int], None] | None = None,
+    collection: str | Path | None = None,
+    reserve: Sequence[str | Path] = (),
 ) -> OptimizeResult:
     """Open the deck (and the collection), search, and put the answer where ``target``
-    says."""
+    says. ``collection`` with ``reserve``: the deck takes only the copies the collection
+    holds beyond what the reserved decks need."""
     read_at_load = target.read_deck(deck)
     loaded = load_deck(deck, context)
-    counts = owned_copies(owned, loaded.game, context) if owned is not None else None
+    caps = deck_caps(loaded, context, owned=owned, collection=collection, reserve=reserve)
+    counts = caps.caps if caps is not None else None
     result, answer = optimize_loaded(
         loaded,
         conditions,
@@ -294,6 +299,8 @@ def optimize_deck(
         time_limit=time_limit,
         progress=progress,
     )
+    if caps is not None and caps.notes:
+        result = dataclasses.replace(result, notes=(*result.notes, *caps.notes))
     if answer is None or (target.write and not result.changes):
         return result  # no answer, or nothing to change: the file stays as it is
     written = target.put(deck, read_at_load, loaded, answer, result.moves, context)

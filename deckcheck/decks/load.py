@@ -4,6 +4,7 @@ resolved in the game, variant and catalog its context chooses (:mod:`deckcheck.g
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -68,6 +69,15 @@ def owned_copies(path: str | Path, game: Game, context: Context) -> dict[str, in
     context's overlays)."""
     collection = load_deck(path, Context(context.overlays, game.id))
     return dict(collection.deck.counts())
+
+
+def deck_or_owned(loaded: LoadedDeck, owned: Mapping[str, int]) -> dict[str, int]:
+    """``--owned`` as the solver's caps: each card's copies within what the deck holds or the
+    collection has (the deck's own copies are in hand)."""
+    caps = dict(owned)
+    for card_id, n in loaded.deck.counts().items():
+        caps[card_id] = max(n, caps.get(card_id, 0))
+    return caps
 
 
 def resolve_source(source: DeckSource, context: Context = NO_CONTEXT) -> LoadedDeck:

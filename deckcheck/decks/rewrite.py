@@ -169,7 +169,7 @@ def edit_text(
         if mine:
             for entry, count in _new_counts(mine, change.delta, change.card.name):
                 index = (entry.line or 0) - 1
-                edits[index] = None if count == 0 else _recount(lines[index][0], count, lackey)
+                edits[index] = None if count == 0 else recount(lines[index][0], count, lackey)
             continue
         if change.delta < 0:
             raise UsageError(f"the deck holds no {change.card.name}" + _in_zone(change))
@@ -190,7 +190,7 @@ def _in_zone(change: Change) -> str:
     return f" in {change.zone}" if change.zone else ""
 
 
-def _recount(line: str, count: int, lackey: bool) -> str:
+def recount(line: str, count: int, lackey: bool) -> str:
     """The line with its count replaced (a line without one gets one in front)."""
     span = card_count_span(line)
     if span is None:

@@ -163,6 +163,16 @@ class PileModel(_Strict):
     seen_note: str = ""  # may say {seen}
 
 
+class ProductModel(_Strict):
+    """``[products.NAME]``: a product whose contents the game's data names (a starter set),
+    which a collection file may list whole (``product: NAME``)."""
+
+    description: str
+    cards: dict[str, int]  # card id -> copies in one product
+    note: str = ""  # what the product holds that is not listed (copies not known)
+    aliases: list[str] = []  # other names it answers to, lower case
+
+
 class TotalModel(_Strict):
     """``[[totals]]``: a rule-relevant total shown by ``diff`` (a count or a field sum)."""
 
@@ -216,6 +226,7 @@ class GameSpec(_Strict):
     opening: OpeningModel | None = None
     mulligan: MulliganModel | None = None
     piles: dict[str, PileModel] = {}
+    products: dict[str, ProductModel] = {}  # what a collection may list whole
     totals: list[TotalModel] = []
     ordered: bool = False  # the order of the deck's lines matters (a Drake stack)
     list_fields: list[str] = []  # columns of `cards` listings (default: the first few fields)

@@ -167,9 +167,7 @@ def _build(
     if kept:
         bound_groups[KEEP] = kept
     if owned is not None:
-        bound_groups[OWNED] = {
-            index[i]: (0.0, float(max(deck_counts.get(i, 0), owned.get(i, 0)))) for i in universe
-        }
+        bound_groups[OWNED] = {index[i]: (0.0, float(owned.get(i, 0))) for i in universe}
     rows: list[tuple[str, dict[int, float], float, float]] = []
     for code, rc in stated.items():
         for c in rc.linear:
@@ -390,8 +388,8 @@ def nearest_legal(
 ) -> FixResult:
     """The nearest legal deck to ``loaded`` (see the module's description).
 
-    ``keep``: card names or ids never removed; ``owned``: card id -> copies in the collection
-    (a card's copies stay within what the deck holds or the collection has); ``prefer``: a
+    ``keep``: card names or ids never removed; ``owned``: card id -> the most copies the
+    answer may hold (0 when absent; a legal deck beyond a cap is changed too); ``prefer``: a
     selector or condition whose cards are preferred among the nearest decks.
     """
     before = validate_loaded(loaded)
@@ -405,7 +403,8 @@ def nearest_legal(
     # The options are read first: a misspelt --keep is an error even on a legal deck.
     keep_ids = resolve_cards(loaded, keep, KEEP)
     preferred = _prefer(loaded, prefer)
-    if before.status is Status.LEGAL:
+    within = owned is None or all(n <= owned.get(i, 0) for i, n in loaded.deck.counts().items())
+    if before.status is Status.LEGAL and within:
         return FixResult(**base, status="legal", before=before, report=before, proven=True)
     started = time.perf_counter()
     model = _build(loaded, stated, keep_ids, owned)

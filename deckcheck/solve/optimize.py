@@ -184,8 +184,8 @@ class _Programme:
 class Limits:
     """Which decks a search may answer with, and for how long it may look: at most
     ``changes`` copies added plus removed (None: any number), the cards ``keep`` (catalog
-    ids) never removed, every card's copies within what the deck holds or the collection
-    ``owned`` has (card id -> copies; None: any card of the catalog); after ``time_limit``
+    ids) never removed, every card's copies within its cap in ``owned`` (card id -> the most
+    copies the answer may hold, 0 when absent; None: any card of the catalog); after ``time_limit``
     seconds (None: none) the best deck found so far is the answer."""
 
     changes: int | None = None
@@ -288,7 +288,7 @@ class _Model:
     def _upper(self, card_id: str, have: int, limits: Limits) -> int:
         high = have + limits.changes if limits.changes is not None else max(self.cap, have)
         if limits.owned is not None:
-            high = min(high, max(have, limits.owned.get(card_id, 0)))
+            high = min(high, limits.owned.get(card_id, 0))
         return high
 
     # -- rows ----------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """``deckcheck build``: a full-screen deck builder (Textual, imported only by this command).
 
 :mod:`deckcheck.commands.build` holds the deck being built (its file's text, undo and redo)
-and answers the standing and odds from the library; :mod:`deckcheck.tui.playtest` deals the
-playtest hand and searches the cards; :mod:`deckcheck.tui.app` is the screen.
+and answers the standing and odds from the library; :mod:`deckcheck.builder` deals the
+playtest hand and searches the cards; :mod:`deckcheck.tui.app` is the screen, a widget per
+pane in :mod:`deckcheck.tui.panes`, its CSS in ``build.tcss``.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ def run_build(
 ) -> int:
     """Open ``deck`` (a file that may not exist yet: then ``game`` says which game's deck it
     starts, written as ``new`` would on the first save) and run the builder until it quits."""
+    from deckcheck.builder.playtest import new_deck_text
     from deckcheck.commands.build import BuildSession
     from deckcheck.games.context import make_context
-    from deckcheck.tui.playtest import new_deck_text
 
     start = None if Path(deck).exists() or game is None else new_deck_text(deck, game, variant)
     session = BuildSession(deck, context=make_context(catalogs, game, variant), new_text=start)

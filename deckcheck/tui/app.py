@@ -1,129 +1,67 @@
 """``deckcheck build``: the deck builder's screen (Textual).
 
-Three columns: Cards (search box, results, the highlighted card), Deck (by zone and type),
-and Standing / Odds / Playtest as tabs. Every edit goes through :class:`BuildSession` (the
-library); this module only shows what it answers and turns keys into its calls.
+Three columns: Cards, Deck, and Standing / Odds / Playtest as tabs (a widget each, in
+:mod:`deckcheck.tui.panes`). Every edit goes through :class:`BuildSession` (the library);
+this module turns keys into its calls and hands each pane what it answers.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
-from collections.abc import Sequence
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import (
-    Button,
-    DataTable,
-    Footer,
-    Input,
-    Label,
-    Static,
-    TabbedContent,
-    TabPane,
-)
+from textual.containers import Horizontal
+from textual.events import Resize
+from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane, Tabs
 
-from deckcheck.catalog.model import Card
-from deckcheck.commands.build import (
-    BuildSession,
-    OddsView,
-    OpenedText,
-    SaveConflict,
-    Standing,
-    new_seed,
+from deckcheck.builder.playtest import (
+    mulligan_name,
+    search,
+    search_example,
+    shown_name,
 )
+from deckcheck.catalog.model import Card
+from deckcheck.commands.build import BuildSession, Standing, new_seed
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.text import plural_noun
-from deckcheck.core.violations import Severity, Status
-from deckcheck.tui.playtest import PlaytestView, deal, search
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.tui.dialogs import Confirm, brief, save
+from deckcheck.tui.panes import CardsPane, DeckPane, OddsPane, PlaytestPane, StandingPane
 
-#: How long an edit waits for its odds before showing them as pending (the rest of the
-#: refresh takes a few milliseconds; odds out of exact reach are simulated, which takes longer).
-ODDS_WAIT = 0.12
-#: Width of the odds chart's bars.
-BAR = 10
-
-CSS = """
-Screen { layout: vertical; }
-#title { height: 1; background: $primary; color: $text; padding: 0 1; }
-#columns { height: 1fr; }
-#cards-pane { width: 1fr; min-width: 26; }
-#deck-pane { width: 1fr; min-width: 22; }
-#tabs { width: 1fr; min-width: 28; }
-#search { height: 3; }
-#results { height: 1fr; }
-#details { height: auto; max-height: 12; border-top: solid $primary; }
-#deck { height: 1fr; }
-#message { height: 1; padding: 0 1; }
-.pane-title { height: 1; text-style: bold; padding: 0 1; }
-#conditions { height: 3; }
-TabPane { padding: 0; }
-Confirm { align: center middle; }
-Confirm > Vertical { width: 60; height: auto; border: thick $primary; padding: 1 2;
-                     background: $surface; }
-Confirm Horizontal { height: auto; margin-top: 1; }
-Confirm Button { margin-right: 1; }
-"""
-
-
-def brief(error: DeckcheckError) -> str:
-    """An error in the message line: its message and its first hint (a suggestion)."""
-    return error.message + (f" ({error.details[0].strip()})" if error.details else "")
-
-
-class Confirm(ModalScreen[str]):
-    """A question with a few answers (buttons; the first letter of each is its key)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "answer('cancel')", "Cancel")]
-
-    def __init__(self, question: str, answers: Sequence[tuple[str, str]]) -> None:
-        super().__init__()
-        self.question = question
-        self.answers = answers
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(self.question)
-            with Horizontal():
-                for key, label in self.answers:
-                    yield Button(label, id=f"answer-{key}")
-
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
-        for answer, label in self.answers:
-            if key == label[0].lower():
-                self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss((event.button.id or "answer-cancel").removeprefix("answer-"))
-
-    def action_answer(self, answer: str) -> None:
-        """Close with ``answer``."""
-        self.dismiss(answer)
+#: The smallest screen the three panes are readable on.
+MIN_SIZE = (80, 24)
+#: The panes by key: the widget that takes the keys, and the tab it sits on.
+PANES = {
+    "1": ("#results", None),
+    "2": ("#deck", None),
+    "3": ("#standing", "standing-tab"),
+    "4": ("#odds-view", "odds-tab"),
+    "5": ("#hand", "playtest-tab"),
+}
+#: Where Esc goes from each box.
+LEAVE = {"search": "#results", "conditions": "#odds-view"}
 
 
 class BuildApp(App[None]):
     """The deck builder: search the game's cards, add and remove them, see the deck's
     standing, its odds and a playtest hand change with every edit, save in place."""
 
-    CSS = CSS
+    CSS_PATH = "build.tcss"
     TITLE = "deckcheck build"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "search", "Search"),
-        Binding("plus", "more", "+1"),
-        Binding("minus", "less", "-1"),
+        Binding("1", "pane('1')", "Panes", key_display="1-5"),
+        *(Binding(k, f"pane('{k}')", show=False) for k in "2345"),
+        Binding("plus", "change(1)", "+1"),
+        Binding("minus", "change(-1)", "-1"),
         Binding("s", "save", "Save"),
         Binding("ctrl+s", "save", "Save", show=False, priority=True),
         Binding("u", "undo", "Undo"),
-        Binding("ctrl+r", "redo", "Redo", priority=True),
+        Binding("ctrl+r", "undo(False)", "Redo", priority=True),
         Binding("h", "hand", "Hand"),
         Binding("m", "mulligan", "Mulligan", show=False),
         Binding("o", "optimal", "Optimal", show=False),
@@ -136,349 +74,173 @@ class BuildApp(App[None]):
     def __init__(self, session: BuildSession, *, seed: int | None = None) -> None:
         super().__init__()
         self.session = session
-        self.conditions: tuple[str, ...] = (session.opened.loaded.game.spec.game.example_condition,)
-        self.seed = seed if seed is not None else new_seed()
-        self.redraws: int | None = None  # None: the optimal policy plays the mulligan
-        self.turns_drawn = 0
-        self.found: tuple[Card, ...] = ()
-        self.deck_cards: list[tuple[Card, str | None] | None] = []
-        self.generation = 0
-        self.odds_pending = False
-        self.odds_view: OddsView | None = None
+        spec = session.opened.loaded.game.spec.game
+        self.conditions: tuple[str, ...] = (spec.example_condition,)
+        self.first_seed = seed if seed is not None else new_seed()
+        self.too_small = False
         self.last_standing: Standing | None = None
-        self.last_playtest: PlaytestView | None = None
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-
-    # --- layout ---------------------------------------------------------------------------------
+        self.names: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
+        loaded = self.session.opened.loaded
+        condition = loaded.game.spec.game.example_condition
+        mulligan = mulligan_name(loaded.game.spec.mulligan)
         yield Static(id="title")
+        yield Static(id="too-small")
         with Horizontal(id="columns"):
-            with Vertical(id="cards-pane"):
-                yield Input(placeholder="/ search: name, field:value, cost>=3", id="search")
-                yield DataTable(id="results", cursor_type="row", zebra_stripes=False)
-                yield Static(id="details")
-            with Vertical(id="deck-pane"):
-                yield Static("Deck", classes="pane-title", id="deck-title")
-                yield DataTable(id="deck", cursor_type="row")
-            with TabbedContent(id="tabs"):
-                with TabPane("Standing", id="standing-tab"), VerticalScroll():
-                    yield Static(id="standing")
-                with TabPane("Odds", id="odds-tab"):
-                    yield Input(
-                        value="; ".join(self.conditions),
-                        placeholder="conditions, e.g. type:ship>=2; ...",
-                        id="conditions",
-                    )
-                    with VerticalScroll():
-                        yield Static(id="odds")
-                with TabPane("Playtest", id="playtest-tab"), VerticalScroll():
-                    yield Static(id="playtest")
+            art = loaded.game.card_art or (lambda _card: "")
+            yield CardsPane(search_example(loaded.catalog, loaded.game.spec), self.name_of, art)
+            yield DeckPane()
+            with TabbedContent(id="side"):
+                with TabPane("3 Standing", id="standing-tab"):
+                    yield StandingPane(id="standing")
+                with TabPane("4 Odds", id="odds-tab"):
+                    yield OddsPane("; ".join(self.conditions), condition, mulligan, id="odds")
+                with TabPane("5 Playtest", id="playtest-tab"):
+                    yield PlaytestPane(self.deck_now, self.name_of, self.first_seed, id="playtest")
         yield Static(id="message")
         yield Footer()
 
     def on_mount(self) -> None:
-        results = self.query_one("#results", DataTable)
-        results.add_columns("Card", "Type")
-        deck = self.query_one("#deck", DataTable)
-        deck.add_columns("#", "Card")
+        self.query_one(Tabs).can_focus = False  # the pane keys (3, 4, 5) switch the tabs
         self.run_search("")
         self.refresh_all()
-        results.focus()
+        self.query_one("#results").focus()
 
-    def on_unmount(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def on_resize(self, event: Resize) -> None:
+        width, height = event.size
+        self.too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.screen.set_class(self.too_small, "-too-small")
+        self.query_one("#too-small", Static).update(
+            f"deckcheck build needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; now {width}x{height}"
+            "\nmake the terminal larger (q quits)"
+        )
 
-    # --- showing --------------------------------------------------------------------------------
+    # --- what the panes show ----------------------------------------------------------------
+
+    def name_of(self, card: Card) -> str:
+        """The card's name, with its id (and colour) where two cards share the name."""
+        if card.id not in self.names:
+            loaded = self.session.opened.loaded
+            self.names[card.id] = shown_name(card, loaded.catalog, loaded.game.spec)
+        return self.names[card.id]
+
+    def deck_now(self) -> tuple[LoadedDeck, tuple[str, ...]]:
+        """The deck and the conditions the playtest deals for."""
+        return self.session.opened.loaded, self.conditions
 
     def say(self, text: str, *, error: bool = False) -> None:
         """A one-line message above the footer."""
-        self.query_one("#message", Static).update(
-            Text(text, style="bold red" if error else "") if text else ""
-        )
+        shown = Text(text, style="bold red" if error else "", no_wrap=True, overflow="ellipsis")
+        self.query_one("#message", Static).update(shown)
 
     def refresh_all(self) -> None:
         """Everything an edit changes: title, deck, standing, odds, playtest."""
-        self.generation += 1
-        self.show_title()
-        self.show_deck()
-        self.show_standing()
-        self.start_odds()
-        self.show_playtest()
-
-    def show_title(self) -> None:
         s = self.session
+        loaded = s.opened.loaded
         mark = " [modified]" if s.dirty else ""
         self.query_one("#title", Static).update(
             Text(f"{s.label} · {s.game} · {s.variant}{mark}", no_wrap=True, overflow="ellipsis")
         )
-
-    def show_deck(self) -> None:
-        table = self.query_one("#deck", DataTable)
-        row = table.cursor_row
-        table.clear()
-        self.deck_cards = []
-        lines = self.session.deck_lines()
-        # the copies under each zone's and each type's heading
-        in_zone: dict[str | None, int] = {}
-        of_kind: dict[tuple[str | None, str], int] = {}
-        for line in lines:
-            in_zone[line.zone] = in_zone.get(line.zone, 0) + line.count
-            key = (line.zone, line.type_label)
-            of_kind[key] = of_kind.get(key, 0) + line.count
-        zone: object = object()
-        kind: object = object()
-        for line in lines:
-            if line.zone != zone:
-                zone, kind = line.zone, object()
-                if line.zone is not None:
-                    heading = Text(line.zone, style="bold underline")
-                    table.add_row(Text(str(in_zone[line.zone]), style="bold"), heading)
-                    self.deck_cards.append(None)
-            if line.type_label != kind:
-                kind = line.type_label
-                heading = Text(line.type_label or "—", style="bold")
-                total = of_kind[(line.zone, line.type_label)]
-                table.add_row(Text(str(total), style="bold"), heading)
-                self.deck_cards.append(None)
-            table.add_row(str(line.count), Text(line.card.name, no_wrap=True))
-            self.deck_cards.append((line.card, line.zone))
-        loaded = self.session.opened.loaded
+        uncounted = {z.name for z in loaded.game.spec.zones if not z.counted}
         noun = plural_noun(loaded.game.spec.game.card_noun, loaded.deck.size)
-        self.query_one("#deck-title", Static).update(f"Deck · {loaded.deck.size} {noun}")
-        if self.deck_cards:
-            table.move_cursor(row=min(row, len(self.deck_cards) - 1))
+        self.query_one(DeckPane).show(
+            s.deck_lines(), self.name_of, uncounted, f"{loaded.deck.size} {noun}"
+        )
+        self.last_standing = s.standing()
+        self.query_one(StandingPane).show(self.last_standing)
+        self.query_one(OddsPane).start(s.odds, self.conditions, s.opened)
+        self.query_one(PlaytestPane).deal_again()
 
-    def show_standing(self) -> None:
-        standing = self.session.standing()
-        self.last_standing = standing
-        report = standing.report
-        status = report.status
-        colour = {Status.LEGAL: "green", Status.ILLEGAL: "red", Status.UNVERIFIED: "yellow"}
-        out = Text()
-        out.append(f"{status.value.upper()}", style=f"bold {colour[status]}")
-        out.append(f"  {standing.summary}\n")
-        for hint in standing.hints:
-            out.append(f"{hint}\n", style="italic")
-        for rule in standing.rules:
-            mark, style = ("✓", "green") if rule.ok else ("✗", "red")
-            out.append(f"{mark} ", style=style)
-            p = rule.progress
-            # a rule that counts nothing is named (the mark says the rest)
-            out.append(f"{p.text if p.count is not None and p.goal else p.name}\n")
-            for finding in rule.findings:
-                style = "red" if finding.severity is Severity.ERROR else "yellow"
-                out.append(f"  {finding.severity.value}: ", style=style)
-                out.append(f"{finding.message}\n")
-        if report.unknown_lines:
-            out.append(f"({report.partial})\n", style="yellow")
-        self.query_one("#standing", Static).update(out)
-
-    # --- odds -----------------------------------------------------------------------------------
-
-    def start_odds(self) -> None:
-        """Compute the odds in the background; wait a moment for them, else mark them
-        pending and show them when they come."""
-        generation = self.generation
-        conditions = self.conditions
-        # The deck as it is now: a later edit replaces the session's, never this one.
-        future = self._pool.submit(self._odds_job, generation, conditions, self.session.opened)
-        try:
-            view = future.result(timeout=ODDS_WAIT)
-        except concurrent.futures.TimeoutError:
-            self.odds_pending = True
-            self.show_odds(self.odds_view, pending=True)
-            future.add_done_callback(
-                lambda f: self.call_from_thread(self._odds_done, generation, f)
-            )
-            return
-        self.odds_pending = False
-        self.show_odds(view)
-
-    def _odds_job(
-        self, generation: int, conditions: tuple[str, ...], opened: OpenedText
-    ) -> OddsView | None:
-        """The odds of the deck at edit ``generation``; None (not computed) once a later edit
-        has come: a queue of edits made during a long computation costs only the last."""
-        if generation != self.generation:
-            return None
-        return self.session.odds(conditions, opened=opened)
-
-    def _odds_done(self, generation: int, future: concurrent.futures.Future[OddsView]) -> None:
-        if generation != self.generation or future.cancelled():
-            return
-        self.odds_pending = False
-        self.show_odds(future.result())
-
-    def show_odds(self, view: OddsView | None, *, pending: bool = False) -> None:
-        self.odds_view = view
-        out = Text()
-        if pending:
-            out.append("pending: computing…\n", style="italic yellow")
-        if view is None:
-            self.query_one("#odds", Static).update(out)
-            return
-        if view.message:
-            out.append(view.message + "\n", style="red")
-        else:
-            out.append(f"{' and '.join(view.conditions)}\n", style="bold")
-            out.append(f"mulligan: {view.mulligan}\n", style="dim")
-            for turn, seen, p, exact in view.turns:
-                filled = round(p * BAR)
-                out.append(f"T{turn:<2} {seen:>3} ")
-                out.append("█" * filled, style="green")
-                out.append("░" * (BAR - filled), style="dim")
-                out.append(f" {p:6.1%}{'' if exact else ' ~'}\n")
-        self.query_one("#odds", Static).update(out)
+    odds_pending = property(lambda self: self.query_one(OddsPane).pending, doc="Odds coming.")
+    odds_view = property(lambda self: self.query_one(OddsPane).view, doc="The odds shown.")
+    last_playtest = property(lambda self: self.query_one(PlaytestPane).view, doc="The hand.")
 
     @on(Input.Submitted, "#conditions")
     def _conditions(self, event: Input.Submitted) -> None:
         texts = tuple(t.strip() for t in event.value.split(";") if t.strip())
-        if not texts:
-            texts = (self.session.opened.loaded.game.spec.game.example_condition,)
-        self.conditions = texts
+        self.conditions = texts or (self.session.opened.loaded.game.spec.game.example_condition,)
         self.say("")
-        self.generation += 1  # odds still coming for the old conditions are dropped
-        self.start_odds()
-        self.show_playtest()
+        self.query_one(OddsPane).start(self.session.odds, self.conditions, self.session.opened)
+        self.query_one(PlaytestPane).deal_again()
+        self.query_one("#odds-view").focus()  # the next key is a command again
 
-    # --- playtest -------------------------------------------------------------------------------
+    # --- the playtest's keys ----------------------------------------------------------------
 
-    def show_playtest(self) -> None:
-        out = Text()
-        try:
-            view = deal(
-                self.session.opened.loaded,
-                self.seed,
-                self.conditions,
-                self.redraws,
-                self.turns_drawn,
-            )
-        except DeckcheckError as exc:
-            self.last_playtest = None
-            out.append(exc.message, style="red")
-            self.query_one("#playtest", Static).update(out)
-            return
-        self.last_playtest = view
-        mode = "your mulligan" if view.manual else "optimal mulligan"
-        out.append(f"seed {view.seed} · {mode}\n", style="bold")
-        out.append("h new hand · m mulligan · o optimal · d draw\n", style="dim")
-        if list(view.first) != list(view.kept):
-            out.append("first: " + ", ".join(c.name for c in view.first) + "\n", style="dim")
-        for decision in view.decisions:
-            out.append(f"{decision}\n", style="italic")
-        out.append("hand:\n", style="bold")
-        for card in view.kept:
-            out.append(f"  {card.name}\n")
-        out.append(view.advice + "\n", style="cyan")
-        for n, cards in enumerate(view.turns, start=2):
-            out.append(f"turn {n}: " + ", ".join(c.name for c in cards) + "\n")
-        self.query_one("#playtest", Static).update(out)
+    def _playtest(self) -> PlaytestPane:
+        self.query_one("#side", TabbedContent).active = "playtest-tab"
+        return self.query_one(PlaytestPane)
 
     def action_hand(self) -> None:
         """Deal a new playtest hand (a new seed)."""
-        self.seed = new_seed()
-        self.redraws = None
-        self.turns_drawn = 0
-        self._show_tab("playtest-tab")
-        self.show_playtest()
+        self._playtest().new_hand(new_seed())
 
     def action_mulligan(self) -> None:
-        """Redraw the playtest hand yourself (as far as the rule allows)."""
-        self.redraws = (self.redraws or 0) + 1
-        self.turns_drawn = 0
-        self._show_tab("playtest-tab")
-        self.show_playtest()
-        if self.last_playtest is not None and self.last_playtest.redraws < self.redraws:
-            self.redraws = self.last_playtest.redraws
-            self.say(self.last_playtest.decisions[-1])
+        """Take the mulligan yourself: a redraw, or the return of the cards marked."""
+        self.say(self._playtest().mulligan())
 
     def action_optimal(self) -> None:
         """Let the exact optimal policy play the mulligan."""
-        self.redraws = None
-        self._show_tab("playtest-tab")
-        self.show_playtest()
+        self._playtest().optimal()
 
     def action_draw(self) -> None:
         """Draw the next turn's cards."""
-        self.turns_drawn += 1
-        self._show_tab("playtest-tab")
-        self.show_playtest()
+        self._playtest().next_turn()
 
-    def _show_tab(self, tab: str) -> None:
-        self.query_one("#tabs", TabbedContent).active = tab
+    @on(DataTable.RowSelected, "#hand")
+    def _mark(self, _event: DataTable.RowSelected) -> None:
+        self.say(self.query_one(PlaytestPane).mark())
 
-    # --- search ---------------------------------------------------------------------------------
+    # --- moving about and searching -----------------------------------------------------------
 
-    def overlays(self) -> list[str | Path]:
-        """The catalog overlays the deck's header names, then the command line's."""
-        return [*self.session.opened.source.catalogs, *self.session.context.overlays]
+    def action_pane(self, key: str) -> None:
+        """Go to a pane: 1 cards, 2 deck, 3 standing, 4 odds, 5 playtest."""
+        target, tab = PANES[key]
+        if tab is not None:
+            self.query_one("#side", TabbedContent).active = tab
+        self.set_timer(0.01, self.query_one(target).focus)  # once the tab is shown
 
     def action_leave_box(self) -> None:
-        """Escape from a text box: back to the results, where the single keys work again."""
+        """Escape from a text box: back to its pane's list, where the single keys work."""
         if isinstance(self.focused, Input):
-            self.query_one("#results", DataTable).focus()
+            self.query_one(LEAVE.get(self.focused.id or "", "#results")).focus()
 
     def action_search(self) -> None:
         """Focus the search box, its text selected (typing replaces it)."""
-        search = self.query_one("#search", Input)
-        search.focus()
-        search.select_all()
+        box = self.query_one("#search", Input)
+        box.focus()
+        box.select_all()
 
     @on(Input.Changed, "#search")
-    def _search_changed(self, event: Input.Changed) -> None:
+    def _searched(self, event: Input.Changed) -> None:
         self.run_search(event.value)
-
-    @on(Input.Submitted, "#search")
-    def _search_submitted(self, event: Input.Submitted) -> None:
-        self.run_search(event.value)
-        self.query_one("#results", DataTable).focus()
 
     def run_search(self, text: str) -> None:
-        """Fill the results table; a bad search says why in the message line."""
-        table = self.query_one("#results", DataTable)
+        """Fill the results; a bad search says why in the message line."""
+        overlays = [*self.session.opened.source.catalogs, *self.session.context.overlays]
         try:
-            found, total = search(self.session.opened.loaded, text, self.overlays())
+            self.query_one(CardsPane).show(*search(self.session.opened.loaded, text, overlays))
         except DeckcheckError as exc:
             self.say(brief(exc), error=True)
             return
-        self.found = found
-        table.clear()
-        for card in found:
-            table.add_row(Text(card.name, no_wrap=True), card.type_label)
-        shown = f"{total} cards" if total == len(found) else f"{len(found)} of {total} cards"
-        self.say(f"{shown} found" if text.strip() else "")
-        self.show_details(found[0] if found else None)
+        self.say("")
 
-    @on(DataTable.RowHighlighted, "#results")
-    def _result_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if 0 <= event.cursor_row < len(self.found):
-            self.show_details(self.found[event.cursor_row])
+    # --- edits ------------------------------------------------------------------------------
 
-    @on(DataTable.RowSelected, "#results")
-    def _result_selected(self, event: DataTable.RowSelected) -> None:
-        if 0 <= event.cursor_row < len(self.found):
-            self.edit(self.found[event.cursor_row], 1, None)
+    @on(CardsPane.Add)
+    def _add(self, event: CardsPane.Add) -> None:
+        self.edit(event.card, 1, None)
 
-    def show_details(self, card: Card | None) -> None:
-        out = Text()
-        if card is not None:
-            out.append(f"{card.name}", style="bold")
-            out.append(f"  {card.id}\n", style="dim")
-            out.append(f"{card.type_label}\n")
-            for key, value in card.fields.items():
-                shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
-                out.append(f"{key}: {shown}\n")
-            game = self.session.opened.loaded.game
-            art = game.card_art(card) if game.card_art else None
-            if art:
-                out.append(art + "\n")
-        self.query_one("#details", Static).update(out)
-
-    # --- edits ----------------------------------------------------------------------------------
+    @on(DataTable.RowSelected, "#deck")
+    def _deck_enter(self, _event: DataTable.RowSelected) -> None:
+        self.action_change(1)
 
     def edit(self, card: Card, delta: int, zone: str | None) -> None:
-        """Add (``delta`` > 0) or remove copies of ``card``; a refused edit says why."""
+        """Add (``delta`` > 0) or remove copies of ``card``; a refused edit says why. None
+        is made while the screen is too small to show it."""
+        if self.too_small:
+            self.bell()
+            return
         try:
             self.session.add(card, delta, zone)
         except DeckcheckError as exc:
@@ -486,117 +248,45 @@ class BuildApp(App[None]):
             return
         copies = self.session.opened.loaded.deck.counts().get(card.id, 0)
         verb = "added" if delta > 0 else "removed"
-        self.say(f"{verb} {card.name}: {copies} in the deck")
+        self.say(f"{verb} {self.name_of(card)}: {copies} in the deck")
         self.refresh_all()
 
-    def _cursor_card(self) -> tuple[Card, str | None] | None:
-        """The card under the cursor: the deck's row when the deck has focus, else the
-        highlighted search result."""
-        deck = self.query_one("#deck", DataTable)
-        if self.focused is deck:
-            if 0 <= deck.cursor_row < len(self.deck_cards):
-                return self.deck_cards[deck.cursor_row]
-            return None
-        results = self.query_one("#results", DataTable)
-        if 0 <= results.cursor_row < len(self.found):
-            return self.found[results.cursor_row], None
-        return None
-
-    def action_more(self) -> None:
-        """One more copy of the card under the cursor."""
-        chosen = self._cursor_card()
+    def action_change(self, delta: int) -> None:
+        """One copy more (or fewer) of the card under the cursor: the deck's row when the deck
+        has the keys, else the highlighted search result."""
+        if self.focused is self.query_one("#deck"):
+            chosen = self.query_one(DeckPane).under_cursor
+        else:
+            card = self.query_one(CardsPane).highlighted
+            chosen = None if card is None else (card, None)
         if chosen is None:
             self.say("no card under the cursor", error=True)
-            return
-        self.edit(chosen[0], 1, chosen[1])
-
-    def action_less(self) -> None:
-        """One copy fewer of the card under the cursor."""
-        chosen = self._cursor_card()
-        if chosen is None:
-            self.say("no card under the cursor", error=True)
-            return
-        self.edit(chosen[0], -1, chosen[1])
-
-    def action_undo(self) -> None:
-        """Undo the last edit."""
-        if self.session.undo():
-            self.say("undone")
-            self.refresh_all()
         else:
-            self.say("nothing to undo")
+            self.edit(chosen[0], delta, chosen[1])
 
-    def action_redo(self) -> None:
-        """Redo the edit undone last."""
-        if self.session.redo():
-            self.say("redone")
+    def action_undo(self, back: bool = True) -> None:
+        """Undo the last edit (``back`` False: redo the edit undone last)."""
+        done = not self.too_small and (self.session.undo() if back else self.session.redo())
+        self.say(("undone" if back else "redone") if done else "nothing to do")
+        if done:
             self.refresh_all()
-        else:
-            self.say("nothing to redo")
 
-    # --- saving and quitting --------------------------------------------------------------------
+    # --- saving and quitting ------------------------------------------------------------------
 
     def action_save(self) -> None:
         """Save in place; if the file changed on disk meanwhile, ask first."""
-        try:
-            self.session.save()
-        except SaveConflict as exc:
-            self.push_screen(
-                Confirm(
-                    f"{self.session.label} {exc.message}.",
-                    [("reload", "Reload"), ("overwrite", "Overwrite"), ("cancel", "Cancel")],
-                ),
-                self._conflict_answered,
-            )
-            return
-        except DeckcheckError as exc:
-            self.say(f"not saved: {brief(exc)}", error=True)
-            return
-        self.say(f"saved {self.session.label}")
-        self.show_title()
-
-    def _conflict_answered(self, answer: str | None) -> None:
-        if answer == "overwrite":
-            try:
-                self.session.save(overwrite=True)
-            except DeckcheckError as exc:
-                self.say(f"not saved: {brief(exc)}", error=True)
-                return
-            self.say(f"saved {self.session.label} over the other change")
-        elif answer == "reload":
-            self.action_reload()
-            return
-        else:
-            self.say("not saved")
-        self.show_title()
-
-    def action_reload(self) -> None:
-        """Read the file again (undo brings the edits back)."""
-        try:
-            self.session.reload()
-        except DeckcheckError as exc:
-            self.say(f"not reloaded: {brief(exc)}", error=True)
-            return
-        self.say(f"reloaded {self.session.label} (u brings your edits back)")
-        self.refresh_all()
+        save(self)
 
     def action_quit_app(self) -> None:
         """Quit, asking first when there are unsaved changes."""
         if not self.session.dirty:
             self.exit()
             return
-        self.push_screen(
-            Confirm(
-                "The deck has unsaved changes.",
-                [("save", "Save and quit"), ("quit", "Quit without saving"), ("cancel", "Cancel")],
-            ),
-            self._quit_answered,
-        )
+        answers = [("save", "Save and quit"), ("quit", "Quit without saving"), ("cancel", "Cancel")]
+        self.push_screen(Confirm("The deck has unsaved changes.", answers), self._quit_answered)
 
     def _quit_answered(self, answer: str | None) -> None:
         if answer == "save":
             self.action_save()
-            if not self.session.dirty:
-                self.exit()
-        elif answer == "quit":
+        if answer == "quit" or (answer == "save" and not self.session.dirty):
             self.exit()

@@ -453,6 +453,26 @@ def draw_min(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
         )
 
 
+def seed_max_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
+    """The seed deck against its most, for the standing while a deck is built."""
+    n = sum(s.count for s in seed_deck(deck, catalog, variant))
+    return Amount("seed card", n, None, variant.param("max_seed"))
+
+
+def draw_min_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
+    """The draw deck against its least, for the standing while a deck is built."""
+    aside = set_aside(deck, catalog, _format_rules(variant))
+    return Amount(
+        "draw card", deck.size - sum(a.count for a in aside), variant.param("min_draw"), None
+    )
+
+
+def reporting_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
+    """The seeded places where Personnel report (Outposts, Headquarters), at least one."""
+    n = sum(s.count for s in seed_deck(deck, catalog, variant) if _reporting(s.card, variant))
+    return Amount("reporting facility", n, 1, None)
+
+
 def _reporting(card: Card, variant: Variant) -> bool:
     """An Outpost, or a facility of a reporting class (a Headquarters)."""
     if card.has_type(variant.param("outpost_type")):
@@ -619,9 +639,9 @@ def one_outpost_constraints(catalog: Catalog, variant: Variant) -> RuleConstrain
 RULES.update(
     {
         "stccg.pool": CodeRule(pool, pool_constraints),
-        "stccg.seed-max": CodeRule(seed_max, seed_max_constraints),
-        "stccg.draw-min": CodeRule(draw_min, draw_min_constraints),
-        "stccg.reporting": CodeRule(reporting, reporting_constraints),
+        "stccg.seed-max": CodeRule(seed_max, seed_max_constraints, seed_max_amount),
+        "stccg.draw-min": CodeRule(draw_min, draw_min_constraints, draw_min_amount),
+        "stccg.reporting": CodeRule(reporting, reporting_constraints, reporting_amount),
         "stccg.one-outpost": CodeRule(one_outpost, one_outpost_constraints),
         "stccg.mission-copies": CodeRule(mission_copies, mission_copies_constraints),
         # fix changes the counted deck only: a side deck is what it is (checked on the answer)
