@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
+from test_lookahead_optimal import Expectimax
 
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen
 from deckcheck.analysis.setup import draw_setup
@@ -22,9 +23,8 @@ from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.exact.reduced import orbits, reduce_problem
 from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
-from tests.test_lookahead_optimal import Expectimax
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PC80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
 NAMES = [
     "Trooper",
