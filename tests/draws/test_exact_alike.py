@@ -159,3 +159,76 @@ def test_the_recursion_stops_at_its_budget() -> None:
     with pytest.raises(Intractable) as caught:
         engine.return_table(3)
     assert "over the exact budget of 5,000" in str(caught.value)
+
+
+# -- every game: 8 and 12 named conditions against another engine or a formula -----------------
+
+RD = str(REPO / "examples/ren-dhark/terra-custom.txt")
+
+
+def pile_names(deck: str) -> list[tuple[str, int]]:
+    """The pile's names and copies, in pile order."""
+    from deckcheck.analysis.categories import categorized
+
+    setup, _ = categorized(open_deck(deck), [])
+    out: dict[str, int] = {}
+    for card, n in setup.pile:
+        out[card.name] = out.get(card.name, 0) + n
+    return list(out.items())
+
+
+@pytest.mark.parametrize(("n", "turn"), [(8, 3), (12, 4)])
+@pytest.mark.parametrize("mulligan", ["rules", "none"])
+def test_ren_dhark_optimal_redraw_agrees_without_sharing(
+    monkeypatch: pytest.MonkeyPatch, n: int, turn: int, mulligan: str
+) -> None:
+    """The optimal redraw tabulates one hand per arrangement of classes alike: the same
+    Fraction as tabulating every hand."""
+    from deckcheck import api
+    from deckcheck.draws.exact import hypergeometric, optimal_redraw
+
+    conditions = [f"name:{name}>=1" for name, _ in pile_names(RD)[:n]]
+
+    def fresh() -> str | None:
+        optimal_redraw._hands.cache_clear()
+        optimal_redraw._solve.cache_clear()
+        optimal_redraw._TABLES.clear()
+        hypergeometric._TABLES.clear()
+        report = api.odds(RD, conditions, turn=turn, mulligan=mulligan)
+        assert report.exact
+        return report.probability_exact
+
+    shared = fresh()
+    monkeypatch.setattr(optimal_redraw, "orbits", lambda red: ())
+    assert fresh() == shared
+
+
+@pytest.mark.parametrize("n", [8, 12])
+@pytest.mark.parametrize(
+    ("deck", "turn"),
+    [
+        (str(REPO / "examples/stccg-1e/legal-klingon.txt"), 6),
+        (str(REPO / "examples/stccg-1e/legal-federation.txt"), 3),
+        ("dorn:rituals", None),
+    ],
+)
+def test_named_conditions_match_inclusion_exclusion(deck: str, turn: int | None, n: int) -> None:
+    """P(every one of n named cards seen), no mulligan: the engine against inclusion–exclusion
+    over the names, sum over S of (-1)^|S| C(N - copies of S, seen) / C(N, seen)."""
+    import itertools
+    import math
+    from fractions import Fraction
+
+    from deckcheck import api
+
+    named = pile_names(deck)[:n]
+    report = api.odds(deck, [f"name:{x}>=1" for x, _ in named], turn=turn, mulligan="none")
+    total = sum(k for _, k in pile_names(deck))
+    seen = report.cards_seen
+    expected = Fraction(0)
+    for size in range(len(named) + 1):
+        for subset in itertools.combinations(named, size):
+            left = total - sum(k for _, k in subset)
+            expected += (-1) ** size * Fraction(math.comb(left, seen), math.comb(total, seen))
+    assert report.exact
+    assert Fraction(report.probability_exact or "0") == expected
