@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 
 from _common import REPO, cpu_times, deckcheck, installed_run, machine
+from bench_scaling import forget
 
 sys.path.insert(0, str(REPO))
 
@@ -64,6 +65,7 @@ def query(deck: str, conds: Sequence[str], turn: int | None) -> tuple[float, boo
     (``turn`` None: a pile drawn once, its own count of cards)."""
     from deckcheck import api
 
+    forget()  # each query does all of its own work, as a command does
     start = time.process_time()
     report = api.odds(deck, list(conds), turn=turn)
     seconds = time.process_time() - start
