@@ -34,7 +34,7 @@ STATE_BUDGET = 1_000_000
 
 _UNLIMITED = 1 << 62
 #: Units of the estimate (about 2 µs each) one call of the look-ahead recursion stands for:
-#: a call, with its share of the mulligan's tables, measured at 4-5 µs.
+#: a call, with its share of the mulligan's tables, measured at 3-4 µs.
 CALL_UNITS = 2
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
@@ -127,7 +127,6 @@ class SequentialEngine:
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
-        self._packings: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
         self._inert_kept: dict[Vec, bool] = {}
         # The plain programme :meth:`estimate` counted, reused by :meth:`without_mulligan`.
@@ -247,26 +246,24 @@ class SequentialEngine:
 
     def _canonical(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
         """The state's canonical form: classes alike (:func:`~.reduced.orbits`) in sorted
-        order, then the inert classes' remaining cards packed into the first of them.
+        order, then :meth:`_cleared`.
 
-        Pooled draws take from the last inert class that still has cards, which keeps the
-        packing, so only a change of the inert set (a count reaching its cap) or a card of a
-        class with others alike needs this.
+        Only a change of the inert set (a count reaching its cap) or a card of a class with
+        others alike needs this.
         """
         if self.orbits:
             removed, vec = self._sorted(removed, vec)
-        return self._packed(removed, vec)
+        return self._cleared(removed, vec)
 
-    def _packed(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """The inert classes' remaining cards packed into the first of them."""
+    def _cleared(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """The inert classes' cards gone set to 0: their remaining cards are one pool, whose
+        size the cards gone in all tell (see :meth:`value`)."""
         inert = self._split(vec)[1]
-        if len(inert) < 2:
+        if not inert:
             return removed, vec
-        sizes = self.red.sizes
-        left = sum(sizes[c] - removed[c] for c in inert)
         out = list(removed)
-        for c, k in zip(inert, self._packing(inert, left), strict=True):
-            out[c] = k
+        for c in inert:
+            out[c] = 0
         return tuple(out), vec
 
     def _resorted(
@@ -293,7 +290,7 @@ class SequentialEngine:
     def _sorted(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
         """Each orbit's (count, cards gone) pairs in increasing order over its classes: an
         exchange of classes alike, so the value is the same. The inert ones (count at its cap)
-        come last, where :meth:`_canonical` packs them."""
+        come last, where :meth:`_canonical` clears them."""
         out_r: list[int] | None = None
         out_v: list[int] | None = None
         for orbit in self.orbits:
@@ -310,26 +307,14 @@ class SequentialEngine:
             return removed, vec
         return tuple(out_r), tuple(out_v)
 
-    def _packing(self, inert: tuple[int, ...], left: int) -> tuple[int, ...]:
-        """Cards gone per inert class when ``left`` of theirs remain, packed into the first."""
-        key = (inert, left)
-        got = self._packings.get(key)
-        if got is None:
-            sizes = self.red.sizes
-            out = []
-            for c in inert:
-                keep = min(sizes[c], left)
-                out.append(sizes[c] - keep)
-                left -= keep
-            got = self._packings[key] = tuple(out)
-        return got
-
     def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
         """Successful ordered continuations, i.e. P(success) * perm(N - gone, reads - gone).
 
         ``removed``: cards gone from the pile per class (held or put under), in canonical
-        form; ``vec``: capped counts of the held cards; ``held``: cards held; ``looked``: this
-        turn's look-ahead is spent (the card was put under; the next one is drawn blind).
+        form (0 for the inert classes: their remaining cards are one pool, ``N - gone`` less
+        the live classes' remaining); ``vec``: capped counts of the held cards; ``held``: cards
+        held; ``looked``: this turn's look-ahead is spent (the card was put under; the next one
+        is drawn blind); ``gone``: cards gone from the pile in all.
         """
         # Counting every call (not only new states) bounds the time, not just the memory.
         self.work += 1
@@ -338,7 +323,7 @@ class SequentialEngine:
         if self.progress is not None and self.lookahead and not self.work & 0x3FFF:
             # The budget is the most the recursion may take: the bar moves towards it.
             self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
-        key = (removed, vec, held, looked)
+        key = (removed, vec, held, looked, gone)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
@@ -400,21 +385,15 @@ class SequentialEngine:
                             if alike is not None:
                                 kept, kept_vec = self._resorted(after, grown, alike)
                             if self._split(kept_vec)[1] != inert:
-                                kept, kept_vec = self._packed(kept, kept_vec)
+                                kept, kept_vec = self._cleared(kept, kept_vec)
                         sub = self.value(kept, kept_vec, held + 1, False, gone + 1)
                     if look and self.optimal:
                         # One more gone from the last of its run keeps the order.
                         sub = max(sub, self.value(after, vec, held, True, gone + 1))
                 result += left * sub
-            pool = 0
-            last = -1
-            for c in inert:
-                left = sizes[c] - removed[c]
-                if left > 0:
-                    pool += left
-                    last = c
+            pool = self.n - gone - sum(sizes[c] - removed[c] for c in live)
             if pool:
-                after = (*removed[:last], removed[last] + 1, *removed[last + 1 :])
+                after = removed  # an inert card leaves the pool: only ``gone`` tells
                 # An inert card changes no count: held, unless the look puts it under.
                 if look and policy is not None and not self._inert_kept.get(vec, False):
                     sub = self.value(after, vec, held, True, gone + 1)
