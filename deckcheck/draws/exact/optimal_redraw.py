@@ -234,13 +234,20 @@ def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
                 out[c] = k
         return tuple(out)
 
+    alike = tuple(index[ordered(comp)] for comp in comps)
+    # What the conditions and the triggers see of a hand is the same for hands alike.
+    starts: dict[int, Vec] = {}
+    allowed: dict[int, bool] = {}
+    for first in set(alike):
+        starts[first] = red.cond.of(comps[first])
+        allowed[first] = active and red.trig.any_holds(red.trig.of(comps[first]))
     return _Hands(
         comps=comps,
         index=index,
         weights=tuple(ways(red.sizes, comp) for comp in comps),
-        starts=tuple(red.cond.of(comp) for comp in comps),
-        allowed=tuple(active and red.trig.any_holds(red.trig.of(comp)) for comp in comps),
-        alike=tuple(index[ordered(comp)] for comp in comps),
+        starts=tuple(starts[first] for first in alike),
+        allowed=tuple(allowed[first] for first in alike),
+        alike=alike,
     )
 
 

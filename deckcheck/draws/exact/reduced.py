@@ -64,10 +64,13 @@ class Tracked:
 
     def of(self, comp: Sequence[int]) -> Vec:
         """The capped vector of a composition over classes."""
-        vec = self.zero
+        out = [0] * len(self.selectors)
+        positions = self.class_positions
         for cls, k in enumerate(comp):
-            vec = self.bump(vec, cls, k)
-        return vec
+            if k:
+                for p in positions[cls]:
+                    out[p] += k
+        return tuple(x if x < cap else cap for x, cap in zip(out, self.caps, strict=True))
 
 
 def track(tests: Sequence[CountTest], class_rows: Sequence[tuple[bool, ...]]) -> Tracked:
