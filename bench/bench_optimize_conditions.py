@@ -11,11 +11,9 @@ grows (mixes scored, ruled out by the bound, unreachable) shows beside the time.
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Sequence
 
-from _common import machine
-from bench_optimize import ADV, DORN, DRAKE, PC, RD, ST, line, run
+from bench_optimize import ADV, DORN, DRAKE, PC, RD, ST, line, run, warm_up
 
 #: (label, deck, variant, conditions, turn): the first three conditions, then all four.
 CASES: list[tuple[str, str, str | None, list[str], int | None]] = [
@@ -69,10 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="K = 2 only (a smoke run)")
     args = parser.parse_args(argv)
-    print(machine())
-    start = time.process_time()
-    run(RD, None, ["type:ship>=2"], 1, 1)  # warm-up: scipy, numpy, HiGHS, the catalogs
-    print(f"start-up of the first search (imports, HiGHS): {time.process_time() - start:.2f} s")
+    warm_up()
     ks = [2] if args.quick else [2, 4, 6]
     worst = 0.0
     for label, deck, variant, conditions, turn in CASES:
