@@ -14,6 +14,7 @@ prints); its other fields are documented on its class. Bad input raises
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -23,6 +24,7 @@ from deckcheck.core.result import Json, Result
 
 if TYPE_CHECKING:
     from deckcheck.analysis.anyof import DistributionReport
+    from deckcheck.analysis.mulligan import MulliganGuide
     from deckcheck.analysis.odds import (
         GameRule,
         OddsOptions,
@@ -60,6 +62,7 @@ __all__ = [
     "GameList",
     "HandsReport",
     "Json",
+    "MulliganGuide",
     "NewDeck",
     "OddsReport",
     "OptimizeResult",
@@ -81,6 +84,7 @@ __all__ = [
     "fix",
     "games",
     "hand",
+    "mulligan",
     "new",
     "odds",
     "odds_deckless",
@@ -295,16 +299,21 @@ def odds(
     game: str | None = None,
     variant: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    expected_turn: bool = False,
 ) -> OddsReport:
     """Exact odds that all ``conditions`` hold among the cards seen (a simulation, said so in the
     report, where exact maths is out of reach). ``deck`` is a file, ``-`` or ``GAME:PILE``;
-    ``progress`` is called with ``(done, total)`` during long computations."""
+    ``progress`` is called with ``(done, total)`` during long computations. A condition may
+    carry its own deadline (``"type:ship>=1@1"``); ``expected_turn``: add the exact
+    distribution of the first turn the conditions hold, on the play and on the draw."""
     from deckcheck.analysis.categories import categorized
     from deckcheck.commands.odds import odds as odds_of
     from deckcheck.decks.load import open_deck
     from deckcheck.games.context import make_context
 
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
+    if expected_turn:
+        options = dataclasses.replace(options, expected_turn=True)
     opened = open_deck(deck, make_context(catalogs, game, variant))
     setup, texts = categorized(opened, conditions)
     return odds_of(setup, texts, options, progress)
@@ -334,6 +343,33 @@ def odds_deckless(
     options = odds_options(seen, turn, second, mulligan, redraws, by_turn, redraw_policy)
     setup = deckless_setup(size, categories, game=game, seen=seen, catalogs=catalogs)
     return odds_of(setup, conditions, options)
+
+
+def mulligan(
+    deck: str,
+    conditions: Sequence[str],
+    *,
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    every_row: bool = False,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> MulliganGuide:
+    """The exact mulligan guide for ``conditions``: for every hand class the game's rule
+    tells apart, the best play (keep, redraw, which cards to return, or no choice), the chance
+    if kept and otherwise, and how often it is dealt; ``every_row``: every class, not only the
+    most often dealt."""
+    from deckcheck.analysis.categories import categorized
+    from deckcheck.commands.mulligan import mulligan as guide_of
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
+
+    options = odds_options(seen, turn, second, "rules", None)
+    opened = open_deck(deck, make_context(catalogs, game, variant))
+    setup, texts = categorized(opened, conditions)
+    return guide_of(setup, texts, options, every_row=every_row)
 
 
 def distribution(
@@ -669,6 +705,7 @@ _LAZY = {
     "FixResult": ("deckcheck.solve.nearest", "FixResult"),
     "GameList": ("deckcheck.games.registry", "GameList"),
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
+    "MulliganGuide": ("deckcheck.analysis.mulligan", "MulliganGuide"),
     "OddsReport": ("deckcheck.analysis.odds", "OddsReport"),
     "OptimizeResult": ("deckcheck.commands.optimize", "OptimizeResult"),
     "OwnedReport": ("deckcheck.commands.owned", "OwnedReport"),

@@ -10,6 +10,7 @@ from deckcheck.core.values import frozen
 from deckcheck.draws.compare import Comparison
 
 MAX_CONDITION_COUNT = 100_000
+_DEADLINE = re.compile(r"^(?P<rest>.*)@\s*(?P<turn>[^@]*?)\s*$", re.S)
 _CONDITION = re.compile(r"^(?P<selector>.*?)\s*(?P<op>>=|<=|==|=|>|<)\s*(?P<count>[^<>=]*)$", re.S)
 _OPERATOR_CHARS = "<>="
 _QUOTE_THEM = (
@@ -20,17 +21,43 @@ _QUOTE_THEM = (
 
 @frozen
 class Condition:
-    """A parsed condition: which cards, the comparison and the count."""
+    """A parsed condition: which cards, the comparison and the count; ``deadline``: the own
+    turn by whose start it must hold (``CONDITION@TURN``), None for the question's own."""
 
     text: str
     selector: str
     op: Comparison
     count: int
+    deadline: int | None = None
 
 
 def parse_condition(text: str) -> Condition:
-    """Parse ``SELECTOR OP COUNT``; anything else is a :class:`ConditionError`."""
+    """Parse ``SELECTOR OP COUNT`` or ``SELECTOR OP COUNT@TURN``; anything else is a
+    :class:`ConditionError`.
+
+    >>> parse_condition("type:ship>=1@1").deadline
+    1
+    """
     cleaned = text.strip()
+    deadline: int | None = None
+    dated = _DEADLINE.match(cleaned)
+    if dated and any(ch in dated.group("rest") for ch in _OPERATOR_CHARS):
+        turn = dated.group("turn")
+        if not re.fullmatch(r"[0-9]{1,6}", turn) or int(turn) < 1:
+            raise ConditionError(
+                f"condition {text!r}: after @ comes the turn by whose start it must hold, "
+                f'a whole number from 1 (e.g. "type:ship>=1@1"), not {turn!r}'
+            )
+        deadline = int(turn)
+        text_body = dated.group("rest").strip()
+    else:
+        text_body = cleaned
+    parsed = _parse_body(text, text_body)
+    return Condition(cleaned, parsed.selector, parsed.op, parsed.count, deadline)
+
+
+def _parse_body(text: str, cleaned: str) -> Condition:
+    """``SELECTOR OP COUNT`` of ``cleaned`` (``text``: as written, for messages)."""
     for typo, meant in (("=>", ">="), ("=<", "<=")):
         if typo in cleaned:
             raise ConditionError(

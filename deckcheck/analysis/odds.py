@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
 from deckcheck.analysis.setup import DrawSetup
@@ -24,6 +24,15 @@ from deckcheck.draws.model import (
     ReturnRule,
 )
 from deckcheck.games.setaside import SetAside
+
+
+class JsonPart(Protocol):
+    """A part of a report that says itself in JSON."""
+
+    def to_json(self) -> dict[str, Json]:
+        """The part's JSON."""
+        ...
+
 
 MulliganPolicy = Literal["rules", "none"]
 UNLIMITED = "unlimited"
@@ -75,6 +84,7 @@ class OddsOptions:
     redraws: int | GameRule | None = GAME_RULE  # a limit, None = unlimited, or the game's
     by_turn: int | None = None
     redraw_policy: RedrawPolicy = "optimal"
+    expected_turn: bool = False
 
 
 @frozen
@@ -129,6 +139,9 @@ class OddsReport:
     set_aside: tuple[SetAside, ...] = ()
     """The cards the rules take out before the shuffle, each (the lines of ``assumptions`` sum
     them up when there are many)."""
+    expected_turn: JsonPart | None = None
+    """With ``--expected-turn``: when the conditions first hold, on the play and on the draw
+    (a :class:`deckcheck.analysis.deadlines.ExpectedTurn`)."""
 
     exit_code = OK
 
@@ -160,6 +173,8 @@ class OddsReport:
         )
         if self.by_turn:
             data["by_turn"] = [row.to_json() for row in self.by_turn]
+        if self.expected_turn is not None:
+            data["expected_turn"] = self.expected_turn.to_json()
         if self.set_aside:
             data["set_aside"] = [
                 {"count": a.count, "id": a.card.id, "name": a.card.name, "why": a.why}
@@ -185,13 +200,22 @@ def bind(
     options: OddsOptions,
     *,
     require_conditions: bool = True,
+    deadlines: bool = False,
 ) -> Bound:
     """Partition the pile into groups of cards matching the same selectors (conditions first,
-    then the mulligan's triggers) and build the abstract problem."""
+    then the mulligan's triggers) and build the abstract problem. A condition with its own
+    deadline (``@TURN``) is refused unless ``deadlines`` is set (the caller answers them)."""
     if not condition_texts and require_conditions:
         example = setup.game.spec.game.example_condition
         raise UsageError(f'give at least one condition, e.g. "{example}"')
     conditions = parse_conditions(condition_texts)
+    if not deadlines:
+        dated = [c.text for c in conditions if c.deadline is not None]
+        if dated:
+            raise UsageError(
+                f"{dated[0]!r}: a deadline per condition (@TURN) is answered exactly by odds, "
+                "mulligan, tune and optimize, not here; give the turn with --turn"
+            )
     selector_texts = [c.selector for c in conditions]
     mulligan = setup.mulligan if options.mulligan == "rules" else None
     triggers = list(mulligan.triggers) if mulligan and mulligan.kind == "redraw" else []
@@ -437,7 +461,18 @@ def compute_odds(
     """Exact odds where the state space allows, else a simulation (and the report says so).
 
     ``progress(done, total)`` hears from computations long enough to show a bar for.
+    Conditions with their own deadline (``@TURN``) and ``--expected-turn`` are answered by
+    :func:`deckcheck.analysis.deadlines.answer_odds`, which calls this for the rest.
     """
+    return _compute_odds(setup, condition_texts, options, progress)
+
+
+def _compute_odds(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    options: OddsOptions,
+    progress: Callable[[int, int], None] | None = None,
+) -> OddsReport:
     from deckcheck.draws.facade import SIMULATION_BUDGET, plain_rows, solve
 
     bound = bind(setup, condition_texts, options)
@@ -517,6 +552,18 @@ def _by_turn(
         TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)
         for q, a in zip(queries, answers, strict=True)
     )
+
+
+def report(
+    setup: DrawSetup,
+    bound: Bound,
+    options: OddsOptions,
+    seen: int,
+    answer: Answer,
+    notes: Sequence[str] = (),
+) -> OddsReport:
+    """The report of ``answer`` (for the answers computed elsewhere: deadlines)."""
+    return _report(setup, bound, options, seen, answer, (), notes)
 
 
 def _report(

@@ -17,9 +17,11 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+from deckcheck.analysis.mulligan import hand_guide_line
 from deckcheck.analysis.odds import Bound, OddsOptions, bind, compute_odds
 from deckcheck.analysis.setup import DrawSetup, deck_setup
 from deckcheck.catalog.model import Card, Catalog
@@ -94,8 +96,10 @@ def deal(
         goal = accepted_hand(setup.mulligan)
     bound = bind(setup, goal, OddsOptions(), require_conditions=False)
     name = mulligan_name(setup.mulligan)
+    guide = _guide(setup, goal, hand.first)
     if isinstance(rule, ReturnRule) and returned is not None:
-        return _returned_by_hand(setup, bound, goal, seed, turns, returned, rule, name)
+        by_hand = _returned_by_hand(setup, bound, goal, seed, turns, returned, rule, name)
+        return replace(by_hand, guide=_of_first(guide, by_hand.first, by_hand.kept))
     # The optimal deal's redraws played again, to reach the pile under its hand.
     played = sum(1 for d in hand.decisions if d.startswith("redraw"))
     dealer = _dealer(setup, bound, played if redraws is None else redraws)
@@ -136,6 +140,7 @@ def deal(
         name,
         rule.count if open_return and isinstance(rule, ReturnRule) else 0,
         best,
+        _of_first(guide, first, kept),
     )
 
 
@@ -240,6 +245,23 @@ def _refused(rule: object, taken: int) -> str:
     if rule.max_redraws is not None and taken >= rule.max_redraws:
         return f"no redraw left (the rule allows {rule.max_redraws})"
     return "the rule offers no redraw for this hand"
+
+
+def _guide(setup: DrawSetup, goal: Sequence[str], first: Sequence[Card]) -> str:
+    """The mulligan guide's line for the hand first dealt (the play ``odds`` assumes, with
+    both chances of the goal: ``guide: redraw: 61.2 % against 48.0 % kept``); empty for a game
+    without a mulligan, without a goal, or when the guide is out of reach."""
+    if not goal or setup.mulligan is None:
+        return ""
+    line = hand_guide_line(setup, goal, first)
+    return f"guide: {line}" if line is not None else ""
+
+
+def _of_first(guide: str, first: Sequence[Card], kept: Sequence[Card]) -> str:
+    """``guide`` (about the hand first dealt) saying so when the hand kept is another."""
+    if not guide or list(first) == list(kept):
+        return guide
+    return guide.replace("guide: ", "guide (the hand first dealt): ", 1)
 
 
 def _kept_chance(bound: Bound, dealer: Dealer[Card], hand: Sequence[Card]) -> float:

@@ -329,7 +329,7 @@ def odds(
         list[str] | None,
         typer.Argument(
             help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2" '
-            '"POINT OF>=1"; "A | B" holds when either does'
+            '"POINT OF>=1"; "A | B" holds when either does; CONDITION@TURN: its own deadline'
         ),
     ] = None,
     deck_size: Annotated[
@@ -354,6 +354,14 @@ def odds(
     by_turn: Annotated[
         int | None, typer.Option("--by-turn", metavar="T", help="A table of turns 1…T.")
     ] = None,
+    expected_turn: Annotated[
+        bool,
+        typer.Option(
+            "--expected-turn",
+            help="When the conditions first hold: turn 1…T (--turn or --by-turn, default 10), "
+            "then later; mean and median, on the play and on the draw.",
+        ),
+    ] = False,
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: PileVariantOpt = None,
@@ -368,6 +376,9 @@ def odds(
     Conditions joined by | hold when either does; a deck file's own categories (a
     'category: NAME = card; card' line) may be named in conditions. Without a deck file,
     --deck N and --category NAME=COUNT describe it.
+
+    A condition may carry its own deadline, CONDITION@TURN: it must hold by the start of that
+    own turn ("type:ship>=1@1" "type:person>=3@4").
 
     Examples: [bold]deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 5[/]
     · [bold]deckcheck odds --deck 60 --category ships=15 "ships>=2" --seen 7[/]
@@ -408,8 +419,55 @@ def odds(
             game=game,
             variant=variant,
             progress=progress,
+            expected_turn=expected_turn,
         )
     return show(result, json_out, render.odds)
+
+
+@_command(app)
+def mulligan(
+    deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
+    conditions: Annotated[
+        list[str],
+        typer.Argument(
+            help="SELECTOR OP COUNT, optionally @TURN (its own deadline), all must hold, each "
+            'in quotes: "type:ship>=2" "type:person>=3@4"'
+        ),
+    ],
+    seen: SeenOpt = None,
+    turn: TurnOpt = None,
+    second: SecondOpt = False,
+    every_row: Annotated[
+        bool, typer.Option("--all", help="Every hand class, not only the most often dealt.")
+    ] = False,
+    catalog: CatalogOpt = None,
+    game: GameOpt = None,
+    variant: PileVariantOpt = None,
+    json_out: JsonOpt = False,
+) -> int:
+    """The exact mulligan guide: keep, redraw or which cards to return, for every hand class.
+
+    For each opening hand the game's rule tells apart (how many cards of each condition and
+    of the cards the rule names), the best play for your question, the chance if kept and if
+    redrawn (or returned), the margin and how often the hand is dealt; a rule of thumb when
+    one fits. It is the play odds assumes: following it gives the chance odds reports.
+
+    Example: [bold]deckcheck mulligan examples/ren-dhark/terra-custom.txt "type:ship>=2" --turn 2[/]
+    """
+    from deckcheck import api
+
+    result = api.mulligan(
+        deck,
+        conditions,
+        seen=seen,
+        turn=turn,
+        second=second,
+        every_row=every_row,
+        catalogs=catalog or [],
+        game=game,
+        variant=variant,
+    )
+    return show(result, json_out, render.mulligan)
 
 
 @_command(app)
@@ -672,7 +730,10 @@ def optimize(
     deck: Annotated[str, typer.Argument(help="Deck file (- for stdin); a new empty deck works.")],
     conditions: Annotated[
         list[str],
-        typer.Argument(help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2"'),
+        typer.Argument(
+            help='SELECTOR OP COUNT, all must hold, each in quotes: "type:ship>=2"; '
+            '"type:ship>=1@1": its own deadline'
+        ),
     ],
     seen: SeenOpt = None,
     turn: TurnOpt = None,
@@ -1153,7 +1214,10 @@ def tune(
     deck: Annotated[str, typer.Argument(help="Deck file, - for stdin, or a pile GAME:PILE.")],
     condition: Annotated[
         str,
-        typer.Argument(help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2"'),
+        typer.Argument(
+            help='SELECTOR OP COUNT whose category is tuned, in quotes: "type:ship>=2" '
+            "(CONDITION@TURN: its own deadline)"
+        ),
     ],
     target: Annotated[
         str,

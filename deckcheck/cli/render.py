@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
     from rich.text import Text
 
+    from deckcheck.analysis.deadlines import FirstTurns
+    from deckcheck.analysis.mulligan import MulliganGuide
     from deckcheck.analysis.odds import OddsReport
     from deckcheck.catalog.model import Card
     from deckcheck.commands.cards import CardSearch
@@ -921,6 +923,107 @@ def odds(rep: OddsReport) -> None:
                 Text(bar, style=colour),
             )
         stdout().print(table)
+    if rep.expected_turn is not None:
+        _expected_turn(rep)
+
+
+def _expected_turn(rep: OddsReport) -> None:
+    """The first turn the conditions hold, on the play and on the draw, side by side."""
+    from rich.table import Table
+
+    from deckcheck.analysis.deadlines import POLICY_TEXT, ExpectedTurn
+
+    got = rep.expected_turn
+    assert isinstance(got, ExpectedTurn)
+    table = Table(title="first turn the conditions hold", title_justify="left", box=None)
+    table.add_column("turn", justify="right")
+    table.add_column("on the play", justify="right")
+    table.add_column("on the draw", justify="right")
+    for t, (a, b) in enumerate(zip(got.play.probabilities, got.draw.probabilities, strict=True)):
+        table.add_row(str(t + 1), digits(float(a), 4), digits(float(b), 4))
+    table.add_row("later", digits(float(got.play.later), 4), digits(float(got.draw.later), 4))
+
+    def mean(side: FirstTurns) -> str:
+        if side.mean is not None:
+            return f"{float(side.mean):.3f}"
+        if side.mean_when_held is not None:
+            return f"{float(side.mean_when_held):.3f} when by turn {got.horizon}"
+        return "—"
+
+    def median(side: FirstTurns) -> str:
+        return str(side.median) if side.median is not None else f"later than {got.horizon}"
+
+    table.add_row("mean", mean(got.play), mean(got.draw))
+    table.add_row("median", median(got.play), median(got.draw))
+    stdout().print(table)
+    stdout().print(bullet(POLICY_TEXT.format(horizon=got.horizon), style="dim"))
+    if got.wanted > got.horizon:
+        stdout().print(
+            bullet(
+                f"turns 1…{got.horizon} only: {got.wanted} turns are out of exact reach here "
+                "(--turn T asks for T)",
+                style="dim",
+            )
+        )
+
+
+def mulligan(guide: MulliganGuide) -> None:
+    """The mulligan guide: the chance with the guide's play, the rule of thumb, the table."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from deckcheck.analysis.mulligan import row_line
+
+    out = stdout()
+    what = " and ".join(guide.conditions)
+    out.print(
+        Text.assemble(
+            (f"{guide.deck} · {guide.game}\n", "bold"),
+            ("P(", "dim"),
+            (what, "bold"),
+            (")", "dim"),
+            f" = {_percent(float(guide.probability))} with the guide's play",
+            (
+                f", {_percent(float(guide.probability_without_mulligan))} without the mulligan",
+                "dim",
+            ),
+        )
+    )
+    if guide.rule_of_thumb:
+        out.print(Text.assemble(("rule of thumb: ", "cyan"), guide.rule_of_thumb))
+    table = Table(box=None)
+    table.add_column("hand")
+    table.add_column("dealt", justify="right")
+    table.add_column("play")
+    table.add_column("kept", justify="right")
+    table.add_column("otherwise", justify="right")
+    table.add_column("margin", justify="right")
+    for row in guide.rows[: guide.shown]:
+        play = row.decision
+        if row.decision == "return":
+            play = f"return {guide.describe(row.returned)}"
+        table.add_row(
+            guide.describe(row.hand),
+            _percent(float(row.frequency)),
+            Text(play, style="bold" if row.decision in ("redraw", "return") else ""),
+            _percent(float(row.keep)),
+            "" if row.alternative is None else _percent(float(row.alternative)),
+            "" if row.margin is None else f"{row.margin:+.1f} pp",
+        )
+    out.print(table)
+    hidden = guide.rows[guide.shown :]
+    if hidden:
+        share = sum(float(r.frequency) for r in hidden)
+        out.print(
+            Text(
+                f"{len(hidden):,} more hand classes ({_percent(share)} of deals): --all shows them",
+                style="dim",
+            )
+        )
+    if guide.rows and guide.kind != "none":
+        out.print(Text(f"most often dealt: {row_line(guide, guide.rows[0])}", style="dim"))
+    for line in guide.assumptions:
+        out.print(bullet(line, style="dim"))
 
 
 class _Progress:

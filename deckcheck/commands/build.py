@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckcheck.analysis.progress import RuleProgress, rule_progress
 from deckcheck.catalog.model import Card
@@ -37,6 +38,10 @@ from deckcheck.export.inplace import (
 )
 from deckcheck.export.write import editing, write_atomically
 from deckcheck.games.context import NO_CONTEXT, Context
+
+if TYPE_CHECKING:
+    from deckcheck.analysis.odds import OddsReport
+    from deckcheck.analysis.setup import DrawSetup
 
 #: Turns the odds chart shows (turn 1 is the opening hand).
 ODDS_TURNS = 6
@@ -345,6 +350,12 @@ class BuildSession:
         texts = tuple(c for c in conditions if c.strip())
         try:
             setup = deck_setup((opened or self.opened).loaded)
+            if any("@" in t for t in texts):
+                # Conditions with their own deadline keep it; the others are asked by turn.
+                dated = _dated_rows(setup, texts, turns)
+                rows = tuple((r.turn or 0, r.cards_seen, r.probability, r.exact) for r in dated)
+                without = tuple(r.probability_without_mulligan for r in dated)
+                return OddsView(texts, rows, "rules", without=without)
             report = compute_odds(setup, texts, OddsOptions(by_turn=turns))
         except DeckcheckError as exc:
             hint = f" ({exc.details[0].strip()})" if exc.details else ""
@@ -352,6 +363,25 @@ class BuildSession:
         rows = tuple((r.turn, r.cards_seen, r.probability, r.exact) for r in report.by_turn)
         without = tuple(r.probability_without_mulligan for r in report.by_turn)
         return OddsView(texts, rows, report.mulligan, without=without)
+
+
+def _dated_rows(setup: DrawSetup, texts: Sequence[str], turns: int) -> tuple[OddsReport, ...]:
+    """The answers of turns 1…``turns`` for conditions some of which carry their own
+    deadline: each asks the others by its turn (as ``odds --turn T`` does), while the pile
+    lasts."""
+    from deckcheck.analysis.deadlines import answer_odds
+    from deckcheck.analysis.odds import OddsOptions, last_turn
+
+    last = last_turn(setup.procedure(), False, setup.pile_size)
+    rows: list[OddsReport] = []
+    for turn in range(1, min(turns, last) + 1):
+        try:
+            rows.append(answer_odds(setup, texts, OddsOptions(turn=turn)))
+        except UsageError:
+            if rows:
+                break  # a later turn's deadline past the pile, or out of reach
+            raise
+    return tuple(rows)
 
 
 def _totals(loaded: LoadedDeck) -> Counter[str]:

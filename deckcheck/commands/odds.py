@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 
 from deckcheck.analysis.anyof import DistributionReport, any_of_odds, has_any_of
 from deckcheck.analysis.anyof import distribution as category_distribution
-from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds, simulate_odds
+from deckcheck.analysis.deadlines import answer_odds
+from deckcheck.analysis.odds import OddsOptions, OddsReport, simulate_odds
 from deckcheck.analysis.setup import DrawSetup
 
 
@@ -23,7 +24,7 @@ def odds(
     """The odds that all ``conditions`` hold among the cards seen of ``setup``."""
     if has_any_of(conditions):
         return any_of_odds(setup, conditions, options)
-    return compute_odds(setup, conditions, options, progress)
+    return answer_odds(setup, conditions, options, progress)
 
 
 def distribution(setup: DrawSetup, selector: str, options: OddsOptions) -> DistributionReport:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from deckcheck.analysis.deadlines import deadline_chance, deadline_dues
 from deckcheck.analysis.odds import OddsOptions, TurnRow, bind, compute_odds
 from deckcheck.analysis.setup import deck_setup
 from deckcheck.catalog.deck import Deck
@@ -130,7 +131,12 @@ def _chance(
     setup = deck_setup(loaded)
     if setup.pile_size < query.seen:
         return None, setup.pile_size
-    bound = bind(setup, conditions, options)
+    bound = bind(setup, conditions, options, deadlines=True)
+    due = deadline_dues(setup, bound, options)
+    if due is not None:
+        return deadline_chance(
+            bound.problem, procedure, query, due, options.redraw_policy
+        ), setup.pile_size
     try:
         answer = solve(
             bound.problem, procedure, query, Policy(redraw=options.redraw_policy), mode=Mode.EXACT

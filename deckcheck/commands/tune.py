@@ -18,7 +18,8 @@ from typing import Any
 
 from deckcheck.analysis.categories import categorized
 from deckcheck.analysis.conditions import parse_condition
-from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
+from deckcheck.analysis.deadlines import answer_odds
+from deckcheck.analysis.odds import OddsOptions, OddsReport
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
@@ -208,7 +209,7 @@ def tune_setup(setup: DrawSetup, condition: str, target: float, options: OddsOpt
     def report(k: int) -> OddsReport:
         if k not in cache:
             varied = dataclasses.replace(setup, pile=pile_with(k))
-            cache[k] = compute_odds(varied, [cond.text], options)
+            cache[k] = answer_odds(varied, [cond.text], options)
         return cache[k]
 
     def ok(k: int) -> bool:

@@ -31,6 +31,7 @@ class Method(StrEnum):
     RETURN = "exact (optimal mulligan, dynamic programming)"
     RETURN_LOOKAHEAD = "exact (optimal mulligan, look-ahead, dynamic programming)"
     OPTIMAL_REDRAW = "exact (optimal redraw, enumeration)"
+    DEADLINES = "exact (a deadline per condition, dynamic programming)"
     IMPOSSIBLE = "exact (impossible: no deal can satisfy the conditions)"
     SIMULATION_REFERENCE = "simulation (reference, card by card)"
     SIMULATION_VECTORISED = "simulation (numpy, vectorised)"
@@ -130,6 +131,7 @@ class Stage(StrEnum):
     REDRAW = "redraw whenever allowed"
     OPTIMAL_REDRAW = "optimal redraw"
     OPTIMAL_REDRAW_LOOKAHEAD = "optimal redraw with look-ahead"
+    DEADLINES = "deadlines per condition"
 
 
 @frozen

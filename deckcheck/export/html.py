@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
+from deckcheck.analysis.deadlines import ExpectedTurn, FirstTurns, with_expected_turn
 from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
 from deckcheck.analysis.setup import DrawSetup, deck_setup
 from deckcheck.analysis.stats import PILE_ZONE, Dimension, StatsReport, build_stats
@@ -330,9 +331,10 @@ def _odds_curve(setup: DrawSetup | None, condition: str) -> OddsReport | None:
     while turns > 1 and procedure.seen_by_turn(turns) > setup.pile_size:
         turns -= 1
     try:
-        return compute_odds(setup, [condition], OddsOptions(by_turn=turns))
+        report = compute_odds(setup, [condition], OddsOptions(by_turn=turns))
     except DeckcheckError:
         return None
+    return with_expected_turn(setup, [condition], OddsOptions(by_turn=turns), report)
 
 
 def _odds_section(curve: OddsReport | None, setup: DrawSetup | None, loaded: LoadedDeck) -> str:
@@ -368,12 +370,36 @@ def _odds_section(curve: OddsReport | None, setup: DrawSetup | None, loaded: Loa
             f"<td>{_pct(row.probability)}{mark}</td>{plain}</tr>"
         )
     out.append("</table></div>")
+    if isinstance(curve.expected_turn, ExpectedTurn):
+        out.append(f'<p class="note">{escape(_first_turn_text(curve.expected_turn))}</p>')
     # The list above shows what is set aside; the other assumptions say how it is dealt.
     for note in curve.assumptions:
         if not note.startswith("set aside:") and (mulligan or not note.startswith("mulligan:")):
             out.append(f'<p class="note">• {escape(note)}</p>')
     out.append("</section>")
     return "".join(out)
+
+
+def _first_turn_text(got: ExpectedTurn) -> str:
+    """When the condition first holds, on the play and on the draw, in one sentence."""
+
+    def side(first: FirstTurns, who: str) -> str:
+        if first.mean is not None:
+            mean = f"on average turn {float(first.mean):.2f}"
+        elif first.mean_when_held is not None:
+            mean = f"on average turn {float(first.mean_when_held):.2f} when by turn {got.horizon}"
+        else:
+            mean = f"not by turn {got.horizon}"
+        median = f"median {first.median}" if first.median is not None else "median later"
+        return f"{who}: {mean}, {median}"
+
+    return (
+        "First turn it holds (exact) — "
+        + side(got.play, "on the play")
+        + "; "
+        + side(got.draw, "on the draw")
+        + "."
+    )
 
 
 def _line_chart(curve: OddsReport, mulligan: bool = True) -> str:

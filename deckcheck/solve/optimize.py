@@ -35,6 +35,7 @@ from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
+from deckcheck.analysis.deadlines import deadline_chance, deadline_dues
 from deckcheck.analysis.odds import Bound, OddsOptions, bind
 from deckcheck.analysis.setup import DrawSetup, deck_setup
 from deckcheck.catalog.model import Card
@@ -579,12 +580,14 @@ class _Chances:
         query: Query,
         classes: Sequence[tuple[bool, ...]],
         policy: Any,
+        due: tuple[int, ...] | None = None,
     ) -> None:
         self.bound = bound
         self.procedure = procedure
         self.query = query
         self.classes = tuple(classes)
         self.policy = policy
+        self.due = due  # cards seen by each condition's own deadline, if any has one
         self.memo: dict[tuple[int, ...], Fraction | None] = {}
 
     def __call__(self, mix: tuple[int, ...]) -> Fraction | None:
@@ -602,6 +605,12 @@ class _Chances:
             self.bound.problem.conditions,
             self.bound.problem.selector_labels,
         )
+        if self.due is not None:
+            value = deadline_chance(
+                problem, self.procedure, self.query, self.due, self.policy.redraw
+            )
+            self.memo[mix] = value
+            return value
         try:
             answer = solve(problem, self.procedure, self.query, self.policy, mode=Mode.EXACT)
             value = answer.fraction
@@ -697,14 +706,19 @@ def search(
     if changes is not None and changes < 0:
         raise UsageError("--changes cannot be negative")
     setup = deck_setup(loaded)
-    bound = bind(setup, conditions, options)
+    bound = bind(setup, conditions, options, deadlines=True)
     seen, procedure = _seen(setup, bound.procedure, options)
+    due = deadline_dues(setup, bound, options)
+    if due is not None:
+        seen = max(due)
     query = Query(seen, options.second, options.mulligan == "rules", options.turn)
     model = _Model(loaded, setup, bound, limits, seen)
     if model.later:
         model.inexact = True
         model.notes.append("a card two set-aside rules take is counted by the first only")
-    chances = _Chances(bound, procedure, query, model.classes, Policy(redraw=options.redraw_policy))
+    chances = _Chances(
+        bound, procedure, query, model.classes, Policy(redraw=options.redraw_policy), due
+    )
     p = model.programme
     notes = list(model.notes)
     if changes is None:

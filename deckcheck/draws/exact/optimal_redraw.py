@@ -504,3 +504,89 @@ def optimal_redraw_choice(request: Request, *, budget: int = DEFAULT_BUDGET) -> 
         return solution.keep_num[row] < threshold * solution.keep_den
 
     return choose
+
+
+@frozen
+class RedrawTable:
+    """The optimum :func:`optimal_redraw_odds` plays, hand by hand (for a guide to it).
+
+    ``hands``: every opening hand as a composition over ``reduced``'s classes, dealt in
+    ``weights[i]`` of ``hands_den`` ways; ``keep[i]``: the chance of the query if it is kept;
+    ``allowed[i]``: the rule lets the player redraw it; ``threshold``: the value of the first
+    redraw (a hand is redrawn when allowed and its ``keep`` is below it; None when no redraw
+    is possible); ``best`` and ``plain``: the chance with the optimal redraw and without.
+    """
+
+    reduced: Reduced
+    hands: tuple[tuple[int, ...], ...]
+    weights: tuple[int, ...]
+    hands_den: int
+    keep: tuple[Fraction, ...]
+    allowed: tuple[bool, ...]
+    threshold: Fraction | None
+    best: Fraction
+    plain: Fraction
+
+    def redraws(self, row: int) -> bool:
+        """Whether the optimal play redraws hand ``row`` (ties keep)."""
+        return self.allowed[row] and self.threshold is not None and self.keep[row] < self.threshold
+
+
+def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> RedrawTable:
+    """:class:`RedrawTable` of the optimal redraw for ``request`` (the same solution
+    :func:`optimal_redraw_odds` and :func:`optimal_redraw_choice` read). Raises as they do."""
+    problem, procedure, query = request.problem, request.procedure, request.query
+    solution = _solve(problem, procedure, query, budget, request.lookahead)
+    engine = solution.engine
+    hands = _hands(engine.red, engine.hand, solution.active)
+    if not solution.index:  # the redraw is never used: every hand is kept
+        plain_hands = _hands(engine.red, engine.hand, False)
+        keep = tuple(_kept_ways(engine, comp) for comp in plain_hands.comps)
+        return RedrawTable(
+            engine.red,
+            plain_hands.comps,
+            plain_hands.weights,
+            math.comb(engine.n, engine.hand),
+            keep,
+            (False,) * len(keep),
+            None,
+            solution.best,
+            solution.plain,
+        )
+    order = [solution.index[comp] for comp in hands.comps]
+    return RedrawTable(
+        engine.red,
+        hands.comps,
+        hands.weights,
+        math.comb(engine.n, engine.hand),
+        tuple(Fraction(solution.keep_num[i], solution.keep_den) for i in order),
+        tuple(solution.allowed[i] for i in order),
+        solution.threshold(None),
+        solution.best,
+        solution.plain,
+    )
+
+
+def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
+    """The chance of the query when hand ``comp`` is kept (a plain draw of the rest)."""
+    red = engine.red
+    later = engine.seen - engine.hand
+    start = red.cond.of(comp)
+    if not red.cond.tests:
+        return Fraction(1)
+    if engine.lookahead:
+        return Fraction(engine.hand_value(comp), engine.hand_scale())
+    if later == 0:
+        return Fraction(1 if red.cond.all_hold(start) else 0)
+    pile = tuple(s - k for s, k in zip(red.sizes, comp, strict=True))
+    good = PlainProgramme(red, later, pile, start).ways()[later]
+    return Fraction(good, math.comb(engine.n - engine.hand, later))
+
+
+def unlimited_value(
+    rest: int, pairs: Sequence[tuple[int, int]], keep_den: int, hands_den: int
+) -> Fraction:
+    """The optimal value with unlimited redraws, from the hands that may not be redrawn
+    (``rest``: the sum of weight * keep) and the (keep, weight) of those that may, by keep
+    rising (the least fixed point, see the module's notes)."""
+    return _fixed_point(rest, pairs, keep_den, hands_den)

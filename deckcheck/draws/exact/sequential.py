@@ -138,6 +138,9 @@ class SequentialEngine:
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
         # stops itself past this (None: no limit).
         self.table_budget: int | None = None
+        #: After :meth:`return_table`: per kept part, the value of returning the rest (over
+        #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
+        self.kept_values: dict[tuple[int, ...], int] = {}
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -518,6 +521,7 @@ class SequentialEngine:
                 new_hand = tuple(k + d for k, d in zip(kept, drawn, strict=True))
                 total += ways(pile, drawn) * self.hand_value(new_hand)
             kept_value[kept] = total
+        self.kept_values = kept_value
         choice: dict[tuple[int, ...], Kept] = {}
         num = 0
         for hand in compositions(sizes, h):

@@ -1,0 +1,101 @@
+"""Benchmark: the mulligan guide, deadlines per condition and the expected turn, as commands.
+
+Target: each answer within 1 s (start-up included) for the bundled examples.
+
+    python bench/bench_guide.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+
+from _common import REPO, cpu_times, deckcheck, machine, summary, wall_times
+
+RD = "examples/ren-dhark/terra-custom.txt"
+RED = "examples/ren-dhark/red-starter.txt"
+PC50 = "examples/planetary-conquerors/legal-50.txt"
+PC80 = "examples/planetary-conquerors/legal-80.txt"
+PC_SET = ["--catalog", "examples/planetary-conquerors/example-set.toml"]
+STCCG = "examples/stccg-1e/legal-federation.txt"
+
+#: (name, arguments after ``deckcheck``)
+CASES: list[tuple[str, list[str]]] = [
+    ("guide, ren-dhark, turn 2", ["mulligan", RD, "type:ship>=2", "--turn", "2"]),
+    (
+        "guide, ren-dhark red, 3 conditions, turn 4",
+        [
+            "mulligan",
+            RED,
+            "type:ship>=2",
+            "type:person>=2",
+            "type:action<=2",
+            "--turn",
+            "4",
+            "--second",
+        ],
+    ),
+    (
+        "guide, planetary-conquerors 50, turn 3",
+        ["mulligan", PC50, "type:miner>=1", "type:warrior>=1", "--turn", "3", *PC_SET],
+    ),
+    (
+        "guide, planetary-conquerors 80, second, turn 2",
+        [
+            "mulligan",
+            PC80,
+            "type:warrior>=2",
+            "type:building>=1",
+            "--turn",
+            "2",
+            "--second",
+            *PC_SET,
+        ],
+    ),
+    ("guide, stccg (no choice)", ["mulligan", STCCG, "type:personnel>=3", "type:ship>=1"]),
+    ("guide, dorn:rituals (no choice)", ["mulligan", "dorn:rituals", "type:ritual>=1"]),
+    ("deadlines, ren-dhark", ["odds", RD, "type:ship>=1@1", "type:person>=3@4"]),
+    (
+        "deadlines, ren-dhark, 3 deadlines",
+        ["odds", RD, "type:ship>=2@1", "type:person>=2@3", "type:action>=1@5"],
+    ),
+    (
+        "deadlines, planetary-conquerors 50",
+        ["odds", PC50, "type:miner>=1@1", "type:warrior>=2@3", *PC_SET],
+    ),
+    ("deadlines, stccg", ["odds", STCCG, "type:ship>=1@1", "type:personnel>=5@4"]),
+    ("guide with deadlines, ren-dhark", ["mulligan", RD, "type:ship>=2@1", "type:person>=3@4"]),
+    ("expected turn, ren-dhark", ["odds", RD, "type:person>=3", "--expected-turn"]),
+    (
+        "expected turn, planetary-conquerors 50",
+        ["odds", PC50, "type:miner>=1", "type:warrior>=1", "--expected-turn", *PC_SET],
+    ),
+    ("expected turn, stccg", ["odds", STCCG, "type:personnel>=5", "--expected-turn"]),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every case and print its CPU and wall times; exit 1 if one is over 1 s of CPU."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", type=int, default=None, help="Run only the first N cases.")
+    args = parser.parse_args(argv)
+    print(f"machine: {machine()}")
+    worst = 0.0
+    for name, words in CASES[: args.only]:
+        done = subprocess.run([*deckcheck(), *words], capture_output=True, cwd=REPO, check=False)
+        if done.returncode:
+            print(f"{name}: exit {done.returncode}: {done.stderr.decode(errors='replace')}")
+            return 1
+        cpu = cpu_times([*deckcheck(), *words], args.runs)
+        wall = wall_times([*deckcheck(), *words], 1)
+        worst = max(worst, statistics.median(cpu))
+        print(f"{name:50s} cpu {summary(cpu)}  wall {summary(wall)}")
+    print(f"slowest median CPU time: {worst:.2f} s (target: 1 s)")
+    return 0 if worst <= 1.0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

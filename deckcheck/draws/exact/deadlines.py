@@ -1,0 +1,623 @@
+"""Exact odds when each condition has its own deadline, and the turn conditions first hold.
+
+A deadline is a number of cards seen: condition ``i`` must hold over the first ``due[i]``
+cards seen (the start of its own turn). The cards seen at the deadlines are nested prefixes of
+one deal, so the question is answered by one memoised walk over the deal, card by card, whose
+state is what is gone from the pile per class, the capped counts held (see
+:mod:`~deckcheck.draws.exact.reduced`), the cards held and whether this turn's look at the top
+card is spent. At each deadline the conditions due there are tested; a count that only a
+condition already tested reads is forgotten (its states merge).
+
+The player's choices are made for this joint question, exactly: a look at the top card keeps
+it or puts it under, whichever gives the better chance (ties keep); the game's mulligan is
+played as :mod:`~deckcheck.draws.exact.optimal_redraw` and the return mulligan of
+:class:`~deckcheck.draws.exact.sequential.SequentialEngine` play it (redraw only when it
+raises the chance; return the cards whose return is best, ties keep), from per-hand values of
+this walk. The same walk, with a test at every turn, gives the distribution of the first turn
+at which all conditions hold (:func:`first_turns`), following the decisions that are optimal
+for the chance that they hold at the last turn asked.
+
+Everything is exact integer arithmetic (ordered continuations of the deal); work is counted
+against a budget, past which :class:`~deckcheck.draws.answer.Intractable` is raised.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from deckcheck.core.values import frozen
+from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
+from deckcheck.draws.exact.capped import PlainProgramme
+from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
+from deckcheck.draws.exact.guide import Choice, HandRow, HandTable, RuleKind, class_labels
+from deckcheck.draws.exact.optimal_redraw import unlimited_value
+from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, RedrawRule, ReturnRule
+
+#: Most steps (calls of the walk, hands and kept parts enumerated) an answer may take: a
+#: step measures a few µs, so an answer within the limit takes well under a second.
+DEADLINE_BUDGET = 150_000
+#: Plain programme transitions (:meth:`PlainProgramme.work`, well under a µs each) per step.
+PLAIN_STEPS = 8
+
+
+@frozen
+class Deadlines:
+    """One question with a deadline per condition.
+
+    ``due[i]``: the cards seen by which condition ``i`` of ``problem`` must hold (at least the
+    opening hand). ``use_mulligan``: play the game's mulligan (else the plain deal);
+    ``redraw``: under a redraw rule, ``"optimal"`` (redraw only when it raises the chance) or
+    ``"always"`` (whenever allowed).
+    """
+
+    problem: DrawProblem
+    procedure: Procedure
+    due: tuple[int, ...]
+    second: bool = False
+    use_mulligan: bool = True
+    redraw: str = "optimal"
+
+
+class Meter:
+    """The work of one answer's walks, counted against one budget."""
+
+    def __init__(self, budget: int = DEADLINE_BUDGET) -> None:
+        self.budget = budget
+        self.work = 0
+
+    @property
+    def left(self) -> int:
+        """Steps left before the budget."""
+        return max(0, self.budget - self.work)
+
+    def spend(self, units: int) -> None:
+        """Count ``units`` of work; :class:`Intractable` past the budget."""
+        self.work += units
+        if self.work > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, self.work, self.budget))
+
+
+def _meter(budget: int | Meter) -> Meter:
+    return budget if isinstance(budget, Meter) else Meter(budget)
+
+
+class _Walk:
+    """The memoised walk over one deal: per state, the successful ordered continuations."""
+
+    def __init__(
+        self,
+        problem: DrawProblem,
+        procedure: Procedure,
+        second: bool,
+        checks: Sequence[int],
+        triggers: Sequence[CountTest],
+        budget: int | Meter,
+        *,
+        first_turn: bool = False,
+    ) -> None:
+        self.red: Reduced = reduce_problem(problem, triggers)
+        self.n = problem.pile_size
+        self.hand = procedure.opening_size(second)
+        # checks[i]: cards seen at which test i is made (deadline mode), or the checkpoints of
+        # every test (first-turn mode: the cards seen at each turn, all tests at each).
+        self.first_turn = first_turn
+        self.checks = tuple(checks)
+        self.last = max(self.checks, default=self.hand)  # no condition: the hand alone
+        if not self.hand <= min(self.checks, default=self.hand) and not first_turn:
+            raise ValueError("a deadline before the opening hand is dealt")
+        if self.last > self.n:
+            raise ValueError(f"cannot see {self.last} cards of a pile of {self.n}")
+        self.lookahead = procedure.lookahead and self.last > self.hand
+        self.per_turn = max(1, procedure.draws_per_turn)
+        looks = -(-(self.last - self.hand) // self.per_turn) if self.lookahead else 0
+        self.reads = self.last + looks
+        if self.reads > self.n:
+            raise Intractable(
+                OutOfReach(Reach.LOOKAHEAD_WRAPS, seen=self.last, looks=looks, pile=self.n)
+            )
+        tests = self.red.cond.tests
+        if first_turn:
+            self.at: dict[int, tuple[int, ...]] = {c: tuple(range(len(tests))) for c in checks}
+            self.turn_of = {c: i for i, c in enumerate(sorted(set(checks)))}
+            self.done_by = [self.last] * len(self.red.cond.selectors)
+        else:
+            at: dict[int, list[int]] = {}
+            for i, c in enumerate(checks):
+                at.setdefault(c, []).append(i)
+            self.at = {c: tuple(v) for c, v in at.items()}
+            self.turn_of = {}
+            # Per count position: the cards seen after which no test reads it any more.
+            done_by = [0] * len(self.red.cond.selectors)
+            for (p, _), c in zip(tests, checks, strict=True):
+                done_by[p] = max(done_by[p], c)
+            self.done_by = done_by
+        self.meter = _meter(budget)
+        self.memo: dict[tuple[object, ...], object] = {}
+        # Per (capped counts, cards held): the classes that can change no count read again;
+        # per (those classes, cards of theirs left): how many of each are gone when packed.
+        self._inert: dict[tuple[Vec, int], tuple[int, ...]] = {}
+        self._masked: dict[tuple[Vec, int], Vec] = {}
+        # Below this many cards held, every count is still read by a test to come.
+        self.first_done = min(self.done_by, default=0) + 1
+        self._packed: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+        #: Decisions of a deadline walk (for a first-turn walk following them): keep a looked
+        #: card, per (removed, vec, held, class).
+        self.policy: _Walk | None = None
+
+    def spend(self, units: int) -> None:
+        """Count ``units`` of work against the answer's budget."""
+        self.meter.spend(units)
+
+    def scale(self, gone: int) -> int:
+        """Ordered continuations from a state with ``gone`` cards off the pile."""
+        return math.perm(self.n - gone, self.reads - gone)
+
+    def _mask(self, vec: Vec, held: int) -> Vec:
+        """``vec`` with the counts no test will read again set to 0 (their states merge)."""
+        if held >= self.first_done:
+            key = (vec, held)
+            got = self._masked.get(key)
+            if got is None:
+                got = self._masked[key] = tuple(
+                    0 if d < held else x for x, d in zip(vec, self.done_by, strict=True)
+                )
+            return got
+        return vec
+
+    def _canonical(self, removed: tuple[int, ...], vec: Vec, held: int) -> tuple[int, ...]:
+        """``removed`` with the cards left of the classes that can change no count read again
+        (every count they touch at its cap, or read by no test to come) packed into the first
+        of them: such cards are all alike, only how many are left matters."""
+        inert = self._inert.get((vec, held))
+        if inert is None:
+            cond = self.red.cond
+            caps = cond.caps
+            done_by = self.done_by
+            inert = self._inert[(vec, held)] = tuple(
+                c
+                for c, positions in enumerate(cond.class_positions)
+                if all(vec[p] >= caps[p] or done_by[p] < held for p in positions)
+            )
+        if len(inert) < 2:
+            return removed
+        sizes = self.red.sizes
+        left = 0
+        for c in inert:
+            left += sizes[c] - removed[c]
+        packed = self._packed.get((inert, left))
+        if packed is None:
+            out = []
+            rest = left
+            for c in inert:
+                keep = min(sizes[c], rest)
+                out.append(sizes[c] - keep)
+                rest -= keep
+            packed = self._packed[(inert, left)] = tuple(out)
+        out = list(removed)
+        for c, k in zip(inert, packed, strict=True):
+            out[c] = k
+        return tuple(out)
+
+    def _look(self, held: int, looked: bool) -> bool:
+        return (
+            self.lookahead
+            and not looked
+            and held >= self.hand
+            and (held - self.hand) % self.per_turn == 0
+            and held < self.last
+        )
+
+    # -- deadline mode: one number ------------------------------------------------------------
+
+    def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool) -> int:
+        """Successful ordered continuations (P(success) * :meth:`scale`)."""
+        self.spend(1)
+        vec = self._mask(vec, held)
+        removed = self._canonical(removed, vec, held)
+        key = (removed, vec, held, looked)
+        got = self.memo.get(key)
+        if got is not None:
+            return got  # type: ignore[return-value]
+        gone = sum(removed)
+        result = self._value(removed, vec, held, looked, gone)
+        self.memo[key] = result
+        return result
+
+    def _status(self, vec: Vec, held: int) -> bool | None:
+        """Failure (False) or success (True) already certain, else None."""
+        tests = self.red.cond.tests
+        for i in self.at.get(held, ()):
+            p, t = tests[i]
+            if not t.holds(vec[p]):
+                return False
+        certain = True
+        for (p, t), due in zip(tests, self.checks, strict=True):
+            if due <= held:
+                continue
+            c = vec[p]
+            if t.op.broken(c, t.threshold) or t.op.out_of_reach(c, t.threshold, due - held):
+                return False
+            if not t.op.certain(c, t.threshold):
+                certain = False
+        return True if certain or held >= self.last else None
+
+    def _value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
+        status = self._status(vec, held)
+        if status is not None:
+            return self.scale(gone) if status else 0
+        look = self._look(held, looked)
+        sizes = self.red.sizes
+        cond = self.red.cond
+        result = 0
+        for c, size in enumerate(sizes):
+            left = size - removed[c]
+            if left <= 0:
+                continue
+            after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
+            sub = self.value(after, cond.bump(vec, c, 1), held + 1, False)
+            if look:
+                sub = max(sub, self.value(after, vec, held, True))
+            result += left * sub
+        return result
+
+    def keep_top(self, removed: tuple[int, ...], vec: Vec, held: int, top: int) -> bool:
+        """Whether the best play keeps a looked top card of class ``top`` (ties keep);
+        ``removed`` counts the top card as gone."""
+        keep = self.value(removed, self.red.cond.bump(vec, top, 1), held + 1, False)
+        under = self.value(removed, vec, held, True)
+        return keep >= under
+
+    # -- first-turn mode: one number per turn -------------------------------------------------
+
+    def turns(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool) -> tuple[int, ...]:
+        """Ordered continuations per turn at which every test first holds (index into the
+        sorted checkpoints); those that never do are left out."""
+        self.spend(1)
+        removed = self._canonical(removed, vec, held)
+        key = (removed, vec, held, looked)
+        got = self.memo.get(key)
+        if got is not None:
+            return got  # type: ignore[return-value]
+        gone = sum(removed)
+        n_turns = len(self.turn_of)
+        out = [0] * n_turns
+        tests = self.red.cond.tests
+        if held in self.at and all(t.holds(vec[p]) for p, t in tests):
+            out[self.turn_of[held]] = self.scale(gone)
+        elif held < self.last and not any(
+            t.op.broken(vec[p], t.threshold)
+            or t.op.out_of_reach(vec[p], t.threshold, self.last - held)
+            for p, t in tests
+        ):
+            look = self._look(held, looked)
+            cond = self.red.cond
+            for c, size in enumerate(self.red.sizes):
+                left = size - removed[c]
+                if left <= 0:
+                    continue
+                after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
+                keep = True
+                if look:
+                    assert self.policy is not None
+                    keep = self.policy.keep_top(after, vec, held, c)
+                if keep:
+                    sub = self.turns(after, cond.bump(vec, c, 1), held + 1, False)
+                else:
+                    sub = self.turns(after, vec, held, True)
+                for i, x in enumerate(sub):
+                    out[i] += left * x
+        result = tuple(out)
+        self.memo[key] = result
+        return result
+
+
+@frozen
+class _Hands:
+    comps: tuple[tuple[int, ...], ...]
+    weights: tuple[int, ...]
+    keep: tuple[int, ...]  # over the walk's scale after the hand
+    allowed: tuple[bool, ...]
+
+
+def _hands(walk: _Walk, allowed_by_rule: bool) -> _Hands:
+    red, hand = walk.red, walk.hand
+    n_hands = count_compositions(red.sizes, hand)[hand]
+    walk.spend(n_hands)
+    comps = tuple(compositions(red.sizes, hand))
+    keep = tuple(walk.value(comp, red.cond.of(comp), hand, False) for comp in comps)
+    allowed = tuple(allowed_by_rule and red.trig.any_holds(red.trig.of(comp)) for comp in comps)
+    return _Hands(comps, tuple(ways(red.sizes, c) for c in comps), keep, allowed)
+
+
+def deadline_table(request: Deadlines, *, budget: int | Meter = DEADLINE_BUDGET) -> HandTable:
+    """Every opening hand (by class), its chance if kept, the mulligan's alternative and the
+    choice the best play makes, and the chance of the whole question with and without the
+    mulligan. :class:`Intractable` past ``budget``; ValueError for deadlines outside the pile.
+    """
+    return _table(request, budget)[0]
+
+
+def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
+    problem, procedure = request.problem, request.procedure
+    if len(request.due) != len(problem.conditions):
+        raise ValueError("one deadline per condition")
+    rule = procedure.mulligan if request.use_mulligan else None
+    triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    walk = _Walk(problem, procedure, request.second, request.due, triggers, budget)
+    red = walk.red
+    hand = walk.hand
+    hands_den = math.comb(walk.n, hand)
+    keep_den = walk.scale(hand)
+    hands = _hands(walk, isinstance(rule, RedrawRule) and bool(rule.triggers))
+    plain_num = sum(w * k for w, k in zip(hands.weights, hands.keep, strict=True))
+    plain = Fraction(plain_num, hands_den * keep_den)
+    labels = class_labels(problem, red)
+    rows: list[HandRow] = []
+    if isinstance(rule, RedrawRule) and rule.triggers:
+        value, threshold = _redraw_values(hands, rule, request.redraw, keep_den, hands_den)
+        for comp, w, k, a in zip(
+            hands.comps, hands.weights, hands.keep, hands.allowed, strict=True
+        ):
+            keep = Fraction(k, keep_den)
+            act = a and threshold is not None and (request.redraw == "always" or keep < threshold)
+            rows.append(
+                HandRow(comp, w, keep, a, threshold if a else None, Choice.REDRAW if act else None)
+            )
+        return HandTable(
+            RuleKind.REDRAW, labels, red.sizes, hands_den, tuple(rows), value, plain
+        ), walk
+    if isinstance(rule, ReturnRule) and 0 < rule.count <= hand and problem.conditions:
+        count = rule.count
+        kept_size = hand - count
+        redraw_den = math.comb(walk.n - kept_size, count)
+        walk.spend(count_compositions(red.sizes, kept_size)[kept_size])
+        kept_value: dict[tuple[int, ...], int] = {}
+        for kept in compositions(red.sizes, kept_size):
+            pile = tuple(s - k for s, k in zip(red.sizes, kept, strict=True))
+            total = 0
+            for drawn in compositions(pile, count):
+                walk.spend(1)
+                new = tuple(k + d for k, d in zip(kept, drawn, strict=True))
+                total += ways(pile, drawn) * walk.value(new, red.cond.of(new), hand, False)
+            kept_value[kept] = total
+        num = 0
+        for comp, w, k in zip(hands.comps, hands.weights, hands.keep, strict=True):
+            best = k * redraw_den
+            pick: tuple[int, ...] | None = None
+            alternative = -1
+            for kept in compositions(comp, kept_size):
+                walk.spend(1)
+                v = kept_value[kept]
+                if v > alternative:
+                    alternative, best_kept = v, kept
+                if v > best:
+                    best, pick = v, kept
+            num += w * best
+            returned = tuple(h - x for h, x in zip(comp, best_kept, strict=True))
+            rows.append(
+                HandRow(
+                    comp,
+                    w,
+                    Fraction(k, keep_den),
+                    True,
+                    Fraction(alternative, redraw_den * keep_den),
+                    Choice.RETURN if pick is not None else None,
+                    returned,
+                )
+            )
+        value = Fraction(num, hands_den * redraw_den * keep_den)
+        return HandTable(
+            RuleKind.RETURN, labels, red.sizes, hands_den, tuple(rows), value, plain
+        ), walk
+    for comp, w, k in zip(hands.comps, hands.weights, hands.keep, strict=True):
+        rows.append(HandRow(comp, w, Fraction(k, keep_den), False, None, None))
+    return HandTable(RuleKind.NONE, labels, red.sizes, hands_den, tuple(rows), plain, plain), walk
+
+
+def _redraw_values(
+    hands: _Hands, rule: RedrawRule, policy: str, keep_den: int, hands_den: int
+) -> tuple[Fraction, Fraction | None]:
+    """The chance under the redraw rule, and the value of the first redraw (None: none)."""
+    scale = keep_den * hands_den
+    rest = sum(
+        w * k for w, k, a in zip(hands.weights, hands.keep, hands.allowed, strict=True) if not a
+    )
+    pairs = sorted(
+        (k, w) for w, k, a in zip(hands.weights, hands.keep, hands.allowed, strict=True) if a
+    )
+    p_allowed = Fraction(sum(w for _, w in pairs), hands_den)
+    plain = Fraction(rest + sum(k * w for k, w in pairs), scale)
+    if policy == "always":
+        if rule.max_redraws is None:
+            if p_allowed == 1:
+                return plain, plain
+            v = Fraction(rest, scale) / (1 - p_allowed)
+            return v, v
+        values = [plain]
+        for _ in range(rule.max_redraws):
+            values.append(Fraction(rest, scale) + p_allowed * values[-1])
+        return values[-1], (values[-2] if rule.max_redraws else None)
+    if rule.max_redraws is None:
+        v = unlimited_value(rest, pairs, keep_den, hands_den)
+        return v, v
+    values = [plain]
+    for _ in range(rule.max_redraws):
+        previous = values[-1]
+        total = Fraction(rest, scale)
+        for k, w in pairs:
+            total += Fraction(w, hands_den) * max(Fraction(k, keep_den), previous)
+        values.append(total)
+    return values[-1], (values[-2] if rule.max_redraws else None)
+
+
+def first_turns(
+    request: Deadlines, checkpoints: Sequence[int], *, budget: int | Meter = DEADLINE_BUDGET
+) -> tuple[tuple[Fraction, ...], HandTable | None]:
+    """P(every condition first holds at checkpoint ``k``) for each of ``checkpoints`` (cards
+    seen at the start of each turn, rising), under the play that is best for the chance that
+    the conditions hold at the last checkpoint (``request.due`` must say so: every condition
+    due there); with that play's table (None when the player has no choice: a plain deal).
+    A deal in which they never hold at a checkpoint counts for none (the rest, 1 - the sum,
+    is "later or never").
+    """
+    budget = _meter(budget)  # the walks below share it
+    problem, procedure = request.problem, request.procedure
+    rule = procedure.mulligan if request.use_mulligan else None
+    triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    hand = procedure.opening_size(request.second)
+    looks = procedure.lookahead and max(checkpoints) > hand
+    choice = isinstance(rule, ReturnRule) or (isinstance(rule, RedrawRule) and rule.triggers)
+    if not looks and not choice:
+        return _plain_first_turns(problem, checkpoints, budget), None
+    table, policy = _table(request, budget)
+    walk = _Walk(problem, procedure, request.second, checkpoints, triggers, budget, first_turn=True)
+    walk.policy = policy
+    red = walk.red
+    hand = walk.hand
+    keep_den = walk.scale(hand)
+    n_turns = len(walk.turn_of)
+
+    def after_hand(comp: tuple[int, ...]) -> tuple[int, ...]:
+        return walk.turns(comp, red.cond.of(comp), hand, False)
+
+    total = [Fraction(0)] * n_turns
+    if table.kind is RuleKind.RETURN:
+        assert isinstance(rule, ReturnRule)
+        kept_size = hand - rule.count
+        by_kept: dict[tuple[int, ...], list[Fraction]] = {}
+        for row in table.rows:
+            if row.choice is Choice.RETURN:
+                assert row.returned is not None
+                kept = tuple(h - r for h, r in zip(row.hand, row.returned, strict=True))
+                got = by_kept.get(kept)
+                if got is None:
+                    pile = tuple(s - k for s, k in zip(red.sizes, kept, strict=True))
+                    den = math.comb(walk.n - kept_size, rule.count) * keep_den
+                    got = [Fraction(0)] * n_turns
+                    for drawn in compositions(pile, rule.count):
+                        new = tuple(k + d for k, d in zip(kept, drawn, strict=True))
+                        for i, x in enumerate(after_hand(new)):
+                            got[i] += Fraction(ways(pile, drawn) * x, den)
+                    by_kept[kept] = got
+                dist = got
+            else:
+                dist = [Fraction(x, keep_den) for x in after_hand(row.hand)]
+            for i, share in enumerate(dist):
+                total[i] += Fraction(row.ways, table.hands_den) * share
+        return tuple(total), table
+    kept_dist = [Fraction(0)] * n_turns  # the distribution of one deal that is kept
+    redrawn = Fraction(0)  # the chance a deal is redrawn (the first time)
+    for row in table.rows:
+        p = Fraction(row.ways, table.hands_den)
+        if row.choice is Choice.REDRAW:
+            redrawn += p
+            continue
+        for i, x in enumerate(after_hand(row.hand)):
+            kept_dist[i] += p * Fraction(x, keep_den)
+    if table.kind is RuleKind.REDRAW and redrawn:
+        assert isinstance(rule, RedrawRule)
+        # Every deal is a fresh shuffle: the decisions are worked out one by one (with a
+        # limit of k redraws, a later decision compares with a smaller value).
+        return _redraw_turns(table, rule, request, after_hand, keep_den, n_turns), table
+    return tuple(kept_dist), table
+
+
+def _plain_first_turns(
+    problem: DrawProblem, checkpoints: Sequence[int], budget: Meter
+) -> tuple[Fraction, ...]:
+    """The first-turn distribution of a plain deal (no choice anywhere). When every condition
+    only asks for at least some cards, holding by a turn is holding at it: one plain
+    programme gives every turn's chance at once; otherwise the walk follows the deal."""
+    n = problem.pile_size
+    if all(c.op.most(c.threshold) is None for c in problem.conditions):
+        red = reduce_problem(problem)
+        most = max(checkpoints)
+        programme = PlainProgramme(red, most)
+        work = programme.work(budget.left * PLAIN_STEPS)
+        if work is None:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, limit=budget.budget))
+        budget.spend(work // PLAIN_STEPS)
+        table = programme.ways()
+        out = []
+        before = Fraction(0)
+        for seen in checkpoints:
+            now = Fraction(table[seen], math.comb(n, seen))
+            out.append(now - before)
+            before = now
+        return tuple(out)
+    plain = Procedure(0)
+    walk = _Walk(problem, plain, False, checkpoints, (), budget, first_turn=True)
+    zero = (0,) * len(walk.red.sizes)
+    counts = walk.turns(zero, walk.red.cond.zero, 0, False)
+    return tuple(Fraction(x, walk.scale(0)) for x in counts)
+
+
+def _redraw_turns(
+    table: HandTable,
+    rule: RedrawRule,
+    request: Deadlines,
+    after_hand: Callable[[tuple[int, ...]], tuple[int, ...]],
+    keep_den: int,
+    n_turns: int,
+) -> tuple[Fraction, ...]:
+    """The first-turn distribution under the redraw rule, decision by decision
+    (``after_hand``: a kept hand's ordered continuations per first turn)."""
+    rows = table.rows
+    per_hand = {row.hand: [Fraction(x, keep_den) for x in after_hand(row.hand)] for row in rows}
+    # Thresholds of the successive decisions: V_{j-1} with j redraws left.
+    keeps = [(row.keep, Fraction(row.ways, table.hands_den), row) for row in rows]
+    if rule.max_redraws is None:
+        thresholds: list[Fraction | None] = [table.alternative]
+        stationary = True
+    elif request.redraw == "always":
+        thresholds = [Fraction(1)] * rule.max_redraws  # any value: every allowed hand goes
+        stationary = False
+    else:
+        values = [sum((p * k for k, p, _ in keeps), Fraction(0))]
+        for _ in range(rule.max_redraws):
+            previous = values[-1]
+            values.append(
+                sum(
+                    (p * (max(k, previous) if r.allowed else k) for k, p, r in keeps),
+                    Fraction(0),
+                )
+            )
+        # With j redraws left the decision compares with V_{j-1}: first decision j = k.
+        thresholds = [values[j - 1] for j in range(rule.max_redraws, 0, -1)]
+        stationary = False
+
+    def redraws(row: HandRow, threshold: Fraction | None) -> bool:
+        if not row.allowed or threshold is None:
+            return False
+        return request.redraw == "always" or row.keep < threshold
+
+    if stationary:
+        threshold = thresholds[0]
+        kept = [Fraction(0)] * n_turns
+        again = Fraction(0)
+        for _, p, row in keeps:
+            if redraws(row, threshold):
+                again += p
+            else:
+                for i, x in enumerate(per_hand[row.hand]):
+                    kept[i] += p * x
+        if again == 1:  # every hand redrawn: waiting for the best hand (see optimal_redraw)
+            best = max(rows, key=lambda r: r.keep)
+            return tuple(per_hand[best.hand])
+        return tuple(x / (1 - again) for x in kept)
+    # Finite: the last deal is kept whatever it is.
+    dist = [Fraction(0)] * n_turns
+    for _, p, row in keeps:
+        for i, x in enumerate(per_hand[row.hand]):
+            dist[i] += p * x
+    for threshold in reversed(thresholds):
+        new = [Fraction(0)] * n_turns
+        for _, p, row in keeps:
+            src = dist if redraws(row, threshold) else per_hand[row.hand]
+            for i, x in enumerate(src):
+                new[i] += p * x
+        dist = new
+    return tuple(dist)
