@@ -31,9 +31,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
-# Without the slow property-based and corpus-wide tests: for a quick check while working.
+# Without the tests that start processes, drive the terminal app, search properties or are slow
+# by themselves (markers set in tests/conftest.py): for a quick check while working.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal -m "not slow"
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

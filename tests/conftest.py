@@ -9,16 +9,27 @@ Helpers are plain functions, imported by the test modules (``from conftest impor
   without deckcheck's own code.
 
 The suite runs in parallel (pytest-xdist, ``make test``): every test writes only under its own
-``tmp_path``, and the autouse :func:`_private_catalog_cache` gives each run its own catalog
-cache, so no test reads or writes the user's ``~/.cache/deckcheck``.
+``tmp_path``, and :func:`_private_catalog_cache` gives each run its own catalog cache, from
+before collection (test modules read the catalogs to build their parameters), so no test reads
+or writes the user's ``~/.cache/deckcheck``.
+
+Markers show what a test costs, set here at collection (:func:`pytest_collection_modifyitems`)
+from what the test's code calls: ``process`` (it starts a process: ``python -m deckcheck``,
+another program, simulation workers), ``tui`` (it drives the terminal app), ``hypothesis``
+(a property-based search), and ``slow`` (listed in :data:`SLOW`: it takes a tenth of a second
+or more by itself).
+``make test-fast`` leaves all four out. A test that starts a process without its marker fails
+(:func:`_processes_only_where_marked`), so the marker cannot fall behind the code.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -27,7 +38,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any, TypeVar
 
 import pytest
@@ -98,10 +109,301 @@ def _private_bytecode_cache() -> None:
 _private_bytecode_cache()
 
 
-# Property tests: a quick profile for every run, a thorough one on demand.
-settings.register_profile("deckcheck", max_examples=100, deadline=None)
-settings.register_profile("thorough", max_examples=1000, deadline=None)
+RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"
+"""The environment variable naming this run's catalog cache: set by the process that starts the
+run, inherited by its xdist workers and their children."""
+
+
+def _private_catalog_cache() -> bool:
+    """One catalog cache for this run (shared by its workers; writes are atomic), never the
+    user's: set as soon as this file is imported, before any test module reads a catalog, for
+    in-process runs and child processes alike. True where it was made here (not inherited):
+    :func:`pytest_unconfigure` then removes it."""
+    made = not os.environ.get(RUN_CACHE)
+    if made:
+        os.environ[RUN_CACHE] = tempfile.mkdtemp(prefix="deckcheck-test-cache-")
+    os.environ["DECKCHECK_CACHE"] = os.environ[RUN_CACHE]
+    return made
+
+
+_OWN_RUN_CACHE = _private_catalog_cache()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's catalog cache goes with the run (the process that made it removes it)."""
+    if _OWN_RUN_CACHE:
+        shutil.rmtree(os.environ.pop(RUN_CACHE, ""), ignore_errors=True)
+
+
+# Property tests: a quick profile for every run, a thorough one on demand. No example database:
+# it would be written into the checkout (.hypothesis/); a failure prints its example instead
+# (and hypothesis's other files, a cache of constants, go to the temporary folder).
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY",
+    str(Path(tempfile.gettempdir()) / f"deckcheck-test-hypothesis-{getattr(os, 'getuid', str)()}"),
+)
+settings.register_profile("deckcheck", max_examples=100, deadline=None, database=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None, database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
+
+
+# --- markers: what a test costs ------------------------------------------------------------
+
+PROCESS_NAMES = frozenset(
+    {
+        "run_module",
+        "subprocess",
+        "Popen",
+        "executable",
+        "system",
+        "fork",
+        "forkpty",
+        "pty",
+        "workers",
+    }
+)
+"""Names whose use in a test's code (or in a function or fixture of its module it calls) means
+that it starts a process; ``workers`` is the simulators' worker processes."""
+TUI_NAMES = frozenset({"run_test", "pilot"})
+"""Names whose use means that a test drives the terminal app (Textual's pilot)."""
+PROCESS_EVENTS = frozenset(
+    {"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.system"}
+)
+"""Audit events (:func:`sys.addaudithook`) of a new process."""
+
+
+SLOW = frozenset(
+    {
+        "catalog/test_catalog_cache.py::test_a_selector_makes_one_card_and_an_absent_value_is_still_refused",
+        "catalog/test_catalog_cache.py::test_entry_of_another_user_is_ignored",
+        "catalog/test_catalog_cache.py::test_every_example_same_output_off_cold_warm",
+        "catalog/test_catalog_cache.py::test_huge_sparse_entry_is_not_read",
+        "catalog/test_catalog_cache.py::test_symlink_to_a_device_is_not_followed",
+        "catalog/test_catalog_cache.py::test_symlink_to_a_good_entry_is_not_followed",
+        "catalog/test_catalog_cache.py::test_value_missing_from_the_index_is_found_card_by_card",
+        "catalog/test_field_synonyms.py::test_neutral_and_non_aligned_select_the_same_cards",
+        "catalog/test_field_synonyms.py::test_neutral_in_a_condition_on_a_federation_deck",
+        "cli/test_cli.py::test_help_reads_as_written",
+        "cli/test_conventions.py::test_a_named_command_builds_alone_and_everything_else_gets_the_whole_app",
+        "cli/test_output.py::test_hands_name_cards_and_tell_apart_shared_names",
+        "cli/test_plain_report.py::test_piped_reports_are_plain_lines_saying_what_the_panels_say",
+        "commands/test_cards_listing.py::test_whole_stccg_catalog_lists_every_card_as_plain_lines",
+        "commands/test_legality.py::test_validate_says_which_other_variant_a_failing_deck_passes",
+        "commands/test_odds_cli.py::test_many_set_aside_cards_are_summed_up_and_listed_in_json",
+        "commands/test_tune.py::test_no_mulligan_matches_the_hypergeometric_formula",
+        "commands/test_tune.py::test_planetary_conquerors_return_mulligan_agrees_with_brute_force",
+        "commands/test_tune.py::test_ren_dhark_ships_by_turn_two_agrees_with_brute_force",
+        "commands/test_tune.py::test_tune_cli_json_for_every_game",
+        "commands/test_tune.py::test_upper_bound_gives_the_most_cards",
+        "decks/test_deck_building.py::test_several_cards_in_one_call_with_every_rules_progress",
+        "decks/test_edit.py::test_a_card_in_two_zones_needs_the_zone",
+        "decks/test_edit.py::test_add_and_remove_commands",
+        "decks/test_edit.py::test_card_is_read_like_a_deck_line",
+        "decks/test_edit.py::test_dek_copies_and_removes_card_elements",
+        "decks/test_edit.py::test_lackey_text_keeps_crlf_tabs_and_zones",
+        "decks/test_edit.py::test_new_writes_a_deck_to_fill_in",
+        "decks/test_editor_safety.py::test_every_new_deck_reads_back_and_takes_add",
+        "decks/test_editor_safety.py::test_optimize_write_goes_through_the_same_writer",
+        "decks/test_interchange.py::test_every_plugin_name_with_an_id_resolves_to_that_card",
+        "decks/test_interchange.py::test_side_zones_in_text_and_json_report",
+        "decks/test_pasted_lists.py::test_headings_and_title_are_notes_and_the_game_is_found",
+        "decks/test_pasted_lists.py::test_the_headings_never_become_cards",
+        "decks/test_pasted_lists.py::test_the_own_export_with_its_hashes_stripped_reads_back",
+        "draws/test_draws_capped.py::test_a_table_partly_in_reach_computes_its_exact_rows_once",
+        "draws/test_draws_capped.py::test_many_conditions_agree_with_a_seeded_simulation",
+        "draws/test_draws_capped.py::test_optimal_redraw_turns_read_one_table_of_hands",
+        "draws/test_draws_capped.py::test_ten_conditions_match_an_independent_enumeration",
+        "draws/test_draws_capped.py::test_ten_conditions_on_any_deck_are_exact_within_the_work_limit",
+        "draws/test_draws_exact.py::test_intractable_budget",
+        "draws/test_draws_fallback.py::test_a_known_row_leaves_the_budget_to_the_others",
+        "draws/test_draws_fallback.py::test_a_table_out_of_reach_from_its_first_row_says_so_for_the_query",
+        "draws/test_draws_fallback.py::test_a_table_stops_estimating_after_the_first_turn_out_of_reach",
+        "draws/test_draws_fallback.py::test_by_turn_rows_come_with_a_simulated_answer",
+        "draws/test_draws_fallback.py::test_long_deals_from_many_groups_use_the_marginal_method",
+        "draws/test_draws_fallback.py::test_simulated_rows_of_a_table_share_one_budget",
+        "draws/test_draws_fallback.py::test_the_array_greedy_return_is_the_policy",
+        "draws/test_draws_fallback.py::test_the_lookahead_engine_reports_progress",
+        "draws/test_draws_fallback.py::test_the_rows_of_a_table_never_hash_their_problem",
+        "draws/test_draws_fallback.py::test_twenty_conditions_on_a_huge_deck_simulate_within_the_budget",
+        "draws/test_draws_simulate.py::test_a_few_cards_from_hundreds_of_groups_are_dealt_by_position",
+        "draws/test_draws_simulate.py::test_dealing_positions_gives_the_hypergeometric_distribution",
+        "draws/test_draws_simulate.py::test_fixed_pile_sampler_distribution",
+        "draws/test_draws_simulate.py::test_lookahead_reaching_cards_put_under",
+        "draws/test_draws_simulate.py::test_optimal_return_against_exact_engine",
+        "draws/test_draws_simulate.py::test_plain_draw_against_math_comb",
+        "draws/test_draws_simulate.py::test_redraw_cap_terminates",
+        "draws/test_draws_simulate.py::test_same_seed_same_result",
+        "draws/test_draws_simulate.py::test_simulators_agree_with_enumeration",
+        "draws/test_lookahead_optimal.py::test_a_four_condition_query_at_turn_5_is_estimated_within_reach",
+        "draws/test_lookahead_optimal.py::test_issue_19_simulate_plays_the_same_decisions",
+        "draws/test_lookahead_optimal.py::test_the_keep_decision_reaches_the_optimum",
+        "draws/test_optimal_redraw.py::test_look_ahead_matches_brute_force",
+        "draws/test_optimal_redraw.py::test_matches_brute_force",
+        "draws/test_optimal_redraw.py::test_ren_dhark_realistic_work_is_bounded",
+        "draws/test_query_limits.py::test_ten_conditions_are_simulated_without_running_the_engine",
+        "draws/test_query_limits.py::test_the_estimate_bounds_the_states_visited",
+        "draws/test_redraw_policy_cli.py::test_hand_keeps_a_redrawable_hand_that_meets_the_goal_under_the_optimal_policy",
+        "draws/test_redraw_table_budget.py::test_a_by_turn_table_shares_one_table",
+        "draws/test_redraw_table_budget.py::test_a_table_out_of_reach_stops_early",
+        "draws/test_redraw_table_budget.py::test_a_table_within_its_budget_is_never_refused",
+        "draws/test_redraw_table_budget.py::test_the_query_is_simulated_and_says_why",
+        "draws/test_simulate_samplers.py::test_ties_with_a_threshold_are_settled_by_more_bits",
+        "export/test_html.py::test_decks_drawn_from_have_the_odds_curve",
+        "export/test_html.py::test_illegal_deck_sheet_lists_the_findings",
+        "games/test_pc_dorn_drake_rules.py::test_second_player_sixth_card_says_two_players",
+        "games/test_ren_dhark_turns_redraw.py::test_simulated_optimal_policy_agrees_with_the_exact_figure",
+        "games/test_rules_as_data.py::test_constraints_agree_with_the_check",
+        "games/test_rules_as_data.py::test_holds_is_exact",
+        "games/test_stccg_catalog.py::test_catalog_header",
+        "games/test_stccg_formats.py::test_fix_keeps_the_files_seed_zone_and_seeds_what_it_adds",
+        "games/test_stccg_formats.py::test_fix_under_modern_is_proven_minimal",
+        "games/test_stccg_formats.py::test_fix_under_warp_speed_is_proven_minimal",
+        "games/test_stccg_formats.py::test_the_plugins_lackey_decks_are_legal_under_modern",
+        "games/test_stccg_formats.py::test_the_stdeck_sample_reads",
+        "games/test_stccg_formats.py::test_warp_speed_three_ten_twenty_and_one_outpost",
+        "games/test_stccg_rules.py::test_lackey_files_mostly_resolve",
+        "hostile/test_hostile_cli.py::test_hundred_kb_card_name_with_a_game",
+        "hostile/test_hostile_cli.py::test_ten_thousand_unknown_lines_cost_a_hundred_lookups",
+        "hostile/test_hostile_cli.py::test_ten_thousand_unknown_lines_without_game",
+        "hostile/test_input_bounds.py::test_deck_of_8000_card_keys_costs_linear_work",
+        "hostile/test_input_bounds.py::test_header_naming_one_overlay_200000_times",
+        "hostile/test_input_bounds.py::test_too_many_keys_refused_before_parsing",
+        "project/test_architecture.py::test_layers_import_only_downwards",
+        "project/test_benches.py::test_the_scaling_bench_builds_its_decks_and_times_a_query",
+        "project/test_benches.py::test_the_simulation_bench_times_every_sampling_method",
+        "solve/test_fix.py::test_alike_cards_solved_as_one_variable_give_the_same_nearest_decks",
+        "solve/test_fix.py::test_keep_moves_the_removal_elsewhere",
+        "solve/test_fix.py::test_minimal_stccg",
+        "solve/test_fix.py::test_minimal_the_drake_standard_stack_in_its_order",
+        "solve/test_fix.py::test_prefer_chooses_among_the_nearest",
+        "solve/test_fix.py::test_unreachable_names_the_rule_and_exits_1",
+        "solve/test_fix_prefer.py::test_prefer_finds_the_most_matching_copies",
+        "solve/test_optimize.py::test_a_collection_limits_the_answer",
+        "solve/test_optimize.py::test_dorn_random_party_and_drake_random_stack",
+        "solve/test_optimize.py::test_json_and_limits",
+        "solve/test_optimize.py::test_k4_an_outpost_of_two_affiliations",
+        "solve/test_optimize.py::test_k4_drake_exactly_and_at_most",
+        "solve/test_optimize.py::test_k4_planetary_conquerors_second_player_two_conditions",
+        "solve/test_optimize.py::test_k4_ren_dhark_an_upper_bound_condition",
+        "solve/test_optimize.py::test_keep_is_never_removed",
+        "solve/test_optimize.py::test_planetary_conquerors_return_three_and_look_ahead",
+        "solve/test_optimize.py::test_ren_dhark_redraw_taking_cards_out_beats_adding_ships",
+        "solve/test_optimize.py::test_ren_dhark_two_conditions_with_a_collection",
+        "solve/test_optimize.py::test_seed_rules_constraints_agree_with_the_check_on_outposts_of_two_affiliations",
+        "solve/test_optimize.py::test_stccg_community_formats_and_zoned_files",
+        "solve/test_optimize.py::test_stccg_seed_cards_move_cards_out_of_the_draw_deck",
+        "solve/test_optimize.py::test_tune_marks_the_counts_the_rules_forbid",
+        "solve/test_optimize.py::test_unreachable_and_bad_input",
+        "solve/test_optimize.py::test_write_and_time_limit",
+    }
+)
+"""Tests that take about a tenth of a second or more each on their own, in process (0.15 s or
+more as ``pytest --durations=0`` measured them on a busy two-core machine): marked ``slow``.
+A test that starts a process, drives the terminal app or searches properties is marked for
+that already."""
+
+
+@functools.cache
+def _names(code: CodeType) -> frozenset[str]:
+    """Every global, attribute and keyword name ``code`` uses, nested functions and lambdas
+    included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+        elif isinstance(const, tuple):  # the keywords of a call
+            names |= {name for name in const if isinstance(name, str)}
+    return frozenset(names)
+
+
+@functools.cache
+def _uses(function: Any, module: ModuleType | None) -> frozenset[str]:
+    """The names ``function`` uses, and those of the functions and fixtures of its module (or
+    of this file) that it uses in turn."""
+    names: set[str] = set()
+    seen: set[CodeType] = set()
+    todo = [(function, module)]
+    while todo:
+        function, module = todo.pop()
+        code = getattr(inspect.unwrap(function), "__code__", None)
+        if code is None or code in seen:
+            continue
+        seen.add(code)
+        used = _names(code)
+        names |= used
+        for home in (module, sys.modules[__name__]):
+            own = _functions(home)
+            todo += [(own[name], home) for name in used if name in own]
+    return frozenset(names)
+
+
+@functools.cache
+def _functions(module: ModuleType | None) -> dict[str, Any]:
+    """The functions (and fixtures) defined in ``module``, by name."""
+    return {
+        name: value
+        for name, value in vars(module or object).items()
+        if callable(value)
+        and getattr(value, "__module__", None) == getattr(module, "__name__", None)
+    }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The markers of cost (see the module's docstring)."""
+    for line in (
+        "process: starts a process (python -m deckcheck, another program, simulation workers)",
+        "tui: drives the terminal app (Textual's pilot)",
+        "hypothesis: a property-based search",
+        "slow: a tenth of a second or more by itself (listed in SLOW in tests/conftest.py)",
+    ):
+        config.addinivalue_line("markers", line)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with what it costs (see the module's docstring)."""
+    for item in items:
+        function = getattr(item, "function", None)
+        if function is None:
+            continue  # a doctest
+        module = getattr(item, "module", None)
+        where = item.path.relative_to(TESTS).as_posix()
+        if f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
+            item.add_marker(pytest.mark.slow)
+        names = set(_uses(function, module))
+        for fixture in getattr(item, "fixturenames", ()):
+            for home in (module, sys.modules[__name__]):
+                if fixture in _functions(home):
+                    names |= _uses(_functions(home)[fixture], home)
+        if names & PROCESS_NAMES:
+            item.add_marker(pytest.mark.process)
+        if names & TUI_NAMES:
+            item.add_marker(pytest.mark.tui)
+        if getattr(function, "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.hypothesis)
+
+
+_RUNNING: list[pytest.Item] = []
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if event in PROCESS_EVENTS and _RUNNING and _RUNNING[-1].get_closest_marker("process") is None:
+        raise RuntimeError(
+            f"{_RUNNING[-1].nodeid} starts a process ({event}) without the process marker: "
+            "name what starts it in tests/conftest.py's PROCESS_NAMES"
+        )
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.fixture(autouse=True)
+def _processes_only_where_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test starts a process only if it carries the ``process`` marker."""
+    _RUNNING.append(request.node)
+    try:
+        yield
+    finally:
+        _RUNNING.pop()
 
 
 @functools.cache
@@ -236,19 +538,6 @@ def catalog_path(game: str, name: str = "cards.toml") -> Path:
         if candidate.exists():
             return candidate
     raise AssertionError(f"catalogs/{game}/{name} not found")
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _private_catalog_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One catalog cache for this run (shared by its xdist workers; writes are atomic), never
-    the user's: set for in-process runs and inherited by child processes."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the workers' common folder of this run
-    folder = base / "deckcheck-cache"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DECKCHECK_CACHE", str(folder))
-        yield folder
 
 
 def lines_run(call: Callable[[], T]) -> tuple[T, int]:

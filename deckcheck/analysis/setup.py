@@ -9,12 +9,13 @@ from __future__ import annotations
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
+from deckcheck.core.text import plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
 from deckcheck.games.base import Game
 from deckcheck.games.context import Pile
-from deckcheck.games.setaside import SetAside, set_aside
+from deckcheck.games.setaside import SetAside, set_aside, with_seeded_zones
 from deckcheck.games.spec import MulliganModel, OpeningModel
 
 
@@ -82,11 +83,12 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
     if opening is None:
         piles = ", ".join(f"{loaded.game.id}:{p}" for p in spec.piles) or "none"
         raise UsageError(
-            f"{loaded.game.id} {spec.game.deck_noun}s are not drawn from; "
+            f"{loaded.game.id} {plural_noun(spec.game.deck_noun, None)} are not drawn from; "
             f"its random piles are: {piles}",
             source=loaded.deck.label,
         )
-    aside = set_aside(loaded.deck, loaded.catalog, opening.set_aside)
+    rules = opening.set_aside if deal else with_seeded_zones(opening.set_aside, spec.zones)
+    aside = set_aside(loaded.deck, loaded.catalog, rules)
     remaining = dict(loaded.deck.counts())
     for taken in aside:
         remaining[taken.card.id] -= taken.count

@@ -132,11 +132,6 @@ def _body(text: str) -> list[str]:
     return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
-def name_table_size(text: str) -> int:
-    """How many rows :func:`read_name_table` finds in ``text`` (without reading them)."""
-    return max(len(_body(text)) - 1, 0)
-
-
 def cards_of(rows: Iterable[NameRow], catalog: Catalog) -> tuple[list[Card], str | None]:
     """The catalog cards a table's rows point at (in order, without repeats) and their face
     (``None`` when the rows name the card itself or disagree)."""

@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
-from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
 
 from deckcheck.builder.playtest import (
     mulligan_name,
@@ -28,8 +28,15 @@ from deckcheck.commands.build import BuildSession, Standing, new_seed
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.text import plural_noun
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.tui.dialogs import Confirm, brief, save
-from deckcheck.tui.panes import CardsPane, DeckPane, OddsPane, PlaytestPane, StandingPane
+from deckcheck.tui.dialogs import brief, quit_asking, save
+from deckcheck.tui.panes import (
+    CardsPane,
+    DeckPane,
+    KeyLine,
+    OddsPane,
+    PlaytestPane,
+    StandingPane,
+)
 
 #: The smallest screen the three panes are readable on.
 MIN_SIZE = (80, 24)
@@ -41,6 +48,8 @@ PANES = {
     "4": ("#odds-view", "odds-tab"),
     "5": ("#hand", "playtest-tab"),
 }
+#: The actions whose keys a text box takes as text.
+TYPED = ("search", "change", "pane")
 #: Where Esc goes from each box.
 LEAVE = {"search": "#results", "conditions": "#odds-view"}
 
@@ -61,12 +70,12 @@ class BuildApp(App[None]):
         Binding("s", "save", "Save"),
         Binding("ctrl+s", "save", "Save", show=False, priority=True),
         Binding("u", "undo", "Undo"),
-        Binding("ctrl+r", "undo(False)", "Redo", priority=True),
+        Binding("ctrl+r", "undo(False)", "Redo", show=False, priority=True),  # in --help
         Binding("h", "hand", "Hand"),
         Binding("m", "mulligan", "Mulligan", show=False),
         Binding("o", "optimal", "Optimal", show=False),
         Binding("d", "draw", "Draw", show=False),
-        Binding("escape", "leave_box", "Leave the box", show=False),
+        Binding("escape", "leave_box", "Leave the box"),
         Binding("q", "quit_app", "Quit"),
         Binding("ctrl+q", "quit_app", "Quit", show=False, priority=True),
     ]
@@ -99,13 +108,18 @@ class BuildApp(App[None]):
                 with TabPane("5 Playtest", id="playtest-tab"):
                     yield PlaytestPane(self.deck_now, self.name_of, self.first_seed, id="playtest")
         yield Static(id="message")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.query_one(Tabs).can_focus = False  # the pane keys (3, 4, 5) switch the tabs
         self.run_search("")
         self.refresh_all()
         self.query_one("#results").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A text box takes the printable keys: the footer offers Esc meanwhile, not them."""
+        typing = isinstance(self.focused, Input)
+        return typing if action == "leave_box" else not (typing and action in TYPED)
 
     def on_resize(self, event: Resize) -> None:
         width, height = event.size
@@ -196,9 +210,9 @@ class BuildApp(App[None]):
     def action_pane(self, key: str) -> None:
         """Go to a pane: 1 cards, 2 deck, 3 standing, 4 odds, 5 playtest."""
         target, tab = PANES[key]
+        self.query_one(target).focus()
         if tab is not None:
             self.query_one("#side", TabbedContent).active = tab
-        self.set_timer(0.01, self.query_one(target).focus)  # once the tab is shown
 
     def action_leave_box(self) -> None:
         """Escape from a text box: back to its pane's list, where the single keys work."""
@@ -254,6 +268,9 @@ class BuildApp(App[None]):
     def action_change(self, delta: int) -> None:
         """One copy more (or fewer) of the card under the cursor: the deck's row when the deck
         has the keys, else the highlighted search result."""
+        if self.too_small:
+            self.bell()
+            return
         if self.focused is self.query_one("#deck"):
             chosen = self.query_one(DeckPane).under_cursor
         else:
@@ -279,14 +296,4 @@ class BuildApp(App[None]):
 
     def action_quit_app(self) -> None:
         """Quit, asking first when there are unsaved changes."""
-        if not self.session.dirty:
-            self.exit()
-            return
-        answers = [("save", "Save and quit"), ("quit", "Quit without saving"), ("cancel", "Cancel")]
-        self.push_screen(Confirm("The deck has unsaved changes.", answers), self._quit_answered)
-
-    def _quit_answered(self, answer: str | None) -> None:
-        if answer == "save":
-            self.action_save()
-        if answer == "quit" or (answer == "save" and not self.session.dirty):
-            self.exit()
+        quit_asking(self)

@@ -49,7 +49,8 @@ class Confirm(ModalScreen[str]):
 
 
 class Builder(Protocol):
-    """What saving needs of the app: the session, a message line, a refresh, a question."""
+    """What saving and quitting need of the app: the session, a message line, a refresh, a
+    question, the way out."""
 
     session: BuildSession
 
@@ -58,6 +59,8 @@ class Builder(Protocol):
     def refresh_all(self) -> None: ...
 
     def push_screen(self, screen: Confirm, callback: Callable[[str | None], None]) -> object: ...
+
+    def exit(self) -> None: ...
 
 
 def save(app: Builder) -> None:
@@ -76,6 +79,22 @@ def save(app: Builder) -> None:
         return
     app.say(f"saved {session.label}")
     app.refresh_all()
+
+
+def quit_asking(app: Builder) -> None:
+    """Quit; with unsaved changes, ask first (save and quit, quit without saving, or stay)."""
+    if not app.session.dirty:
+        app.exit()
+        return
+
+    def answered(answer: str | None) -> None:
+        if answer == "save":
+            save(app)
+        if answer == "quit" or (answer == "save" and not app.session.dirty):
+            app.exit()
+
+    answers = [("save", "Save and quit"), ("quit", "Quit without saving"), ("cancel", "Cancel")]
+    app.push_screen(Confirm("The deck has unsaved changes.", answers), answered)
 
 
 def _conflict_answered(app: Builder, answer: str | None) -> None:

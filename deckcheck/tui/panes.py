@@ -17,8 +17,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.events import Resize
+from textual.events import Click, Resize
 from textual.message import Message
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
@@ -53,6 +54,43 @@ def table_width(table: DataTable[object]) -> int:
     return max(8, table.size.width - table.styles.scrollbar_size_vertical)
 
 
+class KeyLine(Static):
+    """The keys that work where the focus is, on one line (a greyed key waits for its
+    moment); a click on a key presses it. One widget updated in place: Textual's Footer
+    mounts a widget per key on every focus change, and lays the whole screen out again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: tuple[tuple[str, str, bool, str], ...] = ()
+        self.spans: list[tuple[int, int, str]] = []  # where each key is, for a click
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.bindings_changed(self.screen)
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Show the keys of the focused widget and its panes (each action once)."""
+        shown: dict[str, tuple[str, str, bool, str]] = {}
+        for _node, b, enabled, _tip in screen.active_bindings.values():
+            if b.show and b.action not in shown:
+                shown[b.action] = (self.app.get_key_display(b), b.description, enabled, b.key)
+        if tuple(shown.values()) == self.shown:
+            return
+        self.shown = tuple(shown.values())
+        line, self.spans = Text(no_wrap=True, overflow="ellipsis"), []
+        for display, description, enabled, key in self.shown:
+            start = len(line)
+            line.append(f" {display} ", style="bold" if enabled else "dim")
+            line.append(f"{description} ", style="" if enabled else "dim")
+            self.spans.append((start, len(line), key))
+        self.update(line)
+
+    def on_click(self, event: Click) -> None:
+        for start, end, key in self.spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+
+
 class SearchBox(Input):
     """The search box: Enter adds the highlighted card."""
 
@@ -82,6 +120,23 @@ class HandRows(DataTable[object]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Mark")]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter marks only while a return is being chosen (greyed out otherwise)."""
+        view = getattr(self.parent, "view", None)
+        return action != "select_cursor" or bool(view and view.to_return) or None
+
+
+class OddsChart(VerticalScroll, can_focus=True):
+    """The odds by turn: Enter goes to the conditions box above it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "conditions", "Conditions")]
+
+    def action_conditions(self) -> None:
+        """Edit the conditions (selected: typing replaces them)."""
+        box = self.screen.query_one("#conditions", Input)
+        box.focus()
+        box.select_all()
+
 
 class Pane(Vertical):
     """A pane with a title line that lights up while the pane has the keys."""
@@ -89,6 +144,19 @@ class Pane(Vertical):
     def __init__(self, title: str, **kwargs: object) -> None:
         super().__init__(classes="pane", **kwargs)  # type: ignore[arg-type]
         self.heading = Static(title, classes="pane-title")
+        self.fitted = 0  # the width the rows were last fitted to
+
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width != self.fitted:  # a new height keeps the columns as they are
+            self.fitted = event.size.width
+            self.refit()
+
+    def refit(self) -> None:
+        """The rows again, fitted to the pane's width."""
+        self.refill()
+
+    def refill(self) -> None:
+        """The rows again, fitted to the pane's width (each pane its own)."""
 
 
 class CardsPane(Pane):
@@ -141,7 +209,8 @@ class CardsPane(Pane):
         out = Text()
         if card is not None:
             out.append(self.names(card), style="bold")
-            out.append(f"  {card.id}\n{card.type_label}\n", style="dim")
+            kind = card.type_label if card.types else "type unknown"
+            out.append(f"  {card.id}\n{kind}\n", style="dim")
             for key, value in card.fields.items():
                 shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
                 out.append(f"{key}: {shown}\n")
@@ -172,8 +241,12 @@ class CardsPane(Pane):
         if self.found:
             table.move_cursor(row=min(max(row, 0), len(self.found) - 1))
 
-    def on_resize(self, _event: Resize) -> None:
+    def refit(self) -> None:
+        """The rows and the search's hint, fitted to the pane's width."""
         self.refill()
+        box = self.query_one("#search", Input)
+        hint = f"name or {self.example}"
+        box.placeholder = hint if len(hint) < box.content_size.width else self.example
 
     @on(Input.Submitted, "#search")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -260,9 +333,6 @@ class DeckPane(Pane):
         if self.rows:
             table.move_cursor(row=min(max(row, 0), len(self.rows) - 1))
 
-    def on_resize(self, _event: Resize) -> None:
-        self.refill()
-
     @property
     def under_cursor(self) -> tuple[Card, str | None] | None:
         """The card (and its zone) on the cursor's row; None on a heading."""
@@ -326,7 +396,7 @@ class OddsPane(Vertical):
         yield ConditionsBox(
             value=self.conditions, placeholder=f"conditions, e.g. {self.example}", id="conditions"
         )
-        with VerticalScroll(id="odds-view", can_focus=True):
+        with OddsChart(id="odds-view"):
             yield Static(id="odds-text")
 
     def start(
@@ -419,6 +489,7 @@ class PlaytestPane(VerticalScroll, can_focus=False):
         self.turns = 0
         self.view: PlaytestView | None = None
         self.places: list[int | None] = []
+        self.returning = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="playtest-head")
@@ -494,6 +565,7 @@ class PlaytestPane(VerticalScroll, can_focus=False):
         if view is None:
             return
         mode = "taken by you" if view.manual else "played optimally"
+        mode = f"choose {view.to_return} to return" if view.to_return else mode
         mode = "" if view.mulligan == "no mulligan" else f" · {mode}"
         head = Text(f"seed {view.seed} · {view.mulligan}{mode}\n", style="bold")
         keys = "h new hand · d draw"
@@ -529,6 +601,9 @@ class PlaytestPane(VerticalScroll, can_focus=False):
         guide = self.query_one("#guide", Static)
         guide.update(view.guide)
         guide.set_class(bool(view.guide), "-shown")
+        if bool(view.to_return) != self.returning:  # Enter marks only while a return is chosen
+            self.returning = bool(view.to_return)
+            table.refresh_bindings()
         later = Text()
         for n, drawn in enumerate(view.turns, start=2):
             later.append(f"turn {n}: " + ", ".join(names(c) for c in drawn) + "\n")

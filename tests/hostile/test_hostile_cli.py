@@ -249,7 +249,6 @@ def test_corpus_is_up_to_date_small_and_fully_expected() -> None:
 # --- every command over every corpus file ---------------------------------------------------
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("name", "command"), _cases(DECKS, DECK_COMMANDS))
 def test_deck_file(name: str, command: str) -> None:
     expect = DECKS[name]
@@ -266,7 +265,6 @@ def test_deck_file(name: str, command: str) -> None:
     assert_rejects(out, names=names, lines=expect.lines, says=expect.says)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("name", "command"), _cases(OVERLAYS, OVERLAY_COMMANDS))
 def test_overlay_file(name: str, command: str) -> None:
     expect = OVERLAYS[name]
@@ -279,7 +277,6 @@ def test_overlay_file(name: str, command: str) -> None:
     assert_rejects(out, names=path, lines=expect.lines, says=expect.says)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "command"),
     _cases(DECKS, ("catalog-check", "cards")),
