@@ -33,6 +33,8 @@ from deckcheck.solve.changes import (
     UNREACHABLE,
     Change,
     CountChanges,
+    Edit,
+    Move,
     SolverLimits,
     answer_deck,
     resolve_cards,
@@ -84,6 +86,8 @@ class OptimizeResult(CountChanges):
     deck_size_after: int = 0
     written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
+    moved: tuple[Move, ...] = ()
+    edits: tuple[Edit, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
         """The answer as data (see docs/json.md)."""
@@ -100,6 +104,7 @@ class OptimizeResult(CountChanges):
             "probability_exact": _fraction_text(self.after),
             **self.totals_json(),
             "changes": self.changes_json(),
+            **self.moves_json(),
             "proof": {
                 "status": self.status,
                 "mixes": self.candidates,
@@ -232,7 +237,9 @@ def optimize_loaded(
             None,
         )
     # new cards in the order the search lists them
-    deck, diff = answer_deck(loaded, found.values, found.values)
+    default = next((z.name for z in loaded.game.zones if z.counted), None)
+    made = answer_deck(loaded, found.cells or {}, found.values, default)
+    deck, diff = made.deck, made.changes
     answer = dataclasses.replace(loaded, deck=deck)
     report = validate_loaded(answer)
     after, pile_after = _chance(answer, conditions, options, query, procedure)
@@ -253,9 +260,9 @@ def optimize_loaded(
         # only that it does not pass (or cannot decide) leaves the answer unproven.
         status = BEST_FOUND
         notes.append("the answer is not proven legal: a rule checked on it only (see below)")
-    if not diff and status == OPTIMAL:
+    if not diff and not made.moved and status == OPTIMAL:
         notes.append("no deck within the limits does better than the deck as it is")
-    elif not diff:
+    elif not diff and not made.moved:
         notes.append("the search found no better deck than the deck as it is")
     return (
         OptimizeResult(
@@ -263,6 +270,8 @@ def optimize_loaded(
             status=status,
             after=after,
             changes=diff,
+            moved=made.moved,
+            edits=made.edits,
             candidates=found.candidates,
             evaluated=found.evaluated,
             ruled_out=found.ruled_out,
@@ -346,7 +355,7 @@ def run(
     )
     if caps is not None and caps.notes:
         result = dataclasses.replace(result, notes=(*result.notes, *caps.notes))
-    if answer is None or (r.target.write and not result.changes):
+    if answer is None or (r.target.write and not result.changes and not result.moved):
         return result  # no answer, or nothing to change: the file stays as it is
     written = r.target.put(r.deck, read_at_load, loaded, answer, result.moves, r.context)
     return dataclasses.replace(result, written=written)
