@@ -53,27 +53,8 @@ collection_app = _group(
 )
 
 
-def _print_version(wanted: bool) -> None:
-    if wanted:
-        from deckcheck import __version__
-
-        render.say(render.stdout(), f"deckcheck {__version__}")
-        raise typer.Exit()
-
-
 @app.callback()
-def _options(
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version",
-            metavar="",
-            callback=_print_version,
-            is_eager=True,
-            help="Print deckcheck's version and exit.",
-        ),
-    ] = False,
-) -> None:
+def _options(version: opt.VersionOpt = False) -> None:
     """Validate decks for card and board games, compute exact draw odds, simulate, export."""
 
 

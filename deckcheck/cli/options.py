@@ -265,6 +265,25 @@ def answer() -> Any:
     return Bundle(params, make)
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from deckcheck import __version__
+        from deckcheck.cli import render
+
+        render.say(render.stdout(), f"deckcheck {__version__}")
+        raise typer.Exit()
+
+
+VersionOpt = Annotated[
+    bool,
+    typer.Option(
+        "--version",
+        metavar="",
+        callback=_print_version,
+        is_eager=True,
+        help="Print deckcheck's version and exit.",
+    ),
+]
 VerboseOpt = Annotated[
     bool,
     typer.Option(
