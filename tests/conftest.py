@@ -333,18 +333,37 @@ def _uses(function: Any, module: ModuleType | None) -> frozenset[str]:
         names |= used
         for home in (module, sys.modules[__name__]):
             own = _functions(home)
-            todo += [(own[name], home) for name in used if name in own]
+            todo += [(own[name], _home(own[name], home)) for name in used if name in own]
     return frozenset(names)
+
+
+def _home(function: Any, default: ModuleType | None) -> ModuleType | None:
+    """The module that defines ``function`` (a helper module of the suite, where a test module
+    imported it from one), else ``default``."""
+    return sys.modules.get(getattr(function, "__module__", ""), default)
+
+
+def _suite_module(name: str | None) -> bool:
+    """Whether the module named ``name`` is one of the suite's own files (a helper module such
+    as ``tests/tui/build_pilot.py``), not deckcheck's or a library's."""
+    path = getattr(sys.modules.get(name or ""), "__file__", None)
+    return path is not None and Path(path).resolve().is_relative_to(TESTS)
 
 
 @functools.cache
 def _functions(module: ModuleType | None) -> dict[str, Any]:
-    """The functions (and fixtures) defined in ``module``, by name."""
+    """The functions (and fixtures) defined in ``module``, or imported by it from a helper
+    module of the suite (a test that drives the app through a helper is marked too), by
+    name."""
+    own = getattr(module, "__name__", None)
     return {
         name: value
         for name, value in vars(module or object).items()
         if callable(value)
-        and getattr(value, "__module__", None) == getattr(module, "__name__", None)
+        and (
+            getattr(value, "__module__", None) == own
+            or _suite_module(getattr(value, "__module__", None))
+        )
     }
 
 
