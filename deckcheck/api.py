@@ -487,12 +487,14 @@ def new(
     variant: str | None = None,
     starter: str | None = None,
     force: bool = False,
+    catalogs: Paths = (),
 ) -> NewDeck:
     """A new deck file for ``game``: its header, zones and limits (a starter's cards for a
-    variant that has starters); never overwrites without ``force``."""
+    variant that has starters; the ``catalogs`` overlays named in its header); never
+    overwrites without ``force``."""
     from deckcheck.commands.deckfile import new_deck
 
-    return new_deck(game, output, variant=variant, starter=starter, force=force)
+    return new_deck(game, output, variant=variant, starter=starter, force=force, overlays=catalogs)
 
 
 def add(
@@ -568,13 +570,21 @@ def collection_remove(
     return edit_collection(collection, card, count, remove=True, context=context)
 
 
-def diff(deck_a: str, deck_b: str, *, catalogs: Paths = (), game: str | None = None) -> DeckDiff:
-    """Cards added, removed and changed between two decks of one game, and the rule totals."""
+def diff(
+    deck_a: str,
+    deck_b: str,
+    *,
+    catalogs: Paths = (),
+    game: str | None = None,
+    variant: str | None = None,
+) -> DeckDiff:
+    """Cards added, removed and changed between two decks of one game, and the rule totals
+    (both read under ``variant`` where given: a format's verdicts and seed deck)."""
     from deckcheck.commands.diff import diff_decks
     from deckcheck.decks.load import load_deck
     from deckcheck.games.context import make_context
 
-    context = make_context(catalogs, game)
+    context = make_context(catalogs, game, variant)
     return diff_decks(load_deck(deck_a, context), load_deck(deck_b, context))
 
 

@@ -12,6 +12,7 @@ from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import Selector, bind_selector, value_key
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
+from deckcheck.core.text import plural
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Answer, Fact, FactKind, fact_text, lookahead_fact
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
@@ -336,7 +337,8 @@ def assumptions(
         lines.append(f"pile {setup.label}: {setup.pile_note} ({setup.pile_size} cards)")
         note = setup.opening.description
         lines.append(
-            f"{seen} cards seen" + (f" (default: {note})" if note and options.seen is None else "")
+            f"{plural(seen, 'card')} seen"
+            + (f" (default: {note})" if note and options.seen is None else "")
         )
         return lines
     else:
@@ -347,7 +349,7 @@ def assumptions(
     opening = proc.opening_size(options.second)
     if not setup.builtin_pile:
         lines.append(
-            f"{seen} cards seen: opening hand {opening}"
+            f"{plural(seen, 'card')} seen: opening hand {opening}"
             + (f" + {seen - opening} drawn" if seen > opening else "")
             + f" ({_who(setup, proc, options.second)})"
         )
@@ -378,27 +380,49 @@ def assumptions(
 
 
 SET_ASIDE_LISTED: Final = 40
-"""Up to this many set-aside cards are named one line each (a real STCCG deck seeds 20-30);
-more are summed up by reason (a deck of every STCCG card seeds hundreds), each still in the
-JSON's ``set_aside``."""
+"""Up to this many set-aside cards a condition's "never drawn" line names in full (a real
+STCCG deck seeds 20-30); of more it names the first :data:`SET_ASIDE_NAMED`."""
+
+
+SET_ASIDE_SHOWN: Final = 3
+"""Up to this many set-aside cards are named one line each (a planet, two starting miners);
+more are summed up by what they are ("6 missions, 23 seed cards"), each in the JSON's
+``set_aside`` (and ``--verbose``)."""
 
 
 def set_aside_lines(aside: Sequence[SetAside]) -> list[str]:
-    """What the rules take out before the shuffle: a line per card, or a line summing them up
-    by reason when there are more than :data:`SET_ASIDE_LISTED`."""
-    if len(aside) <= SET_ASIDE_LISTED:
-        return [f"set aside: {a.count}× {a.card.name} ({a.why})" for a in aside]
-    copies: dict[str, int] = {}
-    kinds: dict[str, int] = {}
+    """What the rules take out before the shuffle: a line per card for a few, else one line
+    summing them up by what the rules call them (a reason ``"seed card (the file's seed
+    zone)"`` is a seed card, and its detail is said where every such card shares it)."""
+    if len(aside) <= SET_ASIDE_SHOWN:
+        return [f"set aside: {a.count}× {a.card.name}: {a.why}" for a in aside]
+    return [f"set aside: {set_aside_summary(aside)}; --verbose or --json lists each card"]
+
+
+def set_aside_summary(aside: Sequence[SetAside]) -> str:
+    """The set-aside cards summed up by kind: ``6 missions (the space line), 23 seed cards``."""
+    groups: dict[str, list[SetAside]] = {}
     for a in aside:
-        copies[a.why] = copies.get(a.why, 0) + a.count
-        kinds[a.why] = kinds.get(a.why, 0) + 1
-    reasons = ", ".join(f"{copies[why]:,} of {kinds[why]:,} ({why})" for why in copies)
-    total = sum(copies.values())
-    return [
-        f"set aside: {total:,} copies of {len(aside):,} cards before the shuffle: {reasons}; "
-        "each card is listed in the JSON answer's set_aside"
-    ]
+        groups.setdefault(_kind(a.why)[0], []).append(a)
+    parts = []
+    for kind, members in groups.items():
+        n = sum(a.count for a in members)
+        details = {_kind(a.why)[1] for a in members}
+        detail = details.pop() if len(details) == 1 else ""
+        if len(kind.split()) > 3:  # a reason in words, not a kind: "the planet is laid out…"
+            kind, detail = "card", kind
+        parts.append(plural(n, kind or "card") + (f" ({detail})" if detail else ""))
+    return ", ".join(parts)
+
+
+def _kind(why: str) -> tuple[str, str]:
+    """A reason as (kind, detail): ``"seed card (the file's seed zone)"`` →
+    ``("seed card", "the file's seed zone")``."""
+    head, sep, rest = why.partition(" (")
+    if sep and rest.endswith(")"):
+        return head.strip(), rest[:-1].strip()
+    head, sep, rest = why.partition(": ")
+    return head.strip(), rest.strip()
 
 
 SET_ASIDE_NAMED: Final = 6

@@ -15,7 +15,7 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.model import CountTest, Procedure, RedrawRule, ReturnRule
 from deckcheck.games.base import Game
 from deckcheck.games.context import Pile
-from deckcheck.games.setaside import SetAside, set_aside
+from deckcheck.games.setaside import SetAside, set_aside, with_seeded_zones
 from deckcheck.games.spec import MulliganModel, OpeningModel
 
 
@@ -87,7 +87,8 @@ def deck_setup(loaded: LoadedDeck) -> DrawSetup:
             f"its random piles are: {piles}",
             source=loaded.deck.label,
         )
-    aside = set_aside(loaded.deck, loaded.catalog, opening.set_aside)
+    rules = opening.set_aside if deal else with_seeded_zones(opening.set_aside, spec.zones)
+    aside = set_aside(loaded.deck, loaded.catalog, rules)
     remaining = dict(loaded.deck.counts())
     for taken in aside:
         remaining[taken.card.id] -= taken.count

@@ -33,6 +33,9 @@ class DeckEntry:
     zone: str | None = None
     face: str | None = None
     fields: Mapping[str, Any] | None = None
+    # The name as the line wrote it, where it reads differently from the card's (a Lackey
+    # "Rusot *VP"): findings name the line as the user knows it. Not part of the entry's value.
+    written: str | None = field(default=None, compare=False)
 
 
 @frozen

@@ -118,6 +118,12 @@ def _options(
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print JSON on standard output.")]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verbose", metavar="", help="List each card set aside (else summed up by kind)."
+    ),
+]
 CatalogOpt = Annotated[
     list[Path] | None,
     typer.Option(
@@ -365,6 +371,7 @@ def odds(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: PileVariantOpt = None,
+    verbose: VerboseOpt = False,
     json_out: JsonOpt = False,
 ) -> int:
     """Exact odds of holding what you need: opening hand, later turns, with the mulligan.
@@ -421,7 +428,7 @@ def odds(
             progress=progress,
             expected_turn=expected_turn,
         )
-    return show(result, json_out, render.odds)
+    return show(result, json_out, render.odds_listing if verbose else render.odds)
 
 
 @_command(app)
@@ -492,6 +499,7 @@ def simulate(
     catalog: CatalogOpt = None,
     game: GameOpt = None,
     variant: PileVariantOpt = None,
+    verbose: VerboseOpt = False,
     json_out: JsonOpt = False,
 ) -> int:
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
@@ -521,7 +529,7 @@ def simulate(
             variant=variant,
             progress=progress,
         )
-    return show(result, json_out, render.odds)
+    return show(result, json_out, render.odds_listing if verbose else render.odds)
 
 
 @_command(app)
@@ -914,16 +922,21 @@ def new(
     force: Annotated[
         bool, typer.Option("--force", metavar="", help="Replace an existing file.")
     ] = False,
+    catalog: CatalogOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
     """Start a deck file: the header, the game's zones and the variant's limits as comments
-    (a starter variant's cards filled in). Never overwrites without --force.
+    (a starter variant's cards filled in; --catalog files named in its header). Never
+    overwrites without --force.
 
-    Example: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
+    Examples: [bold]deckcheck new stccg-1e -o my-deck.txt[/]
+    · [bold]deckcheck new pc -o my-deck.txt --catalog my-set.toml[/]
     """
     from deckcheck import api
 
-    result = api.new(game, output, variant=variant, starter=starter, force=force)
+    result = api.new(
+        game, output, variant=variant, starter=starter, force=force, catalogs=catalog or []
+    )
     return show(result, json_out, render.new_deck)
 
 
@@ -1120,15 +1133,17 @@ def diff(
     deck_b: Annotated[str, typer.Argument(help="The second deck.")],
     catalog: CatalogOpt = None,
     game: GameOpt = None,
+    variant: VariantOpt = None,
     json_out: JsonOpt = False,
 ) -> int:
-    """Compare two decks: cards added, removed and changed, by type, and the rule totals.
+    """Compare two decks: cards added, removed and changed, by type, and the rule totals
+    (both decks read under --format where given, else each under its own).
 
     Example: [bold]deckcheck diff old-deck.txt new-deck.txt --json[/]
     """
     from deckcheck import api
 
-    result = api.diff(deck_a, deck_b, catalogs=catalog or [], game=game)
+    result = api.diff(deck_a, deck_b, catalogs=catalog or [], game=game, variant=variant)
     return show(result, json_out, render.deck_diff)
 
 

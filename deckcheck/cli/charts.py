@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from deckcheck.cli.fit import fit_title
-from deckcheck.cli.render import bullet
+from deckcheck.cli.render import bullet, command_line
+from deckcheck.core.text import plural
 
 BAR_WIDTH = 20
 _BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -43,7 +44,7 @@ def stats(rep: Any, console: Console) -> None:
         [rep.game, f"{rep.variant_noun} {rep.variant}" if rep.variant else ""],
         console.width,
     )
-    info = [f"{rep.size} cards"]
+    info = [plural(rep.size, "card")]
     if rep.pile_size is not None:
         info.append(f"{rep.pile_size} in the pile drawn from")
     if rep.cards_seen is not None:
@@ -100,10 +101,18 @@ def _dimension_table(dim: Any, seen: int | None, width: int = 80) -> Table:
     with_pile = any(b.in_pile is not None for b in dim.buckets)
     mulligan = any(abs(h.p_at_least_one - h.p_at_least_one_without_mulligan) > 5e-4 for h in odds)
     # value, cards, share, then the figures: what the bar may take of the width
-    figures = [5, 5] + ([7, 9] + ([8] if mulligan else []) if odds else [])
     label = min(max((len(str(b.value)) for b in dim.buckets), default=5), 24)
-    columns = 2 + len(figures) + 1
-    room = width - label - sum(figures) - 2 * (columns - 1)
+
+    def room_for_bar() -> int:
+        figures = [5, 5] + ([7, 9] + ([8] if mulligan else []) if odds else [])
+        columns = 2 + len(figures) + 1
+        # two spaces between columns and one at each edge of the box
+        return width - label - sum(figures) - 2 * (columns - 1) - 2
+
+    room = room_for_bar()
+    if room < 6 and mulligan:
+        mulligan = False  # too narrow: the figure without the mulligan goes, never a cut cell
+        room = room_for_bar()
     bar_width = max(6, min(BAR_WIDTH, room))
     table.add_column("value", style="bold", min_width=min(label, 12))
     table.add_column("cards", justify="right", no_wrap=True)
@@ -136,14 +145,30 @@ def _dimension_table(dim: Any, seen: int | None, width: int = 80) -> Table:
     return table
 
 
+def target_percent(p: float) -> str:
+    """A target as the user gave it: ``90.0 %``, ``99.9 %``, ``99.95 %`` (never ``>99.9 %``,
+    which :func:`percent` says of a probability)."""
+    for places in range(1, 5):
+        text = f"{100 * p:.{places}f}"
+        if abs(float(text) - 100 * p) < 1e-9:
+            break
+    return f"{text} %"
+
+
 def tune(rep: Any, console: Console) -> None:
     """The answer in one line, then the table of probability by count with bars."""
     when = f"turn {rep.turn}" if rep.turn else "the opening hand"
     who = " (second player)" if rep.second else ""
-    goal = f"P({rep.condition}) ≥ {percent(rep.target)} by {when}{who}"
+    goal = f"P({rep.condition}) ≥ {target_percent(rep.target)} by {when}{who}"
+    best = getattr(rep, "best_legal", None)
+    best_line = (
+        f"; the best legal count is {best}: {percent(rep.best_legal_probability)}"
+        if best is not None
+        else ""
+    )
     if rep.answer is None:
         verdict = Text.assemble(
-            ("no count reaches ", "bold red"), goal, f" in a deck of {rep.deck_size}"
+            ("no count reaches ", "bold red"), goal, f" in a deck of {rep.deck_size}", best_line
         )
     else:
         change = rep.answer - rep.current
@@ -153,6 +178,7 @@ def tune(rep: Any, console: Console) -> None:
             (f"{rep.answer} cards of {rep.category}", "bold red" if illegal else "bold green"),
             f" for {goal} ({delta}; deck of {rep.deck_size})",
             (" — illegal: no legal deck of this size holds that many" if illegal else "", "red"),
+            best_line,
         )
     console.print(
         Panel(
@@ -179,6 +205,8 @@ def tune(rep: Any, console: Console) -> None:
             marks.append("illegal")
         if row.count == getattr(rep, "legal_answer", None):
             marks.append("← nearest legal")
+        if row.count == best:
+            marks.append("← best legal")
         table.add_row(
             str(row.count),
             f"{100 * row.probability:.2f} %" + ("" if row.exact else "~"),
@@ -188,14 +216,19 @@ def tune(rep: Any, console: Console) -> None:
         )
     console.print(table)
     for line in getattr(rep, "rules", ()):
-        console.print(Text(f"• {line}", style="yellow"))
+        said, colon, command = line.partition(": deckcheck ")
+        if colon:  # a command to paste: on its own line, never broken
+            console.print(bullet(said + ":", style="yellow"))
+            command_line(console, "deckcheck " + command)
+        else:
+            console.print(bullet(line, style="yellow"))
     for note in rep.assumptions:
         console.print(bullet(note, style="dim"))
 
 
 def distribution(rep: Any, console: Console) -> None:
     """Exactly k and at least k, as bars, with the mean."""
-    when = f"turn {rep.turn}" if rep.turn else f"{rep.cards_seen} cards seen"
+    when = f"turn {rep.turn}" if rep.turn else f"{plural(rep.cards_seen, 'card')} seen"
     head = Text.assemble(
         (f"{rep.selector}", "bold"),
         f": {rep.in_pile} of {rep.pile_size} in the pile · {when} · expected ",

@@ -10,8 +10,10 @@ line) where Typer would add its type (``DECK <str>``) and braces (``{DECK}``).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+import typer
 import typer.core
 
 
@@ -39,13 +41,46 @@ def _readable(params: list[Any]) -> None:
 
 
 class _Readable:
-    """Placeholders for the parameters of a command or group, and for its ``--help``."""
+    """Placeholders for the parameters of a command or group, and for its ``--help``; a
+    usage error in one line, as every other error."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         # Here rather than at construction: Typer adds its completion options to a group later.
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
         _readable(params)
         return params
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Typer's ``main``; run standalone, a usage error (an unknown option, a missing
+        argument, a bad value) is one line on standard error, ``error: …`` and where the help
+        is, exit 2, instead of Typer's framed box."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[misc]
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[misc]
+        except typer.Abort:
+            print("Aborted!", file=sys.stderr)
+            sys.exit(1)
+        except typer.TyperException as exc:  # Typer's usage errors are these
+            sys.exit(_usage_error(exc))
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(exc: typer.TyperException) -> int:
+    """Say a click error in one line; its exit code."""
+    from deckcheck.cli.render import error
+
+    message = exc.format_message().strip().replace("\n", " ").removesuffix(".")
+    if not message:  # no arguments at all: the help was shown, nothing more to say
+        return exc.exit_code
+    if message[:1].isupper() and message[1:2].islower():
+        message = message[0].lower() + message[1:]
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None:
+        flag = ctx.help_option_names[0] if ctx.help_option_names else "--help"
+        message += f" (see {ctx.command_path} {flag})"
+    error(message)
+    return exc.exit_code
 
 
 class ReadableCommand(_Readable, typer.core.TyperCommand):

@@ -8,12 +8,12 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from deckcheck.core.result import Json, Result, WithErrors
-from deckcheck.core.text import plural
+from deckcheck.core.text import cut_long_words, plural
 from deckcheck.core.violations import Report, Severity, Status, Violation
 
 # rich is imported by the renderers that use it, when they run: an answer in JSON never
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         RichCast,
     )
     from rich.progress import Progress, TaskID
+    from rich.segment import Segment
     from rich.text import Text
 
     from deckcheck.analysis.deadlines import FirstTurns
@@ -77,11 +78,50 @@ class _Safe:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.segment import Segment
 
-        for segment in console.render(self.inner, options):
-            if segment.control or not _UNSAFE.search(segment.text):
-                yield segment
-            else:
-                yield Segment(safe(segment.text), segment.style)
+        def shown() -> Iterator[Segment]:
+            for segment in console.render(self.inner, options):
+                if segment.control or not _UNSAFE.search(segment.text):
+                    yield segment
+                else:
+                    yield Segment(safe(segment.text), segment.style)
+
+        yield from _trimmed(shown())
+
+
+def _trimmed(segments: Iterable[Segment]) -> Iterator[Segment]:
+    """Segments with each line's trailing spaces left out (a table pads every line to its
+    width: a copied line, or one a test compares, should not end in blanks); a space with a
+    background colour is kept, it shows."""
+    from rich.segment import Segment
+
+    line: list[Segment] = []
+    for segment in segments:
+        if segment.control:
+            line.append(segment)
+            continue
+        for i, part in enumerate(segment.text.split("\n")):
+            if i:
+                yield from _without_trailing_blanks(line)
+                yield Segment("\n")
+                line = []
+            if part:
+                line.append(Segment(part, segment.style))
+    yield from line
+
+
+def _without_trailing_blanks(line: list[Segment]) -> list[Segment]:
+    from rich.segment import Segment
+
+    while line:
+        last = line[-1]
+        if last.control or (last.style is not None and last.style.bgcolor is not None):
+            break
+        text = last.text.rstrip(" ")
+        if text:
+            line[-1] = Segment(text, last.style)
+            break
+        line.pop()
+    return line
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -139,7 +179,9 @@ def error(message: object) -> None:
     unwrapped (the terminal wraps it; rich would break a long path in two)."""
     from rich.text import Text
 
-    stderr().print(Text.assemble(("error:", "bold red"), " ", str(message)), soft_wrap=True)
+    stderr().print(
+        Text.assemble(("error:", "bold red"), " ", cut_long_words(str(message))), soft_wrap=True
+    )
 
 
 _STATUS_STYLE = {
@@ -394,6 +436,32 @@ def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> Re
         Text(" " * indent + mark + " ", style=style), Text(text, style=style, overflow="fold")
     )
     return grid
+
+
+def hanging(console: Console, head: str | tuple[str, str], *parts: str | tuple[str, str]) -> None:
+    """``head`` then ``parts`` on one line; on a terminal the wrapped lines hang under the
+    parts, not under the head (for a pipe the line is never wrapped: :func:`say`)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if not console.is_terminal:
+        say(console, head, *parts)
+        return
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text.assemble(head), Text.assemble(*parts, overflow="fold"))
+    console.print(grid)
+
+
+def command_line(console: Console, text: str, indent: int = 4) -> None:
+    """A command to paste, on its own line and never broken (the terminal may cut what does
+    not fit, but a copied line is whole)."""
+    from rich.text import Text
+
+    console.print(
+        Text(" " * indent + text, no_wrap=True, overflow="ignore"), soft_wrap=True, crop=False
+    )
 
 
 def problem_lines(lines: Sequence[str], header: str) -> None:
@@ -666,7 +734,7 @@ def fixed(result: FixResult, heading: bool = True) -> None:
 
     deck = shorten_path(result.deck, max(console.width - 40, 20))
     title = f"{deck}: " if heading else "suggested fix: "
-    say(console, (title, "bold"), _distance(result), (f" · {proof}", "dim"))
+    hanging(console, (title, "bold"), _distance(result), (f" · {proof}", "dim"))
     _changes(console, result)
     _answer_end(console, result)
 
@@ -688,7 +756,7 @@ def optimized(result: OptimizeResult) -> None:
         return
     before = None if result.before is None else float(result.before)
     after = None if result.after is None else float(result.after)
-    say(
+    hanging(
         console,
         (f"{result.deck}: ", "bold"),
         f"{conditions} ({when}): ",
@@ -704,7 +772,7 @@ def optimized(result: OptimizeResult) -> None:
             f"T{p.turn} {_chance(old.get(p.turn))} → {_chance(p.probability)}"
             for p in result.curve_after
         ]
-        console.print("  by turn: " + " · ".join(cells), markup=False, style="dim")
+        hanging(console, ("  by turn: ", "dim"), (" · ".join(cells), "dim"))
     if result.status == "optimal":
         proof = (
             f"optimal: no legal deck within the limits does better ({result.candidates} "
@@ -712,14 +780,14 @@ def optimized(result: OptimizeResult) -> None:
             f"a bound, {result.unreachable} proven out of reach, {result.reached} reached, the "
             "last the answer's)"
         )
-        say(console, ("  proof: ", "bold"), proof)
+        hanging(console, ("  proof: ", "bold"), proof)
     else:
         gain = (
             ""
             if result.gain_bound is None
             else (f"; at most {100 * float(result.gain_bound):.2f} points more are possible")
         )
-        say(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
+        hanging(console, ("  best found", "bold yellow"), f" (not proven optimal{gain})")
     _answer_end(console, result)
 
 
@@ -755,7 +823,7 @@ def card_list(found: CardSearch) -> None:
     for note in found.variant_notes:
         say(stderr(), (note, "dim"))
     if not found.cards:
-        say(stderr(), f"no {found.game.id} card matches {found.search!r}")
+        say(stderr(), cut_long_words(f"no {found.game.id} card matches {found.search!r}"))
         if found.suggestions:
             say(stderr(), f"did you mean: {', '.join(found.suggestions)}?")
         return
@@ -781,6 +849,7 @@ def card_list(found: CardSearch) -> None:
         stdout().print(table)
         if found.art:
             stdout().print(found.art, markup=False)
+        _also(found)
         return
     fields = [f for f in found.fields if any(c.get(f) is not None for c in found.cards)]
     title = f"{len(found.cards)} {found.game.id} cards"
@@ -805,11 +874,49 @@ def card_list(found: CardSearch) -> None:
     stdout().print(table)
 
 
+ALSO_NAMED = 5
+"""Up to this many other cards an exact name's words are part of are named; more are counted."""
+
+
+def _also(found: CardSearch) -> None:
+    """The other cards an exact name is part of, named when few, else counted with the
+    search that lists them."""
+    for field, k in found.also_values:
+        say(
+            stdout(),
+            (
+                f"also: {plural(k, 'card')} of {field} {found.search}: deckcheck cards "
+                f'{found.game.id} "{field}:{found.search}"',
+                "dim",
+            ),
+        )
+    if not found.also:
+        return
+    n = len(found.also)
+    if n <= ALSO_NAMED:
+        listed = ", ".join(f"{c.name} ({c.id})" for c in found.also)
+        say(
+            stdout(),
+            (f"also: {plural(n, 'card')} {'matches' if n == 1 else 'match'}: ", "dim"),
+            listed,
+        )
+    else:
+        say(
+            stdout(),
+            (
+                f"also: {n} cards match {found.search!r}: deckcheck cards {found.game.id} "
+                f'"name:{found.search}"',
+                "dim",
+            ),
+        )
+
+
 def _table_fits(rows: Sequence[Sequence[str]], width: int) -> bool:
-    """Whether a table of ``rows`` fits ``width`` with every id whole (first column) and no
-    other word broken: each column needs its longest word, plus padding between columns."""
-    needed = [max(len(row[0]) for row in rows)]
-    for i in range(1, len(rows[0])):
+    """Whether a table of ``rows`` fits ``width`` with every id and name whole (the first two
+    columns) and no other word broken: each column needs its longest word, plus padding
+    between columns."""
+    needed = [max(len(row[0]) for row in rows), max(len(row[1]) for row in rows)]
+    for i in range(2, len(rows[0])):
         needed.append(max((len(word) for row in rows for word in row[i].split()), default=0))
     return sum(needed) + 3 * len(needed) + 2 <= width
 
@@ -840,7 +947,12 @@ def _plain_listing(
     # Columns as wide as their values, narrowed to the screen: a long value wraps at spaces
     # within its column, never cut; fields that cannot fit at all are left out (--json has
     # them) and said so.
-    laid = fit_columns([header, *rows], stdout().width, keep=3)
+    # Names stay whole while a column can be left out instead (a name one word a line is
+    # hard to read); only where id, name and type alone do not fit are names wrapped.
+    width = stdout().width
+    laid = fit_columns([header, *rows], width, keep=3, whole=2)
+    if max(len(joined(line)) for line in laid) > width:
+        laid = fit_columns([header, *rows], width, keep=3)
     shown = len(laid[0])
     lines = [title, *(joined(line) for line in laid)]
     if shown < len(header):
@@ -865,8 +977,14 @@ def _percent(p: float) -> str:
     return f"{100 * p:.{places}f} %"
 
 
-def odds(rep: OddsReport) -> None:
-    """The odds panel: the probability in bold, the assumptions beneath."""
+def odds_listing(rep: OddsReport) -> None:
+    """:func:`odds` with every card set aside listed (``--verbose``)."""
+    odds(rep, verbose=True)
+
+
+def odds(rep: OddsReport, verbose: bool = False) -> None:
+    """The odds panel: the probability in bold, the assumptions beneath (with ``verbose``,
+    each card set aside too)."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
@@ -906,6 +1024,12 @@ def odds(rep: OddsReport) -> None:
     lines.append(Text(said, style="cyan"))
     lines.append(Text(""))
     lines.extend(bullet(a, style="dim") for a in rep.assumptions)
+    if verbose and rep.set_aside:
+        lines.append(Text("set aside, card by card:", style="dim"))
+        lines.extend(
+            bullet(f"{a.count}× {a.card.name}: {a.why}", style="dim", indent=2)
+            for a in rep.set_aside
+        )
     title = fit_title(rep.deck, [rep.game], stdout().width)
     stdout().print(Panel(Group(*lines), title=title, title_align="left", expand=False))
     if rep.by_turn:
@@ -1101,17 +1225,20 @@ def hands(rep: HandsReport) -> None:
         say(stderr(), (note, "dim"))
     labels = rep.card_names
     for h in rep.hands:
-        body: list[RenderableType] = [*_grouped(h.kept, labels)]
+        # In the order of the game: the hand dealt, what the mulligan did, the hand kept.
+        changed = list(h.first) != list(h.kept)
+        body: list[RenderableType] = []
+        if changed:
+            body.append(Text("dealt:", style="dim"))
+            body += [Text.assemble("  ", line) for line in _grouped(h.first, labels)]
+        else:
+            body += _grouped(h.kept, labels)
         for d in h.decisions:
             style = "yellow" if d.startswith(("redraw", "returned")) else "dim"
-            body.append(Text(f"→ {d}", style=style))
-        if h.decisions and h.decisions[0].startswith("redraw"):
-            body.append(
-                Text(
-                    "first hand: " + ", ".join(labels.get(c.id, c.name) for c in h.first),
-                    style="dim",
-                )
-            )
+            body.append(bullet(d, "→", style))
+        if changed:
+            body.append(Text("kept:", style="bold"))
+            body += [Text.assemble("  ", line) for line in _grouped(h.kept, labels)]
         if h.satisfied is not None:
             body.append(
                 Text(
@@ -1130,7 +1257,7 @@ def hands(rep: HandsReport) -> None:
     say(
         stdout(),
         (
-            f"{rep.deck} · {rep.game} · {rep.hand_size} cards from a pile of "
+            f"{rep.deck} · {rep.game} · {plural(rep.hand_size, 'card')} from a pile of "
             f"{rep.pile_size} · seed {rep.seed} (repeat with --seed {rep.seed})",
             "dim",
         ),

@@ -28,6 +28,12 @@ class CardSearch:
     fields: tuple[str, ...] = ()
     variant_notes: tuple[str, ...] = ()  # what the chosen variant changes, for display
     suggestions: tuple[str, ...] = ()  # no match: the names nearest the search's words
+    # An exact name shown alone: the other cards its words are part of (TERRA's "Terra (Sol
+    # III)", Rusot's virtual re-issue "Rusot (Things Past)").
+    also: tuple[Card, ...] = ()
+    # ...and the fields that hold the name as a value, with how many cards do (Terra is also
+    # a faction: ("faction", 25)).
+    also_values: tuple[tuple[str, int], ...] = ()
 
     exit_code = OK
 
@@ -120,8 +126,13 @@ def find_cards(
         by_id = catalog.by_id(terms[0])
         # An exact name or id is the card asked for: shown alone, in full.
         exact = catalog.by_name(terms[0]) or ([by_id] if by_id else [])
+    also: tuple[Card, ...] = ()
+    also_values: tuple[tuple[str, int], ...] = ()
     if exact:
         cards = exact
+        part = _term_predicate(f"name:{terms[0]}", catalog, game)
+        also = tuple(c for c in catalog if part(c) and c not in exact)
+        also_values = _holding(terms[0], catalog, game)
     else:
         predicates = [_term_predicate(t, catalog, game) for t in terms]
         cards = [c for c in catalog if all(p(c) for p in predicates)]
@@ -144,4 +155,22 @@ def find_cards(
             *(f"{c.field} {c.add:+d} for {c.select}: {c.why}" for c in the_variant.card_changes),
             *the_variant.notes,
         )
-    return CardSearch(game, shown_search, tuple(cards), art, shown, notes, suggestions)
+    return CardSearch(
+        game, shown_search, tuple(cards), art, shown, notes, suggestions, also, also_values
+    )
+
+
+def _holding(value: str, catalog: Catalog, game: Game) -> tuple[tuple[str, int], ...]:
+    """The text fields a listing shows (the game's ``list_fields``) that some card holds
+    ``value`` in (folded), with how many cards do; one pass over the catalog."""
+    key = fold(value)
+    specs = game.field_specs
+    fields = [f for f in game.spec.list_fields if f in specs and specs[f].kind in ("text", "list")]
+    counts = dict.fromkeys(fields, 0)
+    for card in catalog:
+        for name in fields:
+            v = card.get(name)
+            items = v if isinstance(v, list | tuple) else [] if v is None else [v]
+            if any(fold(str(i)) == key for i in items):
+                counts[name] += 1
+    return tuple((name, n) for name, n in counts.items() if n)

@@ -11,8 +11,10 @@ and suggestions as validation.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -30,7 +32,7 @@ from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import Headings, lookup, pick, telling_apart
-from deckcheck.decks.rewrite import Change, decode_keeping
+from deckcheck.decks.rewrite import Change, decode_keeping, with_overlays
 from deckcheck.export.formats import reference, render_with_notes
 from deckcheck.export.inplace import (
     checked_edit,
@@ -154,7 +156,17 @@ def edit_deck(
         text, encoded = decode_keeping(held.data, label)
         source = parse_editable(text, label, target)
         loaded, before = load_editable(source, context)
-        notes: list[str] = []
+        recorded = unrecorded_overlays(source, context.overlays, target)
+        if recorded:
+            # The deck names the overlays its cards come from: it reads back without --catalog.
+            text = with_overlays(
+                text, source.format, source.headers.get("catalog"), source.header_lines, recorded
+            )
+            source = parse_editable(text, label, target)
+            notes_recorded = [f"recorded in the deck's header: catalog {', '.join(recorded)}"]
+        else:
+            notes_recorded = []
+        notes: list[str] = list(notes_recorded)
         if listed is not None:
             wanted += _listed(listed, loaded, notes)
             if not wanted:
@@ -211,6 +223,27 @@ def edit_deck(
     )
 
 
+_NO_SOURCE = DeckSource("", None, "text", {}, ())
+"""A deck that names no overlays yet (a new one)."""
+
+
+def unrecorded_overlays(
+    source: DeckSource, overlays: Sequence[str | Path], target: Path
+) -> list[str]:
+    """The overlays given for an edit (``--catalog``) that the deck's header does not name, as
+    its header would name them: relative to the deck's folder."""
+    named = {p.resolve() for p in source.catalogs}
+    folder = os.path.dirname(os.path.abspath(target))  # as the user sees it: links kept
+    out: list[str] = []
+    for overlay in overlays:
+        full = Path(overlay).resolve()
+        if full in named:
+            continue
+        named.add(full)
+        out.append(Path(os.path.relpath(os.path.abspath(overlay), folder)).as_posix())
+    return out
+
+
 def _listed(text: str, loaded: LoadedDeck, notes: list[str]) -> list[tuple[str, int]]:
     """The (card, count) lines of a pasted list; a line that names no card and reads as a
     heading, a title or prose is left out with a note, as when a deck is read."""
@@ -262,10 +295,13 @@ def find_card(text: str, loaded: LoadedDeck) -> Card:
         why = match.refused or "it names several cards"
         raise UsageError(f"{text!r}: {why}; give the id: {listed}")
     hints = loaded.catalog.suggest_name(text)
-    raise UsageError(
-        f"no {loaded.game.id} card is named {text!r}",
-        details=[f"did you mean: {', '.join(hints)}?"] if hints else [],
-    )
+    details = [f"did you mean: {', '.join(hints)}?"] if hints else []
+    partial = loaded.game.spec.game.partial_catalog
+    if partial and not loaded.source.catalogs:
+        details.append(
+            f"{partial}: name yours with --catalog FILE (add records it in the deck's header)"
+        )
+    raise UsageError(f"no {loaded.game.id} card is named {text!r}", details=details)
 
 
 def _zone(zone: str | None, game: Game) -> str | None:
@@ -336,12 +372,14 @@ def new_deck(
     starter: str | None = None,
     force: bool = False,
     write: bool = True,
+    overlays: Sequence[str | Path] = (),
 ) -> NewDeck:
     """Write a new deck file: the header (game, variant), the game's zones as headers, comments
     with the variant's construction limits, and for a variant with ready-made decks (a
     starter) that deck's cards. The format follows the file's extension (.toml, .json, .dek;
     anything else is text). Never overwrites without ``force``; with ``write`` unset the text
-    is only made (``build`` writes it on its first save)."""
+    is only made (``build`` writes it on its first save). ``overlays`` (``--catalog``) are
+    named in the header, relative to the file, so that the deck reads with them."""
     if write and str(output) == "-":
         raise UsageError(
             "new writes a deck file that add, remove and build then edit: "
@@ -349,7 +387,13 @@ def new_deck(
         )
     the_game = get_game(game)
     the_variant = the_game.variant(variant)
-    catalog = the_game.catalog((), the_variant)
+    target = Path(output)
+    written = unrecorded_overlays(_NO_SOURCE, overlays, target)
+    if written and target.suffix.lower() == ".dek":
+        raise UsageError(
+            "a .dek file has no place to name a catalog overlay; name the deck .txt, .toml or .json"
+        )
+    catalog = the_game.catalog(overlays, the_variant)
     ready = dict(the_game.starters(the_variant)) if the_game.starters else {}
     if starter is not None and starter not in ready:
         choices = ", ".join(ready) or "none (this variant has no ready-made decks)"
@@ -363,11 +407,10 @@ def new_deck(
         card = catalog.by_id(card_id)
         if card is not None:
             entries.append(DeckEntry(card, 1))
-    target = Path(output)
     deck = Deck(str(target), the_game.id, the_variant.name, tuple(entries))
     source = DeckSource(str(target), target, "text", {}, ())
     loaded = LoadedDeck(deck, the_game, catalog, the_variant, source)
-    text = _new_text(loaded, target, chosen, ready)
+    text = _new_text(loaded, target, chosen, ready, written)
     _reads_back(text, target, loaded)
     if write:
         write_atomically(output, text, force=force)  # as given: "deck.txt/" is refused
@@ -410,14 +453,20 @@ def _limits(loaded: LoadedDeck) -> list[str]:
 
 
 def _new_text(
-    loaded: LoadedDeck, target: Path, chosen: str | None, ready: dict[str, Sequence[str]]
+    loaded: LoadedDeck,
+    target: Path,
+    chosen: str | None,
+    ready: dict[str, Sequence[str]],
+    overlays: Sequence[str] = (),
 ) -> str:
     suffix = target.suffix.lower()
+    named: dict[str, Any] = {"catalog": list(overlays)} if overlays else {}
     if suffix == ".toml":
         body = tomli_w.dumps(
             {
                 "game": loaded.game.id,
                 "variant": loaded.variant.name,
+                **named,
                 "cards": {reference(e.card, loaded): e.count for e in loaded.deck},
             }
         )
@@ -428,6 +477,7 @@ def _new_text(
                 {
                     "game": loaded.game.id,
                     "variant": loaded.variant.name,
+                    **named,
                     "cards": [
                         {"count": e.count, "id": e.card.id, "name": e.card.name}
                         for e in loaded.deck
@@ -446,7 +496,10 @@ def _new_text(
         out.append(
             f"# The {chosen} starter" + (f" (others: {', '.join(others)})" if others else "")
         )
-    out += [f"game: {loaded.game.id}", f"variant: {loaded.variant.name}", ""]
+    out += [f"game: {loaded.game.id}", f"variant: {loaded.variant.name}"]
+    if overlays:
+        out.append(f"catalog: {', '.join(overlays)}")
+    out.append("")
     zones = loaded.game.zones
     counted = [z for z in zones if z.counted]
     side = [z for z in zones if not z.counted]

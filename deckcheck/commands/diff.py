@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from deckcheck.catalog.model import Card
@@ -12,7 +13,7 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Severity
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.games.setaside import set_aside
+from deckcheck.games.setaside import set_aside, with_seeded_zones
 
 
 @frozen
@@ -114,16 +115,27 @@ def _total(loaded: LoadedDeck, spec: Any) -> tuple[int | None, int]:
         return (None if missing else known), known
     opening = loaded.game.opening(loaded.variant)
     if spec.set_aside and opening is not None:
-        rules = opening.set_aside
+        rules = with_seeded_zones(opening.set_aside, loaded.game.spec.zones)
         n = sum(a.count for a in set_aside(deck, loaded.catalog, rules))
         return n, n
-    selects = [spec.select] if isinstance(spec.select, str) else list(spec.select)
-    selects = [s for s in selects if s]
-    if not selects:
+    predicates = _bound(spec.select, loaded)
+    if not predicates:
         return deck.size, deck.size
-    predicates = [bind_selector(s, loaded.catalog) for s in selects]
-    n = deck.count_where(lambda c: any(p(c) for p in predicates))
+    also, unless = _bound(spec.also, loaded), _bound(spec.unless, loaded)
+    n = deck.count_where(
+        lambda c: (
+            any(p(c) for p in predicates)
+            and (not also or any(p(c) for p in also))
+            and not any(p(c) for p in unless)
+        )
+    )
     return n, n
+
+
+def _bound(select: str | list[str], loaded: LoadedDeck) -> list[Callable[[Card], bool]]:
+    """A total's selectors (one, or any of a list) bound to the deck's catalog."""
+    selects = [select] if isinstance(select, str) else list(select)
+    return [bind_selector(s, loaded.catalog) for s in selects if s]
 
 
 def diff_decks(left: LoadedDeck, right: LoadedDeck) -> DeckDiff:

@@ -8,7 +8,7 @@ from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.decks.verdict import validate_loaded
+from deckcheck.decks.verdict import validate_loaded, with_hint
 from deckcheck.export.formats import render_with_notes
 from deckcheck.export.write import write_atomically
 
@@ -54,7 +54,8 @@ def export_deck(
     deck is refused unless ``allow_illegal``."""
     report = validate_loaded(loaded)
     if report.status is Status.ILLEGAL and not allow_illegal:
-        return ExportResult(report, None, None, True, fmt)
+        # As validate says it: the variants the deck passes (the one way to export it legal).
+        return ExportResult(with_hint(loaded, report), None, None, True, fmt)
     out_path = None if output is None else Path(output)
     written = render_with_notes(loaded, fmt, out_path)
     if output is not None:

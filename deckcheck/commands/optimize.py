@@ -195,6 +195,8 @@ def optimize_loaded(
     found, _setup, _bound, query, procedure = search(
         loaded, conditions, options, limits, progress=progress
     )
+    if owned is not None:
+        found = dataclasses.replace(found, notes=owned_notes(found.notes, owned))
     before, pile_before = _chance(loaded, conditions, options, query, procedure)
     turns = _curve_turns(loaded, options, query.seen, procedure)
     base: dict[str, Any] = {
@@ -271,6 +273,28 @@ def optimize_loaded(
         ),
         deck,
     )
+
+
+SEARCHED_UP_TO = "without --changes, each card is searched up to"
+"""How the search's note on its own cap begins (a collection's caps replace it)."""
+
+
+def owned_notes(notes: Sequence[str], owned: Mapping[str, int]) -> tuple[str, ...]:
+    """The search's notes with its cap on copies (the largest number the deck names) replaced
+    by the collection's: each card at most the copies it holds (a card the deck holds more
+    of keeps the deck's)."""
+    kept = [n for n in notes if not n.startswith(SEARCHED_UP_TO)]
+    held = sorted({n for n in owned.values() if n > 0})
+    if not held:
+        caps = "the collection holds no card: only the deck's own copies are searched"
+    else:
+        span = f"{held[0]}" if len(held) == 1 else f"{held[0]}–{held[-1]}"
+        caps = (
+            f"each card is searched up to the copies the collection holds ({span} of each of "
+            f"its {sum(1 for n in owned.values() if n > 0):,} cards; a card the deck holds "
+            "more of, up to the deck's copies)"
+        )
+    return (*kept, caps)
 
 
 def optimize_deck(

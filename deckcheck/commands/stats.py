@@ -3,8 +3,6 @@ and per value the opening hand's expected count and exact chance of at least one
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from deckcheck.analysis.categories import categories_of_source
 from deckcheck.analysis.setup import DrawSetup, deck_setup, pile_setup
 from deckcheck.analysis.stats import StatsReport, build_stats
@@ -21,10 +19,13 @@ def deck_stats(
     ``odds=False`` leaves out the opening-hand figures (composition only).
     """
     if isinstance(opened, Pile):
-        # a pile's stats are those of the game's own pile: the context's variant is not laid on
-        pile = pile_setup(replace(opened, context=replace(opened.context, variant=None)))
+        # The pile as odds and hand deal it: under the context's variant where one is named
+        # (Dorn four-heroes: rituals cost 1 more blood, 4 blessings drawn).
+        pile = pile_setup(opened)
+        variant = opened.context.variant
+        named = pile.game.variant(variant).name if variant is not None else None
         return build_stats(
-            pile.label, pile.game, None, list(pile.pile), pile, (), second=second, odds=odds
+            pile.label, pile.game, named, list(pile.pile), pile, (), second=second, odds=odds
         )
     loaded = opened
     categories = categories_of_source(loaded.source, loaded.catalog, loaded.game)

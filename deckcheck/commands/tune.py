@@ -74,6 +74,11 @@ class TuneReport:
     legal_answer: int | None = None
     """The nearest count to the answer that a legal deck of the same size holds and that
     reaches the target (None: none, or not checked)."""
+    best_legal: int | None = None
+    """When no legal deck of the same size reaches the target (the answer is illegal, or there
+    is none): the count a legal deck holds whose chance is best, its row in ``rows``."""
+    best_legal_probability: float | None = None
+    """The condition's probability with ``best_legal`` cards."""
     rules: tuple[str, ...] = ()
     """What the rules say of the counts: lines shown before the table's notes."""
 
@@ -98,6 +103,8 @@ class TuneReport:
             "rows": [r.to_json() for r in self.rows],
             "answer_legal": self.answer_legal,
             "legal_answer": self.legal_answer,
+            "best_legal": self.best_legal,
+            "best_legal_probability": self.best_legal_probability,
             "rules": list(self.rules),
             "assumptions": list(self.assumptions),
         }
@@ -120,17 +127,26 @@ def tune_deck(
     loaded = opened if isinstance(opened, LoadedDeck) else None
     base = options or OddsOptions()
     options = dataclasses.replace(base, turn=turn, second=second, by_turn=None)
-    report = tune_setup(setup, texts[0], target, options)
+    rows = _Rows(setup, texts[0], options)
+    report = tune_setup(setup, texts[0], target, options, rows)
     if loaded is None or setup.builtin_pile:
         return report
     deck = "-" if loaded.source.path is None else loaded.source.label  # as it was typed
-    return with_rules(report, loaded, deck, options)
+    return with_rules(report, loaded, deck, options, rows.row)
 
 
-def with_rules(report: TuneReport, loaded: Any, deck: str, options: OddsOptions) -> TuneReport:
+def with_rules(
+    report: TuneReport,
+    loaded: Any,
+    deck: str,
+    options: OddsOptions,
+    row_at: Callable[[int], TuneRow] | None = None,
+) -> TuneReport:
     """Mark the rows no legal deck of the same size can hold, say when the answer's count is
     one of them (with the nearest legal count that reaches the target), and point to
-    ``optimize``, which searches the legal decks themselves."""
+    ``optimize``, which searches the legal decks themselves. When no legal count reaches the
+    target, the table shows the legal counts up to the best one (``row_at`` computes a row
+    for a count in the deck) and the report names that count and its chance."""
     from deckcheck.core.errors import DeckcheckError
     from deckcheck.solve.optimize import count_legality
 
@@ -164,6 +180,16 @@ def with_rules(report: TuneReport, loaded: Any, deck: str, options: OddsOptions)
                     else "; no legal deck of this size reaches the target"
                 )
             )
+    best = best_p = None
+    if row_at is not None and (lower or upper) and not answer_legal and legal_answer is None:
+        best, rows = _best_legal(report, loaded, matches, rows, row_at, lower)
+        if best is not None:
+            best_p = next(r.probability for r in rows if r.count == best)
+            lines.append(
+                f"the best a legal deck of {legality.size} cards does: {best} cards of "
+                f"{report.category}, {100 * best_p:.2f} % (short of the target "
+                f"{100 * report.target:.1f} %)"
+            )
     if any(r.legal is False for r in rows):
         lines.append("rows marked 'illegal': no legal deck of this size holds that many")
     if not legality.exact:
@@ -177,8 +203,48 @@ def with_rules(report: TuneReport, loaded: Any, deck: str, options: OddsOptions)
             f'deckcheck optimize {deck} "{report.condition}"{when} --changes K'
         )
     return dataclasses.replace(
-        report, rows=rows, answer_legal=answer_legal, legal_answer=legal_answer, rules=tuple(lines)
+        report,
+        rows=rows,
+        answer_legal=answer_legal,
+        legal_answer=legal_answer,
+        best_legal=best,
+        best_legal_probability=best_p,
+        rules=tuple(lines),
     )
+
+
+def _best_legal(
+    report: TuneReport,
+    loaded: Any,
+    matches: Callable[[Card], bool],
+    rows: tuple[TuneRow, ...],
+    row_at: Callable[[int], TuneRow],
+    lower: bool,
+) -> tuple[int | None, tuple[TuneRow, ...]]:
+    """The legal count with the best chance when none reaches the target (the most cards of
+    the category for a lower bound, the fewest for an upper one), and the table with the legal
+    rows from the current count to it, the answer's row and the first illegal row past it."""
+    from deckcheck.solve.optimize import count_legality
+
+    size = loaded.deck.size
+    edge = count_legality(loaded, matches, [], want=size if lower else 0, upward=not lower).nearest
+    if edge is None:
+        return None, rows
+    step = 1 if lower else -1
+    # The legal counts between the current count and the best, at most 2 * WINDOW of them,
+    # those nearest the best kept.
+    between = list(range(report.current, edge + step, step))[-2 * WINDOW :]
+    wanted = {*between, edge + step} - {r.count for r in rows}
+    wanted = {k for k in wanted if report.set_aside <= k <= size}
+    legality = count_legality(loaded, matches, sorted(wanted))
+    added = [
+        dataclasses.replace(row_at(k), legal=legality.legal[k])
+        for k in sorted(wanted)
+        if k in between or not legality.legal[k] or k == edge + step
+    ]
+    keep = {report.current, report.answer, edge, edge + step, *between}
+    merged = [r for r in (*rows, *added) if r.count in keep]
+    return edge, tuple(sorted(merged, key=lambda r: r.count))
 
 
 def check_target(target: float) -> None:
@@ -187,30 +253,61 @@ def check_target(target: float) -> None:
         raise UsageError(f"--target is a probability above 0 and at most 1, not {target}")
 
 
-def tune_setup(setup: DrawSetup, condition: str, target: float, options: OddsOptions) -> TuneReport:
+class _Rows:
+    """The condition's odds with ``k`` category cards in the pile, each computed once."""
+
+    def __init__(self, setup: DrawSetup, condition: str, options: OddsOptions) -> None:
+        self.setup = setup
+        self.options = options
+        self.cond = parse_condition(condition)
+        self.sel = bind_selector(self.cond.selector, setup.catalog, setup.game.name_candidates)
+        self.others = _other_selectors(setup)
+        pile = list(setup.pile)
+        self.inside = [(c, n) for c, n in pile if self.sel(c)]
+        self.outside = [(c, n) for c, n in pile if not self.sel(c)]
+        self.set_aside = sum(a.count for a in setup.set_aside if self.sel(a.card))
+        self.template = _template(setup, self.inside, self.sel)
+        self.current = sum(n for _, n in self.inside)
+        self.cache: dict[int, OddsReport] = {}
+
+    def report(self, k: int) -> OddsReport:
+        """The odds with ``k`` category cards in the pile (the deck's size kept)."""
+        if k not in self.cache:
+            pile = _pile_with(k, self.inside, self.outside, self.template, self.others)
+            varied = dataclasses.replace(self.setup, pile=pile)
+            self.cache[k] = answer_odds(varied, [self.cond.text], self.options)
+        return self.cache[k]
+
+    def row(self, count: int) -> TuneRow:
+        """The table's row for ``count`` category cards in the deck (those set aside too)."""
+        k = count - self.set_aside
+        odds = self.report(k)
+        return TuneRow(
+            count,
+            k,
+            odds.probability,
+            odds.probability_without_mulligan,
+            odds.probability_exact,
+            odds.exact,
+        )
+
+
+def tune_setup(
+    setup: DrawSetup,
+    condition: str,
+    target: float,
+    options: OddsOptions,
+    made: _Rows | None = None,
+) -> TuneReport:
     """:func:`tune_deck` on a draw setup."""
-    cond = parse_condition(condition)
-    sel = bind_selector(cond.selector, setup.catalog, setup.game.name_candidates)
-    others = _other_selectors(setup)
-    pile = list(setup.pile)
-    inside = [(c, n) for c, n in pile if sel(c)]
-    outside = [(c, n) for c, n in pile if not sel(c)]
-    set_aside = sum(a.count for a in setup.set_aside if sel(a.card))
-    template = _template(setup, inside, sel)
-    current = sum(n for _, n in inside)
+    rows_of = made or _Rows(setup, condition, options)
+    cond = rows_of.cond
+    outside, others = rows_of.outside, rows_of.others
+    set_aside, current = rows_of.set_aside, rows_of.current
     size = setup.pile_size
     notes: list[str] = []
-
-    def pile_with(k: int) -> tuple[tuple[Card, int], ...]:
-        return _pile_with(k, inside, outside, template, others)
-
-    cache: dict[int, OddsReport] = {}
-
-    def report(k: int) -> OddsReport:
-        if k not in cache:
-            varied = dataclasses.replace(setup, pile=pile_with(k))
-            cache[k] = answer_odds(varied, [cond.text], options)
-        return cache[k]
+    cache = rows_of.cache
+    report = rows_of.report
 
     def ok(k: int) -> bool:
         return report(k).probability >= target
@@ -228,17 +325,7 @@ def tune_setup(setup: DrawSetup, condition: str, target: float, options: OddsOpt
             "room for more category cards is made from cards no selector counts first, then "
             "from the largest groups of the others (which may change the mulligan's triggers)"
         )
-    rows = tuple(
-        TuneRow(
-            set_aside + k,
-            k,
-            report(k).probability,
-            report(k).probability_without_mulligan,
-            report(k).probability_exact,
-            report(k).exact,
-        )
-        for k in counts
-    )
+    rows = tuple(rows_of.row(set_aside + k) for k in counts)
     return TuneReport(
         setup.label,
         setup.game.id,

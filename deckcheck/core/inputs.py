@@ -93,6 +93,7 @@ def decode_noted(data: bytes, label: str, *, legacy: bool = True) -> tuple[str, 
     """:func:`decode`, and with ``legacy`` a file that is surely Windows-1250 (Czech Windows)
     is read too: the text and a note naming the encoding (None for UTF-8 or UTF-16). A file
     whose encoding cannot be told apart (Latin-1 or Windows-1250?) is still refused."""
+    refuse_unreadable(data, label)
     if legacy and not data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             data.decode("utf-8")
@@ -108,17 +109,59 @@ def decode_noted(data: bytes, label: str, *, legacy: bool = True) -> tuple[str, 
     return _text(_decoded(data, label), label), None
 
 
-def _decoded(data: bytes, label: str) -> str:
-    if data.startswith(codecs.BOM_UTF8):
-        text = _strict(data[3:], "utf-8", label)
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text = _strict(data, "utf-16", label)
-    elif data.count(0) > len(data) // 4 and len(data) >= 4:
+def refuse_unreadable(data: bytes, label: str) -> None:
+    """Refuse bytes without a byte-order mark that are no text deckcheck reads: UTF-16 without
+    its mark, or binary data (a program, an image). Every reader of the user's files asks
+    this first, so that one file gets one message whatever command reads it."""
+    if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return
+    if _utf16_without_bom(data):
         raise InputFileError(
             "looks like UTF-16 without a byte-order mark; re-save it as UTF-8 (or as UTF-16 "
             "with a BOM)",
             source=label,
         )
+    if _binary(data):
+        raise InputFileError(NOT_TEXT, source=label)
+
+
+NOT_TEXT = "is not a text file (binary data); deckcheck reads UTF-8 or UTF-16 text"
+"""What every reader says of a file of binary data."""
+
+
+def _utf16_without_bom(data: bytes) -> bool:
+    """Text in UTF-16 has a zero byte in nearly every other place (its ASCII letters) and few
+    in the others; a binary file's zeros fall anywhere."""
+    if len(data) < 4:
+        return False
+    even, odd = data[0::2], data[1::2]
+    zeros = sorted((even.count(0) / len(even), odd.count(0) / len(odd)))
+    return zeros[1] >= 0.6 and zeros[0] <= 0.05
+
+
+def _binary(data: bytes) -> bool:
+    """Bytes that are no text: control characters (NUL among them) in a large share of the
+    first 4 KiB, or a NUL amid bytes that are not UTF-8."""
+    head = data[:4096]
+    if not head:
+        return False
+    printable = sum(b >= 32 or b in (9, 10, 12, 13) for b in head)
+    if printable / len(head) < 0.9:
+        return True
+    if 0 in head:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+    return False
+
+
+def _decoded(data: bytes, label: str) -> str:
+    refuse_unreadable(data, label)
+    if data.startswith(codecs.BOM_UTF8):
+        text = _strict(data[3:], "utf-8", label)
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text = _strict(data, "utf-16", label)
     else:
         try:
             text = data.decode("utf-8")
@@ -189,7 +232,7 @@ def _undecodable_message(data: bytes, exc: UnicodeDecodeError) -> str:
         )
     printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in data[:4096])
     if data and printable / min(len(data), 4096) < 0.75:
-        return "is not a text file (binary data); deckcheck reads UTF-8 or UTF-16 text"
+        return NOT_TEXT
     return (
         f"is not UTF-8 (first bad byte on line {line}); re-save it as UTF-8 "
         "(UTF-16 with a byte-order mark also works)"

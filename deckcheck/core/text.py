@@ -72,6 +72,35 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-") or "card"
 
 
+LONGEST_QUOTED = 200
+"""A quoted name in a one-line message longer than this (a pasted 100,000-character name) is
+cut; paths and other words are never cut."""
+_LONG_QUOTED = re.compile(
+    rf"'[^'\n]{{{LONGEST_QUOTED + 1},}}'|\"[^\"\n]{{{LONGEST_QUOTED + 1},}}\""
+)
+
+
+def cut_long_words(text: str) -> str:
+    """A message with each quoted name beyond :data:`LONGEST_QUOTED` characters cut to its
+    start and its length (``'xxxx…' (100,000 characters)``): the message stays one line a
+    person reads."""
+
+    def cut(match: re.Match[str]) -> str:
+        quoted = match.group()
+        core = quoted[1:-1]
+        return f"{quoted[0]}{core[:60]}…{quoted[-1]} ({len(core):,} characters)"
+
+    return _LONG_QUOTED.sub(cut, text)
+
+
+PREFIX = 3
+"""Letters a suggestion shares with the start of a word to be offered first."""
+PREFIX_SLACK = 10.0
+"""How far below the cutoff such a suggestion may score."""
+PREFIX_ROOM = 5
+"""Extra matches looked at for one that shares the word's start."""
+
+
 class Suggester:
     """ "Did you mean" over a fixed list of choices, folded once (a deck with thousands of
     unknown lines must not re-fold the whole catalog for each of them)."""
@@ -96,15 +125,22 @@ class Suggester:
         """
         from rapidfuzz import fuzz, process, utils
 
+        key = fold(word[: self._longest])
         matches = process.extract(
-            fold(word[: self._longest]),
+            key,
             self._keys,
             scorer=fuzz.WRatio,
             processor=utils.default_process,
-            limit=limit,
-            score_cutoff=cutoff,
+            limit=limit + PREFIX_ROOM,
+            score_cutoff=cutoff - PREFIX_SLACK,
         )
-        return [self._folded[m[0]] for m in matches]
+        # A name that starts as the word does ("Dragon": Drake) comes first, a little below
+        # the cutoff too: WRatio's partial match may rank a short name inside the word
+        # ("Monk" in "Dragon") above it.
+        head = key[:PREFIX]
+        starts = [m for m in matches if len(head) == PREFIX and m[0].startswith(head)]
+        rest = [m for m in matches if m not in starts and m[1] >= cutoff]
+        return [self._folded[m[0]] for m in [*starts, *rest][:limit]]
 
 
 def suggest(word: str, choices: Iterable[str], limit: int = 3, cutoff: float = 60.0) -> list[str]:

@@ -11,7 +11,7 @@ from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.names import NameMatch
 from deckcheck.core.errors import UnknownCardsError, UnresolvedLine
-from deckcheck.core.text import Suggester, squash
+from deckcheck.core.text import Suggester, fold, squash
 from deckcheck.core.values import frozen
 from deckcheck.decks.model import DeckLine, DeckSource
 from deckcheck.decks.parse import HEADER_KEYS
@@ -143,6 +143,8 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
                 zone.name if zone else None,
                 found.face,
                 found.fields,
+                # an id is no spelling to quote back: the card's name says more
+                line.name if fold(line.name) not in (fold(card.name), fold(card.id)) else None,
             )
             key = (card.id, entry.zone, found.face, bool(found.fields))
             if key in seen and not game.spec.ordered:

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape, unescape
 
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckFormatError, UsageError
-from deckcheck.core.inputs import refuse_nul, surely_cp1250
+from deckcheck.core.inputs import decode, refuse_nul, refuse_unreadable, surely_cp1250
 from deckcheck.core.values import frozen
 from deckcheck.decks.parse import card_count_span
 
@@ -77,11 +77,13 @@ def _decoded_keeping(data: bytes, label: str) -> tuple[str, Encoded]:
     for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
         if data.startswith(bom):
             return data[len(bom) :].decode(codec), Encoded(codec, bom)
+    refuse_unreadable(data, label)  # the reader's own message for a file it cannot read
     try:
         return data.decode("utf-8"), Encoded("utf-8")
     except UnicodeDecodeError:
         czech = surely_cp1250(data)
         if czech is None:
+            decode(data, label)  # raises the reader's message for these bytes
             raise DeckFormatError(
                 "is not UTF-8 and its encoding cannot be told; re-save it as UTF-8", source=label
             ) from None
@@ -222,6 +224,9 @@ def _insert_after(
         return len(lines) - 1 if lines[-1][0].strip() else _last_filled(lines)
     for i, (line, _) in enumerate(lines):
         if _is_section(line, [zone]):
+            # Below the comment that describes the zone (`new` writes one under its header).
+            while i + 1 < len(lines) and lines[i + 1][0].strip().startswith(("#", "//")):
+                i += 1
             return i
     return None
 
@@ -621,3 +626,63 @@ def _reassembled(
             out[-1] += end
         out += [line + end for line in appended]
     return "".join(out)
+
+
+# --- overlays recorded in a deck's header ----------------------------------------------------
+
+
+def with_overlays(
+    text: str,
+    fmt: str,
+    named: str | None,
+    header_lines: Mapping[str, int],
+    overlays: Sequence[str],
+) -> str:
+    """The deck's text with catalog ``overlays`` (paths as the header writes them, relative to
+    the file) named in its header after those it names: a text or Lackey file's ``catalog:``
+    line (``named``: its value now, None: no such line), a TOML deck's ``catalog`` key. A
+    format with no place for them (JSON, ``.dek``), or a TOML deck that names overlays
+    already, is refused: nothing is written."""
+    if any(re.search(r"[,;]", o) for o in overlays) and fmt != "toml":
+        raise UsageError(
+            "a catalog overlay's path holds ',' or ';', which a deck's catalog: line cannot "
+            "name; rename the file"
+        )
+    lines = split_lines(text)
+    end = _line_end(lines)
+    if fmt in ("text", "lackey"):
+        at = header_lines.get("catalog")
+        if at is not None and named is not None:
+            line = lines[at - 1][0]
+            stop = line.index(named, line.index(":")) + len(named) if named else len(line)
+            new = line[:stop] + (", " if named else " ") + ", ".join(overlays) + line[stop:]
+            return _reassembled(lines, {at - 1: new}, {}, [], end)
+        written = f"catalog: {', '.join(overlays)}"
+        return _reassembled(lines, {}, {_header_end(lines, header_lines): [written]}, [], end)
+    if fmt == "toml" and named is None:
+        written = f"catalog = {json.dumps(list(overlays), ensure_ascii=False)}"
+        return _reassembled(lines, {}, {_header_end(lines, header_lines): [written]}, [], end)
+    what = {
+        "toml": "a TOML deck that names overlays already",
+        "json": "a JSON deck",
+        "dek": "a .dek file",
+    }.get(fmt, f"a {fmt} deck")
+    raise UsageError(
+        f"deckcheck cannot name a catalog overlay in {what}; add "
+        f"{', '.join(repr(o) for o in overlays)} to its catalog by hand (nothing was changed)"
+    )
+
+
+def _header_end(lines: Sequence[tuple[str, str]], header_lines: Mapping[str, int]) -> int:
+    """The 0-based line a new header line goes after: the file's last header line, else the
+    last comment above its first other line (-1: the top)."""
+    if header_lines:
+        return max(header_lines.values()) - 1
+    above = -1
+    for i, (line, _) in enumerate(lines):
+        s = line.strip()
+        if s and not s.startswith(("#", "//")):
+            break
+        if s:
+            above = i
+    return above

@@ -19,6 +19,7 @@ from deckcheck.analysis.setup import DrawSetup, deck_setup
 from deckcheck.analysis.stats import PILE_ZONE, Dimension, StatsReport, build_stats
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError
+from deckcheck.core.text import plural
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
@@ -257,7 +258,7 @@ def _stats_section(stats: StatsReport) -> str:
     out = ['<section id="stats"><h2>Composition</h2>']
     if stats.cards_seen is not None:
         out.append(
-            f'<p class="note">Opening hand: {stats.cards_seen} cards from a pile of '
+            f'<p class="note">Opening hand: {plural(stats.cards_seen, "card")} from a pile of '
             f"{stats.pile_size}. Beside each bar: copies, share, and the chance of at least "
             "one in the opening hand"
             # A game without a mulligan (STCCG) is not told about one.

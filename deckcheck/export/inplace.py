@@ -101,11 +101,46 @@ class AnswerTarget:
             return Written(text, str(deck), str(saved))
         if self.output is None:
             return None
+        kept = self._edited_copy(deck, loaded, changes, context)
         if str(self.output) == "-":
-            return Written(answer_text(loaded, answer, None))
-        text = answer_text(loaded, answer, Path(self.output))
+            return Written(kept if kept is not None else answer_text(loaded, answer, None))
+        text = kept if kept is not None else answer_text(loaded, answer, Path(self.output))
         write_atomically(self.output, text, force=self.force)
         return Written(text, str(self.output))
+
+    def _edited_copy(
+        self,
+        deck: str,
+        loaded: LoadedDeck,
+        changes: Sequence[tuple[Card, int]],
+        context: Context,
+    ) -> str | None:
+        """The deck file's own text with the changes made (its comments, the limits ``new``
+        wrote, a card's name beside its id kept), for ``-o`` in the deck's own format and
+        folder (its ``catalog:`` paths are relative to that folder); None: written anew."""
+        if deck == "-" or self.output is None:
+            return None
+        source = Path(deck)
+        if str(self.output) != "-":
+            target = Path(self.output)
+            if target.suffix.lower() != source.suffix.lower():
+                return None
+            moved = source.resolve().parent != target.resolve().parent
+            if moved and loaded.source.catalogs:
+                return None
+        try:
+            data = read_now(deck)
+        except DeckcheckError:
+            return None
+        if data is None:
+            return None
+        edited = _in_place(data, deck, loaded, changes, context)
+        if edited is None:
+            return None
+        try:
+            return decode_keeping(edited, source_label(deck))[0]
+        except DeckcheckError:
+            return None
 
 
 NOWHERE = AnswerTarget()

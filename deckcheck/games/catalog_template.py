@@ -112,4 +112,7 @@ def render_template(game: Game, catalog: Catalog, fields: Sequence[str] = ()) ->
 
 def _excluded(game: Game, field_name: str, card: Card) -> bool:
     spec = game.field_specs[field_name]
+    asked = game.spec.fields[field_name].asked_for_types if field_name in game.spec.fields else []
+    if asked and not any(card.has_type(t) for t in asked):
+        return True
     return any(card.has_type(t) for t in spec.not_for_types)

@@ -13,7 +13,7 @@ from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.text import fold
 from deckcheck.core.values import frozen
-from deckcheck.games.spec import SetAsideModel
+from deckcheck.games.spec import SetAsideModel, ZoneModel, checked
 
 
 @frozen
@@ -52,6 +52,10 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
     for e in deck.entries:
         in_zone[(e.card.id, e.zone)] = in_zone.get((e.card.id, e.zone), 0) + e.count
     placed = places(deck, rules)
+    # A rule by type takes its copies from the zones the rules name first (a file seeding a
+    # card in its seed zone, and drawing another copy, seeds that one), then in file order.
+    named = [rule.zone for rule in rules if rule.zone]
+    file_zones = [*named, *(e.zone for e in deck.entries)]
     cards = deck.cards()
     out: list[SetAside] = []
     for rule in rules:
@@ -80,7 +84,7 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
                 take = len(free)
             if take:
                 remaining[card_id] -= take
-                _taken(in_zone, card_id, rule.zone, take, [e.zone for e in deck.entries])
+                _taken(in_zone, card_id, rule.zone, take, file_zones)
                 out.append(SetAside(cards[card_id], take, rule.why))
                 if left is not None:
                     left -= take
@@ -130,3 +134,13 @@ def pinned(deck: Deck, rules: Sequence[SetAsideModel]) -> tuple[SetAsideModel, .
             out.append(SetAsideModel(select=f"id:{card_id}", count=0, fallback=True))
     out += [rule for rule in rules if rule.fallback]
     return tuple(out)
+
+
+def with_seeded_zones(
+    rules: Sequence[SetAsideModel], zones: Sequence[ZoneModel]
+) -> tuple[SetAsideModel, ...]:
+    """``rules``, then one rule for each zone whose cards the file seeds (a Lackey
+    ``Seed+Dil:``): what the file puts there is set aside whatever the rules would seed, so it
+    is never drawn (the rules of the variant say, in their findings, what it may not seed)."""
+    extra = (checked(SetAsideModel, {"zone": z.name, "why": z.seeded}) for z in zones if z.seeded)
+    return (*rules, *extra)

@@ -33,6 +33,9 @@ class GameInfo(_Strict):
     example_condition: str = "type:X>=1"  # shown in messages about conditions
     aliases: list[str] = []  # other names the game answers to ("stccg"), lower case
     variant_option: str = "--variant"  # how its players name a variant ("--format")
+    # Said where a card is not found: the bundled catalog holds only part of the game's cards
+    # (the rest come from the player's overlay), empty when it holds them all.
+    partial_catalog: str = ""
 
     @property
     def variant_noun(self) -> str:
@@ -51,6 +54,9 @@ class FieldModel(_Strict):
     description: str = ""
     synonyms: list[list[str]] = []  # values that mean the same ("Neutral" = "Non-Aligned")
     label: str = ""  # a column heading for listings (default: the name with spaces)
+    # The cards `catalog template --field` asks it of (their types; empty: every card the
+    # field is for): Ren Dhark's points are printed on combat cards, not on actions or planets.
+    asked_for_types: list[str] = []
 
 
 class CardChangeModel(_Strict):
@@ -178,6 +184,11 @@ class TotalModel(_Strict):
 
     label: str
     select: str | list[str] = ""  # a list: cards matching any of them
+    # ...and matching one of these too (a card of two kinds counted once, in a total of its
+    # own: Ren Dhark's ship/unit Roj Syntetů) ...
+    also: str | list[str] = ""
+    # ... and none of these
+    unless: str | list[str] = ""
     sum_field: str = ""
     set_aside: bool = False  # count the cards [opening] sets aside (STCCG's seed cards)
     required_for: list[str] = []  # a sum is unknown only when these cards lack the field
@@ -211,6 +222,10 @@ class ZoneModel(_Strict):
     description: str = ""
     aliases: list[str] = []  # other headers meaning this zone
     formats: dict[str, str] = {}  # the zone's name in another program's deck format
+    # Why a card the file writes here is set aside before the shuffle, whatever the variant's
+    # own rules seed (a seed zone: the file says the card is seeded, so it is never drawn);
+    # "": the zone's cards are drawn as the rules say.
+    seeded: str = ""
 
 
 class GameSpec(_Strict):

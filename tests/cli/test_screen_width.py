@@ -88,8 +88,8 @@ def test_stccg_stats_labels_are_never_cut(width: int, deep: Path) -> None:
     assert_fits(lines, width)
     text = " ".join(" ".join(lines).split())
     assert "…" not in text.replace("…/", "")
-    assert "seed card: one Outpost per affiliation" in text or (
-        "seed card: one Outpost" in text and "per affiliation" in text
+    assert "seed card (one Outpost per affiliation)" in text or (
+        "seed card (one Outpost" in text and "per affiliation)" in text
     )
     assert "mulligan" not in text  # STCCG has none
 

@@ -125,13 +125,17 @@ def colour(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
     deck is worth knowing about but stays legal. Cards of unknown colour are left out.
     """
     by_colour: dict[str, list[str]] = {}
+    copies: dict[str, int] = {}
     for entry in deck:
         known = str(entry.card.get("colour") or "")
         if known:
             by_colour.setdefault(known, []).append(entry.card.id)
+            copies[known] = copies.get(known, 0) + entry.count
     if len(by_colour) > 1:
+        # Distinct cards and their copies, both named: "29 cards" alone reads as copies.
         parts = [
-            f"{len(ids)} {c} ({', '.join(ids[:6])}{', …' if len(ids) > 6 else ''})"
+            f"{c}: {plural(len(ids), 'card')}, {plural(copies[c], 'copy')} "
+            f"({', '.join(ids[:6])}{', …' if len(ids) > 6 else ''})"
             for c, ids in sorted(by_colour.items(), key=lambda kv: -len(kv[1]))
         ]
         minority = sorted(by_colour.items(), key=lambda kv: len(kv[1]))[0][1]

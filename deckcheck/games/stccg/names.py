@@ -421,12 +421,14 @@ def _shortened(tries: Sequence[Candidate], catalog: Catalog) -> NameMatch | None
                 note=f"{attempt.name!r} is the start of one title of that set: read as "
                 f"{card.name} ({card.id})",
             )
-        # One letter off the one title of that set (a client's "Nella Daren" for the
-        # printed "Neela Daren"): that card, with a note.
+        # One edit (a letter changed, added or left out) off exactly one title of that set (a
+        # client's "Nella Daren" for the printed "Neela Daren", "J'Dan" for "J'Ddan"): that
+        # card, with a note. The named set keeps it safe: a short name one edit off two
+        # titles of the set is refused with both.
         close = [
             c for c in catalog if in_sets(c, attempt.labels) and _one_off(start, _title(c.name))
         ]
-        if len(close) == 1 and len(start) >= 6:
+        if len(close) == 1:
             card = close[0]
             return NameMatch(
                 (card,),

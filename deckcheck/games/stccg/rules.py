@@ -105,14 +105,33 @@ def type_outside_rules(deck: Deck, catalog: Catalog, variant: Variant) -> Iterab
         for t in e.card.types:
             if fold(t) not in known:
                 odd.setdefault(t, []).append(e.card.id)
+    seeded = {a.card.id for a in _file_only_seeds(deck, catalog, variant)}
     for t, ids in odd.items():
         ids = list(dict.fromkeys(ids))
+        where = (
+            "set aside as the file seeds it"
+            if all(i in seeded for i in ids)
+            else "counted in the draw deck"
+        )
         yield warning(
             "stccg.type-outside-rules",
             f"{plural(len(ids), 'card')} of type {t}, which the Premiere rules do not describe; "
-            "counted in the draw deck",
+            + where,
             ids,
         )
+
+
+_FILE_SEEDS = "the file's seed zone"
+"""Why a card is set aside that only the file seeds (its seed or mission zone)."""
+
+
+def _file_only_seeds(deck: Deck, catalog: Catalog, variant: Variant) -> list[SetAside]:
+    """Copies the file writes in its seed or mission zone that the Premiere rules do not seed
+    (they are set aside as the file says: never drawn)."""
+    rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
+    zones = [variant.param("seed_zone"), variant.param("mission_zone")]
+    extra = [checked(SetAsideModel, {"zone": z, "why": _FILE_SEEDS}) for z in zones]
+    return [a for a in set_aside(deck, catalog, [*rules, *extra]) if a.why == _FILE_SEEDS]
 
 
 def _copies(deck: Deck, kind: str) -> list[tuple[Card, int]]:
@@ -151,7 +170,8 @@ def outpost_mission(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[
 
 
 def seed_limits(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
-    """stccg.seed-limits: a warning for dilemma or artifact copies that cannot be seeded.
+    """stccg.seed-limits: a warning for cards the file seeds that the rules do not (kept out of
+    the draw deck all the same), and for dilemma or artifact copies that cannot be seeded.
 
     No two identical dilemmas or artifacts go under one mission, and artifacts go under planet
     missions only: copies of one card beyond the deck's missions (planet missions for an
@@ -169,6 +189,16 @@ def seed_limits(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viol
         (card, n, "artifact", planet, "planet ")
         for card, n in _copies(deck, variant.param("artifact_type"))
     ]
+    odd = _file_only_seeds(deck, catalog, variant)
+    if odd:
+        yield warning(
+            "stccg.seed-limits",
+            f"{', '.join(a.card.name for a in odd)}: written in the file's seed zone, but the "
+            "Premiere rules seed only missions, dilemmas, artifacts, one Outpost per "
+            "affiliation and other facilities; set aside as the file says (never drawn), not "
+            "counted as seed cards",
+            [a.card.id for a in odd],
+        )
     for card, n, kind, room, where in checks:
         if n > room:
             yield warning(
@@ -331,13 +361,29 @@ def entry_tags(entry: DeckEntry, field: str) -> tuple[str, ...] | None:
     return tuple(str(v) for v in items)
 
 
-def _pool_reason(tags: Iterable[str], variant: Variant) -> str:
-    """Why a card's tags keep it out of the variant's pool (the first reason whose tag it has)."""
+def _pool_reason(tags: Iterable[str], card: Card, variant: Variant) -> str:
+    """Why a card's tags keep it out of the variant's pool: the first reason whose ``tag`` it
+    has, or whose ``field`` holds its ``value`` (a virtual promo's release, ``VP``, where its
+    tags do not say ``Virtual``)."""
     held = {fold(t) for t in tags}
     for reason in variant.param("pool_reasons"):
-        if fold(reason["tag"]) in held:
+        if "tag" in reason and fold(reason["tag"]) in held:
             return str(reason["why"])
+        if "field" in reason:
+            value = card.get(reason["field"])
+            items = value if isinstance(value, list | tuple) else [value]
+            if fold(str(reason["value"])) in {fold(str(v)) for v in items if v is not None}:
+                return str(reason["why"])
     return "not in its card pool"
+
+
+def _as_written(entry: DeckEntry) -> str:
+    """A line's card as the file names it: ``line 10: 'Rusot *VP' (Rusot (Things Past))``
+    where the line's spelling is not the card's name, else the name."""
+    if entry.written is None:
+        return entry.card.name
+    where = f"line {entry.line}: " if entry.line is not None else ""
+    return f"{where}{entry.written!r} ({entry.card.name})"
 
 
 def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
@@ -361,7 +407,7 @@ def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
         elif fold(tag) not in {fold(t) for t in tags}:
             yield error(
                 "stccg.pool",
-                f"{e.card.name}: not legal in {name}: {_pool_reason(tags, variant)}",
+                f"{_as_written(e)}: not legal in {name}: {_pool_reason(tags, e.card, variant)}",
                 [e.card.id],
             )
     if unknown:
@@ -449,7 +495,7 @@ def draw_min(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violati
     if draw < low:
         yield error(
             "stccg.draw-min",
-            f"{draw} cards in the draw deck, at least {low} required (add {low - draw})",
+            f"{plural(draw, 'card')} in the draw deck, at least {low} required (add {low - draw})",
         )
 
 
