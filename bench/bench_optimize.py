@@ -63,16 +63,22 @@ def line(label: str, k: int, seconds: float, f: Search) -> str:
     )
 
 
+def warm_up() -> None:
+    """Print the machine, then run a first search (scipy, numpy, HiGHS, the catalogs) and
+    print what it cost: the searches timed after it do not pay it."""
+    print(machine())
+    start = time.process_time()
+    run(RD, None, ["type:ship>=2"], 1, 1)
+    print(f"start-up of the first search (imports, HiGHS): {time.process_time() - start:.2f} s")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the cases (see the module's description)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--grow", action="store_true", help="K from 1 to 10, 1 and 2 conditions")
     parser.add_argument("--quick", action="store_true", help="K = 2 only (a smoke run)")
     args = parser.parse_args(argv)
-    print(machine())
-    start = time.process_time()
-    run(RD, None, ["type:ship>=2"], 1, 1)  # warm-up: scipy, numpy, HiGHS, the catalogs
-    print(f"start-up of the first search (imports, HiGHS): {time.process_time() - start:.2f} s")
+    warm_up()
     ks = [2] if args.quick else [4, 10]
     worst = 0.0
     for label, deck, variant, conditions, turn in CASES:

@@ -15,7 +15,7 @@ or writes the user's ``~/.cache/deckcheck``.
 
 Markers show what a test costs, set here at collection (:func:`pytest_collection_modifyitems`)
 from what the test's code calls: ``process`` (it starts a process: ``python -m deckcheck``,
-another program, simulation workers), ``tui`` (it drives the terminal app), ``hypothesis``
+another program), ``tui`` (it drives the terminal app), ``hypothesis``
 (a property-based search), and ``slow`` (listed in :data:`SLOW`: it takes a tenth of a second
 or more by itself).
 ``make test-fast`` leaves all four out. A test that starts a process without its marker fails
@@ -159,11 +159,10 @@ PROCESS_NAMES = frozenset(
         "fork",
         "forkpty",
         "pty",
-        "workers",
     }
 )
 """Names whose use in a test's code (or in a function or fixture of its module it calls) means
-that it starts a process; ``workers`` is the simulators' worker processes."""
+that it starts a process."""
 TUI_NAMES = frozenset({"run_test", "pilot"})
 """Names whose use means that a test drives the terminal app (Textual's pilot)."""
 PROCESS_EVENTS = frozenset(
@@ -245,7 +244,9 @@ SLOW = frozenset(
         "draws/test_draws_simulate.py::test_redraw_cap_terminates",
         "draws/test_draws_simulate.py::test_same_seed_same_result",
         "draws/test_draws_simulate.py::test_simulators_agree_with_enumeration",
-        "draws/test_lookahead_optimal.py::test_a_four_condition_query_at_turn_5_is_estimated_within_reach",
+        "draws/test_exact_alike.py::test_ren_dhark_optimal_redraw_agrees_without_sharing",
+        "draws/test_exact_alike.py::test_twelve_named_conditions_agree_with_the_engine_without_sharing",
+        "draws/test_lookahead_optimal.py::test_a_four_condition_query_at_turn_5_is_within_reach",
         "draws/test_lookahead_optimal.py::test_issue_19_simulate_plays_the_same_decisions",
         "draws/test_lookahead_optimal.py::test_optimal_lookahead_matches_expectimax",
         "draws/test_lookahead_optimal.py::test_the_keep_decision_reaches_the_optimum",
@@ -259,7 +260,6 @@ SLOW = frozenset(
         "draws/test_redraw_table_budget.py::test_a_table_out_of_reach_stops_early",
         "draws/test_redraw_table_budget.py::test_a_table_within_its_budget_is_never_refused",
         "draws/test_redraw_table_budget.py::test_the_query_is_simulated_and_says_why",
-        "draws/test_simulate_samplers.py::test_ties_with_a_threshold_are_settled_by_more_bits",
         "export/test_html.py::test_decks_drawn_from_have_the_odds_curve",
         "export/test_html.py::test_illegal_deck_sheet_lists_the_findings",
         "games/test_pc_dorn_drake_rules.py::test_second_player_sixth_card_says_two_players",
@@ -382,7 +382,7 @@ def _functions(module: ModuleType | None) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     """The markers of cost (see the module's docstring)."""
     for line in (
-        "process: starts a process (python -m deckcheck, another program, simulation workers)",
+        "process: starts a process (python -m deckcheck, another program)",
         "tui: drives the terminal app (Textual's pilot)",
         "hypothesis: a property-based search",
         "slow: a tenth of a second or more by itself (listed in SLOW in tests/conftest.py)",

@@ -1,5 +1,5 @@
 """Holding the signals that stop a run (Ctrl-C, SIGTERM, SIGHUP) across a few steps that must
-not be cut in the middle: publishing a file, starting worker processes."""
+not be cut in the middle: publishing a file."""
 
 from __future__ import annotations
 

@@ -76,8 +76,6 @@ class FactKind(Enum):
     HAND_TOO_SMALL_TO_RETURN = "hand-too-small-to-return"
     #: ``count`` simulated trials stopped redrawing at the cap of ``limit`` redraws.
     REDRAW_CAP_REACHED = "redraw-cap-reached"
-    #: The simulation could not start worker processes and ran in one.
-    WORKERS_UNAVAILABLE = "workers-unavailable"
     #: The exact engine was out of reach (``reason``); ``count`` trials were simulated instead.
     SIMULATED_INSTEAD = "simulated-instead"
     #: Impossible: only ``count`` cards of the pile match ``label``, a condition needs ``limit``.
@@ -156,10 +154,8 @@ class OutOfReach:
 # ----------------------------------------------------------------------------------------------
 
 
-def method_text(method: Method, processes: int = 1) -> str:
-    """The method as reports print it (a vectorised run says how many processes it used)."""
-    if method is Method.SIMULATION_VECTORISED and processes > 1:
-        return f"simulation (numpy, vectorised, {processes} processes)"
+def method_text(method: Method) -> str:
+    """The method as reports print it."""
     return method.value
 
 
@@ -257,8 +253,6 @@ def fact_text(fact: Fact) -> str:
         return f"the hand is too small to return {fact.count} cards: no mulligan"
     if kind is FactKind.REDRAW_CAP_REACHED:
         return f"redraw limit of {fact.limit} reached in {fact.count} trials; hand kept"
-    if kind is FactKind.WORKERS_UNAVAILABLE:
-        return "worker processes unavailable; ran in one process"
     if kind is FactKind.SIMULATED_INSTEAD:
         why = reason_text(fact.reason) if fact.reason is not None else "too large"
         return f"exact computation out of reach ({why}): simulated, {fact.count:,} trials"
@@ -359,7 +353,6 @@ class Answer:
     seed: int | None = None
     ci95: tuple[float, float] | None = None
     ci95_without_mulligan: tuple[float, float] | None = None
-    processes: int = 1
 
     @property
     def exact(self) -> bool:
@@ -375,7 +368,7 @@ class Answer:
     @property
     def method_text(self) -> str:
         """The method as reports print it."""
-        return method_text(self.method, self.processes)
+        return method_text(self.method)
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -402,7 +395,6 @@ class Answer:
         seed: int,
         method: Method,
         facts: list[Fact] | tuple[Fact, ...],
-        processes: int = 1,
     ) -> Answer:
         """A simulated answer from success counts (with and without the mulligan)."""
         return cls(
@@ -415,5 +407,4 @@ class Answer:
             seed=seed,
             ci95=wilson_interval(successes, trials),
             ci95_without_mulligan=wilson_interval(successes_plain, trials),
-            processes=processes,
         )

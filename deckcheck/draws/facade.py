@@ -121,14 +121,16 @@ def exact(
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
-    Before starting, the work is estimated; over ``limit`` (None: no limit but the engines'
-    own budgets) it is out of reach at once. ``progress(done, total)`` hears from the
-    engines that can tell. ``most_seen``: the most cards a table of turns asks about, for the
-    engines that answer every turn from one pass. ``spend(work)`` hears the estimate of a
-    computation about to start.
+    Before starting, the work that can be counted is estimated; over ``limit`` (None: no
+    limit but the engines' own budgets) it is out of reach at once. The look-ahead's
+    recursion is counted as it runs, against what the limit leaves (the classes that differ
+    only by name share its states, which no cheap count foresees). ``progress(done,
+    total)`` hears from the engines that can tell. ``most_seen``: the most cards a table of
+    turns asks about, for the engines that answer every turn from one pass. ``spend(work)``
+    hears the estimate of a computation about to start (and the look-ahead's calls after it).
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
-    from deckcheck.draws.exact.sequential import SequentialEngine
+    from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
 
     request = Request(problem, procedure, query, policy.lookahead)
     engine = None
@@ -142,18 +144,17 @@ def exact(
             raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
         if spend is not None:
             spend(work)
-        engine.budget = STATE_BUDGET
+        # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
+        engine.budget = work + (limit - work) // CALL_UNITS if engine.lookahead else STATE_BUDGET
         engine.table_budget = limit - work
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.exact.optimal_redraw import optimal_redraw_odds
 
         return optimal_redraw_odds(request, progress=progress, most_seen=most_seen)
-    return exact_odds(
-        request,
-        progress=progress,
-        engine=engine,
-        most_seen=most_seen,
-    )
+    answer = exact_odds(request, progress=progress, engine=engine, most_seen=most_seen)
+    if spend is not None and engine is not None and engine.lookahead:
+        spend((engine.work - work) * CALL_UNITS)
+    return answer
 
 
 def simulate(

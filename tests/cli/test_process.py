@@ -1,4 +1,4 @@
-"""The run as a process: signals, closed or full standard streams, worker processes, escape
+"""The run as a process: signals, closed or full standard streams, escape
 codes from deck content on a real terminal screen. Everything goes through child processes;
 waits are bounded by the watchdog, never asserted on."""
 
@@ -16,16 +16,11 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, REPO, WATCHDOG, run_module
 
-from deckcheck.core.cpus import usable_cpus
-
 RD = EXAMPLES / "ren-dhark/terra-custom.txt"
 RD_ILLEGAL = EXAMPLES / "ren-dhark/illegal-mixed.txt"
 PC_80 = EXAMPLES / "planetary-conquerors/legal-80.txt"
 LINUX = sys.platform.startswith("linux")
 DECKCHECK = [sys.executable, "-m", "deckcheck"]
-# Long enough for worker processes to repay their start-up on any machine: a plain draw deals
-# hundreds of millions a second on one core (the rules' choices are not shipped to workers).
-SIMULATE_LONG = ["--mulligan", "none", "--trials", "1000000000", "--seed", "1"]
 
 
 def _env(*, cache: bool = True) -> dict[str, str]:
@@ -55,24 +50,6 @@ def _guard_installed(pid: int) -> bool:
         return False
     caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
     return bool(int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def _finish(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
@@ -119,34 +96,6 @@ def test_a_signal_mid_run_is_one_line_and_its_code(
     assert err.strip().splitlines() == [f"deckcheck: stopped by {name}"]
     assert out == ""
     assert list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.skipif(not LINUX or usable_cpus() < 2, reason="workers on Linux, 2+ processors")
-@pytest.mark.parametrize(
-    ("signum", "group", "code"),
-    [
-        (signal.SIGTERM, False, 143),
-        (signal.SIGINT, True, 130),
-        (signal.SIGHUP, True, 129),
-        (signal.SIGKILL, False, -signal.SIGKILL),
-    ],
-    ids=["SIGTERM", "Ctrl-C", "SIGHUP", "SIGKILL"],
-)
-def test_simulate_workers_end_with_their_parent(signum: int, group: bool, code: int) -> None:
-    proc = subprocess.Popen(
-        [*DECKCHECK, "simulate", PC_80, "type:warrior>=3", *SIMULATE_LONG],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=_env(cache=False),
-        start_new_session=True,
-    )
-    _until(lambda: len(_children(proc.pid)) >= 2, "the worker processes")
-    workers = _children(proc.pid)
-    (os.killpg if group else os.kill)(proc.pid, signum)
-    returned, _, err = _finish(proc)  # hangs if a worker keeps the output pipe open
-    assert returned == code, err
-    assert "Traceback" not in err
-    _until(lambda: not any(_alive(w) for w in workers), "the workers to end")
 
 
 # ------------------------------------------------------------------------------ streams

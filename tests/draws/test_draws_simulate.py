@@ -37,7 +37,6 @@ from deckcheck.draws.simulate.reference import simulate_reference
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
 np = pytest.importorskip("numpy")
-from deckcheck.draws.simulate import vectorised  # noqa: E402 - needs numpy, checked just above
 from deckcheck.draws.simulate.vectorised import FixedPileSampler, simulate_vectorised  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -385,27 +384,6 @@ def test_same_seed_same_result() -> None:
     r1 = simulate_reference(case.problem, case.procedure, case.query, 2_000, 99)
     r2 = simulate_reference(case.problem, case.procedure, case.query, 2_000, 99)
     assert r1 == r2
-
-
-def test_result_independent_of_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Chunks have fixed sizes and streams, so worker processes change speed, not results."""
-    monkeypatch.setattr(vectorised, "CHUNK", 1 << 17)
-    monkeypatch.setattr(vectorised, "WORKER_START_SECONDS", 0.0)
-    seen: list[tuple[int, int]] = []
-    case = CASES[2]
-    one = simulate_vectorised(case.problem, case.procedure, case.query, 600_000, 7, workers=1)
-    two = simulate_vectorised(
-        case.problem,
-        case.procedure,
-        case.query,
-        600_000,
-        7,
-        workers=2,
-        progress=lambda d, t: seen.append((d, t)),
-    )
-    assert one.successes == two.successes
-    assert one.probability_without_mulligan == two.probability_without_mulligan
-    assert seen and seen[-1] == (600_000, 600_000)
 
 
 def test_progress_reports_every_trial() -> None:

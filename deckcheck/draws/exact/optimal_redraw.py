@@ -46,7 +46,7 @@ from deckcheck.draws.answer import (
 )
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
 from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
-from deckcheck.draws.exact.reduced import Reduced, Vec
+from deckcheck.draws.exact.reduced import Reduced, Vec, orbits
 from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import (
     DrawProblem,
@@ -210,17 +210,44 @@ class _Hands:
     weights: tuple[int, ...]  # the ways to be dealt the hand
     starts: tuple[Vec, ...]  # the capped counts the conditions see in the hand
     allowed: tuple[bool, ...]  # the rule lets the player redraw the hand
+    #: Per hand, the position of the hand it matches once classes alike (see
+    #: :func:`~deckcheck.draws.exact.reduced.orbits`) are put in order: the later draws
+    #: give both the same chances, so only those hands are tabulated.
+    alike: tuple[int, ...]
+
+    @property
+    def distinct(self) -> int:
+        """Hands tabulated: one for each arrangement of classes alike."""
+        return len(set(self.alike))
 
 
 @functools.lru_cache(maxsize=4)
 def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
     comps = tuple(compositions(red.sizes, hand))
+    index = {comp: i for i, comp in enumerate(comps)}
+    groups = [[c for c, _ in orbit] for orbit in orbits(red)]
+
+    def ordered(comp: tuple[int, ...]) -> tuple[int, ...]:
+        out = list(comp)
+        for group in groups:
+            for c, k in zip(group, sorted(comp[c] for c in group), strict=True):
+                out[c] = k
+        return tuple(out)
+
+    alike = tuple(index[ordered(comp)] for comp in comps)
+    # What the conditions and the triggers see of a hand is the same for hands alike.
+    starts: dict[int, Vec] = {}
+    allowed: dict[int, bool] = {}
+    for first in set(alike):
+        starts[first] = red.cond.of(comps[first])
+        allowed[first] = active and red.trig.any_holds(red.trig.of(comps[first]))
     return _Hands(
         comps=comps,
-        index={comp: i for i, comp in enumerate(comps)},
+        index=index,
         weights=tuple(ways(red.sizes, comp) for comp in comps),
-        starts=tuple(red.cond.of(comp) for comp in comps),
-        allowed=tuple(active and red.trig.any_holds(red.trig.of(comp)) for comp in comps),
+        starts=tuple(starts[first] for first in alike),
+        allowed=tuple(allowed[first] for first in alike),
+        alike=alike,
     )
 
 
@@ -245,11 +272,17 @@ def _build_hand_table(
     sizes = red.sizes
     n_hands = len(hands.comps)
     table: _HandTables = {}
-    for comp, start in zip(hands.comps, hands.starts, strict=True):
+    rows: dict[int, list[int]] = {}
+    for comp, alike in zip(hands.comps, hands.alike, strict=True):
         if progress is not None and not len(table) % 256:
             progress(len(table), n_hands)
-        pile = tuple(s - k for s, k in zip(sizes, comp, strict=True))
-        table[comp] = PlainProgramme(red, min(most, sum(pile)), pile, start).ways()
+        row = rows.get(alike)
+        if row is None:
+            first = hands.comps[alike]
+            pile = tuple(s - k for s, k in zip(sizes, first, strict=True))
+            row = PlainProgramme(red, min(most, sum(pile)), pile, hands.starts[alike]).ways()
+            rows[alike] = row
+        table[comp] = row
     if keep:
         if len(_TABLES) >= 2:
             _TABLES.pop(next(iter(_TABLES)))
@@ -308,7 +341,8 @@ def _solve(
             probe = SequentialEngine(
                 problem, procedure, replace(query, seen=hand + most), engine_triggers, 0
             )
-            estimate = _estimate_work(probe, n_hands, budget) + iterations
+            distinct = _hands(red, hand, active).distinct
+            estimate = _estimate_work(probe, distinct, budget) + n_hands + iterations
             if estimate > budget:
                 raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
             hands = _hands(red, hand, active)

@@ -64,10 +64,13 @@ class Tracked:
 
     def of(self, comp: Sequence[int]) -> Vec:
         """The capped vector of a composition over classes."""
-        vec = self.zero
+        out = [0] * len(self.selectors)
+        positions = self.class_positions
         for cls, k in enumerate(comp):
-            vec = self.bump(vec, cls, k)
-        return vec
+            if k:
+                for p in positions[cls]:
+                    out[p] += k
+        return tuple(x if x < cap else cap for x, cap in zip(out, self.caps, strict=True))
 
 
 def track(tests: Sequence[CountTest], class_rows: Sequence[tuple[bool, ...]]) -> Tracked:
@@ -147,3 +150,34 @@ def reduce_problem(problem: DrawProblem, triggers: Sequence[CountTest] = ()) -> 
         track(problem.conditions, new_rows),
         track(tuple(triggers), new_rows),
     )
+
+
+#: Classes that behave alike: each ``(class, private position)``, in class order.
+Orbit = tuple[tuple[int, int], ...]
+
+
+def orbits(red: Reduced) -> tuple[Orbit, ...]:
+    """Groups of classes that differ only by name (at least two each).
+
+    A class belongs to one when exactly one tracked selector counts it alone (its *private*
+    position, ``name:Trooper`` say); two such classes are alike when they hold as many cards,
+    count for the same other positions and triggers, and their private positions carry the
+    same tests. Exchanging them (and their private counts) changes no chance of any event the
+    conditions or triggers can tell, so an engine may keep one state per arrangement.
+    """
+    cond = red.cond
+    owners: dict[int, list[int]] = {}
+    for c, positions in enumerate(cond.class_positions):
+        for p in positions:
+            owners.setdefault(p, []).append(c)
+    by_key: dict[tuple[object, ...], list[tuple[int, int]]] = {}
+    for c, positions in enumerate(cond.class_positions):
+        private = [p for p in positions if owners[p] == [c]]
+        if len(private) != 1:
+            continue
+        p = private[0]
+        tests = tuple(sorted((str(t.op), t.threshold) for q, t in cond.tests if q == p))
+        shared = tuple(q for q in positions if q != p)
+        key = (red.sizes[c], shared, red.trig.class_positions[c], cond.caps[p], tests)
+        by_key.setdefault(key, []).append((c, p))
+    return tuple(tuple(members) for members in by_key.values() if len(members) > 1)

@@ -22,7 +22,7 @@ from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
 from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
-from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
+from deckcheck.draws.exact.reduced import Orbit, Reduced, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
 
@@ -33,13 +33,9 @@ from deckcheck.draws.policies import lookahead_keep
 STATE_BUDGET = 1_000_000
 
 _UNLIMITED = 1 << 62
-#: Units of work one call of the look-ahead recursion stands for in :meth:`estimate`: the
-#: call (about 3 µs) and its share of the count made before it (about 1.5 µs).
+#: Units of the estimate (about 2 µs each) one call of the look-ahead recursion stands for:
+#: a call, with its share of the mulligan's tables, measured at 3-4 µs.
 CALL_UNITS = 2
-#: How far the look-ahead's cheap bound on its work (compositions of the cards read) may
-#: exceed a limit before the work is not counted at all: measured at 4 to 200 times the
-#: calls on Planetary Conquerors' queries that fit 500,000 calls.
-BOUND_OVER_COUNT = 1_000
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
@@ -122,10 +118,15 @@ class SequentialEngine:
         self.lookahead_policy = (
             LookaheadOracle(problem, self.red) if self.lookahead and not self.optimal else None
         )
+        # Classes that differ only by name, when the look-ahead is played optimally (the rule
+        # of thumb is left its own order): states that differ by exchanging them share a value.
+        self.orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
+        self._in_orbit = {c: (orbit, i) for orbit in self.orbits for i, (c, _) in enumerate(orbit)}
         self.memo: dict[tuple[object, ...], int] = {}
         self.work = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self._packings: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+        self._decisions: dict[tuple[Vec, int], bool | None] = {}
+        self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
         self._inert_kept: dict[Vec, bool] = {}
         # The plain programme :meth:`estimate` counted, reused by :meth:`without_mulligan`.
@@ -150,15 +151,14 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, stage, self.work, self.budget))
 
     def estimate(self, return_count: int | None = None, limit: int | None = None) -> int:
-        """Units of work the exact answer takes, counted before starting.
+        """Units of work the exact answer takes that can be counted before starting.
 
-        With a look-ahead, the recursion's calls are counted by walking its states without
-        the arithmetic (:meth:`recursion_calls`: the same count the recursion makes); a
-        return mulligan adds its enumeration of hands and kept parts as :meth:`return_table`
-        charges it, a redraw rule its hands; a call counts :data:`CALL_UNITS`. Without a
-        look-ahead the plain programme's transitions are counted
-        (:meth:`PlainProgramme.work`). Either count stops past
-        ``limit`` (the result is then just over it). Measured at 2-5 µs a unit.
+        A return mulligan's enumeration of hands and kept parts, as :meth:`return_table`
+        charges it, and a redraw rule's hands; without a look-ahead, the plain programme's
+        transitions (:meth:`PlainProgramme.work`, stopping just past ``limit``). The
+        look-ahead's recursion is not in it: it is counted as it runs, each call one unit
+        against :attr:`budget` (:data:`CALL_UNITS` of the estimate's units, see
+        :func:`~deckcheck.draws.facade.exact`). Measured at 2-5 µs a unit.
         """
         sizes = self.red.sizes
         extra = 0
@@ -177,136 +177,11 @@ class SequentialEngine:
                 extra += n_kept * self._plain_work(drawn, share)
         elif self.lookahead and self.red.trig.tests:
             extra += 2 * count_compositions(sizes, self.hand)[self.hand]  # see redraw_parts
-        if self.lookahead:
-            room = None if limit is None else max(0, limit - extra)
-            # At most one state per (cards gone per class, cards held, look spent): far too
-            # many (the pooled inert classes and the decided states), but cheap. A bound
-            # past BOUND_OVER_COUNT times the room is out of reach without counting.
-            counts = count_compositions(sizes, self.reads)
-            bound = sum(counts[self.hand :]) * (self.looks + 1) * 2
-            most = None if room is None else room // CALL_UNITS
-            if most is not None and bound > most * BOUND_OVER_COUNT:
-                calls: int | None = bound
-            else:
-                calls = self.recursion_calls(most)
-            work = extra + (calls * CALL_UNITS if calls is not None else (room or 0) + 1)
-        else:
-            work = extra + self._plain_work(self.seen, limit)
+        # The look-ahead's recursion is counted as it runs (see :attr:`budget`): once classes
+        # alike share their states, no cheap count comes near the states it visits.
+        work = extra if self.lookahead else extra + self._plain_work(self.seen, limit)
         self.estimated = work
         return work
-
-    def recursion_calls(self, limit: int | None = None) -> int | None:
-        """Calls :meth:`value` makes from the empty pile (:meth:`without_mulligan` with a
-        look-ahead), counted without the arithmetic; None as soon as they pass ``limit``.
-
-        The walk visits the recursion's states layer by layer (one card more gone from the
-        pile each), with the same transitions, so the count is the recursion's own. It costs
-        a fraction of the recursion: a state is one integer (the cards gone per class in
-        mixed radix, then the capped counts' index, the cards held and the look spent), and
-        a transition one addition.
-        """
-        sizes = self.red.sizes
-        cond = self.red.cond
-        policy = self.lookahead_policy
-        seen, hand, per_turn = self.seen, self.hand, self.per_turn
-        vecs: list[Vec] = []
-        index: dict[Vec, int] = {}
-        bumps: dict[tuple[int, int], int] = {}
-
-        def vec_id(vec: Vec) -> int:
-            got = index.get(vec)
-            if got is None:
-                got = index[vec] = len(vecs)
-                vecs.append(vec)
-            return got
-
-        n_vecs = 1
-        for cap in cond.caps:
-            n_vecs *= cap + 1
-        # state = ((gone code * n_vecs + vec id) * (seen + 1) + held) * 2 + looked
-        held_w = 2
-        vec_w = held_w * (seen + 1)
-        gone_w = vec_w * n_vecs
-        radix = []
-        r = gone_w
-        for size in sizes:
-            radix.append(r)
-            r *= size + 1
-        zero = (0,) * len(sizes)
-        layer: dict[int, tuple[int, ...]] = {vec_id(cond.zero) * vec_w: zero}
-        cap_calls = _UNLIMITED if limit is None else limit
-        decided: dict[tuple[int, int], bool] = {}
-        calls = 1
-        while layer:
-            following: dict[int, tuple[int, ...]] = {}
-            for state, removed in layer.items():
-                looked = state & 1
-                held = (state // held_w) % (seen + 1)
-                if held == seen:
-                    continue
-                vid = (state // vec_w) % n_vecs
-                done = decided.get((vid, held))
-                if done is None:
-                    done = decided[(vid, held)] = self._decided(vecs[vid], held) is not None
-                if done:
-                    continue
-                vec = vecs[vid]
-                look = (
-                    self.lookahead and not looked and held >= hand and (held - hand) % per_turn == 0
-                )
-                base = state - vid * vec_w - held * held_w - looked
-                live, inert = self._split(vec)
-                last = -1
-                for c in inert:
-                    if sizes[c] > removed[c]:
-                        last = c
-                moves = [c for c in live if sizes[c] > removed[c]]
-                if last >= 0:
-                    moves.append(last)
-                for c in moves:
-                    step = base + radix[c]
-                    calls += 1
-                    under = look and policy is not None
-                    if under and (
-                        not self._inert_kept.get(vec, False)
-                        if c == last
-                        else not policy.keep(vec, c)  # type: ignore[union-attr]
-                    ):
-                        new = step + vid * vec_w + held * held_w + 1
-                        if new not in following:
-                            following[new] = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
-                        continue
-                    if c == last:
-                        gid = vid
-                    else:
-                        gid = bumps.get((vid, c), -1)
-                        if gid < 0:
-                            gid = bumps[(vid, c)] = vec_id(cond.bump(vec, c, 1))
-                    inert2 = self._split(vecs[gid])[1] if gid != vid else inert
-                    if inert2 != inert and len(inert2) >= 2:
-                        out = list(removed)
-                        out[c] += 1
-                        left = sum(sizes[i] - out[i] for i in inert2)
-                        moved = step
-                        for i, k in zip(inert2, self._packing(inert2, left), strict=True):
-                            moved += (k - out[i]) * radix[i]
-                            out[i] = k
-                        new = moved + gid * vec_w + (held + 1) * held_w
-                        if new not in following:
-                            following[new] = tuple(out)
-                    else:
-                        new = step + gid * vec_w + (held + 1) * held_w
-                        if new not in following:
-                            following[new] = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
-                    if look and self.optimal:
-                        calls += 1
-                        other = step + vid * vec_w + held * held_w + 1
-                        if other not in following:
-                            following[other] = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
-            if calls > cap_calls:
-                return None
-            layer = following
-        return calls
 
     def _plain_work(self, most: int, limit: int | None) -> int:
         """:meth:`PlainProgramme.work` of a plain draw of ``most`` cards (just over ``limit``
@@ -319,6 +194,21 @@ class SequentialEngine:
 
     def _decided(self, vec: Vec, held: int) -> bool | None:
         """Success or failure already certain (counts only grow), else None."""
+        key = (vec, held)
+        if key in self._decisions:
+            return self._decisions[key]
+        got = self._decide(vec, held)
+        self._decisions[key] = got
+        return got
+
+    def _holds(self, vec: Vec) -> bool:
+        """Whether every condition holds for capped counts ``vec`` (cached)."""
+        got = self._holding.get(vec)
+        if got is None:
+            got = self._holding[vec] = self.red.cond.all_hold(vec)
+        return got
+
+    def _decide(self, vec: Vec, held: int) -> bool | None:
         left = self.seen - held
         certain = True
         for p, t in self.red.cond.tests:
@@ -357,60 +247,95 @@ class SequentialEngine:
             self._split_cache[vec] = got
         return got
 
-    def _canonical(self, removed: tuple[int, ...], vec: Vec) -> tuple[int, ...]:
-        """``removed`` with the inert classes' remaining cards packed into the first of them.
+    def _canonical(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """The state's canonical form: classes alike (:func:`~.reduced.orbits`) in sorted
+        order, then :meth:`_cleared`.
 
-        Pooled draws take from the last inert class that still has cards, which keeps the
-        packing, so only a change of the inert set (a count reaching its cap) needs this.
+        Only a change of the inert set (a count reaching its cap) or a card of a class with
+        others alike needs this.
         """
-        inert = self._split(vec)[1]
-        if len(inert) < 2:
-            return removed
-        sizes = self.red.sizes
-        left = sum(sizes[c] - removed[c] for c in inert)
-        out = list(removed)
-        for c, k in zip(inert, self._packing(inert, left), strict=True):
-            out[c] = k
-        return tuple(out)
+        if self.orbits:
+            removed, vec = self._sorted(removed, vec)
+        return self._cleared(removed, vec)
 
-    def _packing(self, inert: tuple[int, ...], left: int) -> tuple[int, ...]:
-        """Cards gone per inert class when ``left`` of theirs remain, packed into the first."""
-        key = (inert, left)
-        got = self._packings.get(key)
-        if got is None:
-            sizes = self.red.sizes
-            out = []
-            for c in inert:
-                keep = min(sizes[c], left)
-                out.append(sizes[c] - keep)
-                left -= keep
-            got = self._packings[key] = tuple(out)
-        return got
+    def _cleared(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """The inert classes' cards gone set to 0: their remaining cards are one pool, whose
+        size the cards gone in all tell (see :meth:`value`)."""
+        inert = self._split(vec)[1]
+        if not inert:
+            return removed, vec
+        out = list(removed)
+        for c in inert:
+            out[c] = 0
+        return tuple(out), vec
+
+    def _resorted(
+        self, removed: tuple[int, ...], vec: Vec, alike: tuple[Orbit, int]
+    ) -> tuple[tuple[int, ...], Vec]:
+        """:meth:`_sorted` after one class of a sorted orbit gained a card: it moves right
+        past the pairs now below its own."""
+        orbit, i = alike
+        c, p = orbit[i]
+        mine = (vec[p], removed[c])
+        j = i + 1
+        while j < len(orbit) and (vec[orbit[j][1]], removed[orbit[j][0]]) < mine:
+            j += 1
+        if j == i + 1:
+            return removed, vec
+        out_r, out_v = list(removed), list(vec)
+        for k in range(i, j - 1):
+            (c1, p1), (c2, p2) = orbit[k], orbit[k + 1]
+            out_r[c1], out_v[p1] = removed[c2], vec[p2]
+        c_last, p_last = orbit[j - 1]
+        out_r[c_last], out_v[p_last] = mine[1], mine[0]
+        return tuple(out_r), tuple(out_v)
+
+    def _sorted(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """Each orbit's (count, cards gone) pairs in increasing order over its classes: an
+        exchange of classes alike, so the value is the same. The inert ones (count at its cap)
+        come last, where :meth:`_canonical` clears them."""
+        out_r: list[int] | None = None
+        out_v: list[int] | None = None
+        for orbit in self.orbits:
+            pairs = [(vec[p], removed[c]) for c, p in orbit]
+            ordered = sorted(pairs)
+            if ordered == pairs:
+                continue
+            if out_r is None or out_v is None:
+                out_r, out_v = list(removed), list(vec)
+            for (c, p), (v, r) in zip(orbit, ordered, strict=True):
+                out_v[p] = v
+                out_r[c] = r
+        if out_r is None or out_v is None:
+            return removed, vec
+        return tuple(out_r), tuple(out_v)
 
     def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
         """Successful ordered continuations, i.e. P(success) * perm(N - gone, reads - gone).
 
         ``removed``: cards gone from the pile per class (held or put under), in canonical
-        form; ``vec``: capped counts of the held cards; ``held``: cards held; ``looked``: this
-        turn's look-ahead is spent (the card was put under; the next one is drawn blind).
+        form (0 for the inert classes: their remaining cards are one pool, ``N - gone`` less
+        the live classes' remaining); ``vec``: capped counts of the held cards; ``held``: cards
+        held; ``looked``: this turn's look-ahead is spent (the card was put under; the next one
+        is drawn blind); ``gone``: cards gone from the pile in all.
         """
-        # Counting every call (not only new states) bounds the time, not just the memory;
-        # :meth:`recursion_calls` counts the same calls before starting.
+        # Counting every call (not only new states) bounds the time, not just the memory.
         self.work += 1
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
         if self.progress is not None and self.lookahead and not self.work & 0x3FFF:
-            total = max(self.estimated, self.work)
-            self.progress(self.work, total)
-        key = (removed, vec, held, looked)
+            # The budget is the most the recursion may take: the bar moves towards it.
+            self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
+        key = (removed, vec, held, looked, gone)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
             return got
         if held == self.seen:
-            ok: bool | None = self.red.cond.all_hold(vec)
+            ok: bool | None = self._holds(vec)
         else:
-            ok = self._decided(vec, held)
+            dkey = (vec, held)
+            ok = self._decisions[dkey] if dkey in self._decisions else self._decided(vec, held)
         if ok is not None:
             result = math.perm(self.n - gone, self.reads - gone) if ok else 0
         else:
@@ -423,39 +348,63 @@ class SequentialEngine:
             sizes = self.red.sizes
             cond = self.red.cond
             policy = self.lookahead_policy
-            live, inert = self._split(vec)
+            in_orbit = self._in_orbit
+            live, inert = self._split_cache.get(vec) or self._split(vec)
+            last_draw = held + 1 == self.seen
+            full = math.perm(self.n - gone - 1, self.reads - gone - 1) if last_draw else 0
             result = 0
             for c in live:
                 left = sizes[c] - removed[c]
                 if left <= 0:
                     continue
+                alike = in_orbit.get(c)
+                if alike is not None:
+                    # Classes alike in the same state (adjacent: the state is sorted) lead to
+                    # the same states: the last of them stands for all.
+                    orbit, i = alike
+                    p = orbit[i][1]
+                    if i + 1 < len(orbit):
+                        c2, p2 = orbit[i + 1]
+                        if removed[c2] == removed[c] and vec[p2] == vec[p]:
+                            continue
+                    j = i - 1
+                    while (
+                        j >= 0 and removed[orbit[j][0]] == removed[c] and vec[orbit[j][1]] == vec[p]
+                    ):
+                        j -= 1
+                    left *= i - j
                 after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
                 # Put under: gone for good while the pile cannot run out (checked above).
                 if look and policy is not None and not policy.keep(vec, c):
                     sub = self.value(after, vec, held, True, gone + 1)
                 else:
                     grown = cond.bump(vec, c, 1)
-                    kept = after
-                    if grown != vec and self._split(grown)[1] != inert:
-                        kept = self._canonical(after, grown)
-                    sub = self.value(kept, grown, held + 1, False, gone + 1)
+                    if last_draw:
+                        # The last card seen: the state after it is decided at once.
+                        sub = full if self._holds(grown) else 0
+                    else:
+                        kept, kept_vec = after, grown
+                        if grown != vec:
+                            if alike is not None:
+                                kept, kept_vec = self._resorted(after, grown, alike)
+                            if self._split(kept_vec)[1] != inert:
+                                kept, kept_vec = self._cleared(kept, kept_vec)
+                        sub = self.value(kept, kept_vec, held + 1, False, gone + 1)
                     if look and self.optimal:
+                        # One more gone from the last of its run keeps the order.
                         sub = max(sub, self.value(after, vec, held, True, gone + 1))
                 result += left * sub
-            pool = 0
-            last = -1
-            for c in inert:
-                left = sizes[c] - removed[c]
-                if left > 0:
-                    pool += left
-                    last = c
+            pool = self.n - gone - sum(sizes[c] - removed[c] for c in live)
             if pool:
-                after = (*removed[:last], removed[last] + 1, *removed[last + 1 :])
+                after = removed  # an inert card leaves the pool: only ``gone`` tells
                 # An inert card changes no count: held, unless the look puts it under.
                 if look and policy is not None and not self._inert_kept.get(vec, False):
                     sub = self.value(after, vec, held, True, gone + 1)
                 else:
-                    sub = self.value(after, vec, held + 1, False, gone + 1)
+                    if last_draw:
+                        sub = full if self._holds(vec) else 0
+                    else:
+                        sub = self.value(after, vec, held + 1, False, gone + 1)
                     if look and self.optimal:
                         sub = max(sub, self.value(after, vec, held, True, gone + 1))
                 result += pool * sub
@@ -464,8 +413,8 @@ class SequentialEngine:
 
     def hand_value(self, hand: tuple[int, ...]) -> int:
         """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
-        vec = self.red.cond.of(hand)
-        return self.value(self._canonical(hand, vec), vec, self.hand, False, self.hand)
+        removed, vec = self._canonical(hand, self.red.cond.of(hand))
+        return self.value(removed, vec, self.hand, False, self.hand)
 
     def keep_top(self, removed: Sequence[int], held: Sequence[int], top: int) -> bool:
         """The optimal look-ahead decision: keep a top card of class ``top`` (True) or put it
@@ -477,8 +426,8 @@ class SequentialEngine:
         gone = sum(removed)
         after = tuple(removed)
         grown = self.red.cond.bump(vec, top, 1)
-        keep = self.value(self._canonical(after, grown), grown, n_held + 1, False, gone)
-        under = self.value(self._canonical(after, vec), vec, n_held, True, gone)
+        keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
+        under = self.value(*self._canonical(after, vec), n_held, True, gone)
         return keep >= under
 
     def hand_scale(self) -> int:

@@ -3,6 +3,6 @@ interval. Reached through :mod:`deckcheck.draws.facade`.
 
 Modules: ``dealer`` (one deal, card by card, with the mulligan's decisions: the reference for
 the rules, also used by ``hand``), ``reference`` (the plain-Python simulator), ``vectorised``
-(the numpy simulator, in several processes for long runs), ``sampling`` (how a plain deal's
+(the numpy simulator: real deals, batch by batch), ``sampling`` (how a plain deal's
 counts are sampled, chosen from the pile's shape).
 """

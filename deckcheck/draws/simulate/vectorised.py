@@ -6,51 +6,34 @@ identical results, but works on whole batches of trials at once and only tracks 
 how many cards of each group are held (arrays shaped ``(groups, trials)``) and, for the
 look-ahead, the cards put under the pile.
 
-Sampling, by case:
+Every trial is a real deal: the counts of each group's cards among the cards dealt follow
+the multivariate hypergeometric law of a shuffled pile, never a table of the query's exact
+answer. By case:
 
-* the plain draw (no mulligan, no look-ahead): where the conditions' outcome classes are few
-  enough for their exact table to repay its building over the run, each deal is one class
-  drawn by an alias table (:mod:`deckcheck.draws.simulate.outcomes`); otherwise counts of the
-  cards seen come straight from the
-  multivariate hypergeometric distribution (:class:`FixedPileSampler`): one group after another
-  by inverse-CDF look-up in small exact tables, numpy's ``multivariate_hypergeometric`` for
-  short deals over many groups and for long deals whose tables would be too large, or the
-  deal's card positions for a few cards from hundreds of groups, whichever measured faster
-  for the shape (see :mod:`deckcheck.draws.simulate.sampling`; sequential
-  ``Generator.hypergeometric`` was slower in every case measured);
-* a redraw rule: without the look-ahead, and where the opening hand's compositions are few,
-  hands are compositions drawn by an alias table and the later draws an outcome class per final
-  hand (:class:`~deckcheck.draws.simulate.outcomes.RedrawSampler`); otherwise the triggering
-  rows are dealt a new hand from the same tables as the plain draw, repeatedly;
+* the plain draw (no mulligan, no look-ahead): the counts of the cards seen at once
+  (:class:`FixedPileSampler`: one group after another by inverse-CDF look-up in small exact
+  tables of the hypergeometric law, numpy's ``multivariate_hypergeometric`` for short deals
+  over many groups and for long deals whose tables would be too large, or the deal's card
+  positions for a few cards from hundreds of groups, whichever measured faster for the shape;
+  see :mod:`deckcheck.draws.simulate.sampling`);
+* a redraw rule: the rows whose hand allows it and whose player redraws are dealt a new hand
+  from the same sampler, repeatedly;
 * a return rule: the choice is looked up once per distinct hand composition;
 * draws after the hand: per-row hypergeometric counts from what is left of each row's pile, or,
   with the look-ahead, a card-by-card loop over the whole batch.
 
 Long runs are split into fixed chunks, each with its own stream from
-``SeedSequence(seed).spawn``; the first runs here, timed, and the others in worker processes
-(one per processor the process may use) when that timing says they repay their start-up.
-Because the chunks do not depend on the number of workers, a seed gives the same result with
-any number of workers (and, numpy not promising stable streams across releases, one numpy version).
+``SeedSequence(seed).spawn`` (numpy not promising stable streams across releases, a seed gives
+the same result with one numpy version). Everything runs in this process.
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import math
-import multiprocessing
-import os
-import pickle
-import signal
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from deckcheck.core import signals
-from deckcheck.core.cpus import usable_cpus
 from deckcheck.core.numeric import np, npt
 from deckcheck.draws.answer import Answer, Fact, FactKind, Method
 from deckcheck.draws.model import (
@@ -70,15 +53,14 @@ from deckcheck.draws.simulate.dealer import (
     check_return,
     deal_shape,
 )
-from deckcheck.draws.simulate.outcomes import OutcomeSampler, RedrawSampler
-from deckcheck.draws.simulate.outcomes import in_reach as outcomes_in_reach
 from deckcheck.draws.simulate.reference import default_chooser
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method, table_steps
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: Trials per independent random stream. Fixed, so results do not depend on the worker count.
+#: Trials per independent random stream (``SeedSequence(seed).spawn``): fixed, so a seed's
+#: result does not depend on how the run is split.
 CHUNK = 1 << 20
 #: Trials sampled at once inside a chunk: large enough to amortise numpy's per-call overhead,
 #: small enough that the working arrays stay in cache-friendly tens of megabytes.
@@ -94,18 +76,9 @@ LOOKAHEAD_BATCH = 1 << 14
 #: Most count cells (groups times trials) a batch holds: 16 MB of counts, whatever the groups.
 BATCH_CELLS = 1 << 21
 MIN_BATCH = 1 << 10
-#: Deals per batch when outcome classes are dealt: a few arrays of 2-byte words, kept from
-#: batch to batch (2**12 to 2**17 measured: 2**15 and more equally fast, smaller slower).
-OUTCOME_BATCH = 1 << 16
 #: From this many conditions on, their counts come from one matrix product (see
 #: ``_Simulator.satisfied``); below, summing each one's groups is cheaper.
 MATMUL_CONDITIONS = 4
-#: What starting the worker processes costs, in seconds of the run: they are started only
-#: when the time the first chunk says they would save is larger (forking two workers and
-#: their first chunk's set-up took 30-60 ms on the project's 2-core machine).
-WORKER_START_SECONDS = 0.15
-#: How often a worker checks that its parent is still there (seconds).
-PARENT_CHECK_SECONDS = 0.2
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -395,11 +368,7 @@ class _Simulator:
         choose_return: ReturnChooser | None,
         choose_redraw: RedrawChooser | None = None,
         keep_top: KeepChooser | None = None,
-        run_trials: int = CHUNK,
     ) -> None:
-        # ``run_trials``: the deals of the whole run, which decide whether its tables repay
-        # their building (every chunk of a run must decide alike: a seed's result must not
-        # depend on the workers).
         self.problem = problem
         self.shape = deal_shape(problem, procedure, query)
         sizes = problem.group_sizes
@@ -412,24 +381,10 @@ class _Simulator:
         self.selector_groups = _selector_groups(problem, rule)
         plain = rule is None and not self.shape.lookahead
         seen = self.shape.hand + self.shape.later
-        # The plain draw deals outcome classes where their table is small (see
-        # deckcheck.draws.outcomes), else the counts of the groups.
-        small = plain and outcomes_in_reach(problem, seen, run_trials)
-        self.outcomes = OutcomeSampler(problem, seen) if small else None
-        if self.outcomes is not None:
-            self.batch = OUTCOME_BATCH
-        self.seen_sampler = pile_sampler(sizes, seen) if plain and self.outcomes is None else None
+        # A plain draw deals the counts of the cards seen at once; otherwise the hand, then
+        # what follows it.
+        self.seen_sampler = pile_sampler(sizes, seen) if plain else None
         self.hand_sampler = None if plain else pile_sampler(sizes, self.shape.hand)
-        # A redraw rule without the look-ahead deals hand compositions where they are few.
-        self.redraw_sampler = (
-            RedrawSampler.build(
-                problem, self.shape.hand, self.shape.later, rule, choose_redraw, run_trials
-            )
-            if isinstance(rule, RedrawRule) and not self.shape.lookahead
-            else None
-        )
-        if self.redraw_sampler is not None:
-            self.batch = OUTCOME_BATCH
         # The rule of thumb is computed on whole arrays (see _rule_of_thumb); a supplied
         # decision is looked up once per distinct (held, gone, top card) column.
         if keep_top is None:
@@ -643,37 +598,6 @@ class _Simulator:
             active = active[self.triggered(rule, new)]
         return hand, np.flatnonzero(redrawn), 0
 
-    def _redraw_compositions(
-        self, rng: np.random.Generator, rule: RedrawRule, dealer: RedrawSampler, trials: int
-    ) -> tuple[int, int, int]:
-        """:meth:`_redraw` and the later draws, on hand compositions (see RedrawSampler):
-        the same rule, decisions and coupling (a hand not redrawn keeps its figure)."""
-        first = dealer.deal(rng, trials)
-        ok_plain = dealer.verdict(rng, first)
-        hand = first.copy()
-        redrawn = np.zeros(trials, dtype=bool)
-        active = np.flatnonzero(dealer.triggered.take(first))
-        rounds = capped = 0
-        while active.size and (rule.max_redraws is None or rounds < rule.max_redraws):
-            if rounds >= REDRAW_CAP:
-                capped = int(active.size)
-                break
-            wants = dealer.wants[0 if rule.max_redraws is None else rounds]
-            active = active[wants.take(hand[active])]
-            if not active.size:
-                break
-            new = dealer.deal(rng, active.size)
-            hand[active] = new
-            redrawn[active] = True
-            rounds += 1
-            active = active[dealer.triggered.take(new)]
-        ok = ok_plain
-        cols = np.flatnonzero(redrawn)
-        if cols.size:
-            ok = ok_plain.copy()
-            ok[cols] = dealer.verdict(rng, hand[cols])
-        return int(np.count_nonzero(ok)), int(np.count_nonzero(ok_plain)), capped
-
     def _wants_redraw(self, rule: RedrawRule, hands: IntArray, rounds: int) -> BoolArray:
         """Per column of allowed hands: whether the player's policy redraws it."""
         if self.redraws is None:
@@ -747,15 +671,9 @@ class _Simulator:
 
     def _batch(self, rng: np.random.Generator, trials: int) -> tuple[int, int, int]:
         rule = self.shape.rule
-        if self.outcomes is not None:
-            wins = self.outcomes.successes(rng, trials)
-            return wins, wins, 0
         if self.seen_sampler is not None:
             wins = int(np.count_nonzero(self.satisfied(self.seen_sampler.sample(rng, trials))))
             return wins, wins, 0
-        if self.redraw_sampler is not None:
-            assert isinstance(rule, RedrawRule)
-            return self._redraw_compositions(rng, rule, self.redraw_sampler, trials)
         assert self.hand_sampler is not None
         first = self.hand_sampler.sample(rng, trials)
         # The figure without the mulligan: the first hand and the cards under it. Columns the
@@ -776,69 +694,6 @@ class _Simulator:
         return int(np.count_nonzero(ok)), int(np.count_nonzero(ok_plain)), capped
 
 
-def _worker_start(parent: int) -> None:
-    """In each worker process: Ctrl-C is the parent's to answer (it stops the workers), and a
-    worker whose parent is gone, however it ended, exits instead of finishing its queue."""
-    # A forked worker inherits the parent's handlers and its hold on signals (see
-    # _worker_pool): it must die of SIGTERM and SIGHUP, not turn them into exceptions that its
-    # task loop would catch and carry on from.
-    for signum in signals.STOPPING:
-        signal.signal(signum, signal.SIG_IGN if signum == signal.SIGINT else signal.SIG_DFL)
-    signals.release()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="deckcheck-parent-watch", daemon=True).start()
-
-
-@contextlib.contextmanager
-def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """Worker processes that live no longer than this run: on any interruption (a signal, an
-    error) queued chunks are dropped and the workers are stopped, not waited for."""
-    pool = ProcessPoolExecutor(
-        max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
-    )
-    try:
-        yield pool
-    except BaseException:
-        for child in multiprocessing.active_children():
-            child.terminate()
-        # Then wait for the pool's manager thread, quick once its workers are gone. In one
-        # call: a shutdown without waiting forgets the thread, so a second one cannot wait for
-        # it, and Python 3.11's exit hook would write to the pipe that thread is closing, and
-        # print a traceback (EBADF) on the way out.
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-
-
-def _run_chunk(
-    problem: DrawProblem,
-    procedure: Procedure,
-    query: Query,
-    choose_return: ReturnChooser | None,
-    trials: int,
-    stream: np.random.SeedSequence,
-    choose_redraw: RedrawChooser | None = None,
-    keep_top: KeepChooser | None = None,
-    run_trials: int = CHUNK,
-) -> tuple[int, int, int]:
-    """One chunk in a worker process (module level so that it can be pickled)."""
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top, run_trials)
-    return sim.run(np.random.default_rng(stream), trials)
-
-
-def _picklable(obj: object) -> bool:
-    try:
-        pickle.dumps(obj)
-    except Exception:  # any failure means "cannot ship it to a worker"
-        return False
-    return True
-
-
 def simulate_vectorised(
     problem: DrawProblem,
     procedure: Procedure,
@@ -846,7 +701,6 @@ def simulate_vectorised(
     trials: int,
     seed: int | None,
     choose_return: ReturnChooser | None = None,
-    workers: int | None = None,
     progress: ProgressCallback | None = None,
     choose_redraw: RedrawChooser | None = None,
     keep_top: KeepChooser | None = None,
@@ -854,27 +708,20 @@ def simulate_vectorised(
     """Estimate the query's probability from ``trials`` simulated deals, vectorised with numpy.
 
     Same rules and result fields as :func:`deckcheck.draws.simulate.reference.simulate_reference`.
-    ``seed`` None draws a fresh seed (reported in the result). ``workers`` caps the worker
-    processes (default: the processors this process may use, see
-    :func:`~deckcheck.core.cpus.usable_cpus`; none when that is one), started only for a run
-    long enough to repay them (see ``WORKER_START_SECONDS``); the result for a seed does not
-    depend on them. ``progress(done, total)`` is called as trials complete.
+    ``seed`` None draws a fresh seed (reported in the result). The run is split into chunks
+    of :data:`CHUNK` deals, each from its own stream of ``SeedSequence(seed).spawn``, all in
+    this process. ``progress(done, total)`` is called as trials complete.
     """
     if trials < 1:
         raise ValueError(f"trials must be at least 1 (got {trials})")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     # The simulator checks the query up front.
-    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top, trials)
+    sim = _Simulator(problem, procedure, query, choose_return, choose_redraw, keep_top)
     sizes = [CHUNK] * (trials // CHUNK) + ([trials % CHUNK] if trials % CHUNK else [])
     streams = np.random.SeedSequence(seed).spawn(len(sizes))
-    workers = usable_cpus() if workers is None else max(1, workers)
-    workers = min(workers, len(sizes) - 1)
     facts = list(sim.shape.facts)
-
-    results: dict[int, tuple[int, int, int]] = {}
     done = 0
-    used = 1
 
     def tick(n: int) -> None:
         nonlocal done
@@ -882,51 +729,10 @@ def simulate_vectorised(
         if progress is not None:
             progress(done, trials)
 
-    # The first chunk runs here, timed: the others go to worker processes only when the time
-    # they would save repays starting them (a plain draw of outcome classes deals hundreds of
-    # millions a second: most runs are over before a worker would be ready).
-    started = time.perf_counter()
-    results[0] = sim.run(np.random.default_rng(streams[0]), sizes[0], tick)
-    per_trial = (time.perf_counter() - started) / sizes[0]
-    saved = (trials - sizes[0]) * per_trial * (1 - 1 / max(1, workers))
-    if (
-        workers > 1
-        and saved > WORKER_START_SECONDS
-        and _picklable((problem, procedure, query, choose_return, choose_redraw, keep_top))
-    ):
-        try:
-            with _worker_pool(workers) as pool:
-                # Held while the workers are forked, so that none starts with the parent's
-                # handlers armed; a stop that came meanwhile is answered right after.
-                with signals.held():
-                    futures = {
-                        pool.submit(
-                            _run_chunk,
-                            *(problem, procedure, query, choose_return, n, s),
-                            *(choose_redraw, keep_top, trials),
-                        ): i
-                        for i, (n, s) in enumerate(zip(sizes, streams, strict=True))
-                        if i
-                    }
-                for future in as_completed(futures):
-                    i = futures[future]
-                    results[i] = future.result()
-                    tick(sizes[i])
-            used = workers
-        except (OSError, PermissionError, BrokenProcessPool, pickle.PicklingError):
-            # No worker processes here (sandbox, frozen app...): finish the missing chunks in
-            # this process; the chunks' streams are fixed, so the result is the same.
-            facts.append(Fact(FactKind.WORKERS_UNAVAILABLE))
-
-    for i, (n, stream) in enumerate(zip(sizes, streams, strict=True)):
-        if i not in results:
-            results[i] = sim.run(np.random.default_rng(stream), n, tick)
-
-    successes = sum(r[0] for r in results.values())
-    plain = sum(r[1] for r in results.values())
-    capped = sum(r[2] for r in results.values())
+    successes = plain = capped = 0
+    for n, stream in zip(sizes, streams, strict=True):
+        won, won_plain, cut = sim.run(np.random.default_rng(stream), n, tick)
+        successes, plain, capped = successes + won, plain + won_plain, capped + cut
     if capped:
         facts.append(Fact(FactKind.REDRAW_CAP_REACHED, limit=REDRAW_CAP, count=capped))
-    return Answer.from_counts(
-        successes, plain, trials, seed, Method.SIMULATION_VECTORISED, facts, processes=used
-    )
+    return Answer.from_counts(successes, plain, trials, seed, Method.SIMULATION_VECTORISED, facts)
