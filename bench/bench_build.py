@@ -60,8 +60,8 @@ def main() -> int:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    from deckcheck.commands.build import BuildSession
     from deckcheck.builder.playtest import deal
+    from deckcheck.commands.build import BuildSession
 
     print(f"machine: {machine()}, one core")
     worst = 0.0

@@ -669,8 +669,13 @@ def _answer_console(result: CountChanges) -> Console:
 
 def _distance(result: CountChanges) -> str:
     """``4 changes (1 added, 3 removed)``: fix's and optimize's totals alike."""
+    moved = sum(m.count for m in result.moved)
     return plural(result.distance, "change") + (
-        f" ({result.added} added, {result.removed} removed)" if result.distance else ""
+        f" ({result.added} added, {result.removed} removed"
+        + (f", {moved} moved" if moved else "")
+        + ")"
+        if result.distance
+        else ""
     )
 
 
@@ -685,6 +690,14 @@ def _changes(console: Console, result: CountChanges) -> None:
                 (f"  {sign}{abs(change.delta)} ", "green" if change.delta > 0 else "red"),
                 change.card.name,
                 (f"  {change.card.id} · {change.before} → {change.after}", "dim"),
+            )
+        )
+    for move in result.moved:
+        console.print(
+            Text.assemble(
+                (f"  ↦{move.count} ", "yellow"),
+                f"{move.card.name}: {move.source} → {move.target}",
+                (f"  {move.card.id}", "dim"),
             )
         )
 

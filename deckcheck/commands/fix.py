@@ -11,7 +11,6 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
@@ -50,15 +49,7 @@ def fix_deck(
         result = _named_collection(result, caps.notes)
     if result.status != "fixed":
         return result
-    answer = Deck(
-        loaded.deck.label,
-        loaded.deck.game,
-        loaded.deck.variant,
-        tuple(DeckEntry(card, n) for card, n in result.cards),
-        loaded.deck.name,
-        loaded.deck.format,
-        loaded.deck.headers,
-    )
+    answer = dataclasses.replace(loaded.deck, entries=result.entries)
     written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
     return dataclasses.replace(result, written=written)
 

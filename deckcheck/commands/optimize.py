@@ -29,7 +29,15 @@ from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
 from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.solve.changes import UNREACHABLE, Change, CountChanges, answer_deck, resolve_cards
+from deckcheck.solve.changes import (
+    UNREACHABLE,
+    Change,
+    CountChanges,
+    Edit,
+    Move,
+    answer_deck,
+    resolve_cards,
+)
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, Limits, Search, relaxed_note, search
 
 
@@ -77,6 +85,8 @@ class OptimizeResult(CountChanges):
     deck_size_after: int = 0
     written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
+    moved: tuple[Move, ...] = ()
+    edits: tuple[Edit, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
         """The answer as data (see docs/json.md)."""
@@ -93,6 +103,7 @@ class OptimizeResult(CountChanges):
             "probability_exact": _fraction_text(self.after),
             **self.totals_json(),
             "changes": self.changes_json(),
+            **self.moves_json(),
             "proof": {
                 "status": self.status,
                 "mixes": self.candidates,
@@ -225,7 +236,9 @@ def optimize_loaded(
             None,
         )
     # new cards in the order the search lists them
-    deck, diff = answer_deck(loaded, found.values, found.values)
+    default = next((z.name for z in loaded.game.zones if z.counted), None)
+    made = answer_deck(loaded, found.cells or {}, found.values, default)
+    deck, diff = made.deck, made.changes
     answer = dataclasses.replace(loaded, deck=deck)
     report = validate_loaded(answer)
     after, pile_after = _chance(answer, conditions, options, query, procedure)
@@ -246,9 +259,9 @@ def optimize_loaded(
         # only that it does not pass (or cannot decide) leaves the answer unproven.
         status = BEST_FOUND
         notes.append("the answer is not proven legal: a rule checked on it only (see below)")
-    if not diff and status == OPTIMAL:
+    if not diff and not made.moved and status == OPTIMAL:
         notes.append("no deck within the limits does better than the deck as it is")
-    elif not diff:
+    elif not diff and not made.moved:
         notes.append("the search found no better deck than the deck as it is")
     return (
         OptimizeResult(
@@ -256,6 +269,8 @@ def optimize_loaded(
             status=status,
             after=after,
             changes=diff,
+            moved=made.moved,
+            edits=made.edits,
             candidates=found.candidates,
             evaluated=found.evaluated,
             ruled_out=found.ruled_out,
@@ -331,7 +346,7 @@ def optimize_deck(
     )
     if caps is not None and caps.notes:
         result = dataclasses.replace(result, notes=(*result.notes, *caps.notes))
-    if answer is None or (target.write and not result.changes):
+    if answer is None or (target.write and not result.changes and not result.moved):
         return result  # no answer, or nothing to change: the file stays as it is
     written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
     return dataclasses.replace(result, written=written)

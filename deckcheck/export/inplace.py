@@ -90,7 +90,7 @@ class AnswerTarget:
         read_before: bytes | None,
         loaded: LoadedDeck,
         answer: Deck,
-        changes: Sequence[tuple[Card, int]],
+        changes: Sequence[tuple[Card, int, str | None]],
         context: Context = NO_CONTEXT,
     ) -> Written | None:
         """Write ``answer`` (the deck computed from ``loaded``, which ``changes`` make: each
@@ -112,7 +112,7 @@ class AnswerTarget:
         self,
         deck: str,
         loaded: LoadedDeck,
-        changes: Sequence[tuple[Card, int]],
+        changes: Sequence[tuple[Card, int, str | None]],
         context: Context,
     ) -> str | None:
         """The deck file's own text with the changes made (its comments, the limits ``new``
@@ -152,13 +152,13 @@ def replace_with_answer(
     read_before: bytes | None,
     loaded: LoadedDeck,
     answer: Deck,
-    changes: Sequence[tuple[Card, int]],
+    changes: Sequence[tuple[Card, int, str | None]],
     context: Context = NO_CONTEXT,
 ) -> tuple[str, Path]:
     """``--write`` of a computed answer (``fix``, ``optimize``): under the deck's lock, refuse
     a deck that no longer holds ``read_before`` (the bytes the answer was computed from),
     keep ``DECK.bak``, and replace the deck with the answer, edited in place where its format
-    allows (``changes``: each card's copies added or removed), else written anew in its
+    allows (``changes``: each card's copies added or removed in a zone), else written anew in its
     format. The text written and the backup's path."""
     path = Path(deck)
     with editing(deck) as held:
@@ -175,7 +175,7 @@ def _in_place(
     data: bytes,
     deck: str | Path,
     loaded: LoadedDeck,
-    changes: Sequence[tuple[Card, int]],
+    changes: Sequence[tuple[Card, int, str | None]],
     context: Context,
 ) -> bytes | None:
     """The changes made line by line (comments, order and format kept) where the format can
@@ -187,7 +187,7 @@ def _in_place(
         return rewritten(
             data,
             deck,
-            [Change(card, delta) for card, delta in changes if delta],
+            [Change(card, delta, zone) for card, delta, zone in changes if delta],
             Context(context.overlays, loaded.game.id, loaded.variant.name),
         )
     except DeckcheckError:
@@ -202,7 +202,13 @@ def answer_text(loaded: LoadedDeck, answer: Deck, out_path: Path | None) -> str:
     fmt = loaded.source.format if loaded.source.format in available else "text"
     if is_markdown(loaded.source) and "markdown" in available:
         fmt = "markdown"
-    return render(as_loaded, fmt, out_path)
+    text = render(as_loaded, fmt, out_path)
+    if fmt == "lackey" and loaded.source.headers and not text.lstrip().startswith("<"):
+        # A Lackey-style text file that named its game and format in header lines keeps them:
+        # read back, the answer is judged as the deck was (Lackey's own files have none).
+        end = "\r\n" if "\r\n" in text else "\n"
+        text = "".join(f"{k}: {v}{end}" for k, v in loaded.source.headers.items()) + text
+    return text
 
 
 def rewritten(

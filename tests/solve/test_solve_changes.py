@@ -28,7 +28,9 @@ def test_answer_deck_keeps_the_lines_and_lists_the_changes(loaded: LoadedDeck) -
     twice = next(i for i, n in counts.items() if n == 2)
     new = next(c.id for c in loaded.catalog if c.id not in counts)
     values = {**counts, twice: 1, new: 3}
-    deck, changes = answer_deck(loaded, values, [new])
+    made = answer_deck(loaded, {(i, None): n for i, n in values.items()}, [new])
+    deck, changes = made.deck, made.changes
+    assert made.moved == ()
     assert deck.counts() == {i: n for i, n in values.items() if n}
     # the deck's own lines in their order, the new card last
     assert [e.card.id for e in deck][:-1] == [e.card.id for e in loaded.deck]
@@ -45,11 +47,15 @@ def test_a_result_counts_its_changes_and_says_where_its_answer_went(
     counts = dict(loaded.deck.counts())
     twice = next(i for i, n in counts.items() if n == 2)
     new = next(c.id for c in loaded.catalog if c.id not in counts)
-    _, changes = answer_deck(loaded, {**counts, twice: 0, new: 1}, [new])
+    values = {**counts, twice: 0, new: 1}
+    made = answer_deck(loaded, {(i, None): n for i, n in values.items()}, [new])
+    changes = made.changes
     report = validate_loaded(loaded)
-    result = FixResult("d.txt", "ren-dhark", "custom", "fixed", report, changes, True, report)
+    result = FixResult(
+        "d.txt", "ren-dhark", "custom", "fixed", report, changes, True, report, edits=made.edits
+    )
     assert (result.distance, result.added, result.removed) == (3, 1, 2)
-    assert result.moves == ((changes[0].card, -2), (changes[1].card, 1))
+    assert result.moves == ((changes[0].card, -2, None), (changes[1].card, 1, None))
     assert (result.text, result.written_to, result.backup) == (None, None, None)
     data = result.to_json()
     assert list(data)[:10] == [
