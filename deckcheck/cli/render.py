@@ -698,9 +698,9 @@ def _acquire_layouts(
     needed, owned and to acquire, and the decks contending for it (their count and the first
     names; fewer names, then the count alone, need and own left out)."""
     short = result.short
-    games = {c.game for c in short}
     card = _Column("card", tuple(c.name for c in short))
-    ids = _Column("id", tuple(c.id if len(games) == 1 else f"{c.game} {c.id}" for c in short))
+    game = _Column("game", tuple(c.game for c in short))
+    ids = _Column("id", tuple(c.id for c in short))
     need = _Column("need", tuple(str(c.needed) for c in short), right=True)
     own = _Column("own", tuple(str(c.held) for c in short), right=True)
     acquire = _Column(
@@ -719,20 +719,17 @@ def _acquire_layouts(
             else:
                 text = f"{n}: " + ", ".join(shown(d) for d, _ in c.decks[:names])
                 texts.append(text + (f" …+{n - names} more" if n > names else ""))
-        return _Column("decks contending", tuple(texts), wraps=names is None)
+        heading = "decks" if names == 0 else "decks contending"
+        return _Column(heading, tuple(texts), wraps=names is None)
 
-    if verbose:
-        return [
-            (card, ids, need, own, acquire, contending(None)),
-            (card, ids, acquire, contending(None)),
-        ]
-    return [
-        (card, ids, need, own, acquire, contending(CONTENDERS_SHOWN)),
-        (card, ids, need, own, acquire, contending(1)),
-        (card, ids, acquire, contending(1)),
-        (card, ids, need, own, acquire, contending(0)),
-        (card, ids, acquire, contending(0)),
-    ]
+    # The game is a column of its own where cards of several games are to acquire: it goes
+    # first, then the contending decks' names, then need and own; the card, its id, the
+    # copies to acquire and the count of decks stay.
+    several = len({c.game for c in short}) > 1
+    shapes = [(card, game, ids, need, own, acquire)] if several else []
+    shapes += [(card, ids, need, own, acquire), (card, ids, acquire)]
+    kept = (None,) if verbose else (CONTENDERS_SHOWN, 1, 0)
+    return [(*shape, contending(names)) for names in kept for shape in shapes]
 
 
 WRAPPED_LEAST = 24
