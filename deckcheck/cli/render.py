@@ -726,7 +726,7 @@ def _acquire_layouts(
     # first, then the contending decks' names, then need and own; the card, its id, the
     # copies to acquire and the count of decks stay.
     several = len({c.game for c in short}) > 1
-    shapes = [(card, game, ids, need, own, acquire)] if several else []
+    shapes: list[Layout] = [(card, game, ids, need, own, acquire)] if several else []
     shapes += [(card, ids, need, own, acquire), (card, ids, acquire)]
     kept = (None,) if verbose else (CONTENDERS_SHOWN, 1, 0)
     return [(*shape, contending(names)) for names in kept for shape in shapes]

@@ -86,6 +86,12 @@ def test_verbose_names_every_contending_deck(tmp_path: Path) -> None:
     args = ["owned", tmp_path, "--collection", collection]
     short = invoke(args, env={"COLUMNS": "80"}).stdout
     assert "5: deck-0.txt, deck-1.txt …+3 more" in short
-    full = invoke([*args, "--verbose"], env={"COLUMNS": "80"}).stdout
-    assert "5: deck-0.txt, deck-1.txt, deck-2.txt, deck-3.txt ×2, deck-4.txt" in full
-    assert "acquire 5 copies of 1 card" in full.splitlines()[0]
+    wide = invoke([*args, "--verbose"], env={"COLUMNS": "120"}).stdout
+    assert "5: deck-0.txt, deck-1.txt, deck-2.txt, deck-3.txt ×2, deck-4.txt" in wide
+    assert "acquire 5 copies of 1 card" in wide.splitlines()[0]
+    # narrower, the list wraps within its column, each line under the first
+    lines = invoke([*args, "--verbose"], env={"COLUMNS": "64"}).stdout.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("Drake"))
+    column = lines[row].index("5: ")
+    assert lines[row + 1].startswith(" " * column) and lines[row + 1][column] != " "
+    assert all(cells(line) <= 64 for line in lines[row - 1 :])
