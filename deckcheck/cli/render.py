@@ -722,30 +722,40 @@ def _acquire_layouts(
         heading = "decks" if names == 0 else "decks contending"
         return _Column(heading, tuple(texts), wraps=names is None)
 
-    # The game is a column of its own where cards of several games are to acquire: it goes
-    # first, then the contending decks' names, then need and own; the card, its id, the
-    # copies to acquire and the count of decks stay.
+    # What goes first as the screen narrows: the game (a column of its own where cards of
+    # several games are to acquire), then the second and the first contending deck's name,
+    # then need and own; the card, its id, the copies to acquire and the count of decks stay.
     several = len({c.game for c in short}) > 1
-    shapes: list[Layout] = [(card, game, ids, need, own, acquire)] if several else []
-    shapes += [(card, ids, need, own, acquire), (card, ids, acquire)]
-    kept = (None,) if verbose else (CONTENDERS_SHOWN, 1, 0)
-    return [(*shape, contending(names)) for names in kept for shape in shapes]
+    full: list[Layout] = [(card, game, ids, need, own, acquire)] if several else []
+    full.append((card, ids, need, own, acquire))
+    if verbose:
+        return [(*shape, contending(None)) for shape in (*full, (card, ids, acquire))]
+    layouts = [(*shape, contending(k)) for k in (CONTENDERS_SHOWN, 1, 0) for shape in full]
+    return [*layouts, (card, ids, acquire, contending(1)), (card, ids, acquire, contending(0))]
 
 
 WRAPPED_LEAST = 24
 """The fewest cells a column that may wrap (every contending deck) is given."""
 
 
+def _least(column: _Column) -> int:
+    """The cells a wrapping column needs: :data:`WRAPPED_LEAST`, or its longest item (a deck
+    and its copies: never broken) and its heading if wider."""
+    from deckcheck.cli.fit import cells
+
+    items = (item for text in column.cells for item in text.split(", "))
+    return max(WRAPPED_LEAST, cells(column.heading), *(cells(item) + 1 for item in items))
+
+
 def _fitted(layouts: Sequence[Layout], width: int) -> Layout:
     """The first of ``layouts`` that fits ``width`` (a wrapping column counts for
-    :data:`WRAPPED_LEAST` cells); if none does, the last with the names of its first column
+    :func:`_least` cells); if none does, the last with the names of its first column
     shortened in the middle to the room left."""
     from deckcheck.cli.fit import middle_cut, table_width
 
     def needed(layout: Layout) -> int:
         fixed = [(c.heading, *c.cells) for c in layout if not c.wraps]
-        wraps = sum(1 for c in layout if c.wraps)
-        return table_width(fixed) + wraps * (WRAPPED_LEAST + 2)
+        return table_width(fixed) + sum(_least(c) + 2 for c in layout if c.wraps)
 
     for layout in layouts:
         if needed(layout) <= width:
@@ -779,7 +789,7 @@ def _plain_block(block: Styled | Layout, width: int) -> str:
     fixed = sum(w for c, w in zip(columns, widths, strict=True) if not c.wraps)
     for i, c in enumerate(columns):
         if c.wraps:
-            widths[i] = min(widths[i], max(WRAPPED_LEAST, width - fixed - 2 * (len(columns) - 1)))
+            widths[i] = min(widths[i], max(_least(c), width - fixed - 2 * (len(columns) - 1)))
     out: list[str] = []
     for r in range(len(columns[0].cells) + 1):
         parts = [
@@ -814,7 +824,7 @@ def _rich_block(console: Console, block: Styled | Layout) -> None:
             justify="right" if c.right else "left",
             no_wrap=not c.wraps,
             overflow="fold" if c.wraps else "ellipsis",
-            min_width=WRAPPED_LEAST if c.wraps else None,
+            min_width=_least(c) if c.wraps else None,
         )
     for r in range(len(columns[0].cells)):
         table.add_row(*(Text(c.cells[r], style=c.styles[r] if c.styles else "") for c in columns))
