@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from deckcheck.analysis.conditions import parse_conditions
 from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.selectors import bind_selector
@@ -64,7 +65,17 @@ def any_of_odds(setup: DrawSetup, conditions: Sequence[str], options: OddsOption
     """Exact odds of an AND of ORs (see the module's note on mulligans)."""
     if options.by_turn is not None:
         raise UsageError("--by-turn does not combine with | conditions; ask turn by turn")
+    if options.expected_turn:
+        raise UsageError(
+            "--expected-turn does not combine with | conditions; ask each alternative on its own"
+        )
     terms = alternatives(conditions)
+    dated = [c.text for c in parse_conditions([c for t in terms for c in t]) if c.deadline]
+    if dated:
+        raise UsageError(
+            f"{dated[0]!r}: conditions joined by | take no deadline of their own (@TURN); "
+            "give the turn with --turn"
+        )
     notes: list[str] = []
     fixed = _fixed_policy(setup, options)
     used = options if fixed else dataclasses.replace(options, mulligan="none")

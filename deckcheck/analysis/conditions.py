@@ -39,6 +39,12 @@ def parse_condition(text: str) -> Condition:
     1
     """
     cleaned = text.strip()
+    if "|" in cleaned:
+        # Only odds splits alternatives before parsing; elsewhere the selector would be blamed.
+        raise ConditionError(
+            f"condition {text!r}: conditions joined by | (either of) are answered by odds "
+            "only; ask each alternative on its own here"
+        )
     deadline: int | None = None
     dated = _DEADLINE.match(cleaned)
     if dated and any(ch in dated.group("rest") for ch in _OPERATOR_CHARS):
