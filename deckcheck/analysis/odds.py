@@ -548,7 +548,8 @@ def compute_any_of(
     try:
         answer = solve(bound.problem, procedure, query, _policy(options), mode=Mode.EXACT)
     except Intractable as exc:
-        raise UsageError(f"an | question is answered only where exact maths reaches ({exc})") from None
+        why = f"an | question is answered only where exact maths reaches ({exc})"
+        raise UsageError(why) from None
     return _report(setup, bound, options, seen, answer)
 
 

@@ -469,11 +469,11 @@ class PlainProgramme:
         A run of ``lo`` to ``hi`` cards of a class that lead to one same state is one
         multiplication, by the sum of its binomials."""
         if self.parts:
-            total = [0] * (self.most + 1)
+            summed = [0] * (self.most + 1)
             for sign, part in self.parts:
                 for s, w in enumerate(part.ways(progress)):
-                    total[s] += sign * w
-            return total
+                    summed[s] += sign * w
+            return summed
         most, bounds = self.most, self.bounds
         sizes = bounds.sizes
         n = len(sizes)
