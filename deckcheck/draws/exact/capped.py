@@ -261,6 +261,25 @@ def _picker(positions: tuple[int, ...]) -> Callable[[Vec], Vec]:
     return operator.itemgetter(*positions)
 
 
+@per_object(maxsize=16)
+def _parts(red: Reduced) -> tuple[tuple[int, Reduced], ...]:
+    """Inclusion–exclusion over ``red``'s alternatives: (sign, the problem asking all the
+    tests of a conjunction of them), conjunctions asking the same tests summed, zeros left
+    out. Kept per problem, so that every hand's programme shares the parts (and their
+    bounds)."""
+    alternatives = red.cond.alternatives
+    signs: dict[tuple[int, ...], int] = {}
+    for size in range(1, len(alternatives) + 1):
+        for subset in itertools.combinations(alternatives, size):
+            tests = tuple(sorted({i for alt in subset for i in alt}))
+            signs[tests] = signs.get(tests, 0) + (1 if size % 2 else -1)
+    return tuple(
+        (sign, dataclasses.replace(red, cond=red.cond.only(tests)))
+        for tests, sign in signs.items()
+        if sign
+    )
+
+
 def _decided(vec: Vec) -> bool:
     return vec.count(SETTLED) == len(vec)
 
@@ -300,17 +319,10 @@ class PlainProgramme:
         self._counted: dict[int, int] = {}  # transitions counted by :meth:`reach`, per most
         #: (sign, programme) per conjunction of alternatives; empty: this one is an AND.
         self.parts: list[tuple[int, PlainProgramme]] = []
-        alternatives = red.cond.alternatives
-        if alternatives:
-            signs: dict[tuple[int, ...], int] = {}
-            for size in range(1, len(alternatives) + 1):
-                for subset in itertools.combinations(alternatives, size):
-                    tests = tuple(sorted({i for alt in subset for i in alt}))
-                    signs[tests] = signs.get(tests, 0) + (1 if size % 2 else -1)
-            for tests, sign in signs.items():
-                if sign:
-                    part = dataclasses.replace(red, cond=red.cond.only(tests))
-                    self.parts.append((sign, PlainProgramme(part, most, pile, start)))
+        if red.cond.alternatives:
+            self.parts = [
+                (sign, PlainProgramme(part, most, pile, start)) for sign, part in _parts(red)
+            ]
 
     def upto(self, most: int) -> PlainProgramme:
         """The same programme for at most ``most`` cards (no more than this one's), sharing

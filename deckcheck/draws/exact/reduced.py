@@ -223,9 +223,6 @@ def orbits(red: Reduced) -> tuple[Orbit, ...]:
     conditions or triggers can tell, so an engine may keep one state per arrangement.
     """
     cond = red.cond
-    if cond.alternatives:
-        # Alternatives may read two such classes differently (A | (B and C)).
-        return ()
     owners: dict[int, list[int]] = {}
     for c, positions in enumerate(cond.class_positions):
         for p in positions:
@@ -240,4 +237,35 @@ def orbits(red: Reduced) -> tuple[Orbit, ...]:
         shared = tuple(q for q in positions if q != p)
         key = (red.sizes[c], shared, red.trig.class_positions[c], cond.caps[p], tests)
         by_key.setdefault(key, []).append((c, p))
-    return tuple(tuple(members) for members in by_key.values() if len(members) > 1)
+    groups = list(by_key.values())
+    if cond.alternatives:
+        # Alternatives may read two such classes differently (A | (B and C)): only classes
+        # whose exchange maps the alternatives onto themselves stay together. Exchanges that
+        # keep the query form a group, so "exchangeable" splits a group into orbits.
+        groups = [part for members in groups for part in _exchangeable(cond, members)]
+    return tuple(tuple(members) for members in groups if len(members) > 1)
+
+
+def _exchangeable(cond: Tracked, members: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """``members`` split into sets whose pairwise exchange keeps ``cond``'s alternatives."""
+    parts: list[list[tuple[int, int]]] = []
+    for member in members:
+        for part in parts:
+            if _swap_keeps(cond, part[0][1], member[1]):
+                part.append(member)
+                break
+        else:
+            parts.append([member])
+    return parts
+
+
+def _swap_keeps(cond: Tracked, p1: int, p2: int) -> bool:
+    """Whether exchanging the counts at positions ``p1`` and ``p2`` maps the alternatives
+    onto themselves (the two carry the same tests, in the same order)."""
+    at1 = [i for i, (q, _) in enumerate(cond.tests) if q == p1]
+    at2 = [i for i, (q, _) in enumerate(cond.tests) if q == p2]
+    by1 = sorted(at1, key=lambda i: (str(cond.tests[i][1].op), cond.tests[i][1].threshold))
+    by2 = sorted(at2, key=lambda i: (str(cond.tests[i][1].op), cond.tests[i][1].threshold))
+    swap = dict(zip(by1, by2, strict=True)) | dict(zip(by2, by1, strict=True))
+    alts = {frozenset(alt) for alt in cond.alternatives}
+    return {frozenset(swap.get(i, i) for i in alt) for alt in alts} == alts
