@@ -188,3 +188,32 @@ def test_an_impossible_alternative_leaves_the_others() -> None:
     alone = solve(problem.alternative(1), procedure, Query(seen=4), Policy(), mode=Mode.EXACT)
     assert got.probability_exact == alone.probability_exact
     assert got.probability_exact not in (None, "0")
+
+
+@pytest.mark.parametrize(
+    "alternatives",
+    [((0, 2), (1,)), ((0, 2), (1, 2)), ((0,), (1,), (2,))],
+    ids=["lopsided", "symmetric", "three"],
+)
+def test_classes_alike_by_name_share_states_only_where_the_alternatives_allow(
+    alternatives: tuple[tuple[int, ...], ...],
+) -> None:
+    # Three named cards, two copies each: alike for the engines' sharing of states, which an
+    # either-or query may or may not keep ((A and C) or B reads A and B differently).
+    problem = DrawProblem(
+        (2, 2, 2, 2),
+        ((True, False, False), (False, True, False), (False, False, True), (False,) * 3),
+        (CountTest(0, ">=", 1), CountTest(1, ">=", 1), CountTest(2, ">=", 1)),
+        (),
+        alternatives,
+    )
+    procedure = Procedure(hand_size=2, mulligan=ReturnRule(1), lookahead=True)
+    query = Query(seen=4)
+    oracle = Oracle(problem, procedure, query)
+    with_m, without = answers(problem, procedure, query)
+    assert without == oracle.plain()
+    assert with_m == oracle.returning(1)
+    rule = RedrawRule((CountTest(2, "<", 1),), max_redraws=1)
+    redraw = Procedure(hand_size=2, mulligan=rule)
+    with_r, _ = answers(problem, redraw, Query(seen=3))
+    assert with_r == Oracle(problem, redraw, Query(seen=3)).redraw(rule, 1)
