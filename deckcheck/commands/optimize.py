@@ -11,7 +11,6 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from deckcheck.analysis.deadlines import deadline_chance, deadline_dues
@@ -27,9 +26,19 @@ from deckcheck.decks.collection import deck_caps
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
-from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.solve.changes import UNREACHABLE, Change, CountChanges, answer_deck, resolve_cards
+from deckcheck.inplace.edit import NOWHERE, AnswerTarget, Written
+from deckcheck.solve.changes import (
+    NO_LIMITS,
+    UNREACHABLE,
+    Change,
+    CountChanges,
+    Edit,
+    Move,
+    SolverLimits,
+    answer_deck,
+    resolve_cards,
+)
 from deckcheck.solve.optimize import BEST_FOUND, OPTIMAL, Limits, Search, relaxed_note, search
 
 
@@ -77,6 +86,8 @@ class OptimizeResult(CountChanges):
     deck_size_after: int = 0
     written: Written | None = None
     cards: tuple[tuple[Card, int], ...] = field(default=(), repr=False)
+    moved: tuple[Move, ...] = ()
+    edits: tuple[Edit, ...] = field(default=(), repr=False)
 
     def to_json(self) -> dict[str, Json]:
         """The answer as data (see docs/json.md)."""
@@ -93,6 +104,7 @@ class OptimizeResult(CountChanges):
             "probability_exact": _fraction_text(self.after),
             **self.totals_json(),
             "changes": self.changes_json(),
+            **self.moves_json(),
             "proof": {
                 "status": self.status,
                 "mixes": self.candidates,
@@ -225,7 +237,9 @@ def optimize_loaded(
             None,
         )
     # new cards in the order the search lists them
-    deck, diff = answer_deck(loaded, found.values, found.values)
+    default = next((z.name for z in loaded.game.zones if z.counted), None)
+    made = answer_deck(loaded, found.cells or {}, found.values, default)
+    deck, diff = made.deck, made.changes
     answer = dataclasses.replace(loaded, deck=deck)
     report = validate_loaded(answer)
     after, pile_after = _chance(answer, conditions, options, query, procedure)
@@ -246,9 +260,9 @@ def optimize_loaded(
         # only that it does not pass (or cannot decide) leaves the answer unproven.
         status = BEST_FOUND
         notes.append("the answer is not proven legal: a rule checked on it only (see below)")
-    if not diff and status == OPTIMAL:
+    if not diff and not made.moved and status == OPTIMAL:
         notes.append("no deck within the limits does better than the deck as it is")
-    elif not diff:
+    elif not diff and not made.moved:
         notes.append("the search found no better deck than the deck as it is")
     return (
         OptimizeResult(
@@ -256,6 +270,8 @@ def optimize_loaded(
             status=status,
             after=after,
             changes=diff,
+            moved=made.moved,
+            edits=made.edits,
             candidates=found.candidates,
             evaluated=found.evaluated,
             ruled_out=found.ruled_out,
@@ -297,44 +313,60 @@ def owned_notes(notes: Sequence[str], owned: Mapping[str, int]) -> tuple[str, ..
     return (*kept, caps)
 
 
-def optimize_deck(
-    deck: str,
-    conditions: Sequence[str],
-    options: OddsOptions,
-    *,
-    changes: int | None = None,
-    keep: Sequence[str] = (),
-    owned: str | Path | None = None,
-    target: AnswerTarget = NOWHERE,
-    time_limit: float | None = None,
-    context: Context = NO_CONTEXT,
-    progress: Callable[[int, int], None] | None = None,
-    collection: str | Path | None = None,
-    reserve: Sequence[str | Path] = (),
+@frozen
+class OptimizeRequest:
+    """The deck to improve in ``context`` for ``conditions`` under the draw ``options``, within
+    ``limits`` (copies changed, cards kept, the collection, seconds), the answer put at
+    ``target``."""
+
+    deck: str
+    conditions: tuple[str, ...]
+    options: OddsOptions = OddsOptions()
+    limits: SolverLimits = NO_LIMITS
+    target: AnswerTarget = NOWHERE
+    context: Context = NO_CONTEXT
+
+
+def run(
+    request: OptimizeRequest, progress: Callable[[int, int], None] | None = None
 ) -> OptimizeResult:
-    """Open the deck (and the collection), search, and put the answer where ``target``
-    says. ``collection`` with ``reserve``: the deck takes only the copies the collection
-    holds beyond what the reserved decks need."""
-    read_at_load = target.read_deck(deck)
-    loaded = load_deck(deck, context)
-    caps = deck_caps(loaded, context, owned=owned, collection=collection, reserve=reserve)
+    """Open the deck (and the collection), search, and put the answer where the request's
+    ``target`` says; ``progress`` is called with ``(done, total)`` now and then."""
+    r, limits = request, request.limits
+    read_at_load = r.target.read_deck(r.deck)
+    loaded = load_deck(r.deck, r.context)
+    caps = deck_caps(
+        loaded,
+        r.context,
+        owned=limits.owned,
+        collection=limits.collection,
+        reserve=limits.reserve,
+    )
     counts = caps.caps if caps is not None else None
     result, answer = optimize_loaded(
         loaded,
-        conditions,
-        options,
-        changes=changes,
-        keep=keep,
+        r.conditions,
+        r.options,
+        changes=limits.changes,
+        keep=limits.keep,
         owned=counts,
-        time_limit=time_limit,
+        time_limit=limits.time_limit,
         progress=progress,
     )
     if caps is not None and caps.notes:
         result = dataclasses.replace(result, notes=(*result.notes, *caps.notes))
-    if answer is None or (target.write and not result.changes):
+    if answer is None or (r.target.write and not result.changes and not result.moved):
         return result  # no answer, or nothing to change: the file stays as it is
-    written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
+    written = r.target.put(r.deck, read_at_load, loaded, answer, result.moves, r.context)
     return dataclasses.replace(result, written=written)
 
 
-__all__ = ["BEST_FOUND", "OPTIMAL", "UNREACHABLE", "OptimizeResult", "Search", "optimize_deck"]
+__all__ = [
+    "BEST_FOUND",
+    "OPTIMAL",
+    "UNREACHABLE",
+    "OptimizeRequest",
+    "OptimizeResult",
+    "Search",
+    "run",
+]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import field
+from typing import Any
 
 from deckcheck.core.values import frozen
 
@@ -39,6 +40,14 @@ class DeckcheckError(Exception):
         where = self.location()
         head = f"{where}: {self.message}" if where else self.message
         return "\n".join([head, *("  " + d for d in self.details)])
+
+
+class InternalError(DeckcheckError):
+    """deckcheck's own defect caught before it reached the output (an answer that fails its
+    own check): one message, exit code 2."""
+
+    def __init__(self, message: str, **kw: Any) -> None:
+        super().__init__(f"internal error: {message}", **kw)
 
 
 class UsageError(DeckcheckError):

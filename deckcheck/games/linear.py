@@ -6,8 +6,10 @@ variable (which dual ship/unit cards count as ships) or an indicator (an Outpost
 seed card once its affiliation has one). A rule states itself as a :class:`RuleConstraints`;
 ``deckcheck fix`` solves over exactly these to find the nearest legal deck.
 
-Variables are card ids (copies of that card, a whole number from 0) and a rule's own helper
-variables (:class:`Helper`), whose names start with the rule's code so that they never clash.
+Variables are card ids (copies of that card in every counted zone of the deck file, a whole
+number from 0), a card's copies in one zone (:func:`in_zone`: a rule that counts a seed deck
+the file names) and a rule's own helper variables (:class:`Helper`), whose names start with
+the rule's code so that they never clash.
 """
 
 from __future__ import annotations
@@ -15,7 +17,35 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 
+from deckcheck.catalog.deck import Deck
 from deckcheck.core.values import frozen
+
+ZONE_MARK = "\x1f"
+"""Between a card id and a zone in the name of a zoned variable (no id holds it)."""
+
+
+def in_zone(card_id: str, zone: str) -> str:
+    """The variable counting a card's copies in one zone of the deck file."""
+    return f"{card_id}{ZONE_MARK}{zone}"
+
+
+def split_zone(name: str) -> tuple[str, str | None]:
+    """A variable's card id and zone (None: every zone, or a helper)."""
+    card_id, mark, zone = name.partition(ZONE_MARK)
+    return (card_id, zone) if mark else (name, None)
+
+
+def deck_values(deck: Deck, default_zone: str | None) -> dict[str, int]:
+    """The values a deck gives the variables: each card's copies, and its copies per zone
+    (a line without a zone is in ``default_zone``; a game without zones has none)."""
+    values: dict[str, int] = {}
+    for e in deck.entries:
+        values[e.card.id] = values.get(e.card.id, 0) + e.count
+        zone = e.zone or default_zone
+        if zone is not None:
+            name = in_zone(e.card.id, zone)
+            values[name] = values.get(name, 0) + e.count
+    return values
 
 
 @frozen

@@ -6,7 +6,8 @@ such cards (STCCG's seed half), so the two can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
@@ -110,30 +111,56 @@ def _taken(
             take -= step
 
 
-def pinned(deck: Deck, rules: Sequence[SetAsideModel]) -> tuple[SetAsideModel, ...] | None:
-    """Rules that set aside what ``rules`` set aside from this deck, written without zones, so
-    that rules stated over card counts (``fix``) see the file's own placement: each card the
-    file wrote wholly in a zone a rule names is taken (by id) as that rule takes it, each card
-    wholly outside them is never taken, and any other card (one the answer adds) falls to the
-    ``fallback`` rules, placed by type. None when the file places nothing (the rules stand)."""
-    if not places(deck, rules):
-        return None
-    zone_rules = {rule.zone: rule for rule in rules if rule.zone}
-    zones: dict[str, set[str | None]] = {}
-    for e in deck.entries:
-        zones.setdefault(e.card.id, set()).add(e.zone)
-    out = [rule for rule in rules if not rule.zone and not rule.fallback]
-    for card_id, where in zones.items():
-        if len(where) != 1:
-            continue  # copies in several zones: placed by type
-        (zone,) = where
-        rule = zone_rules.get(zone or "")
-        if rule is not None:
-            out.append(SetAsideModel(select=f"id:{card_id}", why=rule.why, fallback=True))
+def placement(rules: Sequence[SetAsideModel], placed: bool) -> tuple[SetAsideModel, ...]:
+    """The rules as they apply to a deck that places its cards (``placed``: it wrote a card in
+    a zone a rule names, :func:`places`) or does not: the ``fallback`` rules apply only to
+    the second, the zone rules take something only from the first. Rules stated over card
+    counts (``fix``, ``optimize``) are stated for one of the two."""
+    if placed:
+        return tuple(rule for rule in rules if not rule.fallback)
+    return tuple(rule for rule in rules if not rule.zone)
+
+
+class Taken(NamedTuple):
+    """What set-aside rules take of one card's copies: every copy (``whole``), the copies in
+    ``zones``, one per value of ``one_per``; ``partial``: a rule taking at most some number of
+    copies in all (which ones is the deck's order: no linear statement). A named tuple: asked
+    of every card of a catalog."""
+
+    whole: bool = False
+    zones: tuple[str, ...] = ()
+    one_per: str = ""
+    partial: bool = False
+
+
+def taken(
+    card: Card, rules: Sequence[tuple[SetAsideModel, Callable[[Card], bool] | None]]
+) -> Taken:
+    """What ``rules`` (each with its bound selector, None: any card), applied in order as
+    :func:`set_aside` applies them, take of a card: the zone rules before the first rule that
+    takes copies wherever they are."""
+    zones: list[str] = []
+    for rule, selects in rules:
+        if selects is not None and not selects(card):
+            continue
+        if rule.zone:
+            zones.append(rule.zone)
+        elif rule.count == 0:
+            continue
+        elif rule.count is not None:
+            return Taken(zones=tuple(zones), partial=True)
+        elif rule.one_per:
+            return Taken(zones=tuple(zones), one_per=rule.one_per)
         else:
-            out.append(SetAsideModel(select=f"id:{card_id}", count=0, fallback=True))
-    out += [rule for rule in rules if rule.fallback]
-    return tuple(out)
+            return Taken(whole=True, zones=tuple(zones))
+    return Taken(zones=tuple(dict.fromkeys(zones)))
+
+
+def bound_rules(
+    rules: Sequence[SetAsideModel], catalog: Catalog
+) -> list[tuple[SetAsideModel, Callable[[Card], bool] | None]]:
+    """Each rule with its selector bound to the catalog (None: the rule selects any card)."""
+    return [(r, bind_selector(r.select, catalog) if r.select else None) for r in rules]
 
 
 def with_seeded_zones(

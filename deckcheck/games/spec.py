@@ -33,6 +33,9 @@ class GameInfo(_Strict):
     example_condition: str = "type:X>=1"  # shown in messages about conditions
     aliases: list[str] = []  # other names the game answers to ("stccg"), lower case
     variant_option: str = "--variant"  # how its players name a variant ("--format")
+    # Fields that say which side a card is on (an affiliation, a colour): among equally good
+    # answers, fix and optimize prefer cards of the value most of the deck's cards carry.
+    side_fields: list[str] = []
     # Said where a card is not found: the bundled catalog holds only part of the game's cards
     # (the rest come from the player's overlay), empty when it holds them all.
     partial_catalog: str = ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
@@ -19,10 +20,29 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import lookup, pick
-from deckcheck.export.inplace import Written
+from deckcheck.inplace.edit import Written
 
 UNREACHABLE = "unreachable"
 """The status of a result with no legal deck to answer with."""
+
+
+@frozen
+class SolverLimits:
+    """What ``fix`` and ``optimize`` may change, as the user gives it: the cards ``keep``
+    (names or ids) never removed; every card's copies within the collection ``owned`` (a deck
+    file listing it), or within what ``collection`` holds beyond what the ``reserve`` decks
+    need; at most ``changes`` copies added plus removed and ``time_limit`` seconds of search
+    (``optimize``; None: no limit)."""
+
+    keep: tuple[str, ...] = ()
+    owned: str | Path | None = None
+    changes: int | None = None
+    time_limit: float | None = None
+    collection: str | Path | None = None
+    reserve: tuple[str | Path, ...] = ()
+
+
+NO_LIMITS = SolverLimits()
 
 
 @frozen
@@ -48,6 +68,31 @@ class Change:
         }
 
 
+@frozen
+class Move:
+    """Copies of one card moved from one zone of the deck file to another (one change each):
+    a seeded card put in the draw deck."""
+
+    card: Card
+    source: str | None
+    target: str | None
+    count: int
+
+    def to_json(self) -> dict[str, Json]:
+        """``{"card", "id", "from", "to", "count"}``."""
+        return {
+            "card": self.card.name,
+            "id": self.card.id,
+            "from": self.source,
+            "to": self.target,
+            "count": self.count,
+        }
+
+
+Edit = tuple[Card, int, str | None]
+"""Copies of a card added (positive) or removed in one zone (None: a game without zones)."""
+
+
 class CountChanges:
     """The part of a solver's result that is the change to the deck's counts (a base of the
     frozen results of ``fix`` and ``optimize``, which hold these fields).
@@ -62,6 +107,8 @@ class CountChanges:
     variant: str
     status: str
     changes: tuple[Change, ...]
+    moved: tuple[Move, ...]
+    edits: tuple[Edit, ...]
     report: Report | None
     notes: tuple[str, ...]
     seconds: float
@@ -94,8 +141,8 @@ class CountChanges:
 
     @property
     def distance(self) -> int:
-        """Copies added plus copies removed."""
-        return sum(abs(c.delta) for c in self.changes)
+        """Copies added, removed and moved."""
+        return sum(abs(c.delta) for c in self.changes) + sum(m.count for m in self.moved)
 
     @property
     def added(self) -> int:
@@ -108,22 +155,30 @@ class CountChanges:
         return -sum(c.delta for c in self.changes if c.delta < 0)
 
     @property
-    def moves(self) -> tuple[tuple[Card, int], ...]:
-        """Each changed card with its copies added (positive) or removed, as an edit of the
-        deck file takes them."""
-        return tuple((c.card, c.delta) for c in self.changes)
+    def moves(self) -> tuple[Edit, ...]:
+        """Each changed card with its copies added (positive) or removed in a zone, as an edit
+        of the deck file takes them."""
+        return self.edits
 
     def heading_json(self) -> dict[str, Json]:
         """``{"deck", "game", "variant"}``: how each result's JSON begins."""
         return {"deck": self.deck, "game": self.game, "variant": self.variant}
 
     def totals_json(self) -> dict[str, Json]:
-        """``{"distance", "added", "removed"}``."""
+        """``{"distance", "added", "removed"}`` (the distance counts each copy moved too)."""
         return {"distance": self.distance, "added": self.added, "removed": self.removed}
 
     def changes_json(self) -> list[Json]:
         """Each change's ``{"id", "name", "before", "after"}``."""
         return [c.to_json() for c in self.changes]
+
+    def moves_json(self) -> dict[str, Json]:
+        """``{"moved", "moves"}``: the copies moved between zones, and each move's
+        ``{"card", "id", "from", "to", "count"}``."""
+        return {
+            "moved": sum(m.count for m in self.moved),
+            "moves": [m.to_json() for m in self.moved],
+        }
 
     def outcome_json(self) -> dict[str, Json]:
         """``{"notes", "validation", "written_to", "backup", "solve_seconds"}``: how each
@@ -137,49 +192,108 @@ class CountChanges:
         }
 
 
+Cell = tuple[str, str | None]
+"""A card id and a zone of the deck file (None: a game without zones)."""
+
+
+@frozen
+class Answer:
+    """A computed deck as the deck file will hold it: the deck, each card's change of
+    copies, the moves between zones, and the edits per zone that make it."""
+
+    deck: Deck
+    changes: tuple[Change, ...]
+    moved: tuple[Move, ...]
+    edits: tuple[Edit, ...]
+
+
 def answer_deck(
     loaded: LoadedDeck,
-    values: Mapping[str, int],
+    cells: Mapping[Cell, int],
     new_cards: Iterable[str],
-    *,
-    place: bool = False,
-) -> tuple[Deck, tuple[Change, ...]]:
-    """The deck with the copies ``values`` gives each card id, and the changes that make it.
+    default_zone: str | None = None,
+) -> Answer:
+    """The deck with the copies ``cells`` gives each card in each zone, and what makes it.
 
-    The deck's own lines stay in their order and zones: a card's copies removed leave its last
-    lines first, copies added go to its first line. The cards new to the deck follow in the
-    order of ``new_cards`` (ids; those ``values`` gives no copies are left out), with
-    ``place`` put where the game puts them when the file has zones. The changes list the
-    deck's own cards first, in its order, then the new ones.
-    """
+    The deck's own lines stay in their order and zones: a line keeps what it has while its
+    card's copies in its zone allow (the first lines first), copies added to a zone the card
+    has a line in go to its first such line. Other copies follow as new lines, the deck's own
+    cards first, then the new ones in the order of ``new_cards`` (ids). A line without a zone
+    is in ``default_zone``. The changes list the deck's own cards first, in its order."""
     deck = loaded.deck
-    counts = deck.counts()
     cards = {c.id: c for c in loaded.catalog}
-    left = {i: values.get(i, 0) for i in counts}
-    first: dict[str, int] = {}
+    zoned = any(e.zone for e in deck.entries)
+    if not zoned:
+        # a file that names no zone stays so (its rules placed the cards by type: the
+        # answer's too): every copy in its one zone
+        merged: dict[Cell, int] = {}
+        for (card_id, _), n in cells.items():
+            merged[(card_id, default_zone)] = merged.get((card_id, default_zone), 0) + n
+        cells = merged
+    left = dict(cells)
+    first: dict[Cell, int] = {}
+    held: dict[Cell, int] = {}
     entries: list[DeckEntry] = []
     for e in deck:
-        # each line keeps what it has while the card's new total allows, the first lines first
-        keep = min(e.count, left[e.card.id])
-        left[e.card.id] -= keep
-        first.setdefault(e.card.id, len(entries))
+        cell = (e.card.id, (e.zone or default_zone) if default_zone is not None else None)
+        held[cell] = held.get(cell, 0) + e.count
+        keep = min(e.count, left.get(cell, 0))
+        left[cell] = left.get(cell, 0) - keep
+        first.setdefault(cell, len(entries))
         entries.append(dataclasses.replace(e, count=keep))
-    for card_id, extra in left.items():
-        if extra:
-            at = first[card_id]
+    for cell, extra in left.items():
+        if extra and cell in first:
+            at = first[cell]
             entries[at] = dataclasses.replace(entries[at], count=entries[at].count + extra)
-    entries = [e for e in entries if e.count]
-    new_ids = [i for i in new_cards if i not in counts and values.get(i, 0)]
-    new = [DeckEntry(cards[i], values[i]) for i in new_ids]
-    if place and new and loaded.game.place is not None and any(e.zone for e in deck.entries):
-        # where the file has zones, a card the answer adds goes where the game puts it
-        new = list(loaded.game.place(dataclasses.replace(deck, entries=tuple(new))).entries)
+            left[cell] = 0
+    order = {card_id: k for k, card_id in enumerate(deck.counts())}
+    for card_id in new_cards:
+        order.setdefault(card_id, len(order))
+    rest = sorted((c for c, n in left.items() if n > 0), key=lambda c: order.get(c[0], len(order)))
+    for card_id, zone in rest:
+        entries.append(DeckEntry(cards[card_id], left[(card_id, zone)], zone=zone))
+    if zoned:
+        # a file that names zones: its lines without one are its draw deck, and say so (an
+        # export would otherwise place them by type)
+        entries = [e if e.zone else dataclasses.replace(e, zone=default_zone) for e in entries]
+    else:
+        entries = [dataclasses.replace(e, zone=None) if e.zone else e for e in entries]
+    before = deck.counts()
+    after: dict[str, int] = {}
+    for (card_id, _), n in cells.items():
+        after[card_id] = after.get(card_id, 0) + n
+    ids = sorted(set(before) | set(after), key=lambda i: order.get(i, len(order)))
     changes = tuple(
-        Change(cards[i], counts.get(i, 0), values.get(i, 0))
-        for i in [*counts, *new_ids]
-        if values.get(i, 0) != counts.get(i, 0)
+        Change(cards[i], before.get(i, 0), after.get(i, 0))
+        for i in ids
+        if before.get(i, 0) != after.get(i, 0)
     )
-    return dataclasses.replace(deck, entries=tuple(entries + new)), changes
+    moved: list[Move] = []
+    edits: list[Edit] = []
+    zones: dict[str, list[str | None]] = {}
+    for card_id, zone in [*held, *cells]:
+        if zone not in zones.setdefault(card_id, []):
+            zones[card_id].append(zone)
+    for i in ids:
+        gains: list[tuple[str | None, list[int]]] = []
+        losses: list[tuple[str | None, list[int]]] = []
+        for zone in zones.get(i, []):
+            d = cells.get((i, zone), 0) - held.get((i, zone), 0)
+            if d:
+                edits.append((cards[i], d, zone))
+            if d > 0:
+                gains.append((zone, [d]))
+            elif d < 0:
+                losses.append((zone, [-d]))
+        for source, lost in losses:  # a copy lost in one zone and gained in another is a move
+            for target, gain in gains:
+                step = min(lost[0], gain[0])
+                if step:
+                    moved.append(Move(cards[i], source, target, step))
+                    lost[0] -= step
+                    gain[0] -= step
+    kept = tuple(e for e in entries if e.count)
+    return Answer(dataclasses.replace(deck, entries=kept), changes, tuple(moved), tuple(edits))
 
 
 def resolve_cards(loaded: LoadedDeck, names: Sequence[str], option: str) -> list[str]:

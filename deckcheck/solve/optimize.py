@@ -45,8 +45,18 @@ from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.compare import Comparison
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
-from deckcheck.games.linear import Linear, RuleConstraints
+from deckcheck.games.setaside import placement, with_seeded_zones
 from deckcheck.solve.changes import UNREACHABLE
+from deckcheck.solve.programme import (
+    DISTANCE,
+    INFEASIBLE,
+    DeckProgramme,
+    Programme,
+    Solved,
+    deck_programme,
+)
+from deckcheck.solve.programme import OPTIMAL as HIGHS_OPTIMAL
+from deckcheck.solve.ties import settle, tie_broken
 
 OPTIMAL = "optimal"
 BEST_FOUND = "best found"
@@ -66,16 +76,16 @@ class Search:
     """What the search found.
 
     ``values``: card id -> copies of the best deck found (None when no legal deck is within
-    the limits); ``mix``: its draw pile's count per class; ``probability``: the exact chance
-    the search computed for it (None when the mix could only be simulated). ``evaluated``:
-    mixes whose exact chance was computed; ``ruled_out``: mixes skipped by a bound (a better
-    or equal mix scored no more than a deck in hand, or the best legal mix scored more);
-    ``unreachable``: mixes the solver proved no legal deck within the limits reaches;
-    ``simulated``: mixes whose exact chance is out of reach; ``reached``: mixes a legal deck
-    within the limits was found for (each the best so far when asked; the last is the
-    answer's); ``ruled_out + unreachable + reached + simulated == candidates``.
-    ``gain_bound``: for a search cut short, the most a deck within the limits could still
-    gain over the answer.
+    the limits), ``cells`` its copies per (card id, zone); ``mix``: its draw pile's count per
+    class; ``probability``: the exact chance the search computed for it (None when the mix
+    could only be simulated). ``evaluated``: mixes whose exact chance was computed;
+    ``ruled_out``: mixes skipped by a bound (a better or equal mix scored no more than a deck
+    in hand, or the best legal mix scored more); ``unreachable``: mixes the solver proved no
+    legal deck within the limits reaches; ``simulated``: mixes whose exact chance is out of
+    reach; ``reached``: mixes a legal deck within the limits was found for (each the best so
+    far when asked; the last is the answer's); ``ruled_out + unreachable + reached +
+    simulated == candidates``. ``gain_bound``: for a search cut short, the most a deck within
+    the limits could still gain over the answer.
     """
 
     status: str
@@ -90,92 +100,10 @@ class Search:
     reached: int = 0
     gain_bound: Fraction | None = None
     distance: int = 0
+    cells: Mapping[tuple[str, str | None], int] | None = None
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
     classes: tuple[tuple[bool, ...], ...] = field(default=(), repr=False)
-
-
-# ------------------------------------------------------------------------------ the programme
-
-
-class _Programme:
-    """Variables with bounds, rows ``low <= terms <= high``; solved by HiGHS."""
-
-    def __init__(self) -> None:
-        self.lower: list[float] = []
-        self.upper: list[float] = []
-        self.integer: list[int] = []
-        self.rows: list[tuple[dict[int, float], float, float]] = []
-        self._built: Any = None
-
-    def var(self, low: float, high: float, integer: bool = True) -> int:
-        self.lower.append(float(low))
-        self.upper.append(float(high))
-        self.integer.append(1 if integer else 0)
-        return len(self.lower) - 1
-
-    def row(self, terms: Mapping[int, float], low: float, high: float) -> None:
-        self.rows.append(({v: float(k) for v, k in terms.items() if k}, float(low), float(high)))
-
-    def _matrix(self) -> Any:
-        if self._built is None:
-            from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
-
-            # isort: split
-            from scipy.optimize import LinearConstraint
-            from scipy.sparse import coo_array
-
-            rows_i: list[int] = []
-            cols: list[int] = []
-            data: list[float] = []
-            for r, (terms, _, _) in enumerate(self.rows):
-                for col, k in terms.items():
-                    rows_i.append(r)
-                    cols.append(col)
-                    data.append(k)
-            shape = (len(self.rows), len(self.lower))
-            matrix = coo_array((data, (rows_i, cols)), shape=shape).tocsr()
-            lows = np.array([r[1] for r in self.rows])
-            highs = np.array([r[2] for r in self.rows])
-            self._built = LinearConstraint(matrix, lows, highs) if self.rows else None
-        return self._built
-
-    def solve(
-        self,
-        objective: Mapping[int, float],
-        bounds: Mapping[int, tuple[float, float]] = {},
-        *,
-        relax: bool = False,
-        maximise: bool = False,
-        time_limit: float = MILP_TIME_LIMIT,
-    ) -> tuple[int, list[float] | None, float]:
-        """(HiGHS status: 0 optimal, 1 limit, 2 infeasible, 3 unbounded; values; objective)."""
-        from deckcheck.core.numeric import np
-
-        # isort: split
-        from scipy.optimize import Bounds, milp
-
-        lower = np.array(self.lower)
-        upper = np.array(self.upper)
-        for v, (lo, hi) in bounds.items():
-            lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
-        if (lower > upper).any():
-            return 2, None, math.nan
-        cost = np.zeros(len(self.lower))
-        for v, k in objective.items():
-            cost[v] = -k if maximise else k
-        constraint = self._matrix()
-        result = milp(
-            cost,
-            integrality=np.zeros(len(self.lower)) if relax else np.array(self.integer),
-            bounds=Bounds(lower, upper),
-            constraints=[constraint] if constraint is not None else [],
-            options={"disp": False, "time_limit": time_limit},
-        )
-        if result.x is None:
-            return int(result.status), None, math.nan
-        fun = float(result.fun)
-        return int(result.status), [float(v) for v in result.x], -fun if maximise else fun
 
 
 # ------------------------------------------------------------------------------ the model
@@ -200,7 +128,8 @@ NO_LIMITS = Limits()
 
 
 class _Model:
-    """The legal decks within the limits, and their draw piles by class."""
+    """The legal decks within the limits (the programme ``fix`` solves too), and their draw
+    piles by class."""
 
     def __init__(
         self,
@@ -214,144 +143,71 @@ class _Model:
         self.notes: list[str] = []
         self.relaxed = False  # the pile's classes are allowed more ways than the cards' order
         self.inexact = False  # a rule or a set-aside the programme cannot state: never proven
-        self.programme = _Programme()
+        self.deck = deck_programme(
+            loaded,
+            keep=limits.keep,
+            owned=limits.owned,
+            changes=limits.changes,
+            numbers=[seen],
+            prune=True,
+        )
+        self.programme = self.deck.programme
         self.deck_counts = dict(loaded.deck.counts())
+        self.cap = self.deck.cap
         catalog = list(loaded.catalog)
         self.cards = {c.id: c for c in catalog}
-        for card_id in self.deck_counts:
-            if card_id not in self.cards:  # a deck card the catalog lost (cannot happen today)
-                raise UsageError(f"card {card_id!r} is not in the catalog")
-        stated = {
-            code: loaded.game.constraints(code, loaded.catalog, loaded.variant)
-            for code in loaded.variant.rules
-        }
-        for code, rc in stated.items():
+        for code, rc in self.deck.stated.items():
             if not rc.exact:
                 # The search then runs over more decks than the legal ones: its answer is
                 # still the best legal deck when it passes the rule (checked on it).
                 self.notes.append(f"{code} is checked on the answer only ({rc.note})")
             elif rc.note:
                 self.notes.append(f"{code}: {rc.note}")  # cards it cannot use: unknown values
-        fixed: dict[str, int] = {}
-        for rc in stated.values():
-            for card_id, n in rc.fixed.items():
-                fixed[card_id] = min(fixed.get(card_id, n), n)
-        self.cap = self._per_card_cap(stated, limits, seen)
         # The classes: cards answering the query's and the triggers' selectors alike.
         self.selectors = bound.selectors
-        self.key_of = _answers(catalog, self.selectors)
-        roles = _roles(catalog, setup, loaded)
+        present = [c for c in catalog if c.id in self.deck.by_card]
+        self.key_of = _answers(present, self.selectors)
+        self.rules = _aside_rules(setup, self.deck)
+        roles = _roles(present, setup, self.rules)
         self.later = any(r[3] for r in roles.values())
-        self.card_var: dict[str, int] = {}
-        self.merged: dict[int, list[str]] = {}
-        self.upper_of: dict[str, int] = {}
-        signature = _signatures(stated)
-        groups: dict[tuple[Any, ...], list[str]] = {}
-        for card in catalog:
-            i = card.id
-            have = self.deck_counts.get(i, 0)
-            high = self._upper(i, have, limits)
-            low = have if i in limits.keep else 0
-            if i in fixed:  # the only count the rules allow (a card they forbid: 0)
-                low, high = max(low, fixed[i]), min(high, fixed[i])
-            if high <= 0 and low <= 0 and have == 0:
-                continue  # never in any answer
-            self.upper_of[i] = max(high, 0)
-            role = roles.get(i, _PILE)
-            if have or low or i in fixed or role[0] not in (_PILE[0], _ALL[0]):
-                v = self.programme.var(low, high)  # low > high: no legal deck
-                self.card_var[i] = v
-                self.merged[v] = [i]
-                continue
-            # Cards alike in every row (no copy limit tells them apart: STCCG's catalog) are
-            # one variable, their copies shared out afterwards.
-            groups.setdefault((signature.get(i, ()), self.key_of[i], role), []).append(i)
-        for members in groups.values():
-            v = self.programme.var(0, sum(self.upper_of[i] for i in members))
-            self.merged[v] = members
-            for i in members:
-                self.card_var[i] = v
-        self._rules(stated)
-        self._distance(limits)
-        self._pile(roles, setup)
+        self._pile(roles)
 
-    # -- bounds --------------------------------------------------------------------------
+    def copies(self, card_id: str) -> dict[int, float]:
+        """The variables of a card's copies, every zone."""
+        return self.deck.copies(card_id)
 
-    def _per_card_cap(
-        self, stated: Mapping[str, RuleConstraints], limits: Limits, seen: int
-    ) -> int:
-        numbers = [self.loaded.deck.size, seen, 1]
-        for rc in stated.values():
-            for c in rc.linear:
-                numbers += [abs(b) for b in (c.low, c.high) if b is not None]
-        return max(numbers)
-
-    def _upper(self, card_id: str, have: int, limits: Limits) -> int:
-        high = have + limits.changes if limits.changes is not None else max(self.cap, have)
-        if limits.owned is not None:
-            high = min(high, limits.owned.get(card_id, 0))
-        return high
-
-    # -- rows ----------------------------------------------------------------------------
-
-    def _rules(self, stated: Mapping[str, RuleConstraints]) -> None:
+    def _pile(self, roles: Mapping[str, tuple[Any, ...]]) -> None:
+        """One variable per class: the copies its cards have in the draw pile (a card's
+        copies in the zones no rule sets aside, less what a rule by type takes)."""
         p = self.programme
-        helper: dict[str, int] = {}
-        total = sum(self.upper_of.values())
-        for rc in stated.values():
-            for h in rc.helpers:
-                if h.name not in helper:
-                    high = h.high if h.high is not None else total
-                    helper[h.name] = p.var(h.low, high)
-        for rc in stated.values():
-            for c in rc.linear:
-                self._linear(c, helper)
-
-    def _linear(self, c: Linear, helper: Mapping[str, int]) -> None:
-        _state(self.programme, c, helper, self.card_var)
-
-    def _distance(self, limits: Limits) -> None:
-        """Copies added plus copies removed, as ``fix`` counts them."""
-        p = self.programme
-        self.distance: dict[int, float] = {}
-        for card_id, have in self.deck_counts.items():
-            v = self.card_var[card_id]
-            added = p.var(0, math.inf, integer=False)
-            removed = p.var(0, math.inf, integer=False)
-            p.row({v: 1, added: -1, removed: 1}, have, have)
-            self.distance[added] = self.distance[removed] = 1.0
-        for v, members in self.merged.items():
-            if not any(i in self.deck_counts for i in members):
-                self.distance[v] = 1.0
-        if limits.changes is not None:
-            p.row(self.distance, -math.inf, limits.changes)
-
-    def _pile(self, roles: Mapping[str, tuple[Any, ...]], setup: DrawSetup) -> None:
-        """One variable per class: the copies its cards have in the draw pile."""
-        p = self.programme
-        keys = sorted({self.key_of[i] for i in self.card_var}, reverse=True)
+        keys = sorted({self.key_of[i] for i in self.deck.by_card}, reverse=True)
         self.classes = tuple(keys)
         index = {k: g for g, k in enumerate(keys)}
         pile_terms: list[dict[int, float]] = [{} for _ in keys]
-        for v, members in self.merged.items():
-            role = roles.get(members[0], _PILE)
-            if role[0] != _ALL[0]:
-                pile_terms[index[self.key_of[members[0]]]][v] = 1.0
+        for card_id, cells in self.deck.zoned.items():
+            role = roles.get(card_id, _PILE)
+            if role[0] == _ALL[0]:
+                continue
+            terms = pile_terms[index[self.key_of[card_id]]]
+            for (_, zone), v in cells.items():
+                if zone not in role[4]:
+                    terms[v] = 1.0
         aside: list[dict[int, float]] = [{} for _ in keys]
         by_rule: dict[int, list[str]] = {}
-        for i in self.card_var:
+        for i in self.deck.by_card:
             role = roles.get(i, _PILE)
             if role[0] in ("count", "one_per"):
                 by_rule.setdefault(role[1], []).append(i)
         for rule_index, ids in sorted(by_rule.items()):
-            model = _aside_rules(setup, self.loaded)[rule_index]
+            model = self.rules[rule_index]
             if model.one_per:
                 self._one_per(ids, model.one_per, index, aside)
             else:
                 self._count(ids, model.count or 0, index, aside)
         self.pile_var: list[int] = []
+        most = sum(p.upper[v] for mine in self.deck.by_card.values() for v in mine)
         for g in range(len(keys)):
-            n = p.var(0, sum(self.upper_of.get(i, 0) for i in self.card_var))
+            n = p.var(0, most)
             self.pile_var.append(n)
             terms = dict(pile_terms[g])
             for v, k in aside[g].items():
@@ -359,20 +215,27 @@ class _Model:
             terms[n] = -1.0
             p.row(terms, 0, 0)
 
+    def _most(self, ids: Sequence[str]) -> float:
+        p = self.programme
+        return sum(p.upper[v] for i in ids for v in self.deck.by_card[i])
+
+    def _held(self, ids: Sequence[str], k: float = 1.0) -> dict[int, float]:
+        return {v: k for i in ids for v in self.deck.by_card[i]}
+
     def _count(
         self, ids: Sequence[str], count: int, index: Mapping[Any, int], aside: _Aside
     ) -> None:
         """At most ``count`` copies of these cards set aside (in the deck's order)."""
         p = self.programme
-        held = {self.card_var[i]: 1.0 for i in ids}
-        most = sum(self.upper_of[i] for i in ids)
+        held = self._held(ids)
+        most = self._most(ids)
         taken = p.var(0, count)
         full = p.var(0, 1)
         # taken = min(count, held): taken <= held, taken >= count*full, taken >= held - M*full
         # (full = 1 needs held >= count; full = 0 makes taken = held, so held <= count)
         p.row({**held, taken: -1}, 0, math.inf)
         p.row({taken: 1, full: -count}, 0, math.inf)
-        p.row({taken: 1, **{v: -1.0 for v in held}, full: float(most)}, 0, math.inf)
+        p.row({taken: 1, **self._held(ids, -1.0), full: float(most)}, 0, math.inf)
         by_class: dict[int, list[str]] = {}
         for i in ids:
             by_class.setdefault(index[self.key_of[i]], []).append(i)
@@ -386,7 +249,7 @@ class _Model:
         for g, members in by_class.items():
             part = p.var(0, count)
             parts[part] = 1.0
-            p.row({part: 1, **{self.card_var[i]: -1.0 for i in members}}, -math.inf, 0)
+            p.row({part: 1, **self._held(members, -1.0)}, -math.inf, 0)
             aside[g][part] = aside[g].get(part, 0.0) + 1
         p.row({**parts, taken: -1}, 0, 0)
 
@@ -413,25 +276,24 @@ class _Model:
         for value, by_class in single.items():
             if len(by_class) > 1:
                 self.relaxed = True
-            members = [self.card_var[i] for m in by_class.values() for i in m]
-            most = sum(self.upper_of[i] for m in by_class.values() for i in m)
+            members = [i for m in by_class.values() for i in m]
+            most = self._most(members)
             present = p.var(0, 1)
             # present = 1 exactly while the deck holds a copy of such a card
-            p.row({**{s: 1.0 for s in members}, present: -float(max(most, 1))}, -math.inf, 0)
-            p.row({**{s: 1.0 for s in members}, present: -1.0}, 0, math.inf)
+            p.row({**self._held(members), present: -float(max(most, 1))}, -math.inf, 0)
+            p.row({**self._held(members), present: -1.0}, 0, math.inf)
             parts = {}
             for g, cards in by_class.items():
                 u = p.var(0, 1)
-                p.row({u: 1, **{self.card_var[i]: -1.0 for i in cards}}, -math.inf, 0)
+                p.row({u: 1, **self._held(cards, -1.0)}, -math.inf, 0)
                 parts[u] = 1.0
                 aside[g][u] = aside[g].get(u, 0.0) + 1
             p.row({**parts, present: -1.0}, 0, 0)
             by_single[value] = present
         claimed: dict[str, dict[int, float]] = {}
         for i, values in multi:
-            v = self.card_var[i]
             g = index[self.key_of[i]]
-            most = self.upper_of[i]
+            most = self._most([i])
             mine: dict[int, float] = {}
             for value in values:
                 t = p.var(0, 1)
@@ -440,11 +302,11 @@ class _Model:
                 aside[g][t] = aside[g].get(t, 0.0) + 1
                 if value in by_single:  # a value a card of its own took is not free
                     p.row({t: 1, by_single[value]: 1}, -math.inf, 1)
-            p.row({**mine, v: -1}, -math.inf, 0)
+            p.row({**mine, **self._held([i], -1.0)}, -math.inf, 0)
             # Either every copy is set aside (short = 1: t >= copies), or every value is
             # taken (short = 0: each value by this card or by a card of its own).
             short = p.var(0, 1)
-            p.row({**mine, v: -1, short: -float(most)}, -float(most), math.inf)
+            p.row({**mine, **self._held([i], -1.0), short: -float(most)}, -float(most), math.inf)
             for value, t in zip(values, mine, strict=True):
                 terms = {t: 1.0, short: 1.0}
                 if value in by_single:
@@ -458,28 +320,16 @@ class _Model:
     # -- answers -------------------------------------------------------------------------
 
     def values(self, x: Sequence[float]) -> dict[str, int]:
-        """Card id -> copies, each alike group's total shared out in catalog order."""
-        out: dict[str, int] = {}
-        for v, members in self.merged.items():
-            total = round(x[v])
-            if len(members) == 1:
-                if total:
-                    out[members[0]] = total
-                continue
-            for i in members:
-                take = min(total, self.upper_of[i])
-                if take:
-                    out[i] = take
-                total -= take
-        return out
+        """Card id -> copies in a solution."""
+        return self.deck.totals(x)
 
     def mix_of(self, x: Sequence[float]) -> tuple[int, ...]:
         """The pile's count per class in a solution."""
         return tuple(round(x[n]) for n in self.pile_var)
 
 
-_PILE: tuple[Any, ...] = ("pile", -1, "", False)
-_ALL: tuple[Any, ...] = ("all", -1, "", False)
+_PILE: tuple[Any, ...] = ("pile", -1, "", False, ())
+_ALL: tuple[Any, ...] = ("all", -1, "", False, ())
 
 
 def _answers(cards: Sequence[Card], selectors: Sequence[Any]) -> dict[str, tuple[bool, ...]]:
@@ -505,46 +355,53 @@ def _answers(cards: Sequence[Card], selectors: Sequence[Any]) -> dict[str, tuple
     return out
 
 
-def _aside_rules(setup: DrawSetup, loaded: LoadedDeck) -> list[Any]:
-    """The set-aside rules that place cards by what they are: a deck file that says which
-    cards it seeds (a Lackey ``Seed+Dil:`` zone) would need its zones moved too, which the
-    search does not do: refused. Rules for such zones take nothing from a deck without them,
-    and the rules by type apply (the ``fallback`` ones included)."""
-    from deckcheck.games.setaside import places
-
+def _aside_rules(setup: DrawSetup, deck: DeckProgramme) -> list[Any]:
+    """The set-aside rules as they apply to the answers: a deck file that says which cards it
+    seeds (a Lackey ``Seed+Dil:`` zone) keeps saying so, its seed zones set aside; one that
+    does not has its cards placed by type (the ``fallback`` rules)."""
     if setup.builtin_pile:
         return []
-    rules = list(setup.opening.set_aside)
-    if places(loaded.deck, rules):
-        zones = sorted({r.zone for r in rules if r.zone})
-        raise UsageError(
-            f"{setup.label} says which cards it seeds (zone {', '.join(zones)}): optimize "
-            "does not move cards between zones; without the zone headers the rules place "
-            "the cards by type"
-        )
-    return [r for r in rules if not r.zone]
+    rules: Sequence[Any] = setup.opening.set_aside
+    if any(e.zone for e in deck.loaded.deck.entries):
+        # as the draw pile of odds takes them: the rules, then the zones a file seeds (a file
+        # that names no zone stays so: the answer too)
+        rules = with_seeded_zones(rules, deck.loaded.game.spec.zones)
+    # fallback rules (placing cards by type) apply to a file that places none, and it stays so
+    return list(placement(rules, deck.placed or not any(r.fallback for r in rules)))
+
+
+def _any(card: Card) -> bool:
+    return True
 
 
 def _roles(
-    catalog: Iterable[Card], setup: DrawSetup, loaded: LoadedDeck
+    catalog: Iterable[Card], setup: DrawSetup, rules: Sequence[Any]
 ) -> dict[str, tuple[Any, ...]]:
-    """For each card the first set-aside rule that takes it: (kind, the rule's index, its
-    ``one_per`` field, whether a later rule could take copies it leaves); kind "all" takes
-    every copy, "count" some, "one_per" one per value; cards of no rule are absent."""
+    """For each card the first set-aside rule that takes its copies wherever they are: (kind,
+    the rule's index, its ``one_per`` field, whether a later rule could take copies it
+    leaves, the zones whose copies rules before it set aside); kind "all" takes every copy,
+    "count" some, "one_per" one per value, "pile" none; cards of no rule are absent."""
     from deckcheck.catalog.selectors import bind_selector
 
-    rules = _aside_rules(setup, loaded)
-    hits = _answers(list(catalog), [bind_selector(r.select, setup.catalog) for r in rules])
+    selectors = [bind_selector(r.select, setup.catalog) if r.select else _any for r in rules]
+    hits = _answers(list(catalog), selectors)
     roles: dict[str, tuple[Any, ...]] = {}
     for card_id, answers in hits.items():
+        zones: list[str] = []
         for i, (rule, selects) in enumerate(zip(rules, answers, strict=True)):
             if not selects:
+                continue
+            if rule.zone:
+                zones.append(rule.zone)
                 continue
             kind = "one_per" if rule.one_per else "count" if rule.count is not None else "all"
             # copies a partial rule leaves that a later rule could take: not stated
             later = sum(answers) > 1 and kind != "all"
-            roles[card_id] = (kind, i, rule.one_per, later)
+            roles[card_id] = (kind, i, rule.one_per, later or (bool(zones) and kind != "all"), ())
             break
+        else:
+            if zones:
+                roles[card_id] = ("pile", -1, "", False, tuple(zones))
     return roles
 
 
@@ -552,19 +409,6 @@ def _values(card: Card, field_name: str) -> list[str]:
     value = card.get(field_name)
     items = value if isinstance(value, list | tuple) else [] if value is None else [value]
     return list(dict.fromkeys(fold(str(v)) for v in items)) or [""]
-
-
-def _signatures(stated: Mapping[str, RuleConstraints]) -> dict[str, tuple[Any, ...]]:
-    """Each card's coefficients in every rule's rows: cards with the same are alike."""
-    sig: dict[str, list[tuple[int, int]]] = {}
-    r = 0
-    for rc in stated.values():
-        for c in rc.linear:
-            for name, k in c.terms.items():
-                if k:
-                    sig.setdefault(name, []).append((r, k))
-            r += 1
-    return {name: tuple(items) for name, items in sig.items()}
 
 
 # ------------------------------------------------------------------------------ the chances
@@ -737,22 +581,27 @@ def search(
         )
 
     # A legal deck within the limits, nearest first: the starting incumbent.
-    status, x, _ = p.solve(model.distance)
+    first = p.solve({DISTANCE: 1.0}, time_limit=MILP_TIME_LIMIT)
+    x = first.x
     if x is None:
-        why = "no legal deck is within the limits" if status == 2 else "the solver gave up"
+        why = (
+            "no legal deck is within the limits"
+            if first.status == INFEASIBLE
+            else "the solver gave up"
+        )
         return done(UNREACHABLE, values=None, more=[why]), setup, bound, query, procedure
     incumbent_x = x
     incumbent_mix = model.mix_of(x)
     # Bounds of each class's count and of the pile, from the relaxation.
     lows, highs = [], []
     for v in model.pile_var:
-        lo = p.solve({v: 1.0}, relax=True)[2]
-        hi = p.solve({v: 1.0}, relax=True, maximise=True)[2]
+        lo = p.solve(cost={v: 1.0}, relax=True).objective
+        hi = -p.solve(cost={v: -1.0}, relax=True).objective
         lows.append(math.ceil(lo - 1e-6))
         highs.append(math.floor(hi + 1e-6) if math.isfinite(hi) else 10**9)
     total = dict.fromkeys(model.pile_var, 1.0)
-    least = max(seen, math.ceil(p.solve(total, relax=True)[2] - 1e-6))
-    most_pile = p.solve(total, relax=True, maximise=True)[2]
+    least = max(seen, math.ceil(p.solve(cost=total, relax=True).objective - 1e-6))
+    most_pile = -p.solve(cost={v: -1.0 for v in total}, relax=True).objective
     most = math.floor(most_pile + 1e-6) if math.isfinite(most_pile) else 10**9
     origin = _origin(loaded, model, setup)
     candidates = _candidates(lows, highs, least, most, origin, changes)
@@ -765,18 +614,19 @@ def search(
     # dominate, so that a bound can skip the dominated ones.
     rank = _ranks(better)
     candidates.sort(key=lambda m: -sum(n * rank[g] for g, n in enumerate(m)))
-    best_x, best_mix = incumbent_x, incumbent_mix
+    best_x: Sequence[float] = incumbent_x
+    best_mix = incumbent_mix
     best_p = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
-    best_distance = _distance(model, best_x)
+    best_distance = model.deck.distance(best_x)
     scores: dict[tuple[int, ...], Fraction] = {}
     below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``best_p``
     simulated = unreachable = checked = 0
     stopped = False
 
-    def reach(mix: tuple[int, ...]) -> tuple[int, list[float] | None]:
+    def reach(mix: tuple[int, ...]) -> tuple[int, tuple[float, ...] | None, float]:
         fixed = {v: (float(n), float(n)) for v, n in zip(model.pile_var, mix, strict=True)}
-        status, x, _ = p.solve(model.distance, fixed)
-        return status, x
+        got = p.solve({DISTANCE: 1.0}, bounds=fixed, time_limit=MILP_TIME_LIMIT)
+        return got.status, got.x, got.objective
 
     # One pass, most promising mixes first. A mix that scores more than the best deck in hand
     # is asked of the solver at once, so that the best in hand rises early and the bound
@@ -799,7 +649,7 @@ def search(
             value < best_p or (value == best_p and _gap(mix, origin) >= best_distance)
         ):
             continue  # no better, and no nearer: a change moves one card of the pile at most
-        status, x = reach(mix)
+        status, x, nearest = reach(mix)
         checked += 1
         if x is None:
             if status == 2:
@@ -807,7 +657,7 @@ def search(
                 continue
             stopped = True  # the solver's own limit: this mix is unknown
             break
-        gone = _distance(model, x)
+        gone = round(nearest)  # the distance, which the solve minimised
         if best_p is None or value > best_p or gone < best_distance:
             best_x, best_mix, best_p, best_distance = x, mix, value, gone
     if progress is not None and not stopped:
@@ -841,10 +691,22 @@ def search(
             query,
             procedure,
         )
+    if state == OPTIMAL:
+        # among the decks of the best mix as near as the answer, the one the tie-breaks choose
+        fixed = {v: (float(n), float(n)) for v, n in zip(model.pile_var, best_mix, strict=True)}
+        tied = tie_broken(
+            model.deck,
+            Solved(HIGHS_OPTIMAL, tuple(best_x), float(best_distance)),
+            bounds=fixed,
+            time_limit=MILP_TIME_LIMIT,
+        )
+        if tied.x is not None:
+            best_x = settle(model.deck, tied.x)
     return (
         done(
             state,
             values=model.values(best_x),
+            cells=model.deck.values(best_x),
             mix=best_mix,
             probability=best_p,
             candidates=len(candidates),
@@ -854,7 +716,7 @@ def search(
             simulated=simulated,
             reached=checked - unreachable,
             gain_bound=gain,
-            distance=_distance(model, best_x),
+            distance=model.deck.distance(best_x),
             more=more,
         ),
         setup,
@@ -870,12 +732,6 @@ def relaxed_note() -> str:
         "the deck's card order decides which cards the rules set aside; the search allowed "
         "every order, and the deck written out scores less than the best order would"
     )
-
-
-def _distance(model: _Model, x: Sequence[float]) -> int:
-    values = model.values(x)
-    ids = set(values) | set(model.deck_counts)
-    return sum(abs(values.get(i, 0) - model.deck_counts.get(i, 0)) for i in ids)
 
 
 def _origin(loaded: LoadedDeck, model: _Model, setup: DrawSetup) -> tuple[int, ...]:
@@ -1018,71 +874,43 @@ def count_legality(
         for code in loaded.variant.rules
     }
     size = loaded.deck.size
-    p = _Programme()
+    p = Programme()
     card_var: dict[str, int] = {}
     fixed: dict[str, int] = {}
     for rc in stated.values():
         for card_id, n in rc.fixed.items():
             fixed[card_id] = min(fixed.get(card_id, n), n)
-    signature = _signatures(stated)
     cards = list(loaded.catalog)
     hits = _answers(cards, [matches])
-    groups: dict[tuple[Any, ...], list[str]] = {}
     for card in cards:
-        if card.id in fixed:
-            card_var[card.id] = p.var(fixed[card.id], fixed[card.id])
-        else:
-            groups.setdefault((signature.get(card.id, ()), hits[card.id]), []).append(card.id)
-    for members in groups.values():
-        v = p.var(0, size * len(members))
-        for i in members:
-            card_var[i] = v
+        only = fixed.get(card.id)
+        card_var[card.id] = p.var(only or 0, size if only is None else only)
     helper: dict[str, int] = {}
     for rc in stated.values():
         for h in rc.helpers:
             helper.setdefault(h.name, p.var(h.low, h.high if h.high is not None else size))
+
+    def resolve(name: str) -> dict[int, float]:
+        v = helper.get(name, card_var.get(name))
+        return {} if v is None else {v: 1.0}
+
     for rc in stated.values():
         for c in rc.linear:
-            _state(p, c, helper, card_var)
-    every = {v: 1.0 for v in set(card_var.values())}
+            p.state(c, resolve)
+    every = {v: 1.0 for v in card_var.values()}
     p.row(every, size, size)
     category = {card_var[c.id]: 1.0 for c in cards if hits[c.id][0]}
     count_var = p.var(0, size)
     p.row({**category, count_var: -1.0}, 0, 0)
     legal = {}
     for n in counts:
-        _, x, _ = p.solve({}, {count_var: (float(n), float(n))})
-        legal[n] = x is not None
+        got = p.solve(bounds={count_var: (float(n), float(n))})
+        legal[n] = got.x is not None
     nearest = None
     if want is not None:
         bounds = (
             {count_var: (float(want), float(size))} if upward else {count_var: (0.0, float(want))}
         )
-        _, x, value = p.solve({count_var: 1.0}, bounds, maximise=not upward)
-        nearest = None if x is None else round(value)
+        got = p.solve(cost={count_var: 1.0 if upward else -1.0}, bounds=bounds)
+        nearest = None if got.x is None else round(got.x[count_var])
     return CountLegality(size, legal, nearest, all(rc.exact for rc in stated.values()))
-
-
-def _state(
-    p: _Programme, c: Linear, helper: Mapping[str, int], card_var: Mapping[str, int]
-) -> None:
-    """One rule's constraint as rows (an indicator as a big-M row from the bounds)."""
-    terms: dict[int, float] = {}
-    for name, k in c.terms.items():
-        v = helper.get(name, card_var.get(name))
-        if v is not None and k:
-            terms[v] = float(k)
-    low = -math.inf if c.low is None else float(c.low)
-    high = math.inf if c.high is None else float(c.high)
-    if c.when is None or c.when not in helper:
-        p.row(terms, low, high)
-        return
-    least = sum(k * (p.lower[v] if k > 0 else p.upper[v]) for v, k in terms.items())
-    most = sum(k * (p.upper[v] if k > 0 else p.lower[v]) for v, k in terms.items())
-    h = helper[c.when]
-    if c.low is not None:
-        big = max(0.0, low - least)
-        p.row({**terms, h: -big}, low - big, math.inf)
-    if c.high is not None:
-        big = max(0.0, most - high)
-        p.row({**terms, h: big}, -math.inf, high + big)

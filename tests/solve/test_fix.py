@@ -60,7 +60,7 @@ def test_fix_makes_every_illegal_example_legal(path: Path, tmp_path: Path) -> No
     data = json.loads(result.stdout)
     assert data["status"] == "fixed" and data["proven_minimal"] is True
     assert data["validation"]["status"] == "legal"
-    assert data["distance"] == data["added"] + data["removed"]
+    assert data["distance"] == data["added"] + data["removed"] + data["moved"]
     # what was written reads back as a legal deck
     again = validate_loaded(load_deck(out))
     assert again.status is Status.LEGAL, again.violations
@@ -309,6 +309,9 @@ def test_a_rule_without_constraints_is_checked_on_the_answer(
     monkeypatch.setitem(game.rules, "dorn.hero", plain.check)  # type: ignore[union-attr]
     result = fix_deck(str(EXAMPLES / "dorn" / "illegal-monster-in-party.txt"))
     assert any("dorn.hero is checked on the answer only" in n for n in result.notes)
+    # the nearest deck the other rules allow breaks it: no legal deck is shown
+    assert result.status == "unreachable" and result.conflict == ("dorn.hero",)
+    assert "no legal deck found" in result.reasons[0]
 
 
 def test_validate_suggest() -> None:
@@ -335,22 +338,18 @@ def test_alike_cards_solved_as_one_variable_give_the_same_nearest_decks(
 ) -> None:
     """The solver sees alike cards (same part in every rule, same cost) as one variable; with
     every card on its own the nearest decks are exactly as far, and as legal."""
-    import deckcheck.solve.nearest as fix_module
+    from deckcheck.solve.programme import Programme, deck_programme
 
     # Unmerged, STCCG's solve costs about a second: one of its examples is enough.
     chosen = [p for p in ILLEGAL if p.parent.name != "stccg-1e" or p.name == "illegal-size.txt"]
     merged = {path: fix_deck(str(path)) for path in chosen}
-    groups = fix_module._alike_columns
-    sizes: list[int] = []
-
-    def singletons(matrix, cost, lb):  # type: ignore[no-untyped-def]
-        sizes.append(len(groups(matrix, cost, lb)))
-        return [[col] for col in range(matrix.shape[1])]
-
-    monkeypatch.setattr(fix_module, "_alike_columns", singletons)
+    monkeypatch.setattr(Programme, "merge", False)
     for path, answer in merged.items():
         alone = fix_deck(str(path))
         assert (answer.status, answer.distance) == (alone.status, alone.distance), path
         assert answer.proven == alone.proven, path
-    # Merging happened: STCCG's catalog is far fewer groups than cards.
+    monkeypatch.setattr(Programme, "merge", True)
+    # Merging happens: STCCG's catalog, in three zones, is far fewer groups than cards.
+    stccg = deck_programme(load_deck(EXAMPLES / "stccg-1e" / "illegal-size.txt"))
+    sizes = [stccg.programme.size()]
     assert min(sizes) < 1000

@@ -1,4 +1,4 @@
-"""What fix and optimize share (solve.changes, export.inplace.AnswerTarget): the deck a solver's
+"""What fix and optimize share (solve.changes, inplace.edit.AnswerTarget): the deck a solver's
 new counts make, the changes and their JSON, and where an answer may go. No solver runs here."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from deckcheck.analysis.odds import TurnRow
 from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
+from deckcheck.inplace.edit import NOWHERE, AnswerTarget, Written
 from deckcheck.solve.changes import answer_deck
 from deckcheck.solve.nearest import FixResult
 
@@ -28,7 +28,9 @@ def test_answer_deck_keeps_the_lines_and_lists_the_changes(loaded: LoadedDeck) -
     twice = next(i for i, n in counts.items() if n == 2)
     new = next(c.id for c in loaded.catalog if c.id not in counts)
     values = {**counts, twice: 1, new: 3}
-    deck, changes = answer_deck(loaded, values, [new])
+    made = answer_deck(loaded, {(i, None): n for i, n in values.items()}, [new])
+    deck, changes = made.deck, made.changes
+    assert made.moved == ()
     assert deck.counts() == {i: n for i, n in values.items() if n}
     # the deck's own lines in their order, the new card last
     assert [e.card.id for e in deck][:-1] == [e.card.id for e in loaded.deck]
@@ -45,11 +47,15 @@ def test_a_result_counts_its_changes_and_says_where_its_answer_went(
     counts = dict(loaded.deck.counts())
     twice = next(i for i, n in counts.items() if n == 2)
     new = next(c.id for c in loaded.catalog if c.id not in counts)
-    _, changes = answer_deck(loaded, {**counts, twice: 0, new: 1}, [new])
+    values = {**counts, twice: 0, new: 1}
+    made = answer_deck(loaded, {(i, None): n for i, n in values.items()}, [new])
+    changes = made.changes
     report = validate_loaded(loaded)
-    result = FixResult("d.txt", "ren-dhark", "custom", "fixed", report, changes, True, report)
+    result = FixResult(
+        "d.txt", "ren-dhark", "custom", "fixed", report, changes, True, report, edits=made.edits
+    )
     assert (result.distance, result.added, result.removed) == (3, 1, 2)
-    assert result.moves == ((changes[0].card, -2), (changes[1].card, 1))
+    assert result.moves == ((changes[0].card, -2, None), (changes[1].card, 1, None))
     assert (result.text, result.written_to, result.backup) == (None, None, None)
     data = result.to_json()
     assert list(data)[:10] == [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
@@ -14,8 +14,15 @@ from deckcheck.core.text import fold, plural
 from deckcheck.core.violations import Violation, error, undecided, warning
 from deckcheck.games.base import CodeRule, Variant, warnings_only
 from deckcheck.games.limits import Amount
-from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
-from deckcheck.games.setaside import SetAside, set_aside
+from deckcheck.games.linear import (
+    Helper,
+    Linear,
+    RuleConstraints,
+    either,
+    in_zone,
+    terms,
+)
+from deckcheck.games.setaside import SetAside, bound_rules, placement, set_aside, taken
 from deckcheck.games.spec import SetAsideModel, checked
 
 
@@ -614,48 +621,76 @@ def side_decks(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Viola
                 )
 
 
+def _stated_rules(variant: Variant) -> tuple[SetAsideModel, ...]:
+    """The set-aside rules the constraints are stated for: as the model passes them (for a
+    deck that places its cards, or one that does not: :func:`placement`); a list holding both
+    kinds is read as for a deck that does not."""
+    rules = _format_rules(variant)
+    if any(r.zone for r in rules) and any(r.fallback for r in rules):
+        return placement(rules, placed=False)
+    return rules
+
+
 def _seed_terms(
     code: str, catalog: Catalog, variant: Variant
-) -> tuple[dict[str, int], list[Linear], list[Helper], bool]:
-    """The seed deck of a deck placed by type as a linear expression: (coefficients, the
-    helpers' links, the helpers, exact). Each card of a whole-copy rule counts 1; an Outpost
-    (a ``one_per`` rule) counts through :func:`_one_per_terms` (one copy of each affiliation
-    is seeded, the rest drawn)."""
+) -> tuple[dict[str, int], list[Linear], list[Helper], bool, dict[str, Card]]:
+    """The seed deck as a linear expression: (coefficients, the helpers' links, the helpers,
+    exact, the card each coefficient counts). A card a rule takes whole counts 1 a copy; a
+    card whose copies the file's seed zones hold counts those zones' copies (:func:`in_zone`);
+    an Outpost placed by type (a ``one_per`` rule) counts through :func:`_one_per_terms` (one
+    copy of each affiliation is seeded, the rest drawn). Missions are a pile of their own."""
     mission = variant.param("mission_type")
-    rules = [r for r in _format_rules(variant) if r.fallback]
-    selectors = [(r, bind_selector(r.select, catalog) if r.select else None) for r in rules]
+    rules = bound_rules(_stated_rules(variant), catalog)
     coefficient: dict[str, int] = {}
+    owners: dict[str, Card] = {}
     picks: list[tuple[Card, str]] = []
     exact = True
     for card in catalog:
         if card.has_type(mission):
             continue
-        rule = next((r for r, s in selectors if s is None or s(card)), None)
-        if rule is None or rule.count == 0:
-            continue  # drawn (a rule taking no copies pins a card to the draw deck)
-        if rule.count is not None:
+        shape = taken(card, rules)
+        if shape.partial or (shape.one_per and shape.zones):
             exact = False  # "at most N copies" is not stated here: checked on the answer
-        elif rule.one_per:
-            picks.append((card, rule.one_per))
-        else:
+        elif shape.whole:
             coefficient[card.id] = 1
+            owners[card.id] = card
+            continue
+        for zone in shape.zones:
+            name = in_zone(card.id, zone)
+            coefficient[name] = 1
+            owners[name] = card
+        if shape.one_per:
+            picks.append((card, shape.one_per))
     seeded, linear, helpers, whole = _one_per_terms(code, picks)
     for name, k in seeded.items():
         coefficient[name] = coefficient.get(name, 0) + k
-    return coefficient, linear, helpers, exact and whole
+    return coefficient, linear, helpers, exact and whole, owners
+
+
+def _of_cards(
+    seed: Mapping[str, int], owners: Mapping[str, Card], keep: Callable[[Card], bool]
+) -> dict[str, int]:
+    """The terms of the seed expression that count copies of cards ``keep`` accepts
+    (``owners``: the card each term counts)."""
+    return {name: k for name, k in seed.items() if name in owners and keep(owners[name])}
 
 
 def seed_max_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
-    """stccg.seed-max as constraints (cards placed by type): seed deck <= max_seed."""
-    seed, linear, helpers, exact = _seed_terms("stccg.seed-max", catalog, variant)
+    """stccg.seed-max as constraints: seed deck <= max_seed; and the seeded cards of
+    ``seeded_draw_types`` at most ``max_seeded_draw_types`` where the variant limits them."""
+    seed, linear, helpers, exact, owners = _seed_terms("stccg.seed-max", catalog, variant)
     linear.append(Linear(seed, None, variant.param("max_seed")))
+    kinds = variant.params.get("seeded_draw_types")
+    if kinds:
+        odd = _of_cards(seed, owners, lambda c: any(c.has_type(k) for k in kinds))
+        linear.append(Linear(odd, None, variant.param("max_seeded_draw_types")))
     return RuleConstraints("stccg.seed-max", tuple(linear), tuple(helpers), exact=exact)
 
 
 def draw_min_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
-    """stccg.draw-min as constraints (cards placed by type): every card that is not a mission
-    counts 1, minus the seed deck's expression, at least min_draw."""
-    seed, linear, helpers, exact = _seed_terms("stccg.draw-min", catalog, variant)
+    """stccg.draw-min as constraints: every card that is not a mission counts 1, minus the
+    seed deck's expression, at least min_draw."""
+    seed, linear, helpers, exact, _ = _seed_terms("stccg.draw-min", catalog, variant)
     mission = variant.param("mission_type")
     draw = {c.id: 1 for c in catalog if not c.has_type(mission)}
     for name, k in seed.items():
@@ -665,18 +700,26 @@ def draw_min_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
 
 
 def reporting_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
-    """stccg.reporting as constraints: at least one Outpost or Headquarters (placed by type,
-    every facility is seeded, and one copy of each Outpost's affiliation)."""
+    """stccg.reporting as constraints: at least one Outpost or Headquarters seeded. Placed by
+    type every facility is seeded, and one copy of each Outpost's affiliation: any copy will
+    do; a file's seed zones hold the seeded ones."""
+    if any(r.zone for r in _stated_rules(variant)):
+        seed, linear, helpers, exact, owners = _seed_terms("stccg.reporting", catalog, variant)
+        linear.append(Linear(_of_cards(seed, owners, lambda c: _reporting(c, variant)), 1))
+        return RuleConstraints("stccg.reporting", tuple(linear), tuple(helpers), exact=exact)
     ids = [c.id for c in catalog if _reporting(c, variant)]
     return RuleConstraints("stccg.reporting", (Linear(terms(ids), 1),))
 
 
 def one_outpost_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
-    """stccg.one-outpost as constraints (placed by type): the Outpost helpers of the seed
-    expression, exactly ``outposts_seeded`` of them 1."""
-    seed, linear, helpers, exact = _seed_terms("stccg.one-outpost", catalog, variant)
+    """stccg.one-outpost as constraints: the seeded Outposts of the seed expression (the
+    Outpost helpers placed by type, the Outposts of the file's seed zones), exactly
+    ``outposts_seeded`` of them."""
+    seed, linear, helpers, exact, owners = _seed_terms("stccg.one-outpost", catalog, variant)
     names = {h.name for h in helpers}
+    outpost = variant.param("outpost_type")
     seeded = {name: k for name, k in seed.items() if name in names}
+    seeded.update(_of_cards(seed, owners, lambda c: c.has_type(outpost)))
     want = variant.param("outposts_seeded")
     linear.append(Linear(seeded, want, want))
     return RuleConstraints("stccg.one-outpost", tuple(linear), tuple(helpers), exact=exact)

@@ -1,0 +1,196 @@
+"""Among equally good answers (as near, for ``fix``; as near and as likely, for
+``optimize``), the one a player would choose: a second objective solved exactly like the
+first, the first held at its best. In order: cards matching ``--prefer``; no new warning;
+cards of the deck's own side (the affiliation, colour or faction most of its cards carry);
+more copies of the deck's own cards rather than new cards (and, among alike new cards, one
+card's copies before another's); each new card in the zone the game puts it."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.catalog.model import Card
+from deckcheck.core.text import fold
+from deckcheck.core.violations import Severity
+from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.verdict import validate_loaded
+from deckcheck.solve.changes import answer_deck
+from deckcheck.solve.programme import DISTANCE, OPTIMAL, DeckProgramme, Solved
+
+WARNING_ROUNDS = 4
+"""Solves spent steering clear of cards whose addition brings a new warning."""
+
+
+def side_values(loaded: LoadedDeck) -> dict[str, str]:
+    """Field -> the value most of the deck's cards carry, for each field the game names a
+    card's side by (an affiliation, a colour); a field no card carries is left out."""
+    out: dict[str, str] = {}
+    for name in loaded.game.spec.game.side_fields:
+        tally: Counter[str] = Counter()
+        for e in loaded.deck.entries:
+            for value in _field_values(e.card, name):
+                tally[value] += e.count
+        if tally:
+            out[name] = min(tally.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    return out
+
+
+def _field_values(card: Card, name: str) -> set[str]:
+    value = card.get(name)
+    items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+    return {fold(str(v)) for v in items if str(v)}
+
+
+def off_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
+    """Whether a card carries a side field without the deck's own value of it (a Vulcan
+    Outpost in a Federation deck); a card without the field is on no side."""
+    own = side_values(loaded)
+
+    def off(card: Card) -> bool:
+        for name, value in own.items():
+            values = _field_values(card, name)
+            if values and value not in values:
+                return True
+        return False
+
+    return off
+
+
+def tie_breaks(
+    model: DeckProgramme,
+    preferred: Callable[[Card], bool] | None,
+    penalised: set[str],
+    new_only: bool = True,
+) -> list[tuple[str, float]]:
+    """The objectives that break a tie among equally good answers, in order, declared on the
+    model: ``--prefer`` (most copies), new warnings (cards in ``penalised``), cards off the
+    deck's side, new cards (fewest copies). (name, factor) each."""
+    p = model.programme
+    cards = {c.id: c for c in model.loaded.catalog}
+    own = {card_id for card_id, _ in model.held}
+    off = off_side(model.loaded)
+    order: list[tuple[str, float]] = []
+
+    def weigh(name: str, factor: float, chosen: Callable[[str], bool]) -> None:
+        terms = {v: 1.0 for i, mine in model.by_card.items() if chosen(i) for v in mine}
+        p.weigh(name, terms)
+        if terms:
+            order.append((name, factor))
+
+    if preferred is not None:
+        weigh("prefer", -1.0, lambda i: bool(preferred(cards[i])))
+    weigh("warning", 1.0, lambda i: i in penalised and i not in own)
+    weigh("off-side", 1.0, lambda i: i not in own and off(cards[i]))
+    weigh("new", 1.0, lambda i: i not in own)
+    # copies of the deck's own cards gained where the game would not put them (a move to
+    # the mission zone of a card the game seeds): the deck's cards only, new ones are settled
+    where = _placed_zones(model)
+    misplaced = {v: 1.0 for (i, zone), v in model.gained.items() if zone != where.get(i, zone)}
+    p.weigh("placed", misplaced)
+    if misplaced:
+        order.append(("placed", 1.0))
+    return order
+
+
+def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
+    """The zone the game puts each card of the deck in (where the game places cards)."""
+    place = model.loaded.game.place
+    if place is None or len(model.zones) < 2:
+        return {}
+    out: dict[str, str | None] = {}
+    for card_id in {i for i, _ in model.held}:
+        card = model.loaded.catalog.by_id(card_id)
+        if card is not None:
+            one = Deck("one", model.loaded.game.id, model.variant.name, (DeckEntry(card, 1),))
+            out[card_id] = next((e.zone for e in place(one).entries), None)
+    return out
+
+
+def lexicographic(
+    model: DeckProgramme, first: Solved, order: Sequence[tuple[str, float]], **kw: Any
+) -> Solved:
+    """Among the solutions as good as ``first`` on the distance, the best on each objective of
+    ``order`` in turn, each held at its best for the next (a solve that fails keeps the
+    last)."""
+    p = model.programme
+    held = [(DISTANCE, -math.inf, float(round(first.objective)))]
+    best = first
+    for name, factor in order:
+        got = p.solve({name: factor}, held=held, **kw)
+        if got.status != OPTIMAL or got.x is None:
+            break
+        best = got
+        value = round(got.objective / factor)
+        held.append((name, float(value), math.inf) if factor < 0 else (name, -math.inf, value))
+    return best
+
+
+def settle(model: DeckProgramme, x: Sequence[float]) -> list[float]:
+    """The solution with each new card's copies in the zone the game puts the card, where
+    that zone is alike to the one the solver chose (a mission among the missions)."""
+    place = model.loaded.game.place
+    out = list(x)
+    if place is None:
+        return out
+    own = {card_id for card_id, _ in model.held}
+    cards = {c.id: c for c in model.loaded.catalog}
+    by_card: dict[str, dict[str | None, int]] = {}
+    for (card_id, zone), v in model.cells.items():
+        if card_id not in own and round(out[v]):
+            by_card.setdefault(card_id, {})[zone] = v
+    for card_id, used in by_card.items():
+        n = sum(round(out[v]) for v in used.values())
+        deck = Deck(
+            "new", model.loaded.game.id, model.variant.name, (DeckEntry(cards[card_id], n),)
+        )
+        placed = place(deck)
+        zone = next((e.zone for e in placed.entries), None)
+        target = model.cells.get((card_id, zone))
+        if target is None:
+            continue
+        for v in used.values():
+            if v != target and model.programme.alike(v, target):
+                out[target] += out[v]
+                out[v] = 0.0
+    return out
+
+
+def tie_broken(
+    model: DeckProgramme,
+    first: Solved,
+    preferred: Callable[[Card], bool] | None = None,
+    **kw: Any,
+) -> Solved:
+    """Among the nearest decks, the one the tie-breaks choose; cards whose addition brings a
+    warning the deck did not have are learnt from the answers and steered clear of."""
+    loaded = model.loaded
+    had = {(v.code, c) for v in validate_loaded(loaded).violations for c in v.cards}
+    penalised: set[str] = set()
+    best = first
+    order = tie_breaks(model, preferred, penalised)
+    for _ in range(WARNING_ROUNDS):
+        best = lexicographic(model, first, order, **kw)
+        assert best.x is not None
+        totals = model.totals(best.x)
+        added = {i for i, n in totals.items() if n > loaded.deck.counts().get(i, 0)}
+        cells = model.values(settle(model, best.x))
+        default = next((z.name for z in loaded.game.zones if z.counted), None)
+        deck = answer_deck(loaded, cells, sorted(added), default).deck
+        report = validate_loaded(dataclasses.replace(loaded, deck=deck))
+        blamed = {
+            card_id
+            for v in report.violations
+            if v.severity is Severity.WARNING
+            for card_id in v.cards
+            if card_id in added and (v.code, card_id) not in had
+        } - penalised
+        if not blamed:
+            break
+        penalised |= blamed
+        order = tie_breaks(model, preferred, penalised)
+    return best
