@@ -61,9 +61,10 @@ def any_of_odds(setup: DrawSetup, conditions: Sequence[str], options: OddsOption
     index = {c: i for i, c in enumerate(flat)}
     any_of = tuple(tuple(index[c] for c in term) for term in terms)
     rep = compute_any_of(setup, flat, any_of, options)
-    note = (
-        f"either-or: the chance that one of {len(terms)} alternatives holds in full, "
+    note = f"either-or: the chance that one of {len(terms)} alternatives holds in full, " + (
         "asked as one question (a mulligan or look-ahead choice is made for the whole of it)"
+        if rep.mulligan == options.mulligan
+        else "asked as one question"
     )
     return dataclasses.replace(
         rep,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import field
+from dataclasses import field, replace
 from typing import Final, Literal, Protocol, cast
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
@@ -592,8 +592,19 @@ def compute_any_of(
     try:
         answer = solve(bound.problem, procedure, query, _policy(options), mode=Mode.EXACT)
     except Intractable as exc:
-        why = f"an | question is answered only where exact maths reaches ({exc})"
-        raise UsageError(why) from None
+        if options.mulligan != "rules" or setup.mulligan is None:
+            why = f"an | question is answered only where exact maths reaches ({exc})"
+            raise UsageError(why) from None
+        # The choice made for the whole question is what is out of reach; the plain draw of
+        # the same question still is exact, and a figure without the mulligan, said to be
+        # one, serves better than none.
+        plain = replace(options, mulligan="none")
+        report = compute_any_of(setup, condition_texts, any_of, plain)
+        why = (
+            "the mulligan is left out: choosing it for this either-or question is beyond "
+            f"exact reach ({exc}); the figure is the plain draw's"
+        )
+        return replace(report, assumptions=(*report.assumptions, why))
     return _report(setup, bound, options, seen, answer)
 
 
