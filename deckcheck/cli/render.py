@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from deckcheck.cli.fit import bullet
 from deckcheck.core.result import Json, Result, WithErrors
@@ -198,7 +198,7 @@ _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.U
 
 
 F = TypeVar("F", bound=Callable[..., None])
-_SHOWN: dict[str, Callable[[Any], None]] = {}
+_SHOWN: dict[str, Callable[..., None]] = {}
 
 
 def renders(human: F) -> F:
@@ -207,6 +207,29 @@ def renders(human: F) -> F:
     assert isinstance(kind, str) and kind not in _SHOWN, kind
     _SHOWN[kind] = human
     return human
+
+
+@frozen
+class Verbose:
+    """A result shown in full (``--verbose``): its renderer is called with ``verbose=True``;
+    its JSON and exit code are the result's."""
+
+    result: Result
+
+    @property
+    def exit_code(self) -> int:
+        """The result's."""
+        return self.result.exit_code
+
+    def to_json(self) -> Json:
+        """The result's."""
+        return self.result.to_json()
+
+
+@renders
+def verbose(shown: Verbose) -> None:
+    """The shown result's own renderer, with ``verbose=True``."""
+    _SHOWN[type(shown.result).__name__](shown.result, verbose=True)
 
 
 def show(result: Result, json_out: bool = False) -> int:
@@ -525,29 +548,6 @@ lists them all)."""
 CONTENDERS_SHOWN = 2
 """Decks named in a row of the ``owned`` acquire table before "…+N more" (--verbose and --json
 list them all)."""
-
-
-@frozen
-class OwnedListed:
-    """An ``owned`` answer shown with every deck contending for each card (``--verbose``); its
-    JSON and exit code are the answer's."""
-
-    report: OwnedReport
-
-    @property
-    def exit_code(self) -> int:
-        """The answer's."""
-        return self.report.exit_code
-
-    def to_json(self) -> Json:
-        """The answer's."""
-        return self.report.to_json()
-
-
-@renders
-def owned_listed(result: OwnedListed) -> None:
-    """:func:`owned` with every contending deck named (``--verbose``)."""
-    owned(result.report, verbose=True)
 
 
 @frozen
@@ -1189,29 +1189,6 @@ def _percent(p: float) -> str:
         return f"{p:.2e}"
     places = len(digits(p, 4).partition(".")[2]) - 2  # as many as the fraction needs
     return f"{100 * p:.{places}f} %"
-
-
-@frozen
-class Listed:
-    """An odds report shown with every card set aside listed (``--verbose``); its JSON and
-    exit code are the report's."""
-
-    report: OddsReport
-
-    @property
-    def exit_code(self) -> int:
-        """The report's."""
-        return self.report.exit_code
-
-    def to_json(self) -> Json:
-        """The report's."""
-        return self.report.to_json()
-
-
-@renders
-def listed(result: Listed) -> None:
-    """:func:`odds` with every card set aside listed (``--verbose``)."""
-    odds(result.report, verbose=True)
 
 
 @renders
