@@ -771,7 +771,7 @@ def _plain_block(block: Styled | Layout, width: int) -> str:
     """A line wrapped at ``width`` (its later lines indented), or a table as plain lines."""
     import textwrap
 
-    from deckcheck.cli.fit import cells, wrap
+    from deckcheck.cli.fit import cells, joined, row_lines, wrap
 
     if not block or not isinstance(block[0], _Column):
         text = "".join(part for part, _ in block)  # type: ignore[misc]
@@ -790,6 +790,7 @@ def _plain_block(block: Styled | Layout, width: int) -> str:
     for i, c in enumerate(columns):
         if c.wraps:
             widths[i] = min(widths[i], max(_least(c), width - fixed - 2 * (len(columns) - 1)))
+    right = [c.right for c in columns]
     out: list[str] = []
     for r in range(len(columns[0].cells) + 1):
         parts = [
@@ -798,13 +799,7 @@ def _plain_block(block: Styled | Layout, width: int) -> str:
             else [c.cells[r - 1] if r else c.heading]
             for c, w in zip(columns, widths, strict=True)
         ]
-        for depth in range(max(len(p) for p in parts)):
-            line = []
-            for c, w, p in zip(columns, widths, parts, strict=True):
-                text = p[depth] if depth < len(p) else ""
-                pad = " " * (w - cells(text))
-                line.append(pad + text if c.right else text + pad)
-            out.append("  ".join(line).rstrip())
+        out += [joined(line) for line in row_lines(parts, widths, right)]
     return "\n".join(out) + "\n"
 
 
