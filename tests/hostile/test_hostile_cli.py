@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, TESTS, run_cli, run_module
+from conftest import Finished as Outcome
 
 from deckcheck.core.text import Suggester
 from deckcheck.decks import resolve
@@ -44,19 +45,6 @@ def squash(text: str) -> str:
     return "".join(text.split())
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one run printed and returned."""
-
-    code: int
-    stdout: str
-    stderr: str
-
-    @property
-    def text(self) -> str:
-        return self.stdout + "\n" + self.stderr
-
-
 def cli(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
     """Run ``deckcheck ARGS`` in process (no traceback, no exception but SystemExit)."""
     result = run_cli(args, stdin)
@@ -65,8 +53,7 @@ def cli(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
 
 def run_subprocess(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
     """Run ``python -m deckcheck ARGS`` under the watchdog (a hang fails the test)."""
-    done = run_module(args, stdin)
-    return Outcome(done.code, done.stdout, done.stderr)
+    return run_module(args, stdin)
 
 
 def assert_clean(out: Outcome) -> None:
