@@ -238,8 +238,10 @@ def show(result: Result, json_out: bool = False) -> int:
     to end with."""
     if json_out:
         emit_json(result.to_json())
-        if isinstance(result, WithErrors):
-            for problem in result.errors:
+        # A result shown in full carries its errors in the result it wraps.
+        inner = result.result if isinstance(result, Verbose) else result
+        if isinstance(inner, WithErrors):
+            for problem in inner.errors:
                 error(problem)
     else:
         _SHOWN[type(result).__name__](result)
