@@ -65,10 +65,12 @@ def load_deck(deck: str | Path, context: Context = NO_CONTEXT) -> LoadedDeck:
 
 
 def owned_copies(path: str | Path, game: Game, context: Context) -> dict[str, int]:
-    """A collection file's copies by card id (``--owned``: read as a deck of ``game``, with the
-    context's overlays)."""
-    collection = load_deck(path, Context(context.overlays, game.id))
-    return dict(collection.deck.counts())
+    """``--owned FILE``: the copies of ``game``'s cards a collection holds, by card id (read as
+    ``owned`` and ``--collection`` read it: a deck list, several games, products), with the
+    context's overlays."""
+    from deckcheck.decks.collection import read_collection
+
+    return read_collection(path, Context(context.overlays)).by_id(game.id)
 
 
 def deck_or_owned(loaded: LoadedDeck, owned: Mapping[str, int]) -> dict[str, int]:
