@@ -207,7 +207,7 @@ def nearest_legal(
         by_id = {c.id: c for c in loaded.catalog}
         deck = dataclasses.replace(deck, entries=tuple(DeckEntry(by_id[i], 1) for i in order))
     report = validate_loaded(dataclasses.replace(loaded, deck=deck))
-    notes = list(unstated)
+    notes = list(unstated) + model.notes
     notes += [f"{code}: {rc.note}" for code, rc in stated.items() if rc.note and rc.exact]
     if order and [c.id for c in deck.sequence()] != [c.id for c in loaded.deck.sequence()]:
         notes.append(

@@ -702,6 +702,7 @@ def search(
         )
         if tied.x is not None:
             best_x = settle(model.deck, tied.x)
+        more += model.deck.notes
     return (
         done(
             state,

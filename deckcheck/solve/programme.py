@@ -352,6 +352,8 @@ class DeckProgramme:
     by_card: dict[str, list[int]] = field(default_factory=dict)
     zoned: dict[str, dict[tuple[str, str | None], int]] = field(default_factory=dict)
     gained: dict[tuple[str, str | None], int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """What the tie-breaks could not prove (a warning rule stated by trial only)."""
 
     def copies(self, card_id: str) -> Terms:
         """The variables of a card's copies in every zone."""

@@ -19,11 +19,13 @@ from deckcheck.core.text import fold
 from deckcheck.core.violations import Severity
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.base import clean_name
 from deckcheck.solve.changes import answer_deck
 from deckcheck.solve.programme import DISTANCE, OPTIMAL, DeckProgramme, Solved
 
 WARNING_ROUNDS = 4
-"""Solves spent steering clear of cards whose addition brings a new warning."""
+"""Solves spent steering clear of cards whose addition brings a new warning of a rule that
+cannot state its clean form (see :func:`warning_helpers`)."""
 
 
 def side_values(loaded: LoadedDeck) -> dict[str, str]:
@@ -61,6 +63,36 @@ def off_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
     return off
 
 
+def warning_helpers(model: DeckProgramme) -> dict[str, int]:
+    """Rule code -> the 0/1 variable that is 1 only where the answer has no warning of that
+    rule, for each warning rule that states its clean form (``Game.clean``) and warns nothing
+    of the deck itself: stated on the model once, so that the answer's new warnings are a
+    sum to minimise exactly."""
+    loaded = model.loaded
+    p = model.programme
+    had = {v.code for v in validate_loaded(loaded).violations if v.severity is Severity.WARNING}
+    out: dict[str, int] = {}
+    for code in loaded.variant.rules:
+        name = clean_name(code)
+        if name in model.helpers:
+            out[code] = model.helpers[name]
+            continue
+        if code in had:
+            continue
+        rc = loaded.game.clean(code, loaded.catalog, model.variant)
+        if rc is None:
+            continue
+        total = float(model.cap * max(1, len(model.cells)))
+        for h in rc.helpers:
+            if h.name not in model.helpers:
+                top = float(h.high) if h.high is not None else total
+                model.helpers[h.name] = p.var(h.low, top)
+        for c in rc.linear:
+            p.state(c, model.resolve, f"{code} (warning)")
+        out[code] = model.helpers[name]
+    return out
+
+
 def tie_breaks(
     model: DeckProgramme,
     preferred: Callable[[Card], bool] | None,
@@ -84,8 +116,24 @@ def tie_breaks(
 
     if preferred is not None:
         weigh("prefer", -1.0, lambda i: bool(preferred(cards[i])))
+    clean = warning_helpers(model)
+    if clean:
+        p.weigh("new warnings", dict.fromkeys(clean.values(), -1.0))
+        order.append(("new warnings", 1.0))
     weigh("warning", 1.0, lambda i: i in penalised and i not in own)
     weigh("off-side", 1.0, lambda i: i not in own and off(cards[i]))
+    # copies of the deck's own cards the answer holds no more (a move keeps its copy)
+    if "lost" not in p.weights:
+        lost: dict[int, float] = {}
+        for card_id, n in model.loaded.deck.counts().items():
+            mine = model.by_card.get(card_id)
+            if mine:
+                short = p.var(0, math.inf, integer=False)
+                p.row({**dict.fromkeys(mine, 1.0), short: 1.0}, n, math.inf)
+                lost[short] = 1.0
+        p.weigh("lost", lost)
+    if p.weights["lost"]:
+        order.append(("lost", 1.0))
     weigh("new", 1.0, lambda i: i not in own)
     # copies of the deck's own cards gained where the game would not put them (a move to
     # the mission zone of a card the game seeds): the deck's cards only, new ones are settled
@@ -166,13 +214,17 @@ def tie_broken(
     preferred: Callable[[Card], bool] | None = None,
     **kw: Any,
 ) -> Solved:
-    """Among the nearest decks, the one the tie-breaks choose; cards whose addition brings a
-    warning the deck did not have are learnt from the answers and steered clear of."""
+    """Among the nearest decks, the one the tie-breaks choose. New warnings are minimised
+    exactly for the rules that state their clean form; for any other warning rule, cards
+    whose addition brings a new warning are learnt from the answers and steered clear of (and
+    the model's notes say that this tie-break is not proven)."""
     loaded = model.loaded
     had = {(v.code, c) for v in validate_loaded(loaded).violations for c in v.cards}
     penalised: set[str] = set()
     best = first
     order = tie_breaks(model, preferred, penalised)
+    exact = warning_helpers(model)
+    trial: set[str] = set()
     for _ in range(WARNING_ROUNDS):
         best = lexicographic(model, first, order, **kw)
         assert best.x is not None
@@ -182,15 +234,37 @@ def tie_broken(
         default = next((z.name for z in loaded.game.zones if z.counted), None)
         deck = answer_deck(loaded, cells, sorted(added), default).deck
         report = validate_loaded(dataclasses.replace(loaded, deck=deck))
+        new = [
+            v
+            for v in report.violations
+            if v.severity is Severity.WARNING and v.code not in {c for c, _ in had}
+        ]
+        wrong = {v.code for v in new if v.code in exact and round(best.x[exact[v.code]])}
+        for code in sorted(wrong):  # the clean form said none, the check found one
+            note = f"{code}: its stated form missed a warning: not proven the fewest"
+            if note not in model.notes:
+                model.notes.append(note)
         blamed = {
             card_id
             for v in report.violations
-            if v.severity is Severity.WARNING
+            if v.severity is Severity.WARNING and v.code not in exact
             for card_id in v.cards
             if card_id in added and (v.code, card_id) not in had
         } - penalised
+        trial |= {
+            v.code
+            for v in report.violations
+            if v.severity is Severity.WARNING and v.code not in exact and v.cards
+        } - {c for c, _ in had}
         if not blamed:
             break
         penalised |= blamed
         order = tie_breaks(model, preferred, penalised)
+    for code in sorted(trial):
+        note = (
+            f"{code}: a warning rule not stated as constraints; its new warnings were "
+            "steered clear of by trial, not proven the fewest"
+        )
+        if note not in model.notes:
+            model.notes.append(note)
     return best
