@@ -135,6 +135,10 @@ def tie_breaks(
     if p.weights["lost"]:
         order.append(("lost", 1.0))
     weigh("new", 1.0, lambda i: i not in own)
+    if "distinct" not in p.weights:
+        p.weigh("distinct", distinct_new(model))
+    if p.weights["distinct"]:
+        order.append(("distinct", 1.0))
     # copies of the deck's own cards gained where the game would not put them (a move to
     # the mission zone of a card the game seeds): the deck's cards only, new ones are settled
     where = _placed_zones(model)
@@ -143,6 +147,41 @@ def tie_breaks(
     if misplaced:
         order.append(("placed", 1.0))
     return order
+
+
+def distinct_new(model: DeckProgramme) -> dict[int, float]:
+    """Variables counting the distinct new cards an answer holds, stated on the model: new
+    cards whose variables the solver sees as one (alike in every zone, with the same bounds)
+    form a class, and a whole ``k`` of the class with ``copies in zone z <= k * bound`` for
+    each zone counts its cards exactly (the copies are shared out one card after another,
+    each to its bound, see :meth:`Programme.solve`, so ``k`` at its least is how many are
+    used). A class keeps its variables alike, so the solver's work stays as it was."""
+    p = model.programme
+    own = {card_id for card_id, _ in model.held}
+    of = p.merged_with()
+    _, upper = p.limits()
+    classes: dict[tuple[tuple[str | None, int, float], ...], list[str]] = {}
+    for card_id, cells in model.zoned.items():
+        if card_id in own:
+            continue
+        key = tuple(
+            (zone, int(of[v]), float(upper[v]))
+            for (_, zone), v in sorted(cells.items(), key=lambda kv: str(kv[0][1]))
+        )
+        if all(u <= 0 for _, _, u in key):
+            continue  # no answer holds it
+        classes.setdefault(key, []).append(card_id)
+    weights: dict[int, float] = {}
+    for key, cards in classes.items():
+        k = p.var(0, len(cards))
+        for zone, _, bound in key:
+            if bound <= 0:
+                continue
+            row = {model.zoned[i][(i, zone)]: 1.0 for i in cards}
+            row[k] = -bound
+            p.row(row, -math.inf, 0)
+        weights[k] = 1.0
+    return weights
 
 
 def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:

@@ -1,7 +1,7 @@
 """The tie-breaks solved exactly: each warning rule's clean form agrees with its check, and
 among all nearest legal decks (brute force over small zoned decks) ``fix`` chooses the one
 best by the stated order: fewest new warnings, fewest off-side copies, fewest of the deck's
-copies lost, fewest new copies."""
+copies lost, fewest new copies, fewest distinct new cards."""
 
 from __future__ import annotations
 
@@ -139,6 +139,7 @@ def _key(original: LoadedDeck, state: Mapping[tuple[str, str], int]) -> tuple[in
         sum(n for i, n in new.items() if off(CATALOG.by_id(i))),  # type: ignore[arg-type]
         sum(max(0, n - totals.get(i, 0)) for i, n in own.items()),
         sum(new.values()),
+        len(new),
     )
 
 
@@ -170,6 +171,14 @@ ORDER_CASES = {
         6,
         [OUTPOST, DILEMMAS[0]],
         {KLINGON_OUTPOST: 1, DILEMMAS[1]: 1, FED[1]: 1},
+    ),
+    # two cards short, none of the deck's own to hand: two copies of one new card
+    "standard-58": (
+        "standard",
+        50,
+        6,
+        [OUTPOST, DILEMMAS[0]],
+        {DILEMMAS[1]: 1, DILEMMAS[2]: 2, DILEMMAS[3]: 1},
     ),
     # one mission too many, a Klingon Outpost to hand: a removal, never a new warning
     "warp-4-missions": (
