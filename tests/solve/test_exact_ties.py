@@ -243,3 +243,21 @@ def test_fix_chooses_the_best_nearest_deck_by_the_stated_order(case: str, tmp_pa
     )
     answer = _state(dataclasses.replace(loaded.deck, entries=result.entries))
     assert _key(loaded, answer) == best, (answer, best)
+
+
+def test_a_seeded_card_is_moved_rather_than_removed(tmp_path: Path) -> None:
+    """Warp Speed seeds one Outpost and dilemmas: two seeded Personnel are one too many seed
+    card, and a move to the draw deck is one change as a removal is, keeping the copy."""
+    path = tmp_path / "ws.txt"
+    path.write_text(
+        "game: stccg-1e\nformat: warp-speed\n20\tAltovar\nMissions:\n1\tEspionage Mission\n"
+        "1\tRepair Mission\n1\tFirst Contact\nSeed+Dil:\n1\tFederation Outpost\n1\tHorta\n"
+        "1\tData\n1\tGeordi La Forge\n",
+        encoding="utf-8",
+    )
+    result = nearest_legal(load_deck(path))
+    assert result.status == "fixed" and result.proven and result.distance == 1
+    assert not result.changes
+    (move,) = result.moved
+    assert (move.source_role, move.target_role) == ("seed", "draw")
+    assert move.wording().endswith(": seed → draw (Seed+Dil → Deck)")

@@ -253,8 +253,17 @@ def test_a_card_in_the_wrong_zone_is_moved(tmp_path: Path) -> None:
     assert (move.card.id, move.source, move.target, move.count) == (OUTPOST, "Deck", "Seed+Dil", 1)
     data = result.to_json()
     assert data["moves"] == [
-        {"card": "Federation Outpost", "id": OUTPOST, "from": "Deck", "to": "Seed+Dil", "count": 1}
+        {
+            "card": "Federation Outpost",
+            "id": OUTPOST,
+            "from": "draw",
+            "to": "seed",
+            "count": 1,
+            "from_zone": "Deck",
+            "to_zone": "Seed+Dil",
+        }
     ]
+    assert move.wording() == "Federation Outpost: draw → seed (Deck → Seed+Dil)"
     assert data["moved"] == 1 and data["distance"] == 1
 
 
