@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.analysis.odds import OddsOptions
 from deckcheck.catalog.deck import Deck, DeckEntry
+from deckcheck.commands.optimize import optimize_loaded
 from deckcheck.core.violations import Severity
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
@@ -30,6 +32,7 @@ from tests.solve.test_zoned_solve import (
     FED,
     MISSIONS,
     OUTPOST,
+    _chance,
     _deck,
     _legal,
     _state,
@@ -38,6 +41,7 @@ from tests.solve.test_zoned_solve import (
 )
 
 KLINGON_OUTPOST, ROMULAN_OUTPOST = "101_105", "101_106"
+KLAESTRON = "112_084"  # an Outpost of two affiliations
 WARNING_RULES = ("stccg.type-outside-rules", "stccg.outpost-mission", "stccg.seed-limits")
 
 
@@ -261,3 +265,35 @@ def test_a_seeded_card_is_moved_rather_than_removed(tmp_path: Path) -> None:
     (move,) = result.moved
     assert (move.source_role, move.target_role) == ("seed", "draw")
     assert move.wording().endswith(": seed → draw (Seed+Dil → Deck)")
+
+
+@pytest.mark.parametrize(("changes", "seeded"), [(1, OUTPOST), (2, OUTPOST), (2, KLAESTRON)])
+def test_optimize_with_seeded_and_drawn_outposts_is_proven_optimal(
+    changes: int, seeded: str, tmp_path: Path
+) -> None:
+    """The rulebook's formats on a zoned deck: the Outpost rule takes one copy per
+    affiliation, the seed zone the rest; an Outpost drawn is seeded only where none of its
+    affiliation is written in the seed zone. optimize proves its answer, and no legal deck
+    within the changes (brute force, zone by zone) does better."""
+    path = _write(
+        tmp_path,
+        "standard",
+        {
+            "Deck": [(51, FED[0]), (1, OUTPOST)],
+            "Missions": [(1, m) for m in MISSIONS[:6]],
+            "Seed+Dil": [(1, seeded), (1, DILEMMAS[0])],
+        },
+    )
+    loaded = load_deck(path)
+    conditions = ["type:Outpost>=1"]
+    options = OddsOptions(seen=7)
+    owned = {OUTPOST: 2, KLINGON_OUTPOST: 1, KLAESTRON: 2, DILEMMAS[1]: 1}
+    totals = loaded.deck.counts()
+    caps = {i: max(totals.get(i, 0), owned.get(i, 0)) for i in [*totals, *owned]}
+    result, _ = optimize_loaded(loaded, conditions, options, changes=changes, owned=caps)
+    best = max(
+        _chance(near, conditions, options)
+        for state in _within(loaded, caps, changes)
+        if _legal(near := _deck(loaded, state))
+    )
+    assert result.status == "optimal" and result.after == best
