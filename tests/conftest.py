@@ -173,13 +173,21 @@ PROCESS_EVENTS = frozenset(
 
 SLOW = frozenset(
     {
+        "analysis/test_queries.py::test_distribution_cli_json_for_every_game",
+        "analysis/test_queries.py::test_named_category_in_conditions",
+        "analysis/test_stats.py::test_stats_cli_json_for_every_game",
+        "builder/test_builder_logic.py::test_stccg_deck_built_from_nothing_in_the_session",
         "catalog/test_catalog_cache.py::test_a_selector_makes_one_card_and_an_absent_value_is_still_refused",
+        "catalog/test_catalog_cache.py::test_damaged_entry_ignored_and_rewritten",
         "catalog/test_catalog_cache.py::test_entry_of_another_user_is_ignored",
         "catalog/test_catalog_cache.py::test_every_example_same_output_off_cold_warm",
         "catalog/test_catalog_cache.py::test_huge_sparse_entry_is_not_read",
+        "catalog/test_catalog_cache.py::test_other_commands_same_output_off_cold_warm",
         "catalog/test_catalog_cache.py::test_symlink_to_a_device_is_not_followed",
         "catalog/test_catalog_cache.py::test_symlink_to_a_good_entry_is_not_followed",
+        "catalog/test_catalog_cache.py::test_value_index_is_what_selectors_match",
         "catalog/test_catalog_cache.py::test_value_missing_from_the_index_is_found_card_by_card",
+        "catalog/test_field_synonyms.py::test_a_synonym_does_not_widen_other_values",
         "catalog/test_field_synonyms.py::test_neutral_and_non_aligned_select_the_same_cards",
         "catalog/test_field_synonyms.py::test_neutral_in_a_condition_on_a_federation_deck",
         "cli/test_cli.py::test_help_reads_as_written",
@@ -189,6 +197,7 @@ SLOW = frozenset(
         "commands/test_cards_listing.py::test_whole_stccg_catalog_lists_every_card_as_plain_lines",
         "commands/test_legality.py::test_validate_says_which_other_variant_a_failing_deck_passes",
         "commands/test_odds_cli.py::test_many_set_aside_cards_are_summed_up_and_listed_in_json",
+        "commands/test_owned.py::test_owned_agrees_with_brute_force",
         "commands/test_tune.py::test_no_mulligan_matches_the_hypergeometric_formula",
         "commands/test_tune.py::test_planetary_conquerors_return_mulligan_agrees_with_brute_force",
         "commands/test_tune.py::test_ren_dhark_ships_by_turn_two_agrees_with_brute_force",
@@ -214,6 +223,8 @@ SLOW = frozenset(
         "draws/test_draws_capped.py::test_ten_conditions_match_an_independent_enumeration",
         "draws/test_draws_capped.py::test_ten_conditions_on_any_deck_are_exact_within_the_work_limit",
         "draws/test_draws_exact.py::test_intractable_budget",
+        "draws/test_draws_exact.py::test_lookahead_matches_oracle",
+        "draws/test_draws_exact.py::test_return_with_lookahead_matches_oracle",
         "draws/test_draws_fallback.py::test_a_known_row_leaves_the_budget_to_the_others",
         "draws/test_draws_fallback.py::test_a_table_out_of_reach_from_its_first_row_says_so_for_the_query",
         "draws/test_draws_fallback.py::test_a_table_stops_estimating_after_the_first_turn_out_of_reach",
@@ -237,6 +248,7 @@ SLOW = frozenset(
         "draws/test_exact_alike.py::test_twelve_named_conditions_agree_with_the_engine_without_sharing",
         "draws/test_lookahead_optimal.py::test_a_four_condition_query_at_turn_5_is_within_reach",
         "draws/test_lookahead_optimal.py::test_issue_19_simulate_plays_the_same_decisions",
+        "draws/test_lookahead_optimal.py::test_optimal_lookahead_matches_expectimax",
         "draws/test_lookahead_optimal.py::test_the_keep_decision_reaches_the_optimum",
         "draws/test_optimal_redraw.py::test_look_ahead_matches_brute_force",
         "draws/test_optimal_redraw.py::test_matches_brute_force",
@@ -333,18 +345,37 @@ def _uses(function: Any, module: ModuleType | None) -> frozenset[str]:
         names |= used
         for home in (module, sys.modules[__name__]):
             own = _functions(home)
-            todo += [(own[name], home) for name in used if name in own]
+            todo += [(own[name], _home(own[name], home)) for name in used if name in own]
     return frozenset(names)
+
+
+def _home(function: Any, default: ModuleType | None) -> ModuleType | None:
+    """The module that defines ``function`` (a helper module of the suite, where a test module
+    imported it from one), else ``default``."""
+    return sys.modules.get(getattr(function, "__module__", ""), default)
+
+
+def _suite_module(name: str | None) -> bool:
+    """Whether the module named ``name`` is one of the suite's own files (a helper module such
+    as ``tests/tui/build_pilot.py``), not deckcheck's or a library's."""
+    path = getattr(sys.modules.get(name or ""), "__file__", None)
+    return path is not None and Path(path).resolve().is_relative_to(TESTS)
 
 
 @functools.cache
 def _functions(module: ModuleType | None) -> dict[str, Any]:
-    """The functions (and fixtures) defined in ``module``, by name."""
+    """The functions (and fixtures) defined in ``module``, or imported by it from a helper
+    module of the suite (a test that drives the app through a helper is marked too), by
+    name."""
+    own = getattr(module, "__name__", None)
     return {
         name: value
         for name, value in vars(module or object).items()
         if callable(value)
-        and getattr(value, "__module__", None) == getattr(module, "__name__", None)
+        and (
+            getattr(value, "__module__", None) == own
+            or _suite_module(getattr(value, "__module__", None))
+        )
     }
 
 

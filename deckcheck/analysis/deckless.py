@@ -20,6 +20,7 @@ from deckcheck.core.errors import UsageError
 from deckcheck.core.text import fold
 from deckcheck.core.values import frozen
 from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.games.registry import get_game
 from deckcheck.games.spec import GameInfo, GameSpec, OpeningModel, VariantModel
 
@@ -75,11 +76,12 @@ def deckless_setup(
     size: int,
     categories: Sequence[str],
     *,
-    game: str | None = None,
+    context: Context = NO_CONTEXT,
     seen: int | None = None,
-    catalogs: Sequence[str | Path] = (),
 ) -> DrawSetup:
-    """A draw setup of ``size`` cards made of the given categories and other cards."""
+    """A draw setup of ``size`` cards made of the given categories and other cards, of the
+    context's game (with its overlays) if it names one."""
+    game = context.game
     if not 1 <= size <= MAX_DECK:
         raise UsageError(f"--deck is the number of cards drawn from, 1 to {MAX_DECK:,}")
     parsed = [parse_category(c) for c in categories]
@@ -92,7 +94,7 @@ def deckless_setup(
     if total > size:
         raise UsageError(f"the categories hold {total} cards, more than the deck's {size}")
     the_game = get_game(game) if game else _no_game()
-    base = the_game.catalog(catalogs) if game else None
+    base = the_game.catalog(context.overlays) if game else None
     specs = dict(base.fields) if base else {}
     cards: list[tuple[Card, int]] = []
     for i, c in enumerate(parsed):

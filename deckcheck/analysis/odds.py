@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
-from typing import Final, Literal, Protocol
+from typing import Final, Literal, Protocol, cast
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
 from deckcheck.analysis.setup import DrawSetup
@@ -86,6 +86,50 @@ class OddsOptions:
     by_turn: int | None = None
     redraw_policy: RedrawPolicy = "optimal"
     expected_turn: bool = False
+
+
+MAX_REDRAWS = 100
+"""Exact fractions grow by a few digits per redraw; beyond this "unlimited" says it better."""
+
+
+def draw_options(
+    seen: int | None = None,
+    turn: int | None = None,
+    second: bool = False,
+    mulligan: str = "rules",
+    redraws: int | str | None = None,
+    by_turn: int | None = None,
+    redraw_policy: str = "optimal",
+    expected_turn: bool = False,
+) -> OddsOptions:
+    """The draw options as a user gives them, checked (``redraws`` a number or "unlimited";
+    None keeps the game's own limit; ``expected_turn``: when the conditions first hold)."""
+    if mulligan not in ("rules", "none"):
+        raise UsageError(f"--mulligan is 'rules' or 'none', not {mulligan!r}")
+    parsed: int | GameRule | None = GAME_RULE
+    if redraws is not None:
+        text = str(redraws).strip().lower()
+        if text == UNLIMITED:
+            parsed = None
+        elif text.isascii() and text.isdigit() and len(text) <= 6 and int(text) <= MAX_REDRAWS:
+            parsed = int(text)
+        else:
+            raise UsageError(
+                f"--redraws is a number from 0 to {MAX_REDRAWS} or 'unlimited', not "
+                f"{str(redraws)[:24]!r}"
+            )
+    if redraw_policy not in ("always", "optimal"):
+        raise UsageError(f"--redraw-policy is 'always' or 'optimal', not {redraw_policy!r}")
+    return OddsOptions(
+        seen,
+        turn,
+        second,
+        cast(MulliganPolicy, mulligan),
+        parsed,
+        by_turn,
+        cast(RedrawPolicy, redraw_policy),
+        expected_turn,
+    )
 
 
 @frozen

@@ -10,8 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deckcheck.cli.fit import fit_title
-from deckcheck.cli.render import bullet, command_line
+from deckcheck.cli.fit import bullet, command_line, fit_title
 from deckcheck.core.text import plural
 
 BAR_WIDTH = 20

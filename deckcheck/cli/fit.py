@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
 
 ELLIPSIS = "…"
 PANEL_FRAME = 4
@@ -119,3 +123,28 @@ def wrap(text: str, width: int) -> list[str]:
 def joined(line: Sequence[str], gap: int = 2) -> str:
     """A line of :func:`fit_columns` as text, trailing spaces removed."""
     return (" " * gap).join(line).rstrip()
+
+
+def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> RenderableType:
+    """``mark text`` whose wrapped lines hang under the text, not under the mark."""
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    # fold: a word longer than the column (a path) is broken, never cut off
+    grid.add_row(
+        Text(" " * indent + mark + " ", style=style), Text(text, style=style, overflow="fold")
+    )
+    return grid
+
+
+def command_line(console: Console, text: str, indent: int = 4) -> None:
+    """A command to paste, on its own line and never broken (the terminal may cut what does
+    not fit, but a copied line is whole)."""
+    from rich.text import Text
+
+    console.print(
+        Text(" " * indent + text, no_wrap=True, overflow="ignore"), soft_wrap=True, crop=False
+    )

@@ -21,12 +21,8 @@ def main() -> None:
             app_for(sys.argv[1:])(prog_name="deckcheck")
     finally:
         # At exit the interpreter empties every module and runs the cycle collector over what
-        # is left: nearly all the process made, the modules' own objects above all, found and
-        # freed one by one although the operating system takes the memory back at once.
-        # gc.freeze() sets it all aside first, so that pass has almost nothing to walk (every
-        # file deckcheck writes is closed before its command returns, so nothing is left
-        # unflushed). It saves a validation 32-36 ms of CPU: without it, one costs 15-18 %
-        # more and bench/bench_validate.py puts it at 1.31-1.32x the one-command Typer app,
-        # over its 1.2x target (docs/performance.md, 2026-11-27). The imports and the command
-        # run with the collector on: keeping it off during the imports too saved 2-8 ms more.
+        # is left: nearly all the process made, found and freed one by one although the
+        # operating system takes the memory back at once. gc.freeze() sets it all aside first
+        # (every file deckcheck writes is closed before its command returns, so nothing is
+        # left unflushed); the cost it saves is in docs/performance.md.
         gc.freeze()

@@ -88,58 +88,16 @@ class _Output:
         return getattr(self._stream, name)
 
 
-#: How soon a stop that came where it could not be raised is tried again.
-RETRY_SECONDS = 0.005
-_pending: list[int] = []
-
-
-def _unsafe(frame: FrameType | None) -> bool:
-    """Whether an exception raised in the interrupted code would not travel up as itself: in
-    the import system's own code (its weak-reference callbacks print and drop it), in a
-    ``__set_name__`` (Python wraps it in a RuntimeError) or a ``__del__`` (printed, dropped)."""
-    if frame is not None and frame.f_code.co_filename.startswith("<frozen importlib"):
-        return True
-    while frame is not None:
-        if frame.f_code.co_name in ("__set_name__", "__del__"):
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _held() -> bool:
-    """Whether the stop signals are held (a step that must not be cut is under way: the
-    retry timer must not cut it either)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return False
-    return bool(set(_NAMES) & signal.pthread_sigmask(signal.SIG_BLOCK, []))
+_received: list[int] = []
+"""The stop signals received in this run, first first."""
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
-    """Turn a stop signal into :class:`Stopped`, where raising is safe.
-
-    An exception raised at some points cannot travel up as itself (see :func:`_unsafe`):
-    there, or while the stop signals are held, the stop waits and is tried again a few
-    milliseconds later."""
-    if signum != getattr(signal, "SIGALRM", None):
-        _pending[:] = [signum]
-    if not _pending:
-        return
-    if (_unsafe(frame) or _held()) and hasattr(signal, "setitimer"):
-        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
-        return
-    _cancel_retry()
-    # One stop is enough: a second signal must not interrupt the cleanup of the first.
-    for other in (*_NAMES, *_RETRY):
-        signal.signal(other, signal.SIG_IGN)
-    raise Stopped(_pending[0])
-
-
-_RETRY: tuple[int, ...] = (signal.SIGALRM,) if hasattr(signal, "SIGALRM") else ()
-
-
-def _cancel_retry() -> None:
-    if hasattr(signal, "setitimer"):
-        signal.setitimer(signal.ITIMER_REAL, 0)
+    """Turn a stop signal into :class:`Stopped`. Where Python drops or wraps what a handler
+    raises (a weak-reference callback, a ``__set_name__``), the signal is still on record and
+    ends the run the same way (:func:`guarded_process`)."""
+    _received.append(signum)
+    raise Stopped(signum)
 
 
 def _occupy_closed_descriptors() -> None:
@@ -173,7 +131,7 @@ def guarded_process() -> Iterator[None]:
         # Ctrl-C too: Python 3.11 remembers a KeyboardInterrupt raised inside code run by
         # exec() (a dataclass being created during an import) as unhandled, even once caught,
         # and kills the process with SIGINT at exit instead of exiting with 130.
-        for signum in (*_NAMES, *_RETRY):
+        for signum in _NAMES:
             signal.signal(signum, _stop)
         if held:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, set(_NAMES))
@@ -182,13 +140,21 @@ def guarded_process() -> Iterator[None]:
     except SystemExit as exc:
         with contextlib.suppress(OutputFailed):
             sys.stdout.flush()
+        if _received:  # a stop that Python dropped on its way up: the run ends as it asked
+            sys.exit(ending(Stopped(_received[0])))
         raise exc from None
     except (KeyboardInterrupt, Stopped, OutputFailed) as exc:
         sys.exit(ending(exc))
+    except BaseException:
+        if not _received:
+            raise
+        sys.exit(ending(Stopped(_received[0])))  # a stop that Python wrapped on its way up
+    else:
+        if _received:
+            sys.exit(ending(Stopped(_received[0])))
     finally:
         # The interpreter's shutdown is not the command's: a late signal just ends it.
-        _cancel_retry()
-        for signum in (*_NAMES, *_RETRY):
+        for signum in _NAMES:
             if signal.getsignal(signum) is _stop:
                 signal.signal(signum, signal.SIG_DFL)
 
@@ -203,6 +169,7 @@ def ending(exc: KeyboardInterrupt | Stopped | OutputFailed) -> int:
         _say(f"cannot write standard output: {exc.error.strerror or exc.error}")
         return OUTPUT_FAILED
     signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
+    _received.clear()  # said once
     for other in _NAMES:  # the way out must not be interrupted in turn
         signal.signal(other, signal.SIG_IGN)
     _say(f"stopped by {_NAMES.get(signum, f'signal {signum}')}")

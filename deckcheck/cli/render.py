@@ -4,16 +4,19 @@ that writes what a command answers."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from deckcheck.cli.fit import bullet
 from deckcheck.core.result import Json, Result, WithErrors
 from deckcheck.core.text import cut_long_words, plural
+from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status, Violation
 
 # rich is imported by the renderers that use it, when they run: an answer in JSON never
@@ -31,24 +34,27 @@ if TYPE_CHECKING:
     from rich.segment import Segment
     from rich.text import Text
 
+    from deckcheck.analysis.anyof import DistributionReport
     from deckcheck.analysis.deadlines import FirstTurns
     from deckcheck.analysis.mulligan import MulliganGuide
     from deckcheck.analysis.odds import OddsReport
+    from deckcheck.analysis.stats import StatsReport
     from deckcheck.catalog.model import Card
     from deckcheck.commands.cards import CardSearch
+    from deckcheck.commands.catalog_check import CatalogCheck
+    from deckcheck.commands.catalog_template import CatalogTemplate
     from deckcheck.commands.collection import CollectionEdit
     from deckcheck.commands.deckfile import EditResult, NewDeck
     from deckcheck.commands.diff import DeckDiff
     from deckcheck.commands.export import ExportResult
-    from deckcheck.commands.fix import SuggestedValidation
+    from deckcheck.commands.games import GameList
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
     from deckcheck.commands.owned import CardShort, OwnedReport
+    from deckcheck.commands.tune import TuneReport
+    from deckcheck.commands.validate import SuggestedValidation
     from deckcheck.decks.verdict import Missing, Validation
-    from deckcheck.games.catalog_check import CatalogCheck
-    from deckcheck.games.catalog_template import CatalogTemplate
-    from deckcheck.games.registry import GameList
     from deckcheck.solve.changes import CountChanges
     from deckcheck.solve.nearest import FixResult
 
@@ -152,18 +158,17 @@ def stderr() -> Console:
     return _console("err")
 
 
+out: Console | None = None
+"""The console of standard output once made (tests may put their own in its place)."""
+err: Console | None = None
+"""The console of standard error once made."""
+
+
 def _console(name: str) -> Console:
-    console: Console | None = globals().get(name)
+    console: Console | None = globals()[name]
     if console is None:
         console = globals()[name] = make_console(stderr=name == "err")
     return console
-
-
-def __getattr__(name: str) -> Console:
-    """``render.out`` and ``render.err``: the consoles, made on first use."""
-    if name in ("out", "err"):
-        return _console(name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def say(console: Console, *parts: str | tuple[str, str]) -> None:
@@ -192,19 +197,29 @@ _STATUS_STYLE = {
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.UNKNOWN: "magenta"}
 
 
-R = TypeVar("R", bound=Result)
+F = TypeVar("F", bound=Callable[..., None])
+_SHOWN: dict[str, Callable[[Any], None]] = {}
 
 
-def show(result: R, json_out: bool, human: Callable[[R], None]) -> int:
+def renders(human: F) -> F:
+    """Register ``human`` as the way a result of its first parameter's type is shown."""
+    kind = next(iter(inspect.get_annotations(human).values()))
+    assert isinstance(kind, str) and kind not in _SHOWN, kind
+    _SHOWN[kind] = human
+    return human
+
+
+def show(result: Result, json_out: bool = False) -> int:
     """The one way a command answers: ``result.to_json()`` with ``--json`` (standard output
-    then holds only the JSON), else ``human(result)``; returns the exit code to end with."""
+    then holds only the JSON), else the renderer of the result's type; returns the exit code
+    to end with."""
     if json_out:
         emit_json(result.to_json())
         if isinstance(result, WithErrors):
             for problem in result.errors:
                 error(problem)
     else:
-        human(result)
+        _SHOWN[type(result).__name__](result)
     return result.exit_code
 
 
@@ -423,21 +438,6 @@ MAX_NOTES = 20
 """Notes shown under a report; JSON carries all of them."""
 
 
-def bullet(text: str, mark: str = "•", style: str = "", indent: int = 0) -> RenderableType:
-    """``mark text`` whose wrapped lines hang under the text, not under the mark."""
-    from rich.table import Table
-    from rich.text import Text
-
-    grid = Table.grid()
-    grid.add_column(no_wrap=True)
-    grid.add_column()
-    # fold: a word longer than the column (a path) is broken, never cut off
-    grid.add_row(
-        Text(" " * indent + mark + " ", style=style), Text(text, style=style, overflow="fold")
-    )
-    return grid
-
-
 def hanging(console: Console, head: str | tuple[str, str], *parts: str | tuple[str, str]) -> None:
     """``head`` then ``parts`` on one line; on a terminal the wrapped lines hang under the
     parts, not under the head (for a pipe the line is never wrapped: :func:`say`)."""
@@ -454,16 +454,6 @@ def hanging(console: Console, head: str | tuple[str, str], *parts: str | tuple[s
     console.print(grid)
 
 
-def command_line(console: Console, text: str, indent: int = 4) -> None:
-    """A command to paste, on its own line and never broken (the terminal may cut what does
-    not fit, but a copied line is whole)."""
-    from rich.text import Text
-
-    console.print(
-        Text(" " * indent + text, no_wrap=True, overflow="ignore"), soft_wrap=True, crop=False
-    )
-
-
 def problem_lines(lines: Sequence[str], header: str) -> None:
     """A header and a bullet list on standard error."""
     say(stderr(), (header, "bold red"))
@@ -474,6 +464,7 @@ def problem_lines(lines: Sequence[str], header: str) -> None:
             say(stderr(), f"  • {line}")
 
 
+@renders
 def validation(result: Validation) -> None:
     """Each deck's report, or the error that stopped it (and the verdict on the rest of a deck
     with unknown lines), in the order given; several decks get panels of one width and a
@@ -533,6 +524,7 @@ SHORT_SHOWN = 3
 lists them all)."""
 
 
+@renders
 def owned(result: OwnedReport) -> None:
     """The collection, a table of the decks (each on its own: buildable, or what it lacks),
     then whether all can be built at once and, if not, the copies to acquire card by card with
@@ -636,6 +628,7 @@ def _short_line(card: CardShort, shown: Callable[[str], str]) -> Text:
     )
 
 
+@renders
 def collection_edited(result: CollectionEdit) -> None:
     """``my-cards.txt: +2 POINT OF (ren-dhark I/25) · 3 copies now``."""
     sign = "+" if result.delta > 0 else "−"
@@ -646,6 +639,7 @@ def collection_edited(result: CollectionEdit) -> None:
     )
 
 
+@renders
 def suggested(result: SuggestedValidation) -> None:
     """Each deck's report, with the nearest legal deck under an illegal one (several decks:
     panels of one width and a summary line, as :func:`validation` prints them)."""
@@ -724,6 +718,7 @@ def _answer_end(console: Console, result: CountChanges) -> None:
         write_text(result.text)
 
 
+@renders
 def fixed(result: FixResult, heading: bool = True) -> None:
     """The changes that make the deck legal and the proof, or the rules no deck can meet;
     the answer's own text when it goes to standard output."""
@@ -756,6 +751,7 @@ def _chance(p: float | None) -> str:
     return "—" if p is None else _percent(p)
 
 
+@renders
 def optimized(result: OptimizeResult) -> None:
     """The changes (as fix shows them), the chance before and after, the curve by turn, and
     the proof; the answer's own text when it goes to standard output."""
@@ -804,6 +800,7 @@ def optimized(result: OptimizeResult) -> None:
     _answer_end(console, result)
 
 
+@renders
 def games(result: GameList) -> None:
     """Each known game: its id (never cut: it is what users type), name and card count, then
     its variants and random piles, wrapped between names only."""
@@ -827,6 +824,7 @@ def games(result: GameList) -> None:
             )
 
 
+@renders
 def card_list(found: CardSearch) -> None:
     """Cards as a table; a single card in full, with its drawing when the game has one."""
     from rich import box
@@ -990,11 +988,30 @@ def _percent(p: float) -> str:
     return f"{100 * p:.{places}f} %"
 
 
-def odds_listing(rep: OddsReport) -> None:
+@frozen
+class Listed:
+    """An odds report shown with every card set aside listed (``--verbose``); its JSON and
+    exit code are the report's."""
+
+    report: OddsReport
+
+    @property
+    def exit_code(self) -> int:
+        """The report's."""
+        return self.report.exit_code
+
+    def to_json(self) -> Json:
+        """The report's."""
+        return self.report.to_json()
+
+
+@renders
+def listed(result: Listed) -> None:
     """:func:`odds` with every card set aside listed (``--verbose``)."""
-    odds(rep, verbose=True)
+    odds(result.report, verbose=True)
 
 
+@renders
 def odds(rep: OddsReport, verbose: bool = False) -> None:
     """The odds panel: the probability in bold, the assumptions beneath (with ``verbose``,
     each card set aside too)."""
@@ -1104,6 +1121,7 @@ def _expected_turn(rep: OddsReport) -> None:
         )
 
 
+@renders
 def mulligan(guide: MulliganGuide) -> None:
     """The mulligan guide: the chance with the guide's play, the rule of thumb, the table."""
     from rich.table import Table
@@ -1228,6 +1246,7 @@ def _grouped(cards: Sequence[Card], labels: Mapping[str, str]) -> list[Text]:
     return lines
 
 
+@renders
 def hands(rep: HandsReport) -> None:
     """Sample hands, cards grouped by type, with the mulligan decision under each."""
     from rich.console import Group
@@ -1277,6 +1296,7 @@ def hands(rep: HandsReport) -> None:
     )
 
 
+@renders
 def deck_diff(d: DeckDiff) -> None:
     """Changes grouped by type, then the totals with their change."""
     from rich.table import Table
@@ -1323,12 +1343,14 @@ def deck_diff(d: DeckDiff) -> None:
     stdout().print(totals)
 
 
+@renders
 def new_deck(result: NewDeck) -> None:
     """Where the new deck went and what it holds."""
     what = f", the {result.starter} starter ({result.cards} cards)" if result.starter else ""
     say(stderr(), f"wrote {result.path} ({result.game}, variant {result.variant}{what})")
 
 
+@renders
 def edited(result: EditResult) -> None:
     """The changes made, every rule's progress in one line, and the findings that changed (a
     rule that was already unmet and still is is not called new: its numbers are in the
@@ -1364,6 +1386,7 @@ def edited(result: EditResult) -> None:
         say(stdout(), (f"  note: {note}", "dim"))
 
 
+@renders
 def exported(result: ExportResult) -> None:
     """The exported text on standard output, or where it was written; warnings on standard
     error, and an illegal deck's report when it was refused."""
@@ -1389,11 +1412,13 @@ def exported(result: ExportResult) -> None:
         say(stderr(), f"wrote {result.written_to} ({result.format})")
 
 
+@renders
 def catalog_template(result: CatalogTemplate) -> None:
     """The template text, as it is (it is a file to save)."""
     write_text(result.text)
 
 
+@renders
 def catalog_check(result: CatalogCheck) -> None:
     """ "ok" with the counts, or every problem with its line on standard error."""
     if not result.ok:
@@ -1420,6 +1445,7 @@ def catalog_check(result: CatalogCheck) -> None:
     )
 
 
+@renders
 def legality(result: Legality) -> None:
     """One row per variant: the verdict and the codes of its findings (the deck's own
     variant marked)."""
@@ -1436,3 +1462,27 @@ def legality(result: Legality) -> None:
         verdict = Text(row.status, style=styles.get(row.status, "dim"))
         table.add_row(name, verdict, ", ".join(row.codes) or "-")
     stdout().print(table)
+
+
+@renders
+def stats(result: StatsReport) -> None:
+    """A deck's composition as bar charts (:func:`deckcheck.cli.charts.stats`)."""
+    from deckcheck.cli import charts
+
+    charts.stats(result, stdout())
+
+
+@renders
+def distribution(result: DistributionReport) -> None:
+    """How many of a kind are seen, as a chart (:func:`deckcheck.cli.charts.distribution`)."""
+    from deckcheck.cli import charts
+
+    charts.distribution(result, stdout())
+
+
+@renders
+def tune(result: TuneReport) -> None:
+    """The probability by count, as a chart (:func:`deckcheck.cli.charts.tune`)."""
+    from deckcheck.cli import charts
+
+    charts.tune(result, stdout())

@@ -3,7 +3,7 @@ what the standing, deck and odds panes show, from the library (the screen is
 :mod:`deckcheck.tui`; nothing here imports Textual, so that it is tested and measured alone).
 
 Every edit is made on the file's text by the same rewriter as ``add``/``remove``
-(:mod:`deckcheck.export.inplace`): the deck shown is always the file that saving writes, with
+(:mod:`deckcheck.inplace.edit`): the deck shown is always the file that saving writes, with
 its format, comments, order, zones and line ends. Undo and redo move between texts.
 """
 
@@ -23,21 +23,19 @@ from deckcheck.core.inputs import read_bytes, source_label
 from deckcheck.core.text import plural_noun
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Violation
-from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.load import LoadedDeck
-from deckcheck.decks.model import DeckSource
 from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck
-from deckcheck.decks.rewrite import Change, Encoded, decode_keeping
 from deckcheck.decks.verdict import validate_loaded, with_hint
-from deckcheck.export.inplace import (
-    encoded_as_before,
-    labelled_edit,
-    load_editable,
-    parse_editable,
-    placed_zone,
-)
-from deckcheck.export.write import editing, write_atomically
 from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.atomic import editing, write_atomically
+from deckcheck.inplace.edit import (
+    OpenedText,
+    change_text,
+    encoded_as_before,
+    open_text,
+    parse_editable,
+)
+from deckcheck.inplace.rewrite import Encoded, decode_keeping
 
 if TYPE_CHECKING:
     from deckcheck.analysis.odds import OddsReport
@@ -47,45 +45,6 @@ if TYPE_CHECKING:
 ODDS_TURNS = 6
 #: Edits the undo stack keeps.
 UNDO_DEPTH = 500
-
-
-@frozen
-class OpenedText:
-    """A deck file's text read as ``add`` reads it: parsed, resolved (a deck with unknown
-    lines too) and validated."""
-
-    text: str
-    source: DeckSource
-    loaded: LoadedDeck
-    report: Report
-
-
-def open_text(
-    text: str,
-    label: str,
-    path: Path,
-    context: Context = NO_CONTEXT,
-) -> OpenedText:
-    """A deck file's decoded text, opened in memory (``path``: where it lives, for the
-    overlays its header names and for messages)."""
-    source = parse_editable(text, label, path)
-    loaded, report = load_editable(source, context)
-    return OpenedText(text, source, loaded, report)
-
-
-def change_text(
-    opened: OpenedText, card: Card, delta: int, zone: str | None = None
-) -> tuple[str, Change]:
-    """The text with ``delta`` copies of ``card`` added (negative: removed) by ``add``'s
-    rewriter, and the change as made (its zone: ``zone``, else where the game places a new
-    card)."""
-    if delta == 0 or abs(delta) > MAX_COPIES_PER_LINE:
-        raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {abs(delta)}")
-    loaded, source, text = opened.loaded, opened.source, opened.text
-    if zone is None and delta > 0:
-        zone = placed_zone(text, source, loaded, card, delta)
-    change = Change(card, delta, zone)
-    return labelled_edit(text, source, loaded, [change], source.label), change
 
 
 @frozen

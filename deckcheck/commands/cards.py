@@ -43,6 +43,7 @@ class CardSearch:
 
 
 _COMPARISON = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(<=|>=|!=|==|<|>|=)\s*(-?\d+)\s*$")
+_MAX_DIGITS = 18  # beyond any card's number (and int() refuses 4,300 digits)
 _OPERATORS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
     ">=": operator.ge,
@@ -89,6 +90,11 @@ def _term_predicate(term: str, catalog: Catalog, game: Game) -> Callable[[Card],
                     if numbers
                     else f"{game.id} cards have no number fields"
                 ],
+            )
+        digits = number.lstrip("-").lstrip("0")
+        if len(digits) > _MAX_DIGITS:
+            raise ConditionError(
+                f"{key}{op}: a number of {len(digits):,} digits is beyond any card's {field}"
             )
         compare, wanted = _OPERATORS[op], int(number)
 
@@ -174,3 +180,18 @@ def _holding(value: str, catalog: Catalog, game: Game) -> tuple[tuple[str, int],
             if any(fold(str(i)) == key for i in items):
                 counts[name] += 1
     return tuple((name, n) for name, n in counts.items() if n)
+
+
+@frozen
+class CardsRequest:
+    """The cards of ``game`` matching every term of ``search``, as the context's variant (if
+    any) changes them, with its overlays laid on."""
+
+    game: str
+    search: tuple[str, ...] | str | None = None
+    context: Context = NO_CONTEXT
+
+
+def run(request: CardsRequest) -> CardSearch:
+    """The search of ``request`` (:func:`find_cards`)."""
+    return find_cards(request.game, request.search, request.context)

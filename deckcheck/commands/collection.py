@@ -2,8 +2,8 @@
 collection file, in place.
 
 The edit is made as ``add`` and ``remove`` make theirs: the file's format, comments, order and
-line ends kept (:mod:`deckcheck.export.inplace`), the result read back before it is written,
-and written under the file's lock, atomically (:mod:`deckcheck.export.write`). A collection
+line ends kept (:mod:`deckcheck.inplace.edit`), the result read back before it is written,
+and written under the file's lock, atomically (:mod:`deckcheck.inplace.atomic`). A collection
 that mixes games is edited among the lines of the card's game; the others stay as they are.
 """
 
@@ -21,18 +21,18 @@ from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.resolve import lookup, pick, resolve_line
-from deckcheck.decks.rewrite import Change, decode_keeping, recount, split_lines
-from deckcheck.export.inplace import (
+from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.games.registry import all_games, get_game
+from deckcheck.inplace.atomic import editing
+from deckcheck.inplace.edit import (
     checked_edit,
     encoded_as_before,
     labelled_edit,
     load_editable,
     parse_editable,
 )
-from deckcheck.export.write import editing
-from deckcheck.games.base import Game
-from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.games.registry import all_games, get_game
+from deckcheck.inplace.rewrite import Change, decode_keeping, recount, split_lines
 
 
 @frozen
@@ -216,3 +216,22 @@ def _card(text: str, loaded: LoadedDeck) -> Card:
         f"no {loaded.game.id} card is named {text!r}",
         details=[f"did you mean: {', '.join(hints)}?"] if hints else [],
     )
+
+
+@frozen
+class CollectionRequest:
+    """``count`` copies of ``card`` added to (``remove``: taken out of) the collection file
+    ``collection``, the card's game the file's, else the context's, else the one that knows
+    it."""
+
+    collection: str | Path
+    card: str
+    count: int = 1
+    remove: bool = False
+    context: Context = NO_CONTEXT
+
+
+def run(request: CollectionRequest) -> CollectionEdit:
+    """The edit of ``request`` (:func:`edit_collection`)."""
+    r = request
+    return edit_collection(r.collection, r.card, r.count, remove=r.remove, context=r.context)

@@ -1,8 +1,8 @@
 """Building a deck from the command line: a new deck file, and cards added or removed in place.
 
 ``add``/``remove`` keep the file's format, encoding, comments, order, zones and line ends
-(:mod:`deckcheck.decks.rewrite` makes the new bytes), check that the result reads back as meant,
-write it under the file's lock and atomically (:mod:`deckcheck.export.write`: no concurrent
+(:mod:`deckcheck.inplace.rewrite` makes the new bytes), check that the result reads back as meant,
+write it under the file's lock and atomically (:mod:`deckcheck.inplace.atomic`: no concurrent
 edit lost, a link kept, a read-only or foreign file refused), and answer with the deck's
 standing in one line and the findings the edit changed. The card is read with the same names
 and suggestions as validation.
@@ -32,9 +32,12 @@ from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import Headings, lookup, pick, telling_apart
-from deckcheck.decks.rewrite import Change, decode_keeping, with_overlays
 from deckcheck.export.formats import reference, render_with_notes
-from deckcheck.export.inplace import (
+from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.games.registry import get_game
+from deckcheck.inplace.atomic import editing, write_atomically
+from deckcheck.inplace.edit import (
     checked_edit,
     encoded_as_before,
     labelled_edit,
@@ -42,10 +45,7 @@ from deckcheck.export.inplace import (
     parse_editable,
     placed_zone,
 )
-from deckcheck.export.write import editing, write_atomically
-from deckcheck.games.base import Game
-from deckcheck.games.context import NO_CONTEXT, Context
-from deckcheck.games.registry import get_game
+from deckcheck.inplace.rewrite import Change, decode_keeping, with_overlays
 
 
 @frozen
@@ -138,7 +138,7 @@ def edit_deck(
     ``zone`` where the game has zones; ``card`` may also be several (card, count) pairs, and
     ``listed`` a pasted deck list (its headings and title left out), all changed at once.
     The file is locked for the edit (no other deckcheck edit is lost), the result is read
-    back before it is written, and it is written atomically (:mod:`deckcheck.export.write`);
+    back before it is written, and it is written atomically (:mod:`deckcheck.inplace.atomic`);
     else it is untouched (a card that names nothing stops the whole edit, every such card
     listed)."""
     if str(path) == STDIN:
@@ -516,3 +516,66 @@ def _new_text(
         out += ["", "# Side zones, listed and never counted (add a header to use one):"]
         out += [f"#   {z.name}: {z.description}" for z in side]
     return "\n".join(out) + "\n"
+
+
+def card_counts(words: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """``Gowron 2 Kurn Worf 3``: each card with the count after it (1 when none follows)."""
+    pairs: list[tuple[str, int | None]] = []
+    for word in words:
+        number = word.isascii() and word.isdigit()  # "²" is a digit to Python, not a count
+        if number and len(word.lstrip("0")) > 6:
+            shown = word if len(word) <= 24 else f"{word[:12]}… ({len(word):,} digits)"
+            raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {shown}")
+        if not number:
+            pairs.append((word, None))
+        elif pairs and pairs[-1][1] is None:
+            pairs[-1] = (pairs[-1][0], int(word))
+        else:
+            raise UsageError(f'{word} copies of what? Give the card first: "Gowron" {word}')
+    for name, n in pairs:
+        if n is not None and n < 1:
+            raise UsageError(f"the number of copies of {name!r} must be at least 1, not {n}")
+    return tuple((name, 1 if n is None else n) for name, n in pairs)
+
+
+@frozen
+class NewRequest:
+    """A new deck file ``output`` for ``game`` (its ``variant``, a ``starter``'s cards, the
+    catalog ``overlays`` named in its header); ``force`` replaces an existing file."""
+
+    game: str
+    output: str | Path
+    variant: str | None = None
+    starter: str | None = None
+    force: bool = False
+    overlays: tuple[str | Path, ...] = ()
+
+
+@frozen
+class EditRequest:
+    """Copies of cards added to (``remove``: removed from) the deck file ``deck`` opened in
+    ``context``: ``cards`` as (card, count) pairs, or the cards of a pasted list ``listed``."""
+
+    deck: str | Path
+    cards: tuple[tuple[str, int], ...] = ()
+    remove: bool = False
+    zone: str | None = None
+    listed: str | None = None
+    context: Context = NO_CONTEXT
+
+
+def run(request: NewRequest | EditRequest) -> NewDeck | EditResult:
+    """A new deck file (``new``) or an edit in place (``add``, ``remove``)."""
+    r = request
+    if isinstance(r, NewRequest):
+        return new_deck(
+            r.game,
+            r.output,
+            variant=r.variant,
+            starter=r.starter,
+            force=r.force,
+            overlays=r.overlays,
+        )
+    return edit_deck(
+        r.deck, r.cards, remove=r.remove, zone=r.zone, context=r.context, listed=r.listed
+    )

@@ -11,8 +11,9 @@ from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Severity
-from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.games.setaside import set_aside, with_seeded_zones
 
 
@@ -180,3 +181,18 @@ def diff_decks(left: LoadedDeck, right: LoadedDeck) -> DeckDiff:
         broken[0],
         broken[1],
     )
+
+
+@frozen
+class DiffRequest:
+    """Two deck files of one game, opened in ``context``."""
+
+    deck_a: str
+    deck_b: str
+    context: Context = NO_CONTEXT
+
+
+def run(request: DiffRequest) -> DeckDiff:
+    """The difference of ``request`` (:func:`diff_decks`)."""
+    context = request.context
+    return diff_decks(load_deck(request.deck_a, context), load_deck(request.deck_b, context))

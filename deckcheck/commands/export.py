@@ -7,10 +7,11 @@ from pathlib import Path
 from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
-from deckcheck.decks.load import LoadedDeck
+from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded, with_hint
 from deckcheck.export.formats import render_with_notes
-from deckcheck.export.write import write_atomically
+from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.atomic import write_atomically
 
 
 @frozen
@@ -61,3 +62,25 @@ def export_deck(
     if output is not None:
         write_atomically(output, written.text, force=force)  # as given: "x.html/" is refused
     return ExportResult(report, written.text, out_path, False, fmt, written.notes)
+
+
+@frozen
+class ExportRequest:
+    """``deck`` opened in ``context`` in the format ``fmt``, written to ``output`` (None or
+    ``-``: the text only; ``force`` replaces a file), refused when illegal unless
+    ``allow_illegal``."""
+
+    deck: str
+    fmt: str
+    output: str | Path | None = None
+    force: bool = False
+    allow_illegal: bool = False
+    context: Context = NO_CONTEXT
+
+
+def run(request: ExportRequest) -> ExportResult:
+    """The export of ``request`` (:func:`export_deck`)."""
+    r = request
+    output = None if r.output is not None and str(r.output) == "-" else r.output
+    loaded = load_deck(r.deck, r.context)
+    return export_deck(loaded, r.fmt, output=output, force=r.force, allow_illegal=r.allow_illegal)

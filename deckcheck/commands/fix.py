@@ -1,8 +1,7 @@
 """``fix``: the nearest legal deck (:mod:`deckcheck.solve.nearest`), written where asked.
 
 ``--write`` replaces the deck file (its old bytes kept as ``DECK.bak``), editing it line by line
-where its format allows; ``-o FILE`` writes the answer elsewhere. ``validate --suggest`` asks for
-each illegal deck's nearest legal deck.
+where its format allows; ``-o FILE`` writes the answer elsewhere.
 """
 
 from __future__ import annotations
@@ -11,19 +10,43 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from deckcheck.core.errors import DeckcheckError
-from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
-from deckcheck.core.violations import Status
 from deckcheck.decks.collection import deck_caps
 from deckcheck.decks.load import load_deck
-from deckcheck.decks.verdict import Outcome, Validation
-from deckcheck.export.inplace import NOWHERE, AnswerTarget
 from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.edit import NOWHERE, AnswerTarget
+from deckcheck.solve.changes import NO_LIMITS, SolverLimits
 from deckcheck.solve.nearest import OWNED, FixResult, nearest_legal
 
 COLLECTION = "--collection"
 """How a conflict names the caps of --collection and --reserve."""
+
+
+@frozen
+class FixRequest:
+    """The deck to fix in ``context`` within ``limits`` (cards kept, the collection),
+    preferring cards matching the selector ``prefer``, the answer put at ``target``."""
+
+    deck: str
+    limits: SolverLimits = NO_LIMITS
+    prefer: str | None = None
+    target: AnswerTarget = NOWHERE
+    context: Context = NO_CONTEXT
+
+
+def run(request: FixRequest) -> FixResult:
+    """The nearest legal deck of ``request``, written where it asks."""
+    r, limits = request, request.limits
+    return fix_deck(
+        r.deck,
+        keep=limits.keep,
+        owned=limits.owned,
+        prefer=r.prefer,
+        target=r.target,
+        context=r.context,
+        collection=limits.collection,
+        reserve=limits.reserve,
+    )
 
 
 def fix_deck(
@@ -66,51 +89,3 @@ def _named_collection(result: FixResult, notes: Sequence[str]) -> FixResult:
     return dataclasses.replace(
         result, conflict=conflict, reasons=reasons, notes=(*result.notes, *notes)
     )
-
-
-# ------------------------------------------------------------------------ validate --suggest
-
-
-@frozen
-class SuggestedValidation:
-    """``validate --suggest``: the validation, and for each illegal deck its nearest fix."""
-
-    validation: Validation
-    fixes: tuple[FixResult | None, ...]
-
-    @property
-    def exit_code(self) -> int:
-        """The validation's exit code (a suggestion changes nothing)."""
-        return self.validation.exit_code
-
-    @property
-    def errors(self) -> tuple[DeckcheckError, ...]:
-        """The decks that could not be read."""
-        return self.validation.errors
-
-    def to_json(self) -> Json:
-        """Each deck's report with ``"fix"`` beside it (null when legal or unreadable)."""
-        items: list[Json] = []
-        for outcome, fixed in zip(self.validation.outcomes, self.fixes, strict=True):
-            data = outcome.to_json()
-            if isinstance(data, dict):
-                data["fix"] = None if fixed is None else fixed.to_json()
-            items.append(data)
-        return items[0] if len(items) == 1 else items
-
-
-def suggest_fixes(
-    outcomes: Sequence[Outcome],
-    *,
-    context: Context = NO_CONTEXT,
-) -> tuple[FixResult | None, ...]:
-    """The nearest legal deck of each illegal deck among ``outcomes`` (None for the others)."""
-    fixes: list[FixResult | None] = []
-    for outcome in outcomes:
-        illegal = outcome.report is not None and outcome.report.status is Status.ILLEGAL
-        if not illegal or outcome.path == "-":  # standard input cannot be read twice
-            fixes.append(None)
-            continue
-        loaded = load_deck(outcome.path, context)
-        fixes.append(nearest_legal(loaded))
-    return tuple(fixes)

@@ -15,13 +15,14 @@ from deckcheck.analysis.odds import (
     bind,
     check_seed,
 )
-from deckcheck.analysis.setup import DrawSetup
+from deckcheck.analysis.setup import DrawSetup, draw_setup
 from deckcheck.catalog.model import Card, card_labels
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import plural
 from deckcheck.core.values import frozen
+from deckcheck.decks.load import open_deck
 from deckcheck.draws.facade import (
     Choices,
     Dealer,
@@ -34,6 +35,7 @@ from deckcheck.draws.facade import (
     redraw_choice,
 )
 from deckcheck.draws.model import Query, RedrawRule, ReturnRule
+from deckcheck.games.context import NO_CONTEXT, Context
 from deckcheck.games.spec import MulliganModel
 
 MAX_HANDS = 1000
@@ -262,3 +264,30 @@ def _grouping(setup: DrawSetup, bound: Bound) -> _Grouping:
     ]
     index = {key: g for g, key in enumerate(bound.problem.membership)}
     return _Grouping(index, predicates)
+
+
+@frozen
+class HandRequest:
+    """``count`` opening hands of ``deck`` (a file, ``-`` or ``GAME:PILE``) opened in
+    ``context``, dealt from ``seed``, the mulligan aimed at ``conditions`` where it chooses."""
+
+    deck: str
+    conditions: tuple[str, ...] = ()
+    options: OddsOptions = OddsOptions()
+    context: Context = NO_CONTEXT
+    count: int = 1
+    seed: int | None = None
+
+
+def run(request: HandRequest) -> HandsReport:
+    """The hands of ``request`` (:func:`sample_hands`)."""
+    r = request
+    return sample_hands(
+        draw_setup(open_deck(r.deck, r.context)),
+        count=r.count,
+        seed=r.seed,
+        mulligan=r.options.mulligan,
+        conditions=r.conditions,
+        second=r.options.second,
+        redraw_policy=r.options.redraw_policy,
+    )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from deckcheck.core.result import ILLEGAL, OK, UNVERIFIED, Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Severity, Status
-from deckcheck.decks.load import LoadedDeck, resolve_source
+from deckcheck.decks.load import LoadedDeck, load_deck, resolve_source
 from deckcheck.decks.verdict import validate_loaded, variant_verdicts
 from deckcheck.games.context import NO_CONTEXT, Context
 
@@ -69,3 +71,16 @@ def deck_legality(loaded: LoadedDeck, context: Context = NO_CONTEXT) -> Legality
         )
         rows.append(VariantVerdict(name, str(report.status), codes, name == loaded.variant.name))
     return Legality(loaded.deck.label, loaded.game.id, loaded.variant.name, tuple(rows))
+
+
+@frozen
+class LegalityRequest:
+    """The deck file (or ``-``) to judge under every variant of its game, in ``context``."""
+
+    deck: str | Path
+    context: Context = NO_CONTEXT
+
+
+def run(request: LegalityRequest) -> Legality:
+    """The legality of ``request`` (:func:`deck_legality`)."""
+    return deck_legality(load_deck(request.deck, request.context), request.context)

@@ -11,7 +11,6 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from deckcheck.analysis.deadlines import deadline_chance, deadline_dues
@@ -27,14 +26,16 @@ from deckcheck.decks.collection import deck_caps
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.model import Query
-from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
 from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.edit import NOWHERE, AnswerTarget, Written
 from deckcheck.solve.changes import (
+    NO_LIMITS,
     UNREACHABLE,
     Change,
     CountChanges,
     Edit,
     Move,
+    SolverLimits,
     answer_deck,
     resolve_cards,
 )
@@ -312,44 +313,60 @@ def owned_notes(notes: Sequence[str], owned: Mapping[str, int]) -> tuple[str, ..
     return (*kept, caps)
 
 
-def optimize_deck(
-    deck: str,
-    conditions: Sequence[str],
-    options: OddsOptions,
-    *,
-    changes: int | None = None,
-    keep: Sequence[str] = (),
-    owned: str | Path | None = None,
-    target: AnswerTarget = NOWHERE,
-    time_limit: float | None = None,
-    context: Context = NO_CONTEXT,
-    progress: Callable[[int, int], None] | None = None,
-    collection: str | Path | None = None,
-    reserve: Sequence[str | Path] = (),
+@frozen
+class OptimizeRequest:
+    """The deck to improve in ``context`` for ``conditions`` under the draw ``options``, within
+    ``limits`` (copies changed, cards kept, the collection, seconds), the answer put at
+    ``target``."""
+
+    deck: str
+    conditions: tuple[str, ...]
+    options: OddsOptions = OddsOptions()
+    limits: SolverLimits = NO_LIMITS
+    target: AnswerTarget = NOWHERE
+    context: Context = NO_CONTEXT
+
+
+def run(
+    request: OptimizeRequest, progress: Callable[[int, int], None] | None = None
 ) -> OptimizeResult:
-    """Open the deck (and the collection), search, and put the answer where ``target``
-    says. ``collection`` with ``reserve``: the deck takes only the copies the collection
-    holds beyond what the reserved decks need."""
-    read_at_load = target.read_deck(deck)
-    loaded = load_deck(deck, context)
-    caps = deck_caps(loaded, context, owned=owned, collection=collection, reserve=reserve)
+    """Open the deck (and the collection), search, and put the answer where the request's
+    ``target`` says; ``progress`` is called with ``(done, total)`` now and then."""
+    r, limits = request, request.limits
+    read_at_load = r.target.read_deck(r.deck)
+    loaded = load_deck(r.deck, r.context)
+    caps = deck_caps(
+        loaded,
+        r.context,
+        owned=limits.owned,
+        collection=limits.collection,
+        reserve=limits.reserve,
+    )
     counts = caps.caps if caps is not None else None
     result, answer = optimize_loaded(
         loaded,
-        conditions,
-        options,
-        changes=changes,
-        keep=keep,
+        r.conditions,
+        r.options,
+        changes=limits.changes,
+        keep=limits.keep,
         owned=counts,
-        time_limit=time_limit,
+        time_limit=limits.time_limit,
         progress=progress,
     )
     if caps is not None and caps.notes:
         result = dataclasses.replace(result, notes=(*result.notes, *caps.notes))
-    if answer is None or (target.write and not result.changes and not result.moved):
+    if answer is None or (r.target.write and not result.changes and not result.moved):
         return result  # no answer, or nothing to change: the file stays as it is
-    written = target.put(deck, read_at_load, loaded, answer, result.moves, context)
+    written = r.target.put(r.deck, read_at_load, loaded, answer, result.moves, r.context)
     return dataclasses.replace(result, written=written)
 
 
-__all__ = ["BEST_FOUND", "OPTIMAL", "UNREACHABLE", "OptimizeResult", "Search", "optimize_deck"]
+__all__ = [
+    "BEST_FOUND",
+    "OPTIMAL",
+    "UNREACHABLE",
+    "OptimizeRequest",
+    "OptimizeResult",
+    "Search",
+    "run",
+]

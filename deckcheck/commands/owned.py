@@ -276,3 +276,20 @@ def _with_most(row: DeckRow, taken: bool) -> DeckRow:
 
 
 __all__ = ["CardShort", "DeckRow", "Most", "OwnedReport", "deck_paths", "owned_decks"]
+
+
+@frozen
+class OwnedRequest:
+    """Whether ``collection`` (a deck file, or a folder of them) builds all ``decks`` (files,
+    or folders of deck files) at once, opened in ``context``; ``most``: the largest set too."""
+
+    decks: tuple[str | Path, ...]
+    collection: str | Path
+    most: bool = False
+    context: Context = NO_CONTEXT
+
+
+def run(request: OwnedRequest) -> OwnedReport:
+    """The answer of ``request`` (:func:`owned_decks`)."""
+    r = request
+    return owned_decks(r.decks, r.collection, most=r.most, context=r.context)

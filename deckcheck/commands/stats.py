@@ -7,8 +7,9 @@ from deckcheck.analysis.categories import categories_of_source
 from deckcheck.analysis.setup import DrawSetup, deck_setup, pile_setup
 from deckcheck.analysis.stats import StatsReport, build_stats
 from deckcheck.core.errors import UsageError
-from deckcheck.decks.load import LoadedDeck
-from deckcheck.games.context import Pile
+from deckcheck.core.values import frozen
+from deckcheck.decks.load import LoadedDeck, open_deck
+from deckcheck.games.context import NO_CONTEXT, Context, Pile
 
 
 def deck_stats(
@@ -50,3 +51,18 @@ def deck_stats(
         odds=odds,
         notes=notes,
     )
+
+
+@frozen
+class StatsRequest:
+    """The composition of ``deck`` (a file, ``-`` or ``GAME:PILE``) opened in ``context``, the
+    opening hand dealt to the player who does not start when ``second``."""
+
+    deck: str
+    second: bool = False
+    context: Context = NO_CONTEXT
+
+
+def run(request: StatsRequest) -> StatsReport:
+    """The stats of ``request`` (:func:`deck_stats`)."""
+    return deck_stats(open_deck(request.deck, request.context), second=request.second)

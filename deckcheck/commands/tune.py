@@ -25,8 +25,8 @@ from deckcheck.catalog.model import Card
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
 from deckcheck.core.values import frozen
-from deckcheck.decks.load import LoadedDeck
-from deckcheck.games.context import Pile
+from deckcheck.decks.load import LoadedDeck, open_deck
+from deckcheck.games.context import NO_CONTEXT, Context, Pile
 
 OTHER = Card("(another card)", "another card", ())
 WINDOW = 4  # rows each side of the answer
@@ -440,3 +440,37 @@ def _pile_with(
                 break
         outs[OTHER] = outs.get(OTHER, 0) + (current - k)
     return tuple((c, n) for c, n in (*counts.items(), *outs.items()) if n > 0)
+
+
+@frozen
+class TuneRequest:
+    """The count of ``condition``'s category in ``deck`` (a file, ``-`` or ``GAME:PILE``)
+    opened in ``context`` that reaches probability ``target`` (0.95, "95%", 95)."""
+
+    deck: str
+    condition: str
+    target: float | str
+    options: OddsOptions = OddsOptions()
+    context: Context = NO_CONTEXT
+
+
+def run(request: TuneRequest) -> TuneReport:
+    """The answer of ``request`` (:func:`tune_deck`)."""
+    r = request
+    wanted = parse_target(r.target)
+    check_target(wanted)
+    opened = open_deck(r.deck, r.context)
+    o = r.options
+    return tune_deck(opened, r.condition, wanted, turn=o.turn, second=o.second, options=o)
+
+
+def parse_target(target: float | str) -> float:
+    """A probability as ``0.95``, ``"95%"`` or ``95`` (a number above 1 is a percentage)."""
+    text = str(target).strip()
+    try:
+        value = float(text.rstrip("%").strip())
+    except ValueError:
+        raise UsageError(f"--target is a probability such as 0.95 or 95%, not {text!r}") from None
+    if text.endswith("%") or value > 1:
+        value /= 100
+    return value

@@ -1,11 +1,8 @@
 """``@frozen``: frozen value classes that cost next to nothing to define.
 
 ``@dataclass(frozen=True)`` writes six methods per class as source text and compiles them when
-the class's module is imported: ≈ 0.6 ms of CPU a class, ``@frozen`` under 0.1 ms. A
-`deckcheck validate` defines 36 value classes (38 for an STCCG deck): 21-23 ms as frozen
-dataclasses, 2.5-4 ms with ``@frozen``. Measured whole, a validation costs 19-23 ms (9-12 %)
-less, and with frozen dataclasses ``bench/bench_validate.py`` puts it at 1.21-1.23x the
-one-command Typer app, over its 1.2x target (figures of 2026-11-27: docs/performance.md).
+the class's module is imported, which a short command pays for every value class on its path
+(the figures are in docs/performance.md).
 
 ``@frozen`` makes the same class without compiling anything: the fields are recorded by
 :func:`dataclasses.dataclass` itself (so :func:`dataclasses.fields`, :func:`dataclasses.replace`

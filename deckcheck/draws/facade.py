@@ -271,6 +271,20 @@ def redraw_choice(
         return functools.partial(redraw_unless_met, problem), False
 
 
+class TableShare:
+    """What the rows of one by-turn table share: the most cards any row sees (``most_seen``,
+    so that an exact engine prepares once for all rows) and the units of exact work they may
+    still spend together (``left``, counted down by :meth:`spend`)."""
+
+    def __init__(self, most_seen: int | None = None, left: int = EXACT_WORK_LIMIT) -> None:
+        self.most_seen = most_seen
+        self.left = left
+
+    def spend(self, work: int) -> None:
+        """Count ``work`` units of exact work as spent."""
+        self.left -= work
+
+
 def solve(
     problem: DrawProblem,
     procedure: Procedure,
@@ -281,10 +295,8 @@ def solve(
     trials: int = FALLBACK_TRIALS,
     seed: int = FALLBACK_SEED,
     progress: Progress | None = None,
-    most_seen: int | None = None,
     budget: int = SIMULATION_BUDGET,
-    limit: int = EXACT_WORK_LIMIT,
-    spend: Callable[[int], None] | None = None,
+    table: TableShare | None = None,
     out_of_reach: Intractable | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
@@ -294,10 +306,10 @@ def solve(
     raises :class:`Intractable` instead; SIMULATE always simulates. A query no deal can
     satisfy (see :mod:`~deckcheck.draws.impossible`) answers 0 at once, with the reason as a
     fact. ValueError for a query that makes no sense (more cards seen than the pile holds,
-    fewer than the opening hand). ``most_seen``: see :func:`exact` (a by-turn table).
-    ``budget``: units of :func:`trial_cost` a fallback simulation may spend; ``limit``:
-    units of exact work (see :func:`exact`, which ``spend`` hears from). ``out_of_reach``:
-    why the query is already known to be out of exact reach (see
+    fewer than the opening hand). ``budget``: units of :func:`trial_cost` a fallback
+    simulation may spend; ``table``: what the rows of a by-turn table share (the most cards
+    seen, the exact work left: see :func:`exact`), else :data:`EXACT_WORK_LIMIT` for this
+    query. ``out_of_reach``: why the query is already known to be out of exact reach (see
     :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible.
     """
     if mode is Mode.SIMULATE:
@@ -311,15 +323,16 @@ def solve(
     try:
         if out_of_reach is not None:
             raise out_of_reach
+        shared = table or TableShare()
         return exact(
             problem,
             procedure,
             query,
             policy,
-            limit=limit,
+            limit=max(0, shared.left),
             progress=progress,
-            most_seen=most_seen,
-            spend=spend,
+            most_seen=shared.most_seen,
+            spend=shared.spend if table is not None else None,
         )
     except Intractable as exc:
         if mode is Mode.EXACT:
@@ -436,10 +449,7 @@ def solve_turns(
     # The exact work grows with the cards seen: once a turn is out of reach, the turns after
     # it (more cards seen) are simulated without estimating again.
     out_of_reach: Intractable | None = None
-    spent = [0]  # exact work estimated by the rows so far
-
-    def spend(work: int) -> None:
-        spent[0] += work
+    shared = TableShare(most)  # the exact work the rows estimate is counted down
 
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
@@ -468,10 +478,8 @@ def solve_turns(
                 policy,
                 trials=trials,
                 seed=seed,
-                most_seen=most,
                 budget=share,
-                limit=max(0, EXACT_WORK_LIMIT - spent[0]),
-                spend=spend,
+                table=shared,
             )
             out_of_reach = _simulated_instead(answer)
         if out_of_reach is not None:

@@ -6,10 +6,8 @@ from functools import cache
 from importlib.metadata import entry_points
 
 from deckcheck.core.errors import CatalogError, UsageError
-from deckcheck.core.result import OK, Json
 from deckcheck.core.text import suggest
-from deckcheck.core.values import frozen
-from deckcheck.games.base import Game, GameInfo
+from deckcheck.games.base import Game
 
 ENTRY_POINT_GROUP = "deckcheck.games"
 
@@ -71,21 +69,3 @@ def get_game(game_id: str) -> Game:
         + (f" (did you mean {hint[0]!r}?)" if hint else "")
         + f"; known games: {known}"
     )
-
-
-@frozen
-class GameList:
-    """Every game that loads, in id order."""
-
-    games: tuple[GameInfo, ...]
-
-    exit_code = OK
-
-    def to_json(self) -> list[Json]:
-        """A list of ``GameInfo.to_json()``."""
-        return [g.to_json() for g in self.games]
-
-
-def list_games() -> GameList:
-    """The games deckcheck knows, their variants and built-in random piles."""
-    return GameList(tuple(g.info() for g in all_games().values()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card
@@ -19,10 +20,29 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.resolve import lookup, pick
-from deckcheck.export.inplace import Written
+from deckcheck.inplace.edit import Written
 
 UNREACHABLE = "unreachable"
 """The status of a result with no legal deck to answer with."""
+
+
+@frozen
+class SolverLimits:
+    """What ``fix`` and ``optimize`` may change, as the user gives it: the cards ``keep``
+    (names or ids) never removed; every card's copies within the collection ``owned`` (a deck
+    file listing it), or within what ``collection`` holds beyond what the ``reserve`` decks
+    need; at most ``changes`` copies added plus removed and ``time_limit`` seconds of search
+    (``optimize``; None: no limit)."""
+
+    keep: tuple[str, ...] = ()
+    owned: str | Path | None = None
+    changes: int | None = None
+    time_limit: float | None = None
+    collection: str | Path | None = None
+    reserve: tuple[str | Path, ...] = ()
+
+
+NO_LIMITS = SolverLimits()
 
 
 @frozen

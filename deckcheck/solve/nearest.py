@@ -34,8 +34,8 @@ from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.inplace import Written
 from deckcheck.games.linear import RuleConstraints
+from deckcheck.inplace.edit import Written
 from deckcheck.solve.changes import (
     UNREACHABLE,
     Change,

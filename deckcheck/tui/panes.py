@@ -27,10 +27,11 @@ from textual.worker import get_current_worker
 from deckcheck.analysis.progress import MARKS
 from deckcheck.builder.playtest import PlaytestView, by_type, deal
 from deckcheck.catalog.model import Card
-from deckcheck.commands.build import DeckLine, OddsView, OpenedText, Standing
+from deckcheck.commands.build import DeckLine, OddsView, Standing
 from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.violations import Severity, Status
 from deckcheck.decks.load import LoadedDeck
+from deckcheck.inplace.edit import OpenedText
 
 #: How long odds may take before the pane says they are coming (most come sooner: no flicker).
 ODDS_WAIT = 0.12

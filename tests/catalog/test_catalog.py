@@ -11,9 +11,9 @@ from conftest import EXAMPLES
 
 from deckcheck.catalog.load import apply_overlay, check_overlay, parse_document
 from deckcheck.catalog.model import Catalog
+from deckcheck.commands.catalog_check import check_catalog_file
+from deckcheck.commands.catalog_template import render_template
 from deckcheck.core.errors import CatalogError, UsageError
-from deckcheck.games.catalog_check import check_catalog_file
-from deckcheck.games.catalog_template import render_template
 from deckcheck.games.registry import all_games, get_game
 
 RD_HEAD = '[catalog]\ngame = "ren-dhark"\nname = "mine"\n'

@@ -203,40 +203,37 @@ def test_escape_codes_in_a_deck_cannot_fake_the_verdict(tmp_path: Path) -> None:
     assert json.loads(data)["name"] == "\x1b[1A\x1b[2K\x1b[32mLEGAL"  # JSON stays exact
 
 
-def test_a_stop_waits_where_raising_would_be_lost_or_wrapped() -> None:
-    """Inside ``__set_name__`` (Python wraps what it raises) a stop is put off and retried;
-    in ordinary code it is raised at once."""
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # __del__'s
+@pytest.mark.parametrize("where", ["wrapped", "dropped"])
+def test_a_stop_that_python_wraps_or_drops_still_ends_the_run(
+    where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stop raised where Python wraps it (``__set_name__``: a RuntimeError) or drops it
+    (``__del__``: printed as ignored) still ends the run with its code and its line."""
     import sys
 
     from deckcheck.cli import process
 
-    seen: list[object] = []
-
-    class Captures:
+    class Wrapped:
         def __set_name__(self, owner: type, name: str) -> None:
-            seen.append(sys._getframe())
+            process._stop(signal.SIGTERM, None)
 
-    class Owner:
-        field = Captures()
+    class Dropped:
+        def __del__(self) -> None:
+            process._stop(signal.SIGTERM, None)
 
-    assert Owner.field is not None
-    (inside,) = seen
-    assert process._unsafe(inside)  # type: ignore[arg-type]
-    assert not process._unsafe(sys._getframe())
-    previous = signal.getsignal(signal.SIGALRM)
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    stdout = sys.stdout
     try:
-        signal.signal(signal.SIGALRM, signal.SIG_IGN)
-        process._stop(signal.SIGTERM, inside)  # type: ignore[arg-type]
-        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0  # retried shortly
-        with pytest.raises(process.Stopped) as stopped:
-            process._stop(signal.SIGALRM, sys._getframe())
-        assert stopped.value.signum == signal.SIGTERM
-        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+        with pytest.raises(SystemExit) as ended, process.guarded_process():
+            if where == "wrapped":
+                type("Owner", (), {"field": Wrapped()})
+            else:
+                Dropped()
+        assert ended.value.code == 143
+        assert capsys.readouterr().err.strip().splitlines()[-1] == "deckcheck: stopped by SIGTERM"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        process._pending.clear()
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(
-                signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
-            )
-        signal.signal(signal.SIGALRM, previous)
+        sys.stdout = stdout
+        process._received.clear()
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)

@@ -73,13 +73,13 @@ def test_the_collector_runs_during_the_command_and_its_objects_are_set_aside_at_
 
     probe = (
         "import atexit, gc, sys\n"
-        "import deckcheck.api as api\n"
+        "import deckcheck.commands.games as command\n"
         "from deckcheck.cli import main\n"
-        "games = api.games\n"
-        "def spy():\n"
+        "games = command.run\n"
+        "def spy(request=command.EVERY_GAME):\n"
         "    print('collector', gc.isenabled(), file=sys.stderr)\n"
-        "    return games()\n"
-        "api.games = spy\n"
+        "    return games(request)\n"
+        "command.run = spy\n"
         "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 1000, file=sys.stderr))\n"
         "sys.argv = ['deckcheck', 'games', '--json']\n"
         "main.main()\n"

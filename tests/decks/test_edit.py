@@ -18,9 +18,9 @@ from deckcheck.commands.deckfile import edit_deck, find_card, new_deck
 from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.parse import read_deck
-from deckcheck.decks.rewrite import Change
 from deckcheck.export.formats import render
-from deckcheck.export.inplace import apply_changes
+from deckcheck.inplace.edit import apply_changes
+from deckcheck.inplace.rewrite import Change
 
 REPO = Path(__file__).resolve().parents[2]
 KLINGON = REPO / "examples" / "stccg-1e" / "legal-klingon.txt"
@@ -274,7 +274,7 @@ def test_new_starter_is_the_starter(tmp_path: Path) -> None:
 
 KILLER = """
 import os, signal, sys
-import deckcheck.export.write as write
+import deckcheck.inplace.atomic as write
 from deckcheck.commands.deckfile import edit_deck
 
 def die(*_args, **_kwargs):

@@ -13,13 +13,14 @@ import json
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, WATCHDOG, run_cli
+from conftest import EXAMPLES, WATCHDOG, invoke, run_cli
 
 from deckcheck.core.errors import DeckcheckError
 
@@ -48,28 +49,51 @@ def _fails_cleanly(args: list[str | Path], *words: str) -> str:
     return lines[0]
 
 
-def _children(commands: list[list[str]], cwd: Path) -> list[subprocess.CompletedProcess[bytes]]:
-    """Run the commands at the same time; a hang fails the test (never a speed limit)."""
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "deckcheck", *c],
-            cwd=cwd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-        )
-        for c in commands
-    ]
-    done = []
-    for proc, command in zip(procs, commands, strict=True):
-        try:
-            out, err = proc.communicate(timeout=WATCHDOG)
-        except subprocess.TimeoutExpired:
-            for p in procs:
-                p.kill()
-            pytest.fail(f"deckcheck {' '.join(command)} hung")
-        done.append(subprocess.CompletedProcess(command, proc.returncode, out, err))
-    return done
+def _children(commands: list[list[str]], cwd: Path) -> list[tuple[int, str]]:
+    """Run the commands at the same time, each in a process of its own, and return their exit
+    codes and standard errors; a hang fails the test (never a speed limit).
+
+    Each process is forked from this one, where deckcheck is already imported, and runs the
+    command line there: the edits race as separate processes with their own open files and
+    locks, as ``deckcheck`` started twice would, without an interpreter start and the
+    imports for each.
+    """
+    children = []
+    for number, command in enumerate(commands):
+        errors = cwd / f"child-{number}.stderr"
+        pid = os.fork()
+        if pid == 0:  # the child: run the command, leave its report, never return to pytest
+            code = 70
+            try:
+                os.chdir(cwd)
+                result = invoke(command)
+                code = result.exit_code
+                errors.write_text(f"{result.stderr}{result.exception!r}", encoding="utf-8")
+            finally:
+                os._exit(code)
+        children.append((pid, errors, command))
+    deadline = time.monotonic() + WATCHDOG
+    codes: dict[int, int] = {}
+    while len(codes) < len(children):
+        for pid, _, _ in children:
+            if pid not in codes:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    codes[pid] = os.waitstatus_to_exitcode(status)
+        if len(codes) < len(children):
+            if time.monotonic() > deadline:
+                hung = [" ".join(c) for pid, _, c in children if pid not in codes]
+                for pid, _, _ in children:
+                    if pid not in codes:
+                        os.kill(pid, signal.SIGKILL)
+                        os.waitpid(pid, 0)
+                pytest.fail(f"deckcheck {hung[0]} hung")
+            time.sleep(0.01)
+    finished = []
+    for pid, errors, _ in children:
+        finished.append((codes[pid], errors.read_text(encoding="utf-8") if errors.exists() else ""))
+        errors.unlink(missing_ok=True)
+    return finished
 
 
 # --- 1. concurrent edits ----------------------------------------------------------------------
@@ -77,14 +101,16 @@ def _children(commands: list[list[str]], cwd: Path) -> list[subprocess.Completed
 
 def test_concurrent_edits_are_never_lost(tmp_path: Path) -> None:
     deck = _deck(tmp_path, "game: dorn\nname: busy\n")
+    # The catalog loaded here, before the fork: the children race on the edit, not on loading.
+    assert run_cli(["validate", deck]).exit_code in (0, 1)
     # Eight adds of different cards at once, then four removes and four adds at once.
     for commands in (
         [["add", deck.name, hero] for hero in HEROES],
         [["remove", deck.name, hero] for hero in HEROES[:4]]
         + [["add", deck.name, monster] for monster in MONSTERS],
     ):
-        for finished in _children(commands, tmp_path):
-            assert finished.returncode == 0, finished.stderr.decode()
+        for code, errors in _children(commands, tmp_path):
+            assert code == 0, errors
     lines = deck.read_text(encoding="utf-8").splitlines()
     cards = sorted(line.split(" ", 1)[1] for line in lines if line[:1].isdigit())
     assert cards == sorted(HEROES[4:] + MONSTERS), lines

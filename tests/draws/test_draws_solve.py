@@ -7,10 +7,11 @@ import random
 import pytest
 
 import deckcheck.draws.facade as facade
-from deckcheck.draws import CountTest, DrawProblem, FactKind, Method, Procedure, Query, solve
+from deckcheck.draws.answer import FactKind, Method
 from deckcheck.draws.exact.odds import exact_odds
+from deckcheck.draws.facade import solve
 from deckcheck.draws.impossible import impossible
-from deckcheck.draws.model import Request, ReturnRule
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
 
 SHIPS = DrawProblem(
     (4, 3, 33),

@@ -15,8 +15,8 @@ from deckcheck.decks.load import load_deck
 from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.export.formats import READABLE, formats_for, render, render_with_notes
-from deckcheck.export.write import write_atomically
 from deckcheck.games.context import make_context
+from deckcheck.inplace.atomic import write_atomically
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (REPO / "examples").glob("*/*.txt"))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.commands.catalog_check import check_catalog_file
 from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import load_deck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.games.catalog_check import check_catalog_file
 from deckcheck.games.registry import all_games
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

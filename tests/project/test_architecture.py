@@ -25,6 +25,7 @@ LAYERS = {
     "analysis": 4,
     "export": 5,
     "solve": 5,
+    "inplace": 5,
     "commands": 6,
     "api": 7,
     "builder": 7,

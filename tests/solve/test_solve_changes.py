@@ -1,4 +1,4 @@
-"""What fix and optimize share (solve.changes, export.inplace.AnswerTarget): the deck a solver's
+"""What fix and optimize share (solve.changes, inplace.edit.AnswerTarget): the deck a solver's
 new counts make, the changes and their JSON, and where an answer may go. No solver runs here."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from deckcheck.analysis.odds import TurnRow
 from deckcheck.core.errors import UsageError
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.inplace import NOWHERE, AnswerTarget, Written
+from deckcheck.inplace.edit import NOWHERE, AnswerTarget, Written
 from deckcheck.solve.changes import answer_deck
 from deckcheck.solve.nearest import FixResult
 

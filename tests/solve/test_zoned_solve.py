@@ -28,11 +28,11 @@ from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.draws.facade import Mode, Policy, solve
 from deckcheck.draws.model import Query
-from deckcheck.export.inplace import AnswerTarget
 from deckcheck.games.context import make_context
 from deckcheck.games.linear import deck_values
 from deckcheck.games.setaside import placement, places
 from deckcheck.games.stccg import GAME
+from deckcheck.inplace.edit import AnswerTarget
 from deckcheck.solve.nearest import nearest_legal
 
 CATALOG = GAME.bundled_catalog()

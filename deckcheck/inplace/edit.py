@@ -1,7 +1,7 @@
 """A deck file changed in place, in its own format: the lines of the cards that change are
-rewritten (:mod:`deckcheck.decks.rewrite` makes the new bytes), a new line spelled as the
+rewritten (:mod:`deckcheck.inplace.rewrite` makes the new bytes), a new line spelled as the
 game's export writes the card; the result is read back and checked before it is written, and
-written under the file's lock, atomically (:mod:`deckcheck.export.write`). ``add``, ``remove``
+written under the file's lock, atomically (:mod:`deckcheck.inplace.atomic`). ``add``, ``remove``
 and ``fix --write`` share it; ``fix`` and ``optimize`` put their answer where asked
 (:class:`AnswerTarget`: ``--write`` or ``-o``)."""
 
@@ -19,11 +19,17 @@ from deckcheck.core.errors import DeckcheckError, DeckFormatError, UsageError
 from deckcheck.core.inputs import source_label
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Report
+from deckcheck.decks.counts import MAX_COPIES_PER_LINE
 from deckcheck.decks.load import LoadedDeck, resolve_source
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import parse_deck
 from deckcheck.decks.resolve import PartlyResolvedError, resolve_line, telling_apart
-from deckcheck.decks.rewrite import (
+from deckcheck.decks.verdict import validate_loaded
+from deckcheck.export.formats import formats_for, reference, render, render_with_notes
+from deckcheck.games.base import Game
+from deckcheck.games.context import NO_CONTEXT, Context
+from deckcheck.inplace.atomic import editing, read_now, write_atomically
+from deckcheck.inplace.rewrite import (
     EDITABLE,
     Change,
     Encoded,
@@ -35,11 +41,6 @@ from deckcheck.decks.rewrite import (
     edit_text,
     edit_toml,
 )
-from deckcheck.decks.verdict import validate_loaded
-from deckcheck.export.formats import formats_for, reference, render, render_with_notes
-from deckcheck.export.write import editing, read_now, write_atomically
-from deckcheck.games.base import Game
-from deckcheck.games.context import NO_CONTEXT, Context
 
 
 def apply_changes(
@@ -49,7 +50,7 @@ def apply_changes(
 ) -> None:
     """Make several changes to a deck file in place at once (format, encoding, comments, order
     and line ends kept), the file locked, the result checked before it is written, and
-    written atomically (:mod:`deckcheck.export.write`). For callers that already know the
+    written atomically (:mod:`deckcheck.inplace.atomic`). For callers that already know the
     cards."""
     with editing(path) as held:
         held.replace(rewritten(held.data, path, changes, context))
@@ -441,3 +442,42 @@ def _dek_line(loaded: LoadedDeck, card: Card) -> str:
         if found:
             return found.group()
     return dek_card_line(card.name, card.id, "")
+
+
+@frozen
+class OpenedText:
+    """A deck file's text read as ``add`` reads it: parsed, resolved (a deck with unknown
+    lines too) and validated."""
+
+    text: str
+    source: DeckSource
+    loaded: LoadedDeck
+    report: Report
+
+
+def open_text(
+    text: str,
+    label: str,
+    path: Path,
+    context: Context = NO_CONTEXT,
+) -> OpenedText:
+    """A deck file's decoded text, opened in memory (``path``: where it lives, for the
+    overlays its header names and for messages)."""
+    source = parse_editable(text, label, path)
+    loaded, report = load_editable(source, context)
+    return OpenedText(text, source, loaded, report)
+
+
+def change_text(
+    opened: OpenedText, card: Card, delta: int, zone: str | None = None
+) -> tuple[str, Change]:
+    """The text with ``delta`` copies of ``card`` added (negative: removed) by ``add``'s
+    rewriter, and the change as made (its zone: ``zone``, else where the game places a new
+    card)."""
+    if delta == 0 or abs(delta) > MAX_COPIES_PER_LINE:
+        raise UsageError(f"the number of copies is 1 to {MAX_COPIES_PER_LINE:,}, not {abs(delta)}")
+    loaded, source, text = opened.loaded, opened.source, opened.text
+    if zone is None and delta > 0:
+        zone = placed_zone(text, source, loaded, card, delta)
+    change = Change(card, delta, zone)
+    return labelled_edit(text, source, loaded, [change], source.label), change

@@ -28,12 +28,19 @@ class CatalogTemplate:
         return {"game": self.game, "fields": list(self.fields), "text": self.text}
 
 
-def catalog_template(game_id: str, fields: Sequence[str] = ()) -> CatalogTemplate:
+@frozen
+class TemplateRequest:
+    """The template of ``game``'s bundled catalog; with ``fields``, every card lacking them."""
+
+    game: str
+    fields: tuple[str, ...] = ()
+
+
+def run(request: TemplateRequest) -> CatalogTemplate:
     """The overlay template of a game's bundled catalog (see :func:`render_template`)."""
-    game = get_game(game_id)
-    return CatalogTemplate(
-        game.id, tuple(fields), render_template(game, game.bundled_catalog(), fields)
-    )
+    game = get_game(request.game)
+    fields = request.fields
+    return CatalogTemplate(game.id, fields, render_template(game, game.bundled_catalog(), fields))
 
 
 def _toml_string(text: str) -> str:

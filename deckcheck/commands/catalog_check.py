@@ -44,6 +44,18 @@ class CatalogCheck:
         }
 
 
+@frozen
+class CheckRequest:
+    """The overlay file (or ``-``) to check."""
+
+    file: str | Path
+
+
+def run(request: CheckRequest) -> CatalogCheck:
+    """Every problem of the request's overlay file (:func:`check_catalog_file`)."""
+    return check_catalog_file(request.file)
+
+
 def check_catalog_file(path: str | Path) -> CatalogCheck:
     """Check an overlay against its game's bundled catalog; problems are collected, not raised."""
     doc = read_document(path)
