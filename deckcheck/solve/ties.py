@@ -1,9 +1,10 @@
 """Among equally good answers (as near, for ``fix``; as near and as likely, for
-``optimize``), the one a player would choose: a second objective solved exactly like the
-first, the first held at its best. In order: cards matching ``--prefer``; no new warning;
-cards of the deck's own side (the affiliation, colour or faction most of its cards carry);
-more copies of the deck's own cards rather than new cards (and, among alike new cards, one
-card's copies before another's); each new card in the zone the game puts it."""
+``optimize``), the one a player would choose: further objectives solved exactly like the
+first, each held at its best for the next. In order: cards matching ``--prefer``; the fewest
+new warnings (each warning rule's clean form under a 0/1 variable); cards of the deck's own
+side (the affiliation, colour or faction most of its cards carry), then cards of that side
+alone; the fewest of the deck's copies lost (a move keeps its copy); the fewest copies of new
+cards; the fewest distinct new cards; each copy in the zone the game puts it."""
 
 from __future__ import annotations
 
@@ -93,6 +94,21 @@ def warning_helpers(model: DeckProgramme) -> dict[str, int]:
     return out
 
 
+def mixed_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
+    """Whether a card carries the deck's own value of a side field and another beside it (a
+    Federation/Cardassian Outpost in a Cardassian deck): on the deck's side, but less so."""
+    own = side_values(loaded)
+
+    def mixed(card: Card) -> bool:
+        for name, value in own.items():
+            values = _field_values(card, name)
+            if value in values and len(values) > 1:
+                return True
+        return False
+
+    return mixed
+
+
 def tie_breaks(
     model: DeckProgramme,
     preferred: Callable[[Card], bool] | None,
@@ -122,6 +138,8 @@ def tie_breaks(
         order.append(("new warnings", 1.0))
     weigh("warning", 1.0, lambda i: i in penalised and i not in own)
     weigh("off-side", 1.0, lambda i: i not in own and off(cards[i]))
+    mixed = mixed_side(model.loaded)
+    weigh("mixed-side", 1.0, lambda i: i not in own and not off(cards[i]) and mixed(cards[i]))
     # copies of the deck's own cards the answer holds no more (a move keeps its copy)
     if "lost" not in p.weights:
         lost: dict[int, float] = {}

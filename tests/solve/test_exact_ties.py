@@ -25,7 +25,7 @@ from deckcheck.games.registry import get_game
 from deckcheck.games.setaside import placement, places
 from deckcheck.games.stccg import GAME
 from deckcheck.solve.nearest import nearest_legal
-from deckcheck.solve.ties import off_side
+from deckcheck.solve.ties import mixed_side, off_side
 from tests.solve.test_zoned_solve import (
     CATALOG,
     DILEMMAS,
@@ -145,10 +145,16 @@ def _key(original: LoadedDeck, state: Mapping[tuple[str, str], int]) -> tuple[in
     for (i, _), n in state.items():
         totals[i] = totals.get(i, 0) + n
     off = off_side(original)
+    mixed = mixed_side(original)
     new = {i: n for i, n in totals.items() if n and i not in own}
     return (
         len(warned - had),
         sum(n for i, n in new.items() if off(CATALOG.by_id(i))),  # type: ignore[arg-type]
+        sum(
+            n
+            for i, n in new.items()
+            if not off(CATALOG.by_id(i)) and mixed(CATALOG.by_id(i))  # type: ignore[arg-type]
+        ),
         sum(max(0, n - totals.get(i, 0)) for i, n in own.items()),
         sum(new.values()),
         len(new),
