@@ -329,6 +329,11 @@ class Game:
             return rule.constraints(catalog, variant)
         return RuleConstraints(code, exact=False, note="not expressible as constraints")
 
+    def states_clean(self, code: str) -> bool:
+        """Whether a rule states its clean form (see :meth:`clean`)."""
+        rule = self.rules.get(code)
+        return isinstance(rule, CodeRule) and rule.clean is not None
+
     def clean(self, code: str, catalog: Catalog, variant: Variant) -> RuleConstraints | None:
         """A warning rule's clean form (constraints that hold, while its helper
         :func:`clean_name` is 1, exactly on the decks it warns nothing of); None where the

@@ -22,7 +22,7 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.base import clean_name
 from deckcheck.solve.changes import answer_deck
-from deckcheck.solve.programme import DISTANCE, OPTIMAL, DeckProgramme, Solved
+from deckcheck.solve.programme import DISTANCE, OPTIMAL, DeckProgramme, Programme, Solved
 
 WARNING_ROUNDS = 4
 """Solves spent steering clear of cards whose addition brings a new warning of a rule that
@@ -114,10 +114,12 @@ def tie_breaks(
     preferred: Callable[[Card], bool] | None,
     penalised: set[str],
     new_only: bool = True,
+    warnings: bool = False,
 ) -> list[tuple[str, float]]:
     """The objectives that break a tie among equally good answers, in order, declared on the
-    model: ``--prefer`` (most copies), new warnings (cards in ``penalised``), cards off the
-    deck's side, new cards (fewest copies). (name, factor) each."""
+    model: ``--prefer`` (most copies), new warnings (with ``warnings``, the warning rules'
+    clean forms stated; cards in ``penalised``), cards off the deck's side, copies lost, new
+    cards (fewest copies, fewest distinct). (name, factor) each."""
     p = model.programme
     cards = {c.id: c for c in model.loaded.catalog}
     own = {card_id for card_id, _ in model.held}
@@ -132,7 +134,7 @@ def tie_breaks(
 
     if preferred is not None:
         weigh("prefer", -1.0, lambda i: bool(preferred(cards[i])))
-    clean = warning_helpers(model)
+    clean = warning_helpers(model) if warnings else {}
     if clean:
         p.weigh("new warnings", dict.fromkeys(clean.values(), -1.0))
         order.append(("new warnings", 1.0))
@@ -226,13 +228,29 @@ def lexicographic(
     held = [(DISTANCE, -math.inf, float(round(first.objective)))]
     best = first
     for name, factor in order:
-        got = p.solve({name: factor}, held=held, **kw)
-        if got.status != OPTIMAL or got.x is None:
-            break
-        best = got
-        value = round(got.objective / factor)
+        value = _at_least(p, name, factor, best.x)
+        if value is None:
+            got = p.solve({name: factor}, held=held, **kw)
+            if got.status != OPTIMAL or got.x is None:
+                break
+            best = got
+            value = round(got.objective / factor)
         held.append((name, float(value), math.inf) if factor < 0 else (name, -math.inf, value))
     return best
+
+
+def _at_least(p: Programme, name: str, factor: float, x: Sequence[float] | None) -> int | None:
+    """The objective's value in ``x`` where no solution can do better (its least over the
+    variables' bounds): the solve it would take is skipped; None otherwise."""
+    if x is None or len(x) < len(p.lower):
+        return None
+    lower, upper = p.limits()
+    weights = p.weights[name]
+    least = sum(min(factor * w * lower[v], factor * w * upper[v]) for v, w in weights.items())
+    value = sum(w * x[v] for v, w in weights.items())
+    if factor * value <= least + 1e-9:
+        return round(value)
+    return None
 
 
 def settle(model: DeckProgramme, x: Sequence[float]) -> list[float]:
@@ -274,15 +292,24 @@ def tie_broken(
     """Among the nearest decks, the one the tie-breaks choose. New warnings are minimised
     exactly for the rules that state their clean form; for any other warning rule, cards
     whose addition brings a new warning are learnt from the answers and steered clear of (and
-    the model's notes say that this tie-break is not proven)."""
+    the model's notes say that this tie-break is not proven).
+
+    The clean forms are stated only once an answer found without them adds a warning they
+    state: an answer that adds none is as good on that tie-break as can be, and the later
+    ones, each at its best without it, are at their best with it too (stating them costs the
+    solver the merging of alike cards, see :meth:`Programme.size`)."""
     loaded = model.loaded
     had = {(v.code, c) for v in validate_loaded(loaded).violations for c in v.cards}
+    had_codes = {c for c, _ in had}
+    stateable = {
+        code for code in loaded.variant.rules if loaded.game.states_clean(code)
+    } - had_codes
     penalised: set[str] = set()
     best = first
     order = tie_breaks(model, preferred, penalised)
-    exact = warning_helpers(model)
+    exact: dict[str, int] = {}
     trial: set[str] = set()
-    for _ in range(WARNING_ROUNDS):
+    for _ in range(WARNING_ROUNDS + 1):
         best = lexicographic(model, first, order, **kw)
         assert best.x is not None
         totals = model.totals(best.x)
@@ -296,6 +323,10 @@ def tie_broken(
             for v in report.violations
             if v.severity is Severity.WARNING and v.code not in {c for c, _ in had}
         ]
+        if not exact and any(v.code in stateable for v in new):
+            order = tie_breaks(model, preferred, penalised, warnings=True)
+            exact = warning_helpers(model)
+            continue
         wrong = {v.code for v in new if v.code in exact and round(best.x[exact[v.code]])}
         for code in sorted(wrong):  # the clean form said none, the check found one
             note = f"{code}: its stated form missed a warning: not proven the fewest"
@@ -304,19 +335,19 @@ def tie_broken(
         blamed = {
             card_id
             for v in report.violations
-            if v.severity is Severity.WARNING and v.code not in exact
+            if v.severity is Severity.WARNING and v.code not in stateable
             for card_id in v.cards
             if card_id in added and (v.code, card_id) not in had
         } - penalised
         trial |= {
             v.code
             for v in report.violations
-            if v.severity is Severity.WARNING and v.code not in exact and v.cards
-        } - {c for c, _ in had}
+            if v.severity is Severity.WARNING and v.code not in stateable and v.cards
+        } - had_codes
         if not blamed:
             break
         penalised |= blamed
-        order = tie_breaks(model, preferred, penalised)
+        order = tie_breaks(model, preferred, penalised, warnings=bool(exact))
     for code in sorted(trial):
         note = (
             f"{code}: a warning rule not stated as constraints; its new warnings were "
