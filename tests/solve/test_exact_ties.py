@@ -190,6 +190,15 @@ ORDER_CASES = {
         [OUTPOST, DILEMMAS[0]],
         {KLINGON_OUTPOST: 1, DILEMMAS[1]: 1, FED[1]: 1},
     ),
+    # one card short: a seventh copy of its own dilemma would be one more than its missions
+    # (a new warning the later tie-breaks would not see), a new dilemma is none
+    "standard-59-dilemmas": (
+        "standard",
+        46,
+        6,
+        [OUTPOST, *[DILEMMAS[0]] * 6],
+        {DILEMMAS[0]: 7, DILEMMAS[1]: 1},
+    ),
     # two cards short, none of the deck's own to hand: two copies of one new card
     "standard-58": (
         "standard",
