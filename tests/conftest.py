@@ -179,6 +179,8 @@ SLOW = frozenset(
         "builder/test_builder_logic.py::test_stccg_deck_built_from_nothing_in_the_session",
         "catalog/test_catalog_cache.py::test_a_selector_makes_one_card_and_an_absent_value_is_still_refused",
         "catalog/test_catalog_cache.py::test_damaged_entry_ignored_and_rewritten",
+        "draws/test_any_of_exact.py::test_classes_alike_by_name_share_states_only_where_the_alternatives_allow",
+        "draws/test_any_of_exact.py::test_return_mulligan_and_look_ahead_match_brute_force",
         "catalog/test_catalog_cache.py::test_entry_of_another_user_is_ignored",
         "catalog/test_catalog_cache.py::test_every_example_same_output_off_cold_warm",
         "catalog/test_catalog_cache.py::test_huge_sparse_entry_is_not_read",

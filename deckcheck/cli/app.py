@@ -301,12 +301,14 @@ def owned(
     decks: opt.OwnedDecks,
     collection: opt.OwnedCollection,
     most: opt.OwnedMost = False,
+    verbose: opt.OwnedVerbose = False,
     where: Context = opt.CATALOGS,
 ) -> Result:
     """Can your collection build all these decks at the same time? Each deck's standing on
     its own, and if not all at once, the fewest extra copies to acquire, card by card (proven
-    minimal), with the decks contending for each; --most adds the largest set of the decks
-    buildable at once (a proven maximum). A copy in each zone counts, side zones too.
+    minimal), with the decks contending for each (--verbose: every one named); --most adds
+    the largest set of the decks buildable at once (a proven maximum). A copy in each zone
+    counts, side zones too.
 
     Exit code 0: all can be built at once; 1: not; 2: a file could not be read.
 
@@ -315,7 +317,8 @@ def owned(
     """
     from deckcheck.commands import owned
 
-    return owned.run(owned.OwnedRequest(tuple(decks), collection, most, where))
+    result = owned.run(owned.OwnedRequest(tuple(decks), collection, most, where))
+    return render.OwnedListed(result) if verbose else result
 
 
 @command(app)

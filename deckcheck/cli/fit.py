@@ -148,3 +148,31 @@ def command_line(console: Console, text: str, indent: int = 4) -> None:
     console.print(
         Text(" " * indent + text, no_wrap=True, overflow="ignore"), soft_wrap=True, crop=False
     )
+
+
+def middle_cut(text: str, room: int) -> str:
+    """``text`` whole when it fits ``room`` cells, else its start and its end around an
+    ellipsis (``illegal-warp-sp…outposts.txt``): both ends of a name tell it apart."""
+    if cells(text) <= room:
+        return text
+    if room <= 1:
+        return ELLIPSIS
+    left = (room - 1 + 1) // 2
+    right = room - 1 - left
+    head = ""
+    for char in text:
+        if cells(head + char) > left:
+            break
+        head += char
+    tail = ""
+    for char in reversed(text):
+        if cells(char + tail) > right:
+            break
+        tail = char + tail
+    return head + ELLIPSIS + tail
+
+
+def table_width(columns: Sequence[Sequence[str]], gap: int = 2) -> int:
+    """The cells a table of ``columns`` (each its heading and cells) takes on a line, each
+    column as wide as its widest cell."""
+    return sum(max(cells(c) for c in column) for column in columns) + gap * (len(columns) - 1)

@@ -558,6 +558,12 @@ OwnedMost = Annotated[
     bool,
     typer.Option("--most", help="Also the largest set of the decks buildable at once."),
 ]
+OwnedVerbose = Annotated[
+    bool,
+    typer.Option(
+        "--verbose", metavar="", help="Name every deck contending for each card to acquire."
+    ),
+]
 NewOutput = Annotated[
     str,  # as typed: a trailing '/' names a folder
     typer.Option(

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from deckcheck.commands.hands import HandsReport
     from deckcheck.commands.legality import Legality
     from deckcheck.commands.optimize import OptimizeResult
-    from deckcheck.commands.owned import CardShort, OwnedReport
+    from deckcheck.commands.owned import OwnedReport
     from deckcheck.commands.tune import TuneReport
     from deckcheck.commands.validate import SuggestedValidation
     from deckcheck.decks.verdict import Missing, Validation
@@ -522,110 +522,313 @@ def _missing(missing: Sequence[Missing]) -> None:
 SHORT_SHOWN = 3
 """Cards a deck lacks named in its row of the ``owned`` table, when it lacks no more (--json
 lists them all)."""
+CONTENDERS_SHOWN = 2
+"""Decks named in a row of the ``owned`` acquire table before "…+N more" (--verbose and --json
+list them all)."""
+
+
+@frozen
+class OwnedListed:
+    """An ``owned`` answer shown with every deck contending for each card (``--verbose``); its
+    JSON and exit code are the answer's."""
+
+    report: OwnedReport
+
+    @property
+    def exit_code(self) -> int:
+        """The answer's."""
+        return self.report.exit_code
+
+    def to_json(self) -> Json:
+        """The answer's."""
+        return self.report.to_json()
 
 
 @renders
-def owned(result: OwnedReport) -> None:
-    """The collection, a table of the decks (each on its own: buildable, or what it lacks),
-    then whether all can be built at once and, if not, the copies to acquire card by card with
-    the decks contending for each; with --most the largest set buildable at once. Decks of one
-    folder are shown by file name, under the folder's."""
-    from rich.table import Table
-    from rich.text import Text
+def owned_listed(result: OwnedListed) -> None:
+    """:func:`owned` with every contending deck named (``--verbose``)."""
+    owned(result.report, verbose=True)
 
-    console = stdout()
-    held = result.collection
-    products = ", ".join(f"{p.copies}× {p.name} ({p.game})" for p in held.products)
-    say(
-        console,
-        ("collection ", "bold"),
-        held.label,
-        (
-            f" · {plural(held.size, 'card')}" + (f" · products: {products}" if products else ""),
-            "dim",
-        ),
-    )
+
+@frozen
+class _Column:
+    """A column of a table laid out to fit: its heading, cells, alignment, cell styles, and
+    whether its cells may wrap (the last column, under --verbose)."""
+
+    heading: str
+    cells: tuple[str, ...]
+    right: bool = False
+    styles: tuple[str, ...] = ()
+    wraps: bool = False
+
+
+Layout = tuple[_Column, ...]
+
+
+@renders
+def owned(result: OwnedReport, verbose: bool = False) -> None:
+    """The answer first (all at once: yes or no; the copies to acquire, proven minimal; with
+    --most the largest set buildable at once), then the collection, a table of the decks (each
+    on its own: buildable, or what it lacks), and a table of the cards to acquire with the
+    decks contending for each (a count and the first names; --verbose: all of them). Tables
+    never cut a deck's or a card's name: at a narrow width other columns shorten or go first,
+    and only a name wider than the screen loses its middle. Piped: the same as plain lines."""
+    from deckcheck.cli.plain import piped_width
+
+    width = piped_width(sys.stdout)
+    plain = width is not None
+    console = None if plain else stdout()
+    room = width if width is not None else stdout().width
     for row in result.decks:
         if row.error is not None:
             error(row.error)
     folders = {str(Path(row.deck).parent) for row in result.decks}
     one_folder = len(folders) == 1 and len(result.decks) > 1
-    if one_folder:
-        say(console, ("decks in ", "bold"), folders.pop())
 
     def shown(deck: str) -> str:
         return Path(deck).name if one_folder else deck
 
-    table = Table(box=None, pad_edge=False)
-    table.add_column("deck", overflow="fold")
-    table.add_column("game")
-    table.add_column("cards", justify="right")
-    table.add_column("on its own")
-    if result.most is not None:
-        table.add_column("most", justify="center")
-    for row in result.decks:
-        cells: list[str | Text] = [
-            shown(row.deck),
-            row.game or "",
-            str(row.cards) if row.game else "",
-        ]
-        if row.error is not None:
-            cells.append(Text("unreadable", style="red"))
-        elif row.buildable:
-            cells.append(Text("✓ buildable", style="green"))
-        else:
-            n = sum(m.short for m in row.missing)
-            lacks = f"✗ lacks {plural(n, 'copy')}"
-            if len(row.missing) <= SHORT_SHOWN:
-                lacks += ": " + ", ".join(f"{m.short}× {m.name}" for m in row.missing)
-            else:
-                lacks += f" of {plural(len(row.missing), 'card')}"
-            cells.append(Text(lacks, style="red"))
-        if result.most is not None:
-            cells.append("" if row.in_most is None else "✓" if row.in_most else "–")
-        table.add_row(*cells)
-    console.print(table)
+    blocks: list[Styled | Layout] = [*_owned_summary(result, shown, room)]
+    held = result.collection
+    products = ", ".join(f"{p.copies}× {p.name} ({p.game})" for p in held.products)
+    blocks.append(
+        (
+            ("collection ", "bold"),
+            (held.label, ""),
+            (
+                f" · {plural(held.size, 'card')}"
+                + (f" · products: {products}" if products else ""),
+                "dim",
+            ),
+        )
+    )
+    if one_folder:
+        blocks.append((("decks in ", "bold"), (folders.pop(), "")))
+    blocks.append(_fitted(_deck_layouts(result, shown), room))
+    if result.short:
+        blocks.append(((f"to acquire ({plural(len(result.short), 'card')}):", "bold"),))
+        blocks.append(_fitted(_acquire_layouts(result, shown, verbose), room))
+    for note in (*result.notes, *held.notes):
+        blocks.append(((f"• {note}", "dim"),))
+    if console is None:
+        write_text(safe("".join(_plain_block(b, room) for b in blocks)))
+    else:
+        for block in blocks:
+            _rich_block(console, block)
+
+
+def _owned_summary(result: OwnedReport, shown: Callable[[str], str], width: int) -> list[Styled]:
+    """The answer's lines: all at once or not and what to acquire; the largest set."""
     decks = len(result.decks)
     together = f"all {decks} decks at once" if decks > 1 else "the deck"
+    lines: list[Styled] = []
     if result.all_at_once:
-        say(console, (f"{together}: yes", "bold green"))
+        lines.append(((f"{together}: yes", "bold green"),))
     elif result.short:
-        cards = len(result.short)
-        say(
-            console,
-            (f"{together}: no", "bold red"),
-            f" · acquire {plural(result.extra_copies, 'copy')} of "
-            f"{plural(cards, 'card')} (proven minimal):",
+        lines.append(
+            (
+                (f"{together}: no", "bold red"),
+                (
+                    f" · acquire {plural(result.extra_copies, 'copy')} of "
+                    f"{plural(len(result.short), 'card')} (proven minimal)",
+                    "",
+                ),
+            )
         )
-        for card in result.short:
-            console.print(_short_line(card, shown))
     else:
-        say(console, (f"{together}: not answered (a deck is unreadable)", "bold"))
+        lines.append(((f"{together}: not answered (a deck is unreadable)", "bold"),))
     if result.most is not None:
         most = result.most
         proof = "a proven maximum" if most.proven else "not proven"
         total = len(most.decks) + len(most.left_out)
-        say(
-            console,
-            (f"most decks at once: {len(most.decks)} of {total}", "bold"),
-            f" ({proof} of {most.maximised}; ties: {most.ties})",
+        lines.append(
+            (
+                (f"most decks at once: {len(most.decks)} of {total}", "bold"),
+                (f" ({proof} of {most.maximised}; ties: {most.ties})", ""),
+            )
         )
         if most.decks and len(most.decks) < total:
-            say(console, "  ", ", ".join(shown(d) for d in most.decks))
-    for note in (*result.notes, *held.notes):
-        console.print(bullet(note, style="dim"))
+            lines.append((("  " + ", ".join(shown(d) for d in most.decks), ""),))
+    return lines
 
 
-def _short_line(card: CardShort, shown: Callable[[str], str]) -> Text:
+def _deck_layouts(result: OwnedReport, shown: Callable[[str], str]) -> list[Layout]:
+    """The deck table from the fullest to the narrowest: the lacking cards named, then
+    counted, the game and card columns left out, the count alone."""
+    rows = result.decks
+    styles = tuple("red" if r.error is not None or not r.buildable else "green" for r in rows)
+
+    def standing(detail: int) -> _Column:
+        texts: list[str] = []
+        for r in rows:
+            if r.error is not None:
+                texts.append("unreadable")
+            elif r.buildable:
+                texts.append("✓ buildable" if detail else "✓")
+            else:
+                n = sum(m.short for m in r.missing)
+                text = f"✗ lacks {plural(n, 'copy')}" if detail else f"✗ {n}"
+                if detail == 2 and len(r.missing) <= SHORT_SHOWN:
+                    text += ": " + ", ".join(f"{m.short}× {m.name}" for m in r.missing)
+                elif detail:
+                    text += f" of {plural(len(r.missing), 'card')}"
+                texts.append(text)
+        return _Column("on its own", tuple(texts), styles=styles)
+
+    deck = _Column("deck", tuple(shown(r.deck) for r in rows))
+    game = _Column("game", tuple(r.game or "" for r in rows))
+    cards = _Column("cards", tuple(str(r.cards) if r.game else "" for r in rows), right=True)
+    most: tuple[_Column, ...] = ()
+    if result.most is not None:
+        marks = tuple("" if r.in_most is None else "✓" if r.in_most else "–" for r in rows)
+        most = (_Column("most", marks),)
+    return [
+        (deck, game, cards, standing(2), *most),
+        (deck, game, cards, standing(1), *most),
+        (deck, cards, standing(1), *most),
+        (deck, standing(1), *most),
+        (deck, standing(0), *most),
+    ]
+
+
+def _acquire_layouts(
+    result: OwnedReport, shown: Callable[[str], str], verbose: bool
+) -> list[Layout]:
+    """The acquire table from the fullest to the narrowest: each card's name and id, copies
+    needed, owned and to acquire, and the decks contending for it (their count and the first
+    names; fewer names, then the count alone, need and own left out)."""
+    short = result.short
+    card = _Column("card", tuple(c.name for c in short))
+    game = _Column("game", tuple(c.game for c in short))
+    ids = _Column("id", tuple(c.id for c in short))
+    need = _Column("need", tuple(str(c.needed) for c in short), right=True)
+    own = _Column("own", tuple(str(c.held) for c in short), right=True)
+    acquire = _Column(
+        "acquire", tuple(f"+{c.short}" for c in short), right=True, styles=("red",) * len(short)
+    )
+
+    def contending(names: int | None) -> _Column:
+        texts: list[str] = []
+        for c in short:
+            n = len(c.decks)
+            if names is None:
+                listed = [shown(d) + (f" ×{k}" if k > 1 else "") for d, k in c.decks]
+                texts.append(f"{n}: " + ", ".join(listed))
+            elif names == 0:
+                texts.append(str(n))
+            else:
+                text = f"{n}: " + ", ".join(shown(d) for d, _ in c.decks[:names])
+                texts.append(text + (f" …+{n - names} more" if n > names else ""))
+        heading = "decks" if names == 0 else "decks contending"
+        return _Column(heading, tuple(texts), wraps=names is None)
+
+    # What goes first as the screen narrows: the game (a column of its own where cards of
+    # several games are to acquire), then the second and the first contending deck's name,
+    # then need and own; the card, its id, the copies to acquire and the count of decks stay.
+    several = len({c.game for c in short}) > 1
+    full: list[Layout] = [(card, game, ids, need, own, acquire)] if several else []
+    full.append((card, ids, need, own, acquire))
+    if verbose:
+        return [(*shape, contending(None)) for shape in (*full, (card, ids, acquire))]
+    layouts = [(*shape, contending(k)) for k in (CONTENDERS_SHOWN, 1, 0) for shape in full]
+    return [*layouts, (card, ids, acquire, contending(1)), (card, ids, acquire, contending(0))]
+
+
+WRAPPED_LEAST = 24
+"""The fewest cells a column that may wrap (every contending deck) is given."""
+
+
+def _least(column: _Column) -> int:
+    """The cells a wrapping column needs: :data:`WRAPPED_LEAST`, or its longest item (a deck
+    and its copies: never broken) and its heading if wider."""
+    from deckcheck.cli.fit import cells
+
+    items = (item for text in column.cells for item in text.split(", "))
+    return max(WRAPPED_LEAST, cells(column.heading), *(cells(item) + 1 for item in items))
+
+
+def _fitted(layouts: Sequence[Layout], width: int) -> Layout:
+    """The first of ``layouts`` that fits ``width`` (a wrapping column counts for
+    :func:`_least` cells); if none does, the last with the names of its first column
+    shortened in the middle to the room left."""
+    from deckcheck.cli.fit import middle_cut, table_width
+
+    def needed(layout: Layout) -> int:
+        fixed = [(c.heading, *c.cells) for c in layout if not c.wraps]
+        return table_width(fixed) + sum(_least(c) + 2 for c in layout if c.wraps)
+
+    for layout in layouts:
+        if needed(layout) <= width:
+            return layout
+    last = layouts[-1]
+    first, rest = last[0], last[1:]
+    room = max(width - (needed(last) - table_width([(first.heading, *first.cells)])), 8)
+    cut = tuple(middle_cut(c, room) for c in first.cells)
+    return (_Column(first.heading, cut, first.right, first.styles, first.wraps), *rest)
+
+
+def _plain_block(block: Styled | Layout, width: int) -> str:
+    """A line wrapped at ``width`` (its later lines indented), or a table as plain lines."""
+    import textwrap
+
+    from deckcheck.cli.fit import cells, wrap
+
+    if not block or not isinstance(block[0], _Column):
+        text = "".join(part for part, _ in block)  # type: ignore[misc]
+        indent = " " * (len(text) - len(text.lstrip(" ")) + 2)
+        lines = textwrap.wrap(
+            text,
+            width,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        return "\n".join(lines or [""]) + "\n"
+    columns: list[_Column] = list(block)  # type: ignore[arg-type]
+    widths = [max(cells(x) for x in (c.heading, *c.cells)) for c in columns]
+    fixed = sum(w for c, w in zip(columns, widths, strict=True) if not c.wraps)
+    for i, c in enumerate(columns):
+        if c.wraps:
+            widths[i] = min(widths[i], max(_least(c), width - fixed - 2 * (len(columns) - 1)))
+    out: list[str] = []
+    for r in range(len(columns[0].cells) + 1):
+        parts = [
+            wrap(c.cells[r - 1] if r else c.heading, w)
+            if c.wraps
+            else [c.cells[r - 1] if r else c.heading]
+            for c, w in zip(columns, widths, strict=True)
+        ]
+        for depth in range(max(len(p) for p in parts)):
+            line = []
+            for c, w, p in zip(columns, widths, parts, strict=True):
+                text = p[depth] if depth < len(p) else ""
+                pad = " " * (w - cells(text))
+                line.append(pad + text if c.right else text + pad)
+            out.append("  ".join(line).rstrip())
+    return "\n".join(out) + "\n"
+
+
+def _rich_block(console: Console, block: Styled | Layout) -> None:
+    """A line, or a table whose columns never wrap (but a wrapping one)."""
+    from rich.table import Table
     from rich.text import Text
 
-    contending = ", ".join(f"{shown(d)} {n}" for d, n in card.decks)
-    return Text.assemble(
-        (f"  +{card.short} ", "red"),
-        card.name,
-        (f" ({card.game} {card.id}) need {card.needed}, own {card.held}", "dim"),
-        (" · " + contending, ""),
-    )
+    if not block or not isinstance(block[0], _Column):
+        say(console, *block)  # type: ignore[arg-type]
+        return
+    columns: list[_Column] = list(block)  # type: ignore[arg-type]
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for c in columns:
+        table.add_column(
+            c.heading,
+            justify="right" if c.right else "left",
+            no_wrap=not c.wraps,
+            overflow="fold" if c.wraps else "ellipsis",
+            min_width=_least(c) if c.wraps else None,
+        )
+    for r in range(len(columns[0].cells)):
+        table.add_row(*(Text(c.cells[r], style=c.styles[r] if c.styles else "") for c in columns))
+    console.print(table)
 
 
 @renders

@@ -243,9 +243,14 @@ def owned_decks(
             users.setdefault(key, []).append((row.deck, n))
             names.setdefault(key, need.names[key])
     short = tuple(
-        CardShort(key[0], key[1], names[key], key[2], n, held.of(key), tuple(users[key]))
-        for key, n in together.items()
-        if n > held.of(key)
+        sorted(
+            (
+                CardShort(key[0], key[1], names[key], key[2], n, held.of(key), tuple(users[key]))
+                for key, n in together.items()
+                if n > held.of(key)
+            ),
+            key=lambda c: (-c.short, c.name.casefold(), c.game, c.id),
+        )
     )
     largest = None
     if most and readable:
