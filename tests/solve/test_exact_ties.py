@@ -35,6 +35,7 @@ from tests.solve.test_zoned_solve import (
     _chance,
     _deck,
     _legal,
+    _seeded,
     _state,
     _within,
     _write,
@@ -237,21 +238,7 @@ ORDER_CASES = {
 @pytest.mark.parametrize("case", list(ORDER_CASES))
 def test_fix_chooses_the_best_nearest_deck_by_the_stated_order(case: str, tmp_path: Path) -> None:
     variant, draw, missions, seed, extra = ORDER_CASES[case]
-    counted: dict[str, int] = {}
-    for i in seed:
-        counted[i] = counted.get(i, 0) + 1
-    path = _write(
-        tmp_path,
-        variant,
-        {
-            "Deck": [(draw, FED[0])],
-            "Missions": [(1, m) for m in MISSIONS[:missions]],
-            "Seed+Dil": [(n, i) for i, n in counted.items()],
-        },
-    )
-    loaded = load_deck(path)
-    totals = loaded.deck.counts()
-    caps = {i: max(totals.get(i, 0), extra.get(i, 0)) for i in [*totals, *extra]}
+    loaded, caps = _seeded(tmp_path, variant, draw, missions, seed, extra)
     result = nearest_legal(loaded, owned=caps)
     assert result.status == "fixed" and result.proven
     start = _state(loaded.deck)
