@@ -890,7 +890,7 @@ def _changes(console: Console, result: CountChanges) -> None:
         console.print(
             Text.assemble(
                 (f"  ↦{move.count} ", "yellow"),
-                f"{move.card.name}: {move.source} → {move.target}",
+                move.wording(),
                 (f"  {move.card.id}", "dim"),
             )
         )
