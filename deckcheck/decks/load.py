@@ -64,15 +64,6 @@ def load_deck(deck: str | Path, context: Context = NO_CONTEXT) -> LoadedDeck:
     return opened
 
 
-def owned_copies(path: str | Path, game: Game, context: Context) -> dict[str, int]:
-    """``--owned FILE``: the copies of ``game``'s cards a collection holds, by card id (read as
-    ``owned`` and ``--collection`` read it: a deck list, several games, products), with the
-    context's overlays."""
-    from deckcheck.decks.collection import read_collection
-
-    return read_collection(path, Context(context.overlays)).by_id(game.id)
-
-
 def deck_or_owned(loaded: LoadedDeck, owned: Mapping[str, int]) -> dict[str, int]:
     """``--owned`` as the solver's caps: each card's copies within what the deck holds or the
     collection has (the deck's own copies are in hand)."""
