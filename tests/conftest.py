@@ -593,9 +593,10 @@ def lines_run(call: Callable[[], T]) -> tuple[T, int]:
     return result, count
 
 
-def _bench_cases() -> ModuleType:
-    """``bench/cases.py``, loaded by its path (the bench scripts are not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_cases", REPO / "bench" / "cases.py")
+def load_script(name: str, path: Path) -> ModuleType:
+    """The script at ``path`` loaded as module ``name`` (the bench scripts and the corpus
+    maker are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -605,6 +606,6 @@ def _bench_cases() -> ModuleType:
 #: The ten overlapping conditions on Planetary Conquerors' legal-80.txt from the reliability
 #: review (a query that used to run for minutes), and the ten on Ren Dhark's terra-custom.txt:
 #: the benchmarks' own (``bench/cases.py``).
-_CASES = _bench_cases()
+_CASES = load_script("bench_cases", REPO / "bench" / "cases.py")
 PC_TEN_CONDITIONS: list[str] = _CASES.PC_CONDITIONS[:10]
 RD_TEN_CONDITIONS: list[str] = list(_CASES.RD_CONDITIONS)
