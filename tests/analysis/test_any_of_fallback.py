@@ -15,6 +15,11 @@ QUESTION = [
     "type:ship>=2",
     "type:person>=2",
     "type:unit>=1",
+    # Four cards more: the redrawable hands' programmes alone reach past the budget.
+    "SEKOSUM>=1",
+    "STAHLTANGO>=1",
+    "PASADENA>=1",
+    "LUXOR<=1",
 ]
 
 
