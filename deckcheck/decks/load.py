@@ -49,8 +49,8 @@ def open_deck(
             return pile
         if pile is not None and pile.known:
             raise UsageError(
-                f"{deck} is a built-in random pile: use it with odds, simulate or hand, "
-                "not as a deck"
+                f"{deck} is a built-in random pile: use it with odds, simulate, hand, stats, "
+                "tune, mulligan or distribution, not as a deck"
             )
     return resolve_source(read_deck(deck), context)
 
