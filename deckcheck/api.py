@@ -480,6 +480,7 @@ _LAZY = {
     "ExportResult": ("deckcheck.commands.export", "ExportResult"),
     "FixResult": ("deckcheck.solve.nearest", "FixResult"),
     "GameList": ("deckcheck.commands.games", "GameList"),
+    "Legality": ("deckcheck.commands.legality", "Legality"),
     "HandsReport": ("deckcheck.commands.hands", "HandsReport"),
     "MulliganGuide": ("deckcheck.analysis.mulligan", "MulliganGuide"),
     "NewDeck": ("deckcheck.commands.deckfile", "NewDeck"),
@@ -494,8 +495,8 @@ _LAZY = {
 }
 
 __all__ = [
-    *_LAZY,
     "Json",
+    "Legality",
     "Result",
     "add",
     "cards",
@@ -509,6 +510,7 @@ __all__ = [
     "fix",
     "games",
     "hand",
+    "legality",
     "mulligan",
     "new",
     "odds",

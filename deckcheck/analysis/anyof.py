@@ -2,12 +2,11 @@
 distribution.
 
 Any of: ``"type:ship>=2 | name:POINT OF>=1"`` holds when either side does; several arguments
-must all hold, so a question is an AND of ORs. It is expanded into alternatives (each an AND,
-which the engine answers exactly) and summed by inclusion–exclusion:
-P(A or B) = P(A) + P(B) − P(A and B). That identity needs one way of playing for every term, so
-it applies to the plain draw and to a mulligan that does not depend on the question (a redraw
-taken whenever allowed); a mulligan chosen for the question (the optimal redraw, a return of
-cards) or a look-ahead draw would be chosen per term, and there the figure is given without it.
+must all hold, so a question is an AND of ORs. It is expanded into alternatives (each an AND)
+and the exact engines are asked the whole OR of ANDs at once: the success test of each hand
+or state is "some alternative holds", so the optimal redraw, the return mulligan and the
+look-ahead are chosen for the either-or question itself (a plain draw sums the alternatives
+by inclusion–exclusion, exact where no choice is made).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from deckcheck.analysis.conditions import parse_conditions
-from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_odds
+from deckcheck.analysis.odds import OddsOptions, OddsReport, compute_any_of, compute_odds
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import UsageError
@@ -54,15 +53,8 @@ def alternatives(conditions: Sequence[str]) -> list[tuple[str, ...]]:
     return terms
 
 
-def _fixed_policy(setup: DrawSetup, options: OddsOptions) -> bool:
-    m = setup.mulligan
-    if options.mulligan == "none" or m is None:
-        return True
-    return m.kind == "redraw" and options.redraw_policy == "always"
-
-
 def any_of_odds(setup: DrawSetup, conditions: Sequence[str], options: OddsOptions) -> OddsReport:
-    """Exact odds of an AND of ORs (see the module's note on mulligans)."""
+    """Exact odds of an AND of ORs, with the mulligan and the look-ahead chosen for it."""
     if options.by_turn is not None:
         raise UsageError("--by-turn does not combine with | conditions; ask turn by turn")
     if options.expected_turn:
@@ -76,57 +68,20 @@ def any_of_odds(setup: DrawSetup, conditions: Sequence[str], options: OddsOption
             f"{dated[0]!r}: conditions joined by | take no deadline of their own (@TURN); "
             "give the turn with --turn"
         )
-    notes: list[str] = []
-    fixed = _fixed_policy(setup, options)
-    used = options if fixed else dataclasses.replace(options, mulligan="none")
-    opening = setup.procedure().opening_size(options.second)
-    if setup.opening.lookahead and not setup.builtin_pile and _turn_seen(setup, options) > opening:
-        raise UsageError(
-            "| conditions cannot be combined exactly with the look-ahead draw of later "
-            "turns (its choice depends on the question); ask for the opening hand"
-        )
-    first = compute_odds(setup, list(terms[0]), used)
-    with_m = Fraction(0)
-    plain = Fraction(0)
-    exact = True
-    for size in range(1, len(terms) + 1):
-        sign = 1 if size % 2 else -1
-        for subset in itertools.combinations(terms, size):
-            joined = list(dict.fromkeys(c for term in subset for c in term))
-            rep = compute_odds(setup, joined, used)
-            exact = exact and rep.exact and rep.probability_exact is not None
-            if not exact:
-                raise UsageError("an | question is answered only where exact maths reaches")
-            with_m += sign * Fraction(rep.probability_exact or "0")
-            if fixed and used.mulligan == "rules" and setup.mulligan is not None:
-                bare = compute_odds(setup, joined, dataclasses.replace(used, mulligan="none"))
-                plain += sign * Fraction(bare.probability_exact or "0")
-    if not (fixed and used.mulligan == "rules" and setup.mulligan is not None):
-        plain = with_m
-    if not fixed:
-        notes.append(
-            "without the mulligan: its best choice depends on the whole either-or question, "
-            "which inclusion–exclusion cannot weigh (ask each alternative alone for its "
-            "figure with the mulligan, or use --redraw-policy always where the game redraws)"
-        )
-    method = f"exact (inclusion–exclusion over {len(terms)} alternatives)"
+    flat = list(dict.fromkeys(c for term in terms for c in term))
+    index = {c: i for i, c in enumerate(flat)}
+    any_of = tuple(tuple(index[c] for c in term) for term in terms)
+    rep = compute_any_of(setup, flat, any_of, options)
+    note = f"either-or: the chance that one of {len(terms)} alternatives holds in full, " + (
+        "asked as one question (a mulligan or look-ahead choice is made for the whole of it)"
+        if rep.mulligan == options.mulligan
+        else "asked as one question"
+    )
     return dataclasses.replace(
-        first,
+        rep,
         conditions=tuple(conditions),
-        probability=float(with_m),
-        probability_without_mulligan=float(plain),
-        probability_exact=f"{with_m.numerator}/{with_m.denominator}",
-        exact=True,
-        method=method,
-        mulligan=used.mulligan,
-        # Where the mulligan is left out for the reason the notes give, the plain draw's own
-        # "mulligan: none" and "no redraw" lines would contradict them.
-        assumptions=tuple(
-            [
-                *(a for a in first.assumptions if fixed or not _about_mulligan(a)),
-                *notes,
-            ]
-        ),
+        method=f"{rep.method}, over {len(terms)} alternatives",
+        assumptions=(*rep.assumptions, note),
         by_turn=(),
     )
 

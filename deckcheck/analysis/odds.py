@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import field
+from dataclasses import field, replace
 from typing import Final, Literal, Protocol, cast
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
@@ -246,10 +246,12 @@ def bind(
     *,
     require_conditions: bool = True,
     deadlines: bool = False,
+    any_of: tuple[tuple[int, ...], ...] = (),
 ) -> Bound:
     """Partition the pile into groups of cards matching the same selectors (conditions first,
     then the mulligan's triggers) and build the abstract problem. A condition with its own
-    deadline (``@TURN``) is refused unless ``deadlines`` is set (the caller answers them)."""
+    deadline (``@TURN``) is refused unless ``deadlines`` is set (the caller answers them).
+    ``any_of``: the query is an OR of these ANDs (indices into ``condition_texts``)."""
     if not condition_texts and require_conditions:
         example = setup.game.spec.game.example_condition
         raise UsageError(f'give at least one condition, e.g. "{example}"')
@@ -277,6 +279,7 @@ def bind(
         tuple(keys),
         tuple(CountTest(i, c.op, c.count) for i, c in enumerate(conditions)),
         tuple(selector_texts),
+        any_of,
     )
     # The triggers' selectors come after the conditions' (see selector_texts above).
     procedure = setup.procedure(trigger_offset=len(conditions))
@@ -567,6 +570,42 @@ def _compute_odds(
     )
     by_turn = _by_turn(bound, options, queries, progress, {query: answer}, table)
     return _report(setup, bound, options, seen, answer, by_turn, notes)
+
+
+def compute_any_of(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    any_of: tuple[tuple[int, ...], ...],
+    options: OddsOptions,
+) -> OddsReport:
+    """Exact odds that, for some alternative of ``any_of`` (indices into
+    ``condition_texts``), all its conditions hold: one question to the exact engines, so the
+    mulligan and the look-ahead are chosen for the whole either-or question. ``UsageError``
+    where exact maths does not reach (the simulators deal for ANDs only)."""
+    from deckcheck.draws.answer import Intractable
+    from deckcheck.draws.facade import Mode, solve
+
+    bound = bind(setup, condition_texts, options, any_of=any_of)
+    seen = cards_seen(setup, bound.procedure, options, options.turn)
+    procedure = _procedure_for(setup, bound.procedure, seen)
+    query = _query(options, seen, options.turn)
+    try:
+        answer = solve(bound.problem, procedure, query, _policy(options), mode=Mode.EXACT)
+    except Intractable as exc:
+        if options.mulligan != "rules" or setup.mulligan is None:
+            why = f"an | question is answered only where exact maths reaches ({exc})"
+            raise UsageError(why) from None
+        # The choice made for the whole question is what is out of reach; the plain draw of
+        # the same question still is exact, and a figure without the mulligan, said to be
+        # one, serves better than none.
+        plain = replace(options, mulligan="none")
+        report = compute_any_of(setup, condition_texts, any_of, plain)
+        why = (
+            "the mulligan is left out: choosing it for this either-or question is beyond "
+            f"exact reach ({exc}); the figure is the plain draw's"
+        )
+        return replace(report, assumptions=(*report.assumptions, why))
+    return _report(setup, bound, options, seen, answer)
 
 
 def _turn_queries(

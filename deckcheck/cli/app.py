@@ -143,13 +143,13 @@ def odds(
         request = odds.OddsRequest(
             None, (deck, *(conditions or [])), options, where, deck_size, tuple(category or [])
         )
-        return render.Listed(odds.run(request)) if verbose else odds.run(request)
+        return render.Verbose(odds.run(request)) if verbose else odds.run(request)
     request = odds.OddsRequest(
         deck, tuple(conditions or []), options, where, None, tuple(category or [])
     )
     with render.progress_bar() as progress:
         result = odds.run(request, progress)
-    return render.Listed(result) if verbose else result
+    return render.Verbose(result) if verbose else result
 
 
 @command(app)
@@ -198,7 +198,7 @@ def simulate(
     request = simulate.SimulateRequest(deck, tuple(conditions), options, where, trials, seed)
     with render.progress_bar(trials, "simulating") as progress:
         result = simulate.run(request, progress)
-    return render.Listed(result) if verbose else result
+    return render.Verbose(result) if verbose else result
 
 
 @command(app)
@@ -318,7 +318,7 @@ def owned(
     from deckcheck.commands import owned
 
     result = owned.run(owned.OwnedRequest(tuple(decks), collection, most, where))
-    return render.OwnedListed(result) if verbose else result
+    return render.Verbose(result) if verbose else result
 
 
 @command(app)

@@ -89,14 +89,23 @@ def fit_columns(
     lines: list[list[str]] = []
     for row in rows:
         wrapped = [[row[i]] if i < whole else wrap(row[i], widths[i]) for i in range(columns)]
-        for depth in range(max(len(w) for w in wrapped)):
-            lines.append(
-                [
-                    (w[depth] if depth < len(w) else "")
-                    + " " * (widths[i] - cells(w[depth] if depth < len(w) else ""))
-                    for i, w in enumerate(wrapped)
-                ]
-            )
+        lines += row_lines(wrapped, widths)
+    return lines
+
+
+def row_lines(
+    parts: Sequence[Sequence[str]], widths: Sequence[int], right: Sequence[bool] = ()
+) -> list[list[str]]:
+    """The lines of a table row whose cells are already wrapped (``parts``: each cell's
+    lines): each cell padded to its column's width, on the left where ``right`` says."""
+    lines: list[list[str]] = []
+    for depth in range(max(len(p) for p in parts)):
+        line = []
+        for i, (p, w) in enumerate(zip(parts, widths, strict=True)):
+            text = p[depth] if depth < len(p) else ""
+            pad = " " * (w - cells(text))
+            line.append(pad + text if i < len(right) and right[i] else text + pad)
+        lines.append(line)
     return lines
 
 

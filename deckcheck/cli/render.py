@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from deckcheck.cli.fit import bullet
 from deckcheck.core.result import Json, Result, WithErrors
@@ -198,7 +198,7 @@ _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.U
 
 
 F = TypeVar("F", bound=Callable[..., None])
-_SHOWN: dict[str, Callable[[Any], None]] = {}
+_SHOWN: dict[str, Callable[..., None]] = {}
 
 
 def renders(human: F) -> F:
@@ -209,14 +209,39 @@ def renders(human: F) -> F:
     return human
 
 
+@frozen
+class Verbose:
+    """A result shown in full (``--verbose``): its renderer is called with ``verbose=True``;
+    its JSON and exit code are the result's."""
+
+    result: Result
+
+    @property
+    def exit_code(self) -> int:
+        """The result's."""
+        return self.result.exit_code
+
+    def to_json(self) -> Json:
+        """The result's."""
+        return self.result.to_json()
+
+
+@renders
+def verbose(shown: Verbose) -> None:
+    """The shown result's own renderer, with ``verbose=True``."""
+    _SHOWN[type(shown.result).__name__](shown.result, verbose=True)
+
+
 def show(result: Result, json_out: bool = False) -> int:
     """The one way a command answers: ``result.to_json()`` with ``--json`` (standard output
     then holds only the JSON), else the renderer of the result's type; returns the exit code
     to end with."""
     if json_out:
         emit_json(result.to_json())
-        if isinstance(result, WithErrors):
-            for problem in result.errors:
+        # A result shown in full carries its errors in the result it wraps.
+        inner = result.result if isinstance(result, Verbose) else result
+        if isinstance(inner, WithErrors):
+            for problem in inner.errors:
                 error(problem)
     else:
         _SHOWN[type(result).__name__](result)
@@ -528,29 +553,6 @@ list them all)."""
 
 
 @frozen
-class OwnedListed:
-    """An ``owned`` answer shown with every deck contending for each card (``--verbose``); its
-    JSON and exit code are the answer's."""
-
-    report: OwnedReport
-
-    @property
-    def exit_code(self) -> int:
-        """The answer's."""
-        return self.report.exit_code
-
-    def to_json(self) -> Json:
-        """The answer's."""
-        return self.report.to_json()
-
-
-@renders
-def owned_listed(result: OwnedListed) -> None:
-    """:func:`owned` with every contending deck named (``--verbose``)."""
-    owned(result.report, verbose=True)
-
-
-@frozen
 class _Column:
     """A column of a table laid out to fit: its heading, cells, alignment, cell styles, and
     whether its cells may wrap (the last column, under --verbose)."""
@@ -771,7 +773,7 @@ def _plain_block(block: Styled | Layout, width: int) -> str:
     """A line wrapped at ``width`` (its later lines indented), or a table as plain lines."""
     import textwrap
 
-    from deckcheck.cli.fit import cells, wrap
+    from deckcheck.cli.fit import cells, joined, row_lines, wrap
 
     if not block or not isinstance(block[0], _Column):
         text = "".join(part for part, _ in block)  # type: ignore[misc]
@@ -790,6 +792,7 @@ def _plain_block(block: Styled | Layout, width: int) -> str:
     for i, c in enumerate(columns):
         if c.wraps:
             widths[i] = min(widths[i], max(_least(c), width - fixed - 2 * (len(columns) - 1)))
+    right = [c.right for c in columns]
     out: list[str] = []
     for r in range(len(columns[0].cells) + 1):
         parts = [
@@ -798,13 +801,7 @@ def _plain_block(block: Styled | Layout, width: int) -> str:
             else [c.cells[r - 1] if r else c.heading]
             for c, w in zip(columns, widths, strict=True)
         ]
-        for depth in range(max(len(p) for p in parts)):
-            line = []
-            for c, w, p in zip(columns, widths, parts, strict=True):
-                text = p[depth] if depth < len(p) else ""
-                pad = " " * (w - cells(text))
-                line.append(pad + text if c.right else text + pad)
-            out.append("  ".join(line).rstrip())
+        out += [joined(line) for line in row_lines(parts, widths, right)]
     return "\n".join(out) + "\n"
 
 
@@ -893,7 +890,7 @@ def _changes(console: Console, result: CountChanges) -> None:
         console.print(
             Text.assemble(
                 (f"  ↦{move.count} ", "yellow"),
-                f"{move.card.name}: {move.source} → {move.target}",
+                move.wording(),
                 (f"  {move.card.id}", "dim"),
             )
         )
@@ -1189,29 +1186,6 @@ def _percent(p: float) -> str:
         return f"{p:.2e}"
     places = len(digits(p, 4).partition(".")[2]) - 2  # as many as the fraction needs
     return f"{100 * p:.{places}f} %"
-
-
-@frozen
-class Listed:
-    """An odds report shown with every card set aside listed (``--verbose``); its JSON and
-    exit code are the report's."""
-
-    report: OddsReport
-
-    @property
-    def exit_code(self) -> int:
-        """The report's."""
-        return self.report.exit_code
-
-    def to_json(self) -> Json:
-        """The report's."""
-        return self.report.to_json()
-
-
-@renders
-def listed(result: Listed) -> None:
-    """:func:`odds` with every card set aside listed (``--verbose``)."""
-    odds(result.report, verbose=True)
 
 
 @renders

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from deckcheck.catalog.model import Card
+from deckcheck.catalog.names import NameMatch
 from deckcheck.core.errors import DeckFormatError, UsageError
 from deckcheck.core.inputs import STDIN, source_label
 from deckcheck.core.result import OK, Json
@@ -95,7 +96,7 @@ def edit_collection(
         if match.fields and match.cards and not match.refused:
             the_card, variant = match.cards[0], variant_of(match.fields)
         else:
-            the_card, variant = _card(card, loaded), ""
+            the_card, variant = _card(card, match, loaded), ""
         delta = -count if remove else count
         if variant or _has_variants(source, loaded, the_card):
             # a printing of its own, or a card beside its own printings: edited line by line
@@ -201,9 +202,9 @@ def _variant_edit(
     return new_text, now
 
 
-def _card(text: str, loaded: LoadedDeck) -> Card:
-    """The card ``text`` names in the collection's game, read as a deck line is."""
-    match = lookup(text.strip(), loaded.catalog, loaded.game)
+def _card(text: str, match: NameMatch, loaded: LoadedDeck) -> Card:
+    """The card ``text`` names in the collection's game (``match``: what it may mean), read as
+    a deck line is."""
     card = pick(match.cards, loaded.game) if match.cards and not match.refused else None
     if card is not None:
         return card

@@ -11,7 +11,7 @@ from deckcheck.core.errors import DeckcheckError
 from deckcheck.core.result import Json
 from deckcheck.core.values import frozen
 from deckcheck.core.violations import Status
-from deckcheck.decks.load import load_deck, owned_copies
+from deckcheck.decks.load import load_deck
 from deckcheck.decks.resolve import PartlyResolvedError
 from deckcheck.decks.verdict import Outcome, Validation, judge, validate_partly
 from deckcheck.games.context import NO_CONTEXT, Context
@@ -43,15 +43,17 @@ def validate_paths(
     paths: Sequence[str | Path], context: Context = NO_CONTEXT, *, owned: str | Path | None = None
 ) -> Validation:
     """Validate several deck files, each opened in ``context``; a broken file does not stop the
-    others. With ``owned`` (a deck file listing a collection), each deck's outcome lists the
-    copies the collection lacks to build it (an unreadable collection is an input error of that
-    deck)."""
+    others. With ``owned`` (a collection file, read as ``owned`` reads one), each deck's
+    outcome lists the copies the collection lacks to build it (an unreadable collection is an
+    input error of that deck)."""
     outcomes = []
     collections: dict[str, dict[str, int]] = {}  # by game: read once
     for path in paths:
         try:
             loaded = load_deck(path, context)
             if owned is not None and loaded.game.id not in collections:
+                from deckcheck.decks.collection import owned_copies  # only with --owned
+
                 collections[loaded.game.id] = owned_copies(owned, loaded.game, context)
             outcomes.append(judge(str(path), loaded, collections.get(loaded.game.id)))
         except PartlyResolvedError as exc:

@@ -417,6 +417,13 @@ def reserved_caps(
     return Caps({i: max(0, n) for i, n in caps.items()}, tuple(notes))
 
 
+def owned_copies(path: str | Path, game: Game, context: Context) -> dict[str, int]:
+    """``--owned FILE``: the copies of ``game``'s cards a collection holds, by card id (read as
+    ``owned`` and ``--collection`` read it: a deck list, several games, products), with the
+    context's overlays."""
+    return read_collection(path, Context(context.overlays)).by_id(game.id)
+
+
 def deck_caps(
     loaded: LoadedDeck,
     context: Context,
@@ -429,7 +436,7 @@ def deck_caps(
     copies within what the deck holds or the file lists), or ``--collection FILE`` with
     ``--reserve DECK...`` (files or folders: within what the collection holds beside the
     reserved decks; the deck's own copies come out of the collection too); None: no caps."""
-    from deckcheck.decks.load import deck_or_owned, load_deck, owned_copies
+    from deckcheck.decks.load import deck_or_owned, load_deck
 
     if reserve and collection is None:
         raise UsageError("--reserve needs --collection FILE: the decks reserve copies of it")

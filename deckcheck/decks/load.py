@@ -49,8 +49,8 @@ def open_deck(
             return pile
         if pile is not None and pile.known:
             raise UsageError(
-                f"{deck} is a built-in random pile: use it with odds, simulate or hand, "
-                "not as a deck"
+                f"{deck} is a built-in random pile: use it with odds, simulate, hand, stats, "
+                "tune, mulligan or distribution, not as a deck"
             )
     return resolve_source(read_deck(deck), context)
 
@@ -62,13 +62,6 @@ def load_deck(deck: str | Path, context: Context = NO_CONTEXT) -> LoadedDeck:
     if not isinstance(opened, LoadedDeck):  # never: without piles a file is read
         raise TypeError(f"{deck}: not a deck file")
     return opened
-
-
-def owned_copies(path: str | Path, game: Game, context: Context) -> dict[str, int]:
-    """A collection file's copies by card id (``--owned``: read as a deck of ``game``, with the
-    context's overlays)."""
-    collection = load_deck(path, Context(context.overlays, game.id))
-    return dict(collection.deck.counts())
 
 
 def deck_or_owned(loaded: LoadedDeck, owned: Mapping[str, int]) -> dict[str, int]:

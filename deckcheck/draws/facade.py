@@ -182,6 +182,8 @@ def simulate(
     from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice
     from deckcheck.draws.policies import redraw_unless_met
 
+    if problem.any_of:
+        raise ValueError("the simulators deal for conditions that must all hold, not for A | B")
     shape = deal_shape(problem, procedure, query)
     said: list[Fact] = []  # the policies in force
     after: list[Fact] = []  # how the simulated player decides, where that needs saying

@@ -20,7 +20,13 @@ def _label(problem: DrawProblem, selector: int) -> str:
 
 
 def impossible(problem: DrawProblem, query: Query) -> Fact | None:
-    """Why no deal can satisfy ``problem``'s conditions with ``query.seen`` cards, or None."""
+    """Why no deal can satisfy ``problem``'s conditions with ``query.seen`` cards, or None.
+
+    A query of alternatives is impossible when each alternative is (the first one's reason).
+    """
+    if problem.any_of:
+        whys = [impossible(problem.alternative(k), query) for k in range(len(problem.any_of))]
+        return whys[0] if all(w is not None for w in whys) else None
     seen = query.seen
     pile = problem.pile_size
     least, most, matching, side_by_side = _counts(problem)

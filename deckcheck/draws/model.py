@@ -38,7 +38,9 @@ class DrawProblem:
     """A pile partitioned into groups, and the question asked of the cards seen.
 
     ``group_sizes[g]`` cards of group ``g`` are in the pile; ``membership[g][s]`` says whether
-    a card of group ``g`` matches selector ``s``. ``conditions`` must all hold (the query);
+    a card of group ``g`` matches selector ``s``. ``conditions`` must all hold (the query),
+    unless ``any_of`` is given: then the query holds when, for some alternative (indices into
+    ``conditions``), all that alternative's conditions hold (an OR of ANDs, ``A | B``).
     ``selector_labels`` are for display only.
     """
 
@@ -46,6 +48,7 @@ class DrawProblem:
     membership: tuple[tuple[bool, ...], ...]
     conditions: tuple[CountTest, ...]
     selector_labels: tuple[str, ...] = ()
+    any_of: tuple[tuple[int, ...], ...] = ()
 
     @property
     def pile_size(self) -> int:
@@ -64,9 +67,21 @@ class DrawProblem:
         return totals
 
     def satisfied(self, group_counts: Sequence[int]) -> bool:
-        """Whether all query conditions hold for a holding of ``group_counts``."""
+        """Whether the query holds for a holding of ``group_counts`` (every condition, or
+        every condition of one alternative of ``any_of``)."""
         totals = self.selector_counts(group_counts)
+        if self.any_of:
+            conds = self.conditions
+            return any(
+                all(conds[i].holds(totals[conds[i].selector]) for i in alt) for alt in self.any_of
+            )
         return all(c.holds(totals[c.selector]) for c in self.conditions)
+
+    def alternative(self, k: int) -> DrawProblem:
+        """The problem asking only the ``k``-th alternative of ``any_of`` (all of it)."""
+        return replace(
+            self, conditions=tuple(self.conditions[i] for i in self.any_of[k]), any_of=()
+        )
 
 
 @frozen

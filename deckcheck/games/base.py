@@ -54,6 +54,11 @@ Constraints = Callable[[Catalog, Variant], RuleConstraints]
 """A rule stated as linear constraints over card counts (for ``fix``)."""
 
 
+def clean_name(code: str) -> str:
+    """The 0/1 helper of a warning rule's clean form: 1 only where the rule warns of nothing."""
+    return f"{code}:clean"
+
+
 def warnings_only(code: str) -> Constraints:
     """The constraints of a rule whose findings are warnings: none (a deck stays legal)."""
     return lambda catalog, variant: RuleConstraints(code)
@@ -68,6 +73,9 @@ class CodeRule:
     # What the rule counts and its bounds, for the standing while a deck is built (None: the
     # rule counts nothing the builder could watch grow).
     amount: Callable[[Deck, Catalog, Variant], Amount | None] | None = None
+    # A warning rule's absence of findings as constraints (see :func:`clean_name`): each
+    # holds while the rule's ``clean`` helper is 1, so an answer's warnings can be minimised.
+    clean: Constraints | None = None
 
     def __call__(self, deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
         return self.check(deck, catalog, variant)
@@ -320,6 +328,20 @@ class Game:
         if isinstance(rule, CodeRule) and rule.constraints is not None:
             return rule.constraints(catalog, variant)
         return RuleConstraints(code, exact=False, note="not expressible as constraints")
+
+    def states_clean(self, code: str) -> bool:
+        """Whether a rule states its clean form (see :meth:`clean`)."""
+        rule = self.rules.get(code)
+        return isinstance(rule, CodeRule) and rule.clean is not None
+
+    def clean(self, code: str, catalog: Catalog, variant: Variant) -> RuleConstraints | None:
+        """A warning rule's clean form (constraints that hold, while its helper
+        :func:`clean_name` is 1, exactly on the decks it warns nothing of); None where the
+        rule cannot say so."""
+        rule = self.rules.get(code)
+        if isinstance(rule, CodeRule) and rule.clean is not None:
+            return rule.clean(catalog, variant)
+        return None
 
     def info(self) -> GameInfo:
         """What ``deckcheck games`` says about this game."""

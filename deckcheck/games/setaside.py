@@ -70,7 +70,15 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
             # Cards of one value take theirs first, then a card of several (an Outpost of two
             # affiliations) takes those still free: the most cards seeded, whatever the
             # deck's order, so that the rules' linear constraints can state it.
-            order.sort(key=lambda i: len(set(_values(cards[i], rule.one_per))) > 1)
+            # Among them a card the file seeds (a copy in a zone the rules name) comes first:
+            # the Outpost written in Seed+Dil is the one seeded, a drawn one of its
+            # affiliation stays in the draw deck.
+            order.sort(
+                key=lambda i: (
+                    len(set(_values(cards[i], rule.one_per))) > 1,
+                    not any(in_zone.get((i, z), 0) for z in named),
+                )
+            )
         for card_id in order:
             have = remaining[card_id]
             if rule.zone:

@@ -230,6 +230,14 @@ class ZoneModel(_Strict):
     # "": the zone's cards are drawn as the rules say.
     seeded: str = ""
 
+    @property
+    def role(self) -> str:
+        """What the zone is to the rules: ``seed`` (its cards are seeded), ``draw`` (the
+        counted deck drawn from), or, for a side zone, its own name in lower case."""
+        if not self.counted:
+            return self.name.lower()
+        return "seed" if self.seeded else "draw"
+
 
 class GameSpec(_Strict):
     """A whole ``game.toml``."""

@@ -297,6 +297,8 @@ def is_markdown(source: DeckSource) -> bool:
 
 
 def parse_editable(text: str, label: str, path: Path) -> DeckSource:
+    """The deck ``text`` parsed for an edit in place (any line ends read as ``\\n``); a format
+    deckcheck does not write back (a Markdown table, a TOML stack in order) is refused."""
     source = parse_deck(text.replace("\r\n", "\n").replace("\r", "\n"), label, path)
     if source.format not in EDITABLE:
         raise UsageError(
@@ -391,6 +393,8 @@ def _held(source: DeckSource, loaded: LoadedDeck) -> list[Held]:
 def edited_text(
     text: str, source: DeckSource, loaded: LoadedDeck, changes: Sequence[Change]
 ) -> str:
+    """``text`` with ``changes`` made by the editor of its format (text and Lackey, TOML,
+    JSON, .dek), every other line as it was."""
     zones = [z.name for z in loaded.game.zones]
     held = _held(source, loaded)
     if source.format in ("text", "lackey"):

@@ -77,16 +77,32 @@ class Move:
     source: str | None
     target: str | None
     count: int
+    source_role: str | None = None
+    target_role: str | None = None
 
     def to_json(self) -> dict[str, Json]:
-        """``{"card", "id", "from", "to", "count"}``."""
+        """``{"card", "id", "from", "to", "count", "from_zone", "to_zone"}``: ``from`` and
+        ``to`` are the zones' roles (``seed``, ``draw``), the ``_zone`` fields the file's
+        zone names."""
         return {
             "card": self.card.name,
             "id": self.card.id,
-            "from": self.source,
-            "to": self.target,
+            "from": self.source_role or self.source,
+            "to": self.target_role or self.target,
             "count": self.count,
+            "from_zone": self.source,
+            "to_zone": self.target,
         }
+
+    def wording(self) -> str:
+        """``Data: seed → draw (Seed+Dil → Deck)``; the zones alone where they have no
+        roles."""
+        if self.source_role and self.target_role:
+            return (
+                f"{self.card.name}: {self.source_role} → {self.target_role} "
+                f"({self.source} → {self.target})"
+            )
+        return f"{self.card.name}: {self.source} → {self.target}"
 
 
 Edit = tuple[Card, int, str | None]
@@ -270,6 +286,11 @@ def answer_deck(
     )
     moved: list[Move] = []
     edits: list[Edit] = []
+
+    def role(zone: str | None) -> str | None:
+        found = loaded.game.zone(zone) if zone is not None else None
+        return found.role if found is not None else None
+
     zones: dict[str, list[str | None]] = {}
     for card_id, zone in [*held, *cells]:
         if zone not in zones.setdefault(card_id, []):
@@ -289,7 +310,7 @@ def answer_deck(
             for target, gain in gains:
                 step = min(lost[0], gain[0])
                 if step:
-                    moved.append(Move(cards[i], source, target, step))
+                    moved.append(Move(cards[i], source, target, step, role(source), role(target)))
                     lost[0] -= step
                     gain[0] -= step
     kept = tuple(e for e in entries if e.count)

@@ -8,9 +8,10 @@ copies of every card of the catalog in every zone as unknowns (within the collec
 ``--owned``); the objective is the number of changes: each copy added or removed, and each
 copy moved from one zone to another. HiGHS's "optimal" status is the proof that no legal deck
 is nearer. Among the nearest decks, further solves with the distance held break the tie, in
-this order: cards matching ``--prefer``; no new warning; cards of the deck's own side (the
-affiliation or colour most of its cards carry); more copies of the deck's own cards rather
-than new cards; and, among alike cards, as few distinct ones as can be.
+this order (see :mod:`deckcheck.solve.ties`): cards matching ``--prefer``; the fewest new
+warnings; cards of the deck's own side (the affiliation or colour most of its cards carry);
+the fewest of the deck's copies lost; the fewest copies of new cards; the fewest distinct
+new cards.
 
 When no legal deck is reachable, removing rules one at a time finds a smallest set of rules
 (with ``--keep`` and ``--owned`` among them) that cannot all be met, which the result names.
@@ -207,7 +208,7 @@ def nearest_legal(
         by_id = {c.id: c for c in loaded.catalog}
         deck = dataclasses.replace(deck, entries=tuple(DeckEntry(by_id[i], 1) for i in order))
     report = validate_loaded(dataclasses.replace(loaded, deck=deck))
-    notes = list(unstated)
+    notes = list(unstated) + model.notes
     notes += [f"{code}: {rc.note}" for code, rc in stated.items() if rc.note and rc.exact]
     if order and [c.id for c in deck.sequence()] != [c.id for c in loaded.deck.sequence()]:
         notes.append(

@@ -201,7 +201,7 @@ class _Model:
         for rule_index, ids in sorted(by_rule.items()):
             model = self.rules[rule_index]
             if model.one_per:
-                self._one_per(ids, model.one_per, index, aside)
+                self._one_per(ids, model.one_per, index, aside, roles)
             else:
                 self._count(ids, model.count or 0, index, aside)
         self.pile_var: list[int] = []
@@ -218,6 +218,11 @@ class _Model:
     def _most(self, ids: Sequence[str]) -> float:
         p = self.programme
         return sum(p.upper[v] for i in ids for v in self.deck.by_card[i])
+
+    def _in_zones(self, card_id: str, zones: set[str], inside: bool) -> list[int]:
+        """A card's variables in ``zones`` (``inside``) or in the others."""
+        cells = self.deck.zoned.get(card_id, {})
+        return [v for (_, zone), v in cells.items() if (zone in zones) == inside]
 
     def _held(self, ids: Sequence[str], k: float = 1.0) -> dict[int, float]:
         return {v: k for i in ids for v in self.deck.by_card[i]}
@@ -254,7 +259,12 @@ class _Model:
         p.row({**parts, taken: -1}, 0, 0)
 
     def _one_per(
-        self, ids: Sequence[str], field_name: str, index: Mapping[Any, int], aside: _Aside
+        self,
+        ids: Sequence[str],
+        field_name: str,
+        index: Mapping[Any, int],
+        aside: _Aside,
+        roles: Mapping[str, tuple[Any, ...]],
     ) -> None:
         """One copy set aside per value of ``field_name`` (STCCG: an Outpost per affiliation).
 
@@ -262,7 +272,10 @@ class _Model:
         value present (which one, when cards of a value fall in several classes, is the deck's
         order: any is allowed here); then a card of several values takes one copy per value
         still free, as many as it has copies (``t <= copies``, and ``t`` equals the copies or
-        takes every free value)."""
+        takes every free value). Where the file's seed zones take a card's other copies (its
+        role names them), the rule takes a copy the file seeds when it has one (the draw pile
+        loses nothing), else a drawn copy: the pile loses one exactly while the value's cards
+        have a drawn copy and no seeded one."""
         p = self.programme
         single: dict[str, dict[int, list[str]]] = {}  # value -> class -> cards
         multi: list[tuple[str, list[str]]] = []
@@ -282,24 +295,39 @@ class _Model:
             # present = 1 exactly while the deck holds a copy of such a card
             p.row({**self._held(members), present: -float(max(most, 1))}, -math.inf, 0)
             p.row({**self._held(members), present: -1.0}, 0, math.inf)
+            seeds = {z for i in members for z in roles.get(i, _PILE)[4]}
+            drawn = {i: self._in_zones(i, seeds, False) for i in members}
+            taken = present
+            if seeds:
+                taken = p.var(0, 1)
+                d = {v: 1.0 for i in members for v in drawn[i]}
+                z = {v: 1.0 for i in members for v in self._in_zones(i, seeds, True)}
+                top_d = max(1.0, sum(p.upper[v] for v in d))
+                top_z = max(1.0, sum(p.upper[v] for v in z))
+                # taken = 1 exactly while a copy is drawn (d >= 1) and none seeded (z = 0)
+                p.row({**d, taken: -1.0}, 0, math.inf)
+                p.row({**z, taken: top_z}, -math.inf, top_z)
+                p.row({taken: top_d, **{v: -1.0 for v in d}, **{v: top_d for v in z}}, 0, math.inf)
             parts = {}
             for g, cards in by_class.items():
                 u = p.var(0, 1)
-                p.row({u: 1, **self._held(cards, -1.0)}, -math.inf, 0)
+                p.row({u: 1, **{v: -1.0 for i in cards for v in drawn[i]}}, -math.inf, 0)
                 parts[u] = 1.0
                 aside[g][u] = aside[g].get(u, 0.0) + 1
-            p.row({**parts, present: -1.0}, 0, 0)
+            p.row({**parts, taken: -1.0}, 0, 0)
             by_single[value] = present
         claimed: dict[str, dict[int, float]] = {}
         for i, values in multi:
             g = index[self.key_of[i]]
             most = self._most([i])
+            seeded = set(roles.get(i, _PILE)[4])
             mine: dict[int, float] = {}
             for value in values:
                 t = p.var(0, 1)
                 mine[t] = 1.0
                 claimed.setdefault(value, {})[t] = 1.0
-                aside[g][t] = aside[g].get(t, 0.0) + 1
+                if not seeded:
+                    aside[g][t] = aside[g].get(t, 0.0) + 1
                 if value in by_single:  # a value a card of its own took is not free
                     p.row({t: 1, by_single[value]: 1}, -math.inf, 1)
             p.row({**mine, **self._held([i], -1.0)}, -math.inf, 0)
@@ -312,6 +340,19 @@ class _Model:
                 if value in by_single:
                     terms[by_single[value]] = 1.0
                 p.row(terms, 1, math.inf)
+            if seeded:
+                # the values it takes come from its seeded copies first: the pile loses
+                # lost = max(0, taken - seeded copies), with b = 1 where none is lost
+                z = {v: 1.0 for v in self._in_zones(i, seeded, True)}
+                top_z = max(1.0, sum(p.upper[v] for v in z))
+                top_t = float(len(values))
+                lost = p.var(0, top_t)
+                b = p.var(0, 1)
+                minus_t = {t: -1.0 for t in mine}
+                p.row({lost: 1.0, **minus_t, **z}, 0, math.inf)
+                p.row({lost: 1.0, **minus_t, **z, b: -top_z}, -math.inf, 0)
+                p.row({lost: 1.0, b: top_t}, -math.inf, top_t)
+                aside[g][lost] = aside[g].get(lost, 0.0) + 1
         for who in claimed.values():
             if len(who) > 1:
                 self.relaxed = True  # two cards of several values want one: the deck's order
@@ -379,7 +420,9 @@ def _roles(
 ) -> dict[str, tuple[Any, ...]]:
     """For each card the first set-aside rule that takes its copies wherever they are: (kind,
     the rule's index, its ``one_per`` field, whether a later rule could take copies it
-    leaves, the zones whose copies rules before it set aside); kind "all" takes every copy,
+    leaves, the zones whose copies rules before it set aside, or for a card under a
+    ``one_per`` rule the seed zones that take its other copies after it); kind "all"
+    takes every copy,
     "count" some, "one_per" one per value, "pile" none; cards of no rule are absent."""
     from deckcheck.catalog.selectors import bind_selector
 
@@ -395,9 +438,17 @@ def _roles(
                 zones.append(rule.zone)
                 continue
             kind = "one_per" if rule.one_per else "count" if rule.count is not None else "all"
-            # copies a partial rule leaves that a later rule could take: not stated
-            later = sum(answers) > 1 and kind != "all"
-            roles[card_id] = (kind, i, rule.one_per, later or (bool(zones) and kind != "all"), ())
+            # copies a partial rule leaves that a later rule could take: not stated, but for
+            # a card whose later rules are the file's seed zones (an Outpost in
+            # Seed+Dil: the rule takes the copy the file seeds, the zone the rest)
+            takers = [r for r, yes in zip(rules[i + 1 :], answers[i + 1 :], strict=True) if yes]
+            after: tuple[str, ...] = ()
+            if kind == "one_per" and takers and all(r.zone for r in takers):
+                after = tuple(r.zone for r in takers)
+                takers = []
+            later = bool(takers) and kind != "all"
+            later = later or (bool(zones) and kind != "all")
+            roles[card_id] = (kind, i, rule.one_per, later, after)
             break
         else:
             if zones:
@@ -702,6 +753,7 @@ def search(
         )
         if tied.x is not None:
             best_x = settle(model.deck, tied.x)
+        more += model.deck.notes
     return (
         done(
             state,

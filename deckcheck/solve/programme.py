@@ -204,6 +204,14 @@ class Programme:
         """How many variables the solver sees: alike ones merged (see :meth:`_merged`)."""
         return len(self._merged()[0])
 
+    def merged_with(self) -> Any:
+        """Each variable's group among the solver's variables (alike ones share one)."""
+        return self._merged()[2]
+
+    def limits(self) -> tuple[Any, Any]:
+        """Every variable's bounds, those of every group of rows included, as arrays."""
+        return self._bounds(None)
+
     def alike(self, v: int, w: int) -> bool:
         """Whether two variables are alike (one variable to the solver, see above)."""
         _, _, of, _, _ = self._merged()
@@ -352,6 +360,8 @@ class DeckProgramme:
     by_card: dict[str, list[int]] = field(default_factory=dict)
     zoned: dict[str, dict[tuple[str, str | None], int]] = field(default_factory=dict)
     gained: dict[tuple[str, str | None], int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """What the tie-breaks could not prove (a warning rule stated by trial only)."""
 
     def copies(self, card_id: str) -> Terms:
         """The variables of a card's copies in every zone."""

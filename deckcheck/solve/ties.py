@@ -1,9 +1,10 @@
 """Among equally good answers (as near, for ``fix``; as near and as likely, for
-``optimize``), the one a player would choose: a second objective solved exactly like the
-first, the first held at its best. In order: cards matching ``--prefer``; no new warning;
-cards of the deck's own side (the affiliation, colour or faction most of its cards carry);
-more copies of the deck's own cards rather than new cards (and, among alike new cards, one
-card's copies before another's); each new card in the zone the game puts it."""
+``optimize``), the one a player would choose: further objectives solved exactly like the
+first, each held at its best for the next. In order: cards matching ``--prefer``; the fewest
+new warnings (each warning rule's clean form under a 0/1 variable); cards of the deck's own
+side (the affiliation, colour or faction most of its cards carry), then cards of that side
+alone; the fewest of the deck's copies lost (a move keeps its copy); the fewest copies of new
+cards; the fewest distinct new cards; each copy in the zone the game puts it."""
 
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ from deckcheck.core.text import fold
 from deckcheck.core.violations import Severity
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
+from deckcheck.games.base import clean_name
 from deckcheck.solve.changes import answer_deck
-from deckcheck.solve.programme import DISTANCE, OPTIMAL, DeckProgramme, Solved
+from deckcheck.solve.programme import DISTANCE, OPTIMAL, DeckProgramme, Programme, Solved
 
 WARNING_ROUNDS = 4
-"""Solves spent steering clear of cards whose addition brings a new warning."""
+"""Solves spent steering clear of cards whose addition brings a new warning of a rule that
+cannot state its clean form (see :func:`warning_helpers`)."""
 
 
 def side_values(loaded: LoadedDeck) -> dict[str, str]:
@@ -61,15 +64,62 @@ def off_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
     return off
 
 
+def warning_helpers(model: DeckProgramme) -> dict[str, int]:
+    """Rule code -> the 0/1 variable that is 1 only where the answer has no warning of that
+    rule, for each warning rule that states its clean form (``Game.clean``) and warns nothing
+    of the deck itself: stated on the model once, so that the answer's new warnings are a
+    sum to minimise exactly."""
+    loaded = model.loaded
+    p = model.programme
+    had = {v.code for v in validate_loaded(loaded).violations if v.severity is Severity.WARNING}
+    out: dict[str, int] = {}
+    for code in loaded.variant.rules:
+        name = clean_name(code)
+        if name in model.helpers:
+            out[code] = model.helpers[name]
+            continue
+        if code in had:
+            continue
+        rc = loaded.game.clean(code, loaded.catalog, model.variant)
+        if rc is None:
+            continue
+        total = float(model.cap * max(1, len(model.cells)))
+        for h in rc.helpers:
+            if h.name not in model.helpers:
+                top = float(h.high) if h.high is not None else total
+                model.helpers[h.name] = p.var(h.low, top)
+        for c in rc.linear:
+            p.state(c, model.resolve, f"{code} (warning)")
+        out[code] = model.helpers[name]
+    return out
+
+
+def mixed_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
+    """Whether a card carries the deck's own value of a side field and another beside it (a
+    Federation/Cardassian Outpost in a Cardassian deck): on the deck's side, but less so."""
+    own = side_values(loaded)
+
+    def mixed(card: Card) -> bool:
+        for name, value in own.items():
+            values = _field_values(card, name)
+            if value in values and len(values) > 1:
+                return True
+        return False
+
+    return mixed
+
+
 def tie_breaks(
     model: DeckProgramme,
     preferred: Callable[[Card], bool] | None,
     penalised: set[str],
     new_only: bool = True,
+    warnings: bool = False,
 ) -> list[tuple[str, float]]:
     """The objectives that break a tie among equally good answers, in order, declared on the
-    model: ``--prefer`` (most copies), new warnings (cards in ``penalised``), cards off the
-    deck's side, new cards (fewest copies). (name, factor) each."""
+    model: ``--prefer`` (most copies), new warnings (with ``warnings``, the warning rules'
+    clean forms stated; cards in ``penalised``), cards off the deck's side, copies lost, new
+    cards (fewest copies, fewest distinct). (name, factor) each."""
     p = model.programme
     cards = {c.id: c for c in model.loaded.catalog}
     own = {card_id for card_id, _ in model.held}
@@ -84,9 +134,31 @@ def tie_breaks(
 
     if preferred is not None:
         weigh("prefer", -1.0, lambda i: bool(preferred(cards[i])))
+    clean = warning_helpers(model) if warnings else {}
+    if clean:
+        p.weigh("new warnings", dict.fromkeys(clean.values(), -1.0))
+        order.append(("new warnings", 1.0))
     weigh("warning", 1.0, lambda i: i in penalised and i not in own)
     weigh("off-side", 1.0, lambda i: i not in own and off(cards[i]))
+    mixed = mixed_side(model.loaded)
+    weigh("mixed-side", 1.0, lambda i: i not in own and not off(cards[i]) and mixed(cards[i]))
+    # copies of the deck's own cards the answer holds no more (a move keeps its copy)
+    if "lost" not in p.weights:
+        lost: dict[int, float] = {}
+        for card_id, n in model.loaded.deck.counts().items():
+            mine = model.by_card.get(card_id)
+            if mine:
+                short = p.var(0, math.inf, integer=False)
+                p.row({**dict.fromkeys(mine, 1.0), short: 1.0}, n, math.inf)
+                lost[short] = 1.0
+        p.weigh("lost", lost)
+    if p.weights["lost"]:
+        order.append(("lost", 1.0))
     weigh("new", 1.0, lambda i: i not in own)
+    if "distinct" not in p.weights:
+        p.weigh("distinct", distinct_new(model))
+    if p.weights["distinct"]:
+        order.append(("distinct", 1.0))
     # copies of the deck's own cards gained where the game would not put them (a move to
     # the mission zone of a card the game seeds): the deck's cards only, new ones are settled
     where = _placed_zones(model)
@@ -95,6 +167,41 @@ def tie_breaks(
     if misplaced:
         order.append(("placed", 1.0))
     return order
+
+
+def distinct_new(model: DeckProgramme) -> dict[int, float]:
+    """Variables counting the distinct new cards an answer holds, stated on the model: new
+    cards whose variables the solver sees as one (alike in every zone, with the same bounds)
+    form a class, and a whole ``k`` of the class with ``copies in zone z <= k * bound`` for
+    each zone counts its cards exactly (the copies are shared out one card after another,
+    each to its bound, see :meth:`Programme.solve`, so ``k`` at its least is how many are
+    used). A class keeps its variables alike, so the solver's work stays as it was."""
+    p = model.programme
+    own = {card_id for card_id, _ in model.held}
+    of = p.merged_with()
+    _, upper = p.limits()
+    classes: dict[tuple[tuple[str | None, int, float], ...], list[str]] = {}
+    for card_id, cells in model.zoned.items():
+        if card_id in own:
+            continue
+        key = tuple(
+            (zone, int(of[v]), float(upper[v]))
+            for (_, zone), v in sorted(cells.items(), key=lambda kv: str(kv[0][1]))
+        )
+        if all(u <= 0 for _, _, u in key):
+            continue  # no answer holds it
+        classes.setdefault(key, []).append(card_id)
+    weights: dict[int, float] = {}
+    for key, cards in classes.items():
+        k = p.var(0, len(cards))
+        for zone, _, bound in key:
+            if bound <= 0:
+                continue
+            row = {model.zoned[i][(i, zone)]: 1.0 for i in cards}
+            row[k] = -bound
+            p.row(row, -math.inf, 0)
+        weights[k] = 1.0
+    return weights
 
 
 def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
@@ -121,13 +228,29 @@ def lexicographic(
     held = [(DISTANCE, -math.inf, float(round(first.objective)))]
     best = first
     for name, factor in order:
-        got = p.solve({name: factor}, held=held, **kw)
-        if got.status != OPTIMAL or got.x is None:
-            break
-        best = got
-        value = round(got.objective / factor)
+        value = _at_least(p, name, factor, best.x)
+        if value is None:
+            got = p.solve({name: factor}, held=held, **kw)
+            if got.status != OPTIMAL or got.x is None:
+                break
+            best = got
+            value = round(got.objective / factor)
         held.append((name, float(value), math.inf) if factor < 0 else (name, -math.inf, value))
     return best
+
+
+def _at_least(p: Programme, name: str, factor: float, x: Sequence[float] | None) -> int | None:
+    """The objective's value in ``x`` where no solution can do better (its least over the
+    variables' bounds): the solve it would take is skipped; None otherwise."""
+    if x is None or len(x) < len(p.lower):
+        return None
+    lower, upper = p.limits()
+    weights = p.weights[name]
+    least = sum(min(factor * w * lower[v], factor * w * upper[v]) for v, w in weights.items())
+    value = sum(w * x[v] for v, w in weights.items())
+    if factor * value <= least + 1e-9:
+        return round(value)
+    return None
 
 
 def settle(model: DeckProgramme, x: Sequence[float]) -> list[float]:
@@ -166,14 +289,27 @@ def tie_broken(
     preferred: Callable[[Card], bool] | None = None,
     **kw: Any,
 ) -> Solved:
-    """Among the nearest decks, the one the tie-breaks choose; cards whose addition brings a
-    warning the deck did not have are learnt from the answers and steered clear of."""
+    """Among the nearest decks, the one the tie-breaks choose. New warnings are minimised
+    exactly for the rules that state their clean form; for any other warning rule, cards
+    whose addition brings a new warning are learnt from the answers and steered clear of (and
+    the model's notes say that this tie-break is not proven).
+
+    The clean forms are stated only once an answer found without them adds a warning they
+    state: an answer that adds none is as good on that tie-break as can be, and the later
+    ones, each at its best without it, are at their best with it too (stating them costs the
+    solver the merging of alike cards, see :meth:`Programme.size`)."""
     loaded = model.loaded
     had = {(v.code, c) for v in validate_loaded(loaded).violations for c in v.cards}
+    had_codes = {c for c, _ in had}
+    stateable = {
+        code for code in loaded.variant.rules if loaded.game.states_clean(code)
+    } - had_codes
     penalised: set[str] = set()
     best = first
     order = tie_breaks(model, preferred, penalised)
-    for _ in range(WARNING_ROUNDS):
+    exact: dict[str, int] = {}
+    trial: set[str] = set()
+    for _ in range(WARNING_ROUNDS + 1):
         best = lexicographic(model, first, order, **kw)
         assert best.x is not None
         totals = model.totals(best.x)
@@ -182,15 +318,41 @@ def tie_broken(
         default = next((z.name for z in loaded.game.zones if z.counted), None)
         deck = answer_deck(loaded, cells, sorted(added), default).deck
         report = validate_loaded(dataclasses.replace(loaded, deck=deck))
+        new = [
+            v
+            for v in report.violations
+            if v.severity is Severity.WARNING and v.code not in {c for c, _ in had}
+        ]
+        if not exact and any(v.code in stateable for v in new):
+            order = tie_breaks(model, preferred, penalised, warnings=True)
+            exact = warning_helpers(model)
+            continue
+        wrong = {v.code for v in new if v.code in exact and round(best.x[exact[v.code]])}
+        for code in sorted(wrong):  # the clean form said none, the check found one
+            note = f"{code}: its stated form missed a warning: not proven the fewest"
+            if note not in model.notes:
+                model.notes.append(note)
         blamed = {
             card_id
             for v in report.violations
-            if v.severity is Severity.WARNING
+            if v.severity is Severity.WARNING and v.code not in stateable
             for card_id in v.cards
             if card_id in added and (v.code, card_id) not in had
         } - penalised
+        trial |= {
+            v.code
+            for v in report.violations
+            if v.severity is Severity.WARNING and v.code not in stateable and v.cards
+        } - had_codes
         if not blamed:
             break
         penalised |= blamed
-        order = tie_breaks(model, preferred, penalised)
+        order = tie_breaks(model, preferred, penalised, warnings=bool(exact))
+    for code in sorted(trial):
+        note = (
+            f"{code}: a warning rule not stated as constraints; its new warnings were "
+            "steered clear of by trial, not proven the fewest"
+        )
+        if note not in model.notes:
+            model.notes.append(note)
     return best

@@ -13,7 +13,6 @@ import pytest
 from conftest import invoke
 
 from deckcheck import api
-from deckcheck.core.errors import DeckcheckError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TERRA = str(EXAMPLES / "ren-dhark/terra-custom.txt")
@@ -135,7 +134,7 @@ def test_any_of_plain_draw_matches_enumeration() -> None:
         lambda ks: (ks[0] >= 3 or ks[1] >= 1) and (ks[2] <= 1 or ks[0] >= 4),
     )
     assert Fraction(rep.probability_exact) == want
-    assert "inclusion" in rep.method
+    assert "alternatives" in rep.method
 
 
 def test_any_of_with_a_fixed_redraw_equals_the_complement() -> None:
@@ -146,27 +145,22 @@ def test_any_of_with_a_fixed_redraw_equals_the_complement() -> None:
     assert either.mulligan == "rules"
 
 
-def test_any_of_with_an_optimal_mulligan_is_given_without_it() -> None:
-    rep = api.odds(
-        str(EXAMPLES / "planetary-conquerors/legal-50.txt"), ["type:warrior>=2 | type:building>=2"]
-    )
-    assert rep.mulligan == "none"
-    assert any("without the mulligan" in a for a in rep.assumptions)
-    plain = api.odds(
-        str(EXAMPLES / "planetary-conquerors/legal-50.txt"),
-        ["type:warrior>=2 | type:building>=2"],
-        mulligan="none",
-    )
-    assert rep.probability_exact == plain.probability_exact
+def test_any_of_plays_the_return_mulligan_for_the_whole_question() -> None:
+    deck = str(EXAMPLES / "planetary-conquerors/legal-50.txt")
+    rep = api.odds(deck, ["type:warrior>=2 | type:building>=2"])
+    assert rep.mulligan == "rules" and rep.exact
+    assert any("optimal" in a for a in rep.assumptions)
+    plain = api.odds(deck, ["type:warrior>=2 | type:building>=2"], mulligan="none")
+    assert Fraction(rep.probability_exact) > Fraction(plain.probability_exact)
 
 
-def test_any_of_refuses_the_look_ahead_of_later_turns() -> None:
-    with pytest.raises(DeckcheckError):
-        api.odds(
-            str(EXAMPLES / "planetary-conquerors/legal-50.txt"),
-            ["type:warrior>=2 | type:building>=2"],
-            turn=3,
-        )
+def test_any_of_takes_the_look_ahead_of_later_turns() -> None:
+    deck = str(EXAMPLES / "planetary-conquerors/legal-50.txt")
+    rep = api.odds(deck, ["type:warrior>=2 | type:building>=2"], turn=3)
+    either = Fraction(rep.probability_exact)
+    alone = api.odds(deck, ["type:warrior>=2"], turn=3)
+    assert rep.exact and either >= Fraction(alone.probability_exact)
+    assert any("look" in a for a in rep.assumptions)
 
 
 def test_distribution_is_the_hypergeometric_one() -> None:

@@ -10,7 +10,6 @@ counting it, and child processes run under the suite's watchdog (a hang fails th
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -18,11 +17,11 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, TESTS, run_cli, run_module
+from conftest import EXAMPLES, TESTS, load_script, run_cli, run_module
+from conftest import Finished as Outcome
 
 from deckcheck.core.text import Suggester
 from deckcheck.decks import resolve
@@ -44,19 +43,6 @@ def squash(text: str) -> str:
     return "".join(text.split())
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one run printed and returned."""
-
-    code: int
-    stdout: str
-    stderr: str
-
-    @property
-    def text(self) -> str:
-        return self.stdout + "\n" + self.stderr
-
-
 def cli(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
     """Run ``deckcheck ARGS`` in process (no traceback, no exception but SystemExit)."""
     result = run_cli(args, stdin)
@@ -65,8 +51,7 @@ def cli(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
 
 def run_subprocess(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
     """Run ``python -m deckcheck ARGS`` under the watchdog (a hang fails the test)."""
-    done = run_module(args, stdin)
-    return Outcome(done.code, done.stdout, done.stderr)
+    return run_module(args, stdin)
 
 
 def assert_clean(out: Outcome) -> None:
@@ -227,19 +212,11 @@ def _cases(names: Iterable[str], commands: Iterable[str]) -> list[object]:
     ]
 
 
-def _load_make_nasty() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_nasty", TESTS / "hostile" / "make_nasty.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 # --- the corpus itself ---------------------------------------------------------------------
 
 
 def test_corpus_is_up_to_date_small_and_fully_expected() -> None:
-    make_nasty = _load_make_nasty()
+    make_nasty = load_script("make_nasty", TESTS / "hostile" / "make_nasty.py")
     assert make_nasty.differs(NASTY) == [], "run: python tests/hostile/make_nasty.py"
     files = [p for p in NASTY.iterdir() if p.is_file()]
     assert sum(p.stat().st_size for p in files) < 200_000

@@ -207,11 +207,17 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
-def test_fix_on_zoned_decks_is_as_near_as_brute_force(case: str, tmp_path: Path) -> None:
-    """fix's answer is legal, at the distance it says, and no legal deck within the collection
-    is nearer (every deck one change fewer away, zone by zone, validated)."""
-    variant, draw, missions, seed, expected = CASES[case]
+def _seeded(
+    tmp_path: Path,
+    variant: str,
+    draw: int,
+    missions: int,
+    seed: Sequence[str],
+    owned: Mapping[str, int],
+) -> tuple[LoadedDeck, dict[str, int]]:
+    """A deck of ``draw`` copies of one Personnel, the first missions and ``seed`` in its
+    seed zone, and the collection's caps: the deck's own copies and ``owned`` (as --owned
+    gives them)."""
     counted: dict[str, int] = {}
     for i in seed:
         counted[i] = counted.get(i, 0) + 1
@@ -225,9 +231,17 @@ def test_fix_on_zoned_decks_is_as_near_as_brute_force(case: str, tmp_path: Path)
         },
     )
     loaded = load_deck(path)
-    # the collection's caps, the deck's own copies in them (as --owned gives them)
     totals = loaded.deck.counts()
-    caps = {i: max(totals.get(i, 0), OWNED.get(i, 0)) for i in [*totals, *OWNED]}
+    caps = {i: max(totals.get(i, 0), owned.get(i, 0)) for i in [*totals, *owned]}
+    return loaded, caps
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_fix_on_zoned_decks_is_as_near_as_brute_force(case: str, tmp_path: Path) -> None:
+    """fix's answer is legal, at the distance it says, and no legal deck within the collection
+    is nearer (every deck one change fewer away, zone by zone, validated)."""
+    variant, draw, missions, seed, expected = CASES[case]
+    loaded, caps = _seeded(tmp_path, variant, draw, missions, seed, OWNED)
     result = nearest_legal(loaded, owned=caps)
     assert result.status == "fixed" and result.proven
     assert result.report is not None and result.report.status is Status.LEGAL
@@ -253,8 +267,17 @@ def test_a_card_in_the_wrong_zone_is_moved(tmp_path: Path) -> None:
     assert (move.card.id, move.source, move.target, move.count) == (OUTPOST, "Deck", "Seed+Dil", 1)
     data = result.to_json()
     assert data["moves"] == [
-        {"card": "Federation Outpost", "id": OUTPOST, "from": "Deck", "to": "Seed+Dil", "count": 1}
+        {
+            "card": "Federation Outpost",
+            "id": OUTPOST,
+            "from": "draw",
+            "to": "seed",
+            "count": 1,
+            "from_zone": "Deck",
+            "to_zone": "Seed+Dil",
+        }
     ]
+    assert move.wording() == "Federation Outpost: draw → seed (Deck → Seed+Dil)"
     assert data["moved"] == 1 and data["distance"] == 1
 
 

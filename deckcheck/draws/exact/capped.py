@@ -29,7 +29,9 @@ simulation without running it. Everything is exact integer arithmetic.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -259,6 +261,25 @@ def _picker(positions: tuple[int, ...]) -> Callable[[Vec], Vec]:
     return operator.itemgetter(*positions)
 
 
+@per_object(maxsize=16)
+def _parts(red: Reduced) -> tuple[tuple[int, Reduced], ...]:
+    """Inclusion–exclusion over ``red``'s alternatives: (sign, the problem asking all the
+    tests of a conjunction of them), conjunctions asking the same tests summed, zeros left
+    out. Kept per problem, so that every hand's programme shares the parts (and their
+    bounds)."""
+    alternatives = red.cond.alternatives
+    signs: dict[tuple[int, ...], int] = {}
+    for size in range(1, len(alternatives) + 1):
+        for subset in itertools.combinations(alternatives, size):
+            tests = tuple(sorted({i for alt in subset for i in alt}))
+            signs[tests] = signs.get(tests, 0) + (1 if size % 2 else -1)
+    return tuple(
+        (sign, dataclasses.replace(red, cond=red.cond.only(tests)))
+        for tests, sign in signs.items()
+        if sign
+    )
+
+
 def _decided(vec: Vec) -> bool:
     return vec.count(SETTLED) == len(vec)
 
@@ -270,6 +291,11 @@ class PlainProgramme:
     :meth:`work` counts the cost before anything is computed, :meth:`reach` finds the most
     cards whose cost stays within a limit (every smaller number from the same walk), and
     :meth:`ways` computes. They walk the same states and runs of cards, made once.
+
+    A query of alternatives (``A | B``, see :attr:`~.reduced.Tracked.alternatives`) is the
+    signed sum of one programme per conjunction of alternatives (inclusion–exclusion, exact
+    for a draw without choices: P(A or B) = P(A) + P(B) - P(A and B)); conjunctions asking the
+    same tests are one programme.
     """
 
     def __init__(
@@ -291,11 +317,18 @@ class PlainProgramme:
         #: reach (a count cut short: just over the limit).
         self.cut = 0
         self._counted: dict[int, int] = {}  # transitions counted by :meth:`reach`, per most
+        #: (sign, programme) per conjunction of alternatives; empty: this one is an AND.
+        self.parts: list[tuple[int, PlainProgramme]] = []
+        if red.cond.alternatives:
+            self.parts = [
+                (sign, PlainProgramme(part, most, pile, start)) for sign, part in _parts(red)
+            ]
 
     def upto(self, most: int) -> PlainProgramme:
         """The same programme for at most ``most`` cards (no more than this one's), sharing
         the states' moves already made (and the count, when :meth:`reach` stopped there)."""
         other = copy.copy(self)
+        other.parts = [(sign, part.upto(most)) for sign, part in self.parts]
         other.most = most
         other.width = _width(self.pile_size, most)
         other.transitions = self._counted.get(most)
@@ -314,6 +347,15 @@ class PlainProgramme:
     def work(self, limit: int | None = None) -> int | None:
         """Units of work :meth:`ways` takes (transitions times :meth:`unit`), counted by
         walking the states without the arithmetic; None as soon as it passes ``limit``."""
+        if self.parts:
+            total = 0
+            for _sign, part in self.parts:
+                left = None if limit is None else limit - total
+                got = part.work(left)
+                if got is None:
+                    return None
+                total += got
+            return total
         if self.transitions is None and self.reach(limit, self.most) < self.most:
             return None
         assert self.transitions is not None
@@ -329,6 +371,13 @@ class PlainProgramme:
         ``limit``, each costed as if computed on its own (as a table computed row by row
         would spend it), though one programme answers them all.
         """
+        if self.parts:
+            share = None if limit is None else max(1, limit // len(self.parts))
+            top = self.most
+            for _sign, part in self.parts:
+                top = min(top, part.upto(top).reach(share, least, rows))
+                self.cut = max(self.cut, part.cut)
+            return top
         units: dict[int, int] = {}
 
         def unit(m: int) -> int:
@@ -431,6 +480,12 @@ class PlainProgramme:
 
         A run of ``lo`` to ``hi`` cards of a class that lead to one same state is one
         multiplication, by the sum of its binomials."""
+        if self.parts:
+            summed = [0] * (self.most + 1)
+            for sign, part in self.parts:
+                for s, w in enumerate(part.ways(progress)):
+                    summed[s] += sign * w
+            return summed
         most, bounds = self.most, self.bounds
         sizes = bounds.sizes
         n = len(sizes)

@@ -77,7 +77,9 @@ class _Solution:
 
     engine: SequentialEngine
     index: dict[tuple[int, ...], int]  # class composition -> row of the tables below
-    keep_num: tuple[int, ...]  # P(success | the hand is kept) * keep_den
+    #: P(success | the hand is kept) * keep_den; None for a hand the rule keeps (its chance
+    #: never decides anything: the hands kept count together, see :func:`_plain_ways`).
+    keep_num: tuple[int | None, ...]
     keep_den: int
     allowed: tuple[bool, ...]  # the rule lets the player redraw this hand
     values: tuple[Fraction, ...]  # V_0 .. V_k (finite rule); (V_0,) when unlimited
@@ -115,6 +117,9 @@ class _Solution:
 #: Estimated programme steps per hand besides its plain programme: enumerating the
 #: composition, its weight, trigger test and bookkeeping.
 _PER_HAND = 50
+#: Estimated programme steps per hand for each conjunction of an either-or query's
+#: alternatives (its bounds on the hand's pile and its run: measured at about 85 µs).
+_PART_STEPS = 350
 #: Programme steps (:meth:`PlainProgramme.work` units counted on the whole pile, about
 #: 0.25 µs each for the small programmes of a hand) per unit of the budget (about 5 µs).
 _HAND_STEPS = 20
@@ -133,10 +138,14 @@ def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     if later == 0:
         return n_hands * _PER_HAND  # keep is a single test of the hand's counts
     share = max(1, budget * _HAND_STEPS // n_hands)
-    per_hand = PlainProgramme(engine.red, later).work(share)
+    programme = PlainProgramme(engine.red, later)
+    per_hand = programme.work(share)
     if per_hand is None:
         return budget + 1
-    return n_hands * (_PER_HAND + per_hand) // _HAND_STEPS
+    # An either-or query sets up and runs one programme per conjunction of its alternatives
+    # on each hand's pile.
+    setup = len(programme.parts) * _PART_STEPS if programme.parts else _PER_HAND
+    return n_hands * (setup + per_hand) // _HAND_STEPS
 
 
 def _fixed_point(
@@ -169,6 +178,13 @@ def _fixed_point(
             kept -= k * w
             redrawn += w
     return Fraction(best_num, best_den)
+
+
+def _whole_work(engine: SequentialEngine, budget: int) -> int:
+    """Units of the one plain programme of every card seen on the whole pile (see
+    :func:`_plain_ways`), counted before it runs (stopping just past ``budget``)."""
+    got = PlainProgramme(engine.red, engine.seen).work(budget * _HAND_STEPS)
+    return budget + 1 if got is None else got // _HAND_STEPS + _PER_HAND
 
 
 def _iteration_work(engine: SequentialEngine, n_hands: int, max_redraws: int | None) -> int:
@@ -217,8 +233,13 @@ class _Hands:
 
     @property
     def distinct(self) -> int:
-        """Hands tabulated: one for each arrangement of classes alike."""
+        """Hands alike counted once: one for each arrangement of classes alike."""
         return len(set(self.alike))
+
+    @property
+    def distinct_allowed(self) -> int:
+        """Hands tabulated: those the rule lets the player redraw, alike counted once."""
+        return len({a for a, may in zip(self.alike, self.allowed, strict=True) if may})
 
 
 @functools.lru_cache(maxsize=4)
@@ -251,8 +272,9 @@ def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
     )
 
 
-#: Per opening hand (class composition), the ways of every number of later cards up to the
-#: most asked: later turns of a by-turn table read the rows the first one computed.
+#: Per opening hand the rule lets the player redraw (class composition), the ways of every
+#: number of later cards up to the most asked: later turns of a by-turn table read the rows
+#: the first one computed. The hands the rule keeps have no row (see :func:`_plain_ways`).
 _HandTables = dict[tuple[int, ...], list[int]]
 _TABLES: dict[tuple[object, ...], _HandTables] = {}
 
@@ -265,6 +287,21 @@ def _hand_table(engine: SequentialEngine, most: int) -> _HandTables | None:
     return None
 
 
+def _plain_ways(engine: SequentialEngine) -> int:
+    """The sum over every opening hand of its weight times its kept chance's numerator (over
+    ``C(N, hand) * C(N - hand, later)``), from one plain programme on the whole pile.
+
+    A hand and then its later cards are the ``seen`` cards split in one of
+    ``C(seen, hand)`` ways, and the conditions read the cards seen together: so the sum is
+    the ``seen``-card subsets on which the conditions hold times ``C(seen, hand)``. The hands
+    the rule keeps then need no programme of their own: their part is this total minus the
+    redrawable hands' (exact, integers throughout).
+    """
+    seen = engine.seen
+    ways = PlainProgramme(engine.red, seen).ways()[seen]
+    return ways * math.comb(seen, engine.hand)
+
+
 def _build_hand_table(
     engine: SequentialEngine, hands: _Hands, most: int, progress: Progress | None, keep: bool
 ) -> _HandTables:
@@ -273,9 +310,11 @@ def _build_hand_table(
     n_hands = len(hands.comps)
     table: _HandTables = {}
     rows: dict[int, list[int]] = {}
-    for comp, alike in zip(hands.comps, hands.alike, strict=True):
-        if progress is not None and not len(table) % 256:
-            progress(len(table), n_hands)
+    for i, (comp, alike) in enumerate(zip(hands.comps, hands.alike, strict=True)):
+        if progress is not None and not i % 256:
+            progress(i, n_hands)
+        if not hands.allowed[i]:
+            continue  # a hand the rule keeps: counted with the others kept (_plain_ways)
         row = rows.get(alike)
         if row is None:
             first = hands.comps[alike]
@@ -341,8 +380,15 @@ def _solve(
             probe = SequentialEngine(
                 problem, procedure, replace(query, seen=hand + most), engine_triggers, 0
             )
-            distinct = _hands(red, hand, active).distinct
-            estimate = _estimate_work(probe, distinct, budget) + n_hands + iterations
+            # One programme per distinct hand the rule lets the player redraw, and one for
+            # all the hands together (see _plain_ways).
+            distinct = _hands(red, hand, active).distinct_allowed
+            estimate = (
+                (_estimate_work(probe, distinct, budget) if distinct else 0)
+                + _whole_work(probe, budget)
+                + n_hands
+                + iterations
+            )
             if estimate > budget:
                 raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
             hands = _hands(red, hand, active)
@@ -360,11 +406,14 @@ def _solve(
     keep_den = math.comb(engine.n - hand, later) if not engine.lookahead else engine.hand_scale()
     hands = _hands(red, hand, active)
     weight, allowed = hands.weights, hands.allowed
-    keep: list[int] = []
-    for comp, start in zip(hands.comps, hands.starts, strict=True):
+    keep: list[int | None] = []
+    for comp, start, may in zip(hands.comps, hands.starts, allowed, strict=True):
         if progress is not None and not len(keep) % 256:
             progress(len(keep), n_hands)
-        if not red.cond.tests:
+        good: int | None
+        if table is not None and not may:
+            good = None  # kept whatever its chance: counted with the others (_plain_ways)
+        elif not red.cond.tests:
             good = keep_den
         elif engine.lookahead:
             good = engine.hand_value(comp)
@@ -379,12 +428,21 @@ def _solve(
     if progress is not None:
         progress(n_hands, n_hands)
     scale = hands_den * keep_den
-    plain = Fraction(sum(w * k for w, k in zip(weight, keep, strict=True)), scale)
-    rest = sum(w * k for w, k, a in zip(weight, keep, allowed, strict=True) if not a)
     # Allowed hands by keep ascending, with prefix sums of weight and suffix sums of
     # weight*keep: with a redraw worth V, the hands with keep < V (a prefix) are redrawn and
     # the rest kept, so each value iteration is one binary search, not a pass over all hands.
-    pairs = sorted((k, w) for k, w, a in zip(keep, weight, allowed, strict=True) if a)
+    pairs = sorted(
+        (k, w) for k, w, a in zip(keep, weight, allowed, strict=True) if a and k is not None
+    )
+    if table is not None:
+        total = _plain_ways(engine)
+        rest = total - sum(k * w for k, w in pairs)
+    else:
+        known = [k for k in keep if k is not None]
+        assert len(known) == len(keep)
+        total = sum(w * k for w, k in zip(weight, known, strict=True))
+        rest = sum(w * k for w, k, a in zip(weight, known, allowed, strict=True) if not a)
+    plain = Fraction(total, scale)
     keys = [k for k, _ in pairs]
     prefix_w = [0]
     for _, w in pairs:
@@ -501,7 +559,9 @@ def optimal_redraw_choice(request: Request, *, budget: int = DEFAULT_BUDGET) -> 
         if not solution.allowed[row]:
             return False
         # Strictly below: redrawing must raise the chance; a tie keeps the hand.
-        return solution.keep_num[row] < threshold * solution.keep_den
+        keep = solution.keep_num[row]
+        assert keep is not None  # every hand the rule lets the player redraw has its chance
+        return keep < threshold * solution.keep_den
 
     return choose
 
@@ -559,7 +619,10 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
         hands.comps,
         hands.weights,
         math.comb(engine.n, engine.hand),
-        tuple(Fraction(solution.keep_num[i], solution.keep_den) for i in order),
+        tuple(
+            _kept_ways(engine, comp) if keep is None else Fraction(keep, solution.keep_den)
+            for comp, keep in zip(hands.comps, (solution.keep_num[i] for i in order), strict=True)
+        ),
         tuple(solution.allowed[i] for i in order),
         solution.threshold(None),
         solution.best,

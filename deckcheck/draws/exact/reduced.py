@@ -25,6 +25,9 @@ class Tracked:
     caps: tuple[int, ...]
     tests: tuple[tuple[int, CountTest], ...]  # (position in the vector, test)
     class_positions: tuple[tuple[int, ...], ...]  # per class: positions its cards count for
+    #: An OR of ANDs (indices into ``tests``): success is some alternative's tests all
+    #: passing; empty: every test must pass.
+    alternatives: tuple[tuple[int, ...], ...] = ()
 
     @property
     def zero(self) -> Vec:
@@ -44,8 +47,36 @@ class Tracked:
         return tuple(out)
 
     def all_hold(self, vec: Vec) -> bool:
-        """Whether every test passes."""
+        """Whether the query holds: every test passes (or every test of one alternative)."""
+        if self.alternatives:
+            tests = self.tests
+            return any(
+                all(tests[i][1].holds(vec[tests[i][0]]) for i in alt) for alt in self.alternatives
+            )
         return all(t.holds(vec[p]) for p, t in self.tests)
+
+    def only(self, indices: Sequence[int]) -> Tracked:
+        """The same counts with only the tests ``indices``, all of which must pass."""
+        return Tracked(
+            self.selectors,
+            self.caps,
+            tuple(self.tests[i] for i in indices),
+            self.class_positions,
+        )
+
+    def settled(self, vec: Vec, left: int) -> bool | None:
+        """True when the query holds whatever the next ``left`` cards bring, False when it
+        cannot hold any more (counts only grow), None when they decide."""
+        if not self.alternatives:
+            return _settled(self.tests, vec, left)
+        open_ = False
+        for alt in self.alternatives:
+            got = _settled([self.tests[i] for i in alt], vec, left)
+            if got:
+                return True
+            if got is None:
+                open_ = True
+        return None if open_ else False
 
     def any_holds(self, vec: Vec) -> bool:
         """Whether some test passes."""
@@ -54,13 +85,14 @@ class Tracked:
     def doomed(self, vec: Vec, reach: Sequence[int]) -> bool:
         """Whether some test can no longer hold, with at most ``reach[p]`` more for ``p``.
 
-        Counts only grow: an upper bound once broken stays broken.
+        Counts only grow: an upper bound once broken stays broken. With alternatives: whether
+        every alternative is doomed so.
         """
-        for p, t in self.tests:
-            c = vec[p]
-            if t.op.broken(c, t.threshold) or t.op.out_of_reach(c, t.threshold, reach[p]):
-                return True
-        return False
+        if self.alternatives:
+            return all(
+                _doomed([self.tests[i] for i in alt], vec, reach) for alt in self.alternatives
+            )
+        return _doomed(self.tests, vec, reach)
 
     def of(self, comp: Sequence[int]) -> Vec:
         """The capped vector of a composition over classes."""
@@ -73,8 +105,32 @@ class Tracked:
         return tuple(x if x < cap else cap for x, cap in zip(out, self.caps, strict=True))
 
 
-def track(tests: Sequence[CountTest], class_rows: Sequence[tuple[bool, ...]]) -> Tracked:
-    """The capped counts ``tests`` need, for classes with membership rows ``class_rows``."""
+def _doomed(tests: Sequence[tuple[int, CountTest]], vec: Vec, reach: Sequence[int]) -> bool:
+    for p, t in tests:
+        c = vec[p]
+        if t.op.broken(c, t.threshold) or t.op.out_of_reach(c, t.threshold, reach[p]):
+            return True
+    return False
+
+
+def _settled(tests: Sequence[tuple[int, CountTest]], vec: Vec, left: int) -> bool | None:
+    certain = True
+    for p, t in tests:
+        c, op, th = vec[p], t.op, t.threshold
+        if op.broken(c, th) or op.out_of_reach(c, th, left):
+            return False
+        if not op.certain(c, th):
+            certain = False
+    return True if certain else None
+
+
+def track(
+    tests: Sequence[CountTest],
+    class_rows: Sequence[tuple[bool, ...]],
+    alternatives: tuple[tuple[int, ...], ...] = (),
+) -> Tracked:
+    """The capped counts ``tests`` need, for classes with membership rows ``class_rows``
+    (``alternatives``: see :attr:`Tracked.alternatives`)."""
     selectors = tuple(sorted({t.selector for t in tests}))
     index = {s: i for i, s in enumerate(selectors)}
     caps = [0] * len(selectors)
@@ -86,6 +142,7 @@ def track(tests: Sequence[CountTest], class_rows: Sequence[tuple[bool, ...]]) ->
         tuple(caps),
         tuple((index[t.selector], t) for t in tests),
         positions,
+        alternatives,
     )
 
 
@@ -147,7 +204,7 @@ def reduce_problem(problem: DrawProblem, triggers: Sequence[CountTest] = ()) -> 
         new_sizes,
         class_of,
         new_rows,
-        track(problem.conditions, new_rows),
+        track(problem.conditions, new_rows, problem.any_of),
         track(tuple(triggers), new_rows),
     )
 
@@ -180,4 +237,35 @@ def orbits(red: Reduced) -> tuple[Orbit, ...]:
         shared = tuple(q for q in positions if q != p)
         key = (red.sizes[c], shared, red.trig.class_positions[c], cond.caps[p], tests)
         by_key.setdefault(key, []).append((c, p))
-    return tuple(tuple(members) for members in by_key.values() if len(members) > 1)
+    groups = list(by_key.values())
+    if cond.alternatives:
+        # Alternatives may read two such classes differently (A | (B and C)): only classes
+        # whose exchange maps the alternatives onto themselves stay together. Exchanges that
+        # keep the query form a group, so "exchangeable" splits a group into orbits.
+        groups = [part for members in groups for part in _exchangeable(cond, members)]
+    return tuple(tuple(members) for members in groups if len(members) > 1)
+
+
+def _exchangeable(cond: Tracked, members: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """``members`` split into sets whose pairwise exchange keeps ``cond``'s alternatives."""
+    parts: list[list[tuple[int, int]]] = []
+    for member in members:
+        for part in parts:
+            if _swap_keeps(cond, part[0][1], member[1]):
+                part.append(member)
+                break
+        else:
+            parts.append([member])
+    return parts
+
+
+def _swap_keeps(cond: Tracked, p1: int, p2: int) -> bool:
+    """Whether exchanging the counts at positions ``p1`` and ``p2`` maps the alternatives
+    onto themselves (the two carry the same tests, in the same order)."""
+    at1 = [i for i, (q, _) in enumerate(cond.tests) if q == p1]
+    at2 = [i for i, (q, _) in enumerate(cond.tests) if q == p2]
+    by1 = sorted(at1, key=lambda i: (str(cond.tests[i][1].op), cond.tests[i][1].threshold))
+    by2 = sorted(at2, key=lambda i: (str(cond.tests[i][1].op), cond.tests[i][1].threshold))
+    swap = dict(zip(by1, by2, strict=True)) | dict(zip(by2, by1, strict=True))
+    alts = {frozenset(alt) for alt in cond.alternatives}
+    return {frozenset(swap.get(i, i) for i in alt) for alt in alts} == alts

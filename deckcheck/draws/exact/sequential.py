@@ -209,15 +209,7 @@ class SequentialEngine:
         return got
 
     def _decide(self, vec: Vec, held: int) -> bool | None:
-        left = self.seen - held
-        certain = True
-        for p, t in self.red.cond.tests:
-            c, op, th = vec[p], t.op, t.threshold
-            if op.broken(c, th) or op.out_of_reach(c, th, left):
-                return False
-            if not op.certain(c, th):
-                certain = False
-        return True if certain else None
+        return self.red.cond.settled(vec, self.seen - held)
 
     def _split(self, vec: Vec) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Classes that can still change a capped count (live) and those that cannot (inert).

@@ -9,7 +9,7 @@ from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.text import plural
 from deckcheck.core.violations import Violation, error, warning
-from deckcheck.games.base import CodeRule, Variant, warnings_only
+from deckcheck.games.base import CodeRule, Variant, clean_name, warnings_only
 from deckcheck.games.limits import Amount
 from deckcheck.games.linear import Helper, Linear, RuleConstraints, either, terms
 
@@ -147,6 +147,25 @@ def colour(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation
         )
 
 
+def colour_clean(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """rd.colour warns of nothing: every colour but one left out (a helper per colour)."""
+    ok = Helper(clean_name("rd.colour"), 0, 1)
+    by_colour: dict[str, list[str]] = {}
+    for card in catalog:
+        known = str(card.get("colour") or "")
+        if known:
+            by_colour.setdefault(known, []).append(card.id)
+    helpers = [ok]
+    linear: list[Linear] = []
+    for k, ids in enumerate(by_colour[c] for c in sorted(by_colour)):
+        absent = Helper(f"rd.colour:absent{k}", 0, 1)
+        helpers.append(absent)
+        linear.append(Linear(terms(ids), None, 0, when=absent.name))
+    left_out = {h.name: 1 for h in helpers[1:]}
+    linear.append(Linear({**left_out, ok.name: -max(0, len(by_colour) - 1)}, 0, None))
+    return RuleConstraints("rd.colour", tuple(linear), tuple(helpers))
+
+
 _RANGE = re.compile(r"^(.*?)(\d+)-\1(\d+)$")
 
 
@@ -250,6 +269,6 @@ def starter_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints:
 RULES = {
     "rd.ships": CodeRule(ships, ships_constraints, ships_amount),
     "rd.persons": CodeRule(persons, persons_constraints, persons_amount),
-    "rd.colour": CodeRule(colour, warnings_only("rd.colour")),
+    "rd.colour": CodeRule(colour, warnings_only("rd.colour"), clean=colour_clean),
     "rd.starter": CodeRule(starter, starter_constraints),
 }

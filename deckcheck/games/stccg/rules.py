@@ -12,7 +12,7 @@ from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.errors import CatalogError
 from deckcheck.core.text import fold, plural
 from deckcheck.core.violations import Violation, error, undecided, warning
-from deckcheck.games.base import CodeRule, Variant, warnings_only
+from deckcheck.games.base import CodeRule, Variant, clean_name, warnings_only
 from deckcheck.games.limits import Amount
 from deckcheck.games.linear import (
     Helper,
@@ -351,6 +351,121 @@ RULES = {
     "stccg.outpost-mission": CodeRule(outpost_mission, warnings_only("stccg.outpost-mission")),
     "stccg.seed-limits": CodeRule(seed_limits, warnings_only("stccg.seed-limits")),
 }
+
+
+# --- the warning rules' clean forms (an answer's new warnings, minimised exactly) ------------
+
+
+def type_outside_rules_clean(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.type-outside-rules warns of nothing: no card of a type the rules do not know."""
+    code = "stccg.type-outside-rules"
+    known = {fold(t) for t in variant.param("premiere_types")}
+    odd = [c.id for c in catalog if any(fold(t) not in known for t in c.types)]
+    ok = Helper(clean_name(code), 0, 1)
+    return RuleConstraints(code, (Linear(terms(odd), None, 0, when=ok.name),), (ok,))
+
+
+def outpost_mission_clean(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.outpost-mission warns of nothing: each affiliation's Outposts have a mission
+    showing one of its icons, Neutral Outposts a space mission (``absent`` helpers: the
+    Outposts of one set of affiliations are left out)."""
+    code = "stccg.outpost-mission"
+    neutral = {fold(a) for a in variant.param("neutral_affiliations")}
+    missions = [c for c in catalog if c.has_type(variant.param("mission_type"))]
+    space_ok = variant.param("neutral_outpost_locations")
+    by_affs: dict[frozenset[str], list[str]] = {}
+    for card in catalog:
+        if card.has_type(variant.param("outpost_type")):
+            affs = frozenset(
+                fold(a) for a in card.get("affiliation") or () if fold(a) not in neutral
+            )
+            by_affs.setdefault(affs, []).append(card.id)
+    ok = Helper(clean_name(code), 0, 1)
+    helpers = [ok]
+    linear: list[Linear] = []
+    for k, (affs, ids) in enumerate(sorted(by_affs.items(), key=lambda kv: sorted(kv[0]))):
+        if affs:
+            icons = [(m.id, {fold(a) for a in m.get("affiliation") or ()}) for m in missions]
+            stands = [i for i, shown in icons if affs & shown]
+        else:
+            stands = [m.id for m in missions if m.get("mission_location") in space_ok]
+        absent = Helper(f"{code}:absent{k}", 0, 1)
+        helpers.append(absent)
+        linear.append(Linear(terms(ids), None, 0, when=absent.name))
+        linear.append(Linear({**terms(stands), absent.name: 1}, 1, None, when=ok.name))
+    return RuleConstraints(code, tuple(linear), tuple(helpers))
+
+
+def seed_limits_clean(catalog: Catalog, variant: Variant) -> RuleConstraints:
+    """stccg.seed-limits warns of nothing: no dilemma's copies beyond the deck's missions, no
+    artifact's beyond its planet missions, and nothing in the file's seed or mission zone
+    that the rules do not seed (an Outpost there takes an affiliation of its own: a flow of
+    its copies to its affiliations, one each)."""
+    code = "stccg.seed-limits"
+    ok = Helper(clean_name(code), 0, 1)
+    n_missions = Helper(f"{code}:missions")
+    n_planets = Helper(f"{code}:planets")
+    helpers = [ok, n_missions, n_planets]
+    missions = [c for c in catalog if c.has_type(variant.param("mission_type"))]
+    planet_at = variant.param("planet_locations")
+    linear = [
+        Linear({**terms(m.id for m in missions), n_missions.name: -1}, 0, 0),
+        Linear(
+            {
+                **terms(m.id for m in missions if m.get("mission_location") in planet_at),
+                n_planets.name: -1,
+            },
+            0,
+            0,
+        ),
+    ]
+    for kind, room in (("dilemma_type", n_missions), ("artifact_type", n_planets)):
+        for card in catalog:
+            if card.has_type(variant.param(kind)):
+                linear.append(Linear({card.id: 1, room.name: -1}, None, 0, when=ok.name))
+    zones = [variant.param("seed_zone"), variant.param("mission_zone")]
+    rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
+    unlimited = [bind_selector(r.select, catalog) for r in rules if r.select and not r.one_per]
+    per = [(bind_selector(r.select, catalog), r.one_per) for r in rules if r.select and r.one_per]
+    stray: list[str] = []
+    flows: dict[str, dict[str, int]] = {}
+    for card in catalog:
+        if any(match(card) for match in unlimited):
+            continue
+        field_ = next((f for match, f in per if match(card)), None)
+        if field_ is None:
+            stray += [in_zone(card.id, z) for z in zones]
+            continue
+        value = card.get(field_)
+        items = value if isinstance(value, list | tuple) else [] if value is None else [value]
+        row = {in_zone(card.id, z): 1 for z in zones}
+        for v in dict.fromkeys(fold(str(i)) for i in items):
+            flow = Helper(f"{code}:flow:{card.id}:{v}", 0, 1)
+            helpers.append(flow)
+            row[flow.name] = -1
+            flows.setdefault(v, {})[flow.name] = 1
+        linear.append(Linear(row, 0, 0, when=ok.name))
+    linear += [Linear(f, None, 1) for f in flows.values()]
+    if stray:
+        linear.append(Linear(dict.fromkeys(stray, 1), None, 0, when=ok.name))
+    return RuleConstraints(code, tuple(linear), tuple(helpers))
+
+
+RULES.update(
+    {
+        "stccg.type-outside-rules": CodeRule(
+            type_outside_rules,
+            warnings_only("stccg.type-outside-rules"),
+            clean=type_outside_rules_clean,
+        ),
+        "stccg.outpost-mission": CodeRule(
+            outpost_mission, warnings_only("stccg.outpost-mission"), clean=outpost_mission_clean
+        ),
+        "stccg.seed-limits": CodeRule(
+            seed_limits, warnings_only("stccg.seed-limits"), clean=seed_limits_clean
+        ),
+    }
+)
 
 
 # --- the Continuing Committee's formats (modern, open, traditional, warp-speed) --------------
