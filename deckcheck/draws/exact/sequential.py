@@ -22,7 +22,7 @@ from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
 from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
-from deckcheck.draws.exact.reduced import Orbit, Reduced, Vec, orbits, reduce_problem
+from deckcheck.draws.exact.reduced import Orbit, Reduced, Tracked, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
 
@@ -77,6 +77,37 @@ class LookaheadOracle:
         return got
 
 
+#: Per alternative of a query: each test as (position, least passing count, most or None),
+#: and positions no class counts for two of, with the least count each needs.
+Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[int, int], ...]]
+
+
+def _bounds(cond: Tracked) -> tuple[Bounds, ...]:
+    """The tests of each alternative of ``cond`` (every test, when it has none) as bounds on
+    counts, and a set of their positions whose shortfalls add up (no card counts for two)."""
+    alts = cond.alternatives or (tuple(range(len(cond.tests))),)
+    out = []
+    for alt in alts:
+        bounds = tuple(
+            (p, t.op.least(t.threshold), t.op.most(t.threshold))
+            for p, t in (cond.tests[i] for i in alt)
+        )
+        least: dict[int, int] = {}
+        for p, low, _ in bounds:
+            if low > 0:
+                least[p] = max(least.get(p, 0), low)
+        chosen: list[tuple[int, int]] = []
+        for p in sorted(least):
+            if all(
+                not (p in positions and q in positions)
+                for q, _ in chosen
+                for positions in cond.class_positions
+            ):
+                chosen.append((p, least[p]))
+        out.append((bounds, tuple(chosen)))
+    return tuple(out)
+
+
 class SequentialEngine:
     """One exact computation: the reduced problem, the turn structure and the shared memo."""
 
@@ -123,6 +154,7 @@ class SequentialEngine:
         self.orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
         self._in_orbit = {c: (orbit, i) for orbit in self.orbits for i, (c, _) in enumerate(orbit)}
         self.memo: dict[tuple[object, ...], int] = {}
+        self._alternatives = _bounds(self.red.cond)
         self.work = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
@@ -210,6 +242,50 @@ class SequentialEngine:
 
     def _decide(self, vec: Vec, held: int) -> bool | None:
         return self.red.cond.settled(vec, self.seen - held)
+
+    def _deck_settled(self, removed: tuple[int, ...], vec: Vec, held: int) -> bool | None:
+        """:meth:`_decided` with what the pile still holds: a count can grow by no more than
+        the cards left that count for it, and tests on selectors no card shares need their
+        shortfalls drawn one card each."""
+        left = self.seen - held
+        sizes = self.red.sizes
+        positions = self.red.cond.class_positions
+        reach = [0] * len(vec)
+        for c in self._split_cache.get(vec, self._split(vec))[0]:
+            k = sizes[c] - removed[c]
+            if k:
+                for p in positions[c]:
+                    reach[p] += k
+        for p, r in enumerate(reach):
+            if r > left:
+                reach[p] = left
+        return self._reach_settled(vec, reach, left)
+
+    def _reach_settled(self, vec: Vec, reach: list[int], left: int) -> bool | None:
+        """Like :meth:`Tracked.settled`, with at most ``reach[p]`` more cards for position
+        ``p`` and ``left`` more in all."""
+        open_ = False
+        for bounds, disjoint in self._alternatives:
+            got: bool | None = True
+            for p, least, most in bounds:
+                c = vec[p]
+                if (most is not None and c > most) or c + reach[p] < least:
+                    got = False
+                    break
+                if c < least or (most is not None and c + reach[p] > most):
+                    got = None
+            if got is None:
+                short = 0
+                for p, least in disjoint:
+                    if vec[p] < least:
+                        short += least - vec[p]
+                if short > left:
+                    got = False
+            if got:
+                return True
+            if got is None:
+                open_ = True
+        return None if open_ else False
 
     def _split(self, vec: Vec) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Classes that can still change a capped count (live) and those that cannot (inert).
@@ -328,6 +404,8 @@ class SequentialEngine:
         else:
             dkey = (vec, held)
             ok = self._decisions[dkey] if dkey in self._decisions else self._decided(vec, held)
+            if ok is None:
+                ok = self._deck_settled(removed, vec, held)
         if ok is not None:
             result = math.perm(self.n - gone, self.reads - gone) if ok else 0
         else:
