@@ -151,8 +151,7 @@ class SequentialEngine:
         )
         # Classes that differ only by name, when the look-ahead is played optimally (the rule
         # of thumb is left its own order): states that differ by exchanging them share a value.
-        self.orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
-        self._in_orbit = {c: (orbit, i) for orbit in self.orbits for i, (c, _) in enumerate(orbit)}
+        self.orbits = orbits(self.red) if self.optimal else ()
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
@@ -173,6 +172,19 @@ class SequentialEngine:
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: dict[tuple[int, ...], int] = {}
+
+    @property
+    def orbits(self) -> tuple[Orbit, ...]:
+        """Classes alike (:func:`~.reduced.orbits`, by size). A state says how many cards of
+        each class are left in the pile, so the recursion also shares states between classes
+        alike but for their size (:attr:`families`); no orbits, no sharing at all."""
+        return self._orbits
+
+    @orbits.setter
+    def orbits(self, value: tuple[Orbit, ...]) -> None:
+        self._orbits = value
+        self.families: tuple[Orbit, ...] = orbits(self.red, by_size=False) if value else ()
+        self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -243,16 +255,15 @@ class SequentialEngine:
     def _decide(self, vec: Vec, held: int) -> bool | None:
         return self.red.cond.settled(vec, self.seen - held)
 
-    def _deck_settled(self, removed: tuple[int, ...], vec: Vec, held: int) -> bool | None:
+    def _deck_settled(self, left_in: tuple[int, ...], vec: Vec, held: int) -> bool | None:
         """:meth:`_decided` with what the pile still holds: a count can grow by no more than
         the cards left that count for it, and tests on selectors no card shares need their
         shortfalls drawn one card each."""
         left = self.seen - held
-        sizes = self.red.sizes
         positions = self.red.cond.class_positions
         reach = [0] * len(vec)
-        for c in self._split_cache.get(vec, self._split(vec))[0]:
-            k = sizes[c] - removed[c]
+        for c in (self._split_cache.get(vec) or self._split(vec))[0]:
+            k = left_in[c]
             if k:
                 for p in positions[c]:
                     reach[p] += k
@@ -315,77 +326,78 @@ class SequentialEngine:
             self._split_cache[vec] = got
         return got
 
-    def _canonical(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """The state's canonical form: classes alike (:func:`~.reduced.orbits`) in sorted
-        order, then :meth:`_cleared`.
+    def _canonical(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """The state's canonical form: classes alike but for their size (:attr:`families`)
+        in sorted order, then :meth:`_cleared`.
 
         Only a change of the inert set (a count reaching its cap) or a card of a class with
         others alike needs this.
         """
-        if self.orbits:
-            removed, vec = self._sorted(removed, vec)
-        return self._cleared(removed, vec)
+        if self.families:
+            left, vec = self._sorted(left, vec)
+        return self._cleared(left, vec)
 
-    def _cleared(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """The inert classes' cards gone set to 0: their remaining cards are one pool, whose
+    def _cleared(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """The inert classes' cards left set to 0: their remaining cards are one pool, whose
         size the cards gone in all tell (see :meth:`value`)."""
         inert = self._split(vec)[1]
         if not inert:
-            return removed, vec
-        out = list(removed)
+            return left, vec
+        out = list(left)
         for c in inert:
             out[c] = 0
         return tuple(out), vec
 
     def _resorted(
-        self, removed: tuple[int, ...], vec: Vec, alike: tuple[Orbit, int]
+        self, left: tuple[int, ...], vec: Vec, alike: tuple[Orbit, int]
     ) -> tuple[tuple[int, ...], Vec]:
-        """:meth:`_sorted` after one class of a sorted orbit gained a card: it moves right
+        """:meth:`_sorted` after one class of a sorted family gained a card: it moves right
         past the pairs now below its own."""
-        orbit, i = alike
-        c, p = orbit[i]
-        mine = (vec[p], removed[c])
+        family, i = alike
+        c, p = family[i]
+        mine = (vec[p], -left[c])
         j = i + 1
-        while j < len(orbit) and (vec[orbit[j][1]], removed[orbit[j][0]]) < mine:
+        while j < len(family) and (vec[family[j][1]], -left[family[j][0]]) < mine:
             j += 1
         if j == i + 1:
-            return removed, vec
-        out_r, out_v = list(removed), list(vec)
+            return left, vec
+        out_l, out_v = list(left), list(vec)
         for k in range(i, j - 1):
-            (c1, p1), (c2, p2) = orbit[k], orbit[k + 1]
-            out_r[c1], out_v[p1] = removed[c2], vec[p2]
-        c_last, p_last = orbit[j - 1]
-        out_r[c_last], out_v[p_last] = mine[1], mine[0]
-        return tuple(out_r), tuple(out_v)
+            (c1, p1), (c2, p2) = family[k], family[k + 1]
+            out_l[c1], out_v[p1] = left[c2], vec[p2]
+        c_last, p_last = family[j - 1]
+        out_l[c_last], out_v[p_last] = -mine[1], mine[0]
+        return tuple(out_l), tuple(out_v)
 
-    def _sorted(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """Each orbit's (count, cards gone) pairs in increasing order over its classes: an
-        exchange of classes alike, so the value is the same. The inert ones (count at its cap)
-        come last, where :meth:`_canonical` clears them."""
-        out_r: list[int] | None = None
+    def _sorted(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """Each family's (count, -cards left) pairs in increasing order over its classes: an
+        exchange of classes alike (a class's size no longer matters once its cards left are
+        the state), so the value is the same. The inert ones (count at its cap) come last,
+        where :meth:`_canonical` clears them."""
+        out_l: list[int] | None = None
         out_v: list[int] | None = None
-        for orbit in self.orbits:
-            pairs = [(vec[p], removed[c]) for c, p in orbit]
+        for family in self.families:
+            pairs = [(vec[p], -left[c]) for c, p in family]
             ordered = sorted(pairs)
             if ordered == pairs:
                 continue
-            if out_r is None or out_v is None:
-                out_r, out_v = list(removed), list(vec)
-            for (c, p), (v, r) in zip(orbit, ordered, strict=True):
+            if out_l is None or out_v is None:
+                out_l, out_v = list(left), list(vec)
+            for (c, p), (v, r) in zip(family, ordered, strict=True):
                 out_v[p] = v
-                out_r[c] = r
-        if out_r is None or out_v is None:
-            return removed, vec
-        return tuple(out_r), tuple(out_v)
+                out_l[c] = -r
+        if out_l is None or out_v is None:
+            return left, vec
+        return tuple(out_l), tuple(out_v)
 
-    def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
+    def value(self, left: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
         """Successful ordered continuations, i.e. P(success) * perm(N - gone, reads - gone).
 
-        ``removed``: cards gone from the pile per class (held or put under), in canonical
-        form (0 for the inert classes: their remaining cards are one pool, ``N - gone`` less
-        the live classes' remaining); ``vec``: capped counts of the held cards; ``held``: cards
-        held; ``looked``: this turn's look-ahead is spent (the card was put under; the next one
-        is drawn blind); ``gone``: cards gone from the pile in all.
+        ``left``: cards of each class still in the pile, in canonical form (0 for the inert
+        classes: their remaining cards are one pool, ``N - gone`` less the live classes'
+        cards left); ``vec``: capped counts of the held cards; ``held``: cards held;
+        ``looked``: this turn's look-ahead is spent (the card was put under; the next one is
+        drawn blind); ``gone``: cards gone from the pile in all (held or put under).
         """
         # Counting every call (not only new states) bounds the time, not just the memory.
         self.work += 1
@@ -394,7 +406,7 @@ class SequentialEngine:
         if self.progress is not None and self.lookahead and not self.work & 0x3FFF:
             # The budget is the most the recursion may take: the bar moves towards it.
             self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
-        key = (removed, vec, held, looked, gone)
+        key = (left, vec, held, looked, gone)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
@@ -405,7 +417,7 @@ class SequentialEngine:
             dkey = (vec, held)
             ok = self._decisions[dkey] if dkey in self._decisions else self._decided(vec, held)
             if ok is None:
-                ok = self._deck_settled(removed, vec, held)
+                ok = self._deck_settled(left, vec, held)
         if ok is not None:
             result = math.perm(self.n - gone, self.reads - gone) if ok else 0
         else:
@@ -415,7 +427,6 @@ class SequentialEngine:
                 and held >= self.hand
                 and (held - self.hand) % self.per_turn == 0
             )
-            sizes = self.red.sizes
             cond = self.red.cond
             policy = self.lookahead_policy
             in_orbit = self._in_orbit
@@ -423,27 +434,27 @@ class SequentialEngine:
             last_draw = held + 1 == self.seen
             full = math.perm(self.n - gone - 1, self.reads - gone - 1) if last_draw else 0
             result = 0
+            pool = self.n - gone
             for c in live:
-                left = sizes[c] - removed[c]
-                if left <= 0:
+                k = left[c]
+                if k <= 0:
                     continue
+                pool -= k
                 alike = in_orbit.get(c)
                 if alike is not None:
                     # Classes alike in the same state (adjacent: the state is sorted) lead to
                     # the same states: the last of them stands for all.
-                    orbit, i = alike
-                    p = orbit[i][1]
-                    if i + 1 < len(orbit):
-                        c2, p2 = orbit[i + 1]
-                        if removed[c2] == removed[c] and vec[p2] == vec[p]:
+                    family, i = alike
+                    p = family[i][1]
+                    if i + 1 < len(family):
+                        c2, p2 = family[i + 1]
+                        if left[c2] == k and vec[p2] == vec[p]:
                             continue
                     j = i - 1
-                    while (
-                        j >= 0 and removed[orbit[j][0]] == removed[c] and vec[orbit[j][1]] == vec[p]
-                    ):
+                    while j >= 0 and left[family[j][0]] == k and vec[family[j][1]] == vec[p]:
                         j -= 1
-                    left *= i - j
-                after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
+                    k *= i - j
+                after = (*left[:c], left[c] - 1, *left[c + 1 :])
                 # Put under: gone for good while the pile cannot run out (checked above).
                 if look and policy is not None and not policy.keep(vec, c):
                     sub = self.value(after, vec, held, True, gone + 1)
@@ -461,30 +472,53 @@ class SequentialEngine:
                                 kept, kept_vec = self._cleared(kept, kept_vec)
                         sub = self.value(kept, kept_vec, held + 1, False, gone + 1)
                     if look and self.optimal:
-                        # One more gone from the last of its run keeps the order.
+                        # One fewer left in the last of its run keeps the order.
                         sub = max(sub, self.value(after, vec, held, True, gone + 1))
-                result += left * sub
-            pool = self.n - gone - sum(sizes[c] - removed[c] for c in live)
+                result += k * sub
             if pool:
-                after = removed  # an inert card leaves the pool: only ``gone`` tells
                 # An inert card changes no count: held, unless the look puts it under.
                 if look and policy is not None and not self._inert_kept.get(vec, False):
-                    sub = self.value(after, vec, held, True, gone + 1)
+                    sub = self.value(left, vec, held, True, gone + 1)
                 else:
                     if last_draw:
                         sub = full if self._holds(vec) else 0
                     else:
-                        sub = self.value(after, vec, held + 1, False, gone + 1)
+                        sub = self.value(left, vec, held + 1, False, gone + 1)
                     if look and self.optimal:
-                        sub = max(sub, self.value(after, vec, held, True, gone + 1))
+                        sub = max(sub, self.value(left, vec, held, True, gone + 1))
                 result += pool * sub
         memo[key] = result
         return result
 
+    def _left(self, removed: Sequence[int]) -> tuple[int, ...]:
+        """Cards left in the pile per class, with ``removed`` (per class) gone."""
+        return tuple(s - r for s, r in zip(self.red.sizes, removed, strict=True))
+
     def hand_value(self, hand: tuple[int, ...]) -> int:
         """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
-        removed, vec = self._canonical(hand, self.red.cond.of(hand))
-        return self.value(removed, vec, self.hand, False, self.hand)
+        left, vec = self._canonical(self._left(hand), self.red.cond.of(hand))
+        return self.value(left, vec, self.hand, False, self.hand)
+
+    def _hand_value(self, hand: tuple[int, ...], known: dict[tuple[int, ...], int]) -> int:
+        """:meth:`hand_value`, kept in ``known``."""
+        got = known.get(hand)
+        if got is None:
+            got = known[hand] = self.hand_value(hand)
+        return got
+
+    def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
+        """``comp`` (cards per class) with each orbit's counts sorted: the same chances, as
+        its classes hold as many cards each (:attr:`orbits`)."""
+        out: list[int] | None = None
+        for orbit in self._orbits:
+            counts = [comp[c] for c, _ in orbit]
+            ordered = sorted(counts)
+            if ordered != counts:
+                if out is None:
+                    out = list(comp)
+                for (c, _), k in zip(orbit, ordered, strict=True):
+                    out[c] = k
+        return comp if out is None else tuple(out)
 
     def keep_top(self, removed: Sequence[int], held: Sequence[int], top: int) -> bool:
         """The optimal look-ahead decision: keep a top card of class ``top`` (True) or put it
@@ -494,7 +528,7 @@ class SequentialEngine:
         vec = self.red.cond.of(held)
         n_held = sum(held)
         gone = sum(removed)
-        after = tuple(removed)
+        after = self._left(removed)
         grown = self.red.cond.bump(vec, top, 1)
         keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
         under = self.value(*self._canonical(after, vec), n_held, True, gone)
@@ -517,8 +551,8 @@ class SequentialEngine:
                 plain = PlainProgramme(self.red, self.seen)
             ways = plain.ways(progress)[self.seen]
             return Fraction(ways, math.comb(self.n, self.seen))
-        zero = (0,) * len(self.red.sizes)  # already canonical: every class is full
-        num = self.value(zero, self.red.cond.zero, 0, False, 0)
+        full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
+        num = self.value(full, zero, 0, False, 0)
         return Fraction(num, math.perm(self.n, self.reads))
 
     def redraw_parts(self, most: int | None = None) -> tuple[Fraction, Fraction, Fraction]:
@@ -570,6 +604,7 @@ class SequentialEngine:
         self.spend(n_hands * min(math.comb(h, count), n_draws), Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
         kept_value: dict[tuple[int, ...], int] = {}
+        hand_values: dict[tuple[int, ...], int] = {}
         later = self.seen - h
         steps = n_kept + n_hands  # for progress: kept parts, then hands
         done = 0
@@ -586,10 +621,16 @@ class SequentialEngine:
                 good = plain_ways(self.red, count + later, pile, self.red.cond.of(kept))
                 kept_value[kept] = good * math.perm(count + later, later)
                 continue
-            total = 0
-            for drawn in compositions(pile, count):
-                new_hand = tuple(k + d for k, d in zip(kept, drawn, strict=True))
-                total += ways(pile, drawn) * self.hand_value(new_hand)
+            # Kept parts that exchange classes alike (same size) have the same value.
+            twin = self._exchanged(kept)
+            total = kept_value.get(twin, -1)
+            if total < 0:
+                total = 0
+                pile = tuple(s - k for s, k in zip(sizes, twin, strict=True))
+                for drawn in compositions(pile, count):
+                    new_hand = tuple(k + d for k, d in zip(twin, drawn, strict=True))
+                    total += ways(pile, drawn) * self._hand_value(new_hand, hand_values)
+                kept_value[twin] = total
             kept_value[kept] = total
         self.kept_values = kept_value
         choice: dict[tuple[int, ...], Kept] = {}
@@ -598,7 +639,7 @@ class SequentialEngine:
             done += 1
             if self.progress is not None and not self.lookahead and not done % 256:
                 self.progress(done, steps)
-            best = self.hand_value(hand) * redraw_den
+            best = self._hand_value(hand, hand_values) * redraw_den
             pick: tuple[int, ...] | None = None  # ties keep: returning gains nothing
             for kept in compositions(hand, keep):
                 v = kept_value[kept]
