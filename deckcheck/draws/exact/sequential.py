@@ -500,10 +500,14 @@ class SequentialEngine:
         return self.value(left, vec, self.hand, False, self.hand)
 
     def _hand_value(self, hand: tuple[int, ...], known: dict[tuple[int, ...], int]) -> int:
-        """:meth:`hand_value`, kept in ``known``."""
+        """:meth:`hand_value`, kept in ``known`` (one value per exchange of classes alike)."""
         got = known.get(hand)
         if got is None:
-            got = known[hand] = self.hand_value(hand)
+            twin = self._exchanged(hand)
+            got = known.get(twin)
+            if got is None:
+                got = known[twin] = self.hand_value(twin)
+            known[hand] = got
         return got
 
     def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
