@@ -40,8 +40,9 @@ def named_problem(
     ops: tuple[str, ...] = (">=", ">=", ">=", "<=", "="),
 ) -> DrawProblem:
     """``n_named`` named classes of 1 to ``most_copies`` cards (sizes differ, so families span
-    sizes), now and then a shared selector over the first three, ``other`` cards more; mixed
-    tests drawn from ``ops`` (threshold 1, or 0 to 1 for ``<=``); ``any_of``: two or three alternatives over the tests."""
+    sizes), now and then a shared selector over the first three, ``other`` cards more; tests
+    drawn from ``ops`` (threshold 1, or 0 to 1 for ``<=``); ``any_of``: two or three
+    alternatives over the tests."""
     shared = rng.random() < 0.4
     n_sel = n_named + shared
     sizes = [rng.randint(1, most_copies) for _ in range(n_named)] + [other]
