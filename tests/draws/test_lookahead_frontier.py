@@ -149,10 +149,13 @@ def test_a_put_under_class_of_five_shares_the_states_of_a_class_of_four() -> Non
     query = Query(8)
     fast = SequentialEngine(problem, procedure, query, (), 10**8)
     slow = plain_engine(problem, procedure, query)
-    slow.orbits = ()
+    assert fast.orbits == () and len(fast.families) == 1
     assert fast.without_mulligan() == slow.without_mulligan()
-    # No orbit by size, so the sharing by families is off here too: what was given is kept.
-    assert fast.families == ()
+    assert len(fast.memo) < len(slow.memo)
+    # Two A put under, or one A and one B: four and three left, or three and four, one state.
+    zero = fast.red.cond.zero
+    assert fast._canonical((3, 4, 9), zero) == fast._canonical((4, 3, 9), zero)
+    assert slow._canonical((3, 4, 9), zero) != slow._canonical((4, 3, 9), zero)
 
 
 def test_families_share_states_across_sizes() -> None:
@@ -235,3 +238,27 @@ def test_pc_eight_named_cards_match_the_engine_without_its_shortcuts(mulligan: b
     else:
         assert fast.without_mulligan() == slow.without_mulligan()
     assert fast.work < slow.work
+
+
+def test_losing_cards_are_one_pool() -> None:
+    """``name:A=1`` and ``name:B<=1`` with one of each held: any further A or B loses when
+    kept, so how their cards left split does not matter; the values agree with the
+    labelled expectimax."""
+    problem = DrawProblem(
+        (3, 2, 1, 3),
+        ((True, False, False), (False, True, False), (False, False, True), (False,) * 3),
+        (CountTest(0, "=", 1), CountTest(1, "<=", 1), CountTest(2, ">=", 1)),
+    )
+    procedure = Procedure(2, draws_per_turn=1, mulligan=ReturnRule(1), lookahead=True)
+    query = Query(5)
+    fast = SequentialEngine(problem, procedure, query, (), 10**8)
+    slow = plain_engine(problem, procedure, query)
+    cond = fast.red.cond
+    both = cond.bump(cond.bump(cond.zero, 0, 1), 1, 1)
+    assert fast._losing(both) == (0, 1)
+    assert fast._canonical((2, 0, 1, 3), both) == fast._canonical((0, 2, 1, 3), both)
+    assert fast._canonical((1, 1, 1, 3), both) == fast._canonical((2, 0, 1, 3), both)
+    assert slow._canonical((1, 1, 1, 3), both) != slow._canonical((2, 0, 1, 3), both)
+    oracle = Expectimax(problem, procedure, query)
+    assert fast.without_mulligan() == slow.without_mulligan() == oracle.plain()
+    assert fast.return_table(1)[1] == slow.return_table(1)[1] == oracle.returning(1)

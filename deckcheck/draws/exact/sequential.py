@@ -108,6 +108,17 @@ def _bounds(cond: Tracked) -> tuple[Bounds, ...]:
     return tuple(out)
 
 
+def _broken(cond: Tracked, vec: Vec) -> bool:
+    """Whether every alternative of ``cond`` (every test, when it has none) has a test past
+    its most: counts only grow, so the query can no longer hold."""
+    tests = cond.tests
+    alts = cond.alternatives or (tuple(range(len(tests))),)
+    return all(
+        any(tests[i][1].op.broken(vec[tests[i][0]], tests[i][1].threshold) for i in alt)
+        for alt in alts
+    )
+
+
 class SequentialEngine:
     """One exact computation: the reduced problem, the turn structure and the shared memo."""
 
@@ -150,12 +161,17 @@ class SequentialEngine:
             LookaheadOracle(problem, self.red) if self.lookahead and not self.optimal else None
         )
         # Classes that differ only by name, when the look-ahead is played optimally (the rule
-        # of thumb is left its own order): states that differ by exchanging them share a value.
-        self.orbits = orbits(self.red) if self.optimal else ()
+        # of thumb is left its own order): states that differ by exchanging them share a value,
+        # and so do states that differ in how the losing cards split (see :meth:`_pooled`).
+        self._orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
+        self.families = orbits(self.red, by_size=False) if self.optimal else ()
+        self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
+        self.share = self.optimal
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._losing_cache: dict[Vec, tuple[int, ...]] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
@@ -177,13 +193,15 @@ class SequentialEngine:
     def orbits(self) -> tuple[Orbit, ...]:
         """Classes alike (:func:`~.reduced.orbits`, by size). A state says how many cards of
         each class are left in the pile, so the recursion also shares states between classes
-        alike but for their size (:attr:`families`); no orbits, no sharing at all."""
+        alike but for their size (:attr:`families`); set to none, no sharing at all."""
         return self._orbits
 
     @orbits.setter
     def orbits(self, value: tuple[Orbit, ...]) -> None:
+        # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
-        self.families: tuple[Orbit, ...] = orbits(self.red, by_size=False) if value else ()
+        self.share = bool(value) and self.optimal
+        self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
     # -- estimates --------------------------------------------------------------------------
@@ -327,15 +345,50 @@ class SequentialEngine:
         return got
 
     def _canonical(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """The state's canonical form: classes alike but for their size (:attr:`families`)
-        in sorted order, then :meth:`_cleared`.
+        """The state's canonical form: :meth:`_pooled`, classes alike but for their size
+        (:attr:`families`) in sorted order, then :meth:`_cleared`.
 
-        Only a change of the inert set (a count reaching its cap) or a card of a class with
-        others alike needs this.
+        Only a change of the inert or the losing set (a count reaching its cap or its most)
+        or a card of a class with others alike needs this.
         """
+        if self.share:
+            left = self._pooled(left, vec)
         if self.families:
             left, vec = self._sorted(left, vec)
         return self._cleared(left, vec)
+
+    def _losing(self, vec: Vec) -> tuple[int, ...]:
+        """The classes one more card of which would break the query for good (every
+        alternative an upper bound past its most), over capped counts ``vec`` (cached)."""
+        got = self._losing_cache.get(vec)
+        if got is None:
+            cond = self.red.cond
+            got = tuple(
+                c
+                for c in range(len(self.red.sizes))
+                if cond.class_positions[c] and _broken(cond, cond.bump(vec, c, 1))
+            )
+            self._losing_cache[vec] = got
+        return got
+
+    def _pooled(self, left: tuple[int, ...], vec: Vec) -> tuple[int, ...]:
+        """The cards left of the losing classes (:meth:`_losing`) all put on the first of
+        them: a losing card loses when kept and only leaves the pile when put under,
+        whichever class it is of, so how they split between those classes does not matter.
+        Only the optimal look-ahead may be told so (the rule of thumb reads the class)."""
+        losing = self._losing(vec)
+        if len(losing) < 2:
+            return left
+        total = 0
+        for c in losing:
+            total += left[c]
+        if left[losing[0]] == total:
+            return left
+        out = list(left)
+        for c in losing:
+            out[c] = 0
+        out[losing[0]] = total
+        return tuple(out)
 
     def _cleared(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
         """The inert classes' cards left set to 0: their remaining cards are one pool, whose
@@ -466,10 +519,13 @@ class SequentialEngine:
                     else:
                         kept, kept_vec = after, grown
                         if grown != vec:
-                            if alike is not None:
-                                kept, kept_vec = self._resorted(after, grown, alike)
-                            if self._split(kept_vec)[1] != inert:
-                                kept, kept_vec = self._cleared(kept, kept_vec)
+                            if self.share and self._losing(grown) != self._losing(vec):
+                                kept, kept_vec = self._canonical(after, grown)
+                            else:
+                                if alike is not None:
+                                    kept, kept_vec = self._resorted(after, grown, alike)
+                                if self._split(kept_vec)[1] != inert:
+                                    kept, kept_vec = self._cleared(kept, kept_vec)
                         sub = self.value(kept, kept_vec, held + 1, False, gone + 1)
                     if look and self.optimal:
                         # One fewer left in the last of its run keeps the order.
