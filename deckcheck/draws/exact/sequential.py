@@ -172,6 +172,12 @@ class SequentialEngine:
         self.work = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._losing_cache: dict[Vec, tuple[int, ...]] = {}
+        # The classes one more card of which can break a test: those an upper bound counts.
+        upper = {p for p, t in self.red.cond.tests if t.op.most(t.threshold) is not None}
+        self._bounded = tuple(
+            c for c, ps in enumerate(self.red.cond.class_positions) if upper.intersection(ps)
+        )
+        self._steps: dict[tuple[Vec, int], tuple[Vec, bool]] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
@@ -271,7 +277,8 @@ class SequentialEngine:
         return got
 
     def _decide(self, vec: Vec, held: int) -> bool | None:
-        return self.red.cond.settled(vec, self.seen - held)
+        left = self.seen - held
+        return self._reach_settled(vec, [left] * len(vec), left)
 
     def _deck_settled(self, left_in: tuple[int, ...], vec: Vec, held: int) -> bool | None:
         """:meth:`_decided` with what the pile still holds: a count can grow by no more than
@@ -296,20 +303,20 @@ class SequentialEngine:
         open_ = False
         for bounds, disjoint in self._alternatives:
             got: bool | None = True
-            for p, least, most in bounds:
-                c = vec[p]
-                if (most is not None and c > most) or c + reach[p] < least:
-                    got = False
-                    break
-                if c < least or (most is not None and c + reach[p] > most):
-                    got = None
-            if got is None:
-                short = 0
-                for p, least in disjoint:
-                    if vec[p] < least:
-                        short += least - vec[p]
-                if short > left:
-                    got = False
+            short = 0
+            for p, least in disjoint:
+                if vec[p] < least:
+                    short += least - vec[p]
+            if short > left:
+                got = False
+            else:
+                for p, least, most in bounds:
+                    c = vec[p]
+                    if (most is not None and c > most) or c + reach[p] < least:
+                        got = False
+                        break
+                    if c < least or (most is not None and c + reach[p] > most):
+                        got = None
             if got:
                 return True
             if got is None:
@@ -363,11 +370,7 @@ class SequentialEngine:
         got = self._losing_cache.get(vec)
         if got is None:
             cond = self.red.cond
-            got = tuple(
-                c
-                for c in range(len(self.red.sizes))
-                if cond.class_positions[c] and _broken(cond, cond.bump(vec, c, 1))
-            )
+            got = tuple(c for c in self._bounded if _broken(cond, cond.bump(vec, c, 1)))
             self._losing_cache[vec] = got
         return got
 
@@ -480,10 +483,11 @@ class SequentialEngine:
                 and held >= self.hand
                 and (held - self.hand) % self.per_turn == 0
             )
-            cond = self.red.cond
             policy = self.lookahead_policy
             in_orbit = self._in_orbit
-            live, inert = self._split_cache.get(vec) or self._split(vec)
+            child = self._child
+            steps = self._steps
+            live = (self._split_cache.get(vec) or self._split(vec))[0]
             last_draw = held + 1 == self.seen
             full = math.perm(self.n - gone - 1, self.reads - gone - 1) if last_draw else 0
             result = 0
@@ -510,41 +514,62 @@ class SequentialEngine:
                 after = (*left[:c], left[c] - 1, *left[c + 1 :])
                 # Put under: gone for good while the pile cannot run out (checked above).
                 if look and policy is not None and not policy.keep(vec, c):
-                    sub = self.value(after, vec, held, True, gone + 1)
+                    sub = child((after, vec, held, True, gone + 1))
                 else:
-                    grown = cond.bump(vec, c, 1)
+                    step = steps.get((vec, c))
+                    if step is None:
+                        step = self._step(vec, c)
+                    grown = step[0]
                     if last_draw:
                         # The last card seen: the state after it is decided at once.
                         sub = full if self._holds(grown) else 0
                     else:
                         kept, kept_vec = after, grown
-                        if grown != vec:
-                            if self.share and self._losing(grown) != self._losing(vec):
-                                kept, kept_vec = self._canonical(after, grown)
-                            else:
-                                if alike is not None:
-                                    kept, kept_vec = self._resorted(after, grown, alike)
-                                if self._split(kept_vec)[1] != inert:
-                                    kept, kept_vec = self._cleared(kept, kept_vec)
-                        sub = self.value(kept, kept_vec, held + 1, False, gone + 1)
+                        if step[1]:
+                            kept, kept_vec = self._canonical(after, grown)
+                        elif grown != vec and alike is not None:
+                            kept, kept_vec = self._resorted(after, grown, alike)
+                        sub = child((kept, kept_vec, held + 1, False, gone + 1))
                     if look and self.optimal:
                         # One fewer left in the last of its run keeps the order.
-                        sub = max(sub, self.value(after, vec, held, True, gone + 1))
+                        sub = max(sub, child((after, vec, held, True, gone + 1)))
                 result += k * sub
             if pool:
                 # An inert card changes no count: held, unless the look puts it under.
                 if look and policy is not None and not self._inert_kept.get(vec, False):
-                    sub = self.value(left, vec, held, True, gone + 1)
+                    sub = child((left, vec, held, True, gone + 1))
                 else:
                     if last_draw:
                         sub = full if self._holds(vec) else 0
                     else:
-                        sub = self.value(left, vec, held + 1, False, gone + 1)
+                        sub = child((left, vec, held + 1, False, gone + 1))
                     if look and self.optimal:
-                        sub = max(sub, self.value(left, vec, held, True, gone + 1))
+                        sub = max(sub, child((left, vec, held, True, gone + 1)))
                 result += pool * sub
         memo[key] = result
         return result
+
+    def _child(self, key: tuple[tuple[int, ...], Vec, int, bool, int]) -> int:
+        """:meth:`value` of the state ``key``, a known one without the call (counted all
+        the same)."""
+        got = self.memo.get(key)
+        if got is None:
+            return self.value(*key)
+        self.work += 1
+        if self.work > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+        return got
+
+    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool]:
+        """The counts after a card of class ``c`` is kept, and whether the state then needs
+        its whole canonical form (the inert or the losing classes changed), cached."""
+        grown = self.red.cond.bump(vec, c, 1)
+        whole = self._split(grown)[1] != self._split(vec)[1] or (
+            self.share and self._losing(grown) != self._losing(vec)
+        )
+        got = (grown, whole)
+        self._steps[(vec, c)] = got
+        return got
 
     def _left(self, removed: Sequence[int]) -> tuple[int, ...]:
         """Cards left in the pile per class, with ``removed`` (per class) gone."""
