@@ -177,7 +177,7 @@ class SequentialEngine:
         self._bounded = tuple(
             c for c, ps in enumerate(self.red.cond.class_positions) if upper.intersection(ps)
         )
-        self._steps: dict[tuple[Vec, int], tuple[Vec, bool]] = {}
+        self._steps: dict[tuple[Vec, int], tuple[Vec, bool, bool]] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
@@ -527,8 +527,11 @@ class SequentialEngine:
                         kept, kept_vec = after, grown
                         if step[1]:
                             kept, kept_vec = self._canonical(after, grown)
-                        elif grown != vec and alike is not None:
-                            kept, kept_vec = self._resorted(after, grown, alike)
+                        elif grown != vec:
+                            if alike is not None:
+                                kept, kept_vec = self._resorted(after, grown, alike)
+                            if step[2]:
+                                kept, kept_vec = self._cleared(kept, kept_vec)
                         sub = child((kept, kept_vec, held + 1, False, gone + 1))
                     if look and self.optimal:
                         # One fewer left in the last of its run keeps the order.
@@ -560,14 +563,13 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
         return got
 
-    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool]:
-        """The counts after a card of class ``c`` is kept, and whether the state then needs
-        its whole canonical form (the inert or the losing classes changed), cached."""
+    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool, bool]:
+        """The counts after a card of class ``c`` is kept, whether the state then needs its
+        whole canonical form (the losing classes changed) and whether the inert classes
+        changed, cached."""
         grown = self.red.cond.bump(vec, c, 1)
-        whole = self._split(grown)[1] != self._split(vec)[1] or (
-            self.share and self._losing(grown) != self._losing(vec)
-        )
-        got = (grown, whole)
+        whole = self.share and self._losing(grown) != self._losing(vec)
+        got = (grown, whole, self._split(grown)[1] != self._split(vec)[1])
         self._steps[(vec, c)] = got
         return got
 
