@@ -186,6 +186,7 @@ class SequentialEngine:
         self.plain: PlainProgramme | None = None
         # ``progress(done, total)`` hears every 2**14 steps, against the last estimate.
         self.progress: Progress | None = None
+        self._report_at = 0x4000
         self.estimated = 0
         # Units the redraw table (a redraw rule without the look-ahead) may take: it cannot
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
@@ -459,8 +460,9 @@ class SequentialEngine:
         self.work += 1
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
-        if self.progress is not None and self.lookahead and not self.work & 0x3FFF:
+        if self.progress is not None and self.lookahead and self.work >= self._report_at:
             # The budget is the most the recursion may take: the bar moves towards it.
+            self._report_at = self.work + 0x4000
             self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
         key = (left, vec, held, looked, gone)
         memo = self.memo
