@@ -262,3 +262,24 @@ def test_losing_cards_are_one_pool() -> None:
     oracle = Expectimax(problem, procedure, query)
     assert fast.without_mulligan() == slow.without_mulligan() == oracle.plain()
     assert fast.return_table(1)[1] == slow.return_table(1)[1] == oracle.returning(1)
+
+
+def test_named_shortfalls_count_before_their_type() -> None:
+    """``type:T>=2`` over named cards A, B, C, and A, B, C, D each needed once: four cards
+    at least, though the type and D alone ask for three; three left to draw is too few."""
+    rows = (
+        (True, True, False, False, False),
+        (True, False, True, False, False),
+        (True, False, False, True, False),
+        (False, False, False, False, True),
+        (False,) * 5,
+    )
+    tests = (CountTest(0, ">=", 2), *(CountTest(s, ">=", 1) for s in range(1, 5)))
+    problem = DrawProblem((1, 1, 1, 1, 4), rows, tests)
+    procedure = Procedure(2, draws_per_turn=2, lookahead=True)
+    engine = SequentialEngine(problem, procedure, Query(5), (), 10**8)
+    zero = engine.red.cond.zero
+    assert engine._decided(zero, 2) is False
+    assert engine._decided(zero, 1) is None
+    oracle = Expectimax(problem, procedure, Query(6))
+    assert exact_odds(Request(problem, procedure, Query(6))).fraction == oracle.plain()

@@ -78,13 +78,15 @@ class LookaheadOracle:
 
 
 #: Per alternative of a query: each test as (position, least passing count, most or None),
-#: and positions no class counts for two of, with the least count each needs.
-Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[int, int], ...]]
+#: and sets of positions no class counts for two of, with the least count each needs.
+Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, int], ...], ...]]
 
 
 def _bounds(cond: Tracked) -> tuple[Bounds, ...]:
     """The tests of each alternative of ``cond`` (every test, when it has none) as bounds on
-    counts, and a set of their positions whose shortfalls add up (no card counts for two)."""
+    counts, and sets of their positions whose shortfalls add up (no card counts for two): one
+    taken in position order, one taking first the positions fewest classes count for (a
+    named card before its type)."""
     alts = cond.alternatives or (tuple(range(len(cond.tests))),)
     out = []
     for alt in alts:
@@ -96,15 +98,20 @@ def _bounds(cond: Tracked) -> tuple[Bounds, ...]:
         for p, low, _ in bounds:
             if low > 0:
                 least[p] = max(least.get(p, 0), low)
-        chosen: list[tuple[int, int]] = []
-        for p in sorted(least):
-            if all(
-                not (p in positions and q in positions)
-                for q, _ in chosen
-                for positions in cond.class_positions
-            ):
-                chosen.append((p, least[p]))
-        out.append((bounds, tuple(chosen)))
+        owners = {p: sum(p in ps for ps in cond.class_positions) for p in least}
+        sets: list[tuple[tuple[int, int], ...]] = []
+        for order in (sorted(least), sorted(least, key=lambda p: (owners[p], p))):
+            chosen: list[tuple[int, int]] = []
+            for p in order:
+                if all(
+                    not (p in positions and q in positions)
+                    for q, _ in chosen
+                    for positions in cond.class_positions
+                ):
+                    chosen.append((p, least[p]))
+            if tuple(sorted(chosen)) not in sets:
+                sets.append(tuple(sorted(chosen)))
+        out.append((bounds, tuple(sets)))
     return tuple(out)
 
 
@@ -302,15 +309,17 @@ class SequentialEngine:
         """Like :meth:`Tracked.settled`, with at most ``reach[p]`` more cards for position
         ``p`` and ``left`` more in all."""
         open_ = False
-        for bounds, disjoint in self._alternatives:
+        for bounds, sets in self._alternatives:
             got: bool | None = True
-            short = 0
-            for p, least in disjoint:
-                if vec[p] < least:
-                    short += least - vec[p]
-            if short > left:
-                got = False
-            else:
+            for disjoint in sets:
+                short = 0
+                for p, least in disjoint:
+                    if vec[p] < least:
+                        short += least - vec[p]
+                if short > left:
+                    got = False
+                    break
+            if got:
                 for p, least, most in bounds:
                     c = vec[p]
                     if (most is not None and c > most) or c + reach[p] < least:
