@@ -145,8 +145,9 @@ def _child(
         os.environ.clear()
         os.environ.update(env)
         os.chdir(cwd)
-        sys.stdin, sys.stdout, sys.stderr = (_stdio(fd, env) for fd in (0, 1, 2))  # type: ignore[assignment]
-        sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr  # type: ignore[misc]
+        streams: list[Any] = [_stdio(fd, env) for fd in (0, 1, 2)]
+        sys.stdin, sys.stdout, sys.stderr = streams
+        sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams  # type: ignore[misc]
         from deckcheck.cli import render
 
         render.out = render.err = None  # made on first use, in this process's setting
@@ -295,6 +296,21 @@ def run_forked(
     ``env`` says otherwise), standard input ``stdin`` or empty. ``streams`` gives the child
     descriptors of the test's instead (``{1: a descriptor of /dev/full}``; :data:`CLOSED`: none
     at all); what is not captured reads as empty."""
+    what = " ".join(map(str, ["deckcheck", *args]))
+    return call_forked(deckcheck(args), what, stdin, env=env, cwd=cwd, streams=streams)
+
+
+def call_forked(
+    run: Callable[[], object],
+    what: str,
+    stdin: bytes | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO,
+    streams: Mapping[int, int] | None = None,
+) -> Finished:
+    """``run()`` in a forked child set up as :func:`run_forked` sets it up (``what`` names it
+    in a failure); its exit status (negative: the signal that ended it) and what it wrote."""
     environment = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
     given = dict(streams or {})
     fds: dict[int, int] = {}
@@ -314,10 +330,9 @@ def run_forked(
             read = os.open(os.devnull, os.O_RDONLY)
         fds[0] = read
         theirs.append(read)
-    pid = spawn(deckcheck(args), {**fds, **given}, parent_ends=ours, env=environment, cwd=cwd)
+    pid = spawn(run, {**fds, **given}, parent_ends=ours, env=environment, cwd=cwd)
     for fd in theirs:
         os.close(fd)
-    what = " ".join(map(str, ["deckcheck", *args]))
     readers = list(captured.values())
     got = dict(zip(readers, exchange(pid, what, readers, writer, stdin or b""), strict=True))
     code = finish(pid, what)
