@@ -15,7 +15,7 @@ takes the best of keeping and its kept parts. Work is counted against a budget; 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 
 from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
@@ -39,6 +39,45 @@ CALL_UNITS = 2
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
+
+
+class ReturnChoice(Mapping[tuple[int, ...], Kept]):
+    """The optimal return per opening hand (cards per class): the kept part, or None to keep
+    all. Found on first asking from the tabulated values, as a loop over every hand finds it
+    (ties keep, then the first kept part in order); hands alike by exchange share the value,
+    not the choice, which names their own cards."""
+
+    def __init__(
+        self, sizes: tuple[int, ...], hand: int, pick: Callable[[tuple[int, ...]], Kept]
+    ) -> None:
+        self._sizes = sizes
+        self._hand = hand
+        self._pick = pick
+        self._known: dict[tuple[int, ...], Kept] = {}
+
+    def __getitem__(self, hand: tuple[int, ...]) -> Kept:
+        try:
+            return self._known[hand]
+        except KeyError:
+            pass
+        if (
+            len(hand) != len(self._sizes)
+            or sum(hand) != self._hand
+            or any(not 0 <= k <= s for k, s in zip(hand, self._sizes, strict=True))
+        ):
+            raise KeyError(hand)
+        got = self._known[hand] = self._pick(hand)
+        return got
+
+    def remember(self, hand: tuple[int, ...], kept: Kept) -> None:
+        """Record the choice already found for ``hand``."""
+        self._known[hand] = kept
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return compositions(self._sizes, self._hand)
+
+    def __len__(self) -> int:
+        return count_compositions(self._sizes, self._hand)[self._hand]
 
 
 class LookaheadOracle:
@@ -680,7 +719,7 @@ class SequentialEngine:
         scale = self.hand_scale()
         return Fraction(s, den * scale), Fraction(j, den * scale), Fraction(t, den)
 
-    def return_table(self, count: int) -> tuple[dict[tuple[int, ...], Kept], Fraction]:
+    def return_table(self, count: int) -> tuple[Mapping[tuple[int, ...], Kept], Fraction]:
         """Optimal choice per opening hand (the kept part, or None to keep all) and P(success).
 
         Returning ``r`` from hand ``H`` leaves ``K = H - r``; the pile is then everything but
@@ -731,19 +770,30 @@ class SequentialEngine:
                 kept_value[twin] = total
             kept_value[kept] = total
         self.kept_values = kept_value
-        choice: dict[tuple[int, ...], Kept] = {}
-        num = 0
-        for hand in compositions(sizes, h):
-            done += 1
-            if self.progress is not None and not self.lookahead and not done % 256:
-                self.progress(done, steps)
+
+        def best_return(hand: tuple[int, ...]) -> tuple[int, Kept]:
             best = self._hand_value(hand, hand_values) * redraw_den
             pick: tuple[int, ...] | None = None  # ties keep: returning gains nothing
             for kept in compositions(hand, keep):
                 v = kept_value[kept]
                 if v > best:
                     best, pick = v, kept
-            choice[hand] = pick
-            num += ways(sizes, hand) * best
+            return best, pick
+
+        choice = ReturnChoice(sizes, h, lambda hand: best_return(hand)[1])
+        # Hands that exchange classes alike (same size) are as likely and score the same.
+        weighed: dict[tuple[int, ...], int] = {}
+        num = 0
+        for hand in compositions(sizes, h):
+            done += 1
+            if self.progress is not None and not self.lookahead and not done % 256:
+                self.progress(done, steps)
+            twin = self._exchanged(hand)
+            got = weighed.get(twin)
+            if got is None:
+                best, pick = best_return(twin)
+                choice.remember(twin, pick)
+                got = weighed[twin] = ways(sizes, twin) * best
+            num += got
         den = math.comb(self.n, h) * redraw_den * self.hand_scale()
         return choice, Fraction(num, den)
