@@ -1,10 +1,13 @@
 """The sequential engine: exact odds that need card-by-card order (look-ahead, return mulligan).
 
-A memoised recursion over (cards gone from the pile, capped counts held, cards held,
-look-ahead spent) draws one card at a time. It is what the look-ahead (a keep-or-put-under
-decision on each turn's top card) needs, because there a decision depends on what was
-already seen. Classes whose cards can no longer change any count are pooled into one, which
-keeps long queries small.
+A memoised recursion over (cards of each class left in the pile, capped counts held, cards
+held, look-ahead spent, cards gone) draws one card at a time. It is what the look-ahead (a
+keep-or-put-under decision on each turn's top card) needs, because there a decision depends
+on what was already seen. What keeps long queries small, each step exact: classes whose
+cards can no longer change any count are one pool, and so are the cards that lose when kept;
+classes alike but for their size share states (a card put under is gone for good, so a class
+of five with one put under is a class of four); a state is settled as soon as what the pile
+still holds decides it.
 
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
