@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
+from test_exact_alike import NAMES
 from test_lookahead_optimal import Expectimax
 
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen
@@ -217,16 +218,7 @@ def test_disjoint_shortfalls_add_up() -> None:
 def test_pc_eight_named_cards_match_the_engine_without_its_shortcuts(mulligan: bool) -> None:
     """legal-50, eight named cards at turn 3 (sizes one to four), the optimal look-ahead,
     with and without the optimal return-3 mulligan."""
-    names = [
-        "Trooper",
-        "Raider",
-        "Lancer",
-        "Watchtower",
-        "Pitfall",
-        "Mud Hut",
-        "Stone Bunker",
-        "Sky Citadel",
-    ]
+    names = [*NAMES[:7], "Sky Citadel"]
     setup = draw_setup(open_deck(PC50))
     options = OddsOptions(turn=3)
     bound = bind(setup, [f"name:{n}>=1" for n in names], options)
