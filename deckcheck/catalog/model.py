@@ -287,6 +287,12 @@ class Catalog:
             yield from card.aliases
 
     @functools.cached_property
+    def types(self) -> frozenset[str]:
+        """Every type a card of the catalog has, as written (read once per catalog: a cached
+        catalog makes each of its cards to answer)."""
+        return frozenset(kind for card in self.cards for kind in card.types)
+
+    @functools.cached_property
     def suggest_name(self) -> Suggester:
         """ "Did you mean" over every spelling of the catalog's cards (``catalog.suggest_name(
         "Kirk")``), folded once per catalog however many decks and lines ask."""
