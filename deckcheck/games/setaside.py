@@ -65,7 +65,8 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
         selector = bind_selector(rule.select, catalog) if rule.select else None
         used: set[str] = set()
         left = rule.count
-        order = list(remaining)
+        # The cards the rule selects (the order below is stable: selecting first keeps theirs).
+        order = [i for i in remaining if selector is None or selector(cards[i])]
         if rule.one_per:
             # Cards of one value take theirs first, then a card of several (an Outpost of two
             # affiliations) takes those still free: the most cards seeded, whatever the
@@ -83,7 +84,7 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
             have = remaining[card_id]
             if rule.zone:
                 have = min(have, in_zone.get((card_id, rule.zone), 0))
-            if not have or (selector is not None and not selector(cards[card_id])):
+            if not have:
                 continue
             take = have if left is None else min(left, have)
             if rule.one_per:
