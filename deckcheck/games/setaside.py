@@ -6,7 +6,6 @@ such cards (STCCG's seed half), so the two can never disagree.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -14,7 +13,7 @@ from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.text import fold
-from deckcheck.core.values import frozen
+from deckcheck.core.values import Recent, frozen
 from deckcheck.games.spec import SetAsideModel, ZoneModel, checked
 
 
@@ -39,16 +38,9 @@ def places(deck: Deck, rules: Sequence[SetAsideModel]) -> bool:
     return bool(zones) and any(e.zone in zones for e in deck.entries)
 
 
-_RECENT: dict[
-    tuple[int, int, tuple[SetAsideModel, ...]], tuple[Deck, Catalog, tuple[SetAside, ...]]
-]
-_RECENT = {}
-"""The latest answers of :func:`set_aside`, by deck, catalog and rules: a deck's rules ask for
-the same cards several times (the seed deck, the draw deck, each variant the deck is tried
-under). The deck and the catalog are kept beside the answer: an answer is only ever given for
-these very objects (all of them frozen values)."""
-_RECENT_SIZE = 64
-_RECENT_LOCK = threading.Lock()
+_RECENT: Recent[tuple[SetAside, ...]] = Recent()
+"""The latest answers of :func:`set_aside`: a deck's rules ask for the same cards several times
+(the seed deck, the draw deck, each variant the deck is tried under)."""
 
 
 def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> tuple[SetAside, ...]:
@@ -61,17 +53,8 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
     a ``zone`` takes only copies the file wrote in that zone; a ``fallback`` rule applies only
     where the file wrote no card in any such zone (:func:`places`).
     """
-    key = (id(deck), id(catalog), tuple(rules))
-    with _RECENT_LOCK:
-        known = _RECENT.get(key)
-    if known is not None and known[0] is deck and known[1] is catalog:
-        return known[2]
-    answer = _set_aside(deck, catalog, key[2])
-    with _RECENT_LOCK:
-        if len(_RECENT) >= _RECENT_SIZE:
-            del _RECENT[next(iter(_RECENT))]
-        _RECENT[key] = (deck, catalog, answer)
-    return answer
+    fixed = tuple(rules)
+    return _RECENT.answer(fixed, (deck, catalog), lambda: _set_aside(deck, catalog, fixed))
 
 
 def _set_aside(
