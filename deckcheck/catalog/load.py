@@ -303,9 +303,9 @@ def lay_overlays(base: Catalog, paths: Sequence[str | Path]) -> Catalog:
     return base
 
 
-_DOCUMENTS: Recent[CatalogDocument] = Recent()
+_DOCUMENTS: Recent[CatalogDocument] = Recent(8)
 """Overlay files parsed before, by label and text."""
-_LAID: Recent[Catalog] = Recent()
+_LAID: Recent[Catalog] = Recent(8)
 """Overlays laid before, by base catalog and document: a deck read again (the builder reads it
 after every edit) is given its catalog without its overlays parsed and laid again."""
 

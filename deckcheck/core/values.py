@@ -197,9 +197,10 @@ class Recent(Generic[V]):
     """The latest answers of a pure function of frozen values, for the very objects it was
     asked about: each answer is kept beside those objects (so that their ids, part of the key,
     are never another object's) and given again only for them; the oldest answer goes first
-    once ``size`` are kept. Safe to share between threads (the builder's background jobs)."""
+    once ``size`` are kept (few: each keeps its objects alive). Safe to share between threads
+    (the builder's background jobs)."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int) -> None:
         self._answers: dict[Hashable, tuple[tuple[object, ...], V]] = {}
         self._size = size
         self._lock = threading.Lock()

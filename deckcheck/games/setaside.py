@@ -38,7 +38,7 @@ def places(deck: Deck, rules: Sequence[SetAsideModel]) -> bool:
     return bool(zones) and any(e.zone in zones for e in deck.entries)
 
 
-_RECENT: Recent[tuple[SetAside, ...]] = Recent()
+_RECENT: Recent[tuple[SetAside, ...]] = Recent(16)
 """The latest answers of :func:`set_aside`: a deck's rules ask for the same cards several times
 (the seed deck, the draw deck, each variant the deck is tried under)."""
 
