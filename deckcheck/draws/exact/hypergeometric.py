@@ -87,6 +87,10 @@ def redraw_ways_upto(
         size = sizes[c]
         final = c == n - 1
         new: dict[Key, list[int]] = {}
+        # Many states share their condition counts: each (counts, cards of this class) is
+        # bumped and judged once per class (None: doomed).
+        moved: dict[tuple[Vec, int], Vec | None] = {}
+        reach_after = reach[c + 1]
         for (a_tot, tvec, cvec), ways in states.items():
             filled = [(t, w) for t, w in enumerate(ways) if w]
             a_hi = min(size, hand - a_tot)
@@ -100,10 +104,13 @@ def redraw_ways_upto(
                 for b in range(min(rest, later) + 1):
                     if cvec is None:
                         cvec2 = None
+                    elif (cvec, a + b) in moved:
+                        cvec2 = moved[cvec, a + b]
                     else:
                         cvec2 = cond.bump(cvec, c, a + b)
-                        if cond.doomed(cvec2, reach[c + 1]):
+                        if cond.doomed(cvec2, reach_after):
                             cvec2 = None
+                        moved[cvec, a + b] = cvec2
                     key = (a_tot + a, tvec2, cvec2)
                     target = new.get(key)
                     if target is None:
