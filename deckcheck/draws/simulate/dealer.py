@@ -25,6 +25,24 @@ T = TypeVar("T")
 #: loop would never end, so after this many redraws the hand is kept (and a fact says so).
 REDRAW_CAP = 1000
 
+def shuffle(rng: random.Random, pile: list[T]) -> None:
+    """``rng.shuffle(pile)``: the same swaps from the same random numbers, so a seed deals
+    what it always dealt, without a method call per card (the reference simulator shuffles
+    a whole pile per deal). A subclass of :class:`random.Random` shuffles its own way."""
+    if type(rng) is not random.Random:
+        rng.shuffle(pile)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(pile) - 1, 0, -1):
+        # random.Random's own rejection sampling of an index below i + 1.
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        pile[i], pile[j] = pile[j], pile[i]
+
+
 #: ``choose_return(hand_counts)`` -> how many cards of each group to return, or None to keep.
 ReturnChooser = Callable[[tuple[int, ...]], "Sequence[int] | None"]
 
@@ -181,7 +199,7 @@ class Dealer(Generic[T]):
         """Shuffle, deal the opening hand and play the mulligan rule in force."""
         size = self.shape.hand
         pile = self.cards[:]
-        rng.shuffle(pile)
+        shuffle(rng, pile)
         first, first_rest = pile[:size], pile[size:]
         deal = Deal(first, first_rest, first, first_rest)
         rule = self.shape.rule
@@ -212,7 +230,7 @@ class Dealer(Generic[T]):
                 return
             deal.steps.append(Step(StepKind.REDRAW, held, redraws, counts))
             pile = self.cards[:]
-            rng.shuffle(pile)
+            shuffle(rng, pile)
             deal.hand, deal.rest = pile[:size], pile[size:]
             redraws += 1
 
@@ -232,7 +250,7 @@ class Dealer(Generic[T]):
             else:
                 kept.append(card)
         pile = deal.rest + back
-        rng.shuffle(pile)
+        shuffle(rng, pile)
         drawn = pile[: rule.count]
         deal.hand, deal.rest = kept + drawn, pile[rule.count :]
         deal.steps.append(

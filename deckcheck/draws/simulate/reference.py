@@ -24,8 +24,16 @@ from deckcheck.draws.simulate.dealer import (
 
 
 def default_chooser(problem: DrawProblem, rule: ReturnRule) -> ReturnChooser:
-    """The return choice used when none is supplied: :func:`greedy_return`."""
-    return lambda hand: greedy_return(problem, hand, rule.count)
+    """The return choice used when none is supplied: :func:`greedy_return`, worked out once
+    per hand (a run deals the same few hundred hands thousands of times)."""
+    chosen: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+
+    def choose(hand: tuple[int, ...]) -> tuple[int, ...] | None:
+        if hand not in chosen:
+            chosen[hand] = greedy_return(problem, hand, rule.count)
+        return chosen[hand]
+
+    return choose
 
 
 def simulate_reference(
