@@ -25,6 +25,7 @@ T = TypeVar("T")
 #: loop would never end, so after this many redraws the hand is kept (and a fact says so).
 REDRAW_CAP = 1000
 
+
 def shuffle(rng: random.Random, pile: list[T]) -> None:
     """``rng.shuffle(pile)``: the same swaps from the same random numbers, so a seed deals
     what it always dealt, without a method call per card (the reference simulator shuffles
