@@ -8,11 +8,12 @@ what happened is recorded as :class:`Step` values that callers word for people.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Fact, FactKind
@@ -34,14 +35,18 @@ def shuffle(rng: random.Random, pile: list[T]) -> None:
         rng.shuffle(pile)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(pile) - 1, 0, -1):
-        # random.Random's own rejection sampling of an index below i + 1.
-        n = i + 1
-        k = n.bit_length()
+    # random.Random's own rejection sampling of an index j <= i, from k random bits.
+    for i, k in _swaps(len(pile)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         pile[i], pile[j] = pile[j], pile[i]
+
+
+@functools.lru_cache(maxsize=64)
+def _swaps(size: int) -> tuple[tuple[int, int], ...]:
+    """The positions a shuffle of ``size`` cards fills, last first, and the bits each draws."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 #: ``choose_return(hand_counts)`` -> how many cards of each group to return, or None to keep.
@@ -192,6 +197,10 @@ class Dealer(Generic[T]):
     def counts(self, cards: Sequence[T]) -> tuple[int, ...]:
         """Cards per group."""
         out = [0] * self.n_groups
+        if self.group is int:  # the cards are their groups (the reference simulator's)
+            for group in cast("Sequence[int]", cards):
+                out[group] += 1
+            return tuple(out)
         for card in cards:
             out[self.group(card)] += 1
         return tuple(out)
