@@ -87,6 +87,7 @@ class _Bounds:
         # moves from a whole state (see :meth:`moves`), kept for every programme on this pile.
         self._runs: list[dict[Vec, Runs]] = [{} for _ in sizes]
         self._moves: list[dict[Vec, Moves]] = [{} for _ in sizes]
+        self._needs: list[dict[Vec, int]] = [{} for _ in range(len(sizes) + 1)]
         # Per class: the counts it touches, picked out of a state as a tuple.
         self._pick: list[Callable[[Vec], Vec]] = [_picker(ps) for ps in self.positions]
 
@@ -113,7 +114,15 @@ class _Bounds:
     def need(self, vec: Vec, c: int) -> int:
         """Fewest further cards (of classes ``c``, ``c + 1``, ...) that meet every lower
         bound of state ``vec``: the largest shortfall, and the total shortfall spread over
-        the most counts one card adds to."""
+        the most counts one card adds to (worked out once per state, for every programme on
+        this pile)."""
+        cache = self._needs[c]
+        got = cache.get(vec)
+        if got is None:
+            got = cache[vec] = self._need(vec, c)
+        return got
+
+    def _need(self, vec: Vec, c: int) -> int:
         lo = self.lo
         worst = total = 0
         for p, x in enumerate(vec):
