@@ -123,17 +123,11 @@ class _Bounds:
         return got
 
     def _need(self, vec: Vec, c: int) -> int:
-        lo = self.lo
-        worst = total = 0
-        for p, x in enumerate(vec):
-            if x != SETTLED and x < lo[p]:
-                short = lo[p] - x
-                total += short
-                if short > worst:
-                    worst = short
-        if not total:
+        # A settled count (-1) is short of nothing.
+        shorts = [least - x for x, least in zip(vec, self.lo, strict=True) if least > x >= 0]
+        if not shorts:
             return 0
-        return max(worst, -(-total // max(1, self.cover[c])))
+        return max(max(shorts), -(-sum(shorts) // max(1, self.cover[c])))
 
     def moves(self, vec: Vec, c: int) -> Moves:
         """The runs of numbers of cards ``k`` of class ``c`` that lead from state ``vec`` to
