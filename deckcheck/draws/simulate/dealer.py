@@ -278,10 +278,13 @@ class Dealer(Generic[T]):
         held_cards = list(hand)
         if not shape.later:
             return held_cards
-        queue = list(pile)
         if not shape.lookahead:
-            return held_cards + queue[: shape.later]
-        fresh = len(queue)  # cards before this index come from the shuffled pile itself
+            return held_cards + list(pile[: shape.later])
+        fresh = len(pile)  # cards before this index come from the shuffled pile itself
+        # A deal takes at most one card more per look than it keeps: when the pile holds them
+        # all, a card put under never comes round, and only the top of the pile is copied.
+        reads = shape.later - (-shape.later // shape.per_turn)
+        queue = list(pile[:reads] if fresh >= reads else pile)
         held = list(self.counts(hand))
         gone = held[:]
         pos = 0
