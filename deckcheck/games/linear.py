@@ -134,6 +134,7 @@ def satisfiable(
     if any(low > high for low, high in domains.values()):
         return False
     rows: list[_Row] = []
+    stated: set[tuple[object, ...]] = set()  # a row stated twice (the same rule per card) once
     for c in linear:
         when = c.when
         if when is not None and when not in domains:
@@ -152,7 +153,10 @@ def satisfiable(
             if (low is not None and low > 0) or (high is not None and high < 0):
                 return False
             continue
-        rows.append((row, low, high, when))
+        key = (*row.items(), low, high, when)
+        if key not in stated:
+            stated.add(key)
+            rows.append((row, low, high, when))
     return all(_search(part, domains) for part in _parts(rows))
 
 
@@ -176,14 +180,21 @@ def _parts(rows: list[_Row]) -> list[list[_Row]]:
     return list(groups.values())
 
 
-def _search(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]] | None = None) -> bool:
-    """Whether the rows hold for some values within the domains: narrow, then try values."""
+def _search(
+    rows: list[_Row],
+    domains: _Domains,
+    watch: dict[str, list[int]] | None = None,
+    tried: str | None = None,
+) -> bool:
+    """Whether the rows hold for some values within the domains: narrow, then try values.
+    ``tried``: the one helper whose domain changed since the domains were last narrowed (only
+    its rows, and what they change, are narrowed again: the narrowed domains are the same)."""
     if watch is None:  # the rows of each helper, to narrow again only what a change touches
         watch = {}
         for i, (row, _, _, when) in enumerate(rows):
             for name in (*row, *([when] if when else [])):
                 watch.setdefault(name, []).append(i)
-    narrowed = _narrow(rows, domains, watch)
+    narrowed = _narrow(rows, domains, watch, None if tried is None else watch[tried])
     if narrowed is None:
         return False
     open_ = [n for n in watch if narrowed[n][0] < narrowed[n][1]]
@@ -191,14 +202,21 @@ def _search(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]] | N
         return True  # every helper has one value, and _narrow found every row holds
     name = min(open_, key=lambda n: (narrowed[n][1] - narrowed[n][0], n))
     low, high = narrowed[name]
-    return any(_search(rows, {**narrowed, name: (v, v)}, watch) for v in range(low, high + 1))
+    return any(_search(rows, {**narrowed, name: (v, v)}, watch, name) for v in range(low, high + 1))
 
 
-def _narrow(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]]) -> _Domains | None:
+def _narrow(
+    rows: list[_Row],
+    domains: _Domains,
+    watch: dict[str, list[int]],
+    start: list[int] | None = None,
+) -> _Domains | None:
     """The domains with every value that no solution can take removed (bounds only), or None
-    when a row cannot hold."""
+    when a row cannot hold. ``start``: the rows to narrow first (None: all of them); the
+    others must hold narrowed already (narrowing each row in any order until none changes
+    anything ends with the same domains)."""
     domains = dict(domains)
-    queue = list(range(len(rows)))
+    queue = list(range(len(rows))) if start is None else list(start)
     queued = set(queue)
 
     def narrowed(name: str, bounds: tuple[int, int]) -> None:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.values import frozen
-from deckcheck.games.spec import CardChangeModel, SetAsideModel
+from deckcheck.games.spec import CardChangeModel, M, SetAsideModel, checked
 
 
 @frozen
@@ -44,3 +45,18 @@ class Variant:
             return self.params[key]
         except KeyError:
             raise CatalogError(f"variant {self.name!r} has no parameter {key!r}") from None
+
+    def tables(self, key: str, model: type[M]) -> tuple[M, ...]:
+        """A parameter's list of tables, each made a ``model`` as game.toml's own tables are
+        (:func:`~deckcheck.games.spec.checked`), once per variant: a rule reads them for
+        every deck it checks."""
+        made = self._tables.get((key, model))
+        if made is None:
+            made = self._tables[(key, model)] = tuple(
+                checked(model, table) for table in self.param(key)
+            )
+        return cast(tuple[M, ...], made)
+
+    @functools.cached_property
+    def _tables(self) -> dict[tuple[str, type], tuple[Any, ...]]:
+        return {}

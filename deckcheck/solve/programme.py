@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from itertools import chain, pairwise
 from typing import Any, NamedTuple
 
+from deckcheck.catalog.model import Card
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.games.linear import Linear, RuleConstraints, split_zone
@@ -110,10 +111,12 @@ class Programme:
         """Drop what was worked out from the variables, rows and objectives (the rows already
         read stay read: rows are only added)."""
         self._reduced = None
-        self._vectors = {}
+        if self._vectors:
+            self._vectors = {}
         if structure:
             self._structure = None
-            self._bounds_of = {}
+            if self._bounds_of:
+                self._bounds_of = {}
 
     def state(
         self, c: Linear, resolve: Callable[[str], Mapping[int, float]], group: str = ""
@@ -463,6 +466,14 @@ class DeckProgramme:
     notes: list[str] = field(default_factory=list)
     """What the tie-breaks could not prove (a warning rule stated by trial only)."""
     _resolved: dict[str, Terms] = field(default_factory=dict, repr=False)
+    _cards: dict[str, Card] = field(default_factory=dict, repr=False)
+    _cell_vars: Any = field(default=None, repr=False)
+
+    def card(self, card_id: str) -> Card:
+        """The catalog's card of this id (of the model's cards, or the deck's)."""
+        if not self._cards:
+            self._cards = {c.id: c for c in self.loaded.catalog}
+        return self._cards[card_id]
 
     def copies(self, card_id: str) -> Terms:
         """The variables of a card's copies in every zone."""
@@ -488,12 +499,16 @@ class DeckProgramme:
 
     def values(self, x: Sequence[float]) -> dict[tuple[str, str | None], int]:
         """The copies of each cell in a solution (cells with none left out)."""
-        out: dict[tuple[str, str | None], int] = {}
-        for cell, v in self.cells.items():
-            n = round(x[v])
-            if n:
-                out[cell] = n
-        return out
+        from deckcheck.core.numeric import np
+
+        if self._cell_vars is None:  # the cells are all made with the model
+            self._cell_vars = (
+                list(self.cells),
+                np.fromiter(self.cells.values(), int, len(self.cells)),
+            )
+        cells, variables = self._cell_vars
+        counts = np.round(np.asarray(x, dtype=float)[variables])
+        return {cells[k]: int(counts[k]) for k in np.flatnonzero(counts).tolist()}
 
     def totals(self, x: Sequence[float]) -> dict[str, int]:
         """Card id -> copies in a solution."""
