@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import field
 from types import MappingProxyType
 from typing import Any, cast
+
+from pydantic import BaseModel
 
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.values import frozen
@@ -58,5 +60,23 @@ class Variant:
         return cast(tuple[M, ...], made)
 
     @functools.cached_property
+    def key(self) -> Hashable:
+        """The variant as one hashable value, equal for variants that say the same: what is
+        worked out from a variant is kept under it (see :meth:`Catalog.derived`)."""
+        return tuple(_hashable(getattr(self, f.name)) for f in dataclasses.fields(self))
+
+    @functools.cached_property
     def _tables(self) -> dict[tuple[str, type], tuple[Any, ...]]:
         return {}
+
+
+def _hashable(value: Any) -> Hashable:
+    """A value read from game.toml (tables, lists, models of them) as a hashable one, each
+    kind of container told apart."""
+    if isinstance(value, BaseModel):
+        return (type(value).__name__, _hashable(value.model_dump()))
+    if isinstance(value, Mapping):
+        return ("table", tuple((k, _hashable(v)) for k, v in sorted(value.items())))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_hashable(v) for v in value))
+    return cast(Hashable, value)
