@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field
@@ -293,29 +294,32 @@ class Catalog:
             yield card.name
             yield from card.aliases
 
-    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
-        """What ``make`` works out from the cards, kept with the catalog under ``key``, which
-        names what it is and everything else it depends on: a catalog never changes, so it is
-        worked out once however many decks ask (a rule's constraints, for each variant). The
-        last :data:`DERIVED_KEPT` are kept."""
-        kept = self._derived
-        if key in kept:
-            kept.move_to_end(key)
-            return cast(T, kept[key])
-        value = kept[key] = make()
-        if len(kept) > DERIVED_KEPT:
-            kept.popitem(last=False)
-        return value
-
-    @functools.cached_property
-    def _derived(self) -> OrderedDict[Hashable, Any]:
-        return OrderedDict()
-
     @functools.cached_property
     def suggest_name(self) -> Suggester:
         """ "Did you mean" over every spelling of the catalog's cards (``catalog.suggest_name(
         "Kirk")``), folded once per catalog however many decks and lines ask."""
         return Suggester(self.names())
+
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` works out from the cards, kept with the catalog under ``key``, which
+        names what it is and everything else it depends on: a catalog never changes, so it is
+        worked out once however many decks ask (a rule's constraints, for each variant). The
+        last :data:`DERIVED_KEPT` are kept; safe to share between threads."""
+        kept, lock = self._derived
+        with lock:
+            if key in kept:
+                kept.move_to_end(key)
+                return cast(T, kept[key])
+        value = make()
+        with lock:
+            kept[key] = value
+            if len(kept) > DERIVED_KEPT:
+                kept.popitem(last=False)
+        return value
+
+    @functools.cached_property
+    def _derived(self) -> tuple[OrderedDict[Hashable, Any], threading.Lock]:
+        return OrderedDict(), threading.Lock()
 
 
 def card_labels(cards: Iterable[Card]) -> dict[str, str]:

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.values import frozen
 from deckcheck.games.spec import CardChangeModel, M, SetAsideModel, checked
+
+T = TypeVar("T")
 
 
 @frozen
@@ -52,12 +54,17 @@ class Variant:
         """A parameter's list of tables, each made a ``model`` as game.toml's own tables are
         (:func:`~deckcheck.games.spec.checked`), once per variant: a rule reads them for
         every deck it checks."""
-        made = self._tables.get((key, model))
-        if made is None:
-            made = self._tables[(key, model)] = tuple(
-                checked(model, table) for table in self.param(key)
-            )
-        return cast(tuple[M, ...], made)
+        return self.derived(
+            ("tables", key, model), lambda: tuple(checked(model, t) for t in self.param(key))
+        )
+
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` works out from the variant alone, kept with it under ``key`` (a
+        variant never changes: worked out once however many decks are checked)."""
+        kept = self._derived
+        if key not in kept:
+            kept[key] = make()
+        return cast(T, kept[key])
 
     @functools.cached_property
     def key(self) -> Hashable:
@@ -66,7 +73,7 @@ class Variant:
         return tuple(_hashable(getattr(self, f.name)) for f in dataclasses.fields(self))
 
     @functools.cached_property
-    def _tables(self) -> dict[tuple[str, type], tuple[Any, ...]]:
+    def _derived(self) -> dict[Hashable, Any]:
         return {}
 
 

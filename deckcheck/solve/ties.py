@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
@@ -211,13 +211,11 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
     of = p.merged_with().tolist()
     upper = p.limits()[1].tolist()
     classes: dict[tuple[tuple[str | None, int, float], ...], list[str]] = {}
+    zones = sorted(model.zones, key=str)  # a new card has a cell in each of the model's zones
     for card_id, cells in model.zoned.items():
         if card_id in own:
             continue
-        key = tuple(
-            (zone, of[v], upper[v])
-            for (_, zone), v in sorted(cells.items(), key=lambda kv: str(kv[0][1]))
-        )
+        key = tuple((zone, of[v], upper[v]) for zone, v in _by_zone(card_id, cells, zones))
         if all(u <= 0 for _, _, u in key):
             continue  # no answer holds it
         classes.setdefault(key, []).append(card_id)
@@ -232,6 +230,19 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
             p.row(row, -math.inf, 0)
         weights[k] = 1.0
     return weights
+
+
+def _by_zone(
+    card_id: str, cells: Mapping[tuple[str, str | None], int], zones: Sequence[str | None]
+) -> list[tuple[str | None, int]]:
+    """A card's (zone, variable) in the order of its zones' names (``zones``: the model's, in
+    that order, which a card with no other cell has)."""
+    if len(cells) == len(zones):
+        try:
+            return [(zone, cells[(card_id, zone)]) for zone in zones]
+        except KeyError:
+            pass
+    return [(zone, v) for (_, zone), v in sorted(cells.items(), key=lambda kv: str(kv[0][1]))]
 
 
 def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
