@@ -243,6 +243,23 @@ class Programme:
         """Every variable's bounds, those of every group of rows included, as arrays."""
         return self._bounds(None)
 
+    def value(self, name: str, x: Sequence[float]) -> float:
+        """An objective's value in a solution."""
+        from deckcheck.core.numeric import np
+
+        columns, weights = self._weights_of(name)
+        return float(np.dot(weights, np.asarray(x, dtype=float)[columns]))
+
+    def least(self, name: str, factor: float = 1.0) -> float:
+        """The least ``factor`` times an objective can be over the variables' bounds (those
+        of every group included)."""
+        from deckcheck.core.numeric import np
+
+        lower, upper = self.limits()
+        columns, weights = self._weights_of(name)
+        scaled = factor * weights
+        return float(np.minimum(scaled * lower[columns], scaled * upper[columns]).sum())
+
     def alike(self, v: int, w: int) -> bool:
         """Whether two variables are alike (one variable to the solver, see above)."""
         of = self._merged().of

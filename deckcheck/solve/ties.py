@@ -285,11 +285,8 @@ def _at_least(p: Programme, name: str, factor: float, x: Sequence[float] | None)
     variables' bounds): the solve it would take is skipped; None otherwise."""
     if x is None or len(x) < len(p.lower):
         return None
-    lower, upper = p.limits()
-    weights = p.weights[name]
-    least = sum(min(factor * w * lower[v], factor * w * upper[v]) for v, w in weights.items())
-    value = sum(w * x[v] for v, w in weights.items())
-    if factor * value <= least + 1e-9:
+    value = p.value(name, x)
+    if factor * value <= p.least(name, factor) + 1e-9:
         return round(value)
     return None
 
