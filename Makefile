@@ -6,13 +6,24 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-fast lint bench clean venv
 
+LINT_STAMP := $(VENV)/.installed-lint
+
+# The venv's own pip is recent enough (editable installs from pyproject.toml). Installed files
+# are not compiled ahead (--no-compile): Python compiles a module when it is first imported,
+# and the tests import a small part of numpy and scipy.
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --no-compile
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(PIP_INSTALL) -e '.[test]'
 	touch $(STAMP)
+
+# ruff and mypy only where they are used: `make test` does not install them.
+$(LINT_STAMP): $(STAMP)
+	$(PIP_INSTALL) -e '.[test,lint]'
+	touch $(LINT_STAMP)
 
 venv: $(STAMP)
 
@@ -36,7 +47,7 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
 
-lint: $(STAMP)
+lint: $(LINT_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 

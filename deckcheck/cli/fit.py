@@ -22,6 +22,8 @@ _SEPARATOR = re.compile(r"[/\\]")
 
 def cells(text: str) -> int:
     """The width of ``text`` on a terminal (wide characters count twice)."""
+    if text.isascii() and text.isprintable():
+        return len(text)  # a cell each, as rich counts them: the common case, without a call
     from rich.cells import cell_len
 
     return cell_len(text)
@@ -65,17 +67,16 @@ def fit_columns(
     where even that is too wide, the last columns beyond the first ``keep`` are left out.
     The first ``whole`` columns (ids) are never broken."""
     columns = len(rows[0])
-    while True:
-        natural = [max(cells(r[i]) for r in rows) for i in range(columns)]
-        least = [
-            max((cells(t.strip()) for r in rows for t in _TOKEN.findall(r[i])), default=0)
-            for i in range(columns)
-        ]
-        least = [min(a, b) for a, b in zip(least, natural, strict=True)]
-        least[:whole] = natural[:whole]  # ids: what users type, never broken
-        if sum(least) + gap * (columns - 1) <= width or columns <= keep:
-            break
+    natural = [max(cells(r[i]) for r in rows) for i in range(columns)]
+    least = [
+        max((cells(t.strip()) for r in rows for t in _TOKEN.findall(r[i])), default=0)
+        for i in range(columns)
+    ]
+    least = [min(a, b) for a, b in zip(least, natural, strict=True)]
+    least[:whole] = natural[:whole]  # ids: what users type, never broken
+    while sum(least[:columns]) + gap * (columns - 1) > width and columns > keep:
         columns -= 1
+    natural, least = natural[:columns], least[:columns]
     widths = natural[:]
     spare = sum(widths) + gap * (columns - 1) - width
     while spare > 0:

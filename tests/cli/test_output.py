@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, run_cli, run_module
+from conftest import EXAMPLES, run_cli
+from process_helpers import run_forked
 
 from deckcheck.cli import render
 from deckcheck.games.registry import all_games
@@ -145,7 +146,7 @@ def test_hands_name_cards_and_tell_apart_shared_names() -> None:
 )
 def test_a_terminal_that_cannot_show_a_character(args: list[str | Path], code: int) -> None:
     """Czech names on a cp1252 console: stand-ins, the exit code stays the verdict."""
-    done = run_module(args, env={"PYTHONIOENCODING": "cp1252"})
+    done = run_forked(args, env={"PYTHONIOENCODING": "cp1252"})
     assert done.code == code, done.text
     assert "Traceback" not in done.text
 
@@ -155,7 +156,7 @@ def test_json_and_exports_stay_exact_on_such_a_terminal() -> None:
         ["validate", RD / "illegal-mixed.txt", "--json"],
         ["export", RD / "terra-custom.txt", "--to", "text"],
     ):
-        narrow = run_module(args, env={"PYTHONIOENCODING": "cp1252"})
+        narrow = run_forked(args, env={"PYTHONIOENCODING": "cp1252"})
         wide = run_cli(args)
         assert "Traceback" not in narrow.text
         if "--json" in args:

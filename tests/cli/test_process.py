@@ -1,11 +1,15 @@
 """The run as a process: signals, closed or full standard streams, escape
-codes from deck content on a real terminal screen. Everything goes through child processes;
-waits are bounded by the watchdog, never asserted on."""
+codes from deck content on a real terminal screen. Everything goes through child processes:
+forked from this one (:mod:`process_helpers`: the real entry point with real descriptors),
+and started anew where the interpreter's start is part of the case (signals from the start
+on; the closed and full output of one command); waits are bounded by the watchdog, never
+asserted on."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -14,7 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, REPO, WATCHDOG, run_module
+from conftest import EXAMPLES, REPO, WATCHDOG
+from process_helpers import CLOSED, deckcheck, exchange, finish, run_forked, spawn
 
 RD = EXAMPLES / "ren-dhark/terra-custom.txt"
 RD_ILLEGAL = EXAMPLES / "ren-dhark/illegal-mixed.txt"
@@ -111,6 +116,11 @@ def _shell(command: str) -> subprocess.CompletedProcess[bytes]:
     )
 
 
+STARTED = "games"
+"""The command whose output cannot be written through a real start of ``python -m deckcheck``
+(the interpreter itself makes a closed descriptor a ``None`` stream); the others fork."""
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -119,36 +129,63 @@ def _shell(command: str) -> subprocess.CompletedProcess[bytes]:
         "cards stccg-1e",
         f"odds {RD} 'type:ship>=2' --json",
         f"export {RD} --to toml",
-        "games",
+        STARTED,
     ],
 )
 @pytest.mark.parametrize("redirect", [">/dev/full", ">&-"])
 def test_output_that_cannot_be_written(args: str, redirect: str) -> None:
     if redirect == ">/dev/full" and not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
-    done = _shell(f"$DECKCHECK {args} {redirect}")
-    err = done.stderr.decode()
-    assert done.returncode == 4, err
+    if args == STARTED:
+        started = _shell(f"$DECKCHECK {args} {redirect}")
+        code, err = started.returncode, started.stderr.decode()
+    else:
+        full = os.open("/dev/full", os.O_WRONLY) if redirect == ">/dev/full" else CLOSED
+        try:
+            forked = run_forked(shlex.split(args), streams={1: full})
+        finally:
+            if full != CLOSED:
+                os.close(full)
+        code, err = forked.code, forked.stderr
+    assert code == 4, err
     assert len(err.strip().splitlines()) == 1 and "cannot write standard output" in err, err
 
 
 def test_a_reader_that_leaves_early_is_silent() -> None:
-    done = _shell("$DECKCHECK cards stccg-1e | head -n 1; exit ${PIPESTATUS:-0}")
-    assert done.stderr == b""
-    assert done.stdout.decode().strip()
+    """``deckcheck cards stccg-1e | head -n 1``: the reader closes the pipe after a line.
+    Standard output buffered, as by default: unbuffered (``PYTHONUNBUFFERED``), Python takes a
+    write cut short by the reader's leaving as done, and the run never sees the closed pipe."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    null = os.open(os.devnull, os.O_RDONLY)
+    pid = spawn(
+        deckcheck(["cards", "stccg-1e"]),
+        {0: null, 1: out_w, 2: err_w},
+        parent_ends=(out_r, err_r),
+        env={k: v for k, v in _env().items() if k != "PYTHONUNBUFFERED"},
+    )
+    for fd in (null, out_w, err_w):
+        os.close(fd)
+    what = "deckcheck cards stccg-1e | head -n 1"
+    out, err = exchange(
+        pid, what, [out_r, err_r], enough=lambda fd, got: fd == out_r and b"\n" in got
+    )
+    finish(pid, what)
+    assert err == b""
+    assert out.decode().strip()
 
 
 def test_closed_standard_input_is_an_input_error() -> None:
-    done = _shell("$DECKCHECK validate - <&-")
-    assert done.returncode == 2
-    assert done.stderr.decode().strip() == "error: <stdin>: standard input is closed"
+    done = run_forked(["validate", "-"], streams={0: CLOSED})
+    assert done.code == 2
+    assert done.stderr.strip() == "error: <stdin>: standard input is closed"
 
 
 def test_messages_to_a_pipe_are_not_wrapped(tmp_path: Path) -> None:
     deep = tmp_path / ("x" * 60) / ("y" * 60)
     deep.mkdir(parents=True)
     missing = deep / "missing-deck.txt"
-    done = run_module(["validate", missing])
+    done = run_forked(["validate", missing])
     assert done.code == 2
     assert f"{missing}: no such file" in done.stderr.splitlines()[0]
 
@@ -158,7 +195,7 @@ def test_messages_to_a_pipe_are_not_wrapped(tmp_path: Path) -> None:
 
 def test_export_to_a_name_as_long_as_the_system_allows(tmp_path: Path) -> None:
     name = "d" * (255 - len(".toml")) + ".toml"
-    done = run_module(["export", RD, "--to", "toml", "-o", tmp_path / name])
+    done = run_forked(["export", RD, "--to", "toml", "-o", tmp_path / name])
     assert done.code == 0, done.stderr
     assert [p.name for p in tmp_path.iterdir()] == [name]
 
@@ -166,7 +203,7 @@ def test_export_to_a_name_as_long_as_the_system_allows(tmp_path: Path) -> None:
 def test_a_repeated_key_in_a_json_deck_is_reported(tmp_path: Path) -> None:
     deck = tmp_path / "deck.json"
     deck.write_text('{"game": "ren-dhark",\n "cards": [{"count": 2, "id": "I/25",\n "count": 1}]}')
-    done = run_module(["validate", deck])
+    done = run_forked(["validate", deck])
     assert done.code == 2
     assert f"{deck}:3: key 'count' is given twice" in done.stderr
 
@@ -187,19 +224,12 @@ def test_escape_codes_in_a_deck_cannot_fake_the_verdict(tmp_path: Path) -> None:
     body = [ln for ln in lines if not ln.startswith(("catalog:", "name:"))]
     deck = tmp_path / "x\x1b[2Jdeck\u202e.txt"
     deck.write_text("\n".join(["name: \x1b[1A\x1b[2K\x1b[32mLEGAL", *body]) + "\n")
-    done = subprocess.run(
-        [*DECKCHECK, "validate", deck],
-        capture_output=True,
-        env={**_env(), "COLUMNS": "120", "FORCE_COLOR": "1"},
-        timeout=WATCHDOG,
-    )
-    assert done.returncode == 1
-    screen = _screen(done.stdout)
+    done = run_forked(["validate", deck], env={"COLUMNS": "120", "FORCE_COLOR": "1"})
+    assert done.code == 1
+    screen = _screen(done.stdout.encode())
     assert "ILLEGAL" in screen
     assert "\\x1b[1A" in screen and "\\u202e" in screen
-    data = subprocess.run(
-        [*DECKCHECK, "validate", deck, "--json"], capture_output=True, env=_env()
-    ).stdout
+    data = run_forked(["validate", deck, "--json"]).stdout
     assert json.loads(data)["name"] == "\x1b[1A\x1b[2K\x1b[32mLEGAL"  # JSON stays exact
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import signal
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import invoke
+from process_helpers import call_forked
 
 from deckcheck.commands.deckfile import edit_deck, find_card, new_deck
 from deckcheck.core.errors import UsageError
@@ -272,30 +271,25 @@ def test_new_starter_is_the_starter(tmp_path: Path) -> None:
 
 # --- never a lost file ----------------------------------------------------------------------
 
-KILLER = """
-import os, signal, sys
-import deckcheck.inplace.atomic as write
-from deckcheck.commands.deckfile import edit_deck
-
-def die(*_args, **_kwargs):
-    os.kill(os.getpid(), signal.SIGKILL)
-
-setattr(write.os, sys.argv[2], die)
-edit_deck(sys.argv[1], "Gowron", 5)
-"""
-
 
 @pytest.mark.parametrize("step", ["replace", "fsync"])
 def test_killed_between_write_and_rename_the_file_is_whole(tmp_path: Path, step: str) -> None:
     deck = _copy(KLINGON, tmp_path)
     before = deck.read_bytes()
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(KILLER), str(deck), step],
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == -signal.SIGKILL, done.stderr
+
+    def killed_at_the_step() -> None:
+        """In a forked child (its own copy of every module): the process is killed where the
+        writer calls ``os.<step>``, its temporary file written and the deck not yet replaced."""
+        import deckcheck.inplace.atomic as write
+
+        def die(*_args: object, **_kwargs: object) -> None:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        setattr(write.os, step, die)
+        edit_deck(deck, "Gowron", 5)
+
+    done = call_forked(killed_at_the_step, f"edit_deck killed at os.{step}")
+    assert done.code == -signal.SIGKILL, done.stderr
     assert deck.read_bytes() == before  # the old file, whole
     assert load_deck(deck).deck.size == 60
 

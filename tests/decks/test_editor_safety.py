@@ -12,15 +12,14 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, WATCHDOG, invoke, run_cli
+from process_helpers import deckcheck, exchange, finish, spawn
 
 from deckcheck.core.errors import DeckcheckError
 
@@ -458,33 +457,16 @@ def test_json_escapes_every_control_and_bidi_character(tmp_path: Path) -> None:
 
 
 def _on_terminal(args: list[str], cwd: Path) -> bytes:
-    """What ``deckcheck ARGS`` writes to standard output when it is a terminal."""
+    """What ``deckcheck ARGS`` writes to standard output when it is a terminal (run in a
+    forked child whose standard output is a pseudo-terminal)."""
     leader, follower = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", *args],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=follower,
-        stderr=subprocess.DEVNULL,
-    )
+    null = os.open(os.devnull, os.O_RDWR)
+    pid = spawn(deckcheck(args), {0: null, 1: follower, 2: null}, parent_ends=[leader], cwd=cwd)
     os.close(follower)
-    out = b""
-    deadline = time.monotonic() + WATCHDOG
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([leader], [], [], 1.0)
-        if not ready:
-            if proc.poll() is not None:
-                break
-            continue
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal closed: the child is done
-            break
-        if not chunk:
-            break
-        out += chunk
-    proc.wait(timeout=WATCHDOG)
-    os.close(leader)
+    os.close(null)
+    what = " ".join(["deckcheck", *args])
+    [out] = exchange(pid, what, [leader])  # read until the terminal closes: the child is done
+    finish(pid, what)
     return out
 
 

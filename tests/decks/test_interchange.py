@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from stccg_build import built, run_script
 from typer.testing import CliRunner
 
 from deckcheck.cli.app import app
@@ -487,40 +488,15 @@ def test_without_game_the_nearly_knowing_game_names_the_unknown_lines(tmp_path: 
 
 
 @needs_shared
-def test_builder_reproduces_the_name_table(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "tools" / "build_stccg_catalog.py"),
-            str(SHARED / "cards.csv"),
-            "-o",
-            str(tmp_path / "cards.toml"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+def test_builder_reproduces_the_name_table(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    done, folder = built(SHARED / "cards.csv", tmp_path_factory)
+    assert done.code == 0, done.stderr
     shipped = ROOT / "catalogs" / "stccg-1e" / "lackey-names.tsv"
-    assert (tmp_path / "lackey-names.tsv").read_bytes() == shipped.read_bytes(), (
+    assert (folder / "lackey-names.tsv").read_bytes() == shipped.read_bytes(), (
         "catalogs/stccg-1e/lackey-names.tsv is stale: re-run tools/build_stccg_catalog.py"
     )
     missing = tmp_path / "none.csv"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "tools" / "build_stccg_catalog.py"),
-            str(SHARED / "cards.csv"),
-            "--names",
-            str(missing),
-            "-o",
-            str(tmp_path / "x" / "cards.toml"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 2 and "none.csv" in done.stderr
+    done = run_script(SHARED / "cards.csv", "--names", missing, "-o", tmp_path / "x" / "cards.toml")
+    assert done.code == 2 and "none.csv" in done.stderr

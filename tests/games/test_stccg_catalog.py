@@ -1,17 +1,16 @@
 """Checks the Star Trek CCG 1E catalog, its build script and the Lackey name spellings.
 
 The catalog checks read the TOML with tomllib only (no deckcheck imports), so they test the
-data itself. The reproduction test runs tools/build_stccg_catalog.py on the shared CSV and is
-skipped where ../shared is absent. The Lackey test resolves the six real deck files with
-``name_candidates`` + ``fold`` of :mod:`deckcheck.games.stccg.names`.
+data itself. The reproduction test runs tools/build_stccg_catalog.py on the shared CSV (in
+process, one build shared with the name table's test) and is skipped where ../shared is
+absent. The Lackey test resolves the six real deck files with ``name_candidates`` + ``fold``
+of :mod:`deckcheck.games.stccg.names`.
 """
 
 from __future__ import annotations
 
 import csv
 import re
-import subprocess
-import sys
 import tomllib
 from collections import defaultdict
 from functools import cache
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stccg_build import built, run_script
 
 from deckcheck.games.stccg.names import SET_SUFFIXES, fold, name_candidates
 
@@ -90,35 +90,18 @@ def _types(card: dict[str, Any]) -> list[str]:
 
 
 @needs_shared
-def test_script_reproduces_committed_file(tmp_path: Path) -> None:
-    out = tmp_path / "cards.toml"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), str(CSV_PATH), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert out.read_bytes() == _catalog_path().read_bytes(), (
+def test_script_reproduces_committed_file(tmp_path_factory: pytest.TempPathFactory) -> None:
+    done, folder = built(CSV_PATH, tmp_path_factory)
+    assert done.code == 0, done.stderr
+    assert (folder / "cards.toml").read_bytes() == _catalog_path().read_bytes(), (
         "catalogs/stccg-1e/cards.toml is stale: re-run tools/build_stccg_catalog.py"
     )
 
 
 @needs_shared
 def test_script_default_paths_and_bad_input(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(SCRIPT),
-            str(tmp_path / "missing.csv"),
-            "-o",
-            str(tmp_path / "x.toml"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 2
+    done = run_script(tmp_path / "missing.csv", "-o", tmp_path / "x.toml")
+    assert done.code == 2
     assert "missing.csv" in done.stderr
     assert not (tmp_path / "x.toml").exists()
 

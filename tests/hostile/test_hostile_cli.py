@@ -5,7 +5,8 @@ The corpus lives in ``tests/hostile/nasty/`` (regenerate with
 ``python tests/hostile/make_nasty.py``); every file of it has its expected outcome in
 :data:`DECKS` or :data:`OVERLAYS` below. Large inputs
 (50 MB, 10,000 lines) are made in ``tmp_path``. No test here times anything: work is bounded by
-counting it, and child processes run under the suite's watchdog (a hang fails the test).
+counting it, and child processes (forked from this one: the real entry point with real
+descriptors) run under the suite's watchdog (a hang fails the test).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, TESTS, load_script, run_cli, run_module
+from conftest import EXAMPLES, TESTS, load_script, run_cli
 from conftest import Finished as Outcome
+from process_helpers import run_forked
 
 from deckcheck.core.text import Suggester
 from deckcheck.decks import resolve
@@ -50,8 +52,10 @@ def cli(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
 
 
 def run_subprocess(args: Sequence[str | Path], stdin: bytes | None = None) -> Outcome:
-    """Run ``python -m deckcheck ARGS`` under the watchdog (a hang fails the test)."""
-    return run_module(args, stdin)
+    """Run ``deckcheck ARGS`` as a process of its own, forked from this one (the entry point,
+    standard streams and exit code of a real run, without an interpreter's start), under the
+    watchdog (a hang fails the test)."""
+    return run_forked(args, stdin)
 
 
 def assert_clean(out: Outcome) -> None:
@@ -654,7 +658,7 @@ def test_diff_of_two_games() -> None:
 # --- the same through a real process ----------------------------------------------------------
 
 # One case per way input reaches a real process (a file, its name, a condition, an overlay):
-# the in-process tests above cover the rest; a child process costs a whole start-up.
+# the in-process tests above cover the rest; a child process costs its command again.
 SUBPROCESS_CASES: list[tuple[list[str | Path], int, Path | str | None, tuple[int, ...]]] = [
     (["validate", NASTY / "random-bytes.bin"], 2, NASTY / "random-bytes.bin", ()),
     (["validate", NASTY / "latin1.txt"], 2, NASTY / "latin1.txt", (1,)),
