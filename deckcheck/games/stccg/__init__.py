@@ -1,6 +1,5 @@
 """Star Trek CCG, First Edition."""
 
-import functools
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -9,16 +8,9 @@ from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Catalog
 from deckcheck.catalog.names import NameMatch
 from deckcheck.games.base import Exported, Game, game_directory
-from deckcheck.games.spec import SetAsideModel, checked
 from deckcheck.games.stccg.lackey import face_name, write_dek, write_gemp, write_lackey
 from deckcheck.games.stccg.names import lookup_name, name_candidates
 from deckcheck.games.stccg.rules import RULES, seed_cards
-
-
-@functools.cache
-def _seed_rules() -> tuple[SetAsideModel, ...]:
-    """The seed cards' rules of game.toml's constants, made once."""
-    return tuple(checked(SetAsideModel, r) for r in GAME.spec.constants["seed_cards"])
 
 
 def placed_deck(deck: Deck) -> Deck:
@@ -27,7 +19,7 @@ def placed_deck(deck: Deck) -> Deck:
     the rest in the draw deck (a second Outpost of one affiliation is played from the hand)."""
     constants = GAME.spec.constants
     seeded: Counter[str] = Counter()
-    for part in seed_cards(deck, GAME.bundled_catalog(), _seed_rules()):
+    for part in seed_cards(deck, GAME.bundled_catalog(), constants):
         seeded[part.card.id] += part.count
     entries = []
     for e in deck.entries:

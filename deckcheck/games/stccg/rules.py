@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.catalog.model import Card, Catalog
@@ -30,20 +31,23 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def seed_cards(
-    deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]
-) -> tuple[SetAside, ...]:
+def seed_cards(deck: Deck, catalog: Catalog, params: Mapping[str, Any]) -> tuple[SetAside, ...]:
     """The deck's seed cards: missions, dilemmas, artifacts, other facilities, and one Outpost
-    per affiliation (further copies stay in the draw deck), as ``seed_cards`` in game.toml
-    (``rules``, as :meth:`Variant.tables` makes them)."""
+    per affiliation (further copies stay in the draw deck), as ``seed_cards`` in game.toml."""
+    rules = [checked(SetAsideModel, r) for r in params["seed_cards"]]
     return set_aside(deck, catalog, rules)
+
+
+def _seed_cards(deck: Deck, catalog: Catalog, variant: Variant) -> tuple[SetAside, ...]:
+    """:func:`seed_cards` under a variant (its rules made once)."""
+    return set_aside(deck, catalog, variant.tables("seed_cards", SetAsideModel))
 
 
 def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """stccg.seed-half: at most half the deck's cards are seed cards.
 
     The message breaks them down by type."""
-    seeds = seed_cards(deck, catalog, variant.tables("seed_cards", SetAsideModel))
+    seeds = _seed_cards(deck, catalog, variant)
     n = sum(s.count for s in seeds)
     limit = deck.size // 2
     if n > limit:
@@ -60,7 +64,7 @@ def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violat
 
 def seed_half_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
     """The seed cards against half the deck, for the standing while a deck is built."""
-    n = sum(s.count for s in seed_cards(deck, catalog, variant.tables("seed_cards", SetAsideModel)))
+    n = sum(s.count for s in _seed_cards(deck, catalog, variant))
     return Amount("seed card", n, None, deck.size // 2)
 
 
