@@ -71,7 +71,8 @@ class Programme:
         self.rows: list[tuple[Terms, float, float, str]] = []
         self.bound_groups: dict[str, dict[int, tuple[float, float]]] = {}
         self.weights: dict[str, Terms] = {}
-        self._entries: list[tuple[Any, Any, Any]] = []  # (rows, columns, values) read so far
+        # the rows read so far: (row of each entry, its column, its value, lows, highs)
+        self._entries: list[tuple[Any, Any, Any, Any, Any]] = []
         self._read = 0  # rows read into ``_entries``
         self._structure: _Structure | None = None
         self._reduced: _Merged | None = None
@@ -87,6 +88,15 @@ class Programme:
         self.integer.append(integer)
         self._forget(structure=True)
         return len(self.lower) - 1
+
+    def vars(self, highs: Sequence[float], low: float = 0.0) -> range:
+        """New whole variables from ``low``, one to each upper bound: their indices."""
+        start = len(self.lower)
+        self.lower += [float(low)] * len(highs)
+        self.upper += [float(h) for h in highs]
+        self.integer += [True] * len(highs)
+        self._forget(structure=True)
+        return range(start, len(self.lower))
 
     def row(self, terms: Mapping[int, float], low: float, high: float, group: str = "") -> None:
         """``low <= sum(k * x) <= high``, dropped with its group when a solve leaves it out."""
@@ -125,11 +135,11 @@ class Programme:
         indicator (``when``, a 0/1 variable) becomes a big-M row whose M comes from the
         variables' bounds; a ``when`` that names no variable holds always."""
         row: Terms = {}
+        get = row.get
         for name, k in c.terms.items():
-            if not k:
-                continue
-            for v, w in resolve(name).items():
-                row[v] = row.get(v, 0.0) + k * w
+            if k:
+                for v, w in resolve(name).items():
+                    row[v] = get(v, 0.0) + k * w
         low = -math.inf if c.low is None else float(c.low)
         high = math.inf if c.high is None else float(c.high)
         when = resolve(c.when) if c.when is not None else {}
@@ -160,22 +170,25 @@ class Programme:
         from scipy.sparse import coo_array
 
         fresh = self.rows[self._read :]
-        if fresh:
+        if fresh or not self._entries:
             sizes = [len(terms) for terms, _, _, _ in fresh]
             count = sum(sizes)
-            rows_i = np.repeat(np.arange(self._read, len(self.rows)), sizes)
-            cols = np.fromiter(chain.from_iterable(t for t, _, _, _ in fresh), int, count)
-            data = np.fromiter(
-                chain.from_iterable(t.values() for t, _, _, _ in fresh), float, count
+            self._entries.append(
+                (
+                    np.repeat(np.arange(self._read, len(self.rows)), sizes),
+                    np.fromiter(chain.from_iterable(t for t, _, _, _ in fresh), int, count),
+                    np.fromiter(
+                        chain.from_iterable(t.values() for t, _, _, _ in fresh), float, count
+                    ),
+                    np.fromiter((low for _, low, _, _ in fresh), float, len(fresh)),
+                    np.fromiter((high for _, _, high, _ in fresh), float, len(fresh)),
+                )
             )
-            self._entries.append((rows_i, cols, data))
             self._read = len(self.rows)
         n = len(self.lower)
-        if self._entries:
-            rows_i, cols, data = (np.concatenate(part) for part in zip(*self._entries, strict=True))
-        else:
-            rows_i = cols = np.zeros(0, dtype=int)
-            data = np.zeros(0)
+        rows_i, cols, data, lows, highs = (
+            np.concatenate(part) for part in zip(*self._entries, strict=True)
+        )
         matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
         # a column's entries as bytes: equal bytes, equal entries (no entry is zero)
         entries = np.empty(matrix.nnz, dtype=[("row", np.int64), ("value", np.float64)])
@@ -187,8 +200,6 @@ class Programme:
         likeness = np.fromiter(
             (seen.setdefault(raw[a:b], len(seen)) for a, b in pairwise(ends)), int, n
         )
-        lows = np.fromiter((low for _, low, _, _ in self.rows), float, len(self.rows))
-        highs = np.fromiter((high for _, _, high, _ in self.rows), float, len(self.rows))
         groups = [group for _, _, _, group in self.rows]
         self._structure = _Structure(matrix, likeness, lows, highs, groups)
         return self._structure
@@ -614,6 +625,8 @@ def deck_programme(
         if z not in zones:
             elsewhere.setdefault(j, []).append(z)
     high = float(cap if changes is None else changes)
+    start = len(p.lower)
+    tops: list[float] = []  # the cells' upper bounds, made variables once all are known
     for card in loaded.catalog:
         i = card.id
         n = have.get(i, 0)
@@ -625,11 +638,13 @@ def deck_programme(
         cells = model.zoned.setdefault(i, {})
         for zone in zones:
             hold = held.get((i, zone), 0)
-            v = p.var(0, max(high, float(hold)) if changes is None else hold + high)
+            v = start + len(tops)
+            tops.append(max(high, float(hold)) if changes is None else hold + high)
             model.cells[(i, zone)] = cells[(i, zone)] = v
             mine.append(v)
         for zone in elsewhere.get(i, ()):
-            v = p.var(0, 0.0)
+            v = start + len(tops)
+            tops.append(0.0)
             model.cells[(i, zone)] = cells[(i, zone)] = v
             mine.append(v)
         for code, count in fixed.get(i, {}).items():
@@ -648,6 +663,7 @@ def deck_programme(
                 p.bound(OWNED, v, 0, most)
             if len(mine) > 1 and most > 0:
                 p.row(dict.fromkeys(mine, 1.0), -math.inf, most, OWNED)
+    p.vars(tops)
     total = float(sum(p.upper))
     for rc in stated.values():
         for h in rc.helpers:
