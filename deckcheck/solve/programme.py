@@ -134,12 +134,12 @@ class Programme:
         """A rule's constraint as rows: ``resolve`` gives each of its names' variables; an
         indicator (``when``, a 0/1 variable) becomes a big-M row whose M comes from the
         variables' bounds; a ``when`` that names no variable holds always."""
-        row: Terms = {}
-        get = row.get
-        for name, k in c.terms.items():
-            if k:
-                for v, w in resolve(name).items():
-                    row[v] = get(v, 0.0) + k * w
+        pairs = [(v, k * w) for name, k in c.terms.items() if k for v, w in resolve(name).items()]
+        row: Terms = dict(pairs)
+        if len(row) < len(pairs):  # names sharing a variable (a card, and its copies in a zone)
+            row = {}
+            for v, kw in pairs:
+                row[v] = row.get(v, 0.0) + kw
         low = -math.inf if c.low is None else float(c.low)
         high = math.inf if c.high is None else float(c.high)
         when = resolve(c.when) if c.when is not None else {}
