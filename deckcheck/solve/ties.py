@@ -49,19 +49,22 @@ def _field_values(card: Card, name: str) -> set[str]:
     return {fold(str(v)) for v in items if str(v)}
 
 
+def _sides(card: Card, own: Mapping[str, str]) -> tuple[bool, bool]:
+    """Whether the card is off the deck's side (:func:`off_side`), and whether it is mixed
+    (:func:`mixed_side`), ``own`` the deck's :func:`side_values`."""
+    off = mixed = False
+    for name, value in own.items():
+        values = _field_values(card, name)
+        off = off or (bool(values) and value not in values)
+        mixed = mixed or (value in values and len(values) > 1)
+    return off, mixed
+
+
 def off_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
     """Whether a card carries a side field without the deck's own value of it (a Vulcan
     Outpost in a Federation deck); a card without the field is on no side."""
     own = side_values(loaded)
-
-    def off(card: Card) -> bool:
-        for name, value in own.items():
-            values = _field_values(card, name)
-            if values and value not in values:
-                return True
-        return False
-
-    return off
+    return lambda card: _sides(card, own)[0]
 
 
 def warning_helpers(model: DeckProgramme) -> dict[str, int]:
@@ -98,15 +101,7 @@ def mixed_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
     """Whether a card carries the deck's own value of a side field and another beside it (a
     Federation/Cardassian Outpost in a Cardassian deck): on the deck's side, but less so."""
     own = side_values(loaded)
-
-    def mixed(card: Card) -> bool:
-        for name, value in own.items():
-            values = _field_values(card, name)
-            if value in values and len(values) > 1:
-                return True
-        return False
-
-    return mixed
+    return lambda card: _sides(card, own)[1]
 
 
 def tie_breaks(
@@ -183,15 +178,7 @@ def _side_cards(model: DeckProgramme) -> tuple[list[str], list[str]]:
     for card_id in model.by_card:
         if card_id in own or not sides:
             continue
-        card = model.card(card_id)
-        is_off = is_mixed = False
-        for name, value in sides.items():
-            values = _field_values(card, name)
-            if values and value not in values:
-                is_off = True
-                break
-            if value in values and len(values) > 1:
-                is_mixed = True
+        is_off, is_mixed = _sides(model.card(card_id), sides)
         if is_off:
             off.append(card_id)
         elif is_mixed:
