@@ -39,12 +39,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FrameType, ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
-import typer.main
-from hypothesis import settings
-from typer.testing import CliRunner, Result
+
+if TYPE_CHECKING:
+    from typer.testing import Result
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -54,25 +54,6 @@ T = TypeVar("T")
 
 WATCHDOG = 60.0
 """Seconds a child process may run before the test fails as a hang (never a speed limit)."""
-
-# The shell running the tests must not leak into the output under test (xdist's workers even
-# get COLUMNS=80, which rich reads once, when deckcheck's consoles are made): tests that care
-# about width or colour set these for themselves.
-for _variable in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "PYTHONIOENCODING"):
-    os.environ.pop(_variable, None)
-
-
-def _consoles_made_now() -> None:
-    """deckcheck's consoles made in this clean environment, once, as a process makes them
-    (on first use): else the first test to print would make them with its own COLUMNS or
-    FORCE_COLOR, for every later test in the process."""
-    from deckcheck.cli import render
-
-    render.stdout()
-    render.stderr()
-
-
-_consoles_made_now()
 
 
 def _private_bytecode_cache() -> None:
@@ -109,6 +90,26 @@ def _private_bytecode_cache() -> None:
 _private_bytecode_cache()
 
 
+# The shell running the tests must not leak into the output under test (xdist's workers even
+# get COLUMNS=80, which rich reads once, when deckcheck's consoles are made): tests that care
+# about width or colour set these for themselves.
+for _variable in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM", "PYTHONIOENCODING"):
+    os.environ.pop(_variable, None)
+
+
+def _consoles_made_now() -> None:
+    """deckcheck's consoles made in this clean environment, once, as a process makes them
+    (on first use): else the first test to print would make them with its own COLUMNS or
+    FORCE_COLOR, for every later test in the process."""
+    from deckcheck.cli import render
+
+    render.stdout()
+    render.stderr()
+
+
+_consoles_made_now()
+
+
 RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"
 """The environment variable naming this run's catalog cache: set by the process that starts the
 run, inherited by its xdist workers and their children."""
@@ -142,9 +143,20 @@ os.environ.setdefault(
     "HYPOTHESIS_STORAGE_DIRECTORY",
     str(Path(tempfile.gettempdir()) / f"deckcheck-test-hypothesis-{getattr(os, 'getuid', str)()}"),
 )
-settings.register_profile("deckcheck", max_examples=100, deadline=None, database=None)
-settings.register_profile("thorough", max_examples=1000, deadline=None, database=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
+
+
+def _hypothesis_profiles() -> None:
+    """Imported here, after :func:`_private_bytecode_cache`: pytest rewrites the asserts of
+    hypothesis's modules (a plugin's package), and caches the result only where bytecode may be
+    written."""
+    from hypothesis import settings
+
+    settings.register_profile("deckcheck", max_examples=100, deadline=None, database=None)
+    settings.register_profile("thorough", max_examples=1000, deadline=None, database=None)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
+
+
+_hypothesis_profiles()
 
 
 # --- markers: what a test costs ------------------------------------------------------------
@@ -449,6 +461,8 @@ def _processes_only_where_marked(request: pytest.FixtureRequest) -> Iterator[Non
 def _command() -> Any:
     """The command behind deckcheck's app, built once: typer's ``CliRunner.invoke`` builds it
     anew on every call, which is most of the cost of an in-process run."""
+    import typer.main
+
     from deckcheck.cli.app import app
 
     return typer.main.get_command(app)
@@ -462,6 +476,8 @@ def invoke(
 ) -> Result:
     """``CliRunner().invoke(app, ARGS)`` with the command built once: the same isolation (its
     public ``isolation``), the same result, exceptions caught into ``result.exception``."""
+    from typer.testing import CliRunner, Result
+
     runner = CliRunner()
     exception: BaseException | None = None
     exc_info: Any = None

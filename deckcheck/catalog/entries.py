@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from deckcheck.catalog.load import card_from_mapping
 from deckcheck.catalog.model import Card, CardIndex, Cards, Catalog, FieldSpec
@@ -88,6 +88,7 @@ class CachedCards(Cards):
         super().__init__()
         self._texts = texts
         self._made: list[Card | None] = [None] * len(texts)
+        self._unmade = len(texts)
         self._index = index
         self._values_line = values
         self._values: dict[str, dict[str, int]] | None = None
@@ -110,9 +111,15 @@ class CachedCards(Cards):
             position %= len(self._made)
             raw = json.loads(self._texts[position])
             card = self._made[position] = card_from_mapping(raw, position, self._fields)
+            self._unmade -= 1
         return card
 
     def __iter__(self) -> Iterator[Card]:
+        if not self._unmade:  # every card made: the solver and the rules walk them often
+            return iter(cast(list[Card], self._made))
+        return self._making()
+
+    def _making(self) -> Iterator[Card]:
         # One card at a time: a search that stops at its first match makes only the cards it
         # looks at.
         for position in range(len(self)):

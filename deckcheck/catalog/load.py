@@ -7,6 +7,7 @@ Every problem in an overlay is collected, so ``catalog check`` can report them a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -17,7 +18,7 @@ from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.inputs import read_text, source_label
 from deckcheck.core.text import fold, slug, suggest
 from deckcheck.core.tomlfile import key_line, parse_toml, table_lines
-from deckcheck.core.values import frozen
+from deckcheck.core.values import Recent, frozen
 
 MAX_OVERLAYS = 32
 """Catalog overlays one command lays over a game's catalog (header and ``--catalog`` together):
@@ -297,9 +298,22 @@ def lay_overlays(base: Catalog, paths: Sequence[str | Path]) -> Catalog:
     refused = too_many_overlays(len(paths))
     if refused:
         raise UsageError(f"the command {refused}")
-    for doc in [read_document(path) for path in paths]:  # a file that cannot be read: first
-        base = apply_overlay(base, doc)
+    for doc in [_overlay_document(path) for path in paths]:  # a file that cannot be read: first
+        base = _LAID.answer(None, (base, doc), functools.partial(apply_overlay, base, doc))
     return base
+
+
+_DOCUMENTS: Recent[CatalogDocument] = Recent(8)
+"""Overlay files parsed before, by label and text."""
+_LAID: Recent[Catalog] = Recent(8)
+"""Overlays laid before, by base catalog and document: a deck read again (the builder reads it
+after every edit) is given its catalog without its overlays parsed and laid again."""
+
+
+def _overlay_document(path: str | Path) -> CatalogDocument:
+    """The overlay file at ``path``, read now, parsed once per text."""
+    label, text = source_label(path), read_text(path)
+    return _DOCUMENTS.answer((label, text), (), lambda: parse_document(text, label))
 
 
 def apply_overlay(base: Catalog, doc: CatalogDocument) -> Catalog:

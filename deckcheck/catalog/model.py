@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field
 from types import MappingProxyType
-from typing import Any, Literal, cast, overload
+from typing import Any, Literal, TypeVar, cast, overload
 
 from deckcheck.core.text import Suggester, fold, squash
 from deckcheck.core.values import frozen
@@ -235,6 +237,12 @@ class Cards(Sequence[Card]):
         return [self[position] for position in self._squashed.get(key, ())]
 
 
+DERIVED_KEPT = 64
+"""Values a catalog keeps of those worked out from it (:meth:`Catalog.derived`)."""
+
+T = TypeVar("T")
+
+
 @frozen(eq=False)
 class Catalog:
     """All cards of one game, in catalog order (earliest printing first), with lookups.
@@ -287,10 +295,37 @@ class Catalog:
             yield from card.aliases
 
     @functools.cached_property
+    def types(self) -> frozenset[str]:
+        """Every type a card of the catalog has, as written (read once per catalog: a cached
+        catalog makes each of its cards to answer)."""
+        return frozenset(kind for card in self.cards for kind in card.types)
+
+    @functools.cached_property
     def suggest_name(self) -> Suggester:
         """ "Did you mean" over every spelling of the catalog's cards (``catalog.suggest_name(
         "Kirk")``), folded once per catalog however many decks and lines ask."""
         return Suggester(self.names())
+
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` works out from the cards, kept with the catalog under ``key``, which
+        names what it is and everything else it depends on: a catalog never changes, so it is
+        worked out once however many decks ask (a rule's constraints, for each variant). The
+        last :data:`DERIVED_KEPT` are kept; safe to share between threads."""
+        kept, lock = self._derived
+        with lock:
+            if key in kept:
+                kept.move_to_end(key)
+                return cast(T, kept[key])
+        value = make()
+        with lock:
+            kept[key] = value
+            if len(kept) > DERIVED_KEPT:
+                kept.popitem(last=False)
+        return value
+
+    @functools.cached_property
+    def _derived(self) -> tuple[OrderedDict[Hashable, Any], threading.Lock]:
+        return OrderedDict(), threading.Lock()
 
 
 def card_labels(cards: Iterable[Card]) -> dict[str, str]:

@@ -238,6 +238,14 @@ def looks_like_field_value(text: str) -> bool:
     return bool(sep) and bool(_FIELD_WORD.fullmatch(key)) and not value[:1].isspace()
 
 
+_VALUES: WeakKeyDictionary[Catalog, dict[str, list[str]]] = WeakKeyDictionary()
+"""Each catalog's values by field, for suggestions: read once (a deck of misspelt selectors
+must not read every card again for each of them)."""
+
+
 def _values(catalog: Catalog, field_name: str) -> list[str]:
     """The values the catalog's cards hold in a field (for suggestions)."""
-    return sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})
+    known = _VALUES.setdefault(catalog, {})
+    if field_name not in known:
+        known[field_name] = sorted({str(v) for c in catalog for v in _as_list(c.get(field_name))})
+    return list(known[field_name])

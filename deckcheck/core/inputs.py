@@ -139,13 +139,17 @@ def _utf16_without_bom(data: bytes) -> bool:
     return zeros[1] >= 0.6 and zeros[0] <= 0.05
 
 
+_PRINTABLE = bytes([9, 10, 12, 13, *range(32, 256)])
+"""The bytes text is made of: the rest are control characters."""
+
+
 def _binary(data: bytes) -> bool:
     """Bytes that are no text: control characters (NUL among them) in a large share of the
     first 4 KiB, or a NUL amid bytes that are not UTF-8."""
     head = data[:4096]
     if not head:
         return False
-    printable = sum(b >= 32 or b in (9, 10, 12, 13) for b in head)
+    printable = len(head) - len(head.translate(None, _PRINTABLE))
     if printable / len(head) < 0.9:
         return True
     if 0 in head:

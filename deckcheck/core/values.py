@@ -20,10 +20,11 @@ Type checkers read the decorator as a frozen dataclass (``dataclass_transform``)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Hashable
 from dataclasses import MISSING, Field, FrozenInstanceError
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform, overload
+from typing import Any, Generic, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T", bound=type)
 
@@ -187,3 +188,34 @@ def _hasher(hashed: tuple[str, ...]) -> Callable[[object], int]:
         return hash(values(self))
 
     return __hash__
+
+
+V = TypeVar("V")
+
+
+class Recent(Generic[V]):
+    """The latest answers of a pure function of frozen values, for the very objects it was
+    asked about: each answer is kept beside those objects (so that their ids, part of the key,
+    are never another object's) and given again only for them; the oldest answer goes first
+    once ``size`` are kept (few: each keeps its objects alive). Safe to share between threads
+    (the builder's background jobs)."""
+
+    def __init__(self, size: int) -> None:
+        self._answers: dict[Hashable, tuple[tuple[object, ...], V]] = {}
+        self._size = size
+        self._lock = threading.Lock()
+
+    def answer(self, key: Hashable, objects: tuple[object, ...], make: Callable[[], V]) -> V:
+        """``make()``, or what it answered before for an equal ``key`` and these very
+        ``objects``."""
+        full = (tuple(map(id, objects)), key)
+        with self._lock:
+            known = self._answers.get(full)
+        if known is not None and all(a is b for a, b in zip(known[0], objects, strict=True)):
+            return known[1]
+        value = make()
+        with self._lock:
+            if full not in self._answers and len(self._answers) >= self._size:
+                del self._answers[next(iter(self._answers))]
+            self._answers[full] = (objects, value)
+        return value

@@ -266,8 +266,8 @@ _JOINERS = re.compile(r"\s*(?:[&/,+]|\band\b|\bor\b)\s*", re.I)
 class Headings:
     """Whether a line that names no card is a list's heading: a zone or type name of the game
     (``Missions (6)``, ``Personnel (37)``, ``Ships & Facilities``), or a word that heads a
-    part of any deck list (``Seeds``, ``Sideboard``). Built on first use: it reads every
-    card's types once."""
+    part of any deck list (``Seeds``, ``Sideboard``). Built on first use, from the catalog's
+    types (:attr:`Catalog.types`, read once per catalog)."""
 
     def __init__(self, game: Game, catalog: Catalog) -> None:
         self._game = game
@@ -280,8 +280,7 @@ class Headings:
             words = set(GENERIC_HEADINGS)
             for zone in self._game.zones:
                 words.update(squash(n) for n in (zone.name, *zone.aliases))
-            types = {t for card in self._catalog for t in card.types}
-            for kind in types:
+            for kind in self._catalog.types:
                 key = squash(kind)
                 words.update({key, key + "s", key + "es"})
                 if key.endswith("y"):

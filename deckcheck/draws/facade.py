@@ -278,9 +278,10 @@ class TableShare:
     so that an exact engine prepares once for all rows) and the units of exact work they may
     still spend together (``left``, counted down by :meth:`spend`)."""
 
-    def __init__(self, most_seen: int | None = None, left: int = EXACT_WORK_LIMIT) -> None:
+    def __init__(self, most_seen: int | None = None, left: int | None = None) -> None:
         self.most_seen = most_seen
-        self.left = left
+        # The limit as it is when the table starts (read here, not when this module loads).
+        self.left = EXACT_WORK_LIMIT if left is None else left
 
     def spend(self, work: int) -> None:
         """Count ``work`` units of exact work as spent."""

@@ -57,14 +57,18 @@ class DrawProblem:
 
     def selector_counts(self, group_counts: Sequence[int]) -> list[int]:
         """How many cards match each selector, given how many of each group are held."""
-        n_selectors = len(self.membership[0]) if self.membership else 0
-        totals = [0] * n_selectors
+        totals = [0] * (len(self.membership[0]) if self.membership else 0)
+        matched = self._matched
         for g, k in enumerate(group_counts):
             if k:
-                for s, member in enumerate(self.membership[g]):
-                    if member:
-                        totals[s] += k
+                for s in matched[g]:
+                    totals[s] += k
         return totals
+
+    @functools.cached_property
+    def _matched(self) -> tuple[tuple[int, ...], ...]:
+        """Per group, the selectors its cards match (read by every count of a holding)."""
+        return tuple(tuple(s for s, m in enumerate(row) if m) for row in self.membership)
 
     def satisfied(self, group_counts: Sequence[int]) -> bool:
         """Whether the query holds for a holding of ``group_counts`` (every condition, or

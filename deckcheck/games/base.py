@@ -64,6 +64,17 @@ def warnings_only(code: str) -> Constraints:
     return lambda catalog, variant: RuleConstraints(code)
 
 
+def _kept(
+    name: str, rule: object, state: Constraints, catalog: Catalog, variant: Variant
+) -> RuleConstraints:
+    """``state(catalog, variant)``, stated once per catalog, rule and variant (fix and optimize
+    state every rule for every deck; a rule's constraints are a pure function of the catalog
+    and the variant). The rule object is kept with them: its identity in the key stays its
+    own, and a rule replaced (a test's stand-in) is stated anew."""
+    key = ("constraints", name, id(rule), variant.key)
+    return catalog.derived(key, lambda: (rule, state(catalog, variant)))[1]
+
+
 @frozen
 class CodeRule:
     """A rule that needs code: its check and, where it can say it, its constraints."""
@@ -323,10 +334,11 @@ class Game:
         """A rule as linear constraints; a rule that cannot say itself so is checked on the
         answer only (``exact`` False, no constraints)."""
         if code in self.data_rules:
-            return self.data_rules[code].constraints(catalog, variant)
+            data = self.data_rules[code]
+            return _kept(code, data, data.constraints, catalog, variant)
         rule = self.rules[code]
         if isinstance(rule, CodeRule) and rule.constraints is not None:
-            return rule.constraints(catalog, variant)
+            return _kept(code, rule, rule.constraints, catalog, variant)
         return RuleConstraints(code, exact=False, note="not expressible as constraints")
 
     def states_clean(self, code: str) -> bool:
@@ -340,7 +352,7 @@ class Game:
         rule cannot say so."""
         rule = self.rules.get(code)
         if isinstance(rule, CodeRule) and rule.clean is not None:
-            return rule.clean(catalog, variant)
+            return _kept(clean_name(code), rule, rule.clean, catalog, variant)
         return None
 
     def info(self) -> GameInfo:

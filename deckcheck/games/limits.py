@@ -93,10 +93,15 @@ class DataRule:
     # -- shared ---------------------------------------------------------------------------
 
     def _in(self, variant: Variant) -> DataRule:
-        """The rule with the variant's overrides of its fields."""
+        """The rule with the variant's overrides of its fields (made once per variant; the
+        rule is kept with it, so that its identity in the key stays its own)."""
         changes = variant.checks.get(self.code)
         if not changes:
             return self
+        key = ("check", self.code, id(self))
+        return variant.derived(key, lambda: (self, self._with(changes, variant)))[1]
+
+    def _with(self, changes: Mapping[str, Any], variant: Variant) -> DataRule:
         data = {name: getattr(self.model, name) for name in CheckModel.model_fields}
         data.update({k: v for k, v in changes.items() if k != "messages"})
         data["messages"] = {**self.model.messages, **changes.get("messages", {})}

@@ -14,6 +14,7 @@ the rule's code so that they never clash.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 
@@ -104,10 +105,25 @@ class RuleConstraints:
     def holds(self, counts: Mapping[str, int]) -> bool:
         """Whether some whole values of the helpers satisfy every constraint for these card
         counts (missing cards count as 0; a helper without a maximum goes up to the deck's
-        size). Exact: see :func:`satisfiable`."""
-        if any(counts.get(card, 0) != n for card, n in self.fixed.items()):
+        size). Exact: see :func:`satisfiable` (the constraints are read once, for every deck
+        asked of them)."""
+        if any(counts.get(card, 0) != n for card, n in self._fixed_counts):
             return False
-        return satisfiable(self.linear, self.helpers, counts)
+        if any(n and card in self._forbidden for card, n in counts.items()):
+            return False
+        return self._system.satisfiable(counts)
+
+    @functools.cached_property
+    def _system(self) -> System:
+        return System(self.linear, self.helpers)
+
+    @functools.cached_property
+    def _forbidden(self) -> frozenset[str]:
+        return frozenset(card for card, n in self.fixed.items() if n == 0)
+
+    @functools.cached_property
+    def _fixed_counts(self) -> tuple[tuple[str, int], ...]:
+        return tuple((card, n) for card, n in self.fixed.items() if n != 0)
 
 
 # A constraint with the counts put in: helper -> coefficient, bounds on their sum (None: no
@@ -129,31 +145,79 @@ def satisfiable(
     indicator whose constraint cannot hold any more is 0) until nothing changes, and only then
     is a helper tried value by value, each value narrowed again.
     """
-    size = sum(counts.values())
-    domains: _Domains = {h.name: (h.low, h.high if h.high is not None else size) for h in helpers}
-    if any(low > high for low, high in domains.values()):
-        return False
-    rows: list[_Row] = []
-    for c in linear:
-        when = c.when
-        if when is not None and when not in domains:
-            if not counts.get(when, 0):
-                continue  # the indicator is a card count, here 0: the constraint is off
-            when = None
-        if len(c.terms) <= len(counts) + len(domains):
-            row = {v: k for v, k in c.terms.items() if k and v in domains}
-            constant = sum(k * counts.get(v, 0) for v, k in c.terms.items() if v not in domains)
-        else:  # a constraint over many cards, of which a deck has few: look up the deck's
-            row = {v: c.terms[v] for v in domains if c.terms.get(v)}
-            constant = sum(n * c.terms.get(v, 0) for v, n in counts.items() if v not in domains)
-        low = None if c.low is None else c.low - constant
-        high = None if c.high is None else c.high - constant
-        if not row and when is None:
-            if (low is not None and low > 0) or (high is not None and high < 0):
-                return False
-            continue
-        rows.append((row, low, high, when))
-    return all(_search(part, domains) for part in _parts(rows))
+    return System(linear, helpers).satisfiable(counts)
+
+
+class System:
+    """Constraints over helpers and card counts, read once to be asked of many decks: each
+    constraint's part over the helpers, its part over the cards, and which constraints each
+    card enters. A deck's cards touch few of them: the others are as with no cards at all,
+    which is worked out once (a rule stated for every card of a catalog, over a deck of a few
+    of them)."""
+
+    def __init__(self, linear: Iterable[Linear], helpers: Iterable[Helper]) -> None:
+        self.helpers = tuple(helpers)
+        names = {h.name for h in self.helpers}
+        self.parts: list[tuple[dict[str, int], dict[str, int], Linear, bool]] = []
+        self.entered: dict[str, list[int]] = {}  # card -> the constraints it enters
+        untouched: dict[tuple[object, ...], tuple[_Row, list[int]]] = {}
+        self.never: list[int] = []  # constraints that cannot hold while no card enters them
+        for i, c in enumerate(linear):
+            row = {v: k for v, k in c.terms.items() if k and v in names}
+            cards = {v: k for v, k in c.terms.items() if k and v not in names}
+            counted = c.when is not None and c.when not in names  # an indicator over a card
+            self.parts.append((row, cards, c, counted))
+            for card in [*cards, *([c.when] if c.when is not None and counted else [])]:
+                self.entered.setdefault(card, []).append(i)
+            if counted:
+                continue  # no card: the indicator is 0, the constraint off
+            if not row and c.when is None:
+                if (c.low is not None and c.low > 0) or (c.high is not None and c.high < 0):
+                    self.never.append(i)
+                continue
+            key = (*row.items(), c.low, c.high, c.when)
+            untouched.setdefault(key, ((row, c.low, c.high, c.when), []))[1].append(i)
+        self.untouched = list(untouched.items())
+
+    def satisfiable(self, counts: Mapping[str, int]) -> bool:
+        """See :func:`satisfiable`."""
+        size = sum(counts.values())
+        domains: _Domains = {
+            h.name: (h.low, h.high if h.high is not None else size) for h in self.helpers
+        }
+        if any(low > high for low, high in domains.values()):
+            return False
+        touched = {i for card, n in counts.items() if n for i in self.entered.get(card, ())}
+        if any(i not in touched for i in self.never):
+            return False
+        rows: list[_Row] = []
+        stated: set[tuple[object, ...]] = set()  # a row stated twice (one rule per card) once
+        for key, (alike, members) in self.untouched:
+            if any(i not in touched for i in members):
+                stated.add(key)
+                rows.append(alike)
+        for i in sorted(touched):
+            row, cards, c, counted = self.parts[i]
+            when = c.when
+            if counted:
+                if not counts.get(when or "", 0):
+                    continue  # the indicator is a card count, here 0: the constraint is off
+                when = None
+            if len(cards) <= len(counts):
+                constant = sum(k * counts.get(v, 0) for v, k in cards.items())
+            else:  # a constraint over many cards, of which a deck has few: look up the deck's
+                constant = sum(n * cards.get(v, 0) for v, n in counts.items())
+            low = None if c.low is None else c.low - constant
+            high = None if c.high is None else c.high - constant
+            if not row and when is None:
+                if (low is not None and low > 0) or (high is not None and high < 0):
+                    return False
+                continue
+            key = (*row.items(), low, high, when)
+            if key not in stated:
+                stated.add(key)
+                rows.append((row, low, high, when))
+        return all(_search(part, domains) for part in _parts(rows))
 
 
 def _parts(rows: list[_Row]) -> list[list[_Row]]:
@@ -176,14 +240,21 @@ def _parts(rows: list[_Row]) -> list[list[_Row]]:
     return list(groups.values())
 
 
-def _search(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]] | None = None) -> bool:
-    """Whether the rows hold for some values within the domains: narrow, then try values."""
+def _search(
+    rows: list[_Row],
+    domains: _Domains,
+    watch: dict[str, list[int]] | None = None,
+    tried: str | None = None,
+) -> bool:
+    """Whether the rows hold for some values within the domains: narrow, then try values.
+    ``tried``: the one helper whose domain changed since the domains were last narrowed (only
+    its rows, and what they change, are narrowed again: the narrowed domains are the same)."""
     if watch is None:  # the rows of each helper, to narrow again only what a change touches
         watch = {}
         for i, (row, _, _, when) in enumerate(rows):
             for name in (*row, *([when] if when else [])):
                 watch.setdefault(name, []).append(i)
-    narrowed = _narrow(rows, domains, watch)
+    narrowed = _narrow(rows, domains, watch, None if tried is None else watch[tried])
     if narrowed is None:
         return False
     open_ = [n for n in watch if narrowed[n][0] < narrowed[n][1]]
@@ -191,14 +262,21 @@ def _search(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]] | N
         return True  # every helper has one value, and _narrow found every row holds
     name = min(open_, key=lambda n: (narrowed[n][1] - narrowed[n][0], n))
     low, high = narrowed[name]
-    return any(_search(rows, {**narrowed, name: (v, v)}, watch) for v in range(low, high + 1))
+    return any(_search(rows, {**narrowed, name: (v, v)}, watch, name) for v in range(low, high + 1))
 
 
-def _narrow(rows: list[_Row], domains: _Domains, watch: dict[str, list[int]]) -> _Domains | None:
+def _narrow(
+    rows: list[_Row],
+    domains: _Domains,
+    watch: dict[str, list[int]],
+    start: list[int] | None = None,
+) -> _Domains | None:
     """The domains with every value that no solution can take removed (bounds only), or None
-    when a row cannot hold."""
+    when a row cannot hold. ``start``: the rows to narrow first (None: all of them); the
+    others must hold narrowed already (narrowing each row in any order until none changes
+    anything ends with the same domains)."""
     domains = dict(domains)
-    queue = list(range(len(rows)))
+    queue = list(range(len(rows))) if start is None else list(start)
     queued = set(queue)
 
     def narrowed(name: str, bounds: tuple[int, int]) -> None:

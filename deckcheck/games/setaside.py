@@ -13,7 +13,7 @@ from deckcheck.catalog.deck import Deck
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.core.text import fold
-from deckcheck.core.values import frozen
+from deckcheck.core.values import Recent, frozen
 from deckcheck.games.spec import SetAsideModel, ZoneModel, checked
 
 
@@ -38,6 +38,11 @@ def places(deck: Deck, rules: Sequence[SetAsideModel]) -> bool:
     return bool(zones) and any(e.zone in zones for e in deck.entries)
 
 
+_RECENT: Recent[tuple[SetAside, ...]] = Recent(16)
+"""The latest answers of :func:`set_aside`: a deck's rules ask for the same cards several times
+(the seed deck, the draw deck, each variant the deck is tried under)."""
+
+
 def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> tuple[SetAside, ...]:
     """Apply ``rules`` in order to the deck's cards (in deck order); a card taken by one rule
     is not seen by the next.
@@ -48,6 +53,13 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
     a ``zone`` takes only copies the file wrote in that zone; a ``fallback`` rule applies only
     where the file wrote no card in any such zone (:func:`places`).
     """
+    fixed = tuple(rules)
+    return _RECENT.answer(fixed, (deck, catalog), lambda: _set_aside(deck, catalog, fixed))
+
+
+def _set_aside(
+    deck: Deck, catalog: Catalog, rules: tuple[SetAsideModel, ...]
+) -> tuple[SetAside, ...]:
     remaining = dict(deck.counts())
     in_zone: dict[tuple[str, str | None], int] = {}
     for e in deck.entries:
@@ -65,7 +77,8 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
         selector = bind_selector(rule.select, catalog) if rule.select else None
         used: set[str] = set()
         left = rule.count
-        order = list(remaining)
+        # The cards the rule selects (the order below is stable: selecting first keeps theirs).
+        order = [i for i in remaining if selector is None or selector(cards[i])]
         if rule.one_per:
             # Cards of one value take theirs first, then a card of several (an Outpost of two
             # affiliations) takes those still free: the most cards seeded, whatever the
@@ -83,7 +96,7 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
             have = remaining[card_id]
             if rule.zone:
                 have = min(have, in_zone.get((card_id, rule.zone), 0))
-            if not have or (selector is not None and not selector(cards[card_id])):
+            if not have:
                 continue
             take = have if left is None else min(left, have)
             if rule.one_per:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar, cast
+
+from pydantic import BaseModel
 
 from deckcheck.core.errors import CatalogError, UsageError
 from deckcheck.core.values import frozen
-from deckcheck.games.spec import CardChangeModel, SetAsideModel
+from deckcheck.games.spec import CardChangeModel, M, SetAsideModel, checked
+
+T = TypeVar("T")
 
 
 @frozen
@@ -44,3 +49,41 @@ class Variant:
             return self.params[key]
         except KeyError:
             raise CatalogError(f"variant {self.name!r} has no parameter {key!r}") from None
+
+    def tables(self, key: str, model: type[M]) -> tuple[M, ...]:
+        """A parameter's list of tables, each made a ``model`` as game.toml's own tables are
+        (:func:`~deckcheck.games.spec.checked`), once per variant: a rule reads them for
+        every deck it checks."""
+        return self.derived(
+            ("tables", key, model), lambda: tuple(checked(model, t) for t in self.param(key))
+        )
+
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` works out from the variant alone, kept with it under ``key`` (a
+        variant never changes: worked out once however many decks are checked)."""
+        kept = self._derived
+        if key not in kept:
+            kept[key] = make()
+        return cast(T, kept[key])
+
+    @functools.cached_property
+    def key(self) -> Hashable:
+        """The variant as one hashable value, equal for variants that say the same: what is
+        worked out from a variant is kept under it (see :meth:`Catalog.derived`)."""
+        return tuple(_hashable(getattr(self, f.name)) for f in dataclasses.fields(self))
+
+    @functools.cached_property
+    def _derived(self) -> dict[Hashable, Any]:
+        return {}
+
+
+def _hashable(value: Any) -> Hashable:
+    """A value read from game.toml (tables, lists, models of them) as a hashable one, each
+    kind of container told apart."""
+    if isinstance(value, BaseModel):
+        return (type(value).__name__, _hashable(value.model_dump()))
+    if isinstance(value, Mapping):
+        return ("table", tuple((k, _hashable(v)) for k, v in sorted(value.items())))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_hashable(v) for v in value))
+    return cast(Hashable, value)

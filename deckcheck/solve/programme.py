@@ -17,8 +17,10 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import chain, pairwise
+from typing import Any, NamedTuple
 
+from deckcheck.catalog.model import Card
 from deckcheck.core.values import frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.games.linear import Linear, RuleConstraints, split_zone
@@ -53,7 +55,12 @@ class Programme:
     """Variables with bounds, rows ``low <= terms <= high`` by group, named objectives.
 
     ``merge``: alike variables are solved as one (see :meth:`size`); off, each stands alone
-    (the same answers, more slowly)."""
+    (the same answers, more slowly).
+
+    Rows and variables are only ever added; what the solver is given (the matrix, the groups
+    of alike variables, the bounds, the objectives as vectors) is worked out from them when a
+    solve asks, kept while nothing it depends on changes, and the matrix's rows already read
+    are not read again."""
 
     merge = True
 
@@ -64,11 +71,15 @@ class Programme:
         self.rows: list[tuple[Terms, float, float, str]] = []
         self.bound_groups: dict[str, dict[int, tuple[float, float]]] = {}
         self.weights: dict[str, Terms] = {}
-        self._reduced: Any = None
-        self._structure: Any = None
-        self._bounds_of: dict[frozenset[str] | None, Any] = {}
+        # the rows read so far: (row of each entry, its column, its value, lows, highs)
+        self._entries: list[tuple[Any, Any, Any, Any, Any]] = []
+        self._read = 0  # rows read into ``_entries``
+        self._structure: _Structure | None = None
+        self._reduced: _Merged | None = None
+        self._bounds_of: dict[frozenset[str] | None, tuple[Any, Any]] = {}
+        self._bound_arrays: dict[str, tuple[Any, Any, Any]] = {}
+        self._weight_arrays: dict[str, tuple[Any, Any]] = {}
         self._vectors: dict[str, Any] = {}
-        self._order: Any = None
 
     def var(self, low: float, high: float, integer: bool = True) -> int:
         """A new variable's index."""
@@ -78,6 +89,15 @@ class Programme:
         self._forget(structure=True)
         return len(self.lower) - 1
 
+    def vars(self, highs: Sequence[float], low: float = 0.0) -> range:
+        """New whole variables from ``low``, one to each upper bound: their indices."""
+        start = len(self.lower)
+        self.lower += [float(low)] * len(highs)
+        self.upper += [float(h) for h in highs]
+        self.integer += [True] * len(highs)
+        self._forget(structure=True)
+        return range(start, len(self.lower))
+
     def row(self, terms: Mapping[int, float], low: float, high: float, group: str = "") -> None:
         """``low <= sum(k * x) <= high``, dropped with its group when a solve leaves it out."""
         self.rows.append(({v: float(k) for v, k in terms.items() if k}, low, high, group))
@@ -86,6 +106,7 @@ class Programme:
     def bound(self, group: str, v: int, low: float, high: float) -> None:
         """Bounds of a variable that hold while ``group`` does."""
         self.bound_groups.setdefault(group, {})[v] = (float(low), float(high))
+        self._bound_arrays.pop(group, None)
         self._forget(structure=True)
 
     def weigh(self, name: str, terms: Mapping[int, float]) -> None:
@@ -93,16 +114,19 @@ class Programme:
         weights = {v: float(k) for v, k in terms.items() if k}
         if self.weights.get(name) != weights:
             self.weights[name] = weights
+            self._weight_arrays.pop(name, None)
             self._forget()
 
     def _forget(self, structure: bool = False) -> None:
-        """Drop what was worked out from the variables, rows and objectives."""
+        """Drop what was worked out from the variables, rows and objectives (the rows already
+        read stay read: rows are only added)."""
         self._reduced = None
-        self._vectors = {}
-        self._order = None
+        if self._vectors:
+            self._vectors = {}
         if structure:
             self._structure = None
-            self._bounds_of = {}
+            if self._bounds_of:
+                self._bounds_of = {}
 
     def state(
         self, c: Linear, resolve: Callable[[str], Mapping[int, float]], group: str = ""
@@ -110,12 +134,12 @@ class Programme:
         """A rule's constraint as rows: ``resolve`` gives each of its names' variables; an
         indicator (``when``, a 0/1 variable) becomes a big-M row whose M comes from the
         variables' bounds; a ``when`` that names no variable holds always."""
-        row: Terms = {}
-        for name, k in c.terms.items():
-            if not k:
-                continue
-            for v, w in resolve(name).items():
-                row[v] = row.get(v, 0.0) + k * w
+        pairs = [(v, k * w) for name, k in c.terms.items() if k for v, w in resolve(name).items()]
+        row: Terms = dict(pairs)
+        if len(row) < len(pairs):  # names sharing a variable (a card, and its copies in a zone)
+            row = {}
+            for v, kw in pairs:
+                row[v] = row.get(v, 0.0) + kw
         low = -math.inf if c.low is None else float(c.low)
         high = math.inf if c.high is None else float(c.high)
         when = resolve(c.when) if c.when is not None else {}
@@ -134,44 +158,10 @@ class Programme:
 
     # -- solving -------------------------------------------------------------------------
 
-    def _merged(self) -> Any:
-        """Columns grouped where they are alike: the same entries in every row, the same
-        weight in every objective, both whole or not, the same lower bound and no bound of a
-        group raising it. Such variables enter every row and objective only through their
-        sum, so one variable bounded by the sum of their bounds stands for them all (STCCG's
-        4,155 cards fall into a few hundred groups, and the solver's work with them)."""
-        if self._reduced is not None:
-            return self._reduced
-        matrix, keys, np = self._columns()
-        n = len(self.lower)
-        raised = {v for b in self.bound_groups.values() for v, (lo, _) in b.items() if lo > 0}
-        weighed: dict[int, list[tuple[int, float]]] = {}
-        for k, name in enumerate(sorted(self.weights)):
-            for v, w in self.weights[name].items():
-                weighed.setdefault(v, []).append((k, w))
-        groups: dict[tuple[Any, ...], list[int]] = {}
-        for col in range(n):
-            if not self.merge or col in raised or not math.isfinite(self.lower[col]):
-                groups[(col,)] = [col]
-                continue
-            key = (
-                keys[col],
-                tuple(weighed.get(col, ())),
-                self.integer[col],
-                self.lower[col],
-            )
-            groups.setdefault(key, []).append(col)
-        members = list(groups.values())
-        reps = [m[0] for m in members]
-        of = np.empty(n, dtype=int)
-        for g, m in enumerate(members):
-            of[m] = g
-        self._reduced = (members, reps, of, matrix[:, reps].tocsr(), np)
-        return self._reduced
-
-    def _columns(self) -> Any:
-        """The rows as a sparse matrix, and each column's entries (the part of a column's
-        likeness that does not change as objectives are declared)."""
+    def _columns(self) -> _Structure:
+        """The rows as a sparse matrix (one column a variable), with each row's bounds and
+        group, and each column's likeness: columns with the same entries in every row share a
+        number (the part of being alike that does not change as objectives are declared)."""
         if self._structure is not None:
             return self._structure
         from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
@@ -179,42 +169,111 @@ class Programme:
         # isort: split
         from scipy.sparse import coo_array
 
-        rows_i: list[int] = []
-        cols: list[int] = []
-        data: list[float] = []
-        for r, (terms, _, _, _) in enumerate(self.rows):
-            for col, k in terms.items():
-                rows_i.append(r)
-                cols.append(col)
-                data.append(k)
-        n = len(self.lower)
-        matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
-        indptr, indices, values = matrix.indptr, matrix.indices, matrix.data
-        keys = [
-            (
-                tuple(indices[indptr[c] : indptr[c + 1]].tolist()),
-                tuple(values[indptr[c] : indptr[c + 1]].tolist()),
+        fresh = self.rows[self._read :]
+        if fresh or not self._entries:
+            sizes = [len(terms) for terms, _, _, _ in fresh]
+            count = sum(sizes)
+            self._entries.append(
+                (
+                    np.repeat(np.arange(self._read, len(self.rows)), sizes),
+                    np.fromiter(chain.from_iterable(t for t, _, _, _ in fresh), int, count),
+                    np.fromiter(
+                        chain.from_iterable(t.values() for t, _, _, _ in fresh), float, count
+                    ),
+                    np.fromiter((low for _, low, _, _ in fresh), float, len(fresh)),
+                    np.fromiter((high for _, _, high, _ in fresh), float, len(fresh)),
+                )
             )
-            for c in range(n)
-        ]
-        self._structure = (matrix, keys, np)
+            self._read = len(self.rows)
+        n = len(self.lower)
+        rows_i, cols, data, lows, highs = (
+            np.concatenate(part) for part in zip(*self._entries, strict=True)
+        )
+        matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
+        # a column's entries as bytes: equal bytes, equal entries (no entry is zero)
+        entries = np.empty(matrix.nnz, dtype=[("row", np.int64), ("value", np.float64)])
+        entries["row"], entries["value"] = matrix.indices, matrix.data
+        raw = entries.tobytes()
+        width = entries.itemsize
+        ends = (matrix.indptr * width).tolist()
+        seen: dict[bytes, int] = {}
+        likeness = np.fromiter(
+            (seen.setdefault(raw[a:b], len(seen)) for a, b in pairwise(ends)), int, n
+        )
+        groups = [group for _, _, _, group in self.rows]
+        self._structure = _Structure(matrix, likeness, lows, highs, groups)
         return self._structure
+
+    def _merged(self) -> _Merged:
+        """Columns grouped where they are alike: the same entries in every row, the same
+        weight in every objective, both whole or not, the same lower bound and no bound of a
+        group raising it. Such variables enter every row and objective only through their
+        sum, so one variable bounded by the sum of their bounds stands for them all (STCCG's
+        4,155 cards fall into a few hundred groups, and the solver's work with them). The
+        groups are numbered in the order of their first variables."""
+        if self._reduced is not None:
+            return self._reduced
+        from deckcheck.core.numeric import np
+
+        structure = self._columns()
+        n = len(self.lower)
+        lower = np.array(self.lower, dtype=float)
+        alone = ~np.isfinite(lower)
+        if not self.merge:
+            alone[:] = True
+        for group in self.bound_groups:
+            columns, low, _ = self._group_bounds(group)
+            alone[columns[low > 0]] = True
+        names = sorted(self.weights)
+        key = np.zeros((n, 3 + len(names)))
+        key[:, 0] = structure.likeness
+        key[:, 1] = self.integer
+        key[:, 2] = np.where(alone, 0.0, lower)
+        for k, name in enumerate(names):
+            columns, values = self._weights_of(name)
+            key[columns, 3 + k] = values
+        key[alone, 0] = -1.0 - np.flatnonzero(alone)  # a group of its own
+        of, reps = _first_seen_groups(key, np)
+        order = np.argsort(of, kind="stable")  # each group's members together, in order
+        sizes = np.bincount(of, minlength=len(reps))
+        integrality = np.array([int(self.integer[r]) for r in reps.tolist()])
+        self._reduced = _Merged(
+            of, reps, order, sizes, structure.matrix[:, reps].tocsr(), integrality
+        )
+        return self._reduced
 
     def size(self) -> int:
         """How many variables the solver sees: alike ones merged (see :meth:`_merged`)."""
-        return len(self._merged()[0])
+        return len(self._merged().reps)
 
     def merged_with(self) -> Any:
         """Each variable's group among the solver's variables (alike ones share one)."""
-        return self._merged()[2]
+        return self._merged().of
 
     def limits(self) -> tuple[Any, Any]:
         """Every variable's bounds, those of every group of rows included, as arrays."""
         return self._bounds(None)
 
+    def value(self, name: str, x: Sequence[float]) -> float:
+        """An objective's value in a solution."""
+        from deckcheck.core.numeric import np
+
+        columns, weights = self._weights_of(name)
+        return float(np.dot(weights, np.asarray(x, dtype=float)[columns]))
+
+    def least(self, name: str, factor: float = 1.0) -> float:
+        """The least ``factor`` times an objective can be over the variables' bounds (those
+        of every group included)."""
+        from deckcheck.core.numeric import np
+
+        lower, upper = self.limits()
+        columns, weights = self._weights_of(name)
+        scaled = factor * weights
+        return float(np.minimum(scaled * lower[columns], scaled * upper[columns]).sum())
+
     def alike(self, v: int, w: int) -> bool:
         """Whether two variables are alike (one variable to the solver, see above)."""
-        _, _, of, _, _ = self._merged()
+        of = self._merged().of
         return bool(of[v] == of[w])
 
     def solve(
@@ -233,43 +292,48 @@ class Programme:
         only (None: all, a row of no group always), ``bounds`` narrowing variables that stand
         alone, and ``held``: (objective, low, high) rows over named objectives (the distance
         held at its least while a tie is broken)."""
+        from deckcheck.core.numeric import np
+
+        # isort: split
         from scipy.optimize import Bounds, LinearConstraint, milp
 
-        members, _, of, reduced, np = self._merged()
+        merged = self._merged()
+        of, sizes = merged.of, merged.sizes
+        structure = self._columns()
         lower, upper = self._bounds(groups)
         if bounds:
             lower, upper = lower.copy(), upper.copy()
             for v, (lo, hi) in bounds.items():
-                if len(members[of[v]]) != 1:
+                if sizes[of[v]] != 1:
                     raise ValueError("bounds of a variable merged with others")
                 lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
         if (lower > upper).any():
             return Solved(INFEASIBLE, None, math.nan)
-        size = len(members)
+        size = len(sizes)
         lb = np.bincount(of, weights=lower, minlength=size)
         ub = np.bincount(of, weights=upper, minlength=size)
         c = np.zeros(size)
         for name, factor in (objective or {}).items():
             c += factor * self._weight_vector(name)
         for v, k in (cost or {}).items():
-            if len(members[of[v]]) != 1:
+            if sizes[of[v]] != 1:
                 raise ValueError("a cost on a variable merged with others")
             c[of[v]] += k
-        keep = [
-            r
-            for r, (_, _, _, group) in enumerate(self.rows)
-            if groups is None or not group or group in groups
-        ]
+        lows, highs = structure.lows, structure.highs
+        matrix = merged.reduced
+        if groups is not None:
+            keep = [r for r, group in enumerate(structure.groups) if not group or group in groups]
+            if not keep:
+                lows = highs = lows[:0]
+            elif len(keep) < len(structure.groups):
+                lows, highs, matrix = lows[keep], highs[keep], matrix[keep, :]
         constraints = []
-        if keep:
-            lows = np.array([self.rows[r][1] for r in keep], dtype=float)
-            highs = np.array([self.rows[r][2] for r in keep], dtype=float)
-            matrix = reduced if len(keep) == len(self.rows) else reduced[keep, :]
+        if len(lows):
             constraints.append(LinearConstraint(matrix, lows, highs))
         for name, low, high in held:
             row = self._weight_vector(name)
             constraints.append(LinearConstraint(row.reshape(1, -1), [low], [high]))
-        integrality = np.zeros(size) if relax else self._integrality()
+        integrality = np.zeros(size) if relax else merged.integrality
         result = milp(
             c,
             integrality=integrality,
@@ -282,6 +346,33 @@ class Programme:
         totals = result.x if relax else np.round(result.x)
         return Solved(int(result.status), self._spread(totals, lb, lower, upper), float(result.fun))
 
+    def _group_bounds(self, group: str) -> tuple[Any, Any, Any]:
+        """A group's bounds as arrays: (variables, lower bounds, upper bounds)."""
+        cached = self._bound_arrays.get(group)
+        if cached is None:
+            from deckcheck.core.numeric import np
+
+            given = self.bound_groups[group]
+            cached = self._bound_arrays[group] = (
+                np.fromiter(given, int, len(given)),
+                np.fromiter((lo for lo, _ in given.values()), float, len(given)),
+                np.fromiter((hi for _, hi in given.values()), float, len(given)),
+            )
+        return cached
+
+    def _weights_of(self, name: str) -> tuple[Any, Any]:
+        """An objective's weights as arrays: (variables, weights)."""
+        cached = self._weight_arrays.get(name)
+        if cached is None:
+            from deckcheck.core.numeric import np
+
+            weights = self.weights[name]
+            cached = self._weight_arrays[name] = (
+                np.fromiter(weights, int, len(weights)),
+                np.fromiter(weights.values(), float, len(weights)),
+            )
+        return cached
+
     def _bounds(self, groups: set[str] | None) -> tuple[Any, Any]:
         """Every variable's bounds with the bounds of ``groups`` (None: all), as arrays."""
         key = None if groups is None else frozenset(groups)
@@ -291,44 +382,43 @@ class Programme:
 
             lower = np.array(self.lower, dtype=float)
             upper = np.array(self.upper, dtype=float)
-            for group, given in self.bound_groups.items():
+            for group in self.bound_groups:
                 if groups is not None and group not in groups:
                     continue
-                for v, (lo, hi) in given.items():
-                    lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
+                columns, low, high = self._group_bounds(group)
+                lower[columns] = np.maximum(lower[columns], low)
+                upper[columns] = np.minimum(upper[columns], high)
             cached = self._bounds_of[key] = (lower, upper)
         return cached
 
     def _weight_vector(self, name: str) -> Any:
         """An objective over the solver's variables (a group's members share its weight)."""
-        members, _, of, _, np = self._merged()
         cached = self._vectors.get(name)
         if cached is None:
-            cached = np.zeros(len(members))
-            for v, w in self.weights[name].items():
-                cached[of[v]] = w
+            from deckcheck.core.numeric import np
+
+            merged = self._merged()
+            columns, values = self._weights_of(name)
+            cached = np.zeros(len(merged.reps))
+            cached[merged.of[columns]] = values
             self._vectors[name] = cached
         return cached
-
-    def _integrality(self) -> Any:
-        _, reps, _, _, np = self._merged()
-        return np.array([int(self.integer[r]) for r in reps])
 
     def _spread(self, totals: Any, lb: Any, lower: Any, upper: Any) -> tuple[float, ...]:
         """Each group's total shared out among its members: every member its lower bound,
         then the rest in the members' order, each up to its upper bound (any split is as
         good: they are alike)."""
-        members, _, of, _, np = self._merged()
-        order = self._order
-        if order is None:
-            order = self._order = np.concatenate([np.array(m, dtype=int) for m in members])
+        from deckcheck.core.numeric import np
+
+        merged = self._merged()
+        order, of = merged.order, merged.of
         grp = of[order]
         low = lower[order]
         room = np.minimum(upper[order] - low, 1e12)
         ends = np.cumsum(room)
         starts = ends - room
         # the room of the group's members before each one (members are contiguous in order)
-        first = np.zeros(len(members))
+        first = np.zeros(len(merged.reps))
         firsts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
         first[grp[firsts]] = starts[firsts]
         before = starts - first[grp]
@@ -336,6 +426,47 @@ class Programme:
         x = np.zeros(len(self.lower))
         x[order] = low + take
         return tuple(x.tolist())
+
+
+class _Structure(NamedTuple):
+    """The rows as the solver reads them (see :meth:`Programme._columns`)."""
+
+    matrix: Any
+    likeness: Any
+    lows: Any
+    highs: Any
+    groups: list[str]
+
+
+class _Merged(NamedTuple):
+    """Alike variables as one (see :meth:`Programme._merged`): each variable's group (``of``),
+    each group's first variable (``reps``), every variable in group order (``order``), the
+    groups' sizes, the matrix over the groups, and which groups are whole."""
+
+    of: Any
+    reps: Any
+    order: Any
+    sizes: Any
+    reduced: Any
+    integrality: Any
+
+
+def _first_seen_groups(key: Any, np: Any) -> tuple[Any, Any]:
+    """The groups of equal rows of ``key``, numbered in the order of their first rows: each
+    row's group, and each group's first row."""
+    n = len(key)
+    if not n:
+        return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+    order = np.lexsort(key.T[::-1])  # stable: equal rows stay in order, the first one first
+    ordered = key[order]
+    starts = np.ones(n, dtype=bool)
+    starts[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    label = np.empty(n, dtype=int)
+    label[order] = np.cumsum(starts) - 1
+    firsts = order[starts]
+    rank = np.empty(len(firsts), dtype=int)
+    rank[np.argsort(firsts)] = np.arange(len(firsts))
+    return rank[label], np.sort(firsts)
 
 
 # ------------------------------------------------------------------------------ a deck
@@ -362,30 +493,50 @@ class DeckProgramme:
     gained: dict[tuple[str, str | None], int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """What the tie-breaks could not prove (a warning rule stated by trial only)."""
+    _resolved: dict[str, Terms] = field(default_factory=dict, repr=False)
+    _cards: dict[str, Card] = field(default_factory=dict, repr=False)
+    _cell_vars: Any = field(default=None, repr=False)
+
+    def card(self, card_id: str) -> Card:
+        """The catalog's card of this id (of the model's cards, or the deck's)."""
+        if not self._cards:
+            self._cards = {c.id: c for c in self.loaded.catalog}
+        return self._cards[card_id]
 
     def copies(self, card_id: str) -> Terms:
         """The variables of a card's copies in every zone."""
         return dict.fromkeys(self.by_card.get(card_id, ()), 1.0)
 
-    def resolve(self, name: str) -> Terms:
+    def resolve(self, name: str) -> Mapping[int, float]:
         """The variables a rule's name stands for: a helper, a card in every zone, or a card
-        in one zone (nothing where the model has no such cell)."""
-        if name in self.helpers:
-            return {self.helpers[name]: 1.0}
-        card_id, zone = split_zone(name)
-        if zone is None:
-            return self.copies(card_id)
-        v = self.cells.get((card_id, zone))
-        return {} if v is None else {v: 1.0}
+        in one zone (nothing where the model has no such cell). Read only: a card's are
+        looked up once (the rules name every card of a catalog, several times over)."""
+        helper = self.helpers.get(name)
+        if helper is not None:
+            return {helper: 1.0}
+        found = self._resolved.get(name)
+        if found is None:
+            card_id, zone = split_zone(name)
+            if zone is None:
+                found = self.copies(card_id)
+            else:
+                v = self.cells.get((card_id, zone))
+                found = {} if v is None else {v: 1.0}
+            self._resolved[name] = found
+        return found
 
     def values(self, x: Sequence[float]) -> dict[tuple[str, str | None], int]:
         """The copies of each cell in a solution (cells with none left out)."""
-        out: dict[tuple[str, str | None], int] = {}
-        for cell, v in self.cells.items():
-            n = round(x[v])
-            if n:
-                out[cell] = n
-        return out
+        from deckcheck.core.numeric import np
+
+        if self._cell_vars is None:  # the cells are all made with the model
+            self._cell_vars = (
+                list(self.cells),
+                np.fromiter(self.cells.values(), int, len(self.cells)),
+            )
+        cells, variables = self._cell_vars
+        counts = np.round(np.asarray(x, dtype=float)[variables])
+        return {cells[k]: int(counts[k]) for k in np.flatnonzero(counts).tolist()}
 
     def totals(self, x: Sequence[float]) -> dict[str, int]:
         """Card id -> copies in a solution."""
@@ -468,6 +619,14 @@ def deck_programme(
         for card_id, n in rc.fixed.items():
             fixed.setdefault(card_id, {})[code] = n
     kept = set(keep)
+    # zones of the file's own that the model has none of: the card's copies there may go only
+    elsewhere: dict[str, list[str | None]] = {}
+    for j, z in held:
+        if z not in zones:
+            elsewhere.setdefault(j, []).append(z)
+    high = float(cap if changes is None else changes)
+    start = len(p.lower)
+    tops: list[float] = []  # the cells' upper bounds, made variables once all are known
     for card in loaded.catalog:
         i = card.id
         n = have.get(i, 0)
@@ -475,23 +634,19 @@ def deck_programme(
         never = (limit is not None and limit <= 0) or 0 in fixed.get(i, {}).values()
         if prune and not n and never:
             continue
-        high = float(cap if changes is None else changes)
-        where = [z for z in zones]
-        where += [z for (j, z) in held if j == i and z not in where]
-        for zone in where:
+        mine = model.by_card.setdefault(i, [])
+        cells = model.zoned.setdefault(i, {})
+        for zone in zones:
             hold = held.get((i, zone), 0)
-            top = (
-                0.0
-                if zone not in zones
-                else max(high, float(hold))
-                if changes is None
-                else hold + high
-            )
-            v = p.var(0, top)
-            model.cells[(i, zone)] = v
-            model.by_card.setdefault(i, []).append(v)
-            model.zoned.setdefault(i, {})[(i, zone)] = v
-        mine = model.by_card[i]
+            v = start + len(tops)
+            tops.append(max(high, float(hold)) if changes is None else hold + high)
+            model.cells[(i, zone)] = cells[(i, zone)] = v
+            mine.append(v)
+        for zone in elsewhere.get(i, ()):
+            v = start + len(tops)
+            tops.append(0.0)
+            model.cells[(i, zone)] = cells[(i, zone)] = v
+            mine.append(v)
         for code, count in fixed.get(i, {}).items():
             if len(mine) == 1:
                 p.bound(code, mine[0], count, count)
@@ -508,6 +663,7 @@ def deck_programme(
                 p.bound(OWNED, v, 0, most)
             if len(mine) > 1 and most > 0:
                 p.row(dict.fromkeys(mine, 1.0), -math.inf, most, OWNED)
+    p.vars(tops)
     total = float(sum(p.upper))
     for rc in stated.values():
         for h in rc.helpers:

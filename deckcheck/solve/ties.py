@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
@@ -49,19 +49,22 @@ def _field_values(card: Card, name: str) -> set[str]:
     return {fold(str(v)) for v in items if str(v)}
 
 
+def _sides(card: Card, own: Mapping[str, str]) -> tuple[bool, bool]:
+    """Whether the card is off the deck's side (:func:`off_side`), and whether it is mixed
+    (:func:`mixed_side`), ``own`` the deck's :func:`side_values`."""
+    off = mixed = False
+    for name, value in own.items():
+        values = _field_values(card, name)
+        off = off or (bool(values) and value not in values)
+        mixed = mixed or (value in values and len(values) > 1)
+    return off, mixed
+
+
 def off_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
     """Whether a card carries a side field without the deck's own value of it (a Vulcan
     Outpost in a Federation deck); a card without the field is on no side."""
     own = side_values(loaded)
-
-    def off(card: Card) -> bool:
-        for name, value in own.items():
-            values = _field_values(card, name)
-            if values and value not in values:
-                return True
-        return False
-
-    return off
+    return lambda card: _sides(card, own)[0]
 
 
 def warning_helpers(model: DeckProgramme) -> dict[str, int]:
@@ -98,15 +101,7 @@ def mixed_side(loaded: LoadedDeck) -> Callable[[Card], bool]:
     """Whether a card carries the deck's own value of a side field and another beside it (a
     Federation/Cardassian Outpost in a Cardassian deck): on the deck's side, but less so."""
     own = side_values(loaded)
-
-    def mixed(card: Card) -> bool:
-        for name, value in own.items():
-            values = _field_values(card, name)
-            if value in values and len(values) > 1:
-                return True
-        return False
-
-    return mixed
+    return lambda card: _sides(card, own)[1]
 
 
 def tie_breaks(
@@ -119,29 +114,31 @@ def tie_breaks(
     """The objectives that break a tie among equally good answers, in order, declared on the
     model: ``--prefer`` (most copies), new warnings (with ``warnings``, the warning rules'
     clean forms stated; cards in ``penalised``), cards off the deck's side, copies lost, new
-    cards (fewest copies, fewest distinct). (name, factor) each."""
+    cards (fewest copies, fewest distinct). (name, factor) each. The objectives that depend
+    on the model alone are declared by the first call, and kept."""
     p = model.programme
-    cards = {c.id: c for c in model.loaded.catalog}
     own = {card_id for card_id, _ in model.held}
-    off = off_side(model.loaded)
     order: list[tuple[str, float]] = []
 
-    def weigh(name: str, factor: float, chosen: Callable[[str], bool]) -> None:
-        terms = {v: 1.0 for i, mine in model.by_card.items() if chosen(i) for v in mine}
-        p.weigh(name, terms)
-        if terms:
+    def weigh(name: str, factor: float, chosen: Callable[[str], bool] | None = None) -> None:
+        if chosen is not None:
+            p.weigh(name, {v: 1.0 for i, mine in model.by_card.items() if chosen(i) for v in mine})
+        if p.weights[name]:
             order.append((name, factor))
 
     if preferred is not None:
-        weigh("prefer", -1.0, lambda i: bool(preferred(cards[i])))
+        weigh("prefer", -1.0, lambda i: bool(preferred(model.card(i))))
     clean = warning_helpers(model) if warnings else {}
     if clean:
         p.weigh("new warnings", dict.fromkeys(clean.values(), -1.0))
         order.append(("new warnings", 1.0))
     weigh("warning", 1.0, lambda i: i in penalised and i not in own)
-    weigh("off-side", 1.0, lambda i: i not in own and off(cards[i]))
-    mixed = mixed_side(model.loaded)
-    weigh("mixed-side", 1.0, lambda i: i not in own and not off(cards[i]) and mixed(cards[i]))
+    if "off-side" not in p.weights:
+        off, mixed = _side_cards(model)
+        p.weigh("off-side", {v: 1.0 for i in off for v in model.by_card[i]})
+        p.weigh("mixed-side", {v: 1.0 for i in mixed for v in model.by_card[i]})
+    weigh("off-side", 1.0)
+    weigh("mixed-side", 1.0)
     # copies of the deck's own cards the answer holds no more (a move keeps its copy)
     if "lost" not in p.weights:
         lost: dict[int, float] = {}
@@ -152,21 +149,41 @@ def tie_breaks(
                 p.row({**dict.fromkeys(mine, 1.0), short: 1.0}, n, math.inf)
                 lost[short] = 1.0
         p.weigh("lost", lost)
-    if p.weights["lost"]:
-        order.append(("lost", 1.0))
-    weigh("new", 1.0, lambda i: i not in own)
+    weigh("lost", 1.0)
+    if "new" not in p.weights:
+        p.weigh("new", {v: 1.0 for i, mine in model.by_card.items() if i not in own for v in mine})
+    weigh("new", 1.0)
     if "distinct" not in p.weights:
         p.weigh("distinct", distinct_new(model))
-    if p.weights["distinct"]:
-        order.append(("distinct", 1.0))
+    weigh("distinct", 1.0)
     # copies of the deck's own cards gained where the game would not put them (a move to
     # the mission zone of a card the game seeds): the deck's cards only, new ones are settled
-    where = _placed_zones(model)
-    misplaced = {v: 1.0 for (i, zone), v in model.gained.items() if zone != where.get(i, zone)}
-    p.weigh("placed", misplaced)
-    if misplaced:
-        order.append(("placed", 1.0))
+    if "placed" not in p.weights:
+        where = _placed_zones(model)
+        p.weigh(
+            "placed",
+            {v: 1.0 for (i, zone), v in model.gained.items() if zone != where.get(i, zone)},
+        )
+    weigh("placed", 1.0)
     return order
+
+
+def _side_cards(model: DeckProgramme) -> tuple[list[str], list[str]]:
+    """The model's cards new to the deck that are off its side (:func:`off_side`), and those
+    on its side but mixed (:func:`mixed_side`), in the model's order."""
+    own = {card_id for card_id, _ in model.held}
+    sides = side_values(model.loaded)
+    off: list[str] = []
+    mixed: list[str] = []
+    for card_id in model.by_card:
+        if card_id in own or not sides:
+            continue
+        is_off, is_mixed = _sides(model.card(card_id), sides)
+        if is_off:
+            off.append(card_id)
+        elif is_mixed:
+            mixed.append(card_id)
+    return off, mixed
 
 
 def distinct_new(model: DeckProgramme) -> dict[int, float]:
@@ -178,16 +195,14 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
     used). A class keeps its variables alike, so the solver's work stays as it was."""
     p = model.programme
     own = {card_id for card_id, _ in model.held}
-    of = p.merged_with()
-    _, upper = p.limits()
+    of = p.merged_with().tolist()
+    upper = p.limits()[1].tolist()
     classes: dict[tuple[tuple[str | None, int, float], ...], list[str]] = {}
+    zones = sorted(model.zones, key=str)  # a new card has a cell in each of the model's zones
     for card_id, cells in model.zoned.items():
         if card_id in own:
             continue
-        key = tuple(
-            (zone, int(of[v]), float(upper[v]))
-            for (_, zone), v in sorted(cells.items(), key=lambda kv: str(kv[0][1]))
-        )
+        key = tuple((zone, of[v], upper[v]) for zone, v in _by_zone(card_id, cells, zones))
         if all(u <= 0 for _, _, u in key):
             continue  # no answer holds it
         classes.setdefault(key, []).append(card_id)
@@ -202,6 +217,19 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
             p.row(row, -math.inf, 0)
         weights[k] = 1.0
     return weights
+
+
+def _by_zone(
+    card_id: str, cells: Mapping[tuple[str, str | None], int], zones: Sequence[str | None]
+) -> list[tuple[str | None, int]]:
+    """A card's (zone, variable) in the order of its zones' names (``zones``: the model's, in
+    that order, which a card with no other cell has)."""
+    if len(cells) == len(zones):
+        try:
+            return [(zone, cells[(card_id, zone)]) for zone in zones]
+        except KeyError:
+            pass
+    return [(zone, v) for (_, zone), v in sorted(cells.items(), key=lambda kv: str(kv[0][1]))]
 
 
 def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
@@ -244,11 +272,8 @@ def _at_least(p: Programme, name: str, factor: float, x: Sequence[float] | None)
     variables' bounds): the solve it would take is skipped; None otherwise."""
     if x is None or len(x) < len(p.lower):
         return None
-    lower, upper = p.limits()
-    weights = p.weights[name]
-    least = sum(min(factor * w * lower[v], factor * w * upper[v]) for v, w in weights.items())
-    value = sum(w * x[v] for v, w in weights.items())
-    if factor * value <= least + 1e-9:
+    value = p.value(name, x)
+    if factor * value <= p.least(name, factor) + 1e-9:
         return round(value)
     return None
 
@@ -261,15 +286,17 @@ def settle(model: DeckProgramme, x: Sequence[float]) -> list[float]:
     if place is None:
         return out
     own = {card_id for card_id, _ in model.held}
-    cards = {c.id: c for c in model.loaded.catalog}
     by_card: dict[str, dict[str | None, int]] = {}
-    for (card_id, zone), v in model.cells.items():
-        if card_id not in own and round(out[v]):
-            by_card.setdefault(card_id, {})[zone] = v
+    for card_id, zone in model.values(out):
+        if card_id not in own:
+            by_card.setdefault(card_id, {})[zone] = model.cells[(card_id, zone)]
     for card_id, used in by_card.items():
         n = sum(round(out[v]) for v in used.values())
         deck = Deck(
-            "new", model.loaded.game.id, model.variant.name, (DeckEntry(cards[card_id], n),)
+            "new",
+            model.loaded.game.id,
+            model.variant.name,
+            (DeckEntry(model.card(card_id), n),),
         )
         placed = place(deck)
         zone = next((e.zone for e in placed.entries), None)

@@ -371,15 +371,19 @@ def test_one_walk_finds_the_most_cards_in_reach(seed: int) -> None:
 def test_a_table_partly_in_reach_computes_its_exact_rows_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    import deckcheck.draws.facade as facade
     from deckcheck.draws.answer import FactKind
     from deckcheck.draws.facade import SIMULATION_BUDGET
 
+    # The mechanism, not the scale: a third of the limit still splits the table.
+    limit = EXACT_WORK_LIMIT // 3
+    monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", limit)
     problem = many_conditions(12_000)
     red = reduce_problem(problem)
     procedure = Procedure(hand_size=7)
     queries = [Query(procedure.seen_by_turn(t), turns=t) for t in range(1, 61)]
     whole = PlainProgramme(red, queries[-1].seen).work()
-    assert whole is not None and whole > EXACT_WORK_LIMIT  # the case: past reach as a whole
+    assert whole is not None and whole > limit  # the case: past reach as a whole
     # Then the rows in reach share the limit, each costed on its own, as row by row.
     in_reach: list[Query] = []
     spent = 0
@@ -387,7 +391,7 @@ def test_a_table_partly_in_reach_computes_its_exact_rows_once(
         work = PlainProgramme(red, q.seen).work()
         assert work is not None
         spent += work
-        if spent > EXACT_WORK_LIMIT:
+        if spent > limit:
             break
         in_reach.append(q)
     assert in_reach

@@ -305,8 +305,14 @@ def assert_hypergeometric(draws: Any, sizes: tuple[int, ...], n: int) -> None:
     assert (draws.sum(axis=0) == n).all()
     assert (draws <= np.asarray(sizes).reshape(-1, 1)).all()
     trials = draws.shape[1]
-    keys, counts = np.unique(draws.T, axis=0, return_counts=True)
-    freq = {tuple(int(x) for x in k): c / trials for k, c in zip(keys, counts, strict=True)}
+    # Each column as one mixed-radix number (digit g below sizes[g] + 1): a 1-D unique.
+    radix = [math.prod(s + 1 for s in sizes[:g]) for g in range(len(sizes))]
+    keys, counts = np.unique(np.asarray(radix, dtype=np.int64) @ draws, return_counts=True)
+    found = dict(zip(keys.tolist(), counts.tolist(), strict=True))
+    freq = {
+        comp: found.get(sum(r * k for r, k in zip(radix, comp, strict=True)), 0) / trials
+        for comp, _ in mvh(sizes, n)
+    }
     rare_p = rare_freq = 0.0
     for comp, p in mvh(sizes, n):
         if p * trials < 20:

@@ -61,6 +61,10 @@ def frac(text: str | None) -> Fraction:
     return Fraction(text)
 
 
+#: The oracle's deals, per problem, triggers, hand, cards seen and look-ahead.
+_DEALS: dict[tuple[object, ...], tuple[tuple[tuple[int, ...], Fraction, bool], ...]] = {}
+
+
 class Oracle:
     """Labelled cards, every deal, every order of the later draws; decisions by brute force."""
 
@@ -77,12 +81,20 @@ class Oracle:
         cards = range(len(self.group))
         looks = -(-(self.seen - self.hand) // self.per_turn) if self.lookahead else 0
         depth = self.seen - self.hand + looks  # most cards ever taken after the hand
-        self.deals: list[tuple[tuple[int, ...], Fraction, bool]] = []
-        for hand in itertools.combinations(cards, self.hand):
-            pile = [c for c in cards if c not in hand]
-            orders = list(itertools.permutations(pile, min(depth, len(pile))))
-            wins = sum(self.play(hand, list(o) + [c for c in pile if c not in o]) for o in orders)
-            self.deals.append((hand, Fraction(wins, len(orders)), self.triggered(hand)))
+        # The deals do not depend on the redraw limit: the cases of every limit (and the
+        # search for a case, then its check) deal them once.
+        key = (problem, rule.triggers, self.hand, self.seen, self.lookahead, self.per_turn)
+        if key not in _DEALS:
+            deals = []
+            for hand in itertools.combinations(cards, self.hand):
+                pile = [c for c in cards if c not in hand]
+                orders = list(itertools.permutations(pile, min(depth, len(pile))))
+                wins = sum(
+                    self.play(hand, list(o) + [c for c in pile if c not in o]) for o in orders
+                )
+                deals.append((hand, Fraction(wins, len(orders)), self.triggered(hand)))
+            _DEALS[key] = tuple(deals)
+        self.deals: list[tuple[tuple[int, ...], Fraction, bool]] = list(_DEALS[key])
         self._values: dict[int, Fraction] = {}
 
     def counts(self, cards: tuple[int, ...] | list[int]) -> list[int]:

@@ -7,6 +7,7 @@ wall-clock time.
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -14,6 +15,7 @@ pytest.importorskip("numpy")
 
 from deckcheck.draws.facade import Mode, Policy, redraw_choice, solve
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule
+from deckcheck.draws.simulate.dealer import shuffle
 from deckcheck.draws.simulate.vectorised import simulate_vectorised
 
 SIGMAS = 4.5
@@ -90,3 +92,16 @@ def test_optimal_redraw_simulated_within_its_interval(seen: int, limit: int) -> 
         assert abs(simulated - p) <= SIGMAS * math.sqrt(p * (1 - p) / trials) + 1e-12
     again = simulate_vectorised(RD_TRIGGERED, procedure, query, trials, 3, choose_redraw=choose)
     assert again.successes == got.successes
+
+
+def test_the_dealers_shuffle_is_random_shuffle() -> None:
+    """The reference dealer's own shuffle makes random.Random.shuffle's swaps from the same
+    numbers: a seed deals what it always dealt, and the stream is left where shuffle leaves it."""
+    for seed in range(40):
+        for size in (0, 1, 2, 3, 7, 40, 61, 130):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            pile, expected = list(range(size)), list(range(size))
+            shuffle(ours, pile)
+            theirs.shuffle(expected)
+            assert pile == expected
+            assert ours.random() == theirs.random()

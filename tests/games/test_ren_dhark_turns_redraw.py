@@ -7,9 +7,11 @@ sums with ``math.comb``, and brute force over every hand of a small deck with
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from pathlib import Path
 
@@ -124,9 +126,9 @@ def small_deck(tmp_path: Path) -> tuple[Path, list[set[str]]]:
 
 
 def brute_force(
-    types: Sequence[set[str]],
+    types: Sequence[AbstractSet[str]],
     seen: int,
-    goal: Callable[[Sequence[set[str]]], bool],
+    goal: Callable[[Sequence[AbstractSet[str]]], bool],
     redraws: int,
 ) -> tuple[Fraction, Fraction]:
     """(optimal value with at most ``redraws`` redraws, value without) by enumeration.
@@ -134,11 +136,26 @@ def brute_force(
     keep(h) = the share of later draws that meet the goal; a hand the rule allows may be
     redrawn, worth the value with one redraw fewer; the player takes the larger.
     """
+    keep, allowed = hand_values(tuple(frozenset(t) for t in types), seen, goal)
+    value = sum(keep, Fraction(0)) / len(keep)
+    plain = value
+    for _ in range(redraws):
+        value = sum(
+            (max(k, value) if a else k for k, a in zip(keep, allowed, strict=True)), Fraction(0)
+        ) / len(keep)
+    return value, plain
+
+
+@functools.cache
+def hand_values(
+    types: tuple[frozenset[str], ...], seen: int, goal: Callable[[Sequence[AbstractSet[str]]], bool]
+) -> tuple[tuple[Fraction, ...], tuple[bool, ...]]:
+    """Per hand of 7 (every one, in order): the share of later draws that meet the goal, and
+    whether the rule allows a redraw. The same for every redraw limit: enumerated once."""
     n = len(types)
-    hands = list(itertools.combinations(range(n), 7))
     keep: list[Fraction] = []
     allowed: list[bool] = []
-    for hand in hands:
+    for hand in itertools.combinations(range(n), 7):
         rest = [i for i in range(n) if i not in hand]
         later = list(itertools.combinations(rest, seen - 7))
         wins = sum(goal([types[i] for i in (*hand, *more)]) for more in later)
@@ -147,20 +164,14 @@ def brute_force(
         ships = sum("ship" in t for t in held)
         actions = sum("action" in t for t in held)
         allowed.append(ships < 2 or actions > 3)
-    value = sum(keep, Fraction(0)) / len(hands)
-    plain = value
-    for _ in range(redraws):
-        value = sum(
-            (max(k, value) if a else k for k, a in zip(keep, allowed, strict=True)), Fraction(0)
-        ) / len(hands)
-    return value, plain
+    return tuple(keep), tuple(allowed)
 
 
-def count(kind: str) -> Callable[[Sequence[set[str]]], int]:
+def count(kind: str) -> Callable[[Sequence[AbstractSet[str]]], int]:
     return lambda held: sum(kind in t for t in held)
 
 
-GOALS: dict[str, Callable[[Sequence[set[str]]], bool]] = {
+GOALS: dict[str, Callable[[Sequence[AbstractSet[str]]], bool]] = {
     "type:ship>=2": lambda h: count("ship")(h) >= 2,
     "type:action>=4": lambda h: count("action")(h) >= 4,
     "type:person>=2": lambda h: count("person")(h) >= 2,

@@ -10,6 +10,7 @@ default, ``HYPOTHESIS_PROFILE=thorough`` for ten times as many.
 from __future__ import annotations
 
 import codecs
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -95,19 +96,22 @@ header = st.one_of(
 )
 
 
+# The strategies a composite draws from are made once, here: a strategy made anew on every
+# draw is worked out anew (what it can draw, whether it is empty) for every example.
+_HEADS = st.lists(header, max_size=3)
+_CARD_LINES = st.lists(
+    st.builds(lambda form, n, name: form.format(n=n, name=name), count_form, count_text, card_name),
+    max_size=8,
+)
+_LINE_ENDING = st.sampled_from(["\n", "\r\n", "\r"])
+
+
 @st.composite
 def deck_like(draw: st.DrawFn) -> str:
     """Header lines, then card lines in every count form, with hostile names and counts."""
-    heads = draw(st.lists(header, max_size=3))
-    lines = draw(
-        st.lists(
-            st.builds(
-                lambda form, n, name: form.format(n=n, name=name), count_form, count_text, card_name
-            ),
-            max_size=8,
-        )
-    )
-    ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    heads = draw(_HEADS)
+    lines = draw(_CARD_LINES)
+    ending = draw(_LINE_ENDING)
     return ending.join([*heads, *lines])
 
 
@@ -121,65 +125,65 @@ toml_scalar = st.one_of(
 )
 
 
+_TOML_KEYS = st.one_of(
+    st.sampled_from(
+        ["game", "variant", "name", "catalog", "cards", "author", '"POINT OF"', "RIOBE", "zzz"]
+    ),
+    _HOSTILE_TEXT,
+)
+_TOML_VALUES = st.one_of(
+    st.sampled_from(
+        [
+            '"ren-dhark"',
+            "5",
+            '"two"',
+            "1.5",
+            "true",
+            "[1, 2]",
+            "{}",
+            "-2",
+            "1_000_000_000_000",
+            '"',
+            "[[[",
+            "0x10",
+            "1e3",
+            "",
+            "nan",
+            "inf",
+        ]
+    ),
+    _HOSTILE_TEXT.map(lambda t: '"' + t.replace("\\", "/").replace('"', "'") + '"'),
+)
+_TOML_LINES = st.lists(st.builds("{} = {}".format, _TOML_KEYS, _TOML_VALUES), max_size=8)
+_TABLE_HEADER = st.sampled_from(["[cards]", "[[cards]]", "[catalog]", "[cards", "[ cards ]"])
+
+
 @st.composite
 def toml_like_text(draw: st.DrawFn) -> str:
     """``key = value`` lines (some valid TOML, some not), maybe under [cards]."""
-    keys = st.one_of(
-        st.sampled_from(
-            ["game", "variant", "name", "catalog", "cards", "author", '"POINT OF"', "RIOBE", "zzz"]
-        ),
-        _HOSTILE_TEXT,
-    )
-    values = st.one_of(
-        st.sampled_from(
-            [
-                '"ren-dhark"',
-                "5",
-                '"two"',
-                "1.5",
-                "true",
-                "[1, 2]",
-                "{}",
-                "-2",
-                "1_000_000_000_000",
-                '"',
-                "[[[",
-                "0x10",
-                "1e3",
-                "",
-                "nan",
-                "inf",
-            ]
-        ),
-        _HOSTILE_TEXT.map(lambda t: '"' + t.replace("\\", "/").replace('"', "'") + '"'),
-    )
-    lines = draw(st.lists(st.builds("{} = {}".format, keys, values), max_size=8))
+    lines = draw(_TOML_LINES)
     if draw(st.booleans()):
-        lines.insert(
-            draw(st.integers(0, len(lines))),
-            draw(st.sampled_from(["[cards]", "[[cards]]", "[catalog]", "[cards", "[ cards ]"])),
-        )
+        lines.insert(draw(st.integers(0, len(lines))), draw(_TABLE_HEADER))
     return "\n".join(lines)
+
+
+_DECK_KEYS = st.lists(
+    st.sampled_from(["game", "variant", "name", "catalog", "extra"]), unique=True, max_size=3
+)
+_DECK_VALUE = st.one_of(st.sampled_from([*GAMES, "nosuchgame"]), toml_scalar)
+_DECK_CARDS = st.one_of(
+    st.dictionaries(card_name, st.one_of(st.integers(-5, 10**13), toml_scalar), max_size=5),
+    toml_scalar,
+)
 
 
 @st.composite
 def toml_deck_document(draw: st.DrawFn) -> str:
     """Well-formed TOML shaped like a deck, with wrong types anywhere."""
     data: dict[str, Any] = {}
-    for key in draw(
-        st.lists(
-            st.sampled_from(["game", "variant", "name", "catalog", "extra"]),
-            unique=True,
-            max_size=3,
-        )
-    ):
-        data[key] = draw(st.one_of(st.sampled_from([*GAMES, "nosuchgame"]), toml_scalar))
-    data["cards"] = draw(
-        st.one_of(
-            st.dictionaries(card_name, st.one_of(st.integers(-5, 10**13), toml_scalar), max_size=5),
-            toml_scalar,
-        )
-    )
+    for key in draw(_DECK_KEYS):
+        data[key] = draw(_DECK_VALUE)
+    data["cards"] = draw(_DECK_CARDS)
     try:
         return tomli_w.dumps(data)
     except (TypeError, ValueError):  # tomli_w cannot write NaN keys etc.: any TOML will do
@@ -205,6 +209,7 @@ _RD_IDS = [c.id for c in catalog_of("ren-dhark")]
 _RD_CARD_NAMES = [c.name for c in catalog_of("ren-dhark")]
 
 
+@functools.cache
 def overlay_value(text_types_only: bool) -> st.SearchStrategy[Any]:
     base = st.one_of(
         st.integers(-(2**64), 2**64),
@@ -225,6 +230,13 @@ def overlay_value(text_types_only: bool) -> st.SearchStrategy[Any]:
     )
 
 
+_OVERLAY_GAME = st.sampled_from(["ren-dhark", "ren-dhark", "dorn", ""])
+_OVERLAY_FIELDS = st.lists(st.sampled_from(_RD_FIELDS), unique=True, max_size=4)
+_OVERLAY_TYPE = st.one_of(
+    st.sampled_from(["ship", "unit", "zzz"]), st.lists(_HOSTILE_TEXT, max_size=2)
+)
+
+
 @st.composite
 def overlay_document(draw: st.DrawFn, text_types_only: bool = True) -> str:
     """A TOML overlay for ren-dhark: [catalog] (maybe broken) and [[cards]] with any fields.
@@ -233,22 +245,14 @@ def overlay_document(draw: st.DrawFn, text_types_only: bool = True) -> str:
     """
     data: dict[str, Any] = {}
     if draw(st.integers(0, 9)):
-        data["catalog"] = {
-            "game": draw(st.sampled_from(["ren-dhark", "ren-dhark", "dorn", ""])),
-            "name": "hostile",
-        }
+        data["catalog"] = {"game": draw(_OVERLAY_GAME), "name": "hostile"}
     cards = []
     for _ in range(draw(st.integers(0, 4))):
-        fields = draw(st.lists(st.sampled_from(_RD_FIELDS), unique=True, max_size=4))
+        fields = draw(_OVERLAY_FIELDS)
         card: dict[str, Any] = {}
         for field in fields:
             if field == "type" and text_types_only:
-                card[field] = draw(
-                    st.one_of(
-                        st.sampled_from(["ship", "unit", "zzz"]),
-                        st.lists(_HOSTILE_TEXT, max_size=2),
-                    )
-                )
+                card[field] = draw(_OVERLAY_TYPE)
             else:
                 card[field] = draw(overlay_value(text_types_only))
         cards.append(card)

@@ -20,7 +20,7 @@ from deckcheck.core.violations import Severity
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.base import clean_name
-from deckcheck.games.linear import Helper, RuleConstraints, deck_values, satisfiable
+from deckcheck.games.linear import Helper, RuleConstraints, System, deck_values
 from deckcheck.games.registry import get_game
 from deckcheck.games.setaside import placement, places
 from deckcheck.games.stccg import GAME
@@ -57,14 +57,24 @@ def _clean_form(game_id: str, code: str, variant_name: str, placed: bool) -> Rul
     return rc
 
 
-def _clean_holds(game_id: str, code: str, variant_name: str, deck: Deck, placed: bool) -> bool:
-    game = get_game(game_id)
+@functools.cache
+def _clean_systems(
+    game_id: str, code: str, variant_name: str, placed: bool
+) -> tuple[System, System]:
+    """The clean form as :func:`satisfiable` reads it, read once: as stated, and with its
+    helper held at 1."""
     rc = _clean_form(game_id, code, variant_name, placed)
     ok = clean_name(code)
     helpers = [Helper(ok, 1, 1) if h.name == ok else h for h in rc.helpers]
+    return System(rc.linear, rc.helpers), System(rc.linear, helpers)
+
+
+def _clean_holds(game_id: str, code: str, variant_name: str, deck: Deck, placed: bool) -> bool:
+    game = get_game(game_id)
+    stated, clean = _clean_systems(game_id, code, variant_name, placed)
     values = deck_values(deck, next((z.name for z in game.zones if z.counted), None))
-    assert satisfiable(rc.linear, rc.helpers, values)  # with the helper 0, always
-    return satisfiable(rc.linear, helpers, values)
+    assert stated.satisfiable(values)  # with the helper 0, always
+    return clean.satisfiable(values)
 
 
 def _random(seed: int, variant: str, n: int) -> list[Deck]:

@@ -87,6 +87,7 @@ class _Bounds:
         # moves from a whole state (see :meth:`moves`), kept for every programme on this pile.
         self._runs: list[dict[Vec, Runs]] = [{} for _ in sizes]
         self._moves: list[dict[Vec, Moves]] = [{} for _ in sizes]
+        self._needs: list[dict[Vec, int]] = [{} for _ in range(len(sizes) + 1)]
         # Per class: the counts it touches, picked out of a state as a tuple.
         self._pick: list[Callable[[Vec], Vec]] = [_picker(ps) for ps in self.positions]
 
@@ -113,18 +114,20 @@ class _Bounds:
     def need(self, vec: Vec, c: int) -> int:
         """Fewest further cards (of classes ``c``, ``c + 1``, ...) that meet every lower
         bound of state ``vec``: the largest shortfall, and the total shortfall spread over
-        the most counts one card adds to."""
-        lo = self.lo
-        worst = total = 0
-        for p, x in enumerate(vec):
-            if x != SETTLED and x < lo[p]:
-                short = lo[p] - x
-                total += short
-                if short > worst:
-                    worst = short
-        if not total:
+        the most counts one card adds to (worked out once per state, for every programme on
+        this pile)."""
+        cache = self._needs[c]
+        got = cache.get(vec)
+        if got is None:
+            got = cache[vec] = self._need(vec, c)
+        return got
+
+    def _need(self, vec: Vec, c: int) -> int:
+        # A settled count (-1) is short of nothing.
+        shorts = [least - x for x, least in zip(vec, self.lo, strict=True) if least > x >= 0]
+        if not shorts:
             return 0
-        return max(worst, -(-total // max(1, self.cover[c])))
+        return max(max(shorts), -(-sum(shorts) // max(1, self.cover[c])))
 
     def moves(self, vec: Vec, c: int) -> Moves:
         """The runs of numbers of cards ``k`` of class ``c`` that lead from state ``vec`` to

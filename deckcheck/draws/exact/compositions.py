@@ -58,5 +58,6 @@ def ways(sizes: Sequence[int], comp: Sequence[int]) -> int:
     """Ways to pick ``comp[c]`` cards out of ``sizes[c]``, for every class at once."""
     w = 1
     for s, k in zip(sizes, comp, strict=True):
-        w *= math.comb(s, k)
+        if k:  # C(s, 0) = 1: a hand holds few of its classes
+            w *= math.comb(s, k)
     return w

@@ -8,11 +8,12 @@ what happened is recorded as :class:`Step` values that callers word for people.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Fact, FactKind
@@ -24,6 +25,29 @@ T = TypeVar("T")
 #: Redraws allowed per deal when the rule says "unlimited": if every hand triggers the rule the
 #: loop would never end, so after this many redraws the hand is kept (and a fact says so).
 REDRAW_CAP = 1000
+
+
+def shuffle(rng: random.Random, pile: list[T]) -> None:
+    """``rng.shuffle(pile)``: the same swaps from the same random numbers, so a seed deals
+    what it always dealt, without a method call per card (the reference simulator shuffles
+    a whole pile per deal). A subclass of :class:`random.Random` shuffles its own way."""
+    if type(rng) is not random.Random:
+        rng.shuffle(pile)
+        return
+    getrandbits = rng.getrandbits
+    # random.Random's own rejection sampling of an index j <= i, from k random bits.
+    for i, k in _swaps(len(pile)):
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        pile[i], pile[j] = pile[j], pile[i]
+
+
+@functools.lru_cache(maxsize=64)
+def _swaps(size: int) -> tuple[tuple[int, int], ...]:
+    """The positions a shuffle of ``size`` cards fills, last first, and the bits each draws."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
 
 #: ``choose_return(hand_counts)`` -> how many cards of each group to return, or None to keep.
 ReturnChooser = Callable[[tuple[int, ...]], "Sequence[int] | None"]
@@ -173,6 +197,10 @@ class Dealer(Generic[T]):
     def counts(self, cards: Sequence[T]) -> tuple[int, ...]:
         """Cards per group."""
         out = [0] * self.n_groups
+        if self.group is int:  # the cards are their groups (the reference simulator's)
+            for group in cast("Sequence[int]", cards):
+                out[group] += 1
+            return tuple(out)
         for card in cards:
             out[self.group(card)] += 1
         return tuple(out)
@@ -181,7 +209,7 @@ class Dealer(Generic[T]):
         """Shuffle, deal the opening hand and play the mulligan rule in force."""
         size = self.shape.hand
         pile = self.cards[:]
-        rng.shuffle(pile)
+        shuffle(rng, pile)
         first, first_rest = pile[:size], pile[size:]
         deal = Deal(first, first_rest, first, first_rest)
         rule = self.shape.rule
@@ -212,7 +240,7 @@ class Dealer(Generic[T]):
                 return
             deal.steps.append(Step(StepKind.REDRAW, held, redraws, counts))
             pile = self.cards[:]
-            rng.shuffle(pile)
+            shuffle(rng, pile)
             deal.hand, deal.rest = pile[:size], pile[size:]
             redraws += 1
 
@@ -232,7 +260,7 @@ class Dealer(Generic[T]):
             else:
                 kept.append(card)
         pile = deal.rest + back
-        rng.shuffle(pile)
+        shuffle(rng, pile)
         drawn = pile[: rule.count]
         deal.hand, deal.rest = kept + drawn, pile[rule.count :]
         deal.steps.append(
@@ -250,10 +278,13 @@ class Dealer(Generic[T]):
         held_cards = list(hand)
         if not shape.later:
             return held_cards
-        queue = list(pile)
         if not shape.lookahead:
-            return held_cards + queue[: shape.later]
-        fresh = len(queue)  # cards before this index come from the shuffled pile itself
+            return held_cards + list(pile[: shape.later])
+        fresh = len(pile)  # cards before this index come from the shuffled pile itself
+        # A deal takes at most one card more per look than it keeps: when the pile holds them
+        # all, a card put under never comes round, and only the top of the pile is copied.
+        reads = shape.later - (-shape.later // shape.per_turn)
+        queue = list(pile[:reads] if fresh >= reads else pile)
         held = list(self.counts(hand))
         gone = held[:]
         pos = 0

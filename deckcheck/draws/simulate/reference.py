@@ -8,10 +8,11 @@ speed: it deals with :class:`~deckcheck.draws.simulate.dealer.Dealer`, the very 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from deckcheck.draws.answer import Answer, Fact, FactKind, Method
 from deckcheck.draws.model import DrawProblem, Procedure, Query, ReturnRule
-from deckcheck.draws.policies import greedy_return
+from deckcheck.draws.policies import greedy_return, lookahead_keep
 from deckcheck.draws.simulate.dealer import (
     REDRAW_CAP,
     Choices,
@@ -24,8 +25,16 @@ from deckcheck.draws.simulate.dealer import (
 
 
 def default_chooser(problem: DrawProblem, rule: ReturnRule) -> ReturnChooser:
-    """The return choice used when none is supplied: :func:`greedy_return`."""
-    return lambda hand: greedy_return(problem, hand, rule.count)
+    """The return choice used when none is supplied: :func:`greedy_return`, worked out once
+    per hand (a run deals the same few hundred hands thousands of times)."""
+    chosen: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+
+    def choose(hand: tuple[int, ...]) -> tuple[int, ...] | None:
+        if hand not in chosen:
+            chosen[hand] = greedy_return(problem, hand, rule.count)
+        return chosen[hand]
+
+    return choose
 
 
 def simulate_reference(
@@ -55,18 +64,25 @@ def simulate_reference(
     rule = shape.rule
     if isinstance(rule, ReturnRule) and choose_return is None:
         choose_return = default_chooser(problem, rule)
-    choices = Choices(problem, redraw=choose_redraw, returned=choose_return, keep_top=keep_top)
+    choices = _remembered(problem, choose_redraw, choose_return, keep_top)
     deck = [g for g, size in enumerate(problem.group_sizes) for _ in range(size)]
     dealer: Dealer[int] = Dealer(problem, shape, deck, int, choices)
     rng = random.Random(seed)
+    held_ok: dict[tuple[int, ...], bool] = {}
+
+    def satisfied(held: tuple[int, ...]) -> bool:
+        ok = held_ok.get(held)
+        if ok is None:
+            ok = held_ok[held] = problem.satisfied(held)
+        return ok
 
     successes = successes_plain = capped = 0
     for _ in range(trials):
         deal = dealer.deal(rng)
-        ok_plain = problem.satisfied(dealer.counts(dealer.draw_later(deal.first, deal.first_rest)))
+        ok_plain = satisfied(dealer.counts(dealer.draw_later(deal.first, deal.first_rest)))
         successes_plain += ok_plain
         if deal.changed:
-            successes += problem.satisfied(dealer.counts(dealer.draw_later(deal.hand, deal.rest)))
+            successes += satisfied(dealer.counts(dealer.draw_later(deal.hand, deal.rest)))
         else:
             successes += ok_plain
         capped += deal.capped
@@ -76,4 +92,49 @@ def simulate_reference(
         facts.append(Fact(FactKind.REDRAW_CAP_REACHED, limit=REDRAW_CAP, count=capped))
     return Answer.from_counts(
         successes, successes_plain, trials, seed, Method.SIMULATION_REFERENCE, facts
+    )
+
+
+def _remembered(
+    problem: DrawProblem,
+    choose_redraw: RedrawChooser | None,
+    choose_return: ReturnChooser | None,
+    keep_top: KeepChooser | None,
+) -> Choices:
+    """The deal's decisions, each asked once per situation: they are functions of the counts
+    they are given (the vectorised simulator looks them up so too), and a run meets the same
+    few hundred situations thousands of times."""
+    redraws: dict[tuple[tuple[int, ...], int | None], bool] = {}
+    returns: dict[tuple[int, ...], Sequence[int] | None] = {}
+    keeps: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+    nothing_gone = ()
+
+    def redraw(hand: tuple[int, ...], left: int | None) -> bool:
+        key = (hand, left)
+        if key not in redraws:
+            redraws[key] = choose_redraw(hand, left)  # type: ignore[misc]
+        return redraws[key]
+
+    def returned(hand: tuple[int, ...]) -> Sequence[int] | None:
+        if hand not in returns:
+            returns[hand] = choose_return(hand)  # type: ignore[misc]
+        return returns[hand]
+
+    def keep(held: Sequence[int], gone: Sequence[int], top: int) -> bool:
+        # The rule of thumb reads only the cards held.
+        key = (tuple(held), nothing_gone if keep_top is None else tuple(gone), top)
+        got = keeps.get(key)
+        if got is None:
+            if keep_top is None:
+                got = lookahead_keep(problem, held, top)
+            else:
+                got = bool(keep_top(held, gone, top))
+            keeps[key] = got
+        return got
+
+    return Choices(
+        problem,
+        redraw=None if choose_redraw is None else redraw,
+        returned=None if choose_return is None else returned,
+        keep_top=keep,
     )

@@ -82,6 +82,10 @@ MATMUL_CONDITIONS = 4
 
 ProgressCallback = Callable[[int, int], None]
 
+#: Largest pile whose card positions are mapped to their groups by a table (8 bytes a card)
+#: rather than by a binary search over the groups' ends.
+POSITION_TABLE_MAX = 1 << 22
+
 # Probabilities in the sampling tables are integers in units of 2**-53.
 _BITS = 53
 _ONE = 1 << _BITS
@@ -109,6 +113,7 @@ class FixedPileSampler:
         self.last = order[-1] if order else -1
         self.colours = np.asarray(sizes, dtype=np.int64)
         self.ends = np.cumsum(self.colours)  # a card position's group: the first end past it
+        self._group_at: IntArray | None = None  # or each position's group, made when dealt
         self.total = int(sum(sizes))
         self.steps: list[tuple[int, IntArray, int]] = []
         self.n_steps = len(table_steps(sizes, n))
@@ -181,23 +186,32 @@ class FixedPileSampler:
         rows = np.arange(trials)
         while len(rows):
             dealt = positions[rows]
+            # Which deals repeat a position: a plain sort tells, and only those are ranked.
+            ranked = np.sort(dealt, axis=1)
+            repeats = (ranked[:, 1:] == ranked[:, :-1]).any(axis=1)
+            if not repeats.any():
+                break
+            rows = rows[repeats]
+            dealt = dealt[repeats]
             order = np.argsort(dealt, axis=1, kind="stable")  # equal positions: first stays
             ranked = np.take_along_axis(dealt, order, axis=1)
             again_ranked = np.zeros(ranked.shape, dtype=bool)
             again_ranked[:, 1:] = ranked[:, 1:] == ranked[:, :-1]
-            repeats = again_ranked.any(axis=1)
-            if not repeats.any():
-                break
             again = np.zeros_like(again_ranked)
             np.put_along_axis(again, order, again_ranked, axis=1)
             dealt[again] = rng.integers(0, self.total, size=int(again.sum()), dtype=np.int64)
             positions[rows] = dealt
-            rows = rows[repeats]
         # Counted straight into the (groups, trials) layout: cell group * trials + trial.
-        cells = np.searchsorted(self.ends, positions, side="right")
+        if self.total <= POSITION_TABLE_MAX:
+            if self._group_at is None:
+                self._group_at = np.repeat(np.arange(self.n_groups, dtype=np.int64), self.colours)
+            cells = self._group_at[positions]
+        else:
+            cells = np.searchsorted(self.ends, positions, side="right")
         cells *= trials
         cells += np.arange(trials, dtype=np.int64)[:, None]
-        counts = np.bincount(cells.ravel(), minlength=self.n_groups * trials)
+        counts = np.zeros(self.n_groups * trials, dtype=np.int64)
+        np.add.at(counts, cells.ravel(), 1)
         return counts.reshape(self.n_groups, trials)
 
 

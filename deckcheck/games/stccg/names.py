@@ -16,8 +16,9 @@ the names worth trying, most specific first; the resolver compares ``fold(candid
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 from deckcheck.catalog.model import Card, Catalog
@@ -146,6 +147,12 @@ def name_candidates(raw: str) -> list[str]:
     >>> name_candidates("Vash (The Next Generation)")
     ['Vash (The Next Generation)', 'Vash']
     """
+    return list(_names_to_try(_primary_names(raw)))
+
+
+def _primary_names(raw: str) -> list[str]:
+    """The spelling tidied, the printings its set asks for and its plain name (the first
+    names of :func:`name_candidates`)."""
     text = _LEADING_MARKS.sub("", tidy(raw))
     primary: list[str] = [text]
     coded = _SET_CODE.match(text)
@@ -160,13 +167,18 @@ def name_candidates(raw: str) -> list[str]:
         primary.extend(_with_set(paren.group("base"), paren.group("label").strip()))
         core = paren.group("base").strip()
     primary.append(core)
+    return primary
 
-    result: list[str] = []
-    variants = [variant for name in primary for variant in _punctuation_variants(name)]
-    for candidate in primary + variants:
-        if candidate and candidate not in result:
-            result.append(candidate)
-    return result
+
+def _names_to_try(primary: list[str]) -> Iterator[str]:
+    """``primary``, then the same names punctuated differently, each once; made as far as
+    they are asked for (the first name read is most often the card's)."""
+    seen: set[str] = set()
+    variants = (variant for name in primary for variant in _punctuation_variants(name))
+    for candidate in itertools.chain(primary, variants):
+        if candidate and candidate not in seen:
+            seen.add(candidate)
+            yield candidate
 
 
 # --- resolving a spelling -------------------------------------------------------------------
@@ -206,9 +218,14 @@ def candidates(raw: str) -> list[Candidate]:
     """The names to try for one spelling, most specific first, each with the set a card found
     under the bare name must come from (``Worf *TNG`` asks for a TNG printing of Worf: Premiere
     Worf is not one)."""
+    return list(_candidates(raw))
+
+
+def _candidates(raw: str) -> Iterator[Candidate]:
+    """:func:`candidates`, made as far as they are asked for."""
     text = _LEADING_MARKS.sub("", tidy(raw))
     if not text:
-        return []
+        return
     labels: set[str] = set()
     coded = _SET_CODE.match(text)
     if coded and coded.group("core"):
@@ -223,16 +240,13 @@ def candidates(raw: str) -> list[Candidate]:
         label = paren.group("label").strip()
         labels |= {fold(label), *(fold(x) for x in SET_SUFFIXES.get(label.casefold(), ()))}
     wanted = frozenset(labels) or None
-    result: list[Candidate] = []
     seen: set[str] = set()
-    for name in name_candidates(raw):
-        forms = [name, *_name_forms(name)]
-        for form in forms:
+    for name in _names_to_try(_primary_names(raw)):
+        for form in (name, *_name_forms(name)):
             if form and form not in seen:
                 seen.add(form)
                 bare = wanted is not None and _is_bare(form, wanted)
-                result.append(Candidate(form, wanted if bare else None))
-    return result
+                yield Candidate(form, wanted if bare else None)
 
 
 def _is_bare(name: str, labels: frozenset[str]) -> bool:
@@ -277,11 +291,22 @@ def lookup_name(
     (``Seven of Nine *VP``) and read as the base card with a note otherwise (``Kira**``,
     Lackey's mark for a virtual alternate).
     """
-    tries = candidates(raw)
-    if not tries:
+    made = _candidates(raw)
+    opening = next(made, None)
+    if opening is None:
         return NameMatch(())
+    tries = [opening]
+
+    def every_try() -> Iterator[Candidate]:
+        """The candidates, made as far as the search goes (it most often stops at the
+        first); ``tries`` holds those made."""
+        yield from tries
+        for candidate in made:
+            tries.append(candidate)
+            yield candidate
+
     table = _table()
-    literal = tries[0].name
+    literal = opening.name
     rows = table.find(literal)
     absent = bool(rows) and not any(row.card_id for row in rows)
     coded = _SET_CODE.match(literal)
@@ -294,7 +319,7 @@ def lookup_name(
         )
     rejected: list[Card] = []
     for squashed in (False, True):
-        for attempt in tries:
+        for attempt in every_try():
             found, face = cards_of(
                 table.find_squashed(attempt.name) if squashed else table.find(attempt.name),
                 catalog,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -37,11 +38,16 @@ def seed_cards(deck: Deck, catalog: Catalog, params: Mapping[str, Any]) -> tuple
     return set_aside(deck, catalog, rules)
 
 
+def _seed_cards(deck: Deck, catalog: Catalog, variant: Variant) -> tuple[SetAside, ...]:
+    """:func:`seed_cards` under a variant (its rules made once)."""
+    return set_aside(deck, catalog, variant.tables("seed_cards", SetAsideModel))
+
+
 def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     """stccg.seed-half: at most half the deck's cards are seed cards.
 
     The message breaks them down by type."""
-    seeds = seed_cards(deck, catalog, variant.params)
+    seeds = _seed_cards(deck, catalog, variant)
     n = sum(s.count for s in seeds)
     limit = deck.size // 2
     if n > limit:
@@ -58,7 +64,7 @@ def seed_half(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violat
 
 def seed_half_amount(deck: Deck, catalog: Catalog, variant: Variant) -> Amount:
     """The seed cards against half the deck, for the standing while a deck is built."""
-    n = sum(s.count for s in seed_cards(deck, catalog, variant.params))
+    n = sum(s.count for s in _seed_cards(deck, catalog, variant))
     return Amount("seed card", n, None, deck.size // 2)
 
 
@@ -132,12 +138,18 @@ _FILE_SEEDS = "the file's seed zone"
 """Why a card is set aside that only the file seeds (its seed or mission zone)."""
 
 
+@functools.lru_cache(maxsize=16)
+def _zone_rules(zones: tuple[str, ...]) -> tuple[SetAsideModel, ...]:
+    """A rule setting aside what the file writes in each of ``zones``, as the file seeds."""
+    return tuple(checked(SetAsideModel, {"zone": z, "why": _FILE_SEEDS}) for z in zones)
+
+
 def _file_only_seeds(deck: Deck, catalog: Catalog, variant: Variant) -> list[SetAside]:
     """Copies the file writes in its seed or mission zone that the Premiere rules do not seed
     (they are set aside as the file says: never drawn)."""
-    rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
+    rules = variant.tables("seed_cards", SetAsideModel)
     zones = [variant.param("seed_zone"), variant.param("mission_zone")]
-    extra = [checked(SetAsideModel, {"zone": z, "why": _FILE_SEEDS}) for z in zones]
+    extra = _zone_rules(tuple(zones))
     return [a for a in set_aside(deck, catalog, [*rules, *extra]) if a.why == _FILE_SEEDS]
 
 
@@ -227,7 +239,7 @@ def seed_half_constraints(catalog: Catalog, variant: Variant) -> RuleConstraints
     (an Outpost) counts -1 as a draw card, plus 2 for each copy seeded (:func:`_one_per_terms`:
     one per affiliation, a card of several affiliations taking those still free).
     """
-    rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
+    rules = variant.tables("seed_cards", SetAsideModel)
     coefficient: dict[str, int] = {}
     picks: list[tuple[Card, str]] = []
     exact = True
@@ -424,7 +436,7 @@ def seed_limits_clean(catalog: Catalog, variant: Variant) -> RuleConstraints:
             if card.has_type(variant.param(kind)):
                 linear.append(Linear({card.id: 1, room.name: -1}, None, 0, when=ok.name))
     zones = [variant.param("seed_zone"), variant.param("mission_zone")]
-    rules = [checked(SetAsideModel, r) for r in variant.param("seed_cards")]
+    rules = variant.tables("seed_cards", SetAsideModel)
     unlimited = [bind_selector(r.select, catalog) for r in rules if r.select and not r.one_per]
     per = [(bind_selector(r.select, catalog), r.one_per) for r in rules if r.select and r.one_per]
     stray: list[str] = []
