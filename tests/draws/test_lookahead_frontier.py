@@ -76,7 +76,7 @@ def plain_engine(problem: DrawProblem, procedure: Procedure, query: Query) -> Se
     return engine
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", range(16))
 def test_small_named_piles_match_the_labelled_expectimax(seed: int) -> None:
     """Classes of different sizes alike by their tests, mixed tests, either-or now and then:
     the engine against the expectimax over labelled cards, with and without the return."""
@@ -96,9 +96,7 @@ def test_small_named_piles_match_the_labelled_expectimax(seed: int) -> None:
     assert exact_odds(Request(problem, returning, query)).fraction == oracle.returning(2)
 
 
-@pytest.mark.parametrize(
-    ("n_named", "seed"), [(8, 0), (8, 1), (8, 2), (8, 3), (12, 0), (12, 1), (12, 2), (12, 3)]
-)
+@pytest.mark.parametrize(("n_named", "seed"), [(8, 0), (8, 3), (12, 0), (12, 3)])
 def test_eight_and_twelve_named_classes_match_the_engine_without_its_shortcuts(
     n_named: int, seed: int
 ) -> None:
