@@ -50,6 +50,8 @@ def _swaps(size: int) -> tuple[tuple[int, int], ...]:
 
 
 #: ``choose_return(hand_counts)`` -> how many cards of each group to return, or None to keep.
+#: Like every chooser here, a function of its arguments alone: the simulators ask it once per
+#: situation.
 ReturnChooser = Callable[[tuple[int, ...]], "Sequence[int] | None"]
 
 

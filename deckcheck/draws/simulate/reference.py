@@ -1,8 +1,11 @@
 """Plain-Python reference simulation: one shuffled pile per trial, dealt card by card.
 
 This is the slow, obviously-correct model of each game's opening, mulligan and turns. The
-vectorised simulator and the exact engine are tested against it, so it favours plainness over
-speed: it deals with :class:`~deckcheck.draws.simulate.dealer.Dealer`, the very dealer of ``hand``.
+vectorised simulator and the exact engine are tested against it, so it stays plain: it deals
+with :class:`~deckcheck.draws.simulate.dealer.Dealer`, the very dealer of ``hand``, card by card.
+Its one economy is that a decision (a redraw, a return, keeping the top card) is asked once per
+situation: the choosers it is given must be functions of their arguments alone, as the
+vectorised simulator assumes too.
 """
 
 from __future__ import annotations
@@ -109,15 +112,18 @@ def _remembered(
     keeps: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
     nothing_gone = ()
 
+    ask_redraw = choose_redraw or (lambda hand, left: False)
+    ask_return = choose_return or (lambda hand: None)
+
     def redraw(hand: tuple[int, ...], left: int | None) -> bool:
         key = (hand, left)
         if key not in redraws:
-            redraws[key] = choose_redraw(hand, left)  # type: ignore[misc]
+            redraws[key] = ask_redraw(hand, left)
         return redraws[key]
 
     def returned(hand: tuple[int, ...]) -> Sequence[int] | None:
         if hand not in returns:
-            returns[hand] = choose_return(hand)  # type: ignore[misc]
+            returns[hand] = ask_return(hand)
         return returns[hand]
 
     def keep(held: Sequence[int], gone: Sequence[int], top: int) -> bool:
