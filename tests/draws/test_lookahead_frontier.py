@@ -13,6 +13,7 @@ queries).
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -23,9 +24,10 @@ from test_lookahead_optimal import Expectimax
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen
 from deckcheck.analysis.setup import draw_setup
 from deckcheck.decks.load import open_deck
+from deckcheck.draws.exact.compositions import compositions, count_up_to_exchange
 from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.exact.reduced import orbits, reduce_problem
-from deckcheck.draws.exact.sequential import SequentialEngine
+from deckcheck.draws.exact.sequential import DRAW_UNITS, SequentialEngine
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
 
 REPO = Path(__file__).resolve().parents[2]
@@ -273,3 +275,69 @@ def test_named_shortfalls_count_before_their_type() -> None:
     assert engine._decided(zero, 1) is None
     oracle = Expectimax(problem, procedure, Query(6))
     assert exact_odds(Request(problem, procedure, Query(6))).fraction == oracle.plain()
+
+
+def sorted_within(vec: tuple[int, ...], members: list[list[int]]) -> tuple[int, ...]:
+    """``vec`` with each group's entries sorted: one vector per exchange within groups."""
+    out = list(vec)
+    for group in members:
+        for c, x in zip(group, sorted(vec[c] for c in group), strict=True):
+            out[c] = x
+    return tuple(out)
+
+
+def within(most: int, bound: int, k: int) -> list[int]:
+    """Sub-vectors of ``k`` cards per size up to ``most``."""
+    return [1] * (min(k, most) + 1)
+
+
+def beside(most: int, bound: int, k: int) -> list[int]:
+    """Draws of up to ``most`` from the ``bound - k`` cards left."""
+    return [1] * (min(bound - k, most) + 1)
+
+
+def test_counting_up_to_exchange_matches_the_listed_vectors() -> None:
+    """Groups of alike classes: the vectors one per exchange, their sub-vectors of a size and
+    the draws left beside them, counted without listing them, as listing them counts."""
+    rng = random.Random(7)
+    for _ in range(40):
+        groups = [(rng.randint(0, 4), rng.randint(1, 3)) for _ in range(rng.randint(1, 4))]
+        sizes: list[int] = []
+        members: list[list[int]] = []
+        for bound, alike in groups:
+            members.append(list(range(len(sizes), len(sizes) + alike)))
+            sizes += [bound] * alike
+        total = rng.randint(0, 6)
+        part, count = rng.randint(0, total), rng.randint(0, 3)
+        listed = {sorted_within(v, members) for v in compositions(sizes, total)}
+        assert count_up_to_exchange(groups, total, lambda b, k: [1], 0) == [len(listed)]
+        subs = sum(1 for v in listed for _ in compositions(v, part))
+        got = count_up_to_exchange(groups, total, functools.partial(within, part), part)
+        assert got[part] == subs
+        rest = [tuple(s - x for s, x in zip(sizes, v, strict=True)) for v in listed]
+        draws = sum(1 for r in rest for _ in compositions(r, count))
+        got = count_up_to_exchange(groups, total, functools.partial(beside, count), count)
+        assert got[count] == draws
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_return_estimate_counts_what_the_table_walks(seed: int) -> None:
+    """The return mulligan's estimate with the look-ahead: every hand and kept part, the kept
+    parts weighed for each hand alike by exchange, the draws after each kept part alike."""
+    rng = random.Random(90 + seed)
+    problem = named_problem(rng, 6, 2, 5, False, (">=",))
+    procedure = Procedure(5, draws_per_turn=1, mulligan=ReturnRule(2), lookahead=True)
+    engine = SequentialEngine(problem, procedure, Query(7), (), 10**8)
+    sizes, hand, keep = engine.red.sizes, engine.hand, engine.hand - 2
+    hands = list(compositions(sizes, hand))
+    kept = list(compositions(sizes, keep))
+    twins = {engine._exchanged(h) for h in hands}
+    kept_twins = {engine._exchanged(k) for k in kept}
+    walked = len(hands) + len(kept) + sum(1 for t in twins for _ in compositions(t, keep))
+    draws = sum(
+        1
+        for k in kept_twins
+        for _ in compositions([s - x for s, x in zip(sizes, k, strict=True)], 2)
+    )
+    assert engine.return_work(2) == walked + DRAW_UNITS * draws
+    assert len(twins) < len(hands)  # the sharing is in the count

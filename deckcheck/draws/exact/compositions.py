@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 
 def count_compositions(bounds: Sequence[int], total: int) -> list[int]:
@@ -61,3 +61,59 @@ def ways(sizes: Sequence[int], comp: Sequence[int]) -> int:
         if k:  # C(s, 0) = 1: a hand holds few of its classes
             w *= math.comb(s, k)
     return w
+
+
+def count_up_to_exchange(
+    groups: Sequence[tuple[int, int]],
+    total: int,
+    weight: Callable[[int, int], Sequence[int]],
+    width: int,
+) -> list[int]:
+    """Vectors ``0 <= x <= bound`` summing to ``total``, one per exchange within each group
+    of alike classes, each weighed by a polynomial: the product over classes of
+    ``weight(bound, x_c)`` (coefficients of its powers up to ``width``).
+
+    ``groups``: (bound, how many classes alike) per group, a class on its own being a group
+    of one. Returns the summed polynomial's coefficients ``0..width``; with ``weight`` always
+    ``[1]``, item 0 is how many such vectors there are. Costs a few polynomial products per
+    group and value, never the vectors themselves.
+    """
+
+    def times(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
+        out = [[0] * (width + 1) for _ in range(total + 1)]
+        for ya, row_a in enumerate(a):
+            for yb in range(total + 1 - ya):
+                row_b = b[yb]
+                for xa, wa in enumerate(row_a):
+                    if wa:
+                        for xb in range(width + 1 - xa):
+                            if row_b[xb]:
+                                out[ya + yb][xa + xb] += wa * row_b[xb]
+        return out
+
+    def term(bound: int, k: int) -> list[list[int]]:
+        out = [[0] * (width + 1) for _ in range(total + 1)]
+        for x, w in enumerate(weight(bound, k)):
+            if x <= width:
+                out[k][x] = w
+        return out
+
+    one = [[0] * (width + 1) for _ in range(total + 1)]
+    one[0][0] = 1
+    poly = one
+    for bound, alike in groups:
+        # Sorted vectors of the group: for each value in turn, how many classes take it.
+        states = [one] + [[[0] * (width + 1) for _ in range(total + 1)] for _ in range(alike)]
+        for k in range(min(bound, total) + 1):
+            t = term(bound, k)
+            new = [[row[:] for row in s] for s in states]
+            for j in range(alike):
+                cur = states[j]
+                for r in range(1, alike - j + 1):
+                    cur = times(cur, t)
+                    for y in range(total + 1):
+                        for x in range(width + 1):
+                            new[j + r][y][x] += cur[y][x]
+            states = new
+        poly = times(poly, states[alike])
+    return poly[total]

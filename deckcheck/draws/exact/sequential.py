@@ -23,7 +23,12 @@ from fractions import Fraction
 
 from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
-from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
+from deckcheck.draws.exact.compositions import (
+    compositions,
+    count_compositions,
+    count_up_to_exchange,
+    ways,
+)
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
 from deckcheck.draws.exact.reduced import Orbit, Reduced, Tracked, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
@@ -39,6 +44,9 @@ _UNLIMITED = 1 << 62
 #: Units of the estimate (about 2 µs each) one call of the look-ahead recursion stands for:
 #: a call, with its share of the mulligan's tables, measured at 3-4 µs.
 CALL_UNITS = 2
+#: Units of the estimate one draw after a kept part of the return mulligan stands for (its
+#: ways counted and the new hand's value read), measured at about 6 µs.
+DRAW_UNITS = 3
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
@@ -285,10 +293,10 @@ class SequentialEngine:
             n_hands = count_compositions(sizes, h)[h]
             n_kept = count_compositions(sizes, h - count)[h - count]
             n_draws = count_compositions(sizes, count)[count]
-            extra += n_hands * min(math.comb(h, count), n_draws)
             if self.lookahead:
-                extra += n_kept * n_draws + n_hands  # one call per new hand, one per hand
+                extra += self.return_work(count)
             else:
+                extra += n_hands * min(math.comb(h, count), n_draws)
                 # one plain programme per kept part, over the cards drawn after it
                 drawn = count + self.seen - h
                 share = None if limit is None else max(1, limit // max(1, n_kept))
@@ -300,6 +308,24 @@ class SequentialEngine:
         work = extra if self.lookahead else extra + self._plain_work(self.seen, limit)
         self.estimated = work
         return work
+
+    def return_work(self, count: int) -> int:
+        """Units of work :meth:`return_table` takes with the look-ahead, its recursion's calls
+        aside (they are counted as they run): a step per opening hand and per kept part, one
+        per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
+        :data:`DRAW_UNITS` per card drawn after each kept part alike by exchange."""
+        sizes = self.red.sizes
+        h, keep = self.hand, self.hand - count
+        in_orbit = {c for orbit in self._orbits for c, _ in orbit}
+        groups = [(sizes[orbit[0][0]], len(orbit)) for orbit in self._orbits]
+        groups += [(s, 1) for c, s in enumerate(sizes) if c not in in_orbit]
+        subs = count_up_to_exchange(groups, h, lambda b, k: [1] * (min(k, keep) + 1), keep)
+        draws = count_up_to_exchange(
+            groups, keep, lambda b, k: [1] * (min(b - k, count) + 1), count
+        )
+        n_hands = count_compositions(sizes, h)[h]
+        n_kept = count_compositions(sizes, keep)[keep]
+        return n_hands + n_kept + subs[keep] + DRAW_UNITS * draws[count]
 
     def _plain_work(self, most: int, limit: int | None) -> int:
         """:meth:`PlainProgramme.work` of a plain draw of ``most`` cards (just over ``limit``
@@ -735,13 +761,16 @@ class SequentialEngine:
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
         n_draws = count_compositions(sizes, count)[count]
-        # Each hand weighs its sub-hands; each kept part, its draws (one sequential call each,
+        # Each hand weighs its sub-hands; each kept part, its draws (the new hands' values
         # counted again as they run): fail before starting when that alone is over budget.
-        estimate = n_hands * min(math.comb(h, count), n_draws)
-        estimate += n_kept * (n_draws if self.lookahead else len(sizes))
+        if self.lookahead:
+            upfront = estimate = self.return_work(count)
+        else:
+            upfront = n_hands * min(math.comb(h, count), n_draws)
+            estimate = upfront + n_kept * len(sizes)
         if self.work + estimate > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
-        self.spend(n_hands * min(math.comb(h, count), n_draws), Stage.OPTIMAL_MULLIGAN)
+        self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
         kept_value: dict[tuple[int, ...], int] = {}
         hand_values: dict[tuple[int, ...], int] = {}
