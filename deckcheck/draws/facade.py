@@ -147,6 +147,8 @@ def exact(
         # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
         units = engine.call_units
         engine.budget = work + (limit - work) // units if engine.lookahead else STATE_BUDGET
+        # The estimate is charged now: the recursion's calls get what it leaves, no more.
+        engine.work = engine.prepaid = work
         engine.table_budget = limit - work
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.exact.optimal_redraw import optimal_redraw_odds

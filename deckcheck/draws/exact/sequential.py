@@ -230,6 +230,9 @@ class SequentialEngine:
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
+        # Units of :attr:`work` already charged for what :meth:`spend` will be asked for (the
+        # estimate, charged before starting so that the recursion cannot spend its share).
+        self.prepaid = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._losing_cache: dict[Vec, tuple[int, ...]] = {}
         # The classes one more card of which can break a test: those an upper bound counts.
@@ -281,7 +284,9 @@ class SequentialEngine:
 
     def spend(self, work: int, stage: Stage) -> None:
         """Charge enumeration work up front, so hopeless tables fail before they start."""
-        self.work += work
+        paid = min(work, self.prepaid)
+        self.prepaid -= paid
+        self.work += work - paid
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, stage, self.work, self.budget))
 
@@ -777,7 +782,7 @@ class SequentialEngine:
         else:
             upfront = n_hands * min(math.comb(h, count), n_draws)
             estimate = upfront + n_kept * len(sizes)
-        if self.work + estimate > self.budget:
+        if self.work + max(0, estimate - self.prepaid) > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
