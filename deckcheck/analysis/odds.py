@@ -597,9 +597,13 @@ def compute_any_of(
             raise UsageError(why) from None
         # The choice made for the whole question is what is out of reach; the plain draw of
         # the same question still is exact, and a figure without the mulligan, said to be
-        # one, serves better than none.
+        # one, serves better than none (already found, where the refusal came after it).
         plain = replace(options, mulligan="none")
-        report = compute_any_of(setup, condition_texts, any_of, plain)
+        if exc.without_mulligan is not None:
+            plain_bound = bind(setup, condition_texts, plain, any_of=any_of)
+            report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
+        else:
+            report = compute_any_of(setup, condition_texts, any_of, plain)
         why = (
             "the mulligan is left out: choosing it for this either-or question is beyond "
             f"exact reach ({exc}); the figure is the plain draw's"

@@ -291,7 +291,8 @@ class Intractable(Exception):
     """The exact computation would exceed its work limit; simulate instead.
 
     ``reason`` says why, as data (a plain message becomes :attr:`Reach.OTHER`); ``str()``
-    words it.
+    words it. :attr:`without_mulligan`: the exact answer with no mulligan, where it was
+    found before the mulligan's table was refused (for a caller that would ask it next).
     """
 
     def __init__(self, reason: OutOfReach | str) -> None:
@@ -299,6 +300,7 @@ class Intractable(Exception):
             reason = OutOfReach(Reach.OTHER, text=reason)
         super().__init__(reason_text(reason))
         self.reason = reason
+        self.without_mulligan: Answer | None = None
 
 
 # ----------------------------------------------------------------------------------------------

@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import functools
 import random
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_exact_alike import NAMES
 from test_lookahead_optimal import Expectimax
 
+from deckcheck import api
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen
 from deckcheck.analysis.setup import draw_setup
 from deckcheck.decks.load import open_deck
+from deckcheck.draws.answer import Intractable
 from deckcheck.draws.exact.compositions import compositions, count_up_to_exchange
 from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.exact.reduced import orbits, reduce_problem
@@ -341,3 +345,45 @@ def test_the_return_estimate_counts_what_the_table_walks(seed: int) -> None:
     )
     assert engine.return_work(2) == walked + DRAW_UNITS * draws
     assert len(twins) < len(hands)  # the sharing is in the count
+
+
+class Forgotten(Intractable):
+    """A refusal that keeps no answer without the mulligan: the caller asks anew."""
+
+    @property  # type: ignore[override]
+    def without_mulligan(self) -> None:
+        return None
+
+    @without_mulligan.setter
+    def without_mulligan(self, value: object) -> None:
+        pass
+
+
+def test_a_refused_return_table_leaves_the_plain_pass_to_an_either_or_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the return table is refused after the plain pass, the either-or question's
+    figure without the mulligan is that pass's: one plain pass, the same report as asking
+    the question anew without the mulligan."""
+    question = [f"name:{NAMES[0]}>=1 | name:{NAMES[1]}>=1", f"name:{NAMES[2]}>=1"]
+    asked: list[bool] = []
+    real = SequentialEngine.without_mulligan
+    refusal: list[type[Intractable]] = [Intractable]
+
+    def counted(engine: SequentialEngine, *args: Any) -> Fraction:
+        asked.append(True)
+        return real(engine, *args)
+
+    def refused(engine: SequentialEngine, count: int) -> object:
+        raise refusal[0]("refused")
+
+    monkeypatch.setattr(SequentialEngine, "without_mulligan", counted)
+    monkeypatch.setattr(SequentialEngine, "return_table", refused)
+    report = api.odds(PC50, question, turn=3)
+    assert len(asked) == 1  # the plain pass, once
+    refusal[0] = Forgotten
+    anew = api.odds(PC50, question, turn=3)
+    assert len(asked) == 3  # asked again without the mulligan
+    assert report.exact and report.mulligan == "none"
+    assert any("the mulligan is left out" in a for a in report.assumptions)
+    assert report == anew

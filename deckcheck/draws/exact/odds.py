@@ -85,7 +85,12 @@ def exact_odds(
     elif isinstance(rule, ReturnRule) and problem.conditions:
         count = rule.count
         if 0 < count <= engine.hand:
-            _, p = engine.return_table(count)
+            try:
+                _, p = engine.return_table(count)
+            except Intractable as exc:
+                # What the query asks with no mulligan is known: said, not thrown away.
+                exc.without_mulligan = Answer.from_fractions(plain, plain, method, facts)
+                raise
             facts.append(Fact(FactKind.RETURN_OPTIMAL))
             method = Method.RETURN_LOOKAHEAD if looks else Method.RETURN
         else:
