@@ -235,6 +235,7 @@ class SequentialEngine:
         self.prepaid = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._losing_cache: dict[Vec, tuple[int, ...]] = {}
+        self._canonical_cache: dict[tuple[tuple[int, ...], Vec], tuple[tuple[int, ...], Vec]] = {}
         # The classes one more card of which can break a test: those an upper bound counts.
         upper = {p for p, t in self.red.cond.tests if t.op.most(t.threshold) is not None}
         self._bounded = tuple(
@@ -270,6 +271,7 @@ class SequentialEngine:
     def orbits(self, value: tuple[Orbit, ...]) -> None:
         # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
+        self._canonical_cache.clear()
         self.share = bool(value) and self.optimal
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
@@ -327,7 +329,8 @@ class SequentialEngine:
         """Units of work :meth:`return_table` takes with the look-ahead, its recursion's calls
         aside (they are counted as they run): a step per opening hand and per kept part, one
         per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
-        :data:`DRAW_UNITS` per card drawn after each kept part alike by exchange."""
+        :data:`DRAW_UNITS` per draw of the cards that come back after each kept part alike by
+        exchange."""
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
@@ -450,11 +453,15 @@ class SequentialEngine:
         Only a change of the inert or the losing set (a count reaching its cap or its most)
         or a card of a class with others alike needs this.
         """
-        if self.share:
-            left = self._pooled(left, vec)
-        if self.families:
-            left, vec = self._sorted(left, vec)
-        return self._cleared(left, vec)
+        key = (left, vec)
+        got = self._canonical_cache.get(key)
+        if got is None:
+            if self.share:
+                left = self._pooled(left, vec)
+            if self.families:
+                left, vec = self._sorted(left, vec)
+            got = self._canonical_cache[key] = self._cleared(left, vec)
+        return got
 
     def _losing(self, vec: Vec) -> tuple[int, ...]:
         """The classes one more card of which would break the query for good (every
