@@ -236,6 +236,7 @@ class SequentialEngine:
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._losing_cache: dict[Vec, tuple[int, ...]] = {}
         self._canonical_cache: dict[tuple[tuple[int, ...], Vec], tuple[tuple[int, ...], Vec]] = {}
+        self._kept_forms: dict[tuple[tuple[int, ...], Vec, int], tuple[tuple[int, ...], Vec]] = {}
         # The classes one more card of which can break a test: those an upper bound counts.
         upper = {p for p, t in self.red.cond.tests if t.op.most(t.threshold) is not None}
         self._bounded = tuple(
@@ -272,6 +273,7 @@ class SequentialEngine:
         # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
         self._canonical_cache.clear()
+        self._kept_forms.clear()
         self.share = bool(value) and self.optimal
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
@@ -587,6 +589,7 @@ class SequentialEngine:
             in_orbit = self._in_orbit
             child = self._child
             steps = self._steps
+            kept_forms = self._kept_forms
             live = (self._split_cache.get(vec) or self._split(vec))[0]
             last_draw = held + 1 == self.seen
             full = math.perm(self.n - gone - 1, self.reads - gone - 1) if last_draw else 0
@@ -628,10 +631,17 @@ class SequentialEngine:
                         if step[1]:
                             kept, kept_vec = self._canonical(after, grown)
                         elif grown != vec:
-                            if alike is not None:
-                                kept, kept_vec = self._resorted(after, grown, alike)
-                            if step[2]:
-                                kept, kept_vec = self._cleared(kept, kept_vec)
+                            # The same child is reached from many states: its form is kept.
+                            ckey = (after, vec, c)
+                            known = kept_forms.get(ckey)
+                            if known is None:
+                                if alike is not None:
+                                    kept, kept_vec = self._resorted(after, grown, alike)
+                                if step[2]:
+                                    kept, kept_vec = self._cleared(kept, kept_vec)
+                                kept_forms[ckey] = (kept, kept_vec)
+                            else:
+                                kept, kept_vec = known
                         sub = child((kept, kept_vec, held + 1, False, gone + 1))
                     if look and self.optimal:
                         # One fewer left in the last of its run keeps the order.
