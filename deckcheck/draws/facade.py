@@ -130,7 +130,7 @@ def exact(
     hears the estimate of a computation about to start (and the look-ahead's calls after it).
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
-    from deckcheck.draws.exact.sequential import SequentialEngine
+    from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
 
     request = Request(problem, procedure, query, policy.lookahead)
     engine = None
@@ -145,8 +145,7 @@ def exact(
         if spend is not None:
             spend(work)
         # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
-        units = engine.call_units
-        engine.budget = work + (limit - work) // units if engine.lookahead else STATE_BUDGET
+        engine.budget = work + (limit - work) // CALL_UNITS if engine.lookahead else STATE_BUDGET
         # The estimate is charged now: the recursion's calls get what it leaves, no more.
         engine.work = engine.prepaid = work
         engine.table_budget = limit - work
@@ -156,7 +155,7 @@ def exact(
         return optimal_redraw_odds(request, progress=progress, most_seen=most_seen)
     answer = exact_odds(request, progress=progress, engine=engine, most_seen=most_seen)
     if spend is not None and engine is not None and engine.lookahead:
-        spend((engine.work - work) * engine.call_units)
+        spend((engine.work - work) * CALL_UNITS)
     return answer
 
 

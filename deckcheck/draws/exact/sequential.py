@@ -42,11 +42,9 @@ STATE_BUDGET = 1_000_000
 
 _UNLIMITED = 1 << 62
 #: Units of the estimate (about 2 µs each) one call of the look-ahead recursion stands for:
-#: a call, with its share of the mulligan's tables, measured at 2-4 µs.
+#: a call, with its share of the mulligan's tables, measured at 2.4-3.3 µs (12 named cards,
+#: mixed and either-or queries, idle machine; up to about 4.5 µs with the cores shared).
 CALL_UNITS = 2
-#: The same where classes alike share states (:attr:`SequentialEngine.families`): each new
-#: state is sorted and pooled, and a call, memo hits included, was measured at 5-6.5 µs.
-SHARED_CALL_UNITS = 3
 #: Units of the estimate one draw after a kept part of the return mulligan stands for (its
 #: ways counted and the new hand's value read), measured at about 6 µs.
 DRAW_UNITS = 3
@@ -278,12 +276,6 @@ class SequentialEngine:
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
-    @property
-    def call_units(self) -> int:
-        """Units of the estimate one call of the recursion stands for (:data:`CALL_UNITS`,
-        :data:`SHARED_CALL_UNITS` where classes alike share states)."""
-        return SHARED_CALL_UNITS if self.families else CALL_UNITS
-
     # -- estimates --------------------------------------------------------------------------
 
     def spend(self, work: int, stage: Stage) -> None:
@@ -301,7 +293,7 @@ class SequentialEngine:
         charges it, and a redraw rule's hands; without a look-ahead, the plain programme's
         transitions (:meth:`PlainProgramme.work`, stopping just past ``limit``). The
         look-ahead's recursion is not in it: it is counted as it runs, each call one unit
-        against :attr:`budget` (:attr:`call_units` of the estimate's units, see
+        against :attr:`budget` (:data:`CALL_UNITS` of the estimate's units, see
         :func:`~deckcheck.draws.facade.exact`). Measured at 2-5 µs a unit.
         """
         sizes = self.red.sizes
