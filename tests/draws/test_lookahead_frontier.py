@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -336,14 +337,30 @@ def test_the_return_estimate_counts_what_the_table_walks(seed: int) -> None:
     hands = list(compositions(sizes, hand))
     kept = list(compositions(sizes, keep))
     twins = {engine._exchanged(h) for h in hands}
-    kept_twins = {engine._exchanged(k) for k in kept}
+    alike = {c for orbit in engine.orbits for c, _ in orbit}
     walked = len(hands) + len(kept) + sum(1 for t in twins for _ in compositions(t, keep))
-    draws = sum(
-        1
-        for k in kept_twins
-        for _ in compositions([s - x for s, x in zip(sizes, k, strict=True)], 2)
+    # A draw after a kept part, once per exchange of classes alike in both at once.
+    pairs = {
+        tuple(tuple(sorted((k[c], d[c]) for c, _ in orbit)) for orbit in engine.orbits)
+        + tuple((k[c], d[c]) for c in range(len(sizes)) if c not in alike)
+        for k in kept
+        for d in compositions([s - x for s, x in zip(sizes, k, strict=True)], 2)
+    }
+    assert engine.return_work(2) == walked + DRAW_UNITS * len(pairs)
+    # The table walks as many draws, and its answer is the engine's without the sharing.
+    walks: list[int] = []
+    draws_alike = engine._draws_alike
+
+    def counted(*args: Any) -> Iterator[tuple[tuple[int, ...], int]]:
+        for got in draws_alike(*args):
+            walks.append(got[1])
+            yield got
+
+    engine._draws_alike = counted  # type: ignore[method-assign]
+    assert (
+        engine.return_table(2)[1] == plain_engine(problem, procedure, Query(7)).return_table(2)[1]
     )
-    assert engine.return_work(2) == walked + DRAW_UNITS * draws
+    assert len(walks) == len(pairs) and max(walks) > 1
     assert len(twins) < len(hands)  # the sharing is in the count
 
 

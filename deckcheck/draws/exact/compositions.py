@@ -68,6 +68,7 @@ def count_up_to_exchange(
     total: int,
     weight: Callable[[int, int], Sequence[int]],
     width: int,
+    pairs: bool = False,
 ) -> list[int]:
     """Vectors ``0 <= x <= bound`` summing to ``total``, one per exchange within each group
     of alike classes, each weighed by a polynomial: the product over classes of
@@ -76,7 +77,9 @@ def count_up_to_exchange(
     ``groups``: (bound, how many classes alike) per group, a class on its own being a group
     of one. Returns the summed polynomial's coefficients ``0..width``; with ``weight`` always
     ``[1]``, item 0 is how many such vectors there are. Costs a few polynomial products per
-    group and value, never the vectors themselves.
+    group and value, never the vectors themselves. ``pairs``: count instead pairs of vectors
+    ``x`` (summing to ``total``) and ``d <= bound - x`` (the power of the polynomial), one
+    per exchange within each group of both at once (``weight`` unused).
     """
 
     def times(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
@@ -98,14 +101,25 @@ def count_up_to_exchange(
                 out[k][x] = w
         return out
 
-    one = [[0] * (width + 1) for _ in range(total + 1)]
-    one[0][0] = 1
+    def single(k: int, d: int) -> list[list[int]]:
+        out = [[0] * (width + 1) for _ in range(total + 1)]
+        out[k][d] = 1
+        return out
+
+    one = single(0, 0)
     poly = one
     for bound, alike in groups:
         # Sorted vectors of the group: for each value in turn, how many classes take it.
         states = [one] + [[[0] * (width + 1) for _ in range(total + 1)] for _ in range(alike)]
-        for k in range(min(bound, total) + 1):
-            t = term(bound, k)
+        if pairs:
+            values = [
+                single(k, d)
+                for k in range(min(bound, total) + 1)
+                for d in range(min(bound - k, width) + 1)
+            ]
+        else:
+            values = [term(bound, k) for k in range(min(bound, total) + 1)]
+        for t in values:
             new = [[row[:] for row in s] for s in states]
             for j in range(alike):
                 cur = states[j]

@@ -177,6 +177,30 @@ def _broken(cond: Tracked, vec: Vec) -> bool:
     )
 
 
+def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], int]]:
+    """Ways to draw up to ``most`` cards over ``alike`` classes of ``bound`` cards each, one
+    per exchange of the classes: the counts (largest first, zeros left off) and how many
+    draws of the classes each stands for."""
+    out: list[tuple[tuple[int, ...], int]] = []
+
+    def parts(total: int, most_part: int, slots: int) -> Iterator[tuple[int, ...]]:
+        if total == 0:
+            yield ()
+            return
+        for first in range(min(total, most_part), 0, -1):
+            if slots:
+                for rest in parts(total - first, first, slots - 1):
+                    yield (first, *rest)
+
+    for total in range(most + 1):
+        for split in parts(total, bound, alike):
+            arrangements = math.factorial(alike) // math.factorial(alike - len(split))
+            for k in set(split):
+                arrangements //= math.factorial(split.count(k))
+            out.append((split, arrangements))
+    return out
+
+
 class SequentialEngine:
     """One exact computation: the reduced problem, the turn structure and the shared memo."""
 
@@ -323,17 +347,15 @@ class SequentialEngine:
         """Units of work :meth:`return_table` takes with the look-ahead, its recursion's calls
         aside (they are counted as they run): a step per opening hand and per kept part, one
         per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
-        :data:`DRAW_UNITS` per draw of the cards that come back after each kept part alike by
-        exchange."""
+        :data:`DRAW_UNITS` per draw of the cards that come back, one per exchange of classes alike
+        in the kept part and the draw at once (:meth:`_draws_alike`)."""
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
         groups = [(sizes[orbit[0][0]], len(orbit)) for orbit in self._orbits]
         groups += [(s, 1) for c, s in enumerate(sizes) if c not in in_orbit]
         subs = count_up_to_exchange(groups, h, lambda b, k: [1] * (min(k, keep) + 1), keep)
-        draws = count_up_to_exchange(
-            groups, keep, lambda b, k: [1] * (min(b - k, count) + 1), count
-        )
+        draws = count_up_to_exchange(groups, keep, lambda b, k: [1], count, pairs=True)
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
         return n_hands + n_kept + subs[keep] + DRAW_UNITS * draws[count]
@@ -695,6 +717,43 @@ class SequentialEngine:
             known[hand] = got
         return got
 
+    def _draws_alike(
+        self, kept: tuple[int, ...], pile: tuple[int, ...], count: int
+    ) -> Iterator[tuple[tuple[int, ...], int]]:
+        """Each draw of ``count`` cards from ``pile`` (left after ``kept``) once per exchange
+        of classes alike that hold as many kept cards, with how many draws it stands for: the
+        exchange maps the kept part to itself, the draw to one as likely, and the new hand to
+        one of the same value."""
+        units: list[tuple[int, ...]] = []
+        in_orbit: set[int] = set()
+        for orbit in self._orbits:
+            by_kept: dict[int, list[int]] = {}
+            for c, _ in orbit:
+                by_kept.setdefault(kept[c], []).append(c)
+                in_orbit.add(c)
+            units += [tuple(cs) for cs in by_kept.values()]
+        units += [(c,) for c in range(len(pile)) if c not in in_orbit and pile[c]]
+        options = [_spreads(len(cs), pile[cs[0]], count) for cs in units]
+        drawn = [0] * len(pile)
+
+        def place(i: int, left: int, alike: int) -> Iterator[tuple[tuple[int, ...], int]]:
+            if left == 0:
+                yield tuple(drawn), alike
+                return
+            if i == len(units):
+                return
+            cs = units[i]
+            for parts, ways_alike in options[i]:
+                if sum(parts) > left:
+                    continue
+                for c, d in zip(cs, parts, strict=False):
+                    drawn[c] = d
+                yield from place(i + 1, left - sum(parts), alike * ways_alike)
+                for c in cs:
+                    drawn[c] = 0
+
+        yield from place(0, count, 1)
+
     def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
         """``comp`` (cards per class) with each orbit's counts sorted: the same chances, as
         its classes hold as many cards each (:attr:`orbits`)."""
@@ -819,9 +878,9 @@ class SequentialEngine:
             if total < 0:
                 total = 0
                 pile = tuple(s - k for s, k in zip(sizes, twin, strict=True))
-                for drawn in compositions(pile, count):
+                for drawn, alike in self._draws_alike(twin, pile, count):
                     new_hand = tuple(k + d for k, d in zip(twin, drawn, strict=True))
-                    total += ways(pile, drawn) * self._hand_value(new_hand, hand_values)
+                    total += alike * ways(pile, drawn) * self._hand_value(new_hand, hand_values)
                 kept_value[twin] = total
             kept_value[kept] = total
         self.kept_values = kept_value
