@@ -219,7 +219,8 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
     held_any = (tops > 0).any(axis=1).tolist()
     regular_list = regular.tolist()
     classes: dict[object, list[int]] = {}
-    bounds: dict[object, list[tuple[str | None, float]]] = {}
+    # a class's (zone, the zone's column in ``cells`` where its cards are regular, bound)
+    bounds: dict[object, list[tuple[str | None, int | None, float]]] = {}
     for r, card_id in enumerate(cards):
         key: object
         if regular_list[r]:
@@ -227,22 +228,27 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
                 continue  # no answer holds it
             key = raw[r * size : (r + 1) * size]
             if key not in bounds:
-                bounds[key] = list(zip(zones, tops[r].tolist(), strict=True))
+                tops_r = tops[r].tolist()
+                bounds[key] = [(zone, j, tops_r[j]) for j, zone in enumerate(zones)]
         else:
             by_zone = _by_zone(card_id, model.zoned[card_id], zones)
             key = tuple((zone, int(of[v]), float(upper[v])) for zone, v in by_zone)
             if all(u <= 0 for _, _, u in key):
                 continue  # no answer holds it
             if key not in bounds:
-                bounds[key] = [(zone, float(upper[v])) for zone, v in by_zone]
+                bounds[key] = [(zone, None, float(upper[v])) for zone, v in by_zone]
         classes.setdefault(key, []).append(r)
     weights: dict[int, float] = {}
     for key, members in classes.items():
         k = p.var(0, len(members))
-        for zone, bound in bounds[key]:
+        for zone, column, bound in bounds[key]:
             if bound <= 0:
                 continue
-            row: dict[int, float] = {model.zoned[cards[r]][(cards[r], zone)]: 1.0 for r in members}
+            row: dict[int, float]
+            if column is not None:
+                row = dict.fromkeys(cells[members, column].tolist(), 1.0)
+            else:
+                row = {model.zoned[cards[r]][(cards[r], zone)]: 1.0 for r in members}
             row[k] = -bound
             p.row(row, -math.inf, 0)
         weights[k] = 1.0
