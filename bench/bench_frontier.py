@@ -6,11 +6,13 @@ added one at a time (the pile's cards by name, in pile order: `name:X>=1`, or wi
 whole command would take more than a second of CPU. Each query runs in this process (its CPU
 time, the deck read and the catalog loaded beforehand) and the command's own start-up (the
 same command with one condition, CPU time, warm cache) is added to it; `--whole` also times
-the last exact query of each row as a whole command. It prints a Markdown table: per game and
-turn, "up to N conditions exact within 1 s", the CPU seconds of that query, and what stopped
-the next one (the bound the answer names, or the time).
+the last exact query of each row as a whole command. `--pick copies` takes the names with the
+most copies first (ties in pile order), `--pick fewest` those with the fewest. It prints a
+Markdown table: per game and turn, "up to N conditions exact within 1 s", the CPU seconds of
+that query, and what stopped the next one (the bound the answer names, or the time).
 
     python bench/bench_frontier.py [--mixed] [--whole] [--most 12] [--turns 1-6] [--game pc]
+        [--pick pile|copies|fewest]
 """
 
 from __future__ import annotations
@@ -42,16 +44,27 @@ DECKS = [
 ]
 OPS = (">=1", "<=1", "=1")
 SECOND = 1.0
+#: Which names the sweep asks about first: "pile" (pile order), "copies" (most copies first),
+#: "fewest" (fewest copies first); set by ``--pick``.
+PICK = ["pile"]
 
 
 def names(deck: str) -> list[str]:
-    """The pile's card names, in pile order (what the conditions ask about)."""
+    """The pile's card names in the order the sweep asks about them (:data:`PICK`)."""
     from deckcheck.analysis.categories import categorized
     from deckcheck.decks.load import open_deck
     from deckcheck.games.context import make_context
 
     setup, _ = categorized(open_deck(deck, make_context((), None, None)), [])
-    return list(dict.fromkeys(card.name for card, _ in setup.pile))
+    copies: dict[str, int] = {}
+    for card, n in setup.pile:
+        copies[card.name] = copies.get(card.name, 0) + n
+    order = list(copies)
+    if PICK[0] == "copies":
+        order.sort(key=lambda name: -copies[name])
+    elif PICK[0] == "fewest":
+        order.sort(key=lambda name: copies[name])
+    return order
 
 
 def conditions(deck: str, n: int, mixed: bool) -> list[str]:
@@ -129,10 +142,15 @@ def main() -> None:
     parser.add_argument("--most", type=int, default=12, help="most conditions asked (12)")
     parser.add_argument("--turns", default="1-6", help="turns, e.g. 1-6 or 5")
     parser.add_argument("--game", default="", help="only the decks whose label contains this")
+    parser.add_argument(
+        "--pick", choices=("pile", "copies", "fewest"), default="pile", help="names asked first"
+    )
     args = parser.parse_args()
+    PICK[0] = args.pick
     print(machine())
     family = "mixed >=1, <=1, =1" if args.mixed else "name:X>=1"
-    print(f"conditions: the pile's names in order, {family}; one core, CPU time\n")
+    order = {"pile": "in pile order", "copies": "most copies first", "fewest": "fewest first"}
+    print(f"conditions: the pile's names {order[args.pick]}, {family}; one core, CPU time\n")
     print("| deck | turn | exact within 1 s | CPU s (command) | next |")
     print("|---|---|---|---|---|")
     with installed_run():

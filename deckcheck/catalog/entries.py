@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast, overload
 
@@ -89,6 +90,7 @@ class CachedCards(Cards):
         self._texts = texts
         self._made: list[Card | None] = [None] * len(texts)
         self._unmade = len(texts)
+        self._lock = threading.Lock()
         self._index = index
         self._values_line = values
         self._values: dict[str, dict[str, int]] | None = None
@@ -110,8 +112,14 @@ class CachedCards(Cards):
         if card is None:
             position %= len(self._made)
             raw = json.loads(self._texts[position])
-            card = self._made[position] = card_from_mapping(raw, position, self._fields)
-            self._unmade -= 1
+            made = card_from_mapping(raw, position, self._fields)
+            # The builder's background jobs read the catalog while the screen does: the first
+            # thread to make a card keeps it, and only that one counts it as made.
+            with self._lock:
+                card = self._made[position]
+                if card is None:
+                    card = self._made[position] = made
+                    self._unmade -= 1
         return card
 
     def __iter__(self) -> Iterator[Card]:

@@ -86,4 +86,5 @@ def _hashable(value: Any) -> Hashable:
         return ("table", tuple((k, _hashable(v)) for k, v in sorted(value.items())))
     if isinstance(value, list | tuple):
         return (type(value).__name__, tuple(_hashable(v) for v in value))
-    return cast(Hashable, value)
+    # Typed: a TOML true and 1 are equal in Python but say different things.
+    return (type(value).__name__, cast(Hashable, value))

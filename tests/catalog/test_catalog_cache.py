@@ -249,6 +249,37 @@ def test_warm_start_makes_only_the_cards_and_rows_it_needs(folder: Path) -> None
     assert len(table) > 5000 and 0 < rows() <= 2 * len(deck_lines)
 
 
+def test_two_threads_making_one_card_count_it_once(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The builder's odds job reads the catalog while the screen does: two threads making the
+    same card at once leave one card, counted once, so a later walk holds no hole."""
+    import threading
+
+    run("validate", STCCG_DECK)
+    _forget()
+    cards = get_game("stccg-1e").bundled_catalog().cards
+    assert isinstance(cards, entries.CachedCards)
+    both_inside = threading.Barrier(2, timeout=30)
+    make = entries.card_from_mapping
+
+    def slow_make(*args: Any) -> Any:
+        both_inside.wait()  # each thread has seen the card missing before either keeps one
+        return make(*args)
+
+    monkeypatch.setattr(entries, "card_from_mapping", slow_make)
+    got: list[Any] = []
+    threads = [threading.Thread(target=lambda: got.append(cards[0])) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    monkeypatch.setattr(entries, "card_from_mapping", make)
+    assert len(got) == 2 and got[0] is got[1]
+    assert cards._unmade == len(cards) - 1
+    assert None not in list(cards)
+
+
 def test_a_selector_makes_one_card_and_an_absent_value_is_still_refused(folder: Path) -> None:
     run("cards", "stccg-1e", "Worf")
     _forget()

@@ -115,7 +115,12 @@ def _reads_only_what_is_at_hand(command: str) -> bool:
     words = _tokens(command)
     if words is None:
         return False
-    named = [w for w in words[1:] if not w.startswith("-") and ("/" in w or os.path.lexists(w))]
+    # A glob names the files it matches, wherever they are: treated as a path.
+    named = [
+        w
+        for w in words[1:]
+        if not w.startswith("-") and ("/" in w or os.path.lexists(w) or set(w) & set("*?["))
+    ]
     return all(w.split("/")[0] in AT_HAND for w in named)
 
 

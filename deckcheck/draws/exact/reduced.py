@@ -213,7 +213,7 @@ def reduce_problem(problem: DrawProblem, triggers: Sequence[CountTest] = ()) -> 
 Orbit = tuple[tuple[int, int], ...]
 
 
-def orbits(red: Reduced) -> tuple[Orbit, ...]:
+def orbits(red: Reduced, by_size: bool = True) -> tuple[Orbit, ...]:
     """Groups of classes that differ only by name (at least two each).
 
     A class belongs to one when exactly one tracked selector counts it alone (its *private*
@@ -221,6 +221,10 @@ def orbits(red: Reduced) -> tuple[Orbit, ...]:
     count for the same other positions and triggers, and their private positions carry the
     same tests. Exchanging them (and their private counts) changes no chance of any event the
     conditions or triggers can tell, so an engine may keep one state per arrangement.
+
+    ``by_size=False`` also groups classes that differ in how many cards they hold: for an
+    engine whose states say how many cards of each class are *left* in the pile (not how
+    many are gone), a class of five with one gone is a class of four.
     """
     cond = red.cond
     owners: dict[int, list[int]] = {}
@@ -235,7 +239,8 @@ def orbits(red: Reduced) -> tuple[Orbit, ...]:
         p = private[0]
         tests = tuple(sorted((str(t.op), t.threshold) for q, t in cond.tests if q == p))
         shared = tuple(q for q in positions if q != p)
-        key = (red.sizes[c], shared, red.trig.class_positions[c], cond.caps[p], tests)
+        size = red.sizes[c] if by_size else None
+        key = (size, shared, red.trig.class_positions[c], cond.caps[p], tests)
         by_key.setdefault(key, []).append((c, p))
     groups = list(by_key.values())
     if cond.alternatives:

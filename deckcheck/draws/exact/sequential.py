@@ -1,10 +1,13 @@
 """The sequential engine: exact odds that need card-by-card order (look-ahead, return mulligan).
 
-A memoised recursion over (cards gone from the pile, capped counts held, cards held,
-look-ahead spent) draws one card at a time. It is what the look-ahead (a keep-or-put-under
-decision on each turn's top card) needs, because there a decision depends on what was
-already seen. Classes whose cards can no longer change any count are pooled into one, which
-keeps long queries small.
+A memoised recursion over (cards of each class left in the pile, capped counts held, cards
+held, look-ahead spent, cards gone) draws one card at a time. It is what the look-ahead (a
+keep-or-put-under decision on each turn's top card) needs, because there a decision depends
+on what was already seen. What keeps long queries small, each step exact: classes whose
+cards can no longer change any count are one pool, and so are the cards that lose when kept;
+classes alike but for their size share states (a card put under is gone for good, so a class
+of five with one put under is a class of four); a state is settled as soon as what the pile
+still holds decides it.
 
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
@@ -15,14 +18,14 @@ takes the best of keeping and its kept parts. Work is counted against a budget; 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 
 from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
 from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
-from deckcheck.draws.exact.reduced import Orbit, Reduced, Vec, orbits, reduce_problem
+from deckcheck.draws.exact.reduced import Orbit, Reduced, Tracked, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
 
@@ -39,6 +42,45 @@ CALL_UNITS = 2
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
+
+
+class ReturnChoice(Mapping[tuple[int, ...], Kept]):
+    """The optimal return per opening hand (cards per class): the kept part, or None to keep
+    all. Found on first asking from the tabulated values, as a loop over every hand finds it
+    (ties keep, then the first kept part in order); hands alike by exchange share the value,
+    not the choice, which names their own cards."""
+
+    def __init__(
+        self, sizes: tuple[int, ...], hand: int, pick: Callable[[tuple[int, ...]], Kept]
+    ) -> None:
+        self._sizes = sizes
+        self._hand = hand
+        self._pick = pick
+        self._known: dict[tuple[int, ...], Kept] = {}
+
+    def __getitem__(self, hand: tuple[int, ...]) -> Kept:
+        try:
+            return self._known[hand]
+        except KeyError:
+            pass
+        if (
+            len(hand) != len(self._sizes)
+            or sum(hand) != self._hand
+            or any(not 0 <= k <= s for k, s in zip(hand, self._sizes, strict=True))
+        ):
+            raise KeyError(hand)
+        got = self._known[hand] = self._pick(hand)
+        return got
+
+    def remember(self, hand: tuple[int, ...], kept: Kept) -> None:
+        """Record the choice already found for ``hand``."""
+        self._known[hand] = kept
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return compositions(self._sizes, self._hand)
+
+    def __len__(self) -> int:
+        return count_compositions(self._sizes, self._hand)[self._hand]
 
 
 class LookaheadOracle:
@@ -75,6 +117,55 @@ class LookaheadOracle:
             got = lookahead_keep(self._aux, held, self._n_sel + cls)
             self._cache[key] = got
         return got
+
+
+#: Per alternative of a query: each test as (position, least passing count, most or None),
+#: and sets of positions no class counts for two of, with the least count each needs.
+Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, int], ...], ...]]
+
+
+def _bounds(cond: Tracked) -> tuple[Bounds, ...]:
+    """The tests of each alternative of ``cond`` (every test, when it has none) as bounds on
+    counts, and sets of their positions whose shortfalls add up (no card counts for two): one
+    taken in position order, one taking first the positions fewest classes count for (a
+    named card before its type)."""
+    alts = cond.alternatives or (tuple(range(len(cond.tests))),)
+    out = []
+    for alt in alts:
+        bounds = tuple(
+            (p, t.op.least(t.threshold), t.op.most(t.threshold))
+            for p, t in (cond.tests[i] for i in alt)
+        )
+        least: dict[int, int] = {}
+        for p, low, _ in bounds:
+            if low > 0:
+                least[p] = max(least.get(p, 0), low)
+        owners = {p: sum(p in ps for ps in cond.class_positions) for p in least}
+        sets: list[tuple[tuple[int, int], ...]] = []
+        for order in (sorted(least), sorted(least, key=lambda p: (owners[p], p))):
+            chosen: list[tuple[int, int]] = []
+            for p in order:
+                if all(
+                    not (p in positions and q in positions)
+                    for q, _ in chosen
+                    for positions in cond.class_positions
+                ):
+                    chosen.append((p, least[p]))
+            if tuple(sorted(chosen)) not in sets:
+                sets.append(tuple(sorted(chosen)))
+        out.append((bounds, tuple(sets)))
+    return tuple(out)
+
+
+def _broken(cond: Tracked, vec: Vec) -> bool:
+    """Whether every alternative of ``cond`` (every test, when it has none) has a test past
+    its most: counts only grow, so the query can no longer hold."""
+    tests = cond.tests
+    alts = cond.alternatives or (tuple(range(len(tests))),)
+    return all(
+        any(tests[i][1].op.broken(vec[tests[i][0]], tests[i][1].threshold) for i in alt)
+        for alt in alts
+    )
 
 
 class SequentialEngine:
@@ -119,12 +210,23 @@ class SequentialEngine:
             LookaheadOracle(problem, self.red) if self.lookahead and not self.optimal else None
         )
         # Classes that differ only by name, when the look-ahead is played optimally (the rule
-        # of thumb is left its own order): states that differ by exchanging them share a value.
-        self.orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
-        self._in_orbit = {c: (orbit, i) for orbit in self.orbits for i, (c, _) in enumerate(orbit)}
+        # of thumb is left its own order): states that differ by exchanging them share a value,
+        # and so do states that differ in how the losing cards split (see :meth:`_pooled`).
+        self._orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
+        self.families = orbits(self.red, by_size=False) if self.optimal else ()
+        self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
+        self.share = self.optimal
         self.memo: dict[tuple[object, ...], int] = {}
+        self._alternatives = _bounds(self.red.cond)
         self.work = 0
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._losing_cache: dict[Vec, tuple[int, ...]] = {}
+        # The classes one more card of which can break a test: those an upper bound counts.
+        upper = {p for p, t in self.red.cond.tests if t.op.most(t.threshold) is not None}
+        self._bounded = tuple(
+            c for c, ps in enumerate(self.red.cond.class_positions) if upper.intersection(ps)
+        )
+        self._steps: dict[tuple[Vec, int], tuple[Vec, bool, bool]] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
@@ -133,6 +235,7 @@ class SequentialEngine:
         self.plain: PlainProgramme | None = None
         # ``progress(done, total)`` hears every 2**14 steps, against the last estimate.
         self.progress: Progress | None = None
+        self._report_at = 0x4000
         self.estimated = 0
         # Units the redraw table (a redraw rule without the look-ahead) may take: it cannot
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
@@ -141,6 +244,21 @@ class SequentialEngine:
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: dict[tuple[int, ...], int] = {}
+
+    @property
+    def orbits(self) -> tuple[Orbit, ...]:
+        """Classes alike (:func:`~.reduced.orbits`, by size). A state says how many cards of
+        each class are left in the pile, so the recursion also shares states between classes
+        alike but for their size (:attr:`families`); set to none, no sharing at all."""
+        return self._orbits
+
+    @orbits.setter
+    def orbits(self, value: tuple[Orbit, ...]) -> None:
+        # Given none, the engine shares no states at all (to compare against).
+        self._orbits = value
+        self.share = bool(value) and self.optimal
+        self.families = orbits(self.red, by_size=False) if self.share else ()
+        self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
     # -- estimates --------------------------------------------------------------------------
 
@@ -209,7 +327,53 @@ class SequentialEngine:
         return got
 
     def _decide(self, vec: Vec, held: int) -> bool | None:
-        return self.red.cond.settled(vec, self.seen - held)
+        left = self.seen - held
+        return self._reach_settled(vec, [left] * len(vec), left)
+
+    def _deck_settled(self, left_in: tuple[int, ...], vec: Vec, held: int) -> bool | None:
+        """:meth:`_decided` with what the pile still holds: a count can grow by no more than
+        the cards left that count for it, and tests on selectors no card shares need their
+        shortfalls drawn one card each."""
+        left = self.seen - held
+        positions = self.red.cond.class_positions
+        reach = [0] * len(vec)
+        for c in (self._split_cache.get(vec) or self._split(vec))[0]:
+            k = left_in[c]
+            if k:
+                for p in positions[c]:
+                    reach[p] += k
+        for p, r in enumerate(reach):
+            if r > left:
+                reach[p] = left
+        return self._reach_settled(vec, reach, left)
+
+    def _reach_settled(self, vec: Vec, reach: list[int], left: int) -> bool | None:
+        """Like :meth:`Tracked.settled`, with at most ``reach[p]`` more cards for position
+        ``p`` and ``left`` more in all."""
+        open_ = False
+        for bounds, sets in self._alternatives:
+            got: bool | None = True
+            for disjoint in sets:
+                short = 0
+                for p, least in disjoint:
+                    if vec[p] < least:
+                        short += least - vec[p]
+                if short > left:
+                    got = False
+                    break
+            if got:
+                for p, least, most in bounds:
+                    c = vec[p]
+                    if (most is not None and c > most) or c + reach[p] < least:
+                        got = False
+                        break
+                    if c < least or (most is not None and c + reach[p] > most):
+                        got = None
+            if got:
+                return True
+            if got is None:
+                open_ = True
+        return None if open_ else False
 
     def _split(self, vec: Vec) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Classes that can still change a capped count (live) and those that cannot (inert).
@@ -239,86 +403,119 @@ class SequentialEngine:
             self._split_cache[vec] = got
         return got
 
-    def _canonical(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """The state's canonical form: classes alike (:func:`~.reduced.orbits`) in sorted
-        order, then :meth:`_cleared`.
+    def _canonical(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """The state's canonical form: :meth:`_pooled`, classes alike but for their size
+        (:attr:`families`) in sorted order, then :meth:`_cleared`.
 
-        Only a change of the inert set (a count reaching its cap) or a card of a class with
-        others alike needs this.
+        Only a change of the inert or the losing set (a count reaching its cap or its most)
+        or a card of a class with others alike needs this.
         """
-        if self.orbits:
-            removed, vec = self._sorted(removed, vec)
-        return self._cleared(removed, vec)
+        if self.share:
+            left = self._pooled(left, vec)
+        if self.families:
+            left, vec = self._sorted(left, vec)
+        return self._cleared(left, vec)
 
-    def _cleared(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """The inert classes' cards gone set to 0: their remaining cards are one pool, whose
+    def _losing(self, vec: Vec) -> tuple[int, ...]:
+        """The classes one more card of which would break the query for good (every
+        alternative an upper bound past its most), over capped counts ``vec`` (cached)."""
+        got = self._losing_cache.get(vec)
+        if got is None:
+            cond = self.red.cond
+            got = tuple(c for c in self._bounded if _broken(cond, cond.bump(vec, c, 1)))
+            self._losing_cache[vec] = got
+        return got
+
+    def _pooled(self, left: tuple[int, ...], vec: Vec) -> tuple[int, ...]:
+        """The cards left of the losing classes (:meth:`_losing`) all put on the first of
+        them: a losing card loses when kept and only leaves the pile when put under,
+        whichever class it is of, so how they split between those classes does not matter.
+        Only the optimal look-ahead may be told so (the rule of thumb reads the class)."""
+        losing = self._losing(vec)
+        if len(losing) < 2:
+            return left
+        total = 0
+        for c in losing:
+            total += left[c]
+        if left[losing[0]] == total:
+            return left
+        out = list(left)
+        for c in losing:
+            out[c] = 0
+        out[losing[0]] = total
+        return tuple(out)
+
+    def _cleared(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """The inert classes' cards left set to 0: their remaining cards are one pool, whose
         size the cards gone in all tell (see :meth:`value`)."""
         inert = self._split(vec)[1]
         if not inert:
-            return removed, vec
-        out = list(removed)
+            return left, vec
+        out = list(left)
         for c in inert:
             out[c] = 0
         return tuple(out), vec
 
     def _resorted(
-        self, removed: tuple[int, ...], vec: Vec, alike: tuple[Orbit, int]
+        self, left: tuple[int, ...], vec: Vec, alike: tuple[Orbit, int]
     ) -> tuple[tuple[int, ...], Vec]:
-        """:meth:`_sorted` after one class of a sorted orbit gained a card: it moves right
+        """:meth:`_sorted` after one class of a sorted family gained a card: it moves right
         past the pairs now below its own."""
-        orbit, i = alike
-        c, p = orbit[i]
-        mine = (vec[p], removed[c])
+        family, i = alike
+        c, p = family[i]
+        mine = (vec[p], -left[c])
         j = i + 1
-        while j < len(orbit) and (vec[orbit[j][1]], removed[orbit[j][0]]) < mine:
+        while j < len(family) and (vec[family[j][1]], -left[family[j][0]]) < mine:
             j += 1
         if j == i + 1:
-            return removed, vec
-        out_r, out_v = list(removed), list(vec)
+            return left, vec
+        out_l, out_v = list(left), list(vec)
         for k in range(i, j - 1):
-            (c1, p1), (c2, p2) = orbit[k], orbit[k + 1]
-            out_r[c1], out_v[p1] = removed[c2], vec[p2]
-        c_last, p_last = orbit[j - 1]
-        out_r[c_last], out_v[p_last] = mine[1], mine[0]
-        return tuple(out_r), tuple(out_v)
+            (c1, p1), (c2, p2) = family[k], family[k + 1]
+            out_l[c1], out_v[p1] = left[c2], vec[p2]
+        c_last, p_last = family[j - 1]
+        out_l[c_last], out_v[p_last] = -mine[1], mine[0]
+        return tuple(out_l), tuple(out_v)
 
-    def _sorted(self, removed: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
-        """Each orbit's (count, cards gone) pairs in increasing order over its classes: an
-        exchange of classes alike, so the value is the same. The inert ones (count at its cap)
-        come last, where :meth:`_canonical` clears them."""
-        out_r: list[int] | None = None
+    def _sorted(self, left: tuple[int, ...], vec: Vec) -> tuple[tuple[int, ...], Vec]:
+        """Each family's (count, -cards left) pairs in increasing order over its classes: an
+        exchange of classes alike (a class's size no longer matters once its cards left are
+        the state), so the value is the same. The inert ones (count at its cap) come last,
+        where :meth:`_canonical` clears them."""
+        out_l: list[int] | None = None
         out_v: list[int] | None = None
-        for orbit in self.orbits:
-            pairs = [(vec[p], removed[c]) for c, p in orbit]
+        for family in self.families:
+            pairs = [(vec[p], -left[c]) for c, p in family]
             ordered = sorted(pairs)
             if ordered == pairs:
                 continue
-            if out_r is None or out_v is None:
-                out_r, out_v = list(removed), list(vec)
-            for (c, p), (v, r) in zip(orbit, ordered, strict=True):
+            if out_l is None or out_v is None:
+                out_l, out_v = list(left), list(vec)
+            for (c, p), (v, r) in zip(family, ordered, strict=True):
                 out_v[p] = v
-                out_r[c] = r
-        if out_r is None or out_v is None:
-            return removed, vec
-        return tuple(out_r), tuple(out_v)
+                out_l[c] = -r
+        if out_l is None or out_v is None:
+            return left, vec
+        return tuple(out_l), tuple(out_v)
 
-    def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
+    def value(self, left: tuple[int, ...], vec: Vec, held: int, looked: bool, gone: int) -> int:
         """Successful ordered continuations, i.e. P(success) * perm(N - gone, reads - gone).
 
-        ``removed``: cards gone from the pile per class (held or put under), in canonical
-        form (0 for the inert classes: their remaining cards are one pool, ``N - gone`` less
-        the live classes' remaining); ``vec``: capped counts of the held cards; ``held``: cards
-        held; ``looked``: this turn's look-ahead is spent (the card was put under; the next one
-        is drawn blind); ``gone``: cards gone from the pile in all.
+        ``left``: cards of each class still in the pile, in canonical form (0 for the inert
+        classes: their remaining cards are one pool, ``N - gone`` less the live classes'
+        cards left); ``vec``: capped counts of the held cards; ``held``: cards held;
+        ``looked``: this turn's look-ahead is spent (the card was put under; the next one is
+        drawn blind); ``gone``: cards gone from the pile in all (held or put under).
         """
         # Counting every call (not only new states) bounds the time, not just the memory.
         self.work += 1
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
-        if self.progress is not None and self.lookahead and not self.work & 0x3FFF:
+        if self.progress is not None and self.lookahead and self.work >= self._report_at:
             # The budget is the most the recursion may take: the bar moves towards it.
+            self._report_at = self.work + 0x4000
             self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
-        key = (removed, vec, held, looked, gone)
+        key = (left, vec, held, looked, gone)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
@@ -328,6 +525,8 @@ class SequentialEngine:
         else:
             dkey = (vec, held)
             ok = self._decisions[dkey] if dkey in self._decisions else self._decided(vec, held)
+            if ok is None:
+                ok = self._deck_settled(left, vec, held)
         if ok is not None:
             result = math.perm(self.n - gone, self.reads - gone) if ok else 0
         else:
@@ -337,76 +536,129 @@ class SequentialEngine:
                 and held >= self.hand
                 and (held - self.hand) % self.per_turn == 0
             )
-            sizes = self.red.sizes
-            cond = self.red.cond
             policy = self.lookahead_policy
             in_orbit = self._in_orbit
-            live, inert = self._split_cache.get(vec) or self._split(vec)
+            child = self._child
+            steps = self._steps
+            live = (self._split_cache.get(vec) or self._split(vec))[0]
             last_draw = held + 1 == self.seen
             full = math.perm(self.n - gone - 1, self.reads - gone - 1) if last_draw else 0
             result = 0
+            pool = self.n - gone
             for c in live:
-                left = sizes[c] - removed[c]
-                if left <= 0:
+                k = left[c]
+                if k <= 0:
                     continue
+                pool -= k
                 alike = in_orbit.get(c)
                 if alike is not None:
                     # Classes alike in the same state (adjacent: the state is sorted) lead to
                     # the same states: the last of them stands for all.
-                    orbit, i = alike
-                    p = orbit[i][1]
-                    if i + 1 < len(orbit):
-                        c2, p2 = orbit[i + 1]
-                        if removed[c2] == removed[c] and vec[p2] == vec[p]:
+                    family, i = alike
+                    p = family[i][1]
+                    if i + 1 < len(family):
+                        c2, p2 = family[i + 1]
+                        if left[c2] == k and vec[p2] == vec[p]:
                             continue
                     j = i - 1
-                    while (
-                        j >= 0 and removed[orbit[j][0]] == removed[c] and vec[orbit[j][1]] == vec[p]
-                    ):
+                    while j >= 0 and left[family[j][0]] == k and vec[family[j][1]] == vec[p]:
                         j -= 1
-                    left *= i - j
-                after = (*removed[:c], removed[c] + 1, *removed[c + 1 :])
+                    k *= i - j
+                after = (*left[:c], left[c] - 1, *left[c + 1 :])
                 # Put under: gone for good while the pile cannot run out (checked above).
                 if look and policy is not None and not policy.keep(vec, c):
-                    sub = self.value(after, vec, held, True, gone + 1)
+                    sub = child((after, vec, held, True, gone + 1))
                 else:
-                    grown = cond.bump(vec, c, 1)
+                    step = steps.get((vec, c))
+                    if step is None:
+                        step = self._step(vec, c)
+                    grown = step[0]
                     if last_draw:
                         # The last card seen: the state after it is decided at once.
                         sub = full if self._holds(grown) else 0
                     else:
                         kept, kept_vec = after, grown
-                        if grown != vec:
+                        if step[1]:
+                            kept, kept_vec = self._canonical(after, grown)
+                        elif grown != vec:
                             if alike is not None:
                                 kept, kept_vec = self._resorted(after, grown, alike)
-                            if self._split(kept_vec)[1] != inert:
+                            if step[2]:
                                 kept, kept_vec = self._cleared(kept, kept_vec)
-                        sub = self.value(kept, kept_vec, held + 1, False, gone + 1)
+                        sub = child((kept, kept_vec, held + 1, False, gone + 1))
                     if look and self.optimal:
-                        # One more gone from the last of its run keeps the order.
-                        sub = max(sub, self.value(after, vec, held, True, gone + 1))
-                result += left * sub
-            pool = self.n - gone - sum(sizes[c] - removed[c] for c in live)
+                        # One fewer left in the last of its run keeps the order.
+                        sub = max(sub, child((after, vec, held, True, gone + 1)))
+                result += k * sub
             if pool:
-                after = removed  # an inert card leaves the pool: only ``gone`` tells
                 # An inert card changes no count: held, unless the look puts it under.
                 if look and policy is not None and not self._inert_kept.get(vec, False):
-                    sub = self.value(after, vec, held, True, gone + 1)
+                    sub = child((left, vec, held, True, gone + 1))
                 else:
                     if last_draw:
                         sub = full if self._holds(vec) else 0
                     else:
-                        sub = self.value(after, vec, held + 1, False, gone + 1)
+                        sub = child((left, vec, held + 1, False, gone + 1))
                     if look and self.optimal:
-                        sub = max(sub, self.value(after, vec, held, True, gone + 1))
+                        sub = max(sub, child((left, vec, held, True, gone + 1)))
                 result += pool * sub
         memo[key] = result
         return result
 
+    def _child(self, key: tuple[tuple[int, ...], Vec, int, bool, int]) -> int:
+        """:meth:`value` of the state ``key``, a known one without the call (counted all
+        the same)."""
+        got = self.memo.get(key)
+        if got is None:
+            return self.value(*key)
+        self.work += 1
+        if self.work > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+        return got
+
+    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool, bool]:
+        """The counts after a card of class ``c`` is kept, whether the state then needs its
+        whole canonical form (the losing classes changed) and whether the inert classes
+        changed, cached."""
+        grown = self.red.cond.bump(vec, c, 1)
+        whole = self.share and self._losing(grown) != self._losing(vec)
+        got = (grown, whole, self._split(grown)[1] != self._split(vec)[1])
+        self._steps[(vec, c)] = got
+        return got
+
+    def _left(self, removed: Sequence[int]) -> tuple[int, ...]:
+        """Cards left in the pile per class, with ``removed`` (per class) gone."""
+        return tuple(s - r for s, r in zip(self.red.sizes, removed, strict=True))
+
     def hand_value(self, hand: tuple[int, ...]) -> int:
         """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
-        removed, vec = self._canonical(hand, self.red.cond.of(hand))
-        return self.value(removed, vec, self.hand, False, self.hand)
+        left, vec = self._canonical(self._left(hand), self.red.cond.of(hand))
+        return self.value(left, vec, self.hand, False, self.hand)
+
+    def _hand_value(self, hand: tuple[int, ...], known: dict[tuple[int, ...], int]) -> int:
+        """:meth:`hand_value`, kept in ``known`` (one value per exchange of classes alike)."""
+        got = known.get(hand)
+        if got is None:
+            twin = self._exchanged(hand)
+            got = known.get(twin)
+            if got is None:
+                got = known[twin] = self.hand_value(twin)
+            known[hand] = got
+        return got
+
+    def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
+        """``comp`` (cards per class) with each orbit's counts sorted: the same chances, as
+        its classes hold as many cards each (:attr:`orbits`)."""
+        out: list[int] | None = None
+        for orbit in self._orbits:
+            counts = [comp[c] for c, _ in orbit]
+            ordered = sorted(counts)
+            if ordered != counts:
+                if out is None:
+                    out = list(comp)
+                for (c, _), k in zip(orbit, ordered, strict=True):
+                    out[c] = k
+        return comp if out is None else tuple(out)
 
     def keep_top(self, removed: Sequence[int], held: Sequence[int], top: int) -> bool:
         """The optimal look-ahead decision: keep a top card of class ``top`` (True) or put it
@@ -416,7 +668,7 @@ class SequentialEngine:
         vec = self.red.cond.of(held)
         n_held = sum(held)
         gone = sum(removed)
-        after = tuple(removed)
+        after = self._left(removed)
         grown = self.red.cond.bump(vec, top, 1)
         keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
         under = self.value(*self._canonical(after, vec), n_held, True, gone)
@@ -439,8 +691,8 @@ class SequentialEngine:
                 plain = PlainProgramme(self.red, self.seen)
             ways = plain.ways(progress)[self.seen]
             return Fraction(ways, math.comb(self.n, self.seen))
-        zero = (0,) * len(self.red.sizes)  # already canonical: every class is full
-        num = self.value(zero, self.red.cond.zero, 0, False, 0)
+        full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
+        num = self.value(full, zero, 0, False, 0)
         return Fraction(num, math.perm(self.n, self.reads))
 
     def redraw_parts(self, most: int | None = None) -> tuple[Fraction, Fraction, Fraction]:
@@ -470,7 +722,7 @@ class SequentialEngine:
         scale = self.hand_scale()
         return Fraction(s, den * scale), Fraction(j, den * scale), Fraction(t, den)
 
-    def return_table(self, count: int) -> tuple[dict[tuple[int, ...], Kept], Fraction]:
+    def return_table(self, count: int) -> tuple[Mapping[tuple[int, ...], Kept], Fraction]:
         """Optimal choice per opening hand (the kept part, or None to keep all) and P(success).
 
         Returning ``r`` from hand ``H`` leaves ``K = H - r``; the pile is then everything but
@@ -492,6 +744,7 @@ class SequentialEngine:
         self.spend(n_hands * min(math.comb(h, count), n_draws), Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
         kept_value: dict[tuple[int, ...], int] = {}
+        hand_values: dict[tuple[int, ...], int] = {}
         later = self.seen - h
         steps = n_kept + n_hands  # for progress: kept parts, then hands
         done = 0
@@ -508,25 +761,42 @@ class SequentialEngine:
                 good = plain_ways(self.red, count + later, pile, self.red.cond.of(kept))
                 kept_value[kept] = good * math.perm(count + later, later)
                 continue
-            total = 0
-            for drawn in compositions(pile, count):
-                new_hand = tuple(k + d for k, d in zip(kept, drawn, strict=True))
-                total += ways(pile, drawn) * self.hand_value(new_hand)
+            # Kept parts that exchange classes alike (same size) have the same value.
+            twin = self._exchanged(kept)
+            total = kept_value.get(twin, -1)
+            if total < 0:
+                total = 0
+                pile = tuple(s - k for s, k in zip(sizes, twin, strict=True))
+                for drawn in compositions(pile, count):
+                    new_hand = tuple(k + d for k, d in zip(twin, drawn, strict=True))
+                    total += ways(pile, drawn) * self._hand_value(new_hand, hand_values)
+                kept_value[twin] = total
             kept_value[kept] = total
         self.kept_values = kept_value
-        choice: dict[tuple[int, ...], Kept] = {}
-        num = 0
-        for hand in compositions(sizes, h):
-            done += 1
-            if self.progress is not None and not self.lookahead and not done % 256:
-                self.progress(done, steps)
-            best = self.hand_value(hand) * redraw_den
+
+        def best_return(hand: tuple[int, ...]) -> tuple[int, Kept]:
+            best = self._hand_value(hand, hand_values) * redraw_den
             pick: tuple[int, ...] | None = None  # ties keep: returning gains nothing
             for kept in compositions(hand, keep):
                 v = kept_value[kept]
                 if v > best:
                     best, pick = v, kept
-            choice[hand] = pick
-            num += ways(sizes, hand) * best
+            return best, pick
+
+        choice = ReturnChoice(sizes, h, lambda hand: best_return(hand)[1])
+        # Hands that exchange classes alike (same size) are as likely and score the same.
+        weighed: dict[tuple[int, ...], int] = {}
+        num = 0
+        for hand in compositions(sizes, h):
+            done += 1
+            if self.progress is not None and not self.lookahead and not done % 256:
+                self.progress(done, steps)
+            twin = self._exchanged(hand)
+            got = weighed.get(twin)
+            if got is None:
+                best, pick = best_return(twin)
+                choice.remember(twin, pick)
+                got = weighed[twin] = ways(sizes, twin) * best
+            num += got
         den = math.comb(self.n, h) * redraw_den * self.hand_scale()
         return choice, Fraction(num, den)
