@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint bench clean venv
+.PHONY: demo test test-fast slow-tests lint bench clean venv
 
 LINT_STAMP := $(VENV)/.installed-lint
 
@@ -46,6 +46,13 @@ test: $(STAMP)
 # by themselves (markers set in tests/conftest.py): for a quick check while working.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
+
+# The list of slow tests (tests/slow-tests.txt) from a whole run's own figures: after tests are
+# added or made faster.
+slow-tests: $(STAMP)
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=0 -p no:cacheprovider \
+		| $(BIN)/python tools/slow_tests.py > tests/slow-tests.txt.new
+	mv tests/slow-tests.txt.new tests/slow-tests.txt
 
 lint: $(LINT_STAMP)
 	$(BIN)/ruff check .

@@ -193,26 +193,62 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
     each zone counts its cards exactly (the copies are shared out one card after another,
     each to its bound, see :meth:`Programme.solve`, so ``k`` at its least is how many are
     used). A class keeps its variables alike, so the solver's work stays as it was."""
+    from deckcheck.core.numeric import np
+
     p = model.programme
     own = {card_id for card_id, _ in model.held}
-    of = p.merged_with().tolist()
-    upper = p.limits()[1].tolist()
-    classes: dict[tuple[tuple[str | None, int, float], ...], list[str]] = {}
+    of = p.merged_with()
+    upper = p.limits()[1]
     zones = sorted(model.zones, key=str)  # a new card has a cell in each of the model's zones
-    for card_id, cells in model.zoned.items():
-        if card_id in own:
-            continue
-        key = tuple((zone, of[v], upper[v]) for zone, v in _by_zone(card_id, cells, zones))
-        if all(u <= 0 for _, _, u in key):
-            continue  # no answer holds it
-        classes.setdefault(key, []).append(card_id)
+    cards = [card_id for card_id in model.zoned if card_id not in own]
+    # each card's variables in the zones' order, read at once (-1: a card with other cells)
+    width = len(zones)
+    found = np.fromiter(
+        (model.zoned[i].get((i, zone), -1) for i in cards for zone in zones),
+        int,
+        len(cards) * width,
+    ).reshape(len(cards), width)
+    regular = (found >= 0).all(axis=1) & np.fromiter(
+        (len(model.zoned[i]) == width for i in cards), bool, len(cards)
+    )
+    cells = np.where(found >= 0, found, 0)
+    tops = upper[cells] + 0.0  # one zero, whatever its sign
+    # a card's class: its variables' groups and upper bounds, zone by zone, as bytes
+    raw = np.concatenate([of[cells].astype(float), tops], axis=1).tobytes()
+    size = 2 * width * 8
+    held_any = (tops > 0).any(axis=1).tolist()
+    regular_list = regular.tolist()
+    classes: dict[object, list[int]] = {}
+    # a class's (zone, the zone's column in ``cells`` where its cards are regular, bound)
+    bounds: dict[object, list[tuple[str | None, int | None, float]]] = {}
+    for r, card_id in enumerate(cards):
+        key: object
+        if regular_list[r]:
+            if not held_any[r]:
+                continue  # no answer holds it
+            key = raw[r * size : (r + 1) * size]
+            if key not in bounds:
+                tops_r = tops[r].tolist()
+                bounds[key] = [(zone, j, tops_r[j]) for j, zone in enumerate(zones)]
+        else:
+            by_zone = _by_zone(card_id, model.zoned[card_id], zones)
+            key = tuple((zone, int(of[v]), float(upper[v])) for zone, v in by_zone)
+            if all(u <= 0 for _, _, u in key):
+                continue  # no answer holds it
+            if key not in bounds:
+                bounds[key] = [(zone, None, float(upper[v])) for zone, v in by_zone]
+        classes.setdefault(key, []).append(r)
     weights: dict[int, float] = {}
-    for key, cards in classes.items():
-        k = p.var(0, len(cards))
-        for zone, _, bound in key:
+    for key, members in classes.items():
+        k = p.var(0, len(members))
+        for zone, column, bound in bounds[key]:
             if bound <= 0:
                 continue
-            row = {model.zoned[i][(i, zone)]: 1.0 for i in cards}
+            row: dict[int, float]
+            if column is not None:
+                row = dict.fromkeys(cells[members, column].tolist(), 1.0)
+            else:
+                row = {model.zoned[cards[r]][(cards[r], zone)]: 1.0 for r in members}
             row[k] = -bound
             p.row(row, -math.inf, 0)
         weights[k] = 1.0

@@ -33,3 +33,28 @@ def run_module_named_here() -> None:
     from conftest import run_module
 
     run_module(["--version"])
+
+
+def test_the_slow_list_is_read_from_a_runs_durations() -> None:
+    """``make slow-tests`` keeps a test whose one call took 0.15 s or more, once for all its
+    cases, and nothing from outside ``tests/`` (doctests)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "slow_tests", TESTS.parent / "tools" / "slow_tests.py"
+    )
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    lines = [
+        "0.90s call     tests/solve/test_fix.py::test_minimal_stccg",
+        "0.20s call     tests/draws/test_a.py::test_cases[3-x y]",
+        "0.16s setup    tests/draws/test_a.py::test_cases[4-z]",
+        "0.14s call     tests/draws/test_b.py::test_quick",
+        "0.50s call     deckcheck/api.py::deckcheck.api",
+        "(8198 durations < 0.005s hidden.  Use -vv to show these durations.)",
+    ]
+    assert tool.slow_tests(lines) == [
+        "draws/test_a.py::test_cases",
+        "solve/test_fix.py::test_minimal_stccg",
+    ]

@@ -9,6 +9,7 @@ parameters so that the search stays small.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import shutil
@@ -31,6 +32,13 @@ EXAMPLES = ROOT / "examples"
 ILLEGAL = sorted(
     p for p in EXAMPLES.glob("*/*") if p.suffix == ".txt" and p.name.startswith("illegal")
 )
+
+
+@functools.cache
+def _fixed(path: str) -> FixResult:
+    """``fix`` of a deck file with the default options, solved once for the tests that ask
+    the same question (the result is frozen, and only read)."""
+    return fix_deck(path)
 
 
 # ---------------------------------------------------------------- every illegal example
@@ -230,7 +238,7 @@ def test_minimal_ren_dhark_points_window_with_a_dual_card(tmp_path: Path) -> Non
 
 def test_keep_moves_the_removal_elsewhere() -> None:
     deck = str(EXAMPLES / "stccg-1e" / "illegal-size.txt")
-    plain = fix_deck(deck)
+    plain = _fixed(deck)
     [removed] = [c for c in plain.changes if c.delta < 0]
     kept = fix_deck(deck, keep=[removed.card.name])
     assert kept.distance == plain.distance == 1
@@ -278,7 +286,7 @@ def test_prefer_chooses_among_the_nearest() -> None:
         result = fix_deck(deck, prefer=condition)
         added = [c for c in result.changes if c.delta > 0]
         assert added and all(c.card.has_type(kind) for c in added), result.changes
-        assert result.distance == fix_deck(deck).distance
+        assert result.distance == _fixed(deck).distance
 
 
 def test_write_replaces_the_file_and_keeps_a_backup(tmp_path: Path) -> None:
@@ -342,7 +350,7 @@ def test_alike_cards_solved_as_one_variable_give_the_same_nearest_decks(
 
     # Unmerged, STCCG's solve costs about a second: one of its examples is enough.
     chosen = [p for p in ILLEGAL if p.parent.name != "stccg-1e" or p.name == "illegal-size.txt"]
-    merged = {path: fix_deck(str(path)) for path in chosen}
+    merged = {path: _fixed(str(path)) for path in chosen}
     monkeypatch.setattr(Programme, "merge", False)
     for path, answer in merged.items():
         alone = fix_deck(str(path))

@@ -8,7 +8,6 @@ what happened is recorded as :class:`Step` values that callers word for people.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,18 +34,13 @@ def shuffle(rng: random.Random, pile: list[T]) -> None:
         rng.shuffle(pile)
         return
     getrandbits = rng.getrandbits
-    # random.Random's own rejection sampling of an index j <= i, from k random bits.
-    for i, k in _swaps(len(pile)):
+    for i in range(len(pile) - 1, 0, -1):
+        # random.Random's own rejection sampling of an index j <= i, from k random bits.
+        k = (i + 1).bit_length()
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
         pile[i], pile[j] = pile[j], pile[i]
-
-
-@functools.lru_cache(maxsize=64)
-def _swaps(size: int) -> tuple[tuple[int, int], ...]:
-    """The positions a shuffle of ``size`` cards fills, last first, and the bits each draws."""
-    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 #: ``choose_return(hand_counts)`` -> how many cards of each group to return, or None to keep.

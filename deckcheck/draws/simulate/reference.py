@@ -10,8 +10,8 @@ vectorised simulator assumes too.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
 
 from deckcheck.draws.answer import Answer, Fact, FactKind, Method
 from deckcheck.draws.model import DrawProblem, Procedure, Query, ReturnRule
@@ -28,16 +28,8 @@ from deckcheck.draws.simulate.dealer import (
 
 
 def default_chooser(problem: DrawProblem, rule: ReturnRule) -> ReturnChooser:
-    """The return choice used when none is supplied: :func:`greedy_return`, worked out once
-    per hand (a run deals the same few hundred hands thousands of times)."""
-    chosen: dict[tuple[int, ...], tuple[int, ...] | None] = {}
-
-    def choose(hand: tuple[int, ...]) -> tuple[int, ...] | None:
-        if hand not in chosen:
-            chosen[hand] = greedy_return(problem, hand, rule.count)
-        return chosen[hand]
-
-    return choose
+    """The return choice used when none is supplied: :func:`greedy_return`."""
+    return lambda hand: greedy_return(problem, hand, rule.count)
 
 
 def simulate_reference(
@@ -71,13 +63,7 @@ def simulate_reference(
     deck = [g for g, size in enumerate(problem.group_sizes) for _ in range(size)]
     dealer: Dealer[int] = Dealer(problem, shape, deck, int, choices)
     rng = random.Random(seed)
-    held_ok: dict[tuple[int, ...], bool] = {}
-
-    def satisfied(held: tuple[int, ...]) -> bool:
-        ok = held_ok.get(held)
-        if ok is None:
-            ok = held_ok[held] = problem.satisfied(held)
-        return ok
+    satisfied = functools.cache(problem.satisfied)
 
     successes = successes_plain = capped = 0
     for _ in range(trials):
@@ -107,40 +93,16 @@ def _remembered(
     """The deal's decisions, each asked once per situation: they are functions of the counts
     they are given (the vectorised simulator looks them up so too), and a run meets the same
     few hundred situations thousands of times."""
-    redraws: dict[tuple[tuple[int, ...], int | None], bool] = {}
-    returns: dict[tuple[int, ...], Sequence[int] | None] = {}
-    keeps: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
-    nothing_gone = ()
-
-    ask_redraw = choose_redraw or (lambda hand, left: False)
-    ask_return = choose_return or (lambda hand: None)
-
-    def redraw(hand: tuple[int, ...], left: int | None) -> bool:
-        key = (hand, left)
-        if key not in redraws:
-            redraws[key] = ask_redraw(hand, left)
-        return redraws[key]
-
-    def returned(hand: tuple[int, ...]) -> Sequence[int] | None:
-        if hand not in returns:
-            returns[hand] = ask_return(hand)
-        return returns[hand]
-
-    def keep(held: Sequence[int], gone: Sequence[int], top: int) -> bool:
-        # The rule of thumb reads only the cards held.
-        key = (tuple(held), nothing_gone if keep_top is None else tuple(gone), top)
-        got = keeps.get(key)
-        if got is None:
-            if keep_top is None:
-                got = lookahead_keep(problem, held, top)
-            else:
-                got = bool(keep_top(held, gone, top))
-            keeps[key] = got
-        return got
-
+    keep: KeepChooser
+    if keep_top is None:  # the rule of thumb reads only the cards held
+        by_held = functools.cache(lambda held, top: lookahead_keep(problem, held, top))
+        keep = lambda held, gone, top: by_held(tuple(held), top)  # noqa: E731
+    else:
+        by_all = functools.cache(lambda held, gone, top: bool(keep_top(held, gone, top)))
+        keep = lambda held, gone, top: by_all(tuple(held), tuple(gone), top)  # noqa: E731
     return Choices(
         problem,
-        redraw=None if choose_redraw is None else redraw,
-        returned=None if choose_return is None else returned,
+        redraw=None if choose_redraw is None else functools.cache(choose_redraw),
+        returned=None if choose_return is None else functools.cache(choose_return),
         keep_top=keep,
     )

@@ -1,30 +1,21 @@
 """Vectorised Monte Carlo simulation with numpy: the fast path behind ``deckcheck simulate``.
 
-Only this module imports numpy; the rest of the package imports it lazily so that start-up stays
-fast. It follows the same rules as :mod:`deckcheck.draws.simulate.reference` and gives statistically
-identical results, but works on whole batches of trials at once and only tracks what matters:
-how many cards of each group are held (arrays shaped ``(groups, trials)``) and, for the
-look-ahead, the cards put under the pile.
+Only this module imports numpy (lazily, never at start-up). It follows the rules of
+:mod:`deckcheck.draws.simulate.reference` on whole batches of trials, tracking only the cards
+held of each group (arrays shaped ``(groups, trials)``) and, for the look-ahead, those put under.
 
-Every trial is a real deal: the counts of each group's cards among the cards dealt follow
-the multivariate hypergeometric law of a shuffled pile, never a table of the query's exact
-answer. By case:
+Every trial is a real deal, never a draw from a table of the query's exact answer:
 
-* the plain draw (no mulligan, no look-ahead): the counts of the cards seen at once
-  (:class:`FixedPileSampler`: one group after another by inverse-CDF look-up in small exact
-  tables of the hypergeometric law, numpy's ``multivariate_hypergeometric`` for short deals
-  over many groups and for long deals whose tables would be too large, or the deal's card
-  positions for a few cards from hundreds of groups, whichever measured faster for the shape;
-  see :mod:`deckcheck.draws.simulate.sampling`);
-* a redraw rule: the rows whose hand allows it and whose player redraws are dealt a new hand
-  from the same sampler, repeatedly;
-* a return rule: the choice is looked up once per distinct hand composition;
-* draws after the hand: per-row hypergeometric counts from what is left of each row's pile, or,
-  with the look-ahead, a card-by-card loop over the whole batch.
+* the plain draw: the counts of the cards seen follow the multivariate hypergeometric law
+  (:class:`FixedPileSampler`, by the method measured fastest for the shape: see
+  :mod:`deckcheck.draws.simulate.sampling`);
+* a redraw rule: the rows that may and do redraw are dealt again, repeatedly;
+* a return rule: the choice is looked up once per distinct hand;
+* later draws: per-row hypergeometric counts from what is left of each pile, or, with the
+  look-ahead, a card-by-card loop over the whole batch.
 
-Long runs are split into fixed chunks, each with its own stream from
-``SeedSequence(seed).spawn`` (numpy not promising stable streams across releases, a seed gives
-the same result with one numpy version). Everything runs in this process.
+Long runs are split into fixed chunks, each with its own stream from ``SeedSequence(seed).spawn``:
+a seed gives the same result with one numpy version. Everything runs in this process.
 """
 
 from __future__ import annotations
@@ -210,8 +201,7 @@ class FixedPileSampler:
             cells = np.searchsorted(self.ends, positions, side="right")
         cells *= trials
         cells += np.arange(trials, dtype=np.int64)[:, None]
-        counts = np.zeros(self.n_groups * trials, dtype=np.int64)
-        np.add.at(counts, cells.ravel(), 1)
+        counts = np.bincount(cells.ravel(), minlength=self.n_groups * trials)
         return counts.reshape(self.n_groups, trials)
 
 
