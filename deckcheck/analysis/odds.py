@@ -577,11 +577,14 @@ def compute_any_of(
     condition_texts: Sequence[str],
     any_of: tuple[tuple[int, ...], ...],
     options: OddsOptions,
+    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
 ) -> OddsReport:
     """Exact odds that, for some alternative of ``any_of`` (indices into
     ``condition_texts``), all its conditions hold: one question to the exact engines, so the
     mulligan and the look-ahead are chosen for the whole either-or question. ``UsageError``
-    where exact maths does not reach (the simulators deal for ANDs only)."""
+    where exact maths does not reach (the simulators deal for ANDs only). ``known_states``:
+    a refused attempt's look-ahead states, gone on from (see
+    :func:`~deckcheck.draws.facade.exact`)."""
     from deckcheck.draws.answer import Intractable
     from deckcheck.draws.facade import Mode, solve
 
@@ -590,7 +593,14 @@ def compute_any_of(
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = _query(options, seen, options.turn)
     try:
-        answer = solve(bound.problem, procedure, query, _policy(options), mode=Mode.EXACT)
+        answer = solve(
+            bound.problem,
+            procedure,
+            query,
+            _policy(options),
+            mode=Mode.EXACT,
+            known_states=known_states,
+        )
     except Intractable as exc:
         if options.mulligan != "rules" or setup.mulligan is None:
             why = f"an | question is answered only where exact maths reaches ({exc})"
@@ -603,7 +613,7 @@ def compute_any_of(
             plain_bound = bind(setup, condition_texts, plain, any_of=any_of)
             report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
         else:
-            report = compute_any_of(setup, condition_texts, any_of, plain)
+            report = compute_any_of(setup, condition_texts, any_of, plain, exc.known_states)
         why = (
             "the mulligan is left out: choosing it for this either-or question is beyond "
             f"exact reach ({exc}); the figure is the plain draw's"

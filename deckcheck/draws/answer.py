@@ -301,6 +301,10 @@ class Intractable(Exception):
         super().__init__(reason_text(reason))
         self.reason = reason
         self.without_mulligan: Answer | None = None
+        #: The look-ahead's states already valued when it was refused, with what they are
+        #: valid for (:meth:`SequentialEngine.signature`) and the calls they took: a caller
+        #: that asks again with no mulligan goes on from them, those calls counted.
+        self.known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None
 
 
 # ----------------------------------------------------------------------------------------------

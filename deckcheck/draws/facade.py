@@ -118,6 +118,7 @@ def exact(
     most_seen: int | None = None,
     spend: Callable[[int], None] | None = None,
     out_of_reach: Intractable | None = None,
+    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
@@ -128,6 +129,9 @@ def exact(
     total)`` hears from the engines that can tell. ``most_seen``: the most cards a table of
     turns asks about, for the engines that answer every turn from one pass. ``spend(work)``
     hears the estimate of a computation about to start (and the look-ahead's calls after it).
+    ``known_states``: a refused attempt's look-ahead states (:attr:`Intractable.known_states`),
+    gone on from where they hold for this query, the calls they took counted against
+    ``limit``.
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
     from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
@@ -148,6 +152,10 @@ def exact(
         engine.budget = work + (limit - work) // CALL_UNITS if engine.lookahead else STATE_BUDGET
         # The estimate is charged now: the recursion's calls get what it leaves, no more.
         engine.work = engine.prepaid = work
+        if known_states is not None and known_states[0] == engine.signature():
+            # Gone on from, not free: the calls they took count against this limit too.
+            engine.memo = known_states[1]
+            engine.budget -= known_states[2]
         engine.table_budget = limit - work
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.exact.optimal_redraw import optimal_redraw_odds
@@ -303,6 +311,7 @@ def solve(
     budget: int = SIMULATION_BUDGET,
     table: TableShare | None = None,
     out_of_reach: Intractable | None = None,
+    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -315,7 +324,8 @@ def solve(
     simulation may spend; ``table``: what the rows of a by-turn table share (the most cards
     seen, the exact work left: see :func:`exact`), else :data:`EXACT_WORK_LIMIT` for this
     query. ``out_of_reach``: why the query is already known to be out of exact reach (see
-    :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible.
+    :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible. ``known_states``:
+    see :func:`exact`.
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -338,6 +348,7 @@ def solve(
             progress=progress,
             most_seen=shared.most_seen,
             spend=shared.spend if table is not None else None,
+            known_states=known_states,
         )
     except Intractable as exc:
         if mode is Mode.EXACT:

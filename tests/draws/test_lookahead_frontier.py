@@ -404,3 +404,30 @@ def test_a_refused_return_table_leaves_the_plain_pass_to_an_either_or_question(
     assert report.exact and report.mulligan == "none"
     assert any("the mulligan is left out" in a for a in report.assumptions)
     assert report == anew
+
+
+def test_a_refused_plain_pass_is_gone_on_from_with_its_calls_counted() -> None:
+    """The look-ahead's states valued before a refusal: asked again with no mulligan, the
+    answer goes on from them (the same Fraction as asked anew), and the calls they took count
+    against the new limit."""
+    from deckcheck.draws.facade import Policy, exact
+
+    rng = random.Random(5)
+    problem = named_problem(rng, 6, 3, 6, False, (">=", ">=", "<=", "="))
+    procedure = Procedure(3, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    policy = Policy()
+    with pytest.raises(Intractable) as refused:
+        exact(problem, procedure, Query(8), policy, limit=400)
+    known = refused.value.known_states
+    assert known is not None and known[1] and known[2] > 0
+    plain = Query(8, use_mulligan=False)
+    anew = exact(problem, procedure, plain, policy, limit=10**7)
+    again = exact(problem, procedure, plain, policy, limit=10**7, known_states=known)
+    assert again.fraction == anew.fraction
+    # Its calls count against the new limit: ones that took it all leave nothing.
+    spent = (known[0], known[1], 10**7)
+    with pytest.raises(Intractable):
+        exact(problem, procedure, plain, policy, limit=10**7, known_states=spent)
+    # States valued for another query are not gone on from.
+    other = ((), dict.fromkeys(known[1], 0), 0)
+    assert exact(problem, procedure, plain, policy, known_states=other).fraction == anew.fraction

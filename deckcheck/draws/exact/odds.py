@@ -65,7 +65,13 @@ def exact_odds(
     facts: list[Fact] = []
     if looks:
         facts.append(lookahead_fact(engine.optimal))
-    plain = engine.without_mulligan(progress)
+    try:
+        plain = engine.without_mulligan(progress)
+    except Intractable as exc:
+        if looks:
+            calls = max(0, engine.work - engine.estimated)
+            exc.known_states = (engine.signature(), engine.memo, calls)
+        raise
     method = Method.LOOKAHEAD if looks else Method.HYPERGEOMETRIC
     p = plain
     if isinstance(rule, RedrawRule) and rule.triggers and problem.conditions:

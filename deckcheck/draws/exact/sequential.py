@@ -300,6 +300,11 @@ class SequentialEngine:
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
+    def signature(self) -> tuple[object, ...]:
+        """What the recursion's values (:attr:`memo`) depend on: another engine with the same
+        signature may start from them (the mulligan is not in it: it only reads them)."""
+        return (self.problem, self.hand, self.seen, self.per_turn, self.lookahead, self.optimal)
+
     # -- estimates --------------------------------------------------------------------------
 
     def spend(self, work: int, stage: Stage) -> None:
