@@ -190,7 +190,7 @@ SLOW = frozenset(
 )
 """Tests that take about a tenth of a second or more each (``file::function`` under ``tests/``),
 marked ``slow``: listed in ``tests/slow-tests.txt``, which ``make slow-tests`` remakes from a
-whole run's own ``--durations=0`` figures (0.15 s or more on two busy workers)."""
+whole run's own ``--durations=0`` figures (0.15 s or more with two workers)."""
 
 
 @functools.cache
