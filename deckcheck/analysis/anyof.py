@@ -6,7 +6,9 @@ must all hold, so a question is an AND of ORs. It is expanded into alternatives 
 and the exact engines are asked the whole OR of ANDs at once: the success test of each hand
 or state is "some alternative holds", so the optimal redraw, the return mulligan and the
 look-ahead are chosen for the either-or question itself (a plain draw sums the alternatives
-by inclusion–exclusion, exact where no choice is made).
+by inclusion–exclusion, exact where no choice is made). Beyond exact reach the question is
+simulated whole (a deal succeeds when some alternative holds in full), its decisions by the
+stated rules of thumb, and the answer says which bound was hit.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ def alternatives(conditions: Sequence[str]) -> list[tuple[str, ...]]:
 
 
 def any_of_odds(setup: DrawSetup, conditions: Sequence[str], options: OddsOptions) -> OddsReport:
-    """Exact odds of an AND of ORs, with the mulligan and the look-ahead chosen for it."""
+    """Odds of an AND of ORs, with the mulligan and the look-ahead chosen for it: exact where
+    in reach, else simulated (see :func:`~deckcheck.analysis.odds.compute_any_of`)."""
     if options.by_turn is not None:
         raise UsageError("--by-turn does not combine with | conditions; ask turn by turn")
     if options.expected_turn:
@@ -74,7 +77,7 @@ def any_of_odds(setup: DrawSetup, conditions: Sequence[str], options: OddsOption
     rep = compute_any_of(setup, flat, any_of, options)
     note = f"either-or: the chance that one of {len(terms)} alternatives holds in full, " + (
         "asked as one question (a mulligan or look-ahead choice is made for the whole of it)"
-        if rep.mulligan == options.mulligan
+        if rep.mulligan == options.mulligan and rep.exact
         else "asked as one question"
     )
     return dataclasses.replace(

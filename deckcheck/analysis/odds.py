@@ -14,7 +14,14 @@ from deckcheck.core.errors import UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.text import plural
 from deckcheck.core.values import frozen
-from deckcheck.draws.answer import Answer, Fact, FactKind, fact_text, lookahead_fact
+from deckcheck.draws.answer import (
+    Answer,
+    Fact,
+    FactKind,
+    Intractable,
+    fact_text,
+    lookahead_fact,
+)
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
     CountTest,
@@ -59,6 +66,10 @@ def check_seed(seed: int | None) -> None:
 
 
 _LOOKAHEAD = frozenset({FactKind.LOOKAHEAD_HEURISTIC, FactKind.LOOKAHEAD_OPTIMAL})
+# A simulated player deciding by a rule of thumb where the optimal choice is out of reach.
+_RULES_OF_THUMB = frozenset(
+    {FactKind.LOOKAHEAD_HEURISTIC_INSTEAD, FactKind.RETURN_GREEDY, FactKind.REDRAW_UNLESS_MET}
+)
 # Facts that the assumption lines below already say in the user's terms.
 _SAID = _LOOKAHEAD | frozenset(
     {
@@ -414,7 +425,9 @@ def assumptions(
     elif setup.mulligan is not None:
         desc = setup.mulligan.description
         if isinstance(rule, ReturnRule):
-            lines.append(f"mulligan: {desc}; the choice is optimal for this query")
+            greedy = any(f.kind is FactKind.RETURN_GREEDY for f in facts)
+            chosen = "by the rule of thumb below" if greedy else "optimal for this query"
+            lines.append(f"mulligan: {desc}; the choice is {chosen}")
         else:
             limit = "unlimited" if rule.max_redraws is None else f"at most {rule.max_redraws}"
             when = (
@@ -579,47 +592,93 @@ def compute_any_of(
     options: OddsOptions,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
 ) -> OddsReport:
-    """Exact odds that, for some alternative of ``any_of`` (indices into
-    ``condition_texts``), all its conditions hold: one question to the exact engines, so the
-    mulligan and the look-ahead are chosen for the whole either-or question. ``UsageError``
-    where exact maths does not reach (the simulators deal for ANDs only). ``known_states``:
-    a refused attempt's look-ahead states, gone on from (see
-    :func:`~deckcheck.draws.facade.exact`)."""
-    from deckcheck.draws.answer import Intractable
+    """Odds that, for some alternative of ``any_of`` (indices into ``condition_texts``), all
+    its conditions hold: one question to the exact engines, so the mulligan and the
+    look-ahead are chosen for the whole either-or question. Where that is out of exact reach
+    but the plain draw of the question is not, the plain draw's exact figure, said to leave
+    the mulligan out; where both are, a simulation of the whole question (its decisions by
+    the rules of thumb), saying which bound was hit. ``known_states``: a refused attempt's
+    look-ahead states, gone on from (see :func:`~deckcheck.draws.facade.exact`)."""
+    try:
+        return _exact_any_of(setup, condition_texts, any_of, options, known_states)
+    except Intractable as exc:
+        if options.mulligan == "rules" and setup.mulligan is not None:
+            # The choice made for the whole question is what is out of reach; the plain draw
+            # of the same question may still be exact, and a figure without the mulligan,
+            # said to be one, is exact where a simulation would not be.
+            plain = replace(options, mulligan="none")
+            try:
+                if exc.without_mulligan is not None:
+                    plain_bound = bind(setup, condition_texts, plain, any_of=any_of)
+                    seen = cards_seen(setup, plain_bound.procedure, plain, plain.turn)
+                    report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
+                else:
+                    report = _exact_any_of(setup, condition_texts, any_of, plain, exc.known_states)
+            except Intractable:
+                pass
+            else:
+                why = (
+                    "the mulligan is left out: choosing it for this either-or question is "
+                    f"beyond exact reach ({exc}); the figure is the plain draw's"
+                )
+                return replace(report, assumptions=(*report.assumptions, why))
+        return _simulated_any_of(setup, condition_texts, any_of, options, exc)
+
+
+def _exact_any_of(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    any_of: tuple[tuple[int, ...], ...],
+    options: OddsOptions,
+    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
+) -> OddsReport:
+    """The either-or question's exact report; ``Intractable`` where exact maths does not
+    reach."""
     from deckcheck.draws.facade import Mode, solve
 
     bound = bind(setup, condition_texts, options, any_of=any_of)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = _procedure_for(setup, bound.procedure, seen)
     query = _query(options, seen, options.turn)
-    try:
-        answer = solve(
-            bound.problem,
-            procedure,
-            query,
-            _policy(options),
-            mode=Mode.EXACT,
-            known_states=known_states,
-        )
-    except Intractable as exc:
-        if options.mulligan != "rules" or setup.mulligan is None:
-            why = f"an | question is answered only where exact maths reaches ({exc})"
-            raise UsageError(why) from None
-        # The choice made for the whole question is what is out of reach; the plain draw of
-        # the same question still is exact, and a figure without the mulligan, said to be
-        # one, serves better than none (already found, where the refusal came after it).
-        plain = replace(options, mulligan="none")
-        if exc.without_mulligan is not None:
-            plain_bound = bind(setup, condition_texts, plain, any_of=any_of)
-            report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
-        else:
-            report = compute_any_of(setup, condition_texts, any_of, plain, exc.known_states)
-        why = (
-            "the mulligan is left out: choosing it for this either-or question is beyond "
-            f"exact reach ({exc}); the figure is the plain draw's"
-        )
-        return replace(report, assumptions=(*report.assumptions, why))
+    answer = solve(
+        bound.problem,
+        procedure,
+        query,
+        _policy(options),
+        mode=Mode.EXACT,
+        known_states=known_states,
+    )
     return _report(setup, bound, options, seen, answer)
+
+
+def _simulated_any_of(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    any_of: tuple[tuple[int, ...], ...],
+    options: OddsOptions,
+    out_of_reach: Intractable,
+) -> OddsReport:
+    """The either-or question simulated (a trial succeeds when some alternative holds in
+    full), the reason being ``out_of_reach``: the bound the exact engines hit."""
+    from deckcheck.draws.facade import solve
+
+    bound = bind(setup, condition_texts, options, any_of=any_of)
+    seen = cards_seen(setup, bound.procedure, options, options.turn)
+    procedure = _procedure_for(setup, bound.procedure, seen)
+    query = _query(options, seen, options.turn)
+    answer = solve(bound.problem, procedure, query, _policy(options), out_of_reach=out_of_reach)
+    report = _report(setup, bound, options, seen, answer)
+    if answer.exact:
+        return report  # impossible, known at once
+    decided = any(f.kind in _RULES_OF_THUMB for f in answer.facts)
+    lines = ["either-or: simulated, a trial succeeding when some alternative holds in full"]
+    if decided:
+        lines.append(
+            "the decisions are the rules of thumb above, not chosen for this question: the "
+            "figure estimates that player's chance, which is at most the optimal player's "
+            "(a lower bound of optimal play, up to the sampling error)"
+        )
+    return replace(report, assumptions=(*report.assumptions, *lines))
 
 
 def _turn_queries(

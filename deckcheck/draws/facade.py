@@ -186,14 +186,18 @@ def simulate(
     are in reach; otherwise a stated rule of thumb (redraw unless the hand meets every
     condition; greedy returns), and a fact says which. ``why``, when given, is the fact that
     explains the simulation; it is listed before the simulator's own. ``tables=False`` skips
-    the exact tables (when the exact engine is already known to be out of reach).
+    the exact tables (when the exact engine is already known to be out of reach). An
+    either-or question (``problem.any_of``) succeeds when some alternative holds in full; its
+    decisions are always the rules of thumb.
     """
     from deckcheck.draws.exact.odds import optimal_keep_choice, optimal_return_choice
     from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice
     from deckcheck.draws.policies import redraw_unless_met
 
     if problem.any_of:
-        raise ValueError("the simulators deal for conditions that must all hold, not for A | B")
+        # The exact decision tables are built for an AND; an either-or question's deals are
+        # decided by the rules of thumb, which read its whole OR (and the facts say so).
+        tables = False
     shape = deal_shape(problem, procedure, query)
     said: list[Fact] = []  # the policies in force
     after: list[Fact] = []  # how the simulated player decides, where that needs saying

@@ -450,20 +450,32 @@ class _Simulator:
         return test.op.holds(self._totals(test.selector, held), test.threshold)  # type: ignore[no-any-return]
 
     def satisfied(self, held: IntArray) -> BoolArray:
-        """Per column: whether every query condition holds."""
-        ok = np.ones(held.shape[1], dtype=bool)
+        """Per column: whether the query holds (every condition, or every condition of one
+        alternative of ``any_of``)."""
+        if not self.problem.any_of:
+            ok = np.ones(held.shape[1], dtype=bool)
+            for row in self._holding(held):
+                ok &= row
+            return ok
+        holds = self._holding(held)
+        ok = np.zeros(held.shape[1], dtype=bool)
+        for alt in self.problem.any_of:
+            both = np.ones(held.shape[1], dtype=bool)
+            for i in alt:
+                both &= holds[i]
+            ok |= both
+        return ok
+
+    def _holding(self, held: IntArray) -> list[BoolArray]:
+        """Per condition, per column: whether it holds."""
         conds = self.problem.conditions
         if len(conds) < MATMUL_CONDITIONS:
-            for test in conds:
-                ok &= self._test(test, held)
-            return ok
+            return [self._test(test, held) for test in conds]
         # Every condition's count from one matrix product instead of a sum over a copy of
         # its groups' rows each. float32 is exact here: counts and their sums stay below 2**24
         # (no pile comes near 16 million cards).
         totals = self.cond_member.T @ held.astype(np.float32)
-        for i, test in enumerate(conds):
-            ok &= test.op.holds(totals[i], test.threshold)
-        return ok
+        return [test.op.holds(totals[i], test.threshold) for i, test in enumerate(conds)]
 
     def triggered(self, rule: RedrawRule, held: IntArray) -> BoolArray:
         """Per column: whether the redraw rule allows a redraw (any trigger holds)."""
