@@ -600,7 +600,7 @@ def compute_any_of(
     the rules of thumb), saying which bound was hit. ``known_states``: a refused attempt's
     look-ahead states, gone on from (see :func:`~deckcheck.draws.facade.exact`)."""
     try:
-        return _exact_any_of(setup, condition_texts, any_of, options, known_states)
+        return _any_of_report(setup, condition_texts, any_of, options, known_states)
     except Intractable as exc:
         if options.mulligan == "rules" and setup.mulligan is not None:
             # The choice made for the whole question is what is out of reach; the plain draw
@@ -613,7 +613,7 @@ def compute_any_of(
                     seen = cards_seen(setup, plain_bound.procedure, plain, plain.turn)
                     report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
                 else:
-                    report = _exact_any_of(setup, condition_texts, any_of, plain, exc.known_states)
+                    report = _any_of_report(setup, condition_texts, any_of, plain, exc.known_states)
             except Intractable:
                 pass
             else:
@@ -622,18 +622,20 @@ def compute_any_of(
                     f"beyond exact reach ({exc}); the figure is the plain draw's"
                 )
                 return replace(report, assumptions=(*report.assumptions, why))
-        return _simulated_any_of(setup, condition_texts, any_of, options, exc)
+        return _any_of_report(setup, condition_texts, any_of, options, out_of_reach=exc)
 
 
-def _exact_any_of(
+def _any_of_report(
     setup: DrawSetup,
     condition_texts: Sequence[str],
     any_of: tuple[tuple[int, ...], ...],
     options: OddsOptions,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
+    out_of_reach: Intractable | None = None,
 ) -> OddsReport:
     """The either-or question's exact report; ``Intractable`` where exact maths does not
-    reach."""
+    reach. Given ``out_of_reach`` (the bound the exact engines hit), the question simulated
+    instead: a trial succeeds when some alternative holds in full."""
     from deckcheck.draws.facade import Mode, solve
 
     bound = bind(setup, condition_texts, options, any_of=any_of)
@@ -645,34 +647,15 @@ def _exact_any_of(
         procedure,
         query,
         _policy(options),
-        mode=Mode.EXACT,
+        mode=Mode.EXACT if out_of_reach is None else Mode.AUTO,
         known_states=known_states,
+        out_of_reach=out_of_reach,
     )
-    return _report(setup, bound, options, seen, answer)
-
-
-def _simulated_any_of(
-    setup: DrawSetup,
-    condition_texts: Sequence[str],
-    any_of: tuple[tuple[int, ...], ...],
-    options: OddsOptions,
-    out_of_reach: Intractable,
-) -> OddsReport:
-    """The either-or question simulated (a trial succeeds when some alternative holds in
-    full), the reason being ``out_of_reach``: the bound the exact engines hit."""
-    from deckcheck.draws.facade import solve
-
-    bound = bind(setup, condition_texts, options, any_of=any_of)
-    seen = cards_seen(setup, bound.procedure, options, options.turn)
-    procedure = _procedure_for(setup, bound.procedure, seen)
-    query = _query(options, seen, options.turn)
-    answer = solve(bound.problem, procedure, query, _policy(options), out_of_reach=out_of_reach)
     report = _report(setup, bound, options, seen, answer)
     if answer.exact:
-        return report  # impossible, known at once
-    decided = any(f.kind in _RULES_OF_THUMB for f in answer.facts)
+        return report  # exact, or impossible (known at once)
     lines = ["either-or: simulated, a trial succeeding when some alternative holds in full"]
-    if decided:
+    if any(f.kind in _RULES_OF_THUMB for f in answer.facts):
         lines.append(
             "the decisions are the rules of thumb above, not chosen for this question: the "
             "figure estimates that player's chance, which is at most the optimal player's "
