@@ -66,6 +66,28 @@ def close(answer: Answer, exact: Fraction, trials: int) -> None:
     assert abs(answer.probability - p) <= TOLERANCE * sigma, (answer.probability, p)
 
 
+def both_agree(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    policy: Policy,
+    exact: Fraction,
+    seeds: tuple[int, int],
+) -> None:
+    """The façade's simulation (a simulated answer, never called exact) and the reference
+    simulator, each seeded, within the tolerance of the exact figure."""
+    answer = solve(
+        problem, procedure, query, policy, mode=Mode.SIMULATE, trials=TRIALS, seed=seeds[0]
+    )
+    assert not answer.exact
+    close(answer, exact, TRIALS)
+    close(
+        simulate_reference(problem, procedure, query, REFERENCE_TRIALS, seeds[1]),
+        exact,
+        REFERENCE_TRIALS,
+    )
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_plain_draw_simulation_agrees_with_the_exact_either_or(seed: int) -> None:
     rng = random.Random(seed)
@@ -84,11 +106,7 @@ def test_redraw_whenever_allowed_simulated_agrees_with_the_exact_either_or(seed:
     procedure = Procedure(hand_size=3, mulligan=rule)
     policy = Policy(redraw="always")
     problem, query, exact = undecided(rng, procedure, policy, (3, 6))
-    answer = solve(problem, procedure, query, policy, mode=Mode.SIMULATE, trials=TRIALS, seed=1)
-    assert not answer.exact
-    close(answer, exact, TRIALS)
-    slow = simulate_reference(problem, procedure, query, REFERENCE_TRIALS, seed)
-    close(slow, exact, REFERENCE_TRIALS)
+    both_agree(problem, procedure, query, policy, exact, (1, seed))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -97,10 +115,7 @@ def test_look_ahead_rule_of_thumb_simulated_agrees_with_the_exact_either_or(seed
     procedure = Procedure(hand_size=3, lookahead=True)
     policy = Policy(lookahead="heuristic")
     problem, query, exact = undecided(rng, procedure, policy, (4, 7))
-    answer = solve(problem, procedure, query, policy, mode=Mode.SIMULATE, trials=TRIALS, seed=2)
-    close(answer, exact, TRIALS)
-    slow = simulate_reference(problem, procedure, query, REFERENCE_TRIALS, seed)
-    close(slow, exact, REFERENCE_TRIALS)
+    both_agree(problem, procedure, query, policy, exact, (2, seed))
 
 
 def test_out_of_reach_falls_back_to_a_simulation_saying_why() -> None:
