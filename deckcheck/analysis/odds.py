@@ -536,6 +536,24 @@ def _query(options: OddsOptions, seen: int, turn: int | None) -> Query:
     return Query(seen, options.second, options.mulligan == "rules", turn)
 
 
+def _asked(
+    setup: DrawSetup,
+    condition_texts: Sequence[str],
+    options: OddsOptions,
+    any_of: tuple[tuple[int, ...], ...] = (),
+) -> tuple[Bound, int, Procedure, Query]:
+    """The question as the engines take it: its bound problem, the cards seen, the procedure
+    dealing them and the query at ``options.turn``."""
+    bound = bind(setup, condition_texts, options, any_of=any_of)
+    seen = cards_seen(setup, bound.procedure, options, options.turn)
+    return (
+        bound,
+        seen,
+        _procedure_for(setup, bound.procedure, seen),
+        _query(options, seen, options.turn),
+    )
+
+
 def compute_odds(
     setup: DrawSetup,
     condition_texts: Sequence[str],
@@ -559,10 +577,7 @@ def _compute_odds(
 ) -> OddsReport:
     from deckcheck.draws.facade import SIMULATION_BUDGET, plain_rows, solve
 
-    bound = bind(setup, condition_texts, options)
-    seen = cards_seen(setup, bound.procedure, options, options.turn)
-    procedure = _procedure_for(setup, bound.procedure, seen)
-    query = _query(options, seen, options.turn)
+    bound, seen, procedure, query = _asked(setup, condition_texts, options)
     if options.by_turn is None:
         answer = solve(bound.problem, procedure, query, _policy(options), progress=progress)
         return _report(setup, bound, options, seen, answer)
@@ -638,10 +653,7 @@ def _any_of_report(
     instead: a trial succeeds when some alternative holds in full."""
     from deckcheck.draws.facade import Mode, solve
 
-    bound = bind(setup, condition_texts, options, any_of=any_of)
-    seen = cards_seen(setup, bound.procedure, options, options.turn)
-    procedure = _procedure_for(setup, bound.procedure, seen)
-    query = _query(options, seen, options.turn)
+    bound, seen, procedure, query = _asked(setup, condition_texts, options, any_of=any_of)
     answer = solve(
         bound.problem,
         procedure,
@@ -791,10 +803,7 @@ def simulate_odds(
         import secrets
 
         seed = secrets.randbelow(2**31)
-    bound = bind(setup, condition_texts, options)
-    seen = cards_seen(setup, bound.procedure, options, options.turn)
-    procedure = _procedure_for(setup, bound.procedure, seen)
-    query = _query(options, seen, options.turn)
+    bound, seen, procedure, query = _asked(setup, condition_texts, options)
     answer = simulate(
         bound.problem,
         procedure,
