@@ -25,6 +25,7 @@ or more by itself, as measured).
 from __future__ import annotations
 
 import functools
+import gc
 import importlib.util
 import inspect
 import json
@@ -266,6 +267,16 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: a tenth of a second or more by itself (listed in tests/slow-tests.txt)",
     ):
         config.addinivalue_line("markers", line)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The cycle collector told what the run holds from here on: every worker keeps thousands
+    of collected items, loaded modules and cached catalogs alive to the end, and the collector's
+    full passes would walk them again and again (a tenth of the suite's CPU). They are set aside
+    (``gc.freeze``) and passes come less often; cycles the tests make are still collected."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
