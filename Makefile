@@ -8,11 +8,12 @@ STAMP := $(VENV)/.installed
 
 LINT_STAMP := $(VENV)/.installed-lint
 
-# The venv is made without pip (ensurepip would compile pip and setuptools: 4 s) and gets the
-# newest pip from this python3's own, where it has one that installs into another interpreter
-# (--python, pip 22.3 and later); else ensurepip's. A recent pip resolves the dependencies in
-# half the time of the one Python 3.11 bundles. Installed files are not compiled by pip
-# (--no-compile): see TEST_ENV.
+# The venv is made without pip (ensurepip compiles every module of pip and setuptools) and gets
+# the newest pip from this python3's own, where it has one that installs into another
+# interpreter (--python, pip 22.3 and later); else ensurepip's. A recent pip resolves the
+# dependencies much faster than the one Python 3.11 bundles (docs/performance.md). Installed files are not compiled ahead
+# (--no-compile): Python compiles a module when it is first imported, and the tests import a
+# small part of numpy and scipy.
 PIP_INSTALL := $(BIN)/python -m pip install --quiet --no-compile
 
 $(BIN)/pip:
@@ -20,20 +21,8 @@ $(BIN)/pip:
 	$(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile pip \
 		|| $(BIN)/python -m ensurepip --default-pip
 
-# The tests' compiled modules, Python's own and the libraries' included, go to one folder of the
-# venv, even where PYTHONDONTWRITEBYTECODE is set (the checkout gets no __pycache__): the suite
-# starts three interpreters and a hundred child processes, each of which would compile what it
-# imports again. A new venv has it filled by two processes at once, each importing half of
-# what the suite imports (numpy and scipy; the rest), so that the two workers of the first run
-# do not both compile the same modules.
-TEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache
-WARM_A := import numpy, scipy.optimize, scipy.sparse
-WARM_B := import pytest, xdist.plugin, _pytest.doctest, hypothesis.strategies, typer.testing, \
-	pydantic, rich.console, textual.app, textual.widgets, deckcheck.cli.app
-
 $(STAMP): $(BIN)/pip pyproject.toml
 	$(PIP_INSTALL) -e '.[test]'
-	$(TEST_ENV) $(BIN)/python -c '$(WARM_A)' & $(TEST_ENV) $(BIN)/python -c '$(WARM_B)'; wait
 	touch $(STAMP)
 
 # ruff and mypy only where they are used: `make test` does not install them.
@@ -56,17 +45,17 @@ demo: $(STAMP)
 # Every test, in parallel (one worker per core: pytest-xdist). A worker that runs out of tests
 # takes half of another's queue (worksteal), so no long test is left to run alone at the end.
 test: $(STAMP)
-	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # Without the tests that start processes, drive the terminal app, search properties or are slow
 # by themselves (markers set in tests/conftest.py): for a quick check while working.
 test-fast: $(STAMP)
-	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
 
 # The list of slow tests (tests/slow-tests.txt) from a whole run's own figures: after tests are
 # added or made faster.
 slow-tests: $(STAMP)
-	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist worksteal --durations=0 -p no:cacheprovider \
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=0 -p no:cacheprovider \
 		| $(BIN)/python tools/slow_tests.py > tests/slow-tests.txt.new
 	mv tests/slow-tests.txt.new tests/slow-tests.txt
 
