@@ -42,8 +42,10 @@ def _dist(project: dict[str, Any]) -> str:
 def _with_extra(requirement: str, extra: str) -> str:
     name, _, marker = requirement.partition(";")
     condition = f'extra == "{extra}"'
-    return f"{name.strip()} ; ({marker.strip()}) and {condition}" if marker else (
-        f"{name.strip()} ; {condition}"
+    return (
+        f"{name.strip()} ; ({marker.strip()}) and {condition}"
+        if marker
+        else (f"{name.strip()} ; {condition}")
     )
 
 
@@ -64,7 +66,7 @@ def _metadata(project: dict[str, Any]) -> str:
     for extra in sorted(extras):
         lines += [f"Requires-Dist: {_with_extra(r, extra)}" for r in extras[extra]]
     lines += [f"Provides-Extra: {extra}" for extra in sorted(extras)]
-    readme = (ROOT / meta["readme"]).read_text(encoding="utf-8")
+    readme = (ROOT / str(meta["readme"])).read_text(encoding="utf-8")
     return "\n".join(lines) + "\n\n" + readme
 
 
