@@ -23,13 +23,13 @@ import signal
 import stat
 import subprocess
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import invoke
+from process_helpers import call_forked, deckcheck
 
 from deckcheck.catalog import cache, entries
 from deckcheck.catalog.selectors import _value_matches, bind_selector, value_keys
@@ -122,6 +122,18 @@ def _forget() -> None:
         game.__dict__.pop("spec", None)  # read afresh, through the cache
     lackey.name_table.cache_clear()
     stccg_names._table.cache_clear()
+
+
+def afresh(args: list[str | Path]) -> Callable[[], object]:
+    """What a forked child runs for ``deckcheck ARGS`` with every catalog loaded afresh (as a
+    new process loads them: through the cache)."""
+    command = deckcheck(args)
+
+    def run() -> object:
+        _forget()
+        return command()
+
+    return run
 
 
 def run(*args: str | Path) -> tuple[int, str]:
@@ -521,20 +533,15 @@ def test_directory_at_the_entry_path(folder: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_fifo_at_the_entry_path_does_not_hang(tmp_path: Path) -> None:
-    """In a child process, so that a hang meets the watchdog (the small game: the opening of
-    the entry is what is tested, shared by every game)."""
+    """In a child process forked from this one, which reads the game afresh, so that a hang
+    meets the watchdog (the small game: the opening of the entry is what is tested, shared by
+    every game)."""
     folder = tmp_path / "cache"
     folder.mkdir()
     os.mkfifo(entry(folder, "ren-dhark"))
-    env = {**os.environ, "DECKCHECK_CACHE": str(folder)}
-    out = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", str(REN_DHARK_DECK)],
-        capture_output=True,
-        env=env,
-        cwd=REPO,
-        timeout=WATCHDOG,
-    )
-    assert out.returncode == 0 and out.stderr == b""
+    args: list[str | Path] = ["validate", REN_DHARK_DECK]
+    out = call_forked(afresh(args), " ".join(map(str, args)), env={"DECKCHECK_CACHE": str(folder)})
+    assert out.code == 0 and out.stderr == ""
     assert_sound_entry(folder, "ren-dhark")
 
 
@@ -646,30 +653,32 @@ def test_one_entry_per_catalog_after_the_sources_change(folder: Path, kind: str)
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_no_temporary_file_left_by_a_signal_while_writing(tmp_path: Path, signum: int) -> None:
     """The signal arrives while the temporary file exists (sent from inside the write): the
-    entry is completed or nothing is left, never a temporary file."""
+    entry is completed or nothing is left, never a temporary file. In a child process forked
+    from this one (what the signal ends is a process; its start is not what is tested), which
+    reads the game afresh."""
     folder = tmp_path / "cache"
-    script = textwrap.dedent(
-        f"""
-        import os, signal
-        from deckcheck.catalog import cache
-        from deckcheck.games.registry import get_game
+
+    def write_under_a_signal() -> None:
         # Ctrl-C as in a terminal, even where the suite was started in the background (which
-        # starts its children with SIGINT ignored)
+        # starts its children with SIGINT ignored); SIGTERM and SIGHUP as a new process has them
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        get_game("ren-dhark").spec  # its entry written before the signal is armed
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        _forget()
+        assert get_game("ren-dhark").spec  # its entry written before the signal is armed
         real = os.replace
-        def replace(src, dst):
-            os.kill(os.getpid(), {int(signum)})
+
+        def replace(src: str, dst: str) -> None:
+            os.kill(os.getpid(), signum)
             real(src, dst)
-        cache.os.replace = replace
+
+        cache.os.replace = replace  # type: ignore[assignment]
         get_game("ren-dhark").bundled_catalog()
-        """
+
+    out = call_forked(
+        write_under_a_signal, "a write stopped by a signal", env={"DECKCHECK_CACHE": str(folder)}
     )
-    env = {**os.environ, "DECKCHECK_CACHE": str(folder)}
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, env=env, cwd=REPO, timeout=WATCHDOG
-    )
-    assert out.returncode != 0  # the signal did act, after the write
+    assert out.code != 0  # the signal did act, after the write
     assert sorted(p.name for p in folder.iterdir()) == [
         entry(folder, "ren-dhark").name,
         entry(folder, "ren-dhark", SPEC).name,
