@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from afresh import afresh, forget
 from conftest import invoke
-from process_helpers import call_forked, deckcheck
+from process_helpers import call_forked
 
 from deckcheck.catalog import cache, entries
 from deckcheck.catalog.selectors import _value_matches, bind_selector, value_keys
@@ -39,7 +40,6 @@ from deckcheck.games.base import Game
 from deckcheck.games.registry import all_games, get_game
 from deckcheck.games.spec import spec_from_json, spec_json
 from deckcheck.games.stccg import lackey
-from deckcheck.games.stccg import names as stccg_names
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -111,34 +111,14 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     after."""
     path = tmp_path / "cache"
     monkeypatch.setenv("DECKCHECK_CACHE", str(path))
-    _forget()
+    forget()
     yield path
-    _forget()
-
-
-def _forget() -> None:
-    for game in all_games().values():
-        game._catalog = None
-        game.__dict__.pop("spec", None)  # read afresh, through the cache
-    lackey.name_table.cache_clear()
-    stccg_names._table.cache_clear()
-
-
-def afresh(args: list[str | Path]) -> Callable[[], object]:
-    """What a forked child runs for ``deckcheck ARGS`` with every catalog loaded afresh (as a
-    new process loads them: through the cache)."""
-    command = deckcheck(args)
-
-    def run() -> object:
-        _forget()
-        return command()
-
-    return run
+    forget()
 
 
 def run(*args: str | Path) -> tuple[int, str]:
     """``deckcheck ARGS`` in process, every catalog loaded afresh: (exit code, output)."""
-    _forget()
+    forget()
     result = invoke([str(a) for a in args])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     return result.exit_code, result.output
@@ -243,7 +223,7 @@ def test_other_commands_same_output_off_cold_warm(folder: Path, args: list[str])
 
 def test_warm_start_makes_only_the_cards_and_rows_it_needs(folder: Path) -> None:
     run("validate", STCCG_DECK)  # cold: writes the entries
-    _forget()
+    forget()
     catalog = get_game("stccg-1e").bundled_catalog()
     table = lackey.name_table()
     assert isinstance(catalog.cards, entries.CachedCards)
@@ -269,7 +249,7 @@ def test_two_threads_making_one_card_count_it_once(
     import threading
 
     run("validate", STCCG_DECK)
-    _forget()
+    forget()
     cards = get_game("stccg-1e").bundled_catalog().cards
     assert isinstance(cards, entries.CachedCards)
     both_inside = threading.Barrier(2, timeout=30)
@@ -294,14 +274,14 @@ def test_two_threads_making_one_card_count_it_once(
 
 def test_a_selector_makes_one_card_and_an_absent_value_is_still_refused(folder: Path) -> None:
     run("cards", "stccg-1e", "Worf")
-    _forget()
+    forget()
     catalog = get_game("stccg-1e").bundled_catalog()
     selector = bind_selector("type:Dilemma", catalog)
     assert sum(card is not None for card in catalog.cards._made) == 1
     assert selector(catalog.by_name("Chalnoth")[0])
     with pytest.raises(ConditionError) as warm:
         bind_selector("type:Dilemmma", catalog)  # the index lacks it: every card is looked at
-    _forget()
+    forget()
     os.environ["DECKCHECK_CACHE"] = "off"  # the fixture's monkeypatch restores it
     with pytest.raises(ConditionError) as off:
         bind_selector("type:Dilemmma", get_game("stccg-1e").bundled_catalog())
@@ -405,7 +385,7 @@ def test_definition_from_the_cache_is_the_validated_one(
     were written), without reading the TOML."""
     cold = get_game(game).spec
     assert entry(folder, game, SPEC).is_file()
-    _forget()
+    forget()
     monkeypatch.setattr(base, "parse_toml", _never)
     warm = get_game(game).spec
     assert warm is not cold
@@ -464,7 +444,7 @@ def test_verified_entry_is_used_as_it_is_and_never_rewritten(folder: Path) -> No
         return lines
 
     forge(entry(folder), rename)
-    _forget()
+    forget()
     outpost = get_game("stccg-1e").bundled_catalog().by_id("101_105")
     assert outpost is not None and outpost.name == "Klingon Outpost (cached)"
 
@@ -491,7 +471,7 @@ def test_huge_sparse_entry_is_not_read(
         read += len(data)
         return data
 
-    _forget()
+    forget()
     assert get_game("stccg-1e").spec  # read from its own entry, before the counting starts
     monkeypatch.setattr(cache.os, "read", counting_read)
     if kind == cache.CATALOG:
@@ -664,7 +644,7 @@ def test_no_temporary_file_left_by_a_signal_while_writing(tmp_path: Path, signum
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
-        _forget()
+        forget()
         assert get_game("ren-dhark").spec  # its entry written before the signal is armed
         real = os.replace
 
