@@ -164,7 +164,10 @@ def _punctuation_variants(name: str) -> list[str]:
     if _AND.search(name):
         variants.append(tidy(_AND.sub("&", name)))
     dotted = _ABBREVIATIONS.sub(lambda m: m.group(1) + ".", name)
-    dotted = _SHIP_PREFIX.sub(lambda m: _SHIP_PREFIXES[m.group(1).casefold()], dotted)
+    # A prefix matched through a look-alike letter (Turkish dotless "ıss") is left as written.
+    dotted = _SHIP_PREFIX.sub(
+        lambda m: _SHIP_PREFIXES.get(m.group(1).casefold(), m.group(0)), dotted
+    )
     dotted = re.sub(r":(?=\S)", ": ", dotted)
     variants.append(tidy(dotted))
     return [variant for variant in variants if variant and variant != name]
