@@ -168,10 +168,18 @@ class Oracle:
             depth = min(len(pile), self.reads)
             orders = list(itertools.permutations(pile, depth))
             rest_of = {c: None for c in pile}
+            # A game reads only the groups of the cards it meets, and orders whose cards
+            # come in the same groups leave tails of the same groups too (a group's cards
+            # are numbered together): every order is counted, each group sequence played once.
+            played: dict[tuple[int, ...], bool] = {}
             wins = 0
             for order in orders:
-                tail = [c for c in rest_of if c not in order]
-                wins += self.play(hand, list(order) + tail)
+                groups = tuple(self.group[c] for c in order)
+                won = played.get(groups)
+                if won is None:
+                    tail = [c for c in rest_of if c not in order]
+                    won = played[groups] = self.play(hand, list(order) + tail)
+                wins += won
             self._memo[key] = Fraction(wins, len(orders))
         return self._memo[key]
 
