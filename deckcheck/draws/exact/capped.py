@@ -442,13 +442,19 @@ class PlainProgramme:
             return top
         made = [0] * (top + 1)  # made[m]: transitions made from a most of m up
         states: dict[Vec, tuple[int, int]] = {first: (0, 0)}  # fewest cards, least most
+        n_pos = len(first)
         for c in range(n - 1):
             new: dict[Vec, int] = {}
+            # The bounds' caches read here directly: a walk asks them once per state.
+            known_moves = bounds._moves[c]
             for vec, (fewest, least_most) in states.items():
-                if _decided(vec):
+                if vec.count(SETTLED) == n_pos:  # decided
                     continue
                 room = top - fewest
-                for lo, _hi, nv in bounds.moves(vec, c):
+                moves = known_moves.get(vec)
+                if moves is None:
+                    moves = bounds.moves(vec, c)
+                for lo, _hi, nv in moves:
                     if lo > room:
                         break
                     cards = fewest + lo
@@ -458,8 +464,10 @@ class PlainProgramme:
                         new[nv] = cards
             states = {}
             living = [0] * (top + 1)
+            known_needs = bounds._needs[c + 1]
             for nv, cards in new.items():
-                at = cards + bounds.need(nv, c + 1)
+                need = known_needs.get(nv)
+                at = cards + (bounds.need(nv, c + 1) if need is None else need)
                 if at <= top:
                     states[nv] = (cards, at)
                     living[at] += 1
