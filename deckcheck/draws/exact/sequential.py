@@ -41,6 +41,9 @@ from deckcheck.draws.policies import lookahead_keep
 STATE_BUDGET = 1_000_000
 
 _UNLIMITED = 1 << 62
+#: More cards than any query draws: what :meth:`SequentialEngine._need` says of counts with
+#: which the query can no longer hold.
+_NEVER = 1 << 30
 #: Units of the estimate (about 2 µs each) one call of the look-ahead recursion stands for:
 #: a call, with its share of the mulligan's tables, measured at 2.4-3.3 µs (12 named cards,
 #: mixed and either-or queries, idle machine; up to about 4.5 µs with the cores shared).
@@ -131,6 +134,12 @@ class LookaheadOracle:
 #: Per alternative of a query: each test as (position, least passing count, most or None),
 #: and sets of positions no class counts for two of, with the least count each needs.
 Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, int], ...], ...]]
+
+
+#: What one alternative still asks of the pile (:meth:`SequentialEngine._plan`): the fewest
+#: more cards it needs; per lower bound not met, the cards it still needs and the live classes
+#: counting for it; per upper bound, the cards it may still take and those classes.
+Plan = tuple[int, tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[int, tuple[int, ...]], ...]]
 
 
 def _bounds(cond: Tracked) -> tuple[Bounds, ...]:
@@ -264,7 +273,10 @@ class SequentialEngine:
         self._bounded = tuple(
             c for c, ps in enumerate(self.red.cond.class_positions) if upper.intersection(ps)
         )
-        self._steps: dict[tuple[Vec, int], tuple[Vec, bool, bool]] = {}
+        self._steps: dict[tuple[Vec, int], tuple[Vec, bool, bool, int]] = {}
+        # Per capped count vector: per alternative not yet broken, what the pile must still
+        # give (see :meth:`_plan`).
+        self._plans: dict[Vec, tuple[Plan, ...]] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
@@ -399,17 +411,70 @@ class SequentialEngine:
         the cards left that count for it, and tests on selectors no card shares need their
         shortfalls drawn one card each."""
         left = self.seen - held
+        open_ = False
+        for need, lows, highs in self._plans.get(vec) or self._plan(vec):
+            if need > left:
+                continue
+            failed = False
+            for gap, owners in lows:
+                reach = 0
+                for c in owners:
+                    reach += left_in[c]
+                if reach < gap:
+                    failed = True
+                    break
+            if failed:
+                continue
+            if lows:
+                open_ = True
+                continue
+            for room, owners in highs:
+                reach = 0
+                for c in owners:
+                    reach += left_in[c]
+                if reach > room and left > room:
+                    open_ = True
+                    break
+            else:
+                return True
+        return None if open_ else False
+
+    def _plan(self, vec: Vec) -> tuple[Plan, ...]:
+        """What each alternative not yet broken still asks over capped counts ``vec``: the
+        fewest more cards it needs (:meth:`_need`), and per lower bound not met and per upper
+        bound the cards it still needs or may still take, with the live classes whose cards
+        count for it (cached)."""
+        got = self._plans.get(vec)
+        if got is not None:
+            return got
         positions = self.red.cond.class_positions
-        reach = [0] * len(vec)
-        for c in (self._split_cache.get(vec) or self._split(vec))[0]:
-            k = left_in[c]
-            if k:
-                for p in positions[c]:
-                    reach[p] += k
-        for p, r in enumerate(reach):
-            if r > left:
-                reach[p] = left
-        return self._reach_settled(vec, reach, left)
+        live = (self._split_cache.get(vec) or self._split(vec))[0]
+        plans: list[Plan] = []
+        for bounds, sets in self._alternatives:
+            if any(most is not None and vec[p] > most for p, _, most in bounds):
+                continue
+            need = 0
+            for disjoint in sets:
+                short = sum(least - vec[p] for p, least in disjoint if vec[p] < least)
+                need = max(need, short)
+            lows: list[tuple[int, tuple[int, ...]]] = []
+            highs: list[tuple[int, tuple[int, ...]]] = []
+            for p, least, most in bounds:
+                owners = tuple(c for c in live if p in positions[c])
+                if vec[p] < least:
+                    lows.append((least - vec[p], owners))
+                    need = max(need, least - vec[p])
+                if most is not None:
+                    highs.append((most - vec[p], owners))
+            plans.append((need, tuple(lows), tuple(highs)))
+        got = self._plans[vec] = tuple(plans)
+        return got
+
+    def _need(self, vec: Vec) -> int:
+        """The fewest more cards with which the query can still hold over capped counts
+        ``vec``, by the counts alone (:data:`_NEVER` when every alternative is broken): a
+        state with fewer cards left to draw is lost, as :meth:`_decided` finds it."""
+        return min((need for need, _, _ in self._plans.get(vec) or self._plan(vec)), default=_NEVER)
 
     def _reach_settled(self, vec: Vec, reach: list[int], left: int) -> bool | None:
         """Like :meth:`Tracked.settled`, with at most ``reach[p]`` more cards for position
@@ -611,6 +676,7 @@ class SequentialEngine:
             kept_forms = self._kept_forms
             live = (self._split_cache.get(vec) or self._split(vec))[0]
             last_draw = held + 1 == self.seen
+            to_draw = self.seen - held - 1  # after this card
             full = math.perm(self.n - gone - 1, self.reads - gone - 1) if last_draw else 0
             result = 0
             pool = self.n - gone
@@ -645,6 +711,10 @@ class SequentialEngine:
                     if last_draw:
                         # The last card seen: the state after it is decided at once.
                         sub = full if self._holds(grown) else 0
+                    elif step[3] > to_draw:
+                        # Lost by the counts alone (a card that breaks an upper bound, or too
+                        # few cards left for what is still needed): no state for it.
+                        sub = 0
                     else:
                         kept, kept_vec = after, grown
                         if step[1]:
@@ -673,6 +743,8 @@ class SequentialEngine:
                 else:
                     if last_draw:
                         sub = full if self._holds(vec) else 0
+                    elif self._need(vec) > to_draw:
+                        sub = 0  # kept, it leaves too few cards for what is still needed
                     else:
                         sub = child((left, vec, held + 1, False, gone + 1))
                     if look and self.optimal:
@@ -692,13 +764,13 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
         return got
 
-    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool, bool]:
+    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool, bool, int]:
         """The counts after a card of class ``c`` is kept, whether the state then needs its
-        whole canonical form (the losing classes changed) and whether the inert classes
-        changed, cached."""
+        whole canonical form (the losing classes changed), whether the inert classes
+        changed, and the fewest cards the query then still needs (:meth:`_need`), cached."""
         grown = self.red.cond.bump(vec, c, 1)
         whole = self.share and self._losing(grown) != self._losing(vec)
-        got = (grown, whole, self._split(grown)[1] != self._split(vec)[1])
+        got = (grown, whole, self._split(grown)[1] != self._split(vec)[1], self._need(grown))
         self._steps[(vec, c)] = got
         return got
 
