@@ -95,6 +95,30 @@ class ReturnChoice(Mapping[tuple[int, ...], Kept]):
         return count_compositions(self._sizes, self._hand)[self._hand]
 
 
+class EveryKeptPart(Mapping[tuple[int, ...], int]):
+    """One value for every kept part of ``keep`` cards over classes of ``sizes``."""
+
+    def __init__(self, sizes: tuple[int, ...], keep: int, value: int) -> None:
+        self._sizes = sizes
+        self._keep = keep
+        self._value = value
+
+    def __getitem__(self, kept: tuple[int, ...]) -> int:
+        if (
+            len(kept) != len(self._sizes)
+            or sum(kept) != self._keep
+            or any(not 0 <= k <= s for k, s in zip(kept, self._sizes, strict=True))
+        ):
+            raise KeyError(kept)
+        return self._value
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return compositions(self._sizes, self._keep)
+
+    def __len__(self) -> int:
+        return count_compositions(self._sizes, self._keep)[self._keep]
+
+
 class LookaheadOracle:
     """``policies.lookahead_keep`` on capped counts, cached.
 
@@ -293,7 +317,7 @@ class SequentialEngine:
         self.table_budget: int | None = None
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
-        self.kept_values: dict[tuple[int, ...], int] = {}
+        self.kept_values: Mapping[tuple[int, ...], int] = {}
 
     @property
     def orbits(self) -> tuple[Orbit, ...]:
@@ -366,6 +390,8 @@ class SequentialEngine:
         per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
         :data:`DRAW_UNITS` per draw of the cards that come back, one per exchange of classes alike
         in the kept part and the draw at once (:meth:`_draws_alike`)."""
+        if self.settled_at_start() is not None:
+            return 0  # nothing is walked (see :meth:`return_table`)
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
@@ -376,6 +402,15 @@ class SequentialEngine:
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
         return n_hands + n_kept + subs[keep] + DRAW_UNITS * draws[count]
+
+    def settled_at_start(self) -> bool | None:
+        """Whether the query holds (True) or fails (False) whatever is dealt and however it is
+        played, or None. Every hand ends as ``seen`` cards of the deck (a return mulligan
+        gives back as many as it takes; a card put under is not held), and the state before
+        any card is dealt is settled by what any ``seen`` cards of the deck can hold."""
+        full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
+        got = self._decided(zero, 0)
+        return self._deck_settled(full, zero, 0) if got is None else got
 
     def _plain_work(self, most: int, limit: int | None) -> int:
         """:meth:`PlainProgramme.work` of a plain draw of ``most`` cards (just over ``limit``
@@ -920,6 +955,12 @@ class SequentialEngine:
         sizes = self.red.sizes
         h = self.hand
         keep = h - count
+        if self.lookahead and (start := self.settled_at_start()) is not None:
+            # No play can change it: every hand keeps (ties keep), and every kept part is
+            # worth as much as keeping.
+            scale = math.comb(self.n - keep, count) * self.hand_scale()
+            self.kept_values = EveryKeptPart(sizes, keep, scale if start else 0)
+            return ReturnChoice(sizes, h, lambda hand: None), Fraction(int(start))
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
         n_draws = count_compositions(sizes, count)[count]
