@@ -210,6 +210,31 @@ def _broken(cond: Tracked, vec: Vec) -> bool:
     )
 
 
+def _freezable(cond: Tracked) -> tuple[tuple[int, int, int, int], ...]:
+    """The classes whose cards count for one position only, which no other class counts for
+    and which some test bounds from above: ``(class, position, least, most)``, the counts
+    between ``least`` and ``most`` passing every test on it (see
+    :meth:`SequentialEngine._frozen`)."""
+    owners: dict[int, int] = {}
+    for positions in cond.class_positions:
+        for p in positions:
+            owners[p] = owners.get(p, 0) + 1
+    out = []
+    for c, positions in enumerate(cond.class_positions):
+        if len(positions) != 1 or owners[positions[0]] != 1:
+            continue
+        p = positions[0]
+        tests = [t for q, t in cond.tests if q == p]
+        tops = [t.op.most(t.threshold) for t in tests]
+        if not any(m is not None for m in tops):
+            continue
+        least = max(t.op.least(t.threshold) for t in tests)
+        most = min(m for m in tops if m is not None)
+        if least <= most:
+            out.append((c, p, least, most))
+    return tuple(out)
+
+
 def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], int]]:
     """Ways to draw up to ``most`` cards over ``alike`` classes of ``bound`` cards each, one
     per exchange of the classes: the counts (largest first, zeros left off) and how many
@@ -282,6 +307,7 @@ class SequentialEngine:
         self.families = orbits(self.red, by_size=False) if self.optimal else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
         self.share = self.optimal
+        self._freezable = _freezable(self.red.cond) if self.optimal else ()
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
@@ -333,6 +359,7 @@ class SequentialEngine:
         self._canonical_cache.clear()
         self._kept_forms.clear()
         self.share = bool(value) and self.optimal
+        self._freezable = _freezable(self.red.cond) if self.share else ()
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
@@ -584,6 +611,35 @@ class SequentialEngine:
             got = self._canonical_cache[key] = self._cleared(left, vec)
         return got
 
+    def _frozen(
+        self, left: tuple[int, ...], vec: Vec, held: int
+    ) -> tuple[tuple[int, ...], Vec] | None:
+        """The state with its frozen classes made inert, in canonical form; None when it has
+        none to make so.
+
+        A class of :func:`_freezable` is frozen when its count passes every test on its
+        position and no more of its cards can be held than the most allowed (its cards left,
+        or the cards still to draw, whichever is fewer): its tests then pass whatever comes,
+        as they would with the least passing count and no cards left (its cards one more
+        inert pool, which no count reads; counts only grow and cards left only shrink, so
+        it stays frozen). A ``name:X<=1`` with one card left, or one held and none left, is.
+        """
+        to_draw = self.seen - held
+        out_l: list[int] | None = None
+        out_v: list[int] | None = None
+        for c, p, least, most in self._freezable:
+            k, x = left[c], vec[p]
+            if (k or x != least) and least <= x and x + (k if k < to_draw else to_draw) <= most:
+                if out_l is None or out_v is None:
+                    out_l, out_v = list(left), list(vec)
+                out_l[c] = 0
+                out_v[p] = least
+        if out_l is None or out_v is None:
+            return None
+        got = self._canonical(tuple(out_l), tuple(out_v))
+        # Pooling the losing cards may leave another class with none: frozen in turn.
+        return self._frozen(*got, held) or got
+
     def _losing(self, vec: Vec) -> tuple[int, ...]:
         """The classes one more card of which would break the query for good (every
         alternative an upper bound past its most), over capped counts ``vec`` (cached)."""
@@ -688,6 +744,11 @@ class SequentialEngine:
         got = memo.get(key)
         if got is not None:
             return got
+        if self._freezable and held < self.seen:
+            frozen = self._frozen(left, vec, held)
+            if frozen is not None:
+                got = memo[key] = self._child((*frozen, held, looked, gone))
+                return got
         if held == self.seen:
             ok: bool | None = self._holds(vec)
         else:
