@@ -327,6 +327,7 @@ class SequentialEngine:
         # Per capped count vector: per alternative not yet broken, what the pile must still
         # give (see :meth:`_plan`).
         self._plans: dict[Vec, tuple[Plan, ...]] = {}
+        self._needs: dict[Vec, int] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
@@ -535,8 +536,12 @@ class SequentialEngine:
     def _need(self, vec: Vec) -> int:
         """The fewest more cards with which the query can still hold over capped counts
         ``vec``, by the counts alone (:data:`_NEVER` when every alternative is broken): a
-        state with fewer cards left to draw is lost, as :meth:`_decided` finds it."""
-        return min((need for need, _, _ in self._plans.get(vec) or self._plan(vec)), default=_NEVER)
+        state with fewer cards left to draw is lost, as :meth:`_decided` finds it (cached)."""
+        got = self._needs.get(vec)
+        if got is None:
+            plans = self._plans.get(vec) or self._plan(vec)
+            got = self._needs[vec] = min((need for need, _, _ in plans), default=_NEVER)
+        return got
 
     def _reach_settled(self, vec: Vec, reach: list[int], left: int) -> bool | None:
         """Like :meth:`Tracked.settled`, with at most ``reach[p]`` more cards for position
