@@ -1,4 +1,4 @@
-"""The look-ahead engine on upper bounds and mixed queries (issue 42): three exact shortcuts.
+"""The look-ahead engine on upper bounds and mixed queries (issue 42): four exact shortcuts.
 
 - A kept card that leaves the query lost by its counts alone (an upper bound broken, or too
   few cards left to draw for what is still needed) is valued 0 without a state of its own.
@@ -6,6 +6,8 @@
   left, or with one held and none left; ``name:X=1`` met with none left) is *frozen*: its
   cards join the inert pool and its count is the least passing, and the state shares the
   value of that form.
+- Live classes whose cards now move the same counts (a named card of a type, its name held,
+  and the type's other cards) are one class: only how many cards they have left matters.
 - A query settled before any card is dealt (no ``seen`` cards of the deck can hold it, or all
   can) skips the return mulligan's table: no play changes it.
 
@@ -38,15 +40,20 @@ def mixed_problem(
 ) -> DrawProblem:
     """``n_named`` named classes of 1 to ``most_copies`` cards with ``>=1``, ``<=1`` (or
     ``<=0``, ``<=2``) and ``=1`` tests, upper bounds most often, now and then the range
-    ``>=1`` and ``<=2`` on the first; ``typed``: a type over the first half of them with
-    ``>=2`` or ``<=2``; ``other`` cards more."""
+    ``>=1`` and ``<=2`` on the first; ``typed``: a type over the first half of them and two
+    cards no name counts, with ``>=2`` or ``<=2``; ``other`` cards more."""
     n_sel = n_named + typed
     half = max(2, n_named // 2)
-    sizes = [rng.randint(1, most_copies) for _ in range(n_named)] + [other]
+    sizes = [rng.randint(1, most_copies) for _ in range(n_named)]
     rows = [
         tuple(s == i or (typed and s == n_named and i < half) for s in range(n_sel))
         for i in range(n_named)
     ]
+    if typed:
+        # Cards of the type no name counts: a named card of it held is one more of these.
+        sizes.append(2)
+        rows.append(tuple(s == n_named for s in range(n_sel)))
+    sizes.append(other)
     rows.append(tuple(False for _ in range(n_sel)))
     tests = []
     for i in range(n_named):
@@ -62,9 +69,10 @@ def mixed_problem(
 
 
 def bare_engine(problem: DrawProblem, procedure: Procedure, query: Query) -> SequentialEngine:
-    """The engine with this file's three shortcuts switched off (the sharing kept)."""
+    """The engine with this file's four shortcuts switched off (the sharing kept)."""
     engine = SequentialEngine(problem, procedure, query, (), 10**8)
     engine._freezable = ()
+    engine._same_moves = lambda vec: ()  # type: ignore[method-assign]
     engine._need = lambda vec: 0  # type: ignore[method-assign]
     engine.settled_at_start = lambda: None  # type: ignore[method-assign]
     return engine
@@ -252,3 +260,33 @@ def test_the_type_mix_no_deal_can_hold_is_exact_at_once() -> None:
     report = api.odds(PC80, conditions, turn=4)
     assert report.exact and report.probability == 0
     assert report.mulligan == "rules"
+
+
+def test_a_named_card_of_a_type_held_is_one_more_card_of_the_type() -> None:
+    """``type:T>=2`` over named A and B (``>=1`` each) and two cards only T counts: with an
+    A held, A's cards left move only T, as the others do, so they are one class (the
+    others', outside every family); with nothing held they are not. The value is the same."""
+    rows = ((True, True, False), (True, False, True), (True, False, False), (False,) * 3)
+    problem = DrawProblem(
+        (3, 3, 2, 4),
+        rows,
+        (CountTest(0, ">=", 2), CountTest(1, ">=", 1), CountTest(2, ">=", 1)),
+    )
+    procedure = Procedure(2, draws_per_turn=2, mulligan=ReturnRule(1), lookahead=True)
+    query = Query(6)
+    fast = SequentialEngine(problem, procedure, query, (), 10**8)
+    bare = bare_engine(problem, procedure, query)
+    cond = fast.red.cond
+    zero = cond.zero
+    a_held = cond.bump(zero, 0, 1)
+    assert fast._same_moves(zero) == ()
+    assert fast._same_moves(a_held) == ((2, (0, 2)),)
+    # The family A, B sorted: B's (none held, three left) comes first.
+    form = fast._canonical((2, 3, 2, 0), a_held)
+    assert form[0] == (3, 0, 4, 0)
+    assert fast._canonical((1, 3, 3, 0), a_held) == form  # one T put under, one A less
+    assert bare._canonical((1, 3, 3, 0), a_held) != bare._canonical((2, 3, 2, 0), a_held)
+    plain = plain_engine(problem, procedure, query)
+    assert fast.without_mulligan() == bare.without_mulligan() == plain.without_mulligan()
+    assert fast.return_table(1)[1] == bare.return_table(1)[1] == plain.return_table(1)[1]
+    assert len(fast.memo) < len(bare.memo)

@@ -317,6 +317,7 @@ class SequentialEngine:
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._losing_cache: dict[Vec, tuple[int, ...]] = {}
         self._canonical_cache: dict[tuple[tuple[int, ...], Vec], tuple[tuple[int, ...], Vec]] = {}
+        self._moves_cache: dict[Vec, tuple[tuple[int, tuple[int, ...]], ...]] = {}
         self._kept_forms: dict[tuple[tuple[int, ...], Vec, int], tuple[tuple[int, ...], Vec]] = {}
         # The classes one more card of which can break a test: those an upper bound counts.
         upper = {p for p, t in self.red.cond.tests if t.op.most(t.threshold) is not None}
@@ -358,6 +359,7 @@ class SequentialEngine:
         # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
         self._canonical_cache.clear()
+        self._moves_cache.clear()
         self._kept_forms.clear()
         self.share = bool(value) and self.optimal
         self._freezable = _freezable(self.red.cond) if self.share else ()
@@ -611,10 +613,55 @@ class SequentialEngine:
         if got is None:
             if self.share:
                 left = self._pooled(left, vec)
+                left = self._merged(left, vec)
             if self.families:
                 left, vec = self._sorted(left, vec)
             got = self._canonical_cache[key] = self._cleared(left, vec)
         return got
+
+    def _same_moves(self, vec: Vec) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Groups of live classes, none losing, whose cards now move the same counts (their
+        positions not yet at the cap are the same), each with the class that holds the
+        group's cards left in the canonical form (cached).
+
+        A position at its cap stays there, so such classes move the same counts for the rest
+        of the deal: their cards are alike, only their number matters (a named building held
+        once is, for ``type:building>=2``, one more building card). The holder is the first
+        of the group outside every family, else the first: sorting a family (:meth:`_sorted`)
+        then leaves it where it is."""
+        got = self._moves_cache.get(vec)
+        if got is None:
+            caps = self.red.cond.caps
+            positions = self.red.cond.class_positions
+            losing = self._losing(vec)
+            by_moves: dict[tuple[int, ...], list[int]] = {}
+            for c in (self._split_cache.get(vec) or self._split(vec))[0]:
+                if c not in losing:
+                    moves = tuple(p for p in positions[c] if vec[p] < caps[p])
+                    by_moves.setdefault(moves, []).append(c)
+            groups = []
+            for members in by_moves.values():
+                if len(members) > 1:
+                    outside = [c for c in members if c not in self._in_orbit]
+                    groups.append(((outside or members)[0], tuple(members)))
+            got = self._moves_cache[vec] = tuple(groups)
+        return got
+
+    def _merged(self, left: tuple[int, ...], vec: Vec) -> tuple[int, ...]:
+        """The cards left of each group of :meth:`_same_moves` all put on its holder."""
+        out: list[int] | None = None
+        for holder, members in self._same_moves(vec):
+            total = 0
+            for c in members:
+                total += left[c]
+            if left[holder] == total:
+                continue
+            if out is None:
+                out = list(left)
+            for c in members:
+                out[c] = 0
+            out[holder] = total
+        return left if out is None else tuple(out)
 
     def _frozen(
         self, left: tuple[int, ...], vec: Vec, held: int
@@ -870,7 +917,10 @@ class SequentialEngine:
         whole canonical form (the losing classes changed), whether the inert classes
         changed, and the fewest cards the query then still needs (:meth:`_need`), cached."""
         grown = self.red.cond.bump(vec, c, 1)
-        whole = self.share and self._losing(grown) != self._losing(vec)
+        whole = self.share and (
+            self._losing(grown) != self._losing(vec)
+            or self._same_moves(grown) != self._same_moves(vec)
+        )
         got = (grown, whole, self._split(grown)[1] != self._split(vec)[1], self._need(grown))
         self._steps[(vec, c)] = got
         return got
