@@ -799,7 +799,12 @@ class SequentialEngine:
         if self._freezable and held < self.seen:
             frozen = self._frozen(left, vec, held)
             if frozen is not None:
-                got = memo[key] = self._child((*frozen, held, looked, gone))
+                # Read as part of this call when known (as a known child is).
+                fkey = (*frozen, held, looked, gone)
+                got = memo.get(fkey)
+                if got is None:
+                    got = self.value(*fkey)
+                memo[key] = got
                 return got
         if held == self.seen:
             ok: bool | None = self._holds(vec)
