@@ -308,6 +308,7 @@ class SequentialEngine:
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
         self.share = self.optimal
         self._freezable = _freezable(self.red.cond) if self.optimal else ()
+        self._freezing = {c for c, _, _, _ in self._freezable}
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
@@ -335,9 +336,10 @@ class SequentialEngine:
         self._inert_kept: dict[Vec, bool] = {}
         # The plain programme :meth:`estimate` counted, reused by :meth:`without_mulligan`.
         self.plain: PlainProgramme | None = None
-        # ``progress(done, total)`` hears every 2**14 steps, against the last estimate.
+        # ``progress(done, total)`` hears every 2**12 steps (about 10 ms), against the last
+        # estimate.
         self.progress: Progress | None = None
-        self._report_at = 0x4000
+        self._report_at = 0x1000
         self.estimated = 0
         # Units the redraw table (a redraw rule without the look-ahead) may take: it cannot
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
@@ -363,6 +365,7 @@ class SequentialEngine:
         self._kept_forms.clear()
         self.share = bool(value) and self.optimal
         self._freezable = _freezable(self.red.cond) if self.share else ()
+        self._freezing = {c for c, _, _, _ in self._freezable}
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
@@ -789,7 +792,7 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
         if self.progress is not None and self.lookahead and self.work >= self._report_at:
             # The budget is the most the recursion may take: the bar moves towards it.
-            self._report_at = self.work + 0x4000
+            self._report_at = self.work + 0x1000
             self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
         key = (left, vec, held, looked, gone)
         memo = self.memo
@@ -827,6 +830,7 @@ class SequentialEngine:
             child = self._child
             steps = self._steps
             kept_forms = self._kept_forms
+            freezable = self._freezing
             live = (self._split_cache.get(vec) or self._split(vec))[0]
             last_draw = held + 1 == self.seen
             to_draw = self.seen - held - 1  # after this card
@@ -872,6 +876,11 @@ class SequentialEngine:
                         kept, kept_vec = after, grown
                         if step[1]:
                             kept, kept_vec = self._canonical(after, grown)
+                            if freezable:
+                                # A losing class pooled may leave another with none: frozen.
+                                frozen = self._frozen(kept, kept_vec, held + 1)
+                                if frozen is not None:
+                                    kept, kept_vec = frozen
                         elif grown != vec:
                             # The same child is reached from many states: its form is kept.
                             ckey = (after, vec, c)
@@ -886,8 +895,14 @@ class SequentialEngine:
                                 kept, kept_vec = known
                         sub = child((kept, kept_vec, held + 1, False, gone + 1))
                     if look and self.optimal:
-                        # One fewer left in the last of its run keeps the order.
-                        sub = max(sub, child((after, vec, held, True, gone + 1)))
+                        # One fewer left in the last of its run keeps the order; one fewer of
+                        # a class bounded from above may freeze it (its normal form called).
+                        under, under_vec = after, vec
+                        if c in freezable:
+                            frozen = self._frozen(after, vec, held)
+                            if frozen is not None:
+                                under, under_vec = frozen
+                        sub = max(sub, child((under, under_vec, held, True, gone + 1)))
                 result += k * sub
             if pool:
                 # An inert card changes no count: held, unless the look puts it under.
