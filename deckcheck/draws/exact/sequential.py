@@ -308,7 +308,7 @@ class SequentialEngine:
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
         self.share = self.optimal
         self._freezable = _freezable(self.red.cond) if self.optimal else ()
-        self._freezing = {c for c, _, _, _ in self._freezable}
+        self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
@@ -365,7 +365,7 @@ class SequentialEngine:
         self._kept_forms.clear()
         self.share = bool(value) and self.optimal
         self._freezable = _freezable(self.red.cond) if self.share else ()
-        self._freezing = {c for c, _, _, _ in self._freezable}
+        self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
@@ -898,10 +898,15 @@ class SequentialEngine:
                         # One fewer left in the last of its run keeps the order; one fewer of
                         # a class bounded from above may freeze it (its normal form called).
                         under, under_vec = after, vec
-                        if c in freezable:
-                            frozen = self._frozen(after, vec, held)
-                            if frozen is not None:
-                                under, under_vec = frozen
+                        bounded = freezable.get(c)
+                        if bounded is not None:
+                            # Only this class can have become frozen (cards left shrank).
+                            p, least, most = bounded
+                            x = vec[p]
+                            if least <= x and x + min(after[c], to_draw + 1) <= most:
+                                frozen = self._frozen(after, vec, held)
+                                if frozen is not None:
+                                    under, under_vec = frozen
                         sub = max(sub, child((under, under_vec, held, True, gone + 1)))
                 result += k * sub
             if pool:
