@@ -309,6 +309,8 @@ class SequentialEngine:
         self.share = self.optimal
         self._freezable = _freezable(self.red.cond) if self.optimal else ()
         self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
+        # Cards still to draw below which the frozen classes depend on them (see _frozen).
+        self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
@@ -366,6 +368,8 @@ class SequentialEngine:
         self.share = bool(value) and self.optimal
         self._freezable = _freezable(self.red.cond) if self.share else ()
         self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
+        # Cards still to draw below which the frozen classes depend on them (see _frozen).
+        self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
@@ -619,7 +623,13 @@ class SequentialEngine:
                 left = self._merged(left, vec)
             if self.families:
                 left, vec = self._sorted(left, vec)
-            got = self._canonical_cache[key] = self._cleared(left, vec)
+            got = self._cleared(left, vec)
+            if self._freezable:
+                # Frozen by its cards left alone, whatever is still drawn (see :meth:`_frozen`).
+                thawed = self._freeze(*got, _NEVER)
+                if thawed is not None:
+                    got = self._canonical(*thawed)
+            self._canonical_cache[key] = got
         return got
 
     def _same_moves(self, vec: Vec) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -678,8 +688,21 @@ class SequentialEngine:
         as they would with the least passing count and no cards left (its cards one more
         inert pool, which no count reads; counts only grow and cards left only shrink, so
         it stays frozen). A ``name:X<=1`` with one card left, or one held and none left, is.
+        Frozen by its cards left alone, a class is so in :meth:`_canonical` already; by the
+        cards still to draw, only when they are fewer than the most its tests allow more
+        (:attr:`_horizon`).
         """
-        to_draw = self.seen - held
+        got = self._freeze(left, vec, self.seen - held)
+        if got is None:
+            return None
+        form = self._canonical(*got)
+        # Pooling the losing cards may leave another class with none: frozen in turn.
+        return self._frozen(*form, held) or form
+
+    def _freeze(
+        self, left: tuple[int, ...], vec: Vec, to_draw: int
+    ) -> tuple[tuple[int, ...], Vec] | None:
+        """:meth:`_frozen` with ``to_draw`` cards still to draw, before the canonical form."""
         out_l: list[int] | None = None
         out_v: list[int] | None = None
         for c, p, least, most in self._freezable:
@@ -691,9 +714,7 @@ class SequentialEngine:
                 out_v[p] = least
         if out_l is None or out_v is None:
             return None
-        got = self._canonical(tuple(out_l), tuple(out_v))
-        # Pooling the losing cards may leave another class with none: frozen in turn.
-        return self._frozen(*got, held) or got
+        return tuple(out_l), tuple(out_v)
 
     def _losing(self, vec: Vec) -> tuple[int, ...]:
         """The classes one more card of which would break the query for good (every
@@ -799,7 +820,7 @@ class SequentialEngine:
         got = memo.get(key)
         if got is not None:
             return got
-        if self._freezable and held < self.seen:
+        if self._freezable and held < self.seen and self.seen - held <= self._horizon:
             frozen = self._frozen(left, vec, held)
             if frozen is not None:
                 # Read as part of this call when known (as a known child is).
@@ -876,11 +897,6 @@ class SequentialEngine:
                         kept, kept_vec = after, grown
                         if step[1]:
                             kept, kept_vec = self._canonical(after, grown)
-                            if freezable:
-                                # A losing class pooled may leave another with none: frozen.
-                                frozen = self._frozen(kept, kept_vec, held + 1)
-                                if frozen is not None:
-                                    kept, kept_vec = frozen
                         elif grown != vec:
                             # The same child is reached from many states: its form is kept.
                             ckey = (after, vec, c)
