@@ -627,8 +627,30 @@ def deck_programme(
     high = float(cap if changes is None else changes)
     start = len(p.lower)
     tops: list[float] = []  # the cells' upper bounds, made variables once all are known
-    for card in loaded.catalog:
-        i = card.id
+    ids = _card_ids(loaded)
+    # a card the deck does not hold, that no rule fixes, kept or capped: a cell in each zone
+    # bounded by ``high``, and nothing else (most of a catalog: made in one sweep)
+    plain = len(set(ids)) == len(ids) and owned is None
+    special = {*have, *fixed, *elsewhere} if plain else set()
+    width = len(zones)
+    run: list[str] = []  # plain cards not yet made, in the catalog's order
+
+    def make_run() -> None:
+        first = start + len(tops)
+        for r, i in enumerate(run):
+            mine = list(range(first + r * width, first + (r + 1) * width))
+            model.by_card[i] = mine
+            cells = model.zoned[i] = {(i, z): v for z, v in zip(zones, mine, strict=True)}
+            model.cells.update(cells)
+        tops.extend([high] * (width * len(run)))
+        run.clear()
+
+    for i in ids:
+        if plain and i not in special:
+            run.append(i)
+            continue
+        if run:
+            make_run()
         n = have.get(i, 0)
         limit = owned.get(i, 0) if owned is not None else None
         never = (limit is not None and limit <= 0) or 0 in fixed.get(i, {}).values()
@@ -663,6 +685,8 @@ def deck_programme(
                 p.bound(OWNED, v, 0, most)
             if len(mine) > 1 and most > 0:
                 p.row(dict.fromkeys(mine, 1.0), -math.inf, most, OWNED)
+    if run:
+        make_run()
     p.vars(tops)
     total = float(sum(p.upper))
     for rc in stated.values():
@@ -681,6 +705,12 @@ def deck_programme(
     if changes is not None:
         p.row(p.weights[DISTANCE], -math.inf, changes, "--changes")
     return model
+
+
+def _card_ids(loaded: LoadedDeck) -> list[str]:
+    """The catalog's card ids in its order (read once per catalog)."""
+    catalog = loaded.catalog
+    return catalog.derived("solve: card ids", lambda: [card.id for card in catalog])
 
 
 def _named_numbers(stated: Mapping[str, RuleConstraints]) -> list[int]:

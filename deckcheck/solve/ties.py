@@ -173,16 +173,20 @@ def _side_cards(model: DeckProgramme) -> tuple[list[str], list[str]]:
     on its side but mixed (:func:`mixed_side`), in the model's order."""
     own = {card_id for card_id, _ in model.held}
     sides = side_values(model.loaded)
-    off: list[str] = []
-    mixed: list[str] = []
-    for card_id in model.by_card:
-        if card_id in own or not sides:
-            continue
-        is_off, is_mixed = _sides(model.card(card_id), sides)
-        if is_off:
-            off.append(card_id)
-        elif is_mixed:
-            mixed.append(card_id)
+    if not sides:
+        return [], []
+    catalog = model.loaded.catalog
+
+    def sort_cards() -> tuple[frozenset[str], frozenset[str]]:
+        found = {c.id: _sides(c, sides) for c in catalog}  # a card as :meth:`card` finds it
+        return (
+            frozenset(i for i, (off, _) in found.items() if off),
+            frozenset(i for i, (off, mixed) in found.items() if mixed and not off),
+        )
+
+    off_cards, mixed_cards = catalog.derived(("solve: sides", *sorted(sides.items())), sort_cards)
+    off = [i for i in model.by_card if i in off_cards and i not in own]
+    mixed = [i for i in model.by_card if i in mixed_cards and i not in own]
     return off, mixed
 
 
@@ -201,16 +205,23 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
     upper = p.limits()[1]
     zones = sorted(model.zones, key=str)  # a new card has a cell in each of the model's zones
     cards = [card_id for card_id in model.zoned if card_id not in own]
-    # each card's variables in the zones' order, read at once (-1: a card with other cells)
+    # each card's variables in the zones' order, read at once (-1: a card with other cells);
+    # a card with a cell in each of the model's zones and no other has them first, in order
     width = len(zones)
-    found = np.fromiter(
-        (model.zoned[i].get((i, zone), -1) for i in cards for zone in zones),
-        int,
-        len(cards) * width,
-    ).reshape(len(cards), width)
-    regular = (found >= 0).all(axis=1) & np.fromiter(
-        (len(model.zoned[i]) == width for i in cards), bool, len(cards)
+    mine = [model.by_card[i] for i in cards]
+    regular = np.fromiter(
+        (len(v) == len(model.zoned[i]) == width for i, v in zip(cards, mine, strict=True)),
+        bool,
+        len(cards),
     )
+    found = np.full((len(cards), width), -1)
+    if regular.any():
+        picked = [v for v, r in zip(mine, regular.tolist(), strict=True) if r]
+        found[regular] = np.array(picked)[:, [model.zones.index(z) for z in zones]]
+    for r in np.flatnonzero(~regular).tolist():
+        i = cards[r]
+        found[r] = [model.zoned[i].get((i, zone), -1) for zone in zones]
+    regular &= (found >= 0).all(axis=1)
     cells = np.where(found >= 0, found, 0)
     tops = upper[cells] + 0.0  # one zero, whatever its sign
     # a card's class: its variables' groups and upper bounds, zone by zone, as bytes
