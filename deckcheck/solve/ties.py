@@ -90,9 +90,9 @@ def warning_helpers(model: DeckProgramme) -> dict[str, int]:
         for h in rc.helpers:
             if h.name not in model.helpers:
                 top = float(h.high) if h.high is not None else total
-                model.helpers[h.name] = p.var(h.low, top)
+                model.helper(h.name, p.var(h.low, top))
         for c in rc.linear:
-            p.state(c, model.resolve, f"{code} (warning)")
+            p.state(c, model.lookup, f"{code} (warning)")
         out[code] = model.helpers[name]
     return out
 
@@ -284,12 +284,18 @@ def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
     place = model.loaded.game.place
     if place is None or len(model.zones) < 2:
         return {}
+    game, catalog, variant = model.loaded.game.id, model.loaded.catalog, model.variant.name
+    # a card's zone, kept with the catalog: each card is placed once however many decks hold it
+    known: dict[str, str | None] = catalog.derived(("solve: placed", game, variant, place), dict)
     out: dict[str, str | None] = {}
     for card_id in {i for i, _ in model.held}:
-        card = model.loaded.catalog.by_id(card_id)
-        if card is not None:
-            one = Deck("one", model.loaded.game.id, model.variant.name, (DeckEntry(card, 1),))
-            out[card_id] = next((e.zone for e in place(one).entries), None)
+        if card_id not in known:
+            card = catalog.by_id(card_id)
+            if card is None:
+                continue
+            one = Deck("one", game, variant, (DeckEntry(card, 1),))
+            known[card_id] = next((e.zone for e in place(one).entries), None)
+        out[card_id] = known[card_id]
     return out
 
 
