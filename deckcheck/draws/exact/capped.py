@@ -671,6 +671,9 @@ class Factored:
             for classes in members.values()
         )
         self.free = tuple(c for c, positions in enumerate(cond.class_positions) if not positions)
+        counted = {p for classes, positions in self.groups for p in positions}
+        #: tests on counts no class of the pile adds to: decided by the counts held
+        self.held = tuple((p, t) for p, t in cond.tests if p not in counted)
         self.class_positions = cond.class_positions
         self.tests = tests
         self.exact = not cond.alternatives
@@ -693,6 +696,8 @@ class Factored:
         passes, holding ``start`` (capped counts) already, for ``s`` up to the most cards
         asked or the pile's size, whichever is less (:meth:`fits` first)."""
         most = min(self.most, sum(pile))
+        if not all(t.holds(start[p]) for p, t in self.held):
+            return [0] * (most + 1)
         poly = [1] + [0] * most
         for g, (classes, positions) in enumerate(self.groups):
             key = (g, tuple(pile[c] for c in classes), tuple(start[p] for p in positions))
