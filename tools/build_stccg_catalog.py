@@ -255,13 +255,12 @@ KEY_ORDER: tuple[str, ...] = (
 _INT = re.compile(r"[+-]?\d+")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _CLOCK = re.compile(r"(\d{1,2}):00\s*([AP])M", re.IGNORECASE)
-_SPACES = re.compile(r"\s+")
 _SENTENCE = re.compile(r"[!?;:,]|\.\s*$")
 
 
 def clean(text: str) -> str:
     """Return ``text`` NFC-normalised with its whitespace collapsed and stripped."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    return " ".join(unicodedata.normalize("NFC", text).split())  # split(): re's \s, stripped
 
 
 def as_int(text: str) -> int | None:
@@ -537,17 +536,18 @@ _ESCAPES = {
 }
 
 
+_ESCAPED = str.maketrans(
+    {
+        **{code: f"\\u{code:04x}" for code in (*range(0x20), 0x7F)},
+        **{ord(char): escape for char, escape in _ESCAPES.items()},
+    }
+)
+"""Each character a basic string escapes: by its short escape, else (a control) by its code."""
+
+
 def toml_string(text: str) -> str:
     """Return ``text`` as a TOML basic string."""
-    out: list[str] = []
-    for char in text:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    return '"' + text.translate(_ESCAPED) + '"'
 
 
 def toml_value(value: object) -> str:
@@ -563,11 +563,14 @@ def toml_value(value: object) -> str:
     raise TypeError(f"cannot write {type(value).__name__} as TOML here")
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
 def toml_table(values: Mapping[str, object]) -> list[str]:
     """Return the ``key = value`` lines of one table."""
     lines = []
     for key, value in values.items():
-        if not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        if not _BARE_KEY.fullmatch(key):
             raise ValueError(f"not a bare key: {key!r}")
         lines.append(f"{key} = {toml_value(value)}")
     return lines
