@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from conftest import run_cli, run_json
 
@@ -102,17 +103,9 @@ def _seen(setup: object, procedure: Procedure, options: OddsOptions) -> tuple[in
     return options.seen or procedure.opening_size(options.second), procedure
 
 
-def _check(
-    loaded: LoadedDeck,
-    conditions: Sequence[str],
-    options: OddsOptions,
-    k: int,
-    universe: Sequence[str],
-    owned: Mapping[str, int] | None = None,
-    size: int | None = None,
-    fixed: Sequence[str] = (),
-) -> Fraction | None:
-    return _checked(loaded, conditions, options, k, universe, owned, size, fixed)[0]
+def _check(*args: Any, **kwargs: Any) -> Fraction | None:
+    """The brute force's best chance, checked against optimize's answer (:func:`_checked`)."""
+    return _checked(*args, **kwargs)[0]
 
 
 def _checked(
