@@ -668,7 +668,12 @@ def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
     if later == 0:
         return Fraction(1 if red.cond.all_hold(start) else 0)
     pile = tuple(s - k for s, k in zip(red.sizes, comp, strict=True))
-    good = PlainProgramme(red, later, pile, start).ways()[later]
+    factors = factored(red.cond, later)
+    if factors.fits(pile):
+        row = factors.ways(pile, start)
+        good = row[later] if later < len(row) else 0
+    else:
+        good = PlainProgramme(red, later, pile, start).ways()[later]
     return Fraction(good, math.comb(engine.n - engine.hand, later))
 
 
