@@ -146,7 +146,7 @@ class BuildApp(App[None]):
     def say(self, text: str, *, error: bool = False) -> None:
         """A one-line message above the footer."""
         shown = Text(text, style="bold red" if error else "", no_wrap=True, overflow="ellipsis")
-        self.query_one("#message", Static).update(shown)
+        self.query_one("#message", Static).update(shown, layout=False)
 
     def refresh_all(self) -> None:
         """Everything an edit changes: title, deck, standing, odds, playtest."""
