@@ -537,17 +537,19 @@ _ESCAPES = {
 }
 
 
+# What a TOML basic string cannot hold as it is: a quote, a backslash, a control character.
+_TO_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f]')
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
 def toml_string(text: str) -> str:
     """Return ``text`` as a TOML basic string."""
-    out: list[str] = []
-    for char in text:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    return '"' + _TO_ESCAPE.sub(_escaped, text) + '"'
 
 
 def toml_value(value: object) -> str:
@@ -567,7 +569,7 @@ def toml_table(values: Mapping[str, object]) -> list[str]:
     """Return the ``key = value`` lines of one table."""
     lines = []
     for key, value in values.items():
-        if not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        if not _BARE_KEY.fullmatch(key):
             raise ValueError(f"not a bare key: {key!r}")
         lines.append(f"{key} = {toml_value(value)}")
     return lines
