@@ -255,13 +255,12 @@ KEY_ORDER: tuple[str, ...] = (
 _INT = re.compile(r"[+-]?\d+")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _CLOCK = re.compile(r"(\d{1,2}):00\s*([AP])M", re.IGNORECASE)
-_SPACES = re.compile(r"\s+")
 _SENTENCE = re.compile(r"[!?;:,]|\.\s*$")
 
 
 def clean(text: str) -> str:
     """Return ``text`` NFC-normalised with its whitespace collapsed and stripped."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    return " ".join(unicodedata.normalize("NFC", text).split())  # split(): re's \s, stripped
 
 
 def as_int(text: str) -> int | None:
@@ -537,19 +536,18 @@ _ESCAPES = {
 }
 
 
-# What a TOML basic string cannot hold as it is: a quote, a backslash, a control character.
-_TO_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f]')
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    char = match.group()
-    return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
+_ESCAPED = str.maketrans(
+    {
+        **{code: f"\\u{code:04x}" for code in (*range(0x20), 0x7F)},
+        **{ord(char): escape for char, escape in _ESCAPES.items()},
+    }
+)
+"""Each character a basic string escapes: by its short escape, else (a control) by its code."""
 
 
 def toml_string(text: str) -> str:
     """Return ``text`` as a TOML basic string."""
-    return '"' + _TO_ESCAPE.sub(_escaped, text) + '"'
+    return '"' + text.translate(_ESCAPED) + '"'
 
 
 def toml_value(value: object) -> str:
@@ -563,6 +561,9 @@ def toml_value(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(item) for item in value) + "]"
     raise TypeError(f"cannot write {type(value).__name__} as TOML here")
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def toml_table(values: Mapping[str, object]) -> list[str]:

@@ -23,13 +23,14 @@ import signal
 import stat
 import subprocess
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from afresh import afresh, forget
 from conftest import invoke
+from process_helpers import call_forked
 
 from deckcheck.catalog import cache, entries
 from deckcheck.catalog.selectors import _value_matches, bind_selector, value_keys
@@ -39,7 +40,6 @@ from deckcheck.games.base import Game
 from deckcheck.games.registry import all_games, get_game
 from deckcheck.games.spec import spec_from_json, spec_json
 from deckcheck.games.stccg import lackey
-from deckcheck.games.stccg import names as stccg_names
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -111,22 +111,14 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     after."""
     path = tmp_path / "cache"
     monkeypatch.setenv("DECKCHECK_CACHE", str(path))
-    _forget()
+    forget()
     yield path
-    _forget()
-
-
-def _forget() -> None:
-    for game in all_games().values():
-        game._catalog = None
-        game.__dict__.pop("spec", None)  # read afresh, through the cache
-    lackey.name_table.cache_clear()
-    stccg_names._table.cache_clear()
+    forget()
 
 
 def run(*args: str | Path) -> tuple[int, str]:
     """``deckcheck ARGS`` in process, every catalog loaded afresh: (exit code, output)."""
-    _forget()
+    forget()
     result = invoke([str(a) for a in args])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     return result.exit_code, result.output
@@ -231,7 +223,7 @@ def test_other_commands_same_output_off_cold_warm(folder: Path, args: list[str])
 
 def test_warm_start_makes_only_the_cards_and_rows_it_needs(folder: Path) -> None:
     run("validate", STCCG_DECK)  # cold: writes the entries
-    _forget()
+    forget()
     catalog = get_game("stccg-1e").bundled_catalog()
     table = lackey.name_table()
     assert isinstance(catalog.cards, entries.CachedCards)
@@ -257,7 +249,7 @@ def test_two_threads_making_one_card_count_it_once(
     import threading
 
     run("validate", STCCG_DECK)
-    _forget()
+    forget()
     cards = get_game("stccg-1e").bundled_catalog().cards
     assert isinstance(cards, entries.CachedCards)
     both_inside = threading.Barrier(2, timeout=30)
@@ -282,14 +274,14 @@ def test_two_threads_making_one_card_count_it_once(
 
 def test_a_selector_makes_one_card_and_an_absent_value_is_still_refused(folder: Path) -> None:
     run("cards", "stccg-1e", "Worf")
-    _forget()
+    forget()
     catalog = get_game("stccg-1e").bundled_catalog()
     selector = bind_selector("type:Dilemma", catalog)
     assert sum(card is not None for card in catalog.cards._made) == 1
     assert selector(catalog.by_name("Chalnoth")[0])
     with pytest.raises(ConditionError) as warm:
         bind_selector("type:Dilemmma", catalog)  # the index lacks it: every card is looked at
-    _forget()
+    forget()
     os.environ["DECKCHECK_CACHE"] = "off"  # the fixture's monkeypatch restores it
     with pytest.raises(ConditionError) as off:
         bind_selector("type:Dilemmma", get_game("stccg-1e").bundled_catalog())
@@ -393,7 +385,7 @@ def test_definition_from_the_cache_is_the_validated_one(
     were written), without reading the TOML."""
     cold = get_game(game).spec
     assert entry(folder, game, SPEC).is_file()
-    _forget()
+    forget()
     monkeypatch.setattr(base, "parse_toml", _never)
     warm = get_game(game).spec
     assert warm is not cold
@@ -452,7 +444,7 @@ def test_verified_entry_is_used_as_it_is_and_never_rewritten(folder: Path) -> No
         return lines
 
     forge(entry(folder), rename)
-    _forget()
+    forget()
     outpost = get_game("stccg-1e").bundled_catalog().by_id("101_105")
     assert outpost is not None and outpost.name == "Klingon Outpost (cached)"
 
@@ -479,7 +471,7 @@ def test_huge_sparse_entry_is_not_read(
         read += len(data)
         return data
 
-    _forget()
+    forget()
     assert get_game("stccg-1e").spec  # read from its own entry, before the counting starts
     monkeypatch.setattr(cache.os, "read", counting_read)
     if kind == cache.CATALOG:
@@ -521,20 +513,15 @@ def test_directory_at_the_entry_path(folder: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_fifo_at_the_entry_path_does_not_hang(tmp_path: Path) -> None:
-    """In a child process, so that a hang meets the watchdog (the small game: the opening of
-    the entry is what is tested, shared by every game)."""
+    """In a child process forked from this one, which reads the game afresh, so that a hang
+    meets the watchdog (the small game: the opening of the entry is what is tested, shared by
+    every game)."""
     folder = tmp_path / "cache"
     folder.mkdir()
     os.mkfifo(entry(folder, "ren-dhark"))
-    env = {**os.environ, "DECKCHECK_CACHE": str(folder)}
-    out = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", str(REN_DHARK_DECK)],
-        capture_output=True,
-        env=env,
-        cwd=REPO,
-        timeout=WATCHDOG,
-    )
-    assert out.returncode == 0 and out.stderr == b""
+    args: list[str | Path] = ["validate", REN_DHARK_DECK]
+    out = call_forked(afresh(args), " ".join(map(str, args)), env={"DECKCHECK_CACHE": str(folder)})
+    assert out.code == 0 and out.stderr == ""
     assert_sound_entry(folder, "ren-dhark")
 
 
@@ -646,30 +633,32 @@ def test_one_entry_per_catalog_after_the_sources_change(folder: Path, kind: str)
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_no_temporary_file_left_by_a_signal_while_writing(tmp_path: Path, signum: int) -> None:
     """The signal arrives while the temporary file exists (sent from inside the write): the
-    entry is completed or nothing is left, never a temporary file."""
+    entry is completed or nothing is left, never a temporary file. In a child process forked
+    from this one (what the signal ends is a process; its start is not what is tested), which
+    reads the game afresh."""
     folder = tmp_path / "cache"
-    script = textwrap.dedent(
-        f"""
-        import os, signal
-        from deckcheck.catalog import cache
-        from deckcheck.games.registry import get_game
+
+    def write_under_a_signal() -> None:
         # Ctrl-C as in a terminal, even where the suite was started in the background (which
-        # starts its children with SIGINT ignored)
+        # starts its children with SIGINT ignored); SIGTERM and SIGHUP as a new process has them
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        get_game("ren-dhark").spec  # its entry written before the signal is armed
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        forget()
+        assert get_game("ren-dhark").spec  # its entry written before the signal is armed
         real = os.replace
-        def replace(src, dst):
-            os.kill(os.getpid(), {int(signum)})
+
+        def replace(src: str, dst: str) -> None:
+            os.kill(os.getpid(), signum)
             real(src, dst)
-        cache.os.replace = replace
+
+        cache.os.replace = replace  # type: ignore[assignment]
         get_game("ren-dhark").bundled_catalog()
-        """
+
+    out = call_forked(
+        write_under_a_signal, "a write stopped by a signal", env={"DECKCHECK_CACHE": str(folder)}
     )
-    env = {**os.environ, "DECKCHECK_CACHE": str(folder)}
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, env=env, cwd=REPO, timeout=WATCHDOG
-    )
-    assert out.returncode != 0  # the signal did act, after the write
+    assert out.code != 0  # the signal did act, after the write
     assert sorted(p.name for p in folder.iterdir()) == [
         entry(folder, "ren-dhark").name,
         entry(folder, "ren-dhark", SPEC).name,

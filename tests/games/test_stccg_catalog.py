@@ -296,6 +296,8 @@ def test_name_candidates_punctuation_variants() -> None:
     assert "Kivas Fajo - Collector" in name_candidates("Kivas Fajo-Collector")
     assert "HQ: Secure Homeworld" in name_candidates("HQ:Secure Homeworld")
     assert "Data and Geordi" in name_candidates("Data & Geordi")
+    for look_alike in ("\u0131ss Enterprise", "\u0130SS Enterprise"):  # no ship prefix: kept
+        assert name_candidates(look_alike) == [look_alike]
 
 
 def test_fold() -> None:

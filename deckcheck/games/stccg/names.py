@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from deckcheck.catalog.model import Card, Catalog
@@ -95,11 +95,49 @@ SET_SUFFIXES: dict[str, tuple[str, ...]] = {
     "aut": ("Alternate Universe Twilight",),
 }
 
+
+class _Needing:
+    """A pattern that can match only a text holding one of ``words`` (in ``casefold()``ed text
+    where the pattern ignores case): other texts are answered without running it. A pattern
+    that fails scans the whole text, one try per character: a pasted line of 100,000
+    characters is then read once by ``in`` instead."""
+
+    def __init__(self, pattern: re.Pattern[str], *words: str) -> None:
+        self._pattern = pattern
+        self._words = words
+        # Under IGNORECASE, each character the pattern's letters match casefolds to that very
+        # letter (Kelvin sign to "k", long s to "s"), so casefolded text holds the word.
+        self._folded = bool(pattern.flags & re.IGNORECASE)
+
+    def _may_match(self, text: str) -> bool:
+        seen = text.casefold() if self._folded else text
+        return any(word in seen for word in self._words)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        """``pattern.match(text)``."""
+        return self._pattern.match(text) if self._may_match(text) else None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """``pattern.search(text)``."""
+        return self._pattern.search(text) if self._may_match(text) else None
+
+    def sub(
+        self, replacement: str | Callable[[re.Match[str]], str], text: str, count: int = 0
+    ) -> str:
+        """``pattern.sub(replacement, text, count)``."""
+        return self._pattern.sub(replacement, text, count) if self._may_match(text) else text
+
+
 _LEADING_MARKS = re.compile(r"^[%\u2756\u2022\u25c6\u2666\u00b7*\s]+")
-_SET_CODE = re.compile(r"^(?P<core>.*?)\s*\*+\s*(?P<code>[A-Za-z0-9]+)\s*\**$")
-_STARS = re.compile(r"\s*\*+$")
-_PAREN = re.compile(r"^(?P<base>.+?)\s*\((?P<label>[^()]+)\)$")
-_ABBREVIATIONS = re.compile(r"\b(Dr|Mr|Mrs|Ms|Lt|Cmdr|Capt|Gen|Adm|Sgt|St|Jr)\b(?!\.)", re.I)
+_SET_CODE = _Needing(re.compile(r"^(?P<core>.*?)\s*\*+\s*(?P<code>[A-Za-z0-9]+)\s*\**$"), "*")
+_STARS = _Needing(re.compile(r"\s*\*+$"), "*")
+_PAREN = _Needing(re.compile(r"^(?P<base>.+?)\s*\((?P<label>[^()]+)\)$"), ")")
+_ABBREVIATION_WORDS = ("dr", "mr", "ms", "lt", "cmdr", "capt", "gen", "adm", "sgt", "st", "jr")
+_ABBREVIATIONS = _Needing(
+    re.compile(r"\b(Dr|Mr|Mrs|Ms|Lt|Cmdr|Capt|Gen|Adm|Sgt|St|Jr)\b(?!\.)", re.I),
+    *_ABBREVIATION_WORDS,
+)
+_AND = _Needing(re.compile(r"\band\b", re.I), "and")
 _SHIP_PREFIXES = {
     "uss": "U.S.S.",
     "iss": "I.S.S.",
@@ -123,10 +161,13 @@ def _punctuation_variants(name: str) -> list[str]:
         variants.append(re.sub(r"\s+-\s+", "-", name))
     if "&" in name:
         variants.append(tidy(name.replace("&", " and ")))
-    if re.search(r"\band\b", name, re.I):
-        variants.append(tidy(re.sub(r"\band\b", "&", name, flags=re.I)))
+    if _AND.search(name):
+        variants.append(tidy(_AND.sub("&", name)))
     dotted = _ABBREVIATIONS.sub(lambda m: m.group(1) + ".", name)
-    dotted = _SHIP_PREFIX.sub(lambda m: _SHIP_PREFIXES[m.group(1).casefold()], dotted)
+    # A prefix matched through a look-alike letter (Turkish dotless "ıss") is left as written.
+    dotted = _SHIP_PREFIX.sub(
+        lambda m: _SHIP_PREFIXES.get(m.group(1).casefold(), m.group(0)), dotted
+    )
     dotted = re.sub(r":(?=\S)", ": ", dotted)
     variants.append(tidy(dotted))
     return [variant for variant in variants if variant and variant != name]
@@ -184,7 +225,7 @@ def _names_to_try(primary: list[str]) -> Iterator[str]:
 # --- resolving a spelling -------------------------------------------------------------------
 
 _QUOTED = re.compile(r'^"(?P<inner>[^"]+)"$')
-_SPACED_DASH = re.compile(r"\s+-\s+")
+_SPACED_DASH = _Needing(re.compile(r"\s+-\s+"), "-")
 _KLINGON_PREFIX = re.compile(r"^I\.K\.([CS])\.", re.I)
 
 
