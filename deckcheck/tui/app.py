@@ -127,7 +127,8 @@ class BuildApp(App[None]):
         self.screen.set_class(self.too_small, "-too-small")
         self.query_one("#too-small", Static).update(
             f"deckcheck build needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; now {width}x{height}"
-            "\nmake the terminal larger (q quits)"
+            "\nmake the terminal larger (q quits)",
+            layout=False,  # it fills the screen whatever it says
         )
 
     # --- what the panes show ----------------------------------------------------------------
@@ -154,7 +155,8 @@ class BuildApp(App[None]):
         loaded = s.opened.loaded
         mark = " [modified]" if s.dirty else ""
         self.query_one("#title", Static).update(
-            Text(f"{s.label} · {s.game} · {s.variant}{mark}", no_wrap=True, overflow="ellipsis")
+            Text(f"{s.label} · {s.game} · {s.variant}{mark}", no_wrap=True, overflow="ellipsis"),
+            layout=False,  # one line, always
         )
         uncounted = {z.name for z in loaded.game.spec.zones if not z.counted}
         noun = plural_noun(loaded.game.spec.game.card_noun, loaded.deck.size)
