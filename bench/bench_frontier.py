@@ -6,13 +6,14 @@ added one at a time (the pile's cards by name, in pile order: `name:X>=1`, or wi
 whole command would take more than a second of CPU. Each query runs in this process (its CPU
 time, the deck read and the catalog loaded beforehand) and the command's own start-up (the
 same command with one condition, CPU time, warm cache) is added to it; `--whole` also times
-the last exact query of each row as a whole command. `--pick copies` takes the names with the
+the last exact query of each row as a whole command; `--second` asks every query going second
+(the games that deal the second player another hand). `--pick copies` takes the names with the
 most copies first (ties in pile order), `--pick fewest` those with the fewest. It prints a
 Markdown table: per game and turn, "up to N conditions exact within 1 s", the CPU seconds of
 that query, and what stopped the next one (the bound the answer names, or the time).
 
-    python bench/bench_frontier.py [--mixed] [--whole] [--most 12] [--turns 1-6] [--game pc]
-        [--pick pile|copies|fewest]
+    python bench/bench_frontier.py [--mixed] [--whole] [--second] [--most 12] [--turns 1-6]
+        [--game pc] [--pick pile|copies|fewest]
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ SECOND = 1.0
 #: Which names the sweep asks about first: "pile" (pile order), "copies" (most copies first),
 #: "fewest" (fewest copies first); set by ``--pick``.
 PICK = ["pile"]
+#: Whether every query is asked going second (``--second``).
+SECOND_PLAYER = [False]
 
 
 def names(deck: str) -> list[str]:
@@ -80,7 +83,7 @@ def query(deck: str, conds: Sequence[str], turn: int | None) -> tuple[float, boo
 
     forget()  # each query does all of its own work, as a command does
     start = time.process_time()
-    report = api.odds(deck, list(conds), turn=turn)
+    report = api.odds(deck, list(conds), turn=turn, second=SECOND_PLAYER[0] and turn is not None)
     seconds = time.process_time() - start
     why = ""
     if not report.exact:
@@ -90,9 +93,14 @@ def query(deck: str, conds: Sequence[str], turn: int | None) -> tuple[float, boo
 
 def start_up(deck: str, runs: int = 3) -> float:
     """CPU seconds of the whole command with one condition (start-up, the deck, the output)."""
-    turn = [] if drawn_once(deck) else ["--turn", "1"]
+    turn = [] if drawn_once(deck) else ["--turn", "1", *seat()]
     argv = [*deckcheck(), "odds", deck, conditions(deck, 1, False)[0], *turn]
     return statistics.median(cpu_times(argv, runs))
+
+
+def seat() -> list[str]:
+    """The command's option for the seat the sweep asks from (:data:`SECOND_PLAYER`)."""
+    return ["--second"] if SECOND_PLAYER[0] else []
 
 
 def drawn_once(deck: str) -> bool:
@@ -102,7 +110,7 @@ def drawn_once(deck: str) -> bool:
 
 def whole(deck: str, conds: Sequence[str], turn: int | None, runs: int = 3) -> float:
     """Median CPU seconds of the whole `deckcheck odds DECK c1 ... --turn T` command."""
-    when = [] if turn is None else ["--turn", str(turn)]
+    when = [] if turn is None else ["--turn", str(turn), *seat()]
     argv = [*deckcheck(), "odds", deck, *conds, *when]
     return statistics.median(cpu_times(argv, runs))
 
@@ -139,6 +147,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mixed", action="store_true", help="operators >=1, <=1, =1 in turn")
     parser.add_argument("--whole", action="store_true", help="time each row's query whole")
+    parser.add_argument("--second", action="store_true", help="every query going second")
     parser.add_argument("--most", type=int, default=12, help="most conditions asked (12)")
     parser.add_argument("--turns", default="1-6", help="turns, e.g. 1-6 or 5")
     parser.add_argument("--game", default="", help="only the decks whose label contains this")
@@ -147,9 +156,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     PICK[0] = args.pick
+    SECOND_PLAYER[0] = args.second
     print(machine())
     family = "mixed >=1, <=1, =1" if args.mixed else "name:X>=1"
     order = {"pile": "in pile order", "copies": "most copies first", "fewest": "fewest first"}
+    family += ", going second" if args.second else ""
     print(f"conditions: the pile's names {order[args.pick]}, {family}; one core, CPU time\n")
     print("| deck | turn | exact within 1 s | CPU s (command) | next |")
     print("|---|---|---|---|---|")

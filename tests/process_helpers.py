@@ -21,12 +21,14 @@ import functools
 import gc
 import io
 import locale
+import logging
 import os
 import selectors
 import signal
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -148,6 +150,7 @@ def _child(
         streams: list[Any] = [_stdio(fd, env) for fd in (0, 1, 2)]
         sys.stdin, sys.stdout, sys.stderr = streams
         sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams  # type: ignore[misc]
+        _fresh_reporting()
         from deckcheck.cli import render
 
         render.out = render.err = None  # made on first use, in this process's setting
@@ -163,6 +166,29 @@ def _child(
         code = _flushed_at_exit(code)
     finally:
         os._exit(code)
+
+
+def _fresh_reporting() -> None:
+    """Warnings and log records as a new interpreter reports them, on the child's stderr: the
+    test process's pytest records both (its warning recorder, its log-capturing handlers),
+    and a child that inherited that would swallow a warning the test expects never to see."""
+    warnings.resetwarnings()
+    # A new interpreter's default filters (no -W options, no PYTHONWARNINGS).
+    warnings.simplefilter("ignore", ResourceWarning)
+    warnings.simplefilter("ignore", ImportWarning)
+    warnings.simplefilter("ignore", PendingDeprecationWarning)
+    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
+
+    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+        with contextlib.suppress(Exception):
+            sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+    warnings.showwarning = show
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.setLevel(logging.WARNING)
 
 
 @functools.cache

@@ -629,8 +629,10 @@ def compute_any_of(
                     report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
                 else:
                     report = _any_of_report(setup, condition_texts, any_of, plain, exc.known_states)
-            except Intractable:
-                pass
+            except Intractable as again:
+                # The simulation gets what both attempts left of the time (a pass gone on
+                # from the first one's states counts its calls already).
+                exc.spent = again.spent + (0 if exc.known_states is not None else exc.spent)
             else:
                 why = (
                     "the mulligan is left out: choosing it for this either-or question is "

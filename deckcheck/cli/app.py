@@ -188,8 +188,8 @@ def simulate(
     """Monte Carlo estimate over whole deals, with a Wilson 95% interval.
 
     For what exact maths cannot reach (look-ahead choices over many turns, any rule with
-    choices). Uses numpy, and the cores it may use for runs long enough to repay them; a seed
-    makes a run reproducible, on any number of cores.
+    choices). Every trial is a real deal from the shuffled pile (numpy, one process), never a
+    draw from the exact answer's distribution; a seed makes a run reproducible.
 
     Example: [bold]deckcheck simulate my-deck.txt "type:warrior>=2" --turn 3 --seed 7[/]
     """

@@ -305,6 +305,9 @@ class Intractable(Exception):
         #: valid for (:meth:`SequentialEngine.signature`) and the calls they took: a caller
         #: that asks again with no mulligan goes on from them, those calls counted.
         self.known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None
+        #: Units of exact work (those of the work limit) spent before the refusal: a
+        #: simulation in its place gets what they leave of the answer's time.
+        self.spent = 0
 
 
 # ----------------------------------------------------------------------------------------------

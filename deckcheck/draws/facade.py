@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import (
@@ -49,6 +49,9 @@ from deckcheck.draws.simulate.dealer import Step as Step
 from deckcheck.draws.simulate.dealer import StepKind as StepKind
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
+if TYPE_CHECKING:
+    from deckcheck.draws.exact.sequential import SequentialEngine
+
 #: Trials simulated when the exact engine is out of reach for a single query, and their seed
 #: (fixed, so that the same question gives the same figure).
 FALLBACK_TRIALS = 200_000
@@ -67,6 +70,11 @@ EXACT_WORK_LIMIT = 300_000
 #: included) room within a second. Deterministic: the count depends on the problem's size,
 #: never on a clock.
 SIMULATION_BUDGET = 12_000_000
+#: Units of :func:`trial_cost` one unit of exact work stands for (about 2 µs against 0.03 µs):
+#: a simulation after a refused exact attempt gets what the attempt left of the budget (the
+#: attempt and the simulation together within the answer's second), and
+#: :data:`MIN_FALLBACK_TRIALS` trials at least.
+EXACT_UNIT_COST = 60
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
 #: Fewest trials a simulated row of a by-turn table runs (the table shares one budget: 200
@@ -153,18 +161,37 @@ def exact(
         # The estimate is charged now: the recursion's calls get what it leaves, no more.
         engine.work = engine.prepaid = work
         if known_states is not None and known_states[0] == engine.signature():
-            # Gone on from, not free: the calls they took count against this limit too.
+            # Gone on from, not free: the calls they took are charged as spent, so that a
+            # refusal names the budget this attempt had, not what the first one left of it.
             engine.memo = known_states[1]
-            engine.budget -= known_states[2]
+            engine.work += known_states[2]
         engine.table_budget = limit - work
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.exact.optimal_redraw import optimal_redraw_odds
 
         return optimal_redraw_odds(request, progress=progress, most_seen=most_seen)
-    answer = exact_odds(request, progress=progress, engine=engine, most_seen=most_seen)
+    try:
+        answer = exact_odds(request, progress=progress, engine=engine, most_seen=most_seen)
+    except Intractable as exc:
+        if engine is not None:
+            exc.spent = _spent(engine, exc, limit)
+        raise
     if spend is not None and engine is not None and engine.lookahead:
         spend((engine.work - work) * CALL_UNITS)
     return answer
+
+
+def _spent(engine: SequentialEngine, refused: Intractable, limit: int | None) -> int:
+    """Units of exact work ``engine`` spent before ``refused`` (those of the work limit): the
+    look-ahead's calls (a refused attempt's that it went on from included), the redraw
+    table's share of the limit; an estimate refused before starting spent next to nothing."""
+    from deckcheck.draws.exact.sequential import CALL_UNITS
+
+    if engine.lookahead:
+        return max(0, engine.work - engine.estimated) * CALL_UNITS
+    if refused.reason.stage is Stage.REDRAW and limit is not None:
+        return limit - engine.estimated
+    return 0
 
 
 def simulate(
@@ -357,7 +384,8 @@ def solve(
     except Intractable as exc:
         if mode is Mode.EXACT:
             raise
-        trials = fallback_trials(problem, procedure, query, trials, budget)
+        left = budget - exc.spent * EXACT_UNIT_COST  # what the exact attempt left
+        trials = fallback_trials(problem, procedure, query, trials, max(0, left))
         why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=exc.reason)
         return simulate(
             problem,
@@ -401,7 +429,7 @@ def trial_cost(
     cost = 10 + dealing + members // 10
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
-        cost += deals * shape.later * groups // 6
+        cost += deals * shape.later * groups // 3
     return cost
 
 

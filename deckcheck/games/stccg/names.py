@@ -105,9 +105,12 @@ class _Needing:
     def __init__(self, pattern: re.Pattern[str], *words: str) -> None:
         self._pattern = pattern
         self._words = words
-        # Under IGNORECASE, each character the pattern's letters match casefolds to that very
-        # letter (Kelvin sign to "k", long s to "s"), so casefolded text holds the word.
+        # Under IGNORECASE, each character the words' letters match casefolds to that very
+        # letter (Kelvin sign to "k", long s to "s"), so casefolded text holds the word. Not
+        # so for "i" ("İ" and "ı" match it and casefold to other text): no word may hold one.
         self._folded = bool(pattern.flags & re.IGNORECASE)
+        if self._folded and any("i" in word for word in words):
+            raise ValueError(f"{words}: a word with an 'i' may match text without it")
 
     def _may_match(self, text: str) -> bool:
         seen = text.casefold() if self._folded else text
