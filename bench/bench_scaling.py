@@ -38,17 +38,20 @@ RD = str(REPO / "examples/ren-dhark/terra-custom.txt")
 def stccg_deck(folder: Path, size: int) -> str:
     """A Star Trek CCG deck file of ``size`` cards: catalog cards in order, three of each
     (every card of every set three times is 12,465)."""
-    catalog = tomllib.loads((REPO / "catalogs/stccg-1e/cards.toml").read_text(encoding="utf-8"))
+    from deckcheck.games.registry import get_game
+
+    # The catalog as the library reads it (in file order, through the catalog cache): the
+    # timed queries read it anyway.
+    ids = [card.id for card in get_game("stccg-1e").bundled_catalog()]
     lines = ["game: stccg-1e", "variant: standard", f"name: {size} cards", ""]
     left = size
-    cards = catalog["cards"]
     # Spread over the catalog (every k-th card), so small decks mix types as large ones do.
-    step = max(1, len(cards) * 3 // max(size, 1))
-    for card in cards[::step] + cards:
+    step = max(1, len(ids) * 3 // max(size, 1))
+    for card_id in ids[::step] + ids:
         if left <= 0:
             break
         n = min(3, left)
-        lines.append(f"{n} {card['id']}")
+        lines.append(f"{n} {card_id}")
         left -= n
     path = folder / f"stccg-{size}.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.analysis.progress import RuleProgress, rule_progress
 from deckcheck.catalog.model import Card
+from deckcheck.catalog.names import NameMatch
 from deckcheck.core.errors import DeckcheckError, DeckFormatError, InputFileError, UsageError
 from deckcheck.core.inputs import read_bytes, source_label
 from deckcheck.core.text import plural_noun
@@ -123,6 +124,9 @@ class BuildSession:
         self.label = source_label(str(path))
         self.context = context
         self.undo_stack: list[str] = []
+        # What each spelling of the deck names, for the catalog opened: every edit reads the
+        # whole deck again, its lines mostly as they were.
+        self.answered: dict[str, NameMatch] = {}
         self.redo_stack: list[str] = []
         self.on_disk: bytes | None = None
         self.encoded: Encoded
@@ -158,7 +162,7 @@ class BuildSession:
         if any(line.header and line.header[0] in settings for line in source.lines):
             return self._open(text)  # setting lines are read with the header
         try:
-            deck = resolve_deck(source, was.catalog, was.game, was.variant.name)
+            deck = resolve_deck(source, was.catalog, was.game, was.variant.name, self.answered)
         except PartlyResolvedError as exc:
             partly = LoadedDeck(exc.deck, was.game, was.catalog, was.variant, source)
             report = replace(validate_loaded(partly), unknown_lines=len(exc.unresolved))
@@ -167,6 +171,7 @@ class BuildSession:
         return OpenedText(text, source, loaded, validate_loaded(loaded))
 
     def _open(self, text: str) -> OpenedText:
+        self.answered = {}  # the header may name another game, variant or overlay
         return open_text(text, self.label, self.path, self.context)
 
     @property

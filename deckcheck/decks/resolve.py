@@ -31,10 +31,20 @@ SUGGESTED_LENGTH = 200
 """Longer spellings get no suggestion: no card name is within reach of them."""
 
 
-def lookup(name: str, catalog: Catalog, game: Game) -> NameMatch:
+def lookup(
+    name: str, catalog: Catalog, game: Game, answered: dict[str, NameMatch] | None = None
+) -> NameMatch:
     """What a spelling may mean: an id; the game's own reading (another program's names, set
     codes); each of the game's candidate names; last, the same names with punctuation and
-    spacing ignored (``Red Alert`` for ``Red Alert!``)."""
+    spacing ignored (``Red Alert`` for ``Red Alert!``).
+
+    ``answered``: the answers given before for this catalog and game, kept by a caller that reads
+    the same lines again (the builder, after every edit); the new answer is added to them."""
+    if answered is not None:
+        match = answered.get(name)
+        if match is None:
+            match = answered[name] = lookup(name, catalog, game)
+        return match
     card = catalog.by_id(name)
     if card is not None:
         return NameMatch((card,))
@@ -76,13 +86,16 @@ class Resolved:
     fields: Mapping[str, Any] | None = None  # card fields the spelling gives (a *VP's tags)
 
 
-def resolve_line(line: DeckLine, catalog: Catalog, game: Game) -> Resolved:
-    """The card a line names, or None with the candidates found."""
-    match = lookup(line.name, catalog, game)
+def resolve_line(
+    line: DeckLine, catalog: Catalog, game: Game, answered: dict[str, NameMatch] | None = None
+) -> Resolved:
+    """The card a line names, or None with the candidates found (``answered``: see
+    :func:`lookup`)."""
+    match = lookup(line.name, catalog, game, answered)
     count = line.count
     if not match.cards and line.text != line.name and not match.refused:
         # A name may begin with a number ("1 Tribble - Bonus"): try the whole line as a name.
-        whole = lookup(line.text, catalog, game)
+        whole = lookup(line.text, catalog, game, answered)
         if whole.cards and not whole.refused:
             match, count = whole, 1
     if not match.cards:
@@ -105,9 +118,16 @@ class PartlyResolvedError(UnknownCardsError):
         self.loaded: Any = None  # the LoadedDeck of the resolved part, once the loader has it
 
 
-def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str) -> Deck:
+def resolve_deck(
+    source: DeckSource,
+    catalog: Catalog,
+    game: Game,
+    variant: str,
+    answered: dict[str, NameMatch] | None = None,
+) -> Deck:
     """The deck with every line resolved; all unknown or ambiguous lines raise together
-    (:class:`PartlyResolvedError`, carrying the deck of the lines that did resolve).
+    (:class:`PartlyResolvedError`, carrying the deck of the lines that did resolve);
+    ``answered``: see :func:`lookup`.
 
     Lines of a side zone (a side deck, cards set aside) go to ``Deck.side``; notes say how a
     doubtful line was read, and name lines with no copies and cards written on two lines.
@@ -125,7 +145,7 @@ def resolve_deck(source: DeckSource, catalog: Catalog, game: Game, variant: str)
             # A deck this wrong is not worth resolving to the end (nor a partial verdict).
             unread = [later.line for later in source.lines[index:]]
             raise UnknownCardsError(unresolved, game.id, unread)
-        found = resolve_line(line, catalog, game)
+        found = resolve_line(line, catalog, game, answered)
         card = found.card
         if card is not None:
             where = f"line {line.line}" if line.line is not None else line.text

@@ -39,6 +39,12 @@ class Comparison(StrEnum):
         """Whether ``count`` passes; ``count`` may be an int or a numpy array (element-wise)."""
         return _FUNCTIONS[self](count, threshold)
 
+    @property
+    def function(self) -> Callable[[Any, int], Any]:
+        """:meth:`holds` as a plain function of the count and the threshold (``operator.ge``
+        for ``>=``): one call per test where a holding is judged again and again."""
+        return _FUNCTIONS[self]
+
     def least(self, threshold: int) -> int:
         """The smallest count that can pass."""
         if self is Comparison.GT:

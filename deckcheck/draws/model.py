@@ -79,7 +79,15 @@ class DrawProblem:
             return any(
                 all(conds[i].holds(totals[conds[i].selector]) for i in alt) for alt in self.any_of
             )
-        return all(c.holds(totals[c.selector]) for c in self.conditions)
+        for selector, holds, threshold in self._checks:
+            if not holds(totals[selector], threshold):
+                return False
+        return True
+
+    @functools.cached_property
+    def _checks(self) -> tuple[tuple[int, Callable[[int, int], bool], int], ...]:
+        """Per condition: its selector, its comparison as a function, its threshold."""
+        return tuple((c.selector, c.op.function, c.threshold) for c in self.conditions)
 
     def alternative(self, k: int) -> DrawProblem:
         """The problem asking only the ``k``-th alternative of ``any_of`` (all of it)."""

@@ -472,6 +472,18 @@ def _first_seen_groups(key: Any, np: Any) -> tuple[Any, Any]:
 # ------------------------------------------------------------------------------ a deck
 
 
+class _Names(dict[str, Terms]):
+    """A name -> its variables, each name looked up once (by ``find``) when first asked."""
+
+    def __init__(self, find: Callable[[str], Terms]) -> None:
+        super().__init__()
+        self.find = find
+
+    def __missing__(self, name: str) -> Terms:
+        found = self[name] = self.find(name)
+        return found
+
+
 @dataclass
 class DeckProgramme:
     """One deck's programme: ``cells`` (card id, zone) -> variable (zone None: a game
@@ -493,9 +505,12 @@ class DeckProgramme:
     gained: dict[tuple[str, str | None], int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """What the tie-breaks could not prove (a warning rule stated by trial only)."""
-    _resolved: dict[str, Terms] = field(default_factory=dict, repr=False)
+    _resolved: _Names = field(init=False, repr=False)
     _cards: dict[str, Card] = field(default_factory=dict, repr=False)
     _cell_vars: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._resolved = _Names(self._find)
 
     def card(self, card_id: str) -> Card:
         """The catalog's card of this id (of the model's cards, or the deck's)."""
@@ -514,16 +529,29 @@ class DeckProgramme:
         helper = self.helpers.get(name)
         if helper is not None:
             return {helper: 1.0}
-        found = self._resolved.get(name)
-        if found is None:
-            card_id, zone = split_zone(name)
-            if zone is None:
-                found = self.copies(card_id)
-            else:
-                v = self.cells.get((card_id, zone))
-                found = {} if v is None else {v: 1.0}
-            self._resolved[name] = found
-        return found
+        return self._resolved[name]
+
+    @property
+    def lookup(self) -> Callable[[str], Mapping[int, float]]:
+        """:meth:`resolve` as a plain lookup (a rule's constraints name thousands of cards):
+        right while every helper is named through :meth:`helper`."""
+        return self._resolved.__getitem__
+
+    def helper(self, name: str, v: int) -> None:
+        """Name a helper variable: the rules' name for it stands for ``v`` from now on."""
+        self.helpers[name] = v
+        self._resolved[name] = {v: 1.0}
+
+    def _find(self, name: str) -> Terms:
+        """What :meth:`resolve` gives a name that is no helper (or a helper, once named)."""
+        helper = self.helpers.get(name)
+        if helper is not None:
+            return {helper: 1.0}
+        card_id, zone = split_zone(name)
+        if zone is None:
+            return self.copies(card_id)
+        v = self.cells.get((card_id, zone))
+        return {} if v is None else {v: 1.0}
 
     def values(self, x: Sequence[float]) -> dict[tuple[str, str | None], int]:
         """The copies of each cell in a solution (cells with none left out)."""
@@ -627,8 +655,30 @@ def deck_programme(
     high = float(cap if changes is None else changes)
     start = len(p.lower)
     tops: list[float] = []  # the cells' upper bounds, made variables once all are known
-    for card in loaded.catalog:
-        i = card.id
+    ids = _card_ids(loaded)
+    # a card the deck does not hold, that no rule fixes, kept or capped: a cell in each zone
+    # bounded by ``high``, and nothing else (most of a catalog: made in one sweep)
+    plain = len(set(ids)) == len(ids) and owned is None
+    special = {*have, *fixed, *elsewhere} if plain else set()
+    width = len(zones)
+    run: list[str] = []  # plain cards not yet made, in the catalog's order
+
+    def make_run() -> None:
+        first = start + len(tops)
+        for r, i in enumerate(run):
+            mine = list(range(first + r * width, first + (r + 1) * width))
+            model.by_card[i] = mine
+            cells = model.zoned[i] = {(i, z): v for z, v in zip(zones, mine, strict=True)}
+            model.cells.update(cells)
+        tops.extend([high] * (width * len(run)))
+        run.clear()
+
+    for i in ids:
+        if plain and i not in special:
+            run.append(i)
+            continue
+        if run:
+            make_run()
         n = have.get(i, 0)
         limit = owned.get(i, 0) if owned is not None else None
         never = (limit is not None and limit <= 0) or 0 in fixed.get(i, {}).values()
@@ -663,16 +713,18 @@ def deck_programme(
                 p.bound(OWNED, v, 0, most)
             if len(mine) > 1 and most > 0:
                 p.row(dict.fromkeys(mine, 1.0), -math.inf, most, OWNED)
+    if run:
+        make_run()
     p.vars(tops)
     total = float(sum(p.upper))
     for rc in stated.values():
         for h in rc.helpers:
             if h.name not in model.helpers:
                 top = float(h.high) if h.high is not None else total
-                model.helpers[h.name] = p.var(h.low, top)
+                model.helper(h.name, p.var(h.low, top))
     for code, rc in stated.items():
         for c in rc.linear:
-            p.state(c, model.resolve, code)
+            p.state(c, model.lookup, code)
     if placed_now:
         # the answer keeps a card in a zone the set-aside rules name, as the rules were stated
         named = {r.zone for r in rules or () if r.zone}
@@ -681,6 +733,12 @@ def deck_programme(
     if changes is not None:
         p.row(p.weights[DISTANCE], -math.inf, changes, "--changes")
     return model
+
+
+def _card_ids(loaded: LoadedDeck) -> list[str]:
+    """The catalog's card ids in its order (read once per catalog)."""
+    catalog = loaded.catalog
+    return catalog.derived("solve: card ids", lambda: [card.id for card in catalog])
 
 
 def _named_numbers(stated: Mapping[str, RuleConstraints]) -> list[int]:

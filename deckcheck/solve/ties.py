@@ -90,9 +90,9 @@ def warning_helpers(model: DeckProgramme) -> dict[str, int]:
         for h in rc.helpers:
             if h.name not in model.helpers:
                 top = float(h.high) if h.high is not None else total
-                model.helpers[h.name] = p.var(h.low, top)
+                model.helper(h.name, p.var(h.low, top))
         for c in rc.linear:
-            p.state(c, model.resolve, f"{code} (warning)")
+            p.state(c, model.lookup, f"{code} (warning)")
         out[code] = model.helpers[name]
     return out
 
@@ -173,16 +173,20 @@ def _side_cards(model: DeckProgramme) -> tuple[list[str], list[str]]:
     on its side but mixed (:func:`mixed_side`), in the model's order."""
     own = {card_id for card_id, _ in model.held}
     sides = side_values(model.loaded)
-    off: list[str] = []
-    mixed: list[str] = []
-    for card_id in model.by_card:
-        if card_id in own or not sides:
-            continue
-        is_off, is_mixed = _sides(model.card(card_id), sides)
-        if is_off:
-            off.append(card_id)
-        elif is_mixed:
-            mixed.append(card_id)
+    if not sides:
+        return [], []
+    catalog = model.loaded.catalog
+
+    def sort_cards() -> tuple[frozenset[str], frozenset[str]]:
+        found = {c.id: _sides(c, sides) for c in catalog}  # a card as :meth:`card` finds it
+        return (
+            frozenset(i for i, (off, _) in found.items() if off),
+            frozenset(i for i, (off, mixed) in found.items() if mixed and not off),
+        )
+
+    off_cards, mixed_cards = catalog.derived(("solve: sides", *sorted(sides.items())), sort_cards)
+    off = [i for i in model.by_card if i in off_cards and i not in own]
+    mixed = [i for i in model.by_card if i in mixed_cards and i not in own]
     return off, mixed
 
 
@@ -201,16 +205,23 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
     upper = p.limits()[1]
     zones = sorted(model.zones, key=str)  # a new card has a cell in each of the model's zones
     cards = [card_id for card_id in model.zoned if card_id not in own]
-    # each card's variables in the zones' order, read at once (-1: a card with other cells)
+    # each card's variables in the zones' order, read at once (-1: a card with other cells);
+    # a card with a cell in each of the model's zones and no other has them first, in order
     width = len(zones)
-    found = np.fromiter(
-        (model.zoned[i].get((i, zone), -1) for i in cards for zone in zones),
-        int,
-        len(cards) * width,
-    ).reshape(len(cards), width)
-    regular = (found >= 0).all(axis=1) & np.fromiter(
-        (len(model.zoned[i]) == width for i in cards), bool, len(cards)
+    mine = [model.by_card[i] for i in cards]
+    regular = np.fromiter(
+        (len(v) == len(model.zoned[i]) == width for i, v in zip(cards, mine, strict=True)),
+        bool,
+        len(cards),
     )
+    found = np.full((len(cards), width), -1)
+    if regular.any():
+        picked = [v for v, r in zip(mine, regular.tolist(), strict=True) if r]
+        found[regular] = np.array(picked)[:, [model.zones.index(z) for z in zones]]
+    for r in np.flatnonzero(~regular).tolist():
+        i = cards[r]
+        found[r] = [model.zoned[i].get((i, zone), -1) for zone in zones]
+    regular &= (found >= 0).all(axis=1)
     cells = np.where(found >= 0, found, 0)
     tops = upper[cells] + 0.0  # one zero, whatever its sign
     # a card's class: its variables' groups and upper bounds, zone by zone, as bytes
@@ -273,12 +284,18 @@ def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
     place = model.loaded.game.place
     if place is None or len(model.zones) < 2:
         return {}
+    game, catalog, variant = model.loaded.game.id, model.loaded.catalog, model.variant.name
+    # a card's zone, kept with the catalog: each card is placed once however many decks hold it
+    known: dict[str, str | None] = catalog.derived(("solve: placed", game, variant, place), dict)
     out: dict[str, str | None] = {}
     for card_id in {i for i, _ in model.held}:
-        card = model.loaded.catalog.by_id(card_id)
-        if card is not None:
-            one = Deck("one", model.loaded.game.id, model.variant.name, (DeckEntry(card, 1),))
-            out[card_id] = next((e.zone for e in place(one).entries), None)
+        if card_id not in known:
+            card = catalog.by_id(card_id)
+            if card is None:
+                continue
+            one = Deck("one", game, variant, (DeckEntry(card, 1),))
+            known[card_id] = next((e.zone for e in place(one).entries), None)
+        out[card_id] = known[card_id]
     return out
 
 

@@ -127,7 +127,8 @@ class BuildApp(App[None]):
         self.screen.set_class(self.too_small, "-too-small")
         self.query_one("#too-small", Static).update(
             f"deckcheck build needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; now {width}x{height}"
-            "\nmake the terminal larger (q quits)"
+            "\nmake the terminal larger (q quits)",
+            layout=False,  # it fills the screen whatever it says
         )
 
     # --- what the panes show ----------------------------------------------------------------
@@ -146,7 +147,7 @@ class BuildApp(App[None]):
     def say(self, text: str, *, error: bool = False) -> None:
         """A one-line message above the footer."""
         shown = Text(text, style="bold red" if error else "", no_wrap=True, overflow="ellipsis")
-        self.query_one("#message", Static).update(shown)
+        self.query_one("#message", Static).update(shown, layout=False)
 
     def refresh_all(self) -> None:
         """Everything an edit changes: title, deck, standing, odds, playtest."""
@@ -154,7 +155,8 @@ class BuildApp(App[None]):
         loaded = s.opened.loaded
         mark = " [modified]" if s.dirty else ""
         self.query_one("#title", Static).update(
-            Text(f"{s.label} · {s.game} · {s.variant}{mark}", no_wrap=True, overflow="ellipsis")
+            Text(f"{s.label} · {s.game} · {s.variant}{mark}", no_wrap=True, overflow="ellipsis"),
+            layout=False,  # one line, always
         )
         uncounted = {z.name for z in loaded.game.spec.zones if not z.counted}
         noun = plural_noun(loaded.game.spec.game.card_noun, loaded.deck.size)

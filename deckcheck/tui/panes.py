@@ -84,7 +84,7 @@ class KeyLine(Static):
             line.append(f" {display} ", style="bold" if enabled else "dim")
             line.append(f"{description} ", style="" if enabled else "dim")
             self.spans.append((start, len(line), key))
-        self.update(line)
+        self.update(line, layout=False)  # one line, always: no new layout
 
     def on_click(self, event: Click) -> None:
         for start, end, key in self.spans:
@@ -202,7 +202,7 @@ class CardsPane(Pane):
         self.found = tuple(found)
         self.refill()
         shown = f"{total}" if total == len(found) else f"{len(found)} of {total}"
-        self.heading.update(f"1 Cards · {shown}")
+        self.heading.update(f"1 Cards · {shown}", layout=False)
         self.show_details(self.highlighted)
 
     def show_details(self, card: Card | None) -> None:
@@ -294,7 +294,7 @@ class DeckPane(Pane):
         title: str,
     ) -> None:
         """The deck's lines under their zone's and type's headings (with their copies)."""
-        self.heading.update(f"2 Deck · {title}")
+        self.heading.update(f"2 Deck · {title}", layout=False)
         self.rows, self.cards = [], []
         in_zone: dict[str | None, int] = {}
         of_kind: dict[tuple[str | None, str], int] = {}

@@ -8,6 +8,7 @@ matching several selectors at once (a ship/unit card against "ship>=2" and "unit
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -141,6 +142,7 @@ class Oracle:
         looks = -(-(self.seen - self.hand) // self.per_turn) if self.lookahead else 0
         self.reads = self.seen - self.hand + looks
         self._memo: dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction] = {}
+        self._returns: dict[tuple[Any, ...], dict[tuple[int, ...] | None, Fraction]] = {}
 
     def comp(self, cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
         out = [0] * len(self.problem.group_sizes)
@@ -168,23 +170,40 @@ class Oracle:
             depth = min(len(pile), self.reads)
             orders = list(itertools.permutations(pile, depth))
             rest_of = {c: None for c in pile}
+            # A game reads only the groups of the cards it meets, and orders whose cards
+            # come in the same groups leave tails of the same groups too (a group's cards
+            # are numbered together): every order is counted, each group sequence played once.
+            played: dict[tuple[int, ...], bool] = {}
             wins = 0
             for order in orders:
-                tail = [c for c in rest_of if c not in order]
-                wins += self.play(hand, list(order) + tail)
+                groups = tuple(self.group[c] for c in order)
+                won = played.get(groups)
+                if won is None:
+                    tail = [c for c in rest_of if c not in order]
+                    won = played[groups] = self.play(hand, list(order) + tail)
+                wins += won
             self._memo[key] = Fraction(wins, len(orders))
         return self._memo[key]
 
-    def hands(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    @functools.cached_property
+    def _hands(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         out = []
         for hand in itertools.combinations(self.cards, self.hand):
             pile = tuple(c for c in self.cards if c not in hand)
             out.append((hand, pile))
         return out
 
-    def plain(self) -> Fraction:
+    def hands(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        return self._hands
+
+    @functools.cached_property
+    def _plain(self) -> Fraction:
         hands = self.hands()
         return sum((self.after_hand(h, p) for h, p in hands), Fraction(0)) / len(hands)
+
+    def plain(self) -> Fraction:
+        """Worked out once: the checks after the mulligan's value ask for it again."""
+        return self._plain
 
     def redraw(self, rule: RedrawRule) -> Fraction:
         hands = self.hands()
@@ -208,7 +227,11 @@ class Oracle:
     def return_values(
         self, hand: tuple[int, ...], pile: tuple[int, ...], count: int
     ) -> dict[tuple[int, ...] | None, Fraction]:
-        """Value of keeping (None) and of returning each labelled subset of the hand."""
+        """Value of keeping (None) and of returning each labelled subset of the hand (worked
+        out once per hand: the choice is checked against the values the odds were from)."""
+        key = (hand, pile, count)
+        if key in self._returns:
+            return self._returns[key]
         values: dict[tuple[int, ...] | None, Fraction] = {None: self.after_hand(hand, pile)}
         for back in itertools.combinations(hand, count):
             kept = tuple(c for c in hand if c not in back)
@@ -219,6 +242,7 @@ class Oracle:
                 rest = tuple(c for c in new_pile if c not in drawn)
                 total += self.after_hand(kept + drawn, rest)
             values[back] = total / len(draws)
+        self._returns[key] = values
         return values
 
     def returning(self, count: int) -> Fraction:

@@ -33,10 +33,12 @@ from deckcheck.draws.model import (
     ReturnRule,
 )
 from deckcheck.draws.policies import greedy_return, lookahead_keep, redraw_allowed
+from deckcheck.draws.simulate import dealer, reference
 from deckcheck.draws.simulate.reference import simulate_reference
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
 np = pytest.importorskip("numpy")
+from deckcheck.draws.simulate import vectorised  # noqa: E402
 from deckcheck.draws.simulate.vectorised import FixedPileSampler, simulate_vectorised  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -364,8 +366,11 @@ def test_a_few_cards_from_hundreds_of_groups_are_dealt_by_position() -> None:
     assert_hypergeometric(merged, (sum(sizes[:100]), sum(sizes[100:359]), sizes[359]), n)
 
 
-def test_redraw_cap_terminates() -> None:
-    """A trigger that every hand meets must not loop forever: the hand is kept at the cap."""
+def test_redraw_cap_terminates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trigger that every hand meets must not loop forever: the hand is kept at the cap
+    (the mechanism, not the scale: a cap of 50 redraws in place of the simulators' own)."""
+    for module in (dealer, reference, vectorised):
+        monkeypatch.setattr(module, "REDRAW_CAP", 50)
     always = RedrawRule((CountTest(0, ">=", 0),), None)
     proc = Procedure(7, mulligan=always)
     vec = simulate_vectorised(RD, proc, Query(7), 2_000, 1)

@@ -52,17 +52,23 @@ class Expectimax:
             comp[self.group[c]] += 1
         return self.problem.satisfied(comp)
 
-    @functools.cache  # noqa: B019 - one oracle per test, dropped with it
     def value(self, held: frozenset[int], pile: frozenset[int], looked: bool) -> Fraction:
+        return Fraction(self.ways(held, pile, looked), math.factorial(len(pile)))
+
+    @functools.cache  # noqa: B019 - one oracle per test, dropped with it
+    def ways(self, held: frozenset[int], pile: frozenset[int], looked: bool) -> int:
+        """The value times ``len(pile)!``: the top card is each of the pile's cards with
+        probability 1 / len(pile), and every choice after it faces a pile one card shorter,
+        so the scaled values of the cases (and the better of two choices) add up in integers."""
         if len(held) == self.seen:
-            return Fraction(int(self.ok(held)))
+            return int(self.ok(held)) * math.factorial(len(pile))
         look = not looked and (len(held) - self.hand) % self.per_turn == 0
-        total = Fraction(0)
+        total = 0
         for top in pile:
             rest = pile - {top}
-            keep = self.value(held | {top}, rest, False)
-            total += max(keep, self.value(held, rest, True)) if look else keep
-        return total / len(pile)
+            keep = self.ways(held | {top}, rest, False)
+            total += max(keep, self.ways(held, rest, True)) if look else keep
+        return total
 
     def after_hand(self, hand: frozenset[int]) -> Fraction:
         return self.value(hand, self.cards - hand, False)
@@ -171,10 +177,11 @@ def test_the_keep_decision_reaches_the_optimum() -> None:
         return out
 
     @functools.cache
-    def play(held: frozenset[int], pile: frozenset[int], looked: bool) -> Fraction:
+    def play(held: frozenset[int], pile: frozenset[int], looked: bool) -> int:
+        """The value times ``len(pile)!``, as :meth:`Expectimax.ways` counts it."""
         if len(held) == query.seen:
-            return Fraction(int(oracle.ok(held)))
-        total = Fraction(0)
+            return int(oracle.ok(held)) * math.factorial(len(pile))
+        total = 0
         for top in pile:
             rest = pile - {top}
             if looked:
@@ -185,10 +192,11 @@ def test_the_keep_decision_reaches_the_optimum() -> None:
                 total += play(held | {top}, rest, False)
             else:
                 total += play(held, rest, True)
-        return total / len(pile)
+        return total
 
     hands = [frozenset(h) for h in itertools.combinations(oracle.cards, 2)]
-    played = sum((play(h, oracle.cards - h, False) for h in hands), Fraction(0)) / len(hands)
+    scale = math.factorial(len(oracle.cards) - 2)
+    played = sum(Fraction(play(h, oracle.cards - h, False), scale) for h in hands) / len(hands)
     assert played == oracle.plain() == exact_odds(Request(problem, procedure, query)).fraction
 
 

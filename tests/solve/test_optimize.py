@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from conftest import run_cli, run_json
 
@@ -15,7 +16,7 @@ from deckcheck import api
 from deckcheck.analysis.odds import OddsOptions, bind
 from deckcheck.analysis.setup import deck_setup
 from deckcheck.catalog.deck import DeckEntry
-from deckcheck.commands.optimize import optimize_loaded
+from deckcheck.commands.optimize import OptimizeResult, optimize_loaded
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import LoadedDeck, deck_or_owned, load_deck
 from deckcheck.decks.verdict import validate_loaded
@@ -102,7 +103,12 @@ def _seen(setup: object, procedure: Procedure, options: OddsOptions) -> tuple[in
     return options.seen or procedure.opening_size(options.second), procedure
 
 
-def _check(
+def _check(*args: Any, **kwargs: Any) -> Fraction | None:
+    """The brute force's best chance, checked against optimize's answer (:func:`_checked`)."""
+    return _checked(*args, **kwargs)[0]
+
+
+def _checked(
     loaded: LoadedDeck,
     conditions: Sequence[str],
     options: OddsOptions,
@@ -111,7 +117,8 @@ def _check(
     owned: Mapping[str, int] | None = None,
     size: int | None = None,
     fixed: Sequence[str] = (),
-) -> Fraction | None:
+) -> tuple[Fraction | None, OptimizeResult]:
+    """The brute force's best chance, checked against optimize's answer (also returned)."""
     caps = None if owned is None else deck_or_owned(loaded, owned)
     result, _ = optimize_loaded(
         loaded, conditions, options, changes=k, owned=caps, keep=list(fixed)
@@ -123,7 +130,7 @@ def _check(
     assert result.distance <= k
     if owned is not None:
         assert all(c.after <= max(c.before, owned.get(c.card.id, 0)) for c in result.changes)
-    return expected
+    return expected, result
 
 
 def _ids(loaded: LoadedDeck, names: Sequence[str]) -> list[str]:
@@ -137,8 +144,8 @@ def test_ren_dhark_redraw_taking_cards_out_beats_adding_ships() -> None:
     deck = dict(loaded.deck.counts())
     owned = dict(deck)
     options = OddsOptions(turn=2)
-    best = _check(loaded, ["type:ship>=2"], options, 1, list(deck), owned)
-    result, _ = optimize_loaded(loaded, ["type:ship>=2"], options, changes=1, owned=owned)
+    # the answer _check compared (owned: the deck's own copies, as deck_or_owned gives them)
+    best, result = _checked(loaded, ["type:ship>=2"], options, 1, list(deck), owned)
     assert best is not None and result.before is not None and best > result.before
     assert all(c.delta < 0 for c in result.changes)
 

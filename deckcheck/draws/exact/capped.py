@@ -36,8 +36,8 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 
-from deckcheck.draws.exact.reduced import Reduced, Vec
-from deckcheck.draws.model import per_object
+from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec
+from deckcheck.draws.model import CountTest, per_object
 
 #: A settled count: the tests on it pass whatever the classes still to come bring.
 SETTLED = -1
@@ -442,13 +442,19 @@ class PlainProgramme:
             return top
         made = [0] * (top + 1)  # made[m]: transitions made from a most of m up
         states: dict[Vec, tuple[int, int]] = {first: (0, 0)}  # fewest cards, least most
+        n_pos = len(first)
         for c in range(n - 1):
             new: dict[Vec, int] = {}
+            # The bounds' caches read here directly: a walk asks them once per state.
+            known_moves = bounds._moves[c]
             for vec, (fewest, least_most) in states.items():
-                if _decided(vec):
+                if vec.count(SETTLED) == n_pos:  # decided
                     continue
                 room = top - fewest
-                for lo, _hi, nv in bounds.moves(vec, c):
+                moves = known_moves.get(vec)
+                if moves is None:
+                    moves = bounds.moves(vec, c)
+                for lo, _hi, nv in moves:
                     if lo > room:
                         break
                     cards = fewest + lo
@@ -458,8 +464,10 @@ class PlainProgramme:
                         new[nv] = cards
             states = {}
             living = [0] * (top + 1)
+            known_needs = bounds._needs[c + 1]
             for nv, cards in new.items():
-                at = cards + bounds.need(nv, c + 1)
+                need = known_needs.get(nv)
+                at = cards + (bounds.need(nv, c + 1) if need is None else need)
                 if at <= top:
                     states[nv] = (cards, at)
                     living[at] += 1
@@ -620,3 +628,137 @@ def plain_ways(
 ) -> int:
     """Number of ``seen``-card subsets of the pile on which all conditions hold."""
     return PlainProgramme(red, seen, pile, start).ways()[seen]
+
+
+#: Most products a :class:`Factored` draw may walk for one group of classes tied by tests
+#: (the numbers of cards of its classes, up to the most drawn): past it, the programme.
+FACTOR_LIMIT = 4096
+
+
+class Factored:
+    """The plain draw of :class:`PlainProgramme` as a product, for a query without
+    alternatives: classes whose counts no test ties together are drawn independently, so the
+    ways of ``s`` cards are the coefficient of ``x^s`` in the product, over each group of
+    classes the tests tie together (classes sharing a count), of that group's ways per number
+    of its cards (the tests on its counts passing), times the binomials of the classes no test
+    reads. A group's polynomial depends only on its classes' cards in the pile and its counts
+    already held, so the many piles of a table of opening hands (and of decks alike) share
+    them. Exact integers, the same as :meth:`PlainProgramme.ways`.
+    """
+
+    def __init__(self, cond: Tracked, most: int) -> None:
+        self.most = most
+        n = len(cond.class_positions)
+        owner: dict[int, int] = {}  # position -> a class counting for it
+        parent = list(range(n))
+
+        def root(c: int) -> int:
+            while parent[c] != c:
+                parent[c] = parent[parent[c]]
+                c = parent[c]
+            return c
+
+        for c, positions in enumerate(cond.class_positions):
+            for p in positions:
+                if p in owner:
+                    parent[root(c)] = root(owner[p])
+                else:
+                    owner[p] = c
+        members: dict[int, list[int]] = {}
+        for c, positions in enumerate(cond.class_positions):
+            if positions:
+                members.setdefault(root(c), []).append(c)
+        tests: dict[int, list[CountTest]] = {}
+        for p, t in cond.tests:
+            tests.setdefault(p, []).append(t)
+        self.groups = tuple(
+            (
+                tuple(classes),
+                tuple(sorted({p for c in classes for p in cond.class_positions[c]})),
+            )
+            for classes in members.values()
+        )
+        self.free = tuple(c for c, positions in enumerate(cond.class_positions) if not positions)
+        counted = {p for classes, positions in self.groups for p in positions}
+        #: tests on counts no class of the pile adds to: decided by the counts held
+        self.held = tuple((p, t) for p, t in cond.tests if p not in counted)
+        self.class_positions = cond.class_positions
+        self.tests = tests
+        self.exact = not cond.alternatives
+        self._memo: dict[tuple[int, Vec, Vec], list[int]] = {}
+
+    def fits(self, pile: Sequence[int]) -> bool:
+        """Whether every group's walk stays within :data:`FACTOR_LIMIT` for this pile."""
+        if not self.exact:
+            return False
+        for classes, _positions in self.groups:
+            walk = 1
+            for c in classes:
+                walk *= min(pile[c], self.most) + 1
+            if walk > FACTOR_LIMIT:
+                return False
+        return True
+
+    def ways(self, pile: Sequence[int], start: Vec) -> list[int]:
+        """``out[s]``: the ``s``-card subsets of ``pile`` (cards per class) on which every test
+        passes, holding ``start`` (capped counts) already, for ``s`` up to the most cards
+        asked or the pile's size, whichever is less (:meth:`fits` first)."""
+        most = min(self.most, sum(pile))
+        if not all(t.holds(start[p]) for p, t in self.held):
+            return [0] * (most + 1)
+        poly = [1] + [0] * most
+        for g, (classes, positions) in enumerate(self.groups):
+            key = (g, tuple(pile[c] for c in classes), tuple(start[p] for p in positions))
+            factor = self._memo.get(key)
+            if factor is None:
+                factor = self._memo[key] = self._group(classes, positions, key[1], key[2])
+            poly = _times(poly, factor, most)
+            if not any(poly):
+                return poly
+        rest = sum(pile[c] for c in self.free)
+        return _times(poly, [math.comb(rest, k) for k in range(min(rest, most) + 1)], most)
+
+    def _group(
+        self, classes: Sequence[int], positions: Sequence[int], sizes: Vec, held: Vec
+    ) -> list[int]:
+        """A group's ways per number of its cards drawn (up to the most asked)."""
+        most = self.most
+        out = [0] * (most + 1)
+        where = {p: i for i, p in enumerate(positions)}
+        touches = [[where[p] for p in self.class_positions[c]] for c in classes]
+        checks = [(where[p], t) for p in positions for t in self.tests.get(p, ())]
+        counts = list(held)
+        ranges = [range(min(size, most) + 1) for size in sizes]
+        for draw in itertools.product(*ranges):
+            total = sum(draw)
+            if total > most:
+                continue
+            seen = list(counts)
+            ways = 1
+            for k, size, hit in zip(draw, sizes, touches, strict=True):
+                if k:
+                    ways *= math.comb(size, k)
+                    for i in hit:
+                        seen[i] += k
+            if all(t.holds(seen[i]) for i, t in checks):
+                out[total] += ways
+        return out
+
+
+def _times(a: Sequence[int], b: Sequence[int], most: int) -> list[int]:
+    """The product of two polynomials (coefficient lists), up to ``x^most``."""
+    out = [0] * (most + 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b[: most + 1 - i]):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def factored(cond: Tracked, most: int) -> Factored:
+    """The :class:`Factored` draw of ``cond``'s tests up to ``most`` cards, made once per
+    query and kept: the optimiser asks it of hundreds of decks whose classes differ in size
+    only, and their opening hands leave piles that share groups' polynomials."""
+    return Factored(cond, most)

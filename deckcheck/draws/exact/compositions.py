@@ -49,8 +49,10 @@ def compositions(bounds: Sequence[int], total: int) -> Iterator[tuple[int, ...]]
     for picks in itertools.combinations_with_replacement(classes, total):
         comp = [0] * n
         for c in picks:
-            comp[c] += 1
-        if all(comp[c] <= bounds[c] for c in picks):
+            k = comp[c] = comp[c] + 1
+            if k > bounds[c]:  # over a class's cards: not a hand
+                break
+        else:
             yield tuple(comp)
 
 

@@ -99,31 +99,37 @@ def redraw_ways_upto(
         new: dict[Key, int] = {}
         # Many states share their condition counts: each (counts, cards of this class) is
         # bumped and judged once per class (None: doomed).
-        moved: dict[tuple[Vec, int], Vec | None] = {}
+        moved: dict[Vec, list[Vec | None]] = {}
         reach_after = reach[c + 1]
+        # Per cards a in the hand: C(size, a), and per later cards b: (C(size - a, b), shift).
+        hand_ways = [math.comb(size, a) for a in range(size + 1)]
+        later_ways = [
+            [(math.comb(size - a, b), width * b) for b in range(min(size - a, later) + 1)]
+            for a in range(size + 1)
+        ]
         for (a_tot, tvec, cvec), ways in states.items():
             a_hi = min(size, hand - a_tot)
             a_lo = a_hi if final else 0
             if final and a_hi != hand - a_tot:
                 continue
+            if cvec is None:
+                after: list[Vec | None] = [None] * (size + 1)
+            elif (got := moved.get(cvec)) is not None:
+                after = got
+            else:
+                after = moved[cvec] = [
+                    None if cond.doomed(v := cond.bump(cvec, c, k), reach_after) else v
+                    for k in range(size + 1)
+                ]
             for a in range(a_lo, a_hi + 1):
-                held = ways * math.comb(size, a)
+                held = ways * hand_ways[a]
                 tvec2 = trig.bump(tvec, c, a)
-                rest = size - a
-                for b in range(min(rest, later) + 1):
-                    if cvec is None:
-                        cvec2 = None
-                    elif (cvec, a + b) in moved:
-                        cvec2 = moved[cvec, a + b]
-                    else:
-                        cvec2 = cond.bump(cvec, c, a + b)
-                        if cond.doomed(cvec2, reach_after):
-                            cvec2 = None
-                        moved[cvec, a + b] = cvec2
-                    key = (a_tot + a, tvec2, cvec2)
-                    more = ((held * math.comb(rest, b)) << (width * b)) & mask
+                total = a_tot + a
+                for b, (pick, shift) in enumerate(later_ways[a]):
+                    key = (total, tvec2, after[a + b])
+                    more = ((held * pick) << shift) & mask
                     new[key] = new.get(key, 0) + more
-                steps += min(rest, later) + 1
+                steps += len(later_ways[a])
             _within(steps * unit, budget)
         states = new
         _within((steps + len(states) * ahead[c + 1]) * unit, budget)

@@ -44,9 +44,9 @@ from deckcheck.draws.answer import (
     Stage,
     lookahead_fact,
 )
-from deckcheck.draws.exact.capped import PlainProgramme, Progress
-from deckcheck.draws.exact.compositions import compositions, count_compositions, ways
-from deckcheck.draws.exact.reduced import Reduced, Vec, orbits
+from deckcheck.draws.exact.capped import PlainProgramme, Progress, factored
+from deckcheck.draws.exact.compositions import compositions, count_compositions
+from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec, orbits
 from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import (
     DrawProblem,
@@ -259,17 +259,39 @@ def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
     # What the conditions and the triggers see of a hand is the same for hands alike.
     starts: dict[int, Vec] = {}
     allowed: dict[int, bool] = {}
+    seen = _seen_in_hands(red.cond, red.trig)
     for first in set(alike):
-        starts[first] = red.cond.of(comps[first])
-        allowed[first] = active and red.trig.any_holds(red.trig.of(comps[first]))
+        comp = comps[first]
+        got = seen.get(comp)
+        if got is None:
+            got = seen[comp] = (red.cond.of(comp), red.trig.any_holds(red.trig.of(comp)))
+        starts[first] = got[0]
+        allowed[first] = active and got[1]
+    # the ways to be dealt a hand: one binomial per class and number of its cards, made once
+    binomials = [[math.comb(size, k) for k in range(min(size, hand) + 1)] for size in red.sizes]
+    weights = []
+    for comp in comps:
+        w = 1
+        for row, k in zip(binomials, comp, strict=True):
+            if k:
+                w *= row[k]
+        weights.append(w)
     return _Hands(
         comps=comps,
         index=index,
-        weights=tuple(ways(red.sizes, comp) for comp in comps),
+        weights=tuple(weights),
         starts=tuple(starts[first] for first in alike),
         allowed=tuple(allowed[first] for first in alike),
         alike=alike,
     )
+
+
+@functools.lru_cache(maxsize=4)
+def _seen_in_hands(cond: Tracked, trig: Tracked) -> dict[tuple[int, ...], tuple[Vec, bool]]:
+    """Per opening hand (class composition): the capped counts the conditions see in it, and
+    whether some trigger holds. They depend on the classes' selectors, not on their sizes: kept
+    for every problem of one query (the optimiser asks hundreds of decks)."""
+    return {}
 
 
 #: Per opening hand the rule lets the player redraw (class composition), the ways of every
@@ -310,6 +332,7 @@ def _build_hand_table(
     n_hands = len(hands.comps)
     table: _HandTables = {}
     rows: dict[int, list[int]] = {}
+    factors = factored(red.cond, most)
     for i, (comp, alike) in enumerate(zip(hands.comps, hands.alike, strict=True)):
         if progress is not None and not i % 256:
             progress(i, n_hands)
@@ -319,7 +342,10 @@ def _build_hand_table(
         if row is None:
             first = hands.comps[alike]
             pile = tuple(s - k for s, k in zip(sizes, first, strict=True))
-            row = PlainProgramme(red, min(most, sum(pile)), pile, hands.starts[alike]).ways()
+            if factors.fits(pile):
+                row = factors.ways(pile, hands.starts[alike])
+            else:
+                row = PlainProgramme(red, min(most, sum(pile)), pile, hands.starts[alike]).ways()
             rows[alike] = row
         table[comp] = row
     if keep:
@@ -642,7 +668,12 @@ def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
     if later == 0:
         return Fraction(1 if red.cond.all_hold(start) else 0)
     pile = tuple(s - k for s, k in zip(red.sizes, comp, strict=True))
-    good = PlainProgramme(red, later, pile, start).ways()[later]
+    factors = factored(red.cond, later)
+    if factors.fits(pile):
+        row = factors.ways(pile, start)
+        good = row[later] if later < len(row) else 0
+    else:
+        good = PlainProgramme(red, later, pile, start).ways()[later]
     return Fraction(good, math.comb(engine.n - engine.hand, later))
 
 

@@ -41,6 +41,9 @@ from deckcheck.draws.policies import lookahead_keep
 STATE_BUDGET = 1_000_000
 
 _UNLIMITED = 1 << 62
+#: More cards than any query draws: what :meth:`SequentialEngine._need` says of counts with
+#: which the query can no longer hold.
+_NEVER = 1 << 30
 #: Units of the estimate (about 2 µs each) one call of the look-ahead recursion stands for:
 #: a call, with its share of the mulligan's tables, measured at 2.4-3.3 µs (12 named cards,
 #: mixed and either-or queries, idle machine; up to about 4.5 µs with the cores shared).
@@ -92,6 +95,30 @@ class ReturnChoice(Mapping[tuple[int, ...], Kept]):
         return count_compositions(self._sizes, self._hand)[self._hand]
 
 
+class EveryKeptPart(Mapping[tuple[int, ...], int]):
+    """One value for every kept part of ``keep`` cards over classes of ``sizes``."""
+
+    def __init__(self, sizes: tuple[int, ...], keep: int, value: int) -> None:
+        self._sizes = sizes
+        self._keep = keep
+        self._value = value
+
+    def __getitem__(self, kept: tuple[int, ...]) -> int:
+        if (
+            len(kept) != len(self._sizes)
+            or sum(kept) != self._keep
+            or any(not 0 <= k <= s for k, s in zip(kept, self._sizes, strict=True))
+        ):
+            raise KeyError(kept)
+        return self._value
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return compositions(self._sizes, self._keep)
+
+    def __len__(self) -> int:
+        return count_compositions(self._sizes, self._keep)[self._keep]
+
+
 class LookaheadOracle:
     """``policies.lookahead_keep`` on capped counts, cached.
 
@@ -131,6 +158,12 @@ class LookaheadOracle:
 #: Per alternative of a query: each test as (position, least passing count, most or None),
 #: and sets of positions no class counts for two of, with the least count each needs.
 Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, int], ...], ...]]
+
+
+#: What one alternative still asks of the pile (:meth:`SequentialEngine._plan`): the fewest
+#: more cards it needs; per lower bound not met, the cards it still needs and the live classes
+#: counting for it; per upper bound, the cards it may still take and those classes.
+Plan = tuple[int, tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[int, tuple[int, ...]], ...]]
 
 
 def _bounds(cond: Tracked) -> tuple[Bounds, ...]:
@@ -175,6 +208,31 @@ def _broken(cond: Tracked, vec: Vec) -> bool:
         any(tests[i][1].op.broken(vec[tests[i][0]], tests[i][1].threshold) for i in alt)
         for alt in alts
     )
+
+
+def _freezable(cond: Tracked) -> tuple[tuple[int, int, int, int], ...]:
+    """The classes whose cards count for one position only, which no other class counts for
+    and which some test bounds from above: ``(class, position, least, most)``, the counts
+    between ``least`` and ``most`` passing every test on it (see
+    :meth:`SequentialEngine._frozen`)."""
+    owners: dict[int, int] = {}
+    for positions in cond.class_positions:
+        for p in positions:
+            owners[p] = owners.get(p, 0) + 1
+    out = []
+    for c, positions in enumerate(cond.class_positions):
+        if len(positions) != 1 or owners[positions[0]] != 1:
+            continue
+        p = positions[0]
+        tests = [t for q, t in cond.tests if q == p]
+        tops = [t.op.most(t.threshold) for t in tests]
+        if not any(m is not None for m in tops):
+            continue
+        least = max(t.op.least(t.threshold) for t in tests)
+        most = min(m for m in tops if m is not None)
+        if least <= most:
+            out.append((c, p, least, most))
+    return tuple(out)
 
 
 def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], int]]:
@@ -249,6 +307,10 @@ class SequentialEngine:
         self.families = orbits(self.red, by_size=False) if self.optimal else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
         self.share = self.optimal
+        self._freezable = _freezable(self.red.cond) if self.optimal else ()
+        self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
+        # Cards still to draw below which the frozen classes depend on them (see _frozen).
+        self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
@@ -258,22 +320,28 @@ class SequentialEngine:
         self._split_cache: dict[Vec, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._losing_cache: dict[Vec, tuple[int, ...]] = {}
         self._canonical_cache: dict[tuple[tuple[int, ...], Vec], tuple[tuple[int, ...], Vec]] = {}
+        self._moves_cache: dict[Vec, tuple[tuple[int, tuple[int, ...]], ...]] = {}
         self._kept_forms: dict[tuple[tuple[int, ...], Vec, int], tuple[tuple[int, ...], Vec]] = {}
         # The classes one more card of which can break a test: those an upper bound counts.
         upper = {p for p, t in self.red.cond.tests if t.op.most(t.threshold) is not None}
         self._bounded = tuple(
             c for c, ps in enumerate(self.red.cond.class_positions) if upper.intersection(ps)
         )
-        self._steps: dict[tuple[Vec, int], tuple[Vec, bool, bool]] = {}
+        self._steps: dict[tuple[Vec, int], tuple[Vec, bool, bool, int]] = {}
+        # Per capped count vector: per alternative not yet broken, what the pile must still
+        # give (see :meth:`_plan`).
+        self._plans: dict[Vec, tuple[Plan, ...]] = {}
+        self._needs: dict[Vec, int] = {}
         self._decisions: dict[tuple[Vec, int], bool | None] = {}
         self._holding: dict[Vec, bool] = {}
         # Whether a look keeps an inert card, per capped count vector (set by _split).
         self._inert_kept: dict[Vec, bool] = {}
         # The plain programme :meth:`estimate` counted, reused by :meth:`without_mulligan`.
         self.plain: PlainProgramme | None = None
-        # ``progress(done, total)`` hears every 2**14 steps, against the last estimate.
+        # ``progress(done, total)`` hears every 2**12 steps (about 10 ms), against the last
+        # estimate.
         self.progress: Progress | None = None
-        self._report_at = 0x4000
+        self._report_at = 0x1000
         self.estimated = 0
         # Units the redraw table (a redraw rule without the look-ahead) may take: it cannot
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
@@ -281,7 +349,7 @@ class SequentialEngine:
         self.table_budget: int | None = None
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
-        self.kept_values: dict[tuple[int, ...], int] = {}
+        self.kept_values: Mapping[tuple[int, ...], int] = {}
 
     @property
     def orbits(self) -> tuple[Orbit, ...]:
@@ -295,8 +363,13 @@ class SequentialEngine:
         # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
         self._canonical_cache.clear()
+        self._moves_cache.clear()
         self._kept_forms.clear()
         self.share = bool(value) and self.optimal
+        self._freezable = _freezable(self.red.cond) if self.share else ()
+        self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
+        # Cards still to draw below which the frozen classes depend on them (see _frozen).
+        self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
         self.families = orbits(self.red, by_size=False) if self.share else ()
         self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
@@ -354,6 +427,8 @@ class SequentialEngine:
         per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
         :data:`DRAW_UNITS` per draw of the cards that come back, one per exchange of classes alike
         in the kept part and the draw at once (:meth:`_draws_alike`)."""
+        if self.settled_at_start() is not None:
+            return 0  # nothing is walked (see :meth:`return_table`)
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
@@ -364,6 +439,15 @@ class SequentialEngine:
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
         return n_hands + n_kept + subs[keep] + DRAW_UNITS * draws[count]
+
+    def settled_at_start(self) -> bool | None:
+        """Whether the query holds (True) or fails (False) whatever is dealt and however it is
+        played, or None. Every hand ends as ``seen`` cards of the deck (a return mulligan
+        gives back as many as it takes; a card put under is not held), and the state before
+        any card is dealt is settled by what any ``seen`` cards of the deck can hold."""
+        full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
+        got = self._decided(zero, 0)
+        return self._deck_settled(full, zero, 0) if got is None else got
 
     def _plain_work(self, most: int, limit: int | None) -> int:
         """:meth:`PlainProgramme.work` of a plain draw of ``most`` cards (just over ``limit``
@@ -399,17 +483,74 @@ class SequentialEngine:
         the cards left that count for it, and tests on selectors no card shares need their
         shortfalls drawn one card each."""
         left = self.seen - held
+        open_ = False
+        for need, lows, highs in self._plans.get(vec) or self._plan(vec):
+            if need > left:
+                continue
+            failed = False
+            for gap, owners in lows:
+                reach = 0
+                for c in owners:
+                    reach += left_in[c]
+                if reach < gap:
+                    failed = True
+                    break
+            if failed:
+                continue
+            if lows:
+                open_ = True
+                continue
+            for room, owners in highs:
+                reach = 0
+                for c in owners:
+                    reach += left_in[c]
+                if reach > room and left > room:
+                    open_ = True
+                    break
+            else:
+                return True
+        return None if open_ else False
+
+    def _plan(self, vec: Vec) -> tuple[Plan, ...]:
+        """What each alternative not yet broken still asks over capped counts ``vec``: the
+        fewest more cards it needs (:meth:`_need`), and per lower bound not met and per upper
+        bound the cards it still needs or may still take, with the live classes whose cards
+        count for it (cached)."""
+        got = self._plans.get(vec)
+        if got is not None:
+            return got
         positions = self.red.cond.class_positions
-        reach = [0] * len(vec)
-        for c in (self._split_cache.get(vec) or self._split(vec))[0]:
-            k = left_in[c]
-            if k:
-                for p in positions[c]:
-                    reach[p] += k
-        for p, r in enumerate(reach):
-            if r > left:
-                reach[p] = left
-        return self._reach_settled(vec, reach, left)
+        live = (self._split_cache.get(vec) or self._split(vec))[0]
+        plans: list[Plan] = []
+        for bounds, sets in self._alternatives:
+            if any(most is not None and vec[p] > most for p, _, most in bounds):
+                continue
+            need = 0
+            for disjoint in sets:
+                short = sum(least - vec[p] for p, least in disjoint if vec[p] < least)
+                need = max(need, short)
+            lows: list[tuple[int, tuple[int, ...]]] = []
+            highs: list[tuple[int, tuple[int, ...]]] = []
+            for p, least, most in bounds:
+                owners = tuple(c for c in live if p in positions[c])
+                if vec[p] < least:
+                    lows.append((least - vec[p], owners))
+                    need = max(need, least - vec[p])
+                if most is not None:
+                    highs.append((most - vec[p], owners))
+            plans.append((need, tuple(lows), tuple(highs)))
+        got = self._plans[vec] = tuple(plans)
+        return got
+
+    def _need(self, vec: Vec) -> int:
+        """The fewest more cards with which the query can still hold over capped counts
+        ``vec``, by the counts alone (:data:`_NEVER` when every alternative is broken): a
+        state with fewer cards left to draw is lost, as :meth:`_decided` finds it (cached)."""
+        got = self._needs.get(vec)
+        if got is None:
+            plans = self._plans.get(vec) or self._plan(vec)
+            got = self._needs[vec] = min((need for need, _, _ in plans), default=_NEVER)
+        return got
 
     def _reach_settled(self, vec: Vec, reach: list[int], left: int) -> bool | None:
         """Like :meth:`Tracked.settled`, with at most ``reach[p]`` more cards for position
@@ -479,10 +620,101 @@ class SequentialEngine:
         if got is None:
             if self.share:
                 left = self._pooled(left, vec)
+                left = self._merged(left, vec)
             if self.families:
                 left, vec = self._sorted(left, vec)
-            got = self._canonical_cache[key] = self._cleared(left, vec)
+            got = self._cleared(left, vec)
+            if self._freezable:
+                # Frozen by its cards left alone, whatever is still drawn (see :meth:`_frozen`).
+                thawed = self._freeze(*got, _NEVER)
+                if thawed is not None:
+                    got = self._canonical(*thawed)
+            self._canonical_cache[key] = got
         return got
+
+    def _same_moves(self, vec: Vec) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Groups of live classes, none losing, whose cards now move the same counts (their
+        positions not yet at the cap are the same), each with the class that holds the
+        group's cards left in the canonical form (cached).
+
+        A position at its cap stays there, so such classes move the same counts for the rest
+        of the deal: their cards are alike, only their number matters (a named building held
+        once is, for ``type:building>=2``, one more building card). The holder is the first
+        of the group outside every family, else the first: sorting a family (:meth:`_sorted`)
+        then leaves it where it is."""
+        got = self._moves_cache.get(vec)
+        if got is None:
+            caps = self.red.cond.caps
+            positions = self.red.cond.class_positions
+            losing = self._losing(vec)
+            by_moves: dict[tuple[int, ...], list[int]] = {}
+            for c in (self._split_cache.get(vec) or self._split(vec))[0]:
+                if c not in losing:
+                    moves = tuple(p for p in positions[c] if vec[p] < caps[p])
+                    by_moves.setdefault(moves, []).append(c)
+            groups = []
+            for members in by_moves.values():
+                if len(members) > 1:
+                    outside = [c for c in members if c not in self._in_orbit]
+                    groups.append(((outside or members)[0], tuple(members)))
+            got = self._moves_cache[vec] = tuple(groups)
+        return got
+
+    def _merged(self, left: tuple[int, ...], vec: Vec) -> tuple[int, ...]:
+        """The cards left of each group of :meth:`_same_moves` all put on its holder."""
+        out: list[int] | None = None
+        for holder, members in self._same_moves(vec):
+            total = 0
+            for c in members:
+                total += left[c]
+            if left[holder] == total:
+                continue
+            if out is None:
+                out = list(left)
+            for c in members:
+                out[c] = 0
+            out[holder] = total
+        return left if out is None else tuple(out)
+
+    def _frozen(
+        self, left: tuple[int, ...], vec: Vec, held: int
+    ) -> tuple[tuple[int, ...], Vec] | None:
+        """The state with its frozen classes made inert, in canonical form; None when it has
+        none to make so.
+
+        A class of :func:`_freezable` is frozen when its count passes every test on its
+        position and no more of its cards can be held than the most allowed (its cards left,
+        or the cards still to draw, whichever is fewer): its tests then pass whatever comes,
+        as they would with the least passing count and no cards left (its cards one more
+        inert pool, which no count reads; counts only grow and cards left only shrink, so
+        it stays frozen). A ``name:X<=1`` with one card left, or one held and none left, is.
+        Frozen by its cards left alone, a class is so in :meth:`_canonical` already; by the
+        cards still to draw, only when they are fewer than the most its tests allow more
+        (:attr:`_horizon`).
+        """
+        got = self._freeze(left, vec, self.seen - held)
+        if got is None:
+            return None
+        form = self._canonical(*got)
+        # Pooling the losing cards may leave another class with none: frozen in turn.
+        return self._frozen(*form, held) or form
+
+    def _freeze(
+        self, left: tuple[int, ...], vec: Vec, to_draw: int
+    ) -> tuple[tuple[int, ...], Vec] | None:
+        """:meth:`_frozen` with ``to_draw`` cards still to draw, before the canonical form."""
+        out_l: list[int] | None = None
+        out_v: list[int] | None = None
+        for c, p, least, most in self._freezable:
+            k, x = left[c], vec[p]
+            if (k or x != least) and least <= x and x + (k if k < to_draw else to_draw) <= most:
+                if out_l is None or out_v is None:
+                    out_l, out_v = list(left), list(vec)
+                out_l[c] = 0
+                out_v[p] = least
+        if out_l is None or out_v is None:
+            return None
+        return tuple(out_l), tuple(out_v)
 
     def _losing(self, vec: Vec) -> tuple[int, ...]:
         """The classes one more card of which would break the query for good (every
@@ -581,13 +813,23 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
         if self.progress is not None and self.lookahead and self.work >= self._report_at:
             # The budget is the most the recursion may take: the bar moves towards it.
-            self._report_at = self.work + 0x4000
+            self._report_at = self.work + 0x1000
             self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
         key = (left, vec, held, looked, gone)
         memo = self.memo
         got = memo.get(key)
         if got is not None:
             return got
+        if self._freezable and held < self.seen and self.seen - held <= self._horizon:
+            frozen = self._frozen(left, vec, held)
+            if frozen is not None:
+                # Read as part of this call when known (as a known child is).
+                fkey = (*frozen, held, looked, gone)
+                got = memo.get(fkey)
+                if got is None:
+                    got = self.value(*fkey)
+                memo[key] = got
+                return got
         if held == self.seen:
             ok: bool | None = self._holds(vec)
         else:
@@ -609,8 +851,10 @@ class SequentialEngine:
             child = self._child
             steps = self._steps
             kept_forms = self._kept_forms
+            freezable = self._freezing
             live = (self._split_cache.get(vec) or self._split(vec))[0]
             last_draw = held + 1 == self.seen
+            to_draw = self.seen - held - 1  # after this card
             full = math.perm(self.n - gone - 1, self.reads - gone - 1) if last_draw else 0
             result = 0
             pool = self.n - gone
@@ -645,6 +889,10 @@ class SequentialEngine:
                     if last_draw:
                         # The last card seen: the state after it is decided at once.
                         sub = full if self._holds(grown) else 0
+                    elif step[3] > to_draw:
+                        # Lost by the counts alone (a card that breaks an upper bound, or too
+                        # few cards left for what is still needed): no state for it.
+                        sub = 0
                     else:
                         kept, kept_vec = after, grown
                         if step[1]:
@@ -663,8 +911,19 @@ class SequentialEngine:
                                 kept, kept_vec = known
                         sub = child((kept, kept_vec, held + 1, False, gone + 1))
                     if look and self.optimal:
-                        # One fewer left in the last of its run keeps the order.
-                        sub = max(sub, child((after, vec, held, True, gone + 1)))
+                        # One fewer left in the last of its run keeps the order; one fewer of
+                        # a class bounded from above may freeze it (its normal form called).
+                        under, under_vec = after, vec
+                        bounded = freezable.get(c)
+                        if bounded is not None:
+                            # Only this class can have become frozen (cards left shrank).
+                            p, least, most = bounded
+                            x = vec[p]
+                            if least <= x and x + min(after[c], to_draw + 1) <= most:
+                                frozen = self._frozen(after, vec, held)
+                                if frozen is not None:
+                                    under, under_vec = frozen
+                        sub = max(sub, child((under, under_vec, held, True, gone + 1)))
                 result += k * sub
             if pool:
                 # An inert card changes no count: held, unless the look puts it under.
@@ -673,6 +932,8 @@ class SequentialEngine:
                 else:
                     if last_draw:
                         sub = full if self._holds(vec) else 0
+                    elif self._need(vec) > to_draw:
+                        sub = 0  # kept, it leaves too few cards for what is still needed
                     else:
                         sub = child((left, vec, held + 1, False, gone + 1))
                     if look and self.optimal:
@@ -692,13 +953,16 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
         return got
 
-    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool, bool]:
+    def _step(self, vec: Vec, c: int) -> tuple[Vec, bool, bool, int]:
         """The counts after a card of class ``c`` is kept, whether the state then needs its
-        whole canonical form (the losing classes changed) and whether the inert classes
-        changed, cached."""
+        whole canonical form (the losing classes changed), whether the inert classes
+        changed, and the fewest cards the query then still needs (:meth:`_need`), cached."""
         grown = self.red.cond.bump(vec, c, 1)
-        whole = self.share and self._losing(grown) != self._losing(vec)
-        got = (grown, whole, self._split(grown)[1] != self._split(vec)[1])
+        whole = self.share and (
+            self._losing(grown) != self._losing(vec)
+            or self._same_moves(grown) != self._same_moves(vec)
+        )
+        got = (grown, whole, self._split(grown)[1] != self._split(vec)[1], self._need(grown))
         self._steps[(vec, c)] = got
         return got
 
@@ -848,6 +1112,12 @@ class SequentialEngine:
         sizes = self.red.sizes
         h = self.hand
         keep = h - count
+        if self.lookahead and (start := self.settled_at_start()) is not None:
+            # No play can change it: every hand keeps (ties keep), and every kept part is
+            # worth as much as keeping.
+            scale = math.comb(self.n - keep, count) * self.hand_scale()
+            self.kept_values = EveryKeptPart(sizes, keep, scale if start else 0)
+            return ReturnChoice(sizes, h, lambda hand: None), Fraction(int(start))
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
         n_draws = count_compositions(sizes, count)[count]

@@ -8,6 +8,7 @@ what happened is recorded as :class:`Step` values that callers word for people.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,13 +35,17 @@ def shuffle(rng: random.Random, pile: list[T]) -> None:
         rng.shuffle(pile)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(pile) - 1, 0, -1):
-        # random.Random's own rejection sampling of an index j <= i, from k random bits.
-        k = (i + 1).bit_length()
+    for i, k in _swaps(len(pile)):  # random.Random's own rejection sampling of a j <= i
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
         pile[i], pile[j] = pile[j], pile[i]
+
+
+@functools.lru_cache(maxsize=64)
+def _swaps(n: int) -> tuple[tuple[int, int], ...]:
+    """Per step of a shuffle of ``n`` cards: the position ``i`` filled, the bits of a j <= i."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
 
 
 #: ``choose_return(hand_counts)`` -> how many cards of each group to return, or None to keep.
@@ -244,7 +249,7 @@ class Dealer(Generic[T]):
         counts = self.counts(deal.hand)
         wanted = list(check_return(counts, self.decisions.returned(counts), rule.count))
         if not any(wanted):
-            deal.steps.append(Step(StepKind.KEPT_NO_RETURN, hand=counts))
+            deal.steps.append(Step(StepKind.KEPT_NO_RETURN, (), 0, counts))
             return
         kept: list[T] = []
         back: list[T] = []
@@ -259,9 +264,7 @@ class Dealer(Generic[T]):
         shuffle(rng, pile)
         drawn = pile[: rule.count]
         deal.hand, deal.rest = kept + drawn, pile[rule.count :]
-        deal.steps.append(
-            Step(StepKind.RETURNED, hand=counts, returned=tuple(back), drawn=tuple(drawn))
-        )
+        deal.steps.append(Step(StepKind.RETURNED, (), 0, counts, tuple(back), tuple(drawn)))
 
     def draw_later(self, hand: Sequence[T], pile: Sequence[T]) -> list[T]:
         """The cards held after the later draws, from the top (index 0) of ``pile``.

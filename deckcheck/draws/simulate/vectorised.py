@@ -45,7 +45,7 @@ from deckcheck.draws.simulate.dealer import (
     deal_shape,
 )
 from deckcheck.draws.simulate.reference import default_chooser
-from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method, table_steps
+from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -107,7 +107,6 @@ class FixedPileSampler:
         self._group_at: IntArray | None = None  # or each position's group, made when dealt
         self.total = int(sum(sizes))
         self.steps: list[tuple[int, IntArray, int]] = []
-        self.n_steps = len(table_steps(sizes, n))
         # The method (see deckcheck.draws.simulate.sampling) depends on the pile and the cards dealt
         # (``method`` forces one, to compare them); tables are built only when it is theirs.
         self.method = sampling_method(sizes, n) if method is None else method
@@ -227,7 +226,6 @@ def pile_sampler(sizes: Sequence[int], n: int) -> FixedPileSampler:
         return FixedPileSampler(sizes, n)  # the shared sampler deals without tables
     view = copy.copy(got)
     view.n = n
-    view.n_steps = len(table_steps(sizes, n))
     view.method = method
     return view
 

@@ -306,13 +306,36 @@ def _is_bare(name: str, labels: frozenset[str]) -> bool:
 def in_sets(card: Card, labels: frozenset[str]) -> bool:
     """Whether a card is a printing of one of these sets (by its release code, its set name or
     the ``(Set Name)`` in its name)."""
+    return bool(_own_sets(card) & labels)
+
+
+def _own_sets(card: Card) -> set[str]:
+    """The set labels a card answers to (folded): its release code, its set name, the
+    ``(Set Name)`` in its name ("" for any of them it lacks)."""
     paren = _PAREN.match(card.name)
-    own = {
+    return {
         fold(str(card.get("release") or "")),
         fold(str(card.get("set") or "")),
         fold(paren.group("label")) if paren else "",
     }
-    return bool(own & labels)
+
+
+def _of_sets(catalog: Catalog, labels: frozenset[str]) -> list[Card]:
+    """The cards of ``catalog`` :func:`in_sets` ``labels``, in catalog order, by an index of
+    every card's sets made once per catalog (a heading such as ``Missions (6)`` asks for a set
+    "6" of a pasted list's every line)."""
+    index = catalog.derived("stccg-1e cards by set label", lambda: _set_index(catalog))
+    positions = sorted({p for label in labels for p in index.get(label, ())})
+    return [catalog.cards[p] for p in positions]
+
+
+def _set_index(catalog: Catalog) -> dict[str, tuple[int, ...]]:
+    """Folded set label -> the catalog positions of the cards :func:`in_sets` of it."""
+    index: dict[str, list[int]] = {}
+    for position, card in enumerate(catalog):
+        for label in _own_sets(card):
+            index.setdefault(label, []).append(position)
+    return {label: tuple(positions) for label, positions in index.items()}
 
 
 @cache
@@ -476,11 +499,11 @@ def _shortened(tries: Sequence[Candidate], catalog: Catalog) -> NameMatch | None
         if attempt.labels is None:
             continue
         start = fold(attempt.name)
+        of_sets = _of_sets(catalog, attempt.labels)
         found = [
             c
-            for c in catalog
-            if in_sets(c, attempt.labels)
-            and _title(c.name).startswith(start)
+            for c in of_sets
+            if _title(c.name).startswith(start)
             and _PREFIX_END.match(_title(c.name)[len(start) :] or " ")
         ]
         if len(found) == 1:
@@ -494,9 +517,7 @@ def _shortened(tries: Sequence[Candidate], catalog: Catalog) -> NameMatch | None
         # client's "Nella Daren" for the printed "Neela Daren", "J'Dan" for "J'Ddan"): that
         # card, with a note. The named set keeps it safe: a short name one edit off two
         # titles of the set is refused with both.
-        close = [
-            c for c in catalog if in_sets(c, attempt.labels) and _one_off(start, _title(c.name))
-        ]
+        close = [c for c in of_sets if _one_off(start, _title(c.name))]
         if len(close) == 1:
             card = close[0]
             return NameMatch(
