@@ -41,6 +41,13 @@ def test_optimal_beats_always_where_redrawing_hurts() -> None:
     assert any("only when it raises" in a for a in best["assumptions"])  # type: ignore[union-attr]
 
 
+def test_no_mulligan_is_labelled_as_the_plain_draw() -> None:
+    none = odds(CUSTOM, "type:ship>=2", "--mulligan", "none")
+    assert none["method"] == "exact (hypergeometric)"
+    assert none["probability"] == none["probability_without_mulligan"]
+    assert not any("only when it raises" in a for a in none["assumptions"])  # type: ignore[union-attr]
+
+
 def test_zero_redraws_is_the_plain_draw() -> None:
     best = odds(CUSTOM, "type:ship>=2", "--redraw-policy", "optimal", "--redraws", "0")
     assert best["probability"] == pytest.approx(best["probability_without_mulligan"])

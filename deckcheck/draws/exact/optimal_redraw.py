@@ -540,15 +540,19 @@ def optimal_redraw_odds(
     rule = procedure.mulligan
     assert isinstance(rule, RedrawRule)  # checked by _solve
     facts = [Fact(FactKind.REDRAW_OPTIMAL)]
+    method = METHOD
     if not solution.active:
-        facts.append(Fact(FactKind.REDRAW_INACTIVE))
+        # No hand is ever redrawn (the mulligan is off or no trigger can hold): the figure is
+        # the plain draw's, and its method says so.
+        facts = [Fact(FactKind.REDRAW_INACTIVE)]
+        method = Method.LOOKAHEAD if solution.engine.lookahead else Method.HYPERGEOMETRIC
     else:
         facts.append(Fact(FactKind.OPTIMAL_REDRAW_LIMIT, limit=rule.max_redraws))
         if solution.every_hand_allowed and rule.max_redraws is None:
             facts.append(Fact(FactKind.EVERY_HAND_REDRAWS_OPTIMAL))
     if solution.engine.lookahead:
         facts.append(lookahead_fact(solution.engine.optimal))
-    return Answer.from_fractions(solution.best, solution.plain, METHOD, facts)
+    return Answer.from_fractions(solution.best, solution.plain, method, facts)
 
 
 def optimal_redraw_choice(request: Request, *, budget: int = DEFAULT_BUDGET) -> Callable[..., bool]:
