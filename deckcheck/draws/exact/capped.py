@@ -631,8 +631,9 @@ def plain_ways(
 
 
 #: Most products a :class:`Factored` draw may walk for one group of classes tied by tests
-#: (the numbers of cards of its classes, up to the most drawn): past it, the programme.
-FACTOR_LIMIT = 4096
+#: (the numbers of cards of its classes, up to the most drawn): past it, the programme, which
+#: caps counts and so walks a large group faster than the plain product (docs/performance.md).
+FACTOR_LIMIT = 1024
 
 
 class Factored:
