@@ -304,13 +304,7 @@ class SequentialEngine:
         # of thumb is left its own order): states that differ by exchanging them share a value,
         # and so do states that differ in how the losing cards split (see :meth:`_pooled`).
         self._orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
-        self.families = orbits(self.red, by_size=False) if self.optimal else ()
-        self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
-        self.share = self.optimal
-        self._freezable = _freezable(self.red.cond) if self.optimal else ()
-        self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
-        # Cards still to draw below which the frozen classes depend on them (see _frozen).
-        self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
+        self._share_states(self.optimal)
         self.memo: dict[tuple[object, ...], int] = {}
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
@@ -365,13 +359,18 @@ class SequentialEngine:
         self._canonical_cache.clear()
         self._moves_cache.clear()
         self._kept_forms.clear()
-        self.share = bool(value) and self.optimal
-        self._freezable = _freezable(self.red.cond) if self.share else ()
+        self._share_states(bool(value) and self.optimal)
+
+    def _share_states(self, share: bool) -> None:
+        """States shared between classes alike but for their size (:attr:`families`) and
+        classes frozen (:meth:`_frozen`), or none of that."""
+        self.share = share
+        self.families = orbits(self.red, by_size=False) if share else ()
+        self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
+        self._freezable = _freezable(self.red.cond) if share else ()
         self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
         # Cards still to draw below which the frozen classes depend on them (see _frozen).
         self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
-        self.families = orbits(self.red, by_size=False) if self.share else ()
-        self._in_orbit = {c: (fam, i) for fam in self.families for i, (c, _) in enumerate(fam)}
 
     def signature(self) -> tuple[object, ...]:
         """What the recursion's values (:attr:`memo`) depend on: another engine with the same
