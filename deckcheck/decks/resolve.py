@@ -39,12 +39,32 @@ def lookup(
     spacing ignored (``Red Alert`` for ``Red Alert!``).
 
     ``answered``: the answers given before for this catalog and game, kept by a caller that reads
-    the same lines again (the builder, after every edit); the new answer is added to them."""
+    the same lines again (the builder, after every edit); the new answer is added to them.
+    Without it, the answers are kept with the catalog (:data:`ANSWERS_KEPT` of them): a
+    spelling's reading is a pure function of the catalog and the game's readers, and a
+    process that reads several decks (a folder, detection trying every game) reads the same
+    spellings again."""
     if answered is not None:
         match = answered.get(name)
         if match is None:
-            match = answered[name] = lookup(name, catalog, game)
+            match = answered[name] = _lookup(name, catalog, game)
         return match
+    kept = catalog.derived(("name answers", game.lookup_name, game.name_candidates), dict)
+    match = kept.get(name)
+    if match is None:
+        match = _lookup(name, catalog, game)
+        if len(kept) < ANSWERS_KEPT:
+            kept[name] = match
+    return match
+
+
+ANSWERS_KEPT = 20_000
+"""Readings of spellings a catalog keeps (:func:`lookup`): every line of many decks, while a
+junk file of ten thousand lines cannot make it grow without bound."""
+
+
+def _lookup(name: str, catalog: Catalog, game: Game) -> NameMatch:
+    """:func:`lookup` without remembering."""
     card = catalog.by_id(name)
     if card is not None:
         return NameMatch((card,))
