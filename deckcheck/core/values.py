@@ -117,22 +117,44 @@ def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., Non
                 raise TypeError(f"{title}.__init__() missing required argument: {name!r}")
         return values
 
+    known = frozenset(names)
+    # What a call that leaves fields out fills in, in field order: (name, default, factory).
+    fills = tuple(
+        (n, defaults.get(n), factories.get(n)) for n in names if n in defaults or n in factories
+    )
+
     def __init__(self: object, *args: Any, **kwargs: Any) -> None:
-        if len(args) > count:
+        given = len(args)
+        if given > count:
             raise TypeError(
                 f"{title}.__init__() takes {count + 1} positional arguments "
-                f"but {len(args) + 1} were given"
+                f"but {given + 1} were given"
             )
         # The instance's dictionary is filled directly: what a frozen dataclass's
         # object.__setattr__ calls do, field by field, in one step.
         state = self.__dict__
-        given = len(args)
-        if kwargs or given < required:
-            state.update(bound(args, kwargs))
+        if not kwargs:
+            if given < required:
+                state.update(bound(args, kwargs))  # raises: a required field is missing
+            else:
+                state.update(zip(names, args, strict=False))
+                for name, default, factory in trailing[given - required :]:
+                    state[name] = default if factory is None else factory()
+        elif state or not kwargs.keys() <= known:
+            state.update(bound(args, kwargs))  # raises on an unknown keyword
         else:
             state.update(zip(names, args, strict=False))
-            for name, default, factory in trailing[given - required :]:
-                state[name] = default if factory is None else factory()
+            state.update(kwargs)
+            if len(state) != given + len(kwargs):
+                state.clear()
+                state.update(bound(args, kwargs))  # raises: a field given twice
+            elif len(state) < count:
+                for name, default, factory in fills:
+                    if name not in state:
+                        state[name] = default if factory is None else factory()
+                if len(state) < count:
+                    state.clear()
+                    state.update(bound(args, kwargs))  # raises: a required field is missing
         for name, default in preset:
             state[name] = default
         for name, factory in made:

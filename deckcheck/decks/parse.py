@@ -373,7 +373,7 @@ def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -
         doubt = "prose"
     elif name == body and not _BULLET.match(s) and _TITLE.search(body):
         doubt = "title"  # "Klingon Deck — by SomeUser (posted 2024)": a by-line, not a card
-    return DeckLine(name, count, number, raw.strip(), section, doubt=doubt)
+    return DeckLine(name, count, number, raw.strip(), section, None, doubt)
 
 
 def _parse_toml(text: str, label: str, path: Path | None) -> DeckSource:

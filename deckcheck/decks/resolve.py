@@ -39,28 +39,29 @@ def lookup(
     spacing ignored (``Red Alert`` for ``Red Alert!``).
 
     ``answered``: the answers given before for this catalog and game, kept by a caller that reads
-    the same lines again (the builder, after every edit); the new answer is added to them.
-    Without it, the answers are kept with the catalog (:data:`ANSWERS_KEPT` of them): a
-    spelling's reading is a pure function of the catalog and the game's readers, and a
-    process that reads several decks (a folder, detection trying every game) reads the same
-    spellings again."""
-    if answered is not None:
-        match = answered.get(name)
-        if match is None:
-            match = answered[name] = _lookup(name, catalog, game)
-        return match
-    kept = catalog.derived(("name answers", game.lookup_name, game.name_candidates), dict)
-    match = kept.get(name)
+    the same lines again (the builder, after every edit); the new answer is added to them (up to
+    :data:`ANSWERS_KEPT`). Without it, the answers the catalog keeps (:func:`kept_answers`)."""
+    if answered is None:
+        answered = kept_answers(catalog, game)
+    match = answered.get(name)
     if match is None:
         match = _lookup(name, catalog, game)
-        if len(kept) < ANSWERS_KEPT:
-            kept[name] = match
+        if len(answered) < ANSWERS_KEPT:
+            answered[name] = match
     return match
 
 
+def kept_answers(catalog: Catalog, game: Game) -> dict[str, NameMatch]:
+    """The readings of spellings kept with ``catalog`` for ``game``'s readers: a spelling's
+    reading is a pure function of the catalog and those readers, and a process that reads
+    several decks (a folder, detection trying every game, the builder) reads the same
+    spellings again."""
+    return catalog.derived(("name answers", game.lookup_name, game.name_candidates), dict)
+
+
 ANSWERS_KEPT = 20_000
-"""Readings of spellings a catalog keeps (:func:`lookup`): every line of many decks, while a
-junk file of ten thousand lines cannot make it grow without bound."""
+"""Readings of spellings kept for one catalog (:func:`lookup`): every line of many decks, while
+junk files of ten thousand lines cannot make them grow without bound."""
 
 
 def _lookup(name: str, catalog: Catalog, game: Game) -> NameMatch:
@@ -118,14 +119,15 @@ def resolve_line(
         whole = lookup(line.text, catalog, game, answered)
         if whole.cards and not whole.refused:
             match, count = whole, 1
+    # Positional: a value made for every line of every deck read.
     if not match.cards:
-        return Resolved(None, count, refused=match.refused)
+        return Resolved(None, count, (), None, None, match.refused)
     if match.refused:
-        return Resolved(None, count, match.cards, refused=match.refused)
+        return Resolved(None, count, match.cards, None, None, match.refused)
     card = pick(match.cards, game)
     if card is None:
         return Resolved(None, count, match.cards)
-    return Resolved(card, count, face=match.face, note=match.note, fields=match.fields)
+    return Resolved(card, count, (), match.face, match.note, None, match.fields)
 
 
 class PartlyResolvedError(UnknownCardsError):
@@ -160,6 +162,8 @@ def resolve_deck(
     spent = 0
     seen: dict[tuple[str, str | None, str | None, bool], DeckLine] = {}
     headings = Headings(game, catalog)
+    if answered is None:
+        answered = kept_answers(catalog, game)
     for index, line in enumerate(source.lines):
         if len(unresolved) >= MAX_REPORTED_LINES:
             # A deck this wrong is not worth resolving to the end (nor a partial verdict).
@@ -373,8 +377,9 @@ def unknown_names(
     up to ``limit``: enough to tell a game that fits (or nearly fits) from one that does not."""
     missing = 0
     headings = Headings(game, catalog)
+    answered = kept_answers(catalog, game)
     for line in source.lines:
-        found = resolve_line(line, catalog, game)
+        found = resolve_line(line, catalog, game, answered)
         if (
             found.card is None
             and not found.candidates

@@ -313,16 +313,21 @@ class Game:
     def zone(self, section: str | None) -> ZoneModel | None:
         """The zone a section header names (None for a header that is no zone of the game);
         no header means the first zone."""
-        if not self.spec.zones:
+        spec = self.spec
+        if not spec.zones:
             return None
         if section is None:
-            return self.spec.zones[0]
-        key = squash(section)
-        for zone in self.spec.zones:
-            names = (zone.name, *zone.aliases, *zone.formats.values())
-            if any(squash(n) == key for n in names):
-                return zone
-        return None
+            return spec.zones[0]
+        # Asked for every line of every deck read: the zones by squashed name, made once for
+        # this definition (a spec read afresh gets its own).
+        kept = self.__dict__.get("_zones_by_key")
+        if kept is None or kept[0] is not spec:
+            by_key: dict[str, ZoneModel] = {}
+            for zone in spec.zones:
+                for name in (zone.name, *zone.aliases, *zone.formats.values()):
+                    by_key.setdefault(squash(name), zone)
+            kept = self.__dict__["_zones_by_key"] = (spec, by_key)
+        return kept[1].get(squash(section))
 
     def rule(self, code: str) -> Rule:
         """The function behind a rule code (a data rule is callable like one)."""
