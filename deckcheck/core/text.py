@@ -108,6 +108,10 @@ PREFIX_ROOM = 5
 """Extra matches looked at for one that shares the word's start."""
 
 
+SUGGESTIONS_KEPT = 1024
+"""Answers a :class:`Suggester` keeps (each a few names)."""
+
+
 class Suggester:
     """ "Did you mean" over a fixed list of choices, folded once (a deck with thousands of
     unknown lines must not re-fold the whole catalog for each of them)."""
@@ -120,6 +124,9 @@ class Suggester:
         # A spelling far longer than every choice is near none of them: compare only its start
         # (a pasted 100 KB line must not take seconds of fuzzy matching).
         self._longest = max((len(k) for k in self._keys), default=0) * 2 + 16
+        # The latest answers: a fuzzy search of thousands of names costs milliseconds, and the
+        # same unknown lines are asked about again (the builder re-checks after every edit).
+        self._answers: dict[tuple[str, int, float], tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         """How many distinct (folded) choices a suggestion compares a word with."""
@@ -130,9 +137,18 @@ class Suggester:
 
         rapidfuzz is imported here, on the error path only, to keep start-up light.
         """
+        key = fold(word[: self._longest])
+        asked = (key, limit, cutoff)
+        known = self._answers.get(asked)
+        if known is None:
+            if len(self._answers) >= SUGGESTIONS_KEPT:
+                self._answers.clear()
+            known = self._answers[asked] = tuple(self._search(key, limit, cutoff))
+        return list(known)
+
+    def _search(self, key: str, limit: int, cutoff: float) -> list[str]:
         from rapidfuzz import fuzz, process, utils
 
-        key = fold(word[: self._longest])
         matches = process.extract(
             key,
             self._keys,
