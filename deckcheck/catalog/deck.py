@@ -66,11 +66,17 @@ class Deck:
         return sum(e.count for e in self.entries)
 
     def counts(self) -> Counter[str]:
-        """Copies per card id, lines of the same card added together."""
-        total: Counter[str] = Counter()
-        for e in self.entries:
-            total[e.card.id] += e.count
-        return total
+        """Copies per card id, lines of the same card added together (a new Counter: the
+        caller's to change)."""
+        # Asked by every rule of every check: added up once per deck (the deck never changes).
+        kept: dict[str, int] | None = self.__dict__.get("_counts")
+        if kept is None:
+            kept = {}
+            for e in self.entries:
+                card_id = e.card.id
+                kept[card_id] = kept.get(card_id, 0) + e.count
+            self.__dict__["_counts"] = kept
+        return Counter(kept)
 
     def cards(self) -> dict[str, Card]:
         """Card id → card, for the cards in the deck."""

@@ -79,13 +79,16 @@ def _build_once(monkeypatch: pytest.MonkeyPatch) -> None:
             "parse", (label, digest(text)), lambda: parse(text, label, data)
         ),
     )
-    monkeypatch.setattr(
-        cache,
-        "build_catalog",
-        lambda game, name, fields, docs: _memo(
+    def built(game: str, name: str, fields: Any, docs: Any) -> Any:
+        catalog = _memo(
             "build", (game, tuple(id(d) for d in docs)), lambda: build(game, name, fields, docs)
-        ),
-    )
+        )
+        # What a catalog works out as it is used (its readings of spellings, a rule's
+        # constraints) is a new process's to work out again, as it reads its name table.
+        catalog.__dict__.pop("_derived", None)
+        return catalog
+
+    monkeypatch.setattr(cache, "build_catalog", built)
     monkeypatch.setattr(
         cache,
         "read_name_table",
