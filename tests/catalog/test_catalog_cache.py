@@ -79,6 +79,7 @@ def _build_once(monkeypatch: pytest.MonkeyPatch) -> None:
             "parse", (label, digest(text)), lambda: parse(text, label, data)
         ),
     )
+
     def built(game: str, name: str, fields: Any, docs: Any) -> Any:
         catalog = _memo(
             "build", (game, tuple(id(d) for d in docs)), lambda: build(game, name, fields, docs)
