@@ -433,7 +433,17 @@ def _printings(spelling: str, catalog: Catalog) -> list[Card]:
     core = _STARS.sub("", coded.group("core") if coded else spelling).strip()
     paren = _PAREN.match(core)
     base = fold(paren.group("base") if paren else core)
-    return [c for c in catalog if fold(_PAREN.sub(r"\g<base>", c.name)) == base]
+    index = catalog.derived("stccg-1e cards by title", lambda: _title_index(catalog))
+    return [catalog.cards[p] for p in index.get(base, ())]
+
+
+def _title_index(catalog: Catalog) -> dict[str, list[int]]:
+    """A card's name without its ``(Set Name)``, folded -> the catalog positions of the cards
+    of that title (made once per catalog: each refused spelling asks for every printing)."""
+    index: dict[str, list[int]] = {}
+    for position, card in enumerate(catalog):
+        index.setdefault(fold(_PAREN.sub(r"\g<base>", card.name)), []).append(position)
+    return index
 
 
 VIRTUAL_REISSUE_CODES = frozenset({"vp"})
