@@ -60,8 +60,9 @@ def _memo(kind: str, key: Any, make: Callable[[], Any]) -> Any:
 
 @pytest.fixture(autouse=True)
 def _build_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Parse each TOML and name table, build each catalog and make each entry's lines once per
-    run (the values are immutable; the memo holds them, so their ids stay theirs)."""
+    """Parse each TOML and name table, build each catalog and game definition and make each
+    entry's lines once per run (the values are immutable; the memo holds them, so their ids
+    stay theirs)."""
     parse, build = cache.parse_document, cache.build_catalog
     read_names, catalog_lines, name_lines = (
         cache.read_name_table,
@@ -90,6 +91,18 @@ def _build_once(monkeypatch: pytest.MonkeyPatch) -> None:
         return catalog
 
     monkeypatch.setattr(cache, "build_catalog", built)
+    define = base.load_definition
+    monkeypatch.setattr(
+        base,
+        "load_definition",
+        lambda game, data, build, made, plain: define(
+            game,
+            data,
+            lambda: _memo("definition", (game, hashlib.sha256(data).digest()), build),
+            made,
+            plain,
+        ),
+    )
     monkeypatch.setattr(
         cache,
         "read_name_table",
