@@ -218,16 +218,7 @@ class Programme:
             np.concatenate(part) for part in zip(*self._entries, strict=True)
         )
         matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
-        # a column's entries as bytes: equal bytes, equal entries (no entry is zero)
-        entries = np.empty(matrix.nnz, dtype=[("row", np.int64), ("value", np.float64)])
-        entries["row"], entries["value"] = matrix.indices, matrix.data
-        raw = entries.tobytes()
-        width = entries.itemsize
-        ends = (matrix.indptr * width).tolist()
-        seen: dict[bytes, int] = {}
-        likeness = np.fromiter(
-            (seen.setdefault(raw[a:b], len(seen)) for a, b in pairwise(ends)), int, n
-        )
+        likeness = _likeness(matrix, np)
         groups = [group for _, _, _, group in self.rows]
         self._structure = _Structure(matrix, likeness, lows, highs, groups)
         return self._structure
@@ -487,6 +478,46 @@ class _Merged(NamedTuple):
     sizes: Any
     reduced: Any
     integrality: Any
+
+
+def _likeness(matrix: Any, np: Any) -> Any:
+    """Each column's number among the distinct columns of a CSC matrix, numbered in the order
+    of their first columns: columns share one exactly where their entries (rows and values, in
+    order) are the same."""
+    n = matrix.shape[1]
+    indptr, rows, values = matrix.indptr, matrix.indices, matrix.data
+    sizes = np.diff(indptr)
+    # a hash of each column's entries (a sum: the same for the same entries), whose groups
+    # are then checked entry by entry against each group's first column
+    with np.errstate(over="ignore"):
+        mixed = rows.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        mixed ^= values.view(np.uint64) + np.uint64(0x632BE59BD9B4E019)
+        mixed ^= mixed >> np.uint64(31)
+        mixed *= np.uint64(0xBF58476D1CE4E5B9)
+        mixed ^= mixed >> np.uint64(29)
+        hashes = sizes.astype(np.uint64) * np.uint64(0xD6E8FEB86659FD93)
+        filled = sizes > 0
+        if filled.any():
+            hashes[filled] += np.add.reduceat(mixed, indptr[:-1][filled])
+    _, firsts, of = np.unique(hashes, return_index=True, return_inverse=True)
+    of = of.reshape(-1)
+    first = firsts[of]
+    alike = bool((sizes == sizes[first]).all())
+    if alike:
+        column = np.repeat(np.arange(n), sizes)
+        same = indptr[first[column]] + (np.arange(len(rows)) - indptr[column])
+        alike = bool((rows == rows[same]).all() and (values == values[same]).all())
+    if alike:
+        rank = np.empty(len(firsts), dtype=int)
+        rank[np.argsort(firsts)] = np.arange(len(firsts))
+        return rank[of]
+    # two different columns with one hash: their entries as bytes (no entry is zero)
+    entries = np.empty(len(rows), dtype=[("row", np.int64), ("value", np.float64)])
+    entries["row"], entries["value"] = rows, values
+    raw = entries.tobytes()
+    ends = (indptr * entries.itemsize).tolist()
+    seen: dict[bytes, int] = {}
+    return np.fromiter((seen.setdefault(raw[a:b], len(seen)) for a, b in pairwise(ends)), int, n)
 
 
 def _first_seen_groups(key: Any, np: Any) -> tuple[Any, Any]:
