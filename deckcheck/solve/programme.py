@@ -252,7 +252,7 @@ class Programme:
             columns, values = self._weights_of(name)
             key[columns, 3 + k] = values
         key[alone, 0] = -1.0 - np.flatnonzero(alone)  # a group of its own
-        of, reps = _first_seen_groups(key, np)
+        of, reps = first_seen_groups(key, np)
         order = np.argsort(of, kind="stable")  # each group's members together, in order
         sizes = np.bincount(of, minlength=len(reps))
         integrality = np.array([int(self.integer[r]) for r in reps.tolist()])
@@ -520,7 +520,7 @@ def _likeness(matrix: Any, np: Any) -> Any:
     return np.fromiter((seen.setdefault(raw[a:b], len(seen)) for a, b in pairwise(ends)), int, n)
 
 
-def _first_seen_groups(key: Any, np: Any) -> tuple[Any, Any]:
+def first_seen_groups(key: Any, np: Any) -> tuple[Any, Any]:
     """The groups of equal rows of ``key``, numbered in the order of their first rows: each
     row's group, and each group's first row."""
     n = len(key)
