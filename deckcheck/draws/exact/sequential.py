@@ -341,6 +341,8 @@ class SequentialEngine:
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
         # stops itself past this (None: no limit).
         self.table_budget: int | None = None
+        # :meth:`return_work` per count: the estimate and the table both ask for it.
+        self._return_works: dict[int, int] = {}
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: Mapping[tuple[int, ...], int] = {}
@@ -359,6 +361,7 @@ class SequentialEngine:
         self._canonical_cache.clear()
         self._moves_cache.clear()
         self._kept_forms.clear()
+        self._return_works.clear()
         self._share_states(bool(value) and self.optimal)
 
     def _share_states(self, share: bool) -> None:
@@ -426,6 +429,12 @@ class SequentialEngine:
         per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
         :data:`DRAW_UNITS` per draw of the cards that come back, one per exchange of classes alike
         in the kept part and the draw at once (:meth:`_draws_alike`)."""
+        got = self._return_works.get(count)
+        if got is None:
+            got = self._return_works[count] = self._return_work(count)
+        return got
+
+    def _return_work(self, count: int) -> int:
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
         sizes = self.red.sizes
