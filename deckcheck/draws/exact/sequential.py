@@ -52,6 +52,22 @@ CALL_UNITS = 2
 #: ways counted, the new hand built and its value read), measured at about 10 µs.
 DRAW_UNITS = 5
 
+#: The engine's tables that depend only on :meth:`SequentialEngine.tables_key`.
+_SHARED_TABLES = (
+    "memo",
+    "_split_cache",
+    "_losing_cache",
+    "_canonical_cache",
+    "_moves_cache",
+    "_kept_forms",
+    "_steps",
+    "_plans",
+    "_needs",
+    "_decisions",
+    "_holding",
+    "_inert_kept",
+)
+
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
 
@@ -341,6 +357,8 @@ class SequentialEngine:
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
         # stops itself past this (None: no limit).
         self.table_budget: int | None = None
+        # Whether the tables of :data:`_SHARED_TABLES` are kept with other engines'.
+        self._tables_shared = False
         # :meth:`return_work` per count: the estimate and the table both ask for it.
         self._return_works: dict[int, int] = {}
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
@@ -358,6 +376,11 @@ class SequentialEngine:
     def orbits(self, value: tuple[Orbit, ...]) -> None:
         # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
+        if self._tables_shared:
+            # The tables kept with other engines were made with the states shared as before.
+            self._tables_shared = False
+            for name in _SHARED_TABLES:
+                setattr(self, name, {})
         self._canonical_cache.clear()
         self._moves_cache.clear()
         self._kept_forms.clear()
@@ -374,6 +397,37 @@ class SequentialEngine:
         self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
         # Cards still to draw below which the frozen classes depend on them (see _frozen).
         self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
+
+    def tables_key(self) -> tuple[object, ...]:
+        """What the recursion's values (:attr:`memo`) and the tables behind them depend on:
+        the classes' selectors and the tests on them, the pile's size, the cards dealt and
+        read, the look-ahead and how it is played; not how many cards each class holds (a
+        state says how many are left). Engines with the same key may keep them together
+        (:meth:`share_tables`)."""
+        red = self.red
+        return (
+            red.rows,
+            red.cond,
+            red.trig,
+            self.n,
+            self.hand,
+            self.seen,
+            self.per_turn,
+            self.lookahead,
+            self.optimal,
+        )
+
+    def share_tables(
+        self, store: dict[tuple[object, ...], dict[str, dict[object, object]]]
+    ) -> None:
+        """Keep the recursion's values and the tables behind them in ``store``, with those of
+        every engine kept there under the same :meth:`tables_key`: the decks a search scores
+        differ by a few cards, and their states past the first cards are often the same.
+        Call it before computing."""
+        tables = store.setdefault(self.tables_key(), {})
+        for name in _SHARED_TABLES:
+            setattr(self, name, tables.setdefault(name, getattr(self, name)))
+        self._tables_shared = True
 
     def signature(self) -> tuple[object, ...]:
         """What the recursion's values (:attr:`memo`) depend on: another engine with the same
