@@ -484,6 +484,8 @@ class _Chances:
         self.policy = policy
         self.due = due  # cards seen by each condition's own deadline, if any has one
         self.memo: dict[tuple[int, ...], Fraction | None] = {}
+        # The exact engine's tables, kept for every mix (see SequentialEngine.share_tables).
+        self.tables: dict[tuple[object, ...], dict[str, dict[object, object]]] = {}
 
     def __call__(self, mix: tuple[int, ...]) -> Fraction | None:
         """The chance, or None when only a simulation could tell."""
@@ -507,7 +509,14 @@ class _Chances:
             self.memo[mix] = value
             return value
         try:
-            answer = solve(problem, self.procedure, self.query, self.policy, mode=Mode.EXACT)
+            answer = solve(
+                problem,
+                self.procedure,
+                self.query,
+                self.policy,
+                mode=Mode.EXACT,
+                tables=self.tables,
+            )
             value = answer.fraction
         except Intractable:
             value = None
