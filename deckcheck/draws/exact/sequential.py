@@ -17,6 +17,7 @@ takes the best of keeping and its kept parts. Work is counted against a budget; 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -251,10 +252,12 @@ def _freezable(cond: Tracked) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(out)
 
 
-def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], int]]:
+@functools.cache
+def _spreads(alike: int, bound: int, most: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Ways to draw up to ``most`` cards over ``alike`` classes of ``bound`` cards each, one
     per exchange of the classes: the counts (largest first, zeros left off) and how many
-    draws of the classes each stands for."""
+    draws of the classes each stands for (kept: asked again for every kept part of every
+    deck; a bound over ``most`` is as ``most``)."""
     out: list[tuple[tuple[int, ...], int]] = []
 
     def parts(total: int, most_part: int, slots: int) -> Iterator[tuple[int, ...]]:
@@ -272,7 +275,20 @@ def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], i
             for k in set(split):
                 arrangements //= math.factorial(split.count(k))
             out.append((split, arrangements))
-    return out
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _walked(groups: tuple[tuple[int, int], ...], hand: int, count: int) -> tuple[int, int]:
+    """What :meth:`SequentialEngine.return_work` counts over ``groups`` (bound, classes
+    alike), for a return of ``count`` from ``hand``: the kept parts weighed per hand alike by
+    exchange, and the pairs of kept part and draw alike. Only ``min(bound, hand)`` matters
+    (neither a hand nor a kept part and its draw hold more), so the decks of a search,
+    whose classes hold more than a hand, ask the same."""
+    keep = hand - count
+    subs = count_up_to_exchange(groups, hand, lambda b, k: [1] * (min(k, keep) + 1), keep)
+    draws = count_up_to_exchange(groups, keep, lambda b, k: [1], count, pairs=True)
+    return subs[keep], draws[count]
 
 
 class SequentialEngine:
@@ -494,13 +510,13 @@ class SequentialEngine:
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
-        groups = [(sizes[orbit[0][0]], len(orbit)) for orbit in self._orbits]
-        groups += [(s, 1) for c, s in enumerate(sizes) if c not in in_orbit]
-        subs = count_up_to_exchange(groups, h, lambda b, k: [1] * (min(k, keep) + 1), keep)
-        draws = count_up_to_exchange(groups, keep, lambda b, k: [1], count, pairs=True)
+        # A class of more than a hand's cards counts as one of a hand's (see _walked).
+        groups = [(min(sizes[orbit[0][0]], h), len(orbit)) for orbit in self._orbits]
+        groups += [(min(s, h), 1) for c, s in enumerate(sizes) if c not in in_orbit]
+        subs, draws = _walked(tuple(groups), h, count)
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
-        return n_hands + n_kept + subs[keep] + DRAW_UNITS * draws[count]
+        return n_hands + n_kept + subs + DRAW_UNITS * draws
 
     def settled_at_start(self) -> bool | None:
         """Whether the query holds (True) or fails (False) whatever is dealt and however it is
@@ -1066,7 +1082,10 @@ class SequentialEngine:
         units += [(c,) for c in range(len(pile)) if c not in in_orbit and pile[c]]
         # Per unit, its draws of at least one card: (counts, draws it stands for, cards).
         options = [
-            [(split, alike, sum(split)) for split, alike in _spreads(len(cs), pile[cs[0]], count)]
+            [
+                (split, alike, sum(split))
+                for split, alike in _spreads(len(cs), min(pile[cs[0]], count), count)
+            ]
             for cs in units
         ]
         drawn = [0] * len(pile)
