@@ -1071,6 +1071,10 @@ class SequentialEngine:
         of classes alike that hold as many kept cards, with how many draws it stands for: the
         exchange maps the kept part to itself, the draw to one as likely, and the new hand to
         one of the same value."""
+        if not self._orbits:  # each draw stands for itself: listed the faster way
+            for drawn in compositions(pile, count):
+                yield drawn, 1
+            return
         units: list[tuple[int, ...]] = []
         in_orbit: set[int] = set()
         for orbit in self._orbits:
