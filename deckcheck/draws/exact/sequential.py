@@ -1072,8 +1072,8 @@ class SequentialEngine:
         exchange maps the kept part to itself, the draw to one as likely, and the new hand to
         one of the same value."""
         if not self._orbits:  # each draw stands for itself: listed the faster way
-            for drawn in compositions(pile, count):
-                yield drawn, 1
+            for draw in compositions(pile, count):
+                yield draw, 1
             return
         units: list[tuple[int, ...]] = []
         in_orbit: set[int] = set()
