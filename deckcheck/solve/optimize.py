@@ -67,6 +67,11 @@ MAX_CANDIDATES = 2_000_000
 MILP_TIME_LIMIT = 30.0
 """Seconds HiGHS may spend on one question (a mix's reachability)."""
 
+TABLES_MOST = 500_000
+"""Most entries the exact engine's tables kept across the mixes of a search may hold (about
+260 bytes each): past it they start again empty, so that a long search's memory stays
+bounded; the chances are the same either way."""
+
 Progress = Callable[[int, int], None]
 _Aside = list[dict[int, float]]  # per class: variables counting its copies set aside
 
@@ -520,6 +525,8 @@ class _Chances:
             value = answer.fraction
         except Intractable:
             value = None
+        if sum(len(t) for tables in self.tables.values() for t in tables.values()) > TABLES_MOST:
+            self.tables = {}
         self.memo[mix] = value
         return value
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from test_optimize import PC50, TERRA, _check, _varying
 
 from deckcheck.analysis.odds import OddsOptions, bind
 from deckcheck.analysis.setup import deck_setup
+from deckcheck.commands.optimize import optimize_loaded
 from deckcheck.decks.load import load_deck
 from deckcheck.draws.facade import Mode, Policy, solve
 from deckcheck.draws.model import DrawProblem, Query
@@ -88,3 +90,17 @@ def test_decks_sharing_the_engine_tables_score_as_fresh_engines() -> None:
         got = {m: chance(m, shared) for m in order}
         assert [got[m] for m in mixes] == fresh
         assert len(shared) < len(mixes)  # tables were in fact shared
+
+
+def test_tables_started_again_give_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past their most entries the tables kept across mixes start again empty: the answer
+    and its proof are the same as with them kept throughout."""
+    import deckcheck.solve.optimize as optimize
+
+    loaded = load_deck(PC50)
+    options = OddsOptions(turn=2)
+    kept, _ = optimize_loaded(loaded, PC_CONDITIONS, options, changes=2)
+    monkeypatch.setattr(optimize, "TABLES_MOST", 0)
+    again, _ = optimize_loaded(loaded, PC_CONDITIONS, options, changes=2)
+    assert kept.status == again.status == "optimal"
+    assert (again.after, again.changes) == (kept.after, kept.changes)
