@@ -104,3 +104,20 @@ def test_tables_started_again_give_the_same_answer(monkeypatch: pytest.MonkeyPat
     again, _ = optimize_loaded(loaded, PC_CONDITIONS, options, changes=2)
     assert kept.status == again.status == "optimal"
     assert (again.after, again.changes) == (kept.after, kept.changes)
+
+
+def test_an_engine_given_other_orbits_leaves_the_tables_it_shared() -> None:
+    """Tables kept together were made with the states shared one way: an engine told to
+    share them otherwise (the orbits setter, for comparisons) takes fresh ones."""
+    from deckcheck.draws.exact.sequential import STATE_BUDGET, SequentialEngine
+
+    loaded = load_deck(PC50)
+    bound = bind(deck_setup(loaded), PC_CONDITIONS, OddsOptions(turn=2))
+    query = Query(bound.procedure.seen_by_turn(2, False), False, True, 2)
+    engine = SequentialEngine(bound.problem, bound.procedure, query, (), STATE_BUDGET)
+    store: Tables = {}
+    engine.share_tables(store)
+    shared = store[engine.tables_key()]["memo"]
+    assert engine.memo is shared
+    engine.orbits = ()
+    assert engine.memo is not shared and not engine.memo
