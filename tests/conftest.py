@@ -234,6 +234,7 @@ def _home(function: Any, default: ModuleType | None) -> ModuleType | None:
     return sys.modules.get(getattr(function, "__module__", ""), default)
 
 
+@functools.cache  # asked for every callable every test module holds
 def _suite_module(name: str | None) -> bool:
     """Whether the module named ``name`` is one of the suite's own files (a helper module such
     as ``tests/tui/build_pilot.py``), not deckcheck's or a library's."""
@@ -279,6 +280,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(50_000, 20, 20)
 
 
+@functools.cache
+def _under_tests(path: Path) -> str:
+    """A test file's path under ``tests/``, as :data:`SLOW` names it."""
+    return path.relative_to(TESTS).as_posix()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with what it costs (see the module's docstring)."""
     for item in items:
@@ -286,7 +293,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if function is None:
             continue  # a doctest
         module = getattr(item, "module", None)
-        where = item.path.relative_to(TESTS).as_posix()
+        where = _under_tests(item.path)
         if f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
             item.add_marker(pytest.mark.slow)
         names = set(_uses(function, module))
