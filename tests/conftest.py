@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 EXAMPLES = REPO / "examples"
+PACKAGE = REPO / "deckcheck"
 
 T = TypeVar("T")
 
@@ -260,7 +261,8 @@ def _functions(module: ModuleType | None) -> dict[str, Any]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The markers of cost (see the module's docstring)."""
+    """The markers of cost (see the module's docstring); the package's modules collected for
+    their doctests only where they have one (:class:`_DoctestModulesOnly`)."""
     for line in (
         "process: starts a process (python -m deckcheck, another program)",
         "tui: drives the terminal app (Textual's pilot)",
@@ -268,6 +270,21 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: a tenth of a second or more by itself (listed in tests/slow-tests.txt)",
     ):
         config.addinivalue_line("markers", line)
+    config.pluginmanager.register(_DoctestModulesOnly(), "deckcheck-doctest-modules-only")
+
+
+class _DoctestModulesOnly:
+    """``--doctest-modules`` imports every module of the package to look for examples, in every
+    xdist worker: Textual, numpy and scipy with them (most of a second of CPU a worker), for the
+    few modules that hold one. A module without ``>>>`` holds no doctest: it is not collected,
+    and the collected tests are the same. (A plugin, not this file's hook: a conftest's hooks
+    only see the paths under its folder.)"""
+
+    @staticmethod
+    def pytest_ignore_collect(collection_path: Path) -> bool | None:
+        if collection_path.suffix != ".py" or not collection_path.is_relative_to(PACKAGE):
+            return None
+        return ">>>" not in collection_path.read_text(encoding="utf-8") or None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
