@@ -109,9 +109,6 @@ def _consoles_made_now() -> None:
     render.stderr()
 
 
-_consoles_made_now()
-
-
 RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"
 """The environment variable naming this run's catalog cache: set by the process that starts the
 run, inherited by its xdist workers and their children."""
@@ -158,7 +155,10 @@ def _hypothesis_profiles() -> None:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
 
 
-_hypothesis_profiles()
+def _runs_tests(config: pytest.Config) -> bool:
+    """Whether this process runs tests: not the one that hands them to xdist's workers (it
+    needs neither deckcheck's consoles nor hypothesis)."""
+    return hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
 
 
 # --- markers: what a test costs ------------------------------------------------------------
@@ -262,7 +262,11 @@ def _functions(module: ModuleType | None) -> dict[str, Any]:
 
 def pytest_configure(config: pytest.Config) -> None:
     """The markers of cost (see the module's docstring); the package's modules collected for
-    their doctests only where they have one (:class:`_DoctestModulesOnly`)."""
+    their doctests only where they have one (:class:`_DoctestModulesOnly`); in a process that
+    runs tests, before any test module is imported, the consoles and hypothesis's profiles."""
+    if _runs_tests(config):
+        _consoles_made_now()
+        _hypothesis_profiles()
     for line in (
         "process: starts a process (python -m deckcheck, another program)",
         "tui: drives the terminal app (Textual's pilot)",
