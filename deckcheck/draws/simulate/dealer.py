@@ -83,8 +83,7 @@ def deal_shape(problem: DrawProblem, procedure: Procedure, query: Query) -> Deal
     opening = procedure.opening_size(query.second)
     rule = procedure.mulligan if query.use_mulligan else None
     if query.seen < opening:
-        # As the exact engine: the rules deal a full opening hand, so fewer cards seen than
-        # that is not a question the procedure can answer.
+        # As the exact engine: the rules deal a full opening hand, never fewer cards.
         raise ValueError(f"cannot see {query.seen} cards: the opening hand alone is {opening}")
     facts: tuple[Fact, ...] = ()
     if isinstance(rule, ReturnRule) and not 0 < rule.count <= opening:
