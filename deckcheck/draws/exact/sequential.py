@@ -17,6 +17,7 @@ takes the best of keeping and its kept parts. Work is counted against a budget; 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -51,6 +52,22 @@ CALL_UNITS = 2
 #: Units of the estimate one draw after a kept part of the return mulligan stands for (its
 #: ways counted, the new hand built and its value read), measured at about 10 µs.
 DRAW_UNITS = 5
+
+#: The engine's tables that depend only on :meth:`SequentialEngine.tables_key`.
+_SHARED_TABLES = (
+    "memo",
+    "_split_cache",
+    "_losing_cache",
+    "_canonical_cache",
+    "_moves_cache",
+    "_kept_forms",
+    "_steps",
+    "_plans",
+    "_needs",
+    "_decisions",
+    "_holding",
+    "_inert_kept",
+)
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
@@ -235,10 +252,12 @@ def _freezable(cond: Tracked) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(out)
 
 
-def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], int]]:
+@functools.cache
+def _spreads(alike: int, bound: int, most: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Ways to draw up to ``most`` cards over ``alike`` classes of ``bound`` cards each, one
     per exchange of the classes: the counts (largest first, zeros left off) and how many
-    draws of the classes each stands for."""
+    draws of the classes each stands for (kept: asked again for every kept part of every
+    deck; a bound over ``most`` is as ``most``)."""
     out: list[tuple[tuple[int, ...], int]] = []
 
     def parts(total: int, most_part: int, slots: int) -> Iterator[tuple[int, ...]]:
@@ -256,7 +275,20 @@ def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], i
             for k in set(split):
                 arrangements //= math.factorial(split.count(k))
             out.append((split, arrangements))
-    return out
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _walked(groups: tuple[tuple[int, int], ...], hand: int, count: int) -> tuple[int, int]:
+    """What :meth:`SequentialEngine.return_work` counts over ``groups`` (bound, classes
+    alike), for a return of ``count`` from ``hand``: the kept parts weighed per hand alike by
+    exchange, and the pairs of kept part and draw alike. Only ``min(bound, hand)`` matters
+    (neither a hand nor a kept part and its draw hold more), so the decks of a search,
+    whose classes hold more than a hand, ask the same."""
+    keep = hand - count
+    subs = count_up_to_exchange(groups, hand, lambda b, k: [1] * (min(k, keep) + 1), keep)
+    draws = count_up_to_exchange(groups, keep, lambda b, k: [1], count, pairs=True)
+    return subs[keep], draws[count]
 
 
 class SequentialEngine:
@@ -341,6 +373,10 @@ class SequentialEngine:
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
         # stops itself past this (None: no limit).
         self.table_budget: int | None = None
+        # Whether the tables of :data:`_SHARED_TABLES` are kept with other engines'.
+        self._tables_shared = False
+        # :meth:`return_work` per count: the estimate and the table both ask for it.
+        self._return_works: dict[int, int] = {}
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: Mapping[tuple[int, ...], int] = {}
@@ -356,9 +392,15 @@ class SequentialEngine:
     def orbits(self, value: tuple[Orbit, ...]) -> None:
         # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
+        if self._tables_shared:
+            # The tables kept with other engines were made with the states shared as before.
+            self._tables_shared = False
+            for name in _SHARED_TABLES:
+                setattr(self, name, {})
         self._canonical_cache.clear()
         self._moves_cache.clear()
         self._kept_forms.clear()
+        self._return_works.clear()
         self._share_states(bool(value) and self.optimal)
 
     def _share_states(self, share: bool) -> None:
@@ -371,6 +413,37 @@ class SequentialEngine:
         self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
         # Cards still to draw below which the frozen classes depend on them (see _frozen).
         self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
+
+    def tables_key(self) -> tuple[object, ...]:
+        """What the recursion's values (:attr:`memo`) and the tables behind them depend on:
+        the classes' selectors and the tests on them, the pile's size, the cards dealt and
+        read, the look-ahead and how it is played; not how many cards each class holds (a
+        state says how many are left). Engines with the same key may keep them together
+        (:meth:`share_tables`)."""
+        red = self.red
+        return (
+            red.rows,
+            red.cond,
+            red.trig,
+            self.n,
+            self.hand,
+            self.seen,
+            self.per_turn,
+            self.lookahead,
+            self.optimal,
+        )
+
+    def share_tables(
+        self, store: dict[tuple[object, ...], dict[str, dict[object, object]]]
+    ) -> None:
+        """Keep the recursion's values and the tables behind them in ``store``, with those of
+        every engine kept there under the same :meth:`tables_key`: the decks a search scores
+        differ by a few cards, and their states past the first cards are often the same.
+        Call it before computing."""
+        tables = store.setdefault(self.tables_key(), {})
+        for name in _SHARED_TABLES:
+            setattr(self, name, tables.setdefault(name, getattr(self, name)))
+        self._tables_shared = True
 
     def signature(self) -> tuple[object, ...]:
         """What the recursion's values (:attr:`memo`) depend on: another engine with the same
@@ -426,18 +499,24 @@ class SequentialEngine:
         per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
         :data:`DRAW_UNITS` per draw of the cards that come back, one per exchange of classes alike
         in the kept part and the draw at once (:meth:`_draws_alike`)."""
+        got = self._return_works.get(count)
+        if got is None:
+            got = self._return_works[count] = self._return_work(count)
+        return got
+
+    def _return_work(self, count: int) -> int:
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
-        groups = [(sizes[orbit[0][0]], len(orbit)) for orbit in self._orbits]
-        groups += [(s, 1) for c, s in enumerate(sizes) if c not in in_orbit]
-        subs = count_up_to_exchange(groups, h, lambda b, k: [1] * (min(k, keep) + 1), keep)
-        draws = count_up_to_exchange(groups, keep, lambda b, k: [1], count, pairs=True)
+        # A class of more than a hand's cards counts as one of a hand's (see _walked).
+        groups = [(min(sizes[orbit[0][0]], h), len(orbit)) for orbit in self._orbits]
+        groups += [(min(s, h), 1) for c, s in enumerate(sizes) if c not in in_orbit]
+        subs, draws = _walked(tuple(groups), h, count)
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
-        return n_hands + n_kept + subs[keep] + DRAW_UNITS * draws[count]
+        return n_hands + n_kept + subs + DRAW_UNITS * draws
 
     def settled_at_start(self) -> bool | None:
         """Whether the query holds (True) or fails (False) whatever is dealt and however it is
@@ -992,6 +1071,10 @@ class SequentialEngine:
         of classes alike that hold as many kept cards, with how many draws it stands for: the
         exchange maps the kept part to itself, the draw to one as likely, and the new hand to
         one of the same value."""
+        if not self._orbits:  # each draw stands for itself: listed the faster way
+            for draw in compositions(pile, count):
+                yield draw, 1
+            return
         units: list[tuple[int, ...]] = []
         in_orbit: set[int] = set()
         for orbit in self._orbits:
@@ -1003,7 +1086,10 @@ class SequentialEngine:
         units += [(c,) for c in range(len(pile)) if c not in in_orbit and pile[c]]
         # Per unit, its draws of at least one card: (counts, draws it stands for, cards).
         options = [
-            [(split, alike, sum(split)) for split, alike in _spreads(len(cs), pile[cs[0]], count)]
+            [
+                (split, alike, sum(split))
+                for split, alike in _spreads(len(cs), min(pile[cs[0]], count), count)
+            ]
             for cs in units
         ]
         drawn = [0] * len(pile)
