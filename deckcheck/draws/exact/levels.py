@@ -1,0 +1,408 @@
+"""The optimal look-ahead on named cards, a level of states at a time (numpy).
+
+For a query whose every tracked class is counted by one selector of its own (``name:X``
+tests: ``>=``, ``<=``, ``=`` in any mix, all of which must hold), a state of the look-ahead
+is a *multiset*: how many classes of each kind (the interval of counts its tests allow) hold
+``h`` cards with ``k`` left in the pile. Classes alike but for their name and size are then
+one state, as in :mod:`~deckcheck.draws.exact.sequential`, and drawing a card of a class in
+a given (kind, ``h``, ``k``) moves the multiset by a fixed amount: a state is one integer (a
+digit per (kind, ``h``, ``k``)), and its children are that integer plus a constant. So every
+state with the same cards held, cards gone and look spent (a *level*) is valued at once with
+array operations: the children found by a search in the next level's sorted integers, a
+look's two branches compared, the values summed.
+
+Exact all the same: values are carried modulo a few primes (their product above every value
+the recursion can reach) and as floating-point probabilities; a look keeps the branch the
+floats say is larger, which they say right unless the two are within a relative 10^-9 of
+each other (the rounding of a few dozen sums stays below 10^-13). There the residues decide:
+equal, the branches are worth the same and either may be kept; unequal, the level engine
+gives up (:class:`Ambiguous`) and the recursion is used. The answer is read back from the
+residues by the Chinese remainder theorem and checked against the float.
+
+States are settled as the recursion settles them by their counts: a class whose cards left
+cannot bring it to its least is lost, as are more cards needed than are still to draw; no
+class needing cards, none that can still break and no losing cards left is won. A class at
+the most its tests allow loses on one more card: its cards left are one pool; a class that
+can no longer break its most (too few cards left) and needs none is inert, like the cards no
+test reads.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from deckcheck.draws.exact.reduced import Reduced
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+#: Relative gap below which a look's two branches are compared by their residues.
+_CLOSE = 1e-9
+
+
+class Ambiguous(Exception):
+    """Two branches of a look too close for the floats and not equal: the recursion decides."""
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
+        if n % p == 0:
+            return n == p
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    for a in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _moduli(bits: int, above: int) -> tuple[int, ...]:
+    """Primes below ``2**bits``, largest first, whose product is above ``above``."""
+    out: list[int] = []
+    product = 1
+    n = (1 << bits) - 1
+    while product <= above:
+        while not _is_prime(n):
+            n -= 2
+        out.append(n)
+        product *= n
+        n -= 2
+    return tuple(out)
+
+
+#: Per class kind: the least and most count (None: no most) its tests allow.
+Interval = tuple[int, int | None]
+
+
+def named_kinds(red: Reduced) -> list[tuple[int, Interval]] | None:
+    """Per class, its tracked position's interval (position -1: no test reads it), or None
+    when the query is not one this engine takes: a class counted by more than one selector,
+    a selector counting more than one class, alternatives."""
+    cond = red.cond
+    if cond.alternatives:
+        return None
+    owners: dict[int, int] = {}
+    for positions in cond.class_positions:
+        for p in positions:
+            owners[p] = owners.get(p, 0) + 1
+    out: list[tuple[int, Interval]] = []
+    for positions in cond.class_positions:
+        if not positions:
+            out.append((-1, (0, None)))
+            continue
+        if len(positions) != 1 or owners[positions[0]] != 1:
+            return None
+        p = positions[0]
+        lo, hi = 0, None
+        for q, t in cond.tests:
+            if q == p:
+                lo = max(lo, t.op.least(t.threshold))
+                most = t.op.most(t.threshold)
+                if most is not None:
+                    hi = most if hi is None else min(hi, most)
+        out.append((p, (lo, hi)))
+    return out
+
+
+class LevelEngine:
+    """The optimal look-ahead's values for every state, a level at a time.
+
+    ``sizes``: cards per class; ``kinds``: per class its interval (:func:`named_kinds`);
+    ``n``: pile size; ``hand``, ``seen``, ``reads``, ``per_turn``: as the sequential engine's;
+    ``charge(units)``: told of the work before each level is done (raises to stop it).
+    """
+
+    def __init__(
+        self,
+        sizes: tuple[int, ...],
+        kinds: list[tuple[int, Interval]],
+        n: int,
+        hand: int,
+        seen: int,
+        reads: int,
+        per_turn: int,
+        charge: Callable[[int], None],
+    ) -> None:
+        self.sizes = sizes
+        self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
+        self.charge = charge
+        # The kinds: classes with a test, grouped by interval.
+        by_interval: dict[Interval, list[int]] = {}
+        for c, (p, interval) in enumerate(kinds):
+            if p >= 0 and interval != (0, None):
+                by_interval.setdefault(interval, []).append(c)
+        self.interval_of: dict[int, Interval] = {}
+        # Digits: (interval, h, k) for every live (h, k); radix the kind's classes + 1.
+        self.digit: dict[tuple[Interval, int, int], int] = {}
+        radices: list[int] = []
+        infos: list[tuple[int, int, int, int | None]] = []  # (h, k, lo, hi) per digit
+        for interval, members in by_interval.items():
+            lo, hi = interval
+            for c in members:
+                self.interval_of[c] = interval
+            biggest = max(sizes[c] for c in members)
+            for h in range((lo if hi is None else hi) + 1):
+                for k in range(biggest - h + 1):
+                    if self._classify(lo, hi, h, k)[0] == "live":
+                        self.digit[(interval, h, k)] = len(radices)
+                        radices.append(len(members) + 1)
+                        infos.append((h, k, lo, hi))
+        self.weights: list[int] = []
+        w = 1
+        for r in radices:
+            self.weights.append(w)
+            w *= r
+        self.losing_weight = w
+        w *= sum(sizes) + 1
+        self.fits = w < (1 << 62)
+        self.radices = radices
+        self.infos = infos
+        # Per digit: the change of the key when a card of it is kept / put under (None: lost).
+        self.keep_delta: list[int | None] = []
+        self.under_delta: list[int | None] = []
+        for d, (h, k, lo, hi) in enumerate(infos):
+            self.keep_delta.append(self._delta(d, lo, hi, h + 1, k - 1))
+            self.under_delta.append(self._delta(d, lo, hi, h, k - 1))
+        # Residues: w * r below 2**62 for every weight w (at most the pile).
+        bits = 61 - max(1, n).bit_length()
+        self.moduli = _moduli(bits, 2 * math.perm(n, reads))
+        self.levels: dict[tuple[int, int, bool], Ints] = {}
+        self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
+        self.values: dict[tuple[int, int, bool], tuple[Floats, list[Ints]]] = {}
+
+    @staticmethod
+    def _classify(lo: int, hi: int | None, h: int, k: int) -> tuple[str, int]:
+        """What a class of interval (lo, hi) holding ``h`` with ``k`` left is: ``lost``,
+        ``inert`` (no card of it can change the answer), ``losing`` (one more kept loses:
+        its ``k`` cards join the losing pool) or ``live``."""
+        if hi is not None and h > hi:
+            return "lost", 0
+        if h + k < lo:
+            return "lost", 0
+        if h >= lo and (hi is None or h + k <= hi):
+            return "inert", 0
+        if hi is not None and h == hi:
+            return "losing", k
+        return "live", 0
+
+    def _delta(self, d: int, lo: int, hi: int | None, h: int, k: int) -> int | None:
+        interval = (lo, hi)
+        what, pooled = self._classify(lo, hi, h, k)
+        if what == "lost":
+            return None
+        out = -self.weights[d]
+        if what == "live":
+            out += self.weights[self.digit[(interval, h, k)]]
+        elif what == "losing":
+            out += pooled * self.losing_weight
+        return out
+
+    def key_of(self, held: tuple[int, ...]) -> int | None:
+        """The state after the cards ``held`` (per class) are drawn, the rest in the pile;
+        None when it is lost."""
+        key = 0
+        for c, interval in self.interval_of.items():
+            lo, hi = interval
+            h, k = held[c], self.sizes[c] - held[c]
+            if hi is None:
+                h = min(h, lo)
+            what, pooled = self._classify(lo, hi, h, k)
+            if what == "lost":
+                return None
+            if what == "live":
+                key += self.weights[self.digit[(interval, h, k)]]
+            elif what == "losing":
+                key += pooled * self.losing_weight
+        return key
+
+    # -- per level ----------------------------------------------------------------------
+
+    def _parts(self, keys: Ints) -> tuple[list[Ints], Ints, Ints, Ints, Ints]:
+        """Per digit its count; the losing cards; live cards left; cards still needed;
+        cards left of the classes that can still break."""
+        counts = [(keys // w) % r for w, r in zip(self.weights, self.radices, strict=True)]
+        losing = keys // self.losing_weight
+        live = np.zeros_like(keys)
+        need = np.zeros_like(keys)
+        risky = np.zeros_like(keys)
+        for m, (h, k, lo, _) in zip(counts, self.infos, strict=True):
+            live += m * k
+            if h < lo:
+                need += m * (lo - h)
+            else:
+                risky += m * k
+        return counts, losing, live, need, risky
+
+    def _settle(self, held: int, keys: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
+        """The states not lost, and which of them are won."""
+        _, losing, _, need, risky = self._parts(keys)
+        to_draw = self.seen - held
+        if to_draw == 0:
+            keep = need == 0
+            return keys[keep], np.ones(int(keep.sum()), dtype=bool)
+        keep = need <= to_draw
+        keys, need, risky, losing = keys[keep], need[keep], risky[keep], losing[keep]
+        return keys, (need == 0) & (risky == 0) & (losing == 0)
+
+    def _look(self, held: int, looked: bool) -> bool:
+        return (
+            not looked
+            and held >= self.hand
+            and held < self.seen
+            and (held - self.hand) % self.per_turn == 0
+        )
+
+    def run(self) -> None:
+        """Every level's states (from no card drawn), then their values (from the last)."""
+        start = (0, 0, False)
+        root = self.key_of((0,) * len(self.sizes))
+        found = np.array([] if root is None else [root], dtype=np.int64)
+        keys, won = self._settle(0, found)
+        self.levels[start], self.won[start] = keys, won
+        order: list[tuple[int, int, bool]] = []
+        for gone in range(self.reads + 1):
+            pending: dict[tuple[int, int, bool], list[Ints]] = {}
+            for level in [lv for lv in self.levels if lv[1] == gone]:
+                order.append(level)
+                held, _, looked = level
+                keys = self.levels[level][~self.won[level]]
+                if held == self.seen or not len(keys):
+                    continue
+                self.charge(len(keys) * (len(self.radices) + 2))
+                counts, losing, live, _, _ = self._parts(keys)
+                pool = (self.n - gone) - live - losing
+                look = self._look(held, looked)
+                kept = (held + 1, gone + 1, False)
+                under = (held, gone + 1, True)
+                for d, m in enumerate(counts):
+                    has = m > 0
+                    delta = self.keep_delta[d]
+                    if delta is not None:
+                        pending.setdefault(kept, []).append(keys[has] + delta)
+                    delta = self.under_delta[d]
+                    if look and delta is not None:
+                        pending.setdefault(under, []).append(keys[has] + delta)
+                if look:
+                    pending.setdefault(under, []).append(
+                        keys[losing > 0] - self.losing_weight
+                    )
+                pending.setdefault(kept, []).append(keys[pool > 0])
+                if look:
+                    pending.setdefault(under, []).append(keys[pool > 0])
+            for level, parts in pending.items():
+                merged = np.unique(np.concatenate(parts))
+                self.levels[level], self.won[level] = self._settle(level[0], merged)
+        for level in reversed(order):
+            self._value_level(level)
+
+    def _full(self, gone: int) -> int:
+        return math.perm(self.n - gone, self.reads - gone)
+
+    def _lookup(self, level: tuple[int, int, bool], needles: Ints) -> tuple[Floats, list[Ints]]:
+        """Values of the states ``needles`` (sorted) of ``level``; 0 for those not in it."""
+        keys = self.levels.get(level)
+        k = len(self.moduli)
+        if keys is None or not len(keys) or not len(needles):
+            zero = np.zeros(len(needles), dtype=np.int64)
+            return np.zeros(len(needles)), [zero] * k
+        idx = np.searchsorted(keys, needles)
+        idx[idx == len(keys)] = 0
+        found = keys[idx] == needles
+        f, rs = self.values[level]
+        return np.where(found, f[idx], 0.0), [np.where(found, r[idx], 0) for r in rs]
+
+    def _value_level(self, level: tuple[int, int, bool]) -> None:
+        held, gone, looked = level
+        keys = self.levels[level]
+        won = self.won[level]
+        full = self._full(gone)
+        f = np.where(won, 1.0, 0.0)
+        rs = [np.where(won, full % p, 0).astype(np.int64) for p in self.moduli]
+        open_ = np.flatnonzero(~won)
+        if held < self.seen and len(open_):
+            sub = keys[open_]
+            counts, losing, live, _, _ = self._parts(sub)
+            pile = self.n - gone
+            pool = pile - live - losing
+            look = self._look(held, looked)
+            kept = (held + 1, gone + 1, False)
+            under = (held, gone + 1, True)
+            acc_f = np.zeros(len(sub))
+            acc_r = [np.zeros(len(sub), dtype=np.int64) for _ in self.moduli]
+            moves: list[tuple[Ints, int | None, int | None, bool]] = [
+                (m * k, self.keep_delta[d], self.under_delta[d], True)
+                for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
+            ]
+            moves.append((losing, None, -self.losing_weight, True))
+            moves.append((pool, 0, 0, True))
+            for weight, keep_delta, under_delta, _ in moves:
+                rows = np.flatnonzero(weight > 0)
+                if not len(rows):
+                    continue
+                w = weight[rows]
+                base = sub[rows]
+                if keep_delta is not None:
+                    kf, kr = self._lookup(kept, base + keep_delta)
+                else:
+                    kf, kr = np.zeros(len(rows)), [np.zeros(len(rows), dtype=np.int64)] * len(
+                        self.moduli
+                    )
+                if look and under_delta is not None:
+                    uf, ur = self._lookup(under, base + under_delta)
+                    take_under = uf > kf
+                    close = np.abs(uf - kf) <= _CLOSE * np.maximum(uf, kf)
+                    if close.any():
+                        differ = np.zeros(len(rows), dtype=bool)
+                        for a, b in zip(kr, ur, strict=True):
+                            differ |= a != b
+                        if (close & differ).any():
+                            raise Ambiguous
+                    cf = np.where(take_under, uf, kf)
+                    cr = [np.where(take_under, b, a) for a, b in zip(kr, ur, strict=True)]
+                else:
+                    cf, cr = kf, kr
+                acc_f[rows] += w * cf
+                for i, p in enumerate(self.moduli):
+                    acc_r[i][rows] = (acc_r[i][rows] + w * cr[i]) % p
+            f[open_] = acc_f / pile
+            for i in range(len(self.moduli)):
+                rs[i][open_] = acc_r[i]
+        self.values[level] = (f, rs)
+
+    def exact(self, level: tuple[int, int, bool], key: int | None) -> int:
+        """The exact value (successful ordered continuations) of state ``key`` of ``level``."""
+        if key is None:
+            return 0
+        keys = self.levels.get(level)
+        if keys is None:
+            return 0
+        i = int(np.searchsorted(keys, key))
+        if i == len(keys) or int(keys[i]) != key:
+            return 0
+        f, rs = self.values[level]
+        value = 0
+        product = 1
+        for r, p in zip(rs, self.moduli, strict=True):
+            # Garner's step: value + product * t = r (mod p).
+            t = (int(r[i]) - value) * pow(product, -1, p) % p
+            value += product * t
+            product *= p
+        full = self._full(level[1])
+        if not math.isclose(value / full, float(f[i]), rel_tol=1e-9, abs_tol=1e-300):
+            raise ArithmeticError("residues and floats disagree")
+        return value
