@@ -160,16 +160,21 @@ class LevelEngine:
                 for k in range(biggest - h + 1):
                     if self._classify(lo, hi, h, k)[0] == "live":
                         self.digit[(interval, h, k)] = len(radices)
-                        radices.append(len(members) + 1)
+                        radices.append(1 << len(members).bit_length())
                         infos.append((h, k, lo, hi))
+        # Each digit a few bits of the key (radices are powers of two: shifts, not divisions).
+        self.shifts: list[int] = []
+        self.masks: list[int] = []
         self.weights: list[int] = []
-        w = 1
+        bit = 0
         for r in radices:
-            self.weights.append(w)
-            w *= r
-        self.losing_weight = w
-        w *= sum(sizes) + 1
-        self.fits = w < (1 << 62)
+            self.shifts.append(bit)
+            self.masks.append(r - 1)
+            self.weights.append(1 << bit)
+            bit += r.bit_length() - 1
+        self.losing_shift = bit
+        self.losing_weight = 1 << bit
+        self.fits = bit + sum(sizes).bit_length() < 62
         self.radices = radices
         self.infos = infos
         # Per digit: the change of the key when a card of it is kept / put under (None: lost).
@@ -183,7 +188,7 @@ class LevelEngine:
         self.moduli = _moduli(bits, 2 * math.perm(n, reads))
         self.levels: dict[tuple[int, int, bool], Ints] = {}
         self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
-        self.values: dict[tuple[int, int, bool], tuple[Floats, list[Ints]]] = {}
+        self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
 
     @staticmethod
     def _classify(lo: int, hi: int | None, h: int, k: int) -> tuple[str, int]:
@@ -235,8 +240,8 @@ class LevelEngine:
     def _parts(self, keys: Ints) -> tuple[list[Ints], Ints, Ints, Ints, Ints]:
         """Per digit its count; the losing cards; live cards left; cards still needed;
         cards left of the classes that can still break."""
-        counts = [(keys // w) % r for w, r in zip(self.weights, self.radices, strict=True)]
-        losing = keys // self.losing_weight
+        counts = [(keys >> s) & m for s, m in zip(self.shifts, self.masks, strict=True)]
+        losing = keys >> self.losing_shift
         live = np.zeros_like(keys)
         need = np.zeros_like(keys)
         risky = np.zeros_like(keys)
@@ -305,7 +310,11 @@ class LevelEngine:
                 if look:
                     pending.setdefault(under, []).append(keys[pool > 0])
             for level, parts in pending.items():
-                merged = np.unique(np.concatenate(parts))
+                # Each part is sorted (a sorted level plus a constant): merged runs.
+                merged = np.concatenate(parts)
+                merged.sort(kind="stable")
+                if len(merged):
+                    merged = merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
                 self.levels[level], self.won[level] = self._settle(level[0], merged)
         for level in reversed(order):
             self._value_level(level)
@@ -313,26 +322,29 @@ class LevelEngine:
     def _full(self, gone: int) -> int:
         return math.perm(self.n - gone, self.reads - gone)
 
-    def _lookup(self, level: tuple[int, int, bool], needles: Ints) -> tuple[Floats, list[Ints]]:
-        """Values of the states ``needles`` (sorted) of ``level``; 0 for those not in it."""
+    def _lookup(self, level: tuple[int, int, bool], needles: Ints) -> tuple[Floats, Ints]:
+        """Values of the states ``needles`` (sorted) of ``level`` (floats, and residues one
+        row each); 0 for those not in it."""
         keys = self.levels.get(level)
-        k = len(self.moduli)
-        if keys is None or not len(keys) or not len(needles):
-            zero = np.zeros(len(needles), dtype=np.int64)
-            return np.zeros(len(needles)), [zero] * k
+        if keys is None or not len(keys):
+            return np.zeros(len(needles)), np.zeros((len(needles), len(self.moduli)), np.int64)
         idx = np.searchsorted(keys, needles)
         idx[idx == len(keys)] = 0
-        found = keys[idx] == needles
-        f, rs = self.values[level]
-        return np.where(found, f[idx], 0.0), [np.where(found, r[idx], 0) for r in rs]
+        idx[keys[idx] != needles] = len(keys)  # the zero row after the last state
+        f, r = self.values[level]
+        return f[idx], r[idx]
 
     def _value_level(self, level: tuple[int, int, bool]) -> None:
         held, gone, looked = level
         keys = self.levels[level]
         won = self.won[level]
+        mods = np.array(self.moduli, dtype=np.int64)
         full = self._full(gone)
-        f = np.where(won, 1.0, 0.0)
-        rs = [np.where(won, full % p, 0).astype(np.int64) for p in self.moduli]
+        # One more row of zeros: the value of a state not in the level (lost).
+        f = np.zeros(len(keys) + 1)
+        r = np.zeros((len(keys) + 1, len(mods)), dtype=np.int64)
+        f[:-1][won] = 1.0
+        r[:-1][won] = [full % p for p in self.moduli]
         open_ = np.flatnonzero(~won)
         if held < self.seen and len(open_):
             sub = keys[open_]
@@ -343,46 +355,39 @@ class LevelEngine:
             kept = (held + 1, gone + 1, False)
             under = (held, gone + 1, True)
             acc_f = np.zeros(len(sub))
-            acc_r = [np.zeros(len(sub), dtype=np.int64) for _ in self.moduli]
-            moves: list[tuple[Ints, int | None, int | None, bool]] = [
-                (m * k, self.keep_delta[d], self.under_delta[d], True)
+            acc_r = np.zeros((len(sub), len(mods)), dtype=np.int64)
+            moves: list[tuple[Ints, int | None, int | None]] = [
+                (m * k, self.keep_delta[d], self.under_delta[d])
                 for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
             ]
-            moves.append((losing, None, -self.losing_weight, True))
-            moves.append((pool, 0, 0, True))
-            for weight, keep_delta, under_delta, _ in moves:
+            moves.append((losing, None, -self.losing_weight))
+            moves.append((pool, 0, 0))
+            for weight, keep_delta, under_delta in moves:
                 rows = np.flatnonzero(weight > 0)
                 if not len(rows):
                     continue
                 w = weight[rows]
                 base = sub[rows]
                 if keep_delta is not None:
-                    kf, kr = self._lookup(kept, base + keep_delta)
+                    cf, cr = self._lookup(kept, base + keep_delta)
                 else:
-                    kf, kr = np.zeros(len(rows)), [np.zeros(len(rows), dtype=np.int64)] * len(
-                        self.moduli
-                    )
+                    cf = np.zeros(len(rows))
+                    cr = np.zeros((len(rows), len(mods)), dtype=np.int64)
                 if look and under_delta is not None:
                     uf, ur = self._lookup(under, base + under_delta)
-                    take_under = uf > kf
-                    close = np.abs(uf - kf) <= _CLOSE * np.maximum(uf, kf)
-                    if close.any():
-                        differ = np.zeros(len(rows), dtype=bool)
-                        for a, b in zip(kr, ur, strict=True):
-                            differ |= a != b
-                        if (close & differ).any():
-                            raise Ambiguous
-                    cf = np.where(take_under, uf, kf)
-                    cr = [np.where(take_under, b, a) for a, b in zip(kr, ur, strict=True)]
-                else:
-                    cf, cr = kf, kr
+                    close = np.abs(uf - cf) <= _CLOSE * np.maximum(uf, cf)
+                    if close.any() and (close & (ur != cr).any(axis=1)).any():
+                        raise Ambiguous
+                    take_under = uf > cf
+                    cf = np.where(take_under, uf, cf)
+                    cr = np.where(take_under[:, None], ur, cr)
                 acc_f[rows] += w * cf
-                for i, p in enumerate(self.moduli):
-                    acc_r[i][rows] = (acc_r[i][rows] + w * cr[i]) % p
+                # No reduction until the end: the weights add up to the pile, so the sum
+                # stays below pile * modulus < 2**62 (see the moduli's bits).
+                acc_r[rows] += w[:, None] * cr
             f[open_] = acc_f / pile
-            for i in range(len(self.moduli)):
-                rs[i][open_] = acc_r[i]
-        self.values[level] = (f, rs)
+            r[open_] = acc_r % mods
+        self.values[level] = (f, r)
 
     def exact(self, level: tuple[int, int, bool], key: int | None) -> int:
         """The exact value (successful ordered continuations) of state ``key`` of ``level``."""
@@ -397,9 +402,9 @@ class LevelEngine:
         f, rs = self.values[level]
         value = 0
         product = 1
-        for r, p in zip(rs, self.moduli, strict=True):
+        for r, p in zip(rs[i], self.moduli, strict=True):
             # Garner's step: value + product * t = r (mod p).
-            t = (int(r[i]) - value) * pow(product, -1, p) % p
+            t = (int(r) - value) * pow(product, -1, p) % p
             value += product * t
             product *= p
         full = self._full(level[1])
