@@ -30,12 +30,12 @@ test reads.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from deckcheck.draws.exact.reduced import Reduced
+from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -83,40 +83,6 @@ def _moduli(bits: int, above: int) -> tuple[int, ...]:
         product *= n
         n -= 2
     return tuple(out)
-
-
-#: Per class kind: the least and most count (None: no most) its tests allow.
-Interval = tuple[int, int | None]
-
-
-def named_kinds(red: Reduced) -> list[tuple[int, Interval]] | None:
-    """Per class, its tracked position's interval (position -1: no test reads it), or None
-    when the query is not one this engine takes: a class counted by more than one selector,
-    a selector counting more than one class, alternatives."""
-    cond = red.cond
-    if cond.alternatives:
-        return None
-    owners: dict[int, int] = {}
-    for positions in cond.class_positions:
-        for p in positions:
-            owners[p] = owners.get(p, 0) + 1
-    out: list[tuple[int, Interval]] = []
-    for positions in cond.class_positions:
-        if not positions:
-            out.append((-1, (0, None)))
-            continue
-        if len(positions) != 1 or owners[positions[0]] != 1:
-            return None
-        p = positions[0]
-        lo, hi = 0, None
-        for q, t in cond.tests:
-            if q == p:
-                lo = max(lo, t.op.least(t.threshold))
-                most = t.op.most(t.threshold)
-                if most is not None:
-                    hi = most if hi is None else min(hi, most)
-        out.append((p, (lo, hi)))
-    return out
 
 
 class LevelEngine:
@@ -217,13 +183,14 @@ class LevelEngine:
             out += pooled * self.losing_weight
         return out
 
-    def key_of(self, held: tuple[int, ...]) -> int | None:
-        """The state after the cards ``held`` (per class) are drawn, the rest in the pile;
-        None when it is lost."""
+    def key_of(self, held: Sequence[int], left: Sequence[int] | None = None) -> int | None:
+        """The state holding ``held`` (cards per class) with ``left`` in the pile (by
+        default all the others); None when it is lost."""
         key = 0
         for c, interval in self.interval_of.items():
             lo, hi = interval
-            h, k = held[c], self.sizes[c] - held[c]
+            h = held[c]
+            k = self.sizes[c] - h if left is None else left[c]
             if hi is None:
                 h = min(h, lo)
             what, pooled = self._classify(lo, hi, h, k)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
@@ -30,9 +31,13 @@ from deckcheck.draws.exact.compositions import (
     ways,
 )
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
+from deckcheck.draws.exact.named import Interval, named_kinds
 from deckcheck.draws.exact.reduced import Orbit, Reduced, Tracked, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
+
+if TYPE_CHECKING:
+    from deckcheck.draws.exact.levels import LevelEngine
 
 #: Most units of work an exact computation may spend before it gives up with
 #: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
@@ -51,6 +56,15 @@ CALL_UNITS = 2
 #: Units of the estimate one draw after a kept part of the return mulligan stands for (its
 #: ways counted, the new hand built and its value read), measured at about 10 µs.
 DRAW_UNITS = 5
+
+#: Calls the recursion is given, on a query the level engine takes
+#: (:mod:`~deckcheck.draws.exact.levels`), before that engine is used instead: a query
+#: answered within them is answered as before, without numpy.
+LEVEL_TRIAL = 10_000
+#: Units the level engine counts (a state of a level times its digits, see
+#: :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`) one call of the recursion stands
+#: for, in the work counted against :attr:`SequentialEngine.budget`.
+LEVEL_UNITS_PER_CALL = 32
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
@@ -306,6 +320,10 @@ class SequentialEngine:
         self._orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
         self._share_states(self.optimal)
         self.memo: dict[tuple[object, ...], int] = {}
+        # The level engine, once it has valued every state instead of the recursion.
+        self._levels: LevelEngine | None = None
+        #: Whether the recursion may give way to the level engine (off: to compare against).
+        self.use_levels = True
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
         # Units of :attr:`work` already charged for what :meth:`spend` will be asked for (the
@@ -971,6 +989,9 @@ class SequentialEngine:
 
     def hand_value(self, hand: tuple[int, ...]) -> int:
         """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
+        if self._levels is not None:
+            level = (self.hand, self.hand, False)
+            return self._levels.exact(level, self._levels.key_of(hand))
         left, vec = self._canonical(self._left(hand), self.red.cond.of(hand))
         return self.value(left, vec, self.hand, False, self.hand)
 
@@ -1044,10 +1065,17 @@ class SequentialEngine:
         under, for a player holding ``held`` (cards per class) with ``removed`` (per class,
         held or put under, the top card included) gone from the pile. Ties keep.
         """
-        vec = self.red.cond.of(held)
         n_held = sum(held)
         gone = sum(removed)
         after = self._left(removed)
+        if self._levels is not None:
+            levels = self._levels
+            with_top = [*held]
+            with_top[top] += 1
+            keep_value = levels.exact((n_held + 1, gone, False), levels.key_of(with_top, after))
+            under_value = levels.exact((n_held, gone, True), levels.key_of(held, after))
+            return keep_value >= under_value
+        vec = self.red.cond.of(held)
         grown = self.red.cond.bump(vec, top, 1)
         keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
         under = self.value(*self._canonical(after, vec), n_held, True, gone)
@@ -1071,7 +1099,53 @@ class SequentialEngine:
             ways = plain.ways(progress)[self.seen]
             return Fraction(ways, math.comb(self.n, self.seen))
         full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
-        num = self.value(full, zero, 0, False, 0)
+        kinds = named_kinds(self.red) if self.optimal and self.use_levels else None
+        if kinds is None:
+            num = self.value(full, zero, 0, False, 0)
+            return Fraction(num, math.perm(self.n, self.reads))
+        budget = self.budget
+        self.budget = min(budget, self.work + LEVEL_TRIAL)
+        try:
+            num = self.value(full, zero, 0, False, 0)
+        except Intractable as exc:
+            if exc.reason.reach is not Reach.WORK:
+                raise
+            self.budget = budget
+            got = self._by_levels(kinds)
+            if got is not None:
+                return got
+            # The level engine could not decide a look: the recursion goes on.
+            num = self.value(full, zero, 0, False, 0)
+        finally:
+            self.budget = budget
+        return Fraction(num, math.perm(self.n, self.reads))
+
+    def _by_levels(self, kinds: list[tuple[int, Interval]]) -> Fraction | None:
+        """:meth:`without_mulligan` by the level engine, which then values the hands and the
+        looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
+        not fit its integers, or two branches of a look too close for its floats)."""
+        from deckcheck.draws.exact.levels import Ambiguous, LevelEngine
+
+        base = self.work
+        units = [0]
+
+        def charge(more: int) -> None:
+            units[0] += more
+            self.work = base + units[0] // LEVEL_UNITS_PER_CALL
+            if self.work > self.budget:
+                raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+
+        levels = LevelEngine(
+            self.red.sizes, kinds, self.n, self.hand, self.seen, self.reads, self.per_turn, charge
+        )
+        if not levels.fits:
+            return None
+        try:
+            levels.run()
+        except Ambiguous:
+            return None
+        self._levels = levels
+        num = levels.exact((0, 0, False), levels.key_of((0,) * len(self.red.sizes)))
         return Fraction(num, math.perm(self.n, self.reads))
 
     def redraw_parts(self, most: int | None = None) -> tuple[Fraction, Fraction, Fraction]:
