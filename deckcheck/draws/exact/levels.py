@@ -270,9 +270,7 @@ class LevelEngine:
                     if look and delta is not None:
                         pending.setdefault(under, []).append(keys[has] + delta)
                 if look:
-                    pending.setdefault(under, []).append(
-                        keys[losing > 0] - self.losing_weight
-                    )
+                    pending.setdefault(under, []).append(keys[losing > 0] - self.losing_weight)
                 pending.setdefault(kept, []).append(keys[pool > 0])
                 if look:
                     pending.setdefault(under, []).append(keys[pool > 0])
@@ -342,8 +340,10 @@ class LevelEngine:
                     cr = np.zeros((len(rows), len(mods)), dtype=np.int64)
                 if look and under_delta is not None:
                     uf, ur = self._lookup(under, base + under_delta)
-                    close = np.abs(uf - cf) <= _CLOSE * np.maximum(uf, cf)
-                    if close.any() and (close & (ur != cr).any(axis=1)).any():
+                    larger = np.maximum(uf, cf)
+                    # Floats add up values that are not negative: 0 is exactly 0.
+                    close = (np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0)
+                    if close.any() and (ur[close] != cr[close]).any():
                         raise Ambiguous
                     take_under = uf > cf
                     cf = np.where(take_under, uf, cf)

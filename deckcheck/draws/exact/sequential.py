@@ -53,10 +53,6 @@ _NEVER = 1 << 30
 #: a call, with its share of the mulligan's tables, measured at 2.4-3.3 µs (12 named cards,
 #: mixed and either-or queries, idle machine; up to about 4.5 µs with the cores shared).
 CALL_UNITS = 2
-#: Units of the estimate one draw after a kept part of the return mulligan stands for (its
-#: ways counted, the new hand built and its value read), measured at about 10 µs.
-DRAW_UNITS = 5
-
 #: Calls the recursion is given, on a query the level engine takes
 #: (:mod:`~deckcheck.draws.exact.levels`), before that engine is used instead: a query
 #: answered within them is answered as before, without numpy.
@@ -249,30 +245,6 @@ def _freezable(cond: Tracked) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(out)
 
 
-def _spreads(alike: int, bound: int, most: int) -> list[tuple[tuple[int, ...], int]]:
-    """Ways to draw up to ``most`` cards over ``alike`` classes of ``bound`` cards each, one
-    per exchange of the classes: the counts (largest first, zeros left off) and how many
-    draws of the classes each stands for."""
-    out: list[tuple[tuple[int, ...], int]] = []
-
-    def parts(total: int, most_part: int, slots: int) -> Iterator[tuple[int, ...]]:
-        if total == 0:
-            yield ()
-            return
-        for first in range(min(total, most_part), 0, -1):
-            if slots:
-                for rest in parts(total - first, first, slots - 1):
-                    yield (first, *rest)
-
-    for total in range(most + 1):
-        for split in parts(total, bound, alike):
-            arrangements = math.factorial(alike) // math.factorial(alike - len(split))
-            for k in set(split):
-                arrangements //= math.factorial(split.count(k))
-            out.append((split, arrangements))
-    return out
-
-
 class SequentialEngine:
     """One exact computation: the reduced problem, the turn structure and the shared memo."""
 
@@ -440,10 +412,10 @@ class SequentialEngine:
 
     def return_work(self, count: int) -> int:
         """Units of work :meth:`return_table` takes with the look-ahead, its recursion's calls
-        aside (they are counted as they run): a step per opening hand and per kept part, one
-        per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
-        :data:`DRAW_UNITS` per draw of the cards that come back, one per exchange of classes alike
-        in the kept part and the draw at once (:meth:`_draws_alike`)."""
+        aside (they are counted as they run): a step per opening hand and per kept part, and
+        one per kept part weighed for each hand alike by exchange (:attr:`orbits`). The draws
+        after a kept part are not walked: the recursion has valued them already (see
+        :meth:`return_table`)."""
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
         sizes = self.red.sizes
@@ -452,10 +424,9 @@ class SequentialEngine:
         groups = [(sizes[orbit[0][0]], len(orbit)) for orbit in self._orbits]
         groups += [(s, 1) for c, s in enumerate(sizes) if c not in in_orbit]
         subs = count_up_to_exchange(groups, h, lambda b, k: [1] * (min(k, keep) + 1), keep)
-        draws = count_up_to_exchange(groups, keep, lambda b, k: [1], count, pairs=True)
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
-        return n_hands + n_kept + subs[keep] + DRAW_UNITS * draws[count]
+        return n_hands + n_kept + subs[keep]
 
     def settled_at_start(self) -> bool | None:
         """Whether the query holds (True) or fails (False) whatever is dealt and however it is
@@ -1006,45 +977,25 @@ class SequentialEngine:
             known[hand] = got
         return got
 
-    def _draws_alike(
-        self, kept: tuple[int, ...], pile: tuple[int, ...], count: int
-    ) -> Iterator[tuple[tuple[int, ...], int]]:
-        """Each draw of ``count`` cards from ``pile`` (left after ``kept``) once per exchange
-        of classes alike that hold as many kept cards, with how many draws it stands for: the
-        exchange maps the kept part to itself, the draw to one as likely, and the new hand to
-        one of the same value."""
-        units: list[tuple[int, ...]] = []
-        in_orbit: set[int] = set()
-        for orbit in self._orbits:
-            by_kept: dict[int, list[int]] = {}
-            for c, _ in orbit:
-                by_kept.setdefault(kept[c], []).append(c)
-                in_orbit.add(c)
-            units += [tuple(cs) for cs in by_kept.values()]
-        units += [(c,) for c in range(len(pile)) if c not in in_orbit and pile[c]]
-        # Per unit, its draws of at least one card: (counts, draws it stands for, cards).
-        options = [
-            [(split, alike, sum(split)) for split, alike in _spreads(len(cs), pile[cs[0]], count)]
-            for cs in units
-        ]
-        drawn = [0] * len(pile)
+    def _kept_value(self, kept: tuple[int, ...], count: int) -> int:
+        """The value of returning all but ``kept``: over ``comb(N - kept, count) *
+        hand_scale()``, the draws of ``count`` cards after it weighed by their ways.
 
-        def place(start: int, left: int, alike: int) -> Iterator[tuple[tuple[int, ...], int]]:
-            # The units that draw, in order: those that draw none are not walked.
-            if left == 0:
-                yield tuple(drawn), alike
-                return
-            for i in range(start, len(units)):
-                cs = units[i]
-                for parts, ways_alike, n in options[i]:
-                    if 0 < n <= left:
-                        for c, d in zip(cs, parts, strict=False):
-                            drawn[c] = d
-                        yield from place(i + 1, left - n, alike * ways_alike)
-                        for c in cs:
-                            drawn[c] = 0
-
-        yield from place(0, count, 1)
+        The recursion's state holding ``kept`` (nothing gone but it, no look before the hand
+        is whole) counts the ordered draws of those ``count`` cards and the hands they make:
+        each unordered draw ``count!`` times. So its value divided by ``count!`` is the sum
+        over the draws of their ways times the new hand's value, with nothing walked."""
+        size = sum(kept)
+        if self._levels is not None:
+            level = (size, size, False)
+            ordered = self._levels.exact(level, self._levels.key_of(kept))
+        else:
+            left, vec = self._canonical(self._left(kept), self.red.cond.of(kept))
+            ordered = self.value(left, vec, size, False, size)
+        total, rest = divmod(ordered, math.factorial(count))
+        if rest:
+            raise ArithmeticError("the ordered draws after a kept part are not count! each")
+        return total
 
     def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
         """``comp`` (cards per class) with each orbit's counts sorted: the same chances, as
@@ -1227,12 +1178,7 @@ class SequentialEngine:
             twin = self._exchanged(kept)
             total = kept_value.get(twin, -1)
             if total < 0:
-                total = 0
-                pile = tuple(s - k for s, k in zip(sizes, twin, strict=True))
-                for drawn, alike in self._draws_alike(twin, pile, count):
-                    new_hand = tuple(k + d for k, d in zip(twin, drawn, strict=True))
-                    total += alike * ways(pile, drawn) * self._hand_value(new_hand, hand_values)
-                kept_value[twin] = total
+                total = kept_value[twin] = self._kept_value(twin, count)
             kept_value[kept] = total
         self.kept_values = kept_value
 
