@@ -60,7 +60,7 @@ LEVEL_TRIAL = 10_000
 #: Units the level engine counts (a state of a level times its digits, see
 #: :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`) one call of the recursion stands
 #: for, in the work counted against :attr:`SequentialEngine.budget`.
-LEVEL_UNITS_PER_CALL = 32
+LEVEL_UNITS_PER_CALL = 60
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
