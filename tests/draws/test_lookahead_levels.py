@@ -1,5 +1,6 @@
 """The level engine (``deckcheck/draws/exact/levels.py``): the optimal look-ahead on named
-cards valued a level of states at a time, exact by residues.
+cards valued a level of states at a time, exact by residues, and the return mulligan's table
+from its levels (every hand at once, a kept part's value its state's in the level holding it).
 
 Checked against the labelled-card expectimax on small piles (mixed ``>=``, ``<=``, ``=``,
 ranges, with and without the return mulligan, going first and second) and against the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from test_lookahead_optimal import Expectimax
@@ -43,8 +45,10 @@ def named_problem(rng: random.Random, n_named: int, most_copies: int, other: int
 
 @pytest.fixture
 def levels_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The recursion gives way to the level engine at once."""
+    """The recursion gives way to the level engine at once, and so does the return table's
+    walk."""
     monkeypatch.setattr(sequential, "LEVEL_TRIAL", 0)
+    monkeypatch.setattr(sequential, "LEVEL_RETURN_FROM", 0)
 
 
 def recursion(problem: DrawProblem, procedure: Procedure, query: Query) -> SequentialEngine:
@@ -195,3 +199,33 @@ def test_the_level_engine_counts_its_work_against_the_budget(levels_at_once: Non
         engine.without_mulligan()
     assert refused.value.reason.reach is Reach.WORK
     assert engine.work > 50
+
+
+def test_a_return_too_close_for_the_floats_is_walked(
+    monkeypatch: pytest.MonkeyPatch, levels_at_once: None
+) -> None:
+    """Every hand's keep and return taken as too close to tell by floats (the looks valued
+    as usual): where the residues differ the level engine's table gives up and the walk
+    answers, the same Fraction."""
+    rng = random.Random(11)
+    problem = named_problem(rng, 5, 3, 8)
+    procedure = Procedure(4, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    query = Query(8)
+    slow = recursion(problem, procedure, query).return_table(2)[1]
+    walked: list[bool] = []
+    real = SequentialEngine._hand_value
+
+    def counted(engine: SequentialEngine, *args: Any) -> int:
+        walked.append(True)
+        return real(engine, *args)
+
+    monkeypatch.setattr(SequentialEngine, "_hand_value", counted)
+    fast = by_levels(problem, procedure, query)
+    fast.without_mulligan()
+    assert fast.return_table(2)[1] == slow
+    assert fast._levels is not None and not walked  # every hand at once
+    close = by_levels(problem, procedure, query)
+    close.without_mulligan()
+    monkeypatch.setattr(levels_module, "_CLOSE", 2.0)
+    assert close.return_table(2)[1] == slow
+    assert walked

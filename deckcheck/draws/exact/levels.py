@@ -378,3 +378,153 @@ class LevelEngine:
         if not math.isclose(value / full, float(f[i]), rel_tol=1e-9, abs_tol=1e-300):
             raise ArithmeticError("residues and floats disagree")
         return value
+
+    # -- the return mulligan --------------------------------------------------------------
+
+    def _exact_all(self, level: tuple[int, int, bool]) -> list[int]:
+        """Every state's exact value in ``level`` (the zero row after the last included)."""
+        _, rs = self.values[level]
+        out: list[int] = []
+        inverses = [1]
+        product = 1
+        for p in self.moduli[:-1]:
+            product *= p
+            inverses.append(product)
+        inv = [pow(inverses[i] % p, -1, p) for i, p in enumerate(self.moduli)]
+        for row in rs.tolist():
+            value = 0
+            for i, (r, p) in enumerate(zip(row, self.moduli, strict=True)):
+                value += inverses[i] * ((r - value) * inv[i] % p)
+            out.append(value)
+        return out
+
+    def _compositions(self, total: int) -> list[Ints]:
+        """All compositions of 0 to ``total`` cards over the classes (rows, each array in
+        increasing order of :meth:`_code`)."""
+        n_cls = len(self.sizes)
+        sizes = np.array(self.sizes, dtype=np.int64)
+        out = [np.zeros((1, n_cls), dtype=np.int64)]
+        for _ in range(total):
+            last = out[-1]
+            grown = np.concatenate([last + np.eye(n_cls, dtype=np.int64)[c] for c in range(n_cls)])
+            grown = grown[(grown <= sizes).all(axis=1)]
+            codes = self._code(grown)
+            _, first = np.unique(codes, return_index=True)
+            out.append(grown[first])
+        return out
+
+    def _code(self, comps: Ints) -> Ints:
+        """A composition (cards per class) as one integer, in mixed radix over the sizes."""
+        code = np.zeros(len(comps), dtype=np.int64)
+        for c, size in enumerate(self.sizes):
+            code = code * (size + 1) + comps[:, c]
+        return code
+
+    def _states(self, comps: Ints) -> Ints:
+        """The state of holding ``comps`` (rows) with the rest in the pile; -1 when lost."""
+        zero = [0] * len(self.sizes)
+        base = self.key_of(zero)
+        if base is None:
+            return np.full(len(comps), -1, dtype=np.int64)
+        key = np.full(len(comps), base, dtype=np.int64)
+        lost = np.zeros(len(comps), dtype=bool)
+        for c in self.interval_of:
+            shift: list[int] = []
+            gone: list[bool] = []
+            for x in range(self.sizes[c] + 1):
+                one = [*zero]
+                one[c] = x
+                got = self.key_of(one)
+                gone.append(got is None)
+                shift.append(0 if got is None else got - base)
+            key += np.array(shift, dtype=np.int64)[comps[:, c]]
+            lost |= np.array(gone, dtype=bool)[comps[:, c]]
+        return np.where(lost, -1, key)
+
+    def _read(self, level: tuple[int, int, bool], states: Ints) -> tuple[Floats, Ints, Ints]:
+        """Floats, residues and row (the zero row for a lost state) of ``states``."""
+        keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
+        f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
+        idx = np.searchsorted(keys, states)
+        idx[idx == len(keys)] = 0
+        if len(keys):
+            idx[(keys[idx] != states) | (states < 0)] = len(keys)
+        else:
+            idx[:] = 0
+        return f[idx], r[idx], idx
+
+    def return_numerator(self, hand: int, count: int) -> int:
+        """The return mulligan's optimal numerator over ``comb(N, hand) * comb(N - kept,
+        count) * perm(N - hand, reads - hand)``: per opening hand the best of keeping it and
+        each kept part of ``hand - count`` cards, weighed by the hand's ways.
+
+        A kept part's value is its state's in the level holding it (its ordered draws, each
+        ``count!`` times); the best kept part of each hand is found a card at a time (the best
+        part of a composition is the best of those of the compositions one card smaller),
+        by floats checked by residues as a look's branches are (:class:`Ambiguous`)."""
+        keep = hand - count
+        comps = self._compositions(hand)
+        f_best, r_best, _ = self._read((keep, keep, False), self._states(comps[keep]))
+        # Which state each best part is: its row in the kept level.
+        _, _, src = self._read((keep, keep, False), self._states(comps[keep]))
+        for j in range(keep + 1, hand + 1):
+            below = self._code(comps[j - 1])
+            rows = comps[j]
+            best_f = np.full(len(rows), -1.0)
+            best_r = np.zeros((len(rows), len(self.moduli)), dtype=np.int64)
+            best_src = np.zeros(len(rows), dtype=np.int64)
+            for c in range(len(self.sizes)):
+                has = np.flatnonzero(rows[:, c] > 0)
+                if not len(has):
+                    continue
+                smaller = rows[has].copy()
+                smaller[:, c] -= 1
+                at = np.searchsorted(below, self._code(smaller))
+                cf, cr, cs = f_best[at], r_best[at], src[at]
+                old_f, old_r = best_f[has], best_r[has]
+                larger = np.maximum(cf, old_f)
+                close = (np.abs(cf - old_f) <= _CLOSE * larger) & (larger > 0) & (old_f >= 0)
+                if close.any() and (cr[close] != old_r[close]).any():
+                    raise Ambiguous
+                better = cf > old_f
+                best_f[has] = np.where(better, cf, old_f)
+                best_r[has] = np.where(better[:, None], cr, old_r)
+                best_src[has] = np.where(better, cs, best_src[has])
+            f_best, r_best, src = best_f, best_r, best_src
+        hands = comps[hand]
+        hf, hr, hsrc = self._read((hand, hand, False), self._states(hands))
+        larger = np.maximum(hf, f_best)
+        close = (np.abs(hf - f_best) <= _CLOSE * larger) & (larger > 0)
+        if close.any():
+            # The same probability when the residues say so (each side's own scale).
+            redraw = [math.comb(self.n - keep, count) % p for p in self.moduli]
+            fact = [pow(math.factorial(count), -1, p) for p in self.moduli]
+            for i in np.flatnonzero(close).tolist():
+                for m, p in enumerate(self.moduli):
+                    keep_all = int(hr[i, m]) * redraw[m] % p
+                    kept = int(r_best[i, m]) * fact[m] % p
+                    if keep_all != kept:
+                        raise Ambiguous
+        returns = f_best > hf  # ties keep
+        ways = np.ones(len(hands), dtype=np.int64)
+        for c, size in enumerate(self.sizes):
+            ways *= np.array([math.comb(size, x) for x in range(size + 1)], np.int64)[hands[:, c]]
+        kept_level = (keep, keep, False)
+        hand_level = (hand, hand, False)
+        num = 0
+        for level, mask, rows, scale in (
+            (hand_level, ~returns, hsrc, math.comb(self.n - keep, count)),
+            (kept_level, returns, src, 1),
+        ):
+            weighed = np.zeros(int(rows.max(initial=0)) + 1, dtype=np.int64)
+            np.add.at(weighed, rows[mask], ways[mask])
+            exact = self._exact_all(level) if level in self.values else [0]
+            part = 0
+            for row in np.flatnonzero(weighed).tolist():
+                part += int(weighed[row]) * exact[row]
+            if level == kept_level:
+                part, rest = divmod(part, math.factorial(count))
+                if rest:
+                    raise ArithmeticError("kept parts' ordered draws are not count! each")
+            num += part * scale
+        return num

@@ -62,6 +62,10 @@ LEVEL_TRIAL = 10_000
 #: for, in the work counted against :attr:`SequentialEngine.budget`.
 LEVEL_UNITS_PER_CALL = 60
 
+#: Units of the Python walk of the return table (:meth:`SequentialEngine.return_work`) past
+#: which a query the level engine takes has its return table computed by it instead.
+LEVEL_RETURN_FROM = 20_000
+
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
 
@@ -418,6 +422,15 @@ class SequentialEngine:
         :meth:`return_table`)."""
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
+        walk = self._return_walk(count)
+        if self._vector_return(walk):
+            # The level engine's table: a row per opening hand, nothing walked.
+            return count_compositions(self.red.sizes, self.hand)[self.hand]
+        return walk
+
+    def _return_walk(self, count: int) -> int:
+        """Units of the return table's walk: a step per opening hand and per kept part, and
+        one per kept part weighed for each hand alike by exchange (:attr:`orbits`)."""
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
@@ -427,6 +440,19 @@ class SequentialEngine:
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
         return n_hands + n_kept + subs[keep]
+
+    def _vector_return(self, walk: int) -> bool:
+        """Whether the return table whose walk takes ``walk`` units is the level engine's."""
+        return walk > LEVEL_RETURN_FROM and self._level_kinds() is not None
+
+    def _level_kinds(self) -> list[tuple[int, Interval]] | None:
+        """The level engine's view of the query (:func:`named_kinds`), when it takes it."""
+        if not (self.optimal and self.use_levels):
+            return None
+        sizes = self.red.sizes
+        if math.prod(s + 1 for s in sizes) >= 1 << 62 or math.comb(self.n, self.hand) >= 1 << 62:
+            return None
+        return named_kinds(self.red)
 
     def settled_at_start(self) -> bool | None:
         """Whether the query holds (True) or fails (False) whatever is dealt and however it is
@@ -977,6 +1003,43 @@ class SequentialEngine:
             known[hand] = got
         return got
 
+    def _return_by_levels(
+        self, count: int
+    ) -> tuple[Mapping[tuple[int, ...], Kept], Fraction] | None:
+        """:meth:`return_table` by the level engine (run now if the recursion answered the
+        plain pass): its probability from every hand at once, its choices and kept parts'
+        values read on asking, as the walk finds them. None when the level engine cannot."""
+        from deckcheck.draws.exact.levels import Ambiguous
+
+        kinds = self._level_kinds()
+        if kinds is None:
+            return None
+        if self._levels is None and self._by_levels(kinds) is None:
+            return None
+        levels = self._levels
+        if levels is None:
+            return None
+        sizes, h, keep = self.red.sizes, self.hand, self.hand - count
+        try:
+            num = levels.return_numerator(h, count)
+        except Ambiguous:
+            return None
+        kept_value = {kept: self._kept_value(kept, count) for kept in compositions(sizes, keep)}
+        self.kept_values = kept_value
+        redraw_den = math.comb(self.n - keep, count)
+        known: dict[tuple[int, ...], int] = {}
+
+        def pick(hand: tuple[int, ...]) -> Kept:
+            best = self._hand_value(hand, known) * redraw_den
+            choice: Kept = None  # ties keep
+            for kept in compositions(hand, keep):
+                if kept_value[kept] > best:
+                    best, choice = kept_value[kept], kept
+            return choice
+
+        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
+        return ReturnChoice(sizes, h, pick), Fraction(num, den)
+
     def _kept_value(self, kept: tuple[int, ...], count: int) -> int:
         """The value of returning all but ``kept``: over ``comb(N - kept, count) *
         hand_scale()``, the draws of ``count`` cards after it weighed by their ways.
@@ -1050,7 +1113,7 @@ class SequentialEngine:
             ways = plain.ways(progress)[self.seen]
             return Fraction(ways, math.comb(self.n, self.seen))
         full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
-        kinds = named_kinds(self.red) if self.optimal and self.use_levels else None
+        kinds = self._level_kinds()
         if kinds is None:
             num = self.value(full, zero, 0, False, 0)
             return Fraction(num, math.perm(self.n, self.reads))
@@ -1156,6 +1219,10 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
+        if self.lookahead and self._vector_return(self._return_walk(count)):
+            table = self._return_by_levels(count)
+            if table is not None:
+                return table
         kept_value: dict[tuple[int, ...], int] = {}
         hand_values: dict[tuple[int, ...], int] = {}
         later = self.seen - h
