@@ -356,6 +356,28 @@ class LevelEngine:
             r[open_] = acc_r % mods
         self.values[level] = (f, r)
 
+    def at_least(
+        self,
+        first: tuple[tuple[int, int, bool], int | None],
+        second: tuple[tuple[int, int, bool], int | None],
+    ) -> bool:
+        """Whether the state ``first`` (level, key) is worth at least ``second``, of the
+        same level's scale (a look's two branches): by the floats where they tell, else
+        exactly."""
+        a, b = self._float(*first), self._float(*second)
+        if abs(a - b) > _CLOSE * max(a, b):
+            return a > b
+        return self.exact(*first) >= self.exact(*second)
+
+    def _float(self, level: tuple[int, int, bool], key: int | None) -> float:
+        keys = self.levels.get(level)
+        if key is None or keys is None:
+            return 0.0
+        i = int(np.searchsorted(keys, key))
+        if i == len(keys) or int(keys[i]) != key:
+            return 0.0
+        return float(self.values[level][0][i])
+
     def exact(self, level: tuple[int, int, bool], key: int | None) -> int:
         """The exact value (successful ordered continuations) of state ``key`` of ``level``."""
         if key is None:

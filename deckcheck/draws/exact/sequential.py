@@ -1086,9 +1086,10 @@ class SequentialEngine:
             levels = self._levels
             with_top = [*held]
             with_top[top] += 1
-            keep_value = levels.exact((n_held + 1, gone, False), levels.key_of(with_top, after))
-            under_value = levels.exact((n_held, gone, True), levels.key_of(held, after))
-            return keep_value >= under_value
+            return levels.at_least(
+                ((n_held + 1, gone, False), levels.key_of(with_top, after)),
+                ((n_held, gone, True), levels.key_of(held, after)),
+            )
         vec = self.red.cond.of(held)
         grown = self.red.cond.bump(vec, top, 1)
         keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
