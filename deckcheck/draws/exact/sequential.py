@@ -56,11 +56,11 @@ CALL_UNITS = 2
 #: Calls the recursion is given, on a query the level engine takes
 #: (:mod:`~deckcheck.draws.exact.levels`), before that engine is used instead: a query
 #: answered within them is answered as before, without numpy.
-LEVEL_TRIAL = 10_000
+LEVEL_TRIAL = 5_000
 #: Units the level engine counts (a state of a level times its digits, see
 #: :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`) one call of the recursion stands
 #: for, in the work counted against :attr:`SequentialEngine.budget`.
-LEVEL_UNITS_PER_CALL = 60
+LEVEL_UNITS_PER_CALL = 48
 
 #: Units of the Python walk of the return table (:meth:`SequentialEngine.return_work`) past
 #: which a query the level engine takes has its return table computed by it instead.
