@@ -8,26 +8,36 @@ STAMP := $(VENV)/.installed
 
 LINT_STAMP := $(VENV)/.installed-lint
 
-# The venv is made without pip (ensurepip compiles every module of pip and setuptools) and gets
-# the newest pip from this python3's own, where it has one that installs into another
-# interpreter (--python, pip 22.3 and later); else ensurepip's. A recent pip resolves the
-# dependencies much faster than the one Python 3.11 bundles (docs/performance.md). Installed files are not compiled ahead
-# (--no-compile): Python compiles a module when it is first imported, and the tests import a
+# The venv is made without pip (ensurepip compiles every module of pip and setuptools). Its
+# packages come from uv where this python3's pip can put uv into it (pip 22.3 and later install
+# into another interpreter with --python): installing is bound by downloads here, and uv fetches
+# in parallel where pip fetches one file after another (docs/performance.md, "Installing").
+# Otherwise, or where uv fails, the newest pip (else ensurepip's) installs them. Nothing is
+# compiled ahead: Python compiles a module when it is first imported, and the tests import a
 # small part of numpy and scipy.
-PIP_INSTALL := $(BIN)/python -m pip install --quiet --no-compile
+TOOLS := $(VENV)/.tools
 
-$(BIN)/pip:
+define INSTALL
+	{ [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); } || { \
+		$(BIN)/python -m pip --version >/dev/null 2>&1 \
+			|| $(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile pip \
+			|| $(BIN)/python -m ensurepip --default-pip; \
+		$(BIN)/python -m pip install --quiet --no-compile $(1); }
+endef
+
+$(TOOLS):
 	$(PYTHON) -m venv --without-pip $(VENV)
-	$(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile pip \
-		|| $(BIN)/python -m ensurepip --default-pip
+	$(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile uv \
+		|| echo "no uv: installing with pip"
+	touch $(TOOLS)
 
-$(STAMP): $(BIN)/pip pyproject.toml
-	$(PIP_INSTALL) -e '.[test]'
+$(STAMP): $(TOOLS) pyproject.toml
+	$(call INSTALL,-e '.[test]')
 	touch $(STAMP)
 
 # ruff and mypy only where they are used: `make test` does not install them.
 $(LINT_STAMP): $(STAMP)
-	$(PIP_INSTALL) -e '.[test,lint]'
+	$(call INSTALL,-e '.[test,lint]')
 	touch $(LINT_STAMP)
 
 venv: $(STAMP)
