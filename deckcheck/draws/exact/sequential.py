@@ -9,10 +9,18 @@ classes alike but for their size share states (a card put under is gone for good
 of five with one put under is a class of four); a state is settled as soon as what the pile
 still holds decides it.
 
+A query on named cards alone (each class counted by a selector of its own, every test to
+hold) that takes the recursion more than :data:`LEVEL_TRIAL` calls goes to
+:mod:`~deckcheck.draws.exact.levels` instead: the same states, valued a level at a time with
+numpy, exact by residues; it then answers the hands, the returns and the looks.
+
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
-takes the best of keeping and its kept parts. Work is counted against a budget; past it,
-:class:`~deckcheck.draws.answer.Intractable` tells the caller to simulate instead.
+takes the best of keeping and its kept parts. A kept part's value is read from the state
+holding it, which the plain pass has valued (its ordered draws of ``count`` cards, each
+unordered one ``count!`` times): the draws after it are never walked. Work is counted
+against a budget; past it, :class:`~deckcheck.draws.answer.Intractable` tells the caller to
+simulate instead.
 """
 
 from __future__ import annotations
