@@ -1157,6 +1157,8 @@ class SequentialEngine:
             self.work = base + units[0] // LEVEL_UNITS_PER_CALL
             if self.work > self.budget:
                 raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+            if self.progress is not None:
+                self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
 
         levels = LevelEngine(
             self.red.sizes, kinds, self.n, self.hand, self.seen, self.reads, self.per_turn, charge
