@@ -229,3 +229,19 @@ def test_a_return_too_close_for_the_floats_is_walked(
     monkeypatch.setattr(levels_module, "_CLOSE", 2.0)
     assert close.return_table(2)[1] == slow
     assert walked
+
+
+def test_tests_no_count_passes_lose_at_once(levels_at_once: None) -> None:
+    """``name:A>=2`` with ``name:A<=1`` (and another name to hold): no count of A passes, the
+    query is lost whatever is dealt, as the recursion finds."""
+    problem = DrawProblem(
+        (3, 2, 6),
+        ((True, False), (False, True), (False, False)),
+        (CountTest(0, ">=", 2), CountTest(0, "<=", 1), CountTest(1, ">=", 1)),
+    )
+    procedure = Procedure(2, draws_per_turn=2, mulligan=ReturnRule(1), lookahead=True)
+    query = Query(6)
+    engine = by_levels(problem, procedure, query)
+    assert engine.without_mulligan() == 0 == recursion(problem, procedure, query).without_mulligan()
+    assert engine._levels is not None
+    assert engine.return_table(1)[1] == 0

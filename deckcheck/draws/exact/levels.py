@@ -161,8 +161,8 @@ class LevelEngine:
         """What a class of interval (lo, hi) holding ``h`` with ``k`` left is: ``lost``,
         ``inert`` (no card of it can change the answer), ``losing`` (one more kept loses:
         its ``k`` cards join the losing pool) or ``live``."""
-        if hi is not None and h > hi:
-            return "lost", 0
+        if hi is not None and (h > hi or lo > hi):
+            return "lost", 0  # past its most, or a most below its least
         if h + k < lo:
             return "lost", 0
         if h >= lo and (hi is None or h + k <= hi):
