@@ -12,6 +12,7 @@ does not take) go on with the recursion, and its work is counted against the bud
 from __future__ import annotations
 
 import random
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -245,3 +246,22 @@ def test_tests_no_count_passes_lose_at_once(levels_at_once: None) -> None:
     assert engine.without_mulligan() == 0 == recursion(problem, procedure, query).without_mulligan()
     assert engine._levels is not None
     assert engine.return_table(1)[1] == 0
+
+
+def test_without_numpy_the_recursion_answers_alone(
+    monkeypatch: pytest.MonkeyPatch, levels_at_once: None
+) -> None:
+    """Where numpy cannot be had, the recursion and the walked return table answer (the same
+    Fraction), and the return's estimate is the walk's."""
+    rng = random.Random(8)
+    problem = named_problem(rng, 5, 3, 8)
+    procedure = Procedure(4, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    query = Query(8)
+    with_numpy = by_levels(problem, procedure, query)
+    expected = with_numpy.return_table(2)[1]
+    at_once = with_numpy.return_work(2)
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    engine = by_levels(problem, procedure, query)
+    assert engine.return_work(2) == engine._return_walk(2) > at_once
+    assert engine.return_table(2)[1] == expected
+    assert engine._levels is None

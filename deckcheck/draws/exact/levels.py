@@ -32,9 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-import numpy as np
-import numpy.typing as npt
-
+from deckcheck.core.numeric import np, npt
 from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]

@@ -25,6 +25,7 @@ simulate instead.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -455,7 +456,7 @@ class SequentialEngine:
 
     def _level_kinds(self) -> list[tuple[int, Interval]] | None:
         """The level engine's view of the query (:func:`named_kinds`), when it takes it."""
-        if not (self.optimal and self.use_levels):
+        if not (self.optimal and self.use_levels) or importlib.util.find_spec("numpy") is None:
             return None
         sizes = self.red.sizes
         if math.prod(s + 1 for s in sizes) >= 1 << 62 or math.comb(self.n, self.hand) >= 1 << 62:
@@ -1017,7 +1018,10 @@ class SequentialEngine:
         """:meth:`return_table` by the level engine (run now if the recursion answered the
         plain pass): its probability from every hand at once, its choices and kept parts'
         values read on asking, as the walk finds them. None when the level engine cannot."""
-        from deckcheck.draws.exact.levels import Ambiguous
+        try:
+            from deckcheck.draws.exact.levels import Ambiguous
+        except ImportError:  # no numpy: the table is walked
+            return None
 
         kinds = self._level_kinds()
         if kinds is None:
@@ -1147,7 +1151,10 @@ class SequentialEngine:
         """:meth:`without_mulligan` by the level engine, which then values the hands and the
         looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
         not fit its integers, or two branches of a look too close for its floats)."""
-        from deckcheck.draws.exact.levels import Ambiguous, LevelEngine
+        try:
+            from deckcheck.draws.exact.levels import Ambiguous, LevelEngine
+        except ImportError:  # no numpy: the recursion answers alone
+            return None
 
         base = self.work
         units = [0]
