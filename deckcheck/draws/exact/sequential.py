@@ -1237,10 +1237,12 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
-        if self.lookahead and self._vector_return(self._return_walk(count)):
+        if self.lookahead and self._vector_return(walk := self._return_walk(count)):
             table = self._return_by_levels(count)
             if table is not None:
                 return table
+            # The level engine could not: the walk, charged what the estimate left out.
+            self.spend(walk - upfront, Stage.OPTIMAL_MULLIGAN)
         kept_value: dict[tuple[int, ...], int] = {}
         hand_values: dict[tuple[int, ...], int] = {}
         later = self.seen - h
