@@ -1,4 +1,5 @@
-"""Queries on named cards: each class counted by one selector of its own.
+"""Queries on named cards: each class counted by at most one selector of its own, and by
+types bounded from below.
 
 What :mod:`~deckcheck.draws.exact.levels` takes (numpy is imported there, not here: the
 recursion asks this first).
