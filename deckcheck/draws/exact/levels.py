@@ -1,17 +1,12 @@
 """The optimal look-ahead on named cards, a level of states at a time (numpy).
 
-For a query whose every tracked class is counted by at most one selector of its own
-(``name:X`` tests: ``>=``, ``<=``, ``=`` in any mix, all of which must hold) and otherwise by
-selectors bounded from below only (types), a state of the look-ahead
+For a query whose every tracked class is counted by one selector of its own (``name:X``
+tests: ``>=``, ``<=``, ``=`` in any mix, all of which must hold), a state of the look-ahead
 is a *multiset*: how many classes of each kind (the interval of counts its tests allow) hold
 ``h`` cards with ``k`` left in the pile. Classes alike but for their name and size are then
 one state, as in :mod:`~deckcheck.draws.exact.sequential`, and drawing a card of a class in
 a given (kind, ``h``, ``k``) moves the multiset by a fixed amount: a state is one integer (a
-digit per (kind, ``h``, ``k``)), and its children are that integer plus a constant. Types
-bounded from below (``type:warrior>=2`` over named warriors and the others) are a digit each,
-their count capped at their least; a card of a class of a type moves it by one more where
-the type is still below its least, so the states with that card split in two, each moved by
-a constant (a class of a type is then a digit while it has cards left). So every
+digit per (kind, ``h``, ``k``)), and its children are that integer plus a constant. So every
 state with the same cards held, cards gone and look spent (a *level*) is valued at once with
 array operations: the children found by a search in the next level's sorted integers, a
 look's two branches compared, the values summed.
@@ -28,10 +23,8 @@ States are settled as the recursion settles them by their counts: a class whose 
 cannot bring it to its least is lost, as are more cards needed than are still to draw; no
 class needing cards, none that can still break and no losing cards left is won. A class at
 the most its tests allow loses on one more card: its cards left are one pool; a class that
-can no longer break its most (too few cards left), needs none and counts for no type is
-inert, like the cards no test reads. A type whose classes have fewer cards left than it
-still needs is lost. A won state is not gone on from: one reached only through won states is
-added as won when asked for (:meth:`LevelEngine._ensure`).
+can no longer break its most (too few cards left) and needs none is inert, like the cards no
+test reads.
 """
 
 from __future__ import annotations

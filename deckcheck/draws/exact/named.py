@@ -1,5 +1,4 @@
-"""Queries on named cards: each class counted by at most one selector of its own, and by
-types bounded from below.
+"""Queries on named cards: each class counted by one selector of its own.
 
 What :mod:`~deckcheck.draws.exact.levels` takes (numpy is imported there, not here: the
 recursion asks this first).

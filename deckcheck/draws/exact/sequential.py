@@ -9,9 +9,8 @@ classes alike but for their size share states (a card put under is gone for good
 of five with one put under is a class of four); a state is settled as soon as what the pile
 still holds decides it.
 
-A query on named cards (each class counted by at most one selector of its own, and by types
-bounded from below; every test to hold) that takes the recursion more than
-:data:`LEVEL_TRIAL` calls goes to
+A query on named cards alone (each class counted by a selector of its own, every test to
+hold) that takes the recursion more than :data:`LEVEL_TRIAL` calls goes to
 :mod:`~deckcheck.draws.exact.levels` instead: the same states, valued a level at a time with
 numpy, exact by residues; it then answers the hands, the returns and the looks.
 
