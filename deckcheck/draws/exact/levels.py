@@ -33,7 +33,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from deckcheck.core.numeric import np, npt
-from deckcheck.draws.exact.named import Interval, Kind
+from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -86,21 +86,15 @@ def _moduli(bits: int, above: int) -> tuple[int, ...]:
 class LevelEngine:
     """The optimal look-ahead's values for every state, a level at a time.
 
-    ``sizes``: cards per class; ``kinds``: per class its :data:`~.named.Kind`, ``types``:
-    the least count of each type position (:func:`~.named.named_kinds`); ``n``: pile size;
-    ``hand``, ``seen``, ``reads``, ``per_turn``: as the sequential engine's; ``charge(units)``:
-    told of the work before each level is done (raises to stop it).
-
-    A class counting for a type stays a digit while it has cards left, even once its own
-    tests are settled (its cards still move the type's count): the type's count is a digit of
-    its own, capped at its least.
+    ``sizes``: cards per class; ``kinds``: per class its interval (:func:`named_kinds`);
+    ``n``: pile size; ``hand``, ``seen``, ``reads``, ``per_turn``: as the sequential engine's;
+    ``charge(units)``: told of the work before each level is done (raises to stop it).
     """
 
     def __init__(
         self,
         sizes: tuple[int, ...],
-        kinds: list[Kind],
-        types: dict[int, int],
+        kinds: list[tuple[int, Interval]],
         n: int,
         hand: int,
         seen: int,
@@ -111,31 +105,27 @@ class LevelEngine:
         self.sizes = sizes
         self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
         self.charge = charge
-        # The kinds: classes with a test or a type, grouped by interval and types.
-        by_kind: dict[tuple[Interval, tuple[int, ...]], list[int]] = {}
-        for c, (_, interval, typed) in enumerate(kinds):
-            if interval != (0, None) or typed:
-                by_kind.setdefault((interval, typed), []).append(c)
-        self.kind_of: dict[int, tuple[Interval, tuple[int, ...]]] = {}
-        # Digits: (kind, h, k) for every live (h, k); radix the kind's classes + 1.
-        self.digit: dict[tuple[tuple[Interval, tuple[int, ...]], int, int], int] = {}
+        # The kinds: classes with a test, grouped by interval.
+        by_interval: dict[Interval, list[int]] = {}
+        for c, (p, interval) in enumerate(kinds):
+            if p >= 0 and interval != (0, None):
+                by_interval.setdefault(interval, []).append(c)
+        self.interval_of: dict[int, Interval] = {}
+        # Digits: (interval, h, k) for every live (h, k); radix the kind's classes + 1.
+        self.digit: dict[tuple[Interval, int, int], int] = {}
         radices: list[int] = []
         infos: list[tuple[int, int, int, int | None]] = []  # (h, k, lo, hi) per digit
-        self.digit_types: list[tuple[int, ...]] = []
-        self.digit_kind: list[tuple[Interval, tuple[int, ...]]] = []
-        for kind, members in by_kind.items():
-            (lo, hi), typed = kind
+        for interval, members in by_interval.items():
+            lo, hi = interval
             for c in members:
-                self.kind_of[c] = kind
+                self.interval_of[c] = interval
             biggest = max(sizes[c] for c in members)
             for h in range((lo if hi is None else hi) + 1):
                 for k in range(biggest - h + 1):
-                    if self._classify(lo, hi, h, k, bool(typed))[0] == "live":
-                        self.digit[(kind, h, k)] = len(radices)
+                    if self._classify(lo, hi, h, k)[0] == "live":
+                        self.digit[(interval, h, k)] = len(radices)
                         radices.append(1 << len(members).bit_length())
                         infos.append((h, k, lo, hi))
-                        self.digit_types.append(typed)
-                        self.digit_kind.append(kind)
         # Each digit a few bits of the key (radices are powers of two: shifts, not divisions).
         self.shifts: list[int] = []
         self.masks: list[int] = []
@@ -146,27 +136,17 @@ class LevelEngine:
             self.masks.append(r - 1)
             self.weights.append(1 << bit)
             bit += r.bit_length() - 1
-        # A type's count, capped at its least.
-        self.types = dict(sorted(types.items()))
-        self.type_shift: dict[int, int] = {}
-        self.type_mask: dict[int, int] = {}
-        for t, lo in self.types.items():
-            self.type_shift[t] = bit
-            self.type_mask[t] = (1 << lo.bit_length()) - 1
-            bit += lo.bit_length()
         self.losing_shift = bit
         self.losing_weight = 1 << bit
         self.fits = bit + sum(sizes).bit_length() < 62
         self.radices = radices
         self.infos = infos
-        # Per digit: the change of the key when a card of it is kept / put under (None: lost),
-        # its own counts only (a type's count moves too, see :meth:`_kept_moves`).
+        # Per digit: the change of the key when a card of it is kept / put under (None: lost).
         self.keep_delta: list[int | None] = []
         self.under_delta: list[int | None] = []
         for d, (h, k, lo, hi) in enumerate(infos):
-            counts_types = bool(self.digit_types[d])
-            self.keep_delta.append(self._delta(d, lo, hi, h + 1, k - 1, counts_types))
-            self.under_delta.append(self._delta(d, lo, hi, h, k - 1, counts_types))
+            self.keep_delta.append(self._delta(d, lo, hi, h + 1, k - 1))
+            self.under_delta.append(self._delta(d, lo, hi, h, k - 1))
         # Residues: w * r below 2**62 for every weight w (at most the pile).
         bits = 61 - max(1, n).bit_length()
         self.moduli = _moduli(bits, 2 * math.perm(n, reads))
@@ -175,31 +155,28 @@ class LevelEngine:
         self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
 
     @staticmethod
-    def _classify(lo: int, hi: int | None, h: int, k: int, typed: bool) -> tuple[str, int]:
+    def _classify(lo: int, hi: int | None, h: int, k: int) -> tuple[str, int]:
         """What a class of interval (lo, hi) holding ``h`` with ``k`` left is: ``lost``,
         ``inert`` (no card of it can change the answer), ``losing`` (one more kept loses:
-        its ``k`` cards join the losing pool) or ``live``; ``typed``: its cards count for a
-        type, so it is live while it has cards left, its own tests settled or not."""
+        its ``k`` cards join the losing pool) or ``live``."""
         if hi is not None and (h > hi or lo > hi):
             return "lost", 0  # past its most, or a most below its least
         if h + k < lo:
             return "lost", 0
         if h >= lo and (hi is None or h + k <= hi):
-            return ("live", 0) if typed and k else ("inert", 0)
+            return "inert", 0
         if hi is not None and h == hi:
             return "losing", k
         return "live", 0
 
-    def _delta(self, d: int, lo: int, hi: int | None, h: int, k: int, typed: bool) -> int | None:
-        kind = self.digit_kind[d]
-        if hi is None:
-            h = min(h, lo)
-        what, pooled = self._classify(lo, hi, h, k, typed)
+    def _delta(self, d: int, lo: int, hi: int | None, h: int, k: int) -> int | None:
+        interval = (lo, hi)
+        what, pooled = self._classify(lo, hi, h, k)
         if what == "lost":
             return None
         out = -self.weights[d]
         if what == "live":
-            out += self.weights[self.digit[(kind, h, k)]]
+            out += self.weights[self.digit[(interval, h, k)]]
         elif what == "losing":
             out += pooled * self.losing_weight
         return out
@@ -207,93 +184,39 @@ class LevelEngine:
     def key_of(self, held: Sequence[int], left: Sequence[int] | None = None) -> int | None:
         """The state holding ``held`` (cards per class) with ``left`` in the pile (by
         default all the others); None when it is lost."""
-        own = self._own_key(held, left)
-        return None if own is None else own + self._type_key(held)
-
-    def _own_key(self, held: Sequence[int], left: Sequence[int] | None = None) -> int | None:
         key = 0
-        for c, kind in self.kind_of.items():
-            (lo, hi), typed = kind
+        for c, interval in self.interval_of.items():
+            lo, hi = interval
             h = held[c]
             k = self.sizes[c] - h if left is None else left[c]
             if hi is None:
                 h = min(h, lo)
-            what, pooled = self._classify(lo, hi, h, k, bool(typed))
+            what, pooled = self._classify(lo, hi, h, k)
             if what == "lost":
                 return None
             if what == "live":
-                key += self.weights[self.digit[(kind, h, k)]]
+                key += self.weights[self.digit[(interval, h, k)]]
             elif what == "losing":
                 key += pooled * self.losing_weight
-        return key
-
-    def _type_key(self, held: Sequence[int]) -> int:
-        key = 0
-        for t, lo in self.types.items():
-            count = sum(held[c] for c, (_, typed) in self.kind_of.items() if t in typed)
-            key += min(count, lo) << self.type_shift[t]
         return key
 
     # -- per level ----------------------------------------------------------------------
 
     def _parts(self, keys: Ints) -> tuple[list[Ints], Ints, Ints, Ints, Ints]:
-        """Per digit its count; the losing cards; live cards left; cards still needed (more
-        than any deal has where a type cannot reach its least); cards left of the classes
-        that can still break."""
+        """Per digit its count; the losing cards; live cards left; cards still needed;
+        cards left of the classes that can still break."""
         counts = [(keys >> s) & m for s, m in zip(self.shifts, self.masks, strict=True)]
         losing = keys >> self.losing_shift
         live = np.zeros_like(keys)
         need = np.zeros_like(keys)
         risky = np.zeros_like(keys)
-        reach = {t: np.zeros_like(keys) for t in self.types}
-        for d, (m, (h, k, lo, hi)) in enumerate(zip(counts, self.infos, strict=True)):
+        for m, (h, k, lo, _) in zip(counts, self.infos, strict=True):
             live += m * k
             if h < lo:
                 need += m * (lo - h)
-            elif hi is not None and h + k > hi:
+            else:
                 risky += m * k
-            for t in self.digit_types[d]:
-                reach[t] += m * k
-        for t, lo in self.types.items():
-            # A type needs its shortfall from the cards of its classes still live (a losing
-            # card cannot be kept): a bound on the cards needed, and lost past their reach.
-            short = lo - ((keys >> self.type_shift[t]) & self.type_mask[t])
-            need = np.maximum(need, short)
-            need[reach[t] < short] = self.reads + 1
         return counts, losing, live, need, risky
-
-    def _type_below(self, keys: Ints) -> dict[int, npt.NDArray[np.bool_]]:
-        """Per type, whether its count is still below its least."""
-        return {
-            t: ((keys >> self.type_shift[t]) & self.type_mask[t]) < lo
-            for t, lo in self.types.items()
-        }
-
-    def _kept_moves(
-        self, d: int, has: npt.NDArray[np.bool_], below: dict[int, npt.NDArray[np.bool_]]
-    ) -> list[tuple[npt.NDArray[np.bool_], int]]:
-        """The states with a card of digit ``d`` split by the change keeping it makes to
-        the key (its own counts, and each of its types below its least counting one more),
-        with that change; none when keeping it loses."""
-        delta = self.keep_delta[d]
-        if delta is None:
-            return []
-        typed = self.digit_types[d]
-        if not typed:
-            return [(has, delta)]
-        out = []
-        for pattern in range(1 << len(typed)):
-            mask = has.copy()
-            change = delta
-            for i, t in enumerate(typed):
-                if pattern >> i & 1:
-                    mask &= below[t]
-                    change += 1 << self.type_shift[t]
-                else:
-                    mask &= ~below[t]
-            if mask.any():
-                out.append((mask, change))
-        return out
 
     def _settle(self, held: int, keys: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
         """The states not lost, and which of them are won."""
@@ -336,14 +259,14 @@ class LevelEngine:
                 look = self._look(held, looked)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
-                below = self._type_below(keys)
                 for d, m in enumerate(counts):
                     has = m > 0
-                    for in_move, change in self._kept_moves(d, has, below):
-                        pending.setdefault(kept, []).append(keys[in_move] + change)
-                    put_under = self.under_delta[d]
-                    if look and put_under is not None:
-                        pending.setdefault(under, []).append(keys[has] + put_under)
+                    delta = self.keep_delta[d]
+                    if delta is not None:
+                        pending.setdefault(kept, []).append(keys[has] + delta)
+                    delta = self.under_delta[d]
+                    if look and delta is not None:
+                        pending.setdefault(under, []).append(keys[has] + delta)
                 if look:
                     pending.setdefault(under, []).append(keys[losing > 0] - self.losing_weight)
                 pending.setdefault(kept, []).append(keys[pool > 0])
@@ -396,14 +319,10 @@ class LevelEngine:
             under = (held, gone + 1, True)
             acc_f = np.zeros(len(sub))
             acc_r = np.zeros((len(sub), len(mods)), dtype=np.int64)
-            below = self._type_below(sub)
-            moves: list[tuple[Ints, int | None, int | None]] = []
-            for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True)):
-                kept_moves = self._kept_moves(d, m > 0, below)
-                if not kept_moves:
-                    moves.append((m * k, None, self.under_delta[d]))
-                for in_move, change in kept_moves:
-                    moves.append((np.where(in_move, m * k, 0), change, self.under_delta[d]))
+            moves: list[tuple[Ints, int | None, int | None]] = [
+                (m * k, self.keep_delta[d], self.under_delta[d])
+                for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
+            ]
             moves.append((losing, None, -self.losing_weight))
             moves.append((pool, 0, 0))
             for weight, keep_delta, under_delta in moves:
@@ -435,42 +354,6 @@ class LevelEngine:
             r[open_] = acc_r % mods
         self.values[level] = (f, r)
 
-    def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:
-        """Add to ``level`` the states of ``needles`` it lacks that are won: a won state is
-        not gone on from, so one reached only through won states was never listed (its value
-        is the whole scale). The others it lacks are lost (worth 0)."""
-        keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
-        needles = needles[needles >= 0]
-        if len(keys):
-            idx = np.searchsorted(keys, needles)
-            idx[idx == len(keys)] = 0
-            needles = needles[keys[idx] != needles]
-        if not len(needles):
-            return
-        missing = np.unique(needles)
-        _, losing, _, need, risky = self._parts(missing)
-        won = need == 0
-        if level[0] < self.seen:
-            won &= (risky == 0) & (losing == 0)
-        add = missing[won]
-        if not len(add):
-            return
-        f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
-        full = self._full(level[1])
-        merged = np.concatenate([keys, add])
-        order = np.argsort(merged, kind="stable")
-        f_new = np.concatenate([f[:-1], np.ones(len(add))])[order]
-        r_add = np.array([[full % p for p in self.moduli]] * len(add), dtype=np.int64)
-        r_new = np.concatenate([r[:-1], r_add])[order]
-        self.levels[level] = merged[order]
-        self.won[level] = np.concatenate(
-            [self.won.get(level, np.zeros(0, dtype=bool)), np.ones(len(add), dtype=bool)]
-        )[order]
-        self.values[level] = (
-            np.concatenate([f_new, [0.0]]),
-            np.concatenate([r_new, np.zeros((1, len(self.moduli)), np.int64)]),
-        )
-
     def at_least(
         self,
         first: tuple[tuple[int, int, bool], int | None],
@@ -485,11 +368,8 @@ class LevelEngine:
         return self.exact(*first) >= self.exact(*second)
 
     def _float(self, level: tuple[int, int, bool], key: int | None) -> float:
-        if key is None:
-            return 0.0
-        self._ensure(level, np.array([key], dtype=np.int64))
         keys = self.levels.get(level)
-        if keys is None:
+        if key is None or keys is None:
             return 0.0
         i = int(np.searchsorted(keys, key))
         if i == len(keys) or int(keys[i]) != key:
@@ -500,7 +380,6 @@ class LevelEngine:
         """The exact value (successful ordered continuations) of state ``key`` of ``level``."""
         if key is None:
             return 0
-        self._ensure(level, np.array([key], dtype=np.int64))
         keys = self.levels.get(level)
         if keys is None:
             return 0
@@ -564,33 +443,26 @@ class LevelEngine:
     def _states(self, comps: Ints) -> Ints:
         """The state of holding ``comps`` (rows) with the rest in the pile; -1 when lost."""
         zero = [0] * len(self.sizes)
-        base = self._own_key(zero)
+        base = self.key_of(zero)
         if base is None:
             return np.full(len(comps), -1, dtype=np.int64)
         key = np.full(len(comps), base, dtype=np.int64)
         lost = np.zeros(len(comps), dtype=bool)
-        for c in self.kind_of:
+        for c in self.interval_of:
             shift: list[int] = []
             gone: list[bool] = []
             for x in range(self.sizes[c] + 1):
                 one = [*zero]
                 one[c] = x
-                got = self._own_key(one)
+                got = self.key_of(one)
                 gone.append(got is None)
                 shift.append(0 if got is None else got - base)
             key += np.array(shift, dtype=np.int64)[comps[:, c]]
             lost |= np.array(gone, dtype=bool)[comps[:, c]]
-        for t, lo in self.types.items():
-            count = np.zeros(len(comps), dtype=np.int64)
-            for c, (_, typed) in self.kind_of.items():
-                if t in typed:
-                    count += comps[:, c]
-            key += np.minimum(count, lo) << self.type_shift[t]
         return np.where(lost, -1, key)
 
     def _read(self, level: tuple[int, int, bool], states: Ints) -> tuple[Floats, Ints, Ints]:
         """Floats, residues and row (the zero row for a lost state) of ``states``."""
-        self._ensure(level, states)
         keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
         f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
         idx = np.searchsorted(keys, states)

@@ -40,7 +40,7 @@ from deckcheck.draws.exact.compositions import (
     ways,
 )
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
-from deckcheck.draws.exact.named import Kind, named_kinds
+from deckcheck.draws.exact.named import Interval, named_kinds
 from deckcheck.draws.exact.reduced import Orbit, Reduced, Tracked, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
@@ -454,7 +454,7 @@ class SequentialEngine:
         """Whether the return table whose walk takes ``walk`` units is the level engine's."""
         return walk > LEVEL_RETURN_FROM and self._level_kinds() is not None
 
-    def _level_kinds(self) -> tuple[list[Kind], dict[int, int]] | None:
+    def _level_kinds(self) -> list[tuple[int, Interval]] | None:
         """The level engine's view of the query (:func:`named_kinds`), when it takes it."""
         if not (self.optimal and self.use_levels) or importlib.util.find_spec("numpy") is None:
             return None
@@ -1147,7 +1147,7 @@ class SequentialEngine:
             self.budget = budget
         return Fraction(num, math.perm(self.n, self.reads))
 
-    def _by_levels(self, kinds: tuple[list[Kind], dict[int, int]]) -> Fraction | None:
+    def _by_levels(self, kinds: list[tuple[int, Interval]]) -> Fraction | None:
         """:meth:`without_mulligan` by the level engine, which then values the hands and the
         looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
         not fit its integers, or two branches of a look too close for its floats)."""
@@ -1168,14 +1168,7 @@ class SequentialEngine:
                 self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
 
         levels = LevelEngine(
-            self.red.sizes,
-            *kinds,
-            self.n,
-            self.hand,
-            self.seen,
-            self.reads,
-            self.per_turn,
-            charge,
+            self.red.sizes, kinds, self.n, self.hand, self.seen, self.reads, self.per_turn, charge
         )
         if not levels.fits:
             return None
