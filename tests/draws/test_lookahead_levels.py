@@ -265,3 +265,17 @@ def test_without_numpy_the_recursion_answers_alone(
     assert engine.return_work(2) == engine._return_walk(2) > at_once
     assert engine.return_table(2)[1] == expected
     assert engine._levels is None
+
+
+def test_a_state_reached_only_through_won_ones_is_won(levels_at_once: None) -> None:
+    """A won state is not gone on from, so a hand reached only through won states is not in
+    its level (here every deal is won at once): asked for, it is worth the whole scale."""
+    problem = DrawProblem((2, 10), ((True,), (False,)), (CountTest(0, ">=", 0),))
+    procedure = Procedure(1, draws_per_turn=1, mulligan=ReturnRule(1), lookahead=True)
+    fast = by_levels(problem, procedure, Query(3))
+    slow = recursion(problem, procedure, Query(3))
+    assert fast.without_mulligan() == slow.without_mulligan() == 1
+    assert fast._levels is not None
+    for hand in ((1, 0), (0, 1)):
+        assert fast.hand_value(hand) == slow.hand_value(hand) > 0
+    assert fast.keep_top((1, 1), (1, 0), 1) == slow.keep_top((1, 1), (1, 0), 1)

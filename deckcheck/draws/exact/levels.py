@@ -24,7 +24,8 @@ cannot bring it to its least is lost, as are more cards needed than are still to
 class needing cards, none that can still break and no losing cards left is won. A class at
 the most its tests allow loses on one more card: its cards left are one pool; a class that
 can no longer break its most (too few cards left) and needs none is inert, like the cards no
-test reads.
+test reads. A won state is not gone on from: one reached only through won states is added
+as won when asked for (:meth:`LevelEngine._ensure`).
 """
 
 from __future__ import annotations
@@ -354,6 +355,42 @@ class LevelEngine:
             r[open_] = acc_r % mods
         self.values[level] = (f, r)
 
+    def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:
+        """Add to ``level`` the states of ``needles`` it lacks that are won: a won state is
+        not gone on from, so one reached only through won states was never listed (its value
+        is the whole scale). The others it lacks are lost (worth 0)."""
+        keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
+        needles = needles[needles >= 0]
+        if len(keys):
+            idx = np.searchsorted(keys, needles)
+            idx[idx == len(keys)] = 0
+            needles = needles[keys[idx] != needles]
+        if not len(needles):
+            return
+        missing = np.unique(needles)
+        _, losing, _, need, risky = self._parts(missing)
+        won = need == 0
+        if level[0] < self.seen:
+            won &= (risky == 0) & (losing == 0)
+        add = missing[won]
+        if not len(add):
+            return
+        f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
+        full = self._full(level[1])
+        merged = np.concatenate([keys, add])
+        order = np.argsort(merged, kind="stable")
+        f_new = np.concatenate([f[:-1], np.ones(len(add))])[order]
+        r_add = np.array([[full % p for p in self.moduli]] * len(add), dtype=np.int64)
+        r_new = np.concatenate([r[:-1], r_add])[order]
+        self.levels[level] = merged[order]
+        self.won[level] = np.concatenate(
+            [self.won.get(level, np.zeros(0, dtype=bool)), np.ones(len(add), dtype=bool)]
+        )[order]
+        self.values[level] = (
+            np.concatenate([f_new, [0.0]]),
+            np.concatenate([r_new, np.zeros((1, len(self.moduli)), np.int64)]),
+        )
+
     def at_least(
         self,
         first: tuple[tuple[int, int, bool], int | None],
@@ -368,8 +405,11 @@ class LevelEngine:
         return self.exact(*first) >= self.exact(*second)
 
     def _float(self, level: tuple[int, int, bool], key: int | None) -> float:
+        if key is None:
+            return 0.0
+        self._ensure(level, np.array([key], dtype=np.int64))
         keys = self.levels.get(level)
-        if key is None or keys is None:
+        if keys is None:
             return 0.0
         i = int(np.searchsorted(keys, key))
         if i == len(keys) or int(keys[i]) != key:
@@ -380,6 +420,7 @@ class LevelEngine:
         """The exact value (successful ordered continuations) of state ``key`` of ``level``."""
         if key is None:
             return 0
+        self._ensure(level, np.array([key], dtype=np.int64))
         keys = self.levels.get(level)
         if keys is None:
             return 0
@@ -463,6 +504,7 @@ class LevelEngine:
 
     def _read(self, level: tuple[int, int, bool], states: Ints) -> tuple[Floats, Ints, Ints]:
         """Floats, residues and row (the zero row for a lost state) of ``states``."""
+        self._ensure(level, states)
         keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
         f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
         idx = np.searchsorted(keys, states)
