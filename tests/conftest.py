@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 EXAMPLES = REPO / "examples"
+PACKAGE = REPO / "deckcheck"
 
 T = TypeVar("T")
 
@@ -108,9 +109,6 @@ def _consoles_made_now() -> None:
     render.stderr()
 
 
-_consoles_made_now()
-
-
 RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"
 """The environment variable naming this run's catalog cache: set by the process that starts the
 run, inherited by its xdist workers and their children."""
@@ -157,7 +155,10 @@ def _hypothesis_profiles() -> None:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deckcheck"))
 
 
-_hypothesis_profiles()
+def _runs_tests(config: pytest.Config) -> bool:
+    """Whether this process runs tests: not the one that hands them to xdist's workers (it
+    needs neither deckcheck's consoles nor hypothesis)."""
+    return hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
 
 
 # --- markers: what a test costs ------------------------------------------------------------
@@ -234,6 +235,7 @@ def _home(function: Any, default: ModuleType | None) -> ModuleType | None:
     return sys.modules.get(getattr(function, "__module__", ""), default)
 
 
+@functools.cache  # asked for every callable every test module holds
 def _suite_module(name: str | None) -> bool:
     """Whether the module named ``name`` is one of the suite's own files (a helper module such
     as ``tests/tui/build_pilot.py``), not deckcheck's or a library's."""
@@ -259,7 +261,12 @@ def _functions(module: ModuleType | None) -> dict[str, Any]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The markers of cost (see the module's docstring)."""
+    """The markers of cost (see the module's docstring); the package's modules collected for
+    their doctests only where they have one (:class:`_DoctestModulesOnly`); in a process that
+    runs tests, before any test module is imported, the consoles and hypothesis's profiles."""
+    if _runs_tests(config):
+        _consoles_made_now()
+        _hypothesis_profiles()
     for line in (
         "process: starts a process (python -m deckcheck, another program)",
         "tui: drives the terminal app (Textual's pilot)",
@@ -267,6 +274,21 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: a tenth of a second or more by itself (listed in tests/slow-tests.txt)",
     ):
         config.addinivalue_line("markers", line)
+    config.pluginmanager.register(_DoctestModulesOnly(), "deckcheck-doctest-modules-only")
+
+
+class _DoctestModulesOnly:
+    """``--doctest-modules`` imports every module of the package to look for examples, in every
+    xdist worker: Textual, numpy and scipy with them (most of a second of CPU a worker), for the
+    few modules that hold one. A module without ``>>>`` holds no doctest: it is not collected,
+    and the collected tests are the same. (A plugin, not this file's hook: a conftest's hooks
+    only see the paths under its folder.)"""
+
+    @staticmethod
+    def pytest_ignore_collect(collection_path: Path) -> bool | None:
+        if collection_path.suffix != ".py" or not collection_path.is_relative_to(PACKAGE):
+            return None
+        return ">>>" not in collection_path.read_text(encoding="utf-8") or None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -279,6 +301,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(50_000, 20, 20)
 
 
+@functools.cache
+def _under_tests(path: Path) -> str:
+    """A test file's path under ``tests/``, as :data:`SLOW` names it."""
+    return path.relative_to(TESTS).as_posix()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with what it costs (see the module's docstring)."""
     for item in items:
@@ -286,7 +314,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if function is None:
             continue  # a doctest
         module = getattr(item, "module", None)
-        where = item.path.relative_to(TESTS).as_posix()
+        where = _under_tests(item.path)
         if f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
             item.add_marker(pytest.mark.slow)
         names = set(_uses(function, module))

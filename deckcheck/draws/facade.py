@@ -127,6 +127,7 @@ def exact(
     spend: Callable[[int], None] | None = None,
     out_of_reach: Intractable | None = None,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
+    tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
@@ -139,7 +140,9 @@ def exact(
     hears the estimate of a computation about to start (and the look-ahead's calls after it).
     ``known_states``: a refused attempt's look-ahead states (:attr:`Intractable.known_states`),
     gone on from where they hold for this query, the calls they took counted against
-    ``limit``.
+    ``limit``. ``tables``: where the sequential engine keeps its tables, shared with the
+    engines of other queries kept there (:meth:`SequentialEngine.share_tables`): the decks of
+    one search.
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
     from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
@@ -151,6 +154,8 @@ def exact(
         count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
         triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
         engine = SequentialEngine(problem, procedure, query, triggers, 0, policy.lookahead)
+        if tables is not None:
+            engine.share_tables(tables)
         work = engine.estimate(count, limit)
         if work > limit:
             raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
@@ -343,6 +348,7 @@ def solve(
     table: TableShare | None = None,
     out_of_reach: Intractable | None = None,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
+    tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -356,7 +362,7 @@ def solve(
     seen, the exact work left: see :func:`exact`), else :data:`EXACT_WORK_LIMIT` for this
     query. ``out_of_reach``: why the query is already known to be out of exact reach (see
     :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible. ``known_states``:
-    see :func:`exact`.
+    see :func:`exact`; so is ``tables``.
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -380,6 +386,7 @@ def solve(
             most_seen=shared.most_seen,
             spend=shared.spend if table is not None else None,
             known_states=known_states,
+            tables=tables,
         )
     except Intractable as exc:
         if mode is Mode.EXACT:

@@ -277,17 +277,27 @@ class DataRule:
             last[key] = entry.card
         found: list[Violation] = []
         unknown: list[str] = []
-        least = min(self._caps(variant).values()) if self.model.caps_field else None
+        field = self.model.caps_field
+        caps = self._caps(variant) if field else None  # read once, as :meth:`_cap_of` reads
+        least = min(caps.values()) if caps is not None else None
+        top: list[int | None] = []  # the rule's max, read at the first card
         for key, n in per_key.items():
-            group = list(dict.fromkeys(ids[key]))
             card = last[key]
-            cap, is_unknown = self._cap_of(card, variant)
+            if caps is None:
+                if not top:
+                    top.append(self._number("max", variant))
+                cap, is_unknown = top[0], False
+            else:
+                value = card.get(field)
+                is_unknown = value is None
+                cap = None if is_unknown else caps.get(str(value))
             if is_unknown:
                 # No cap is below the strictest, so fewer copies than that cannot break it.
                 if least is not None and n > least:
-                    unknown.extend(group)
+                    unknown.extend(dict.fromkeys(ids[key]))
                 continue
             if cap is not None and n > cap:
+                group = list(dict.fromkeys(ids[key]))
                 first = deck.cards()[group[0]]
                 found.append(
                     error(

@@ -68,7 +68,7 @@ def _set_aside(
     # A rule by type takes its copies from the zones the rules name first (a file seeding a
     # card in its seed zone, and drawing another copy, seeds that one), then in file order.
     named = [rule.zone for rule in rules if rule.zone]
-    file_zones = [*named, *(e.zone for e in deck.entries)]
+    file_zones = list(dict.fromkeys([*named, *(e.zone for e in deck.entries)]))
     cards = deck.cards()
     out: list[SetAside] = []
     for rule in rules:
@@ -123,8 +123,8 @@ def _taken(
     zones: Sequence[str | None],
 ) -> None:
     """Count ``take`` copies of a card out of its zones: of ``zone`` when the rule named one,
-    else of its zones in file order."""
-    for where in [zone] if zone else list(dict.fromkeys(zones)):
+    else of its zones in file order (``zones``: each once)."""
+    for where in [zone] if zone else zones:
         have = in_zone.get((card_id, where), 0)
         step = min(have, take)
         if step:

@@ -67,6 +67,11 @@ MAX_CANDIDATES = 2_000_000
 MILP_TIME_LIMIT = 30.0
 """Seconds HiGHS may spend on one question (a mix's reachability)."""
 
+TABLES_MOST = 500_000
+"""Most entries the exact engine's tables kept across the mixes of a search may hold (about
+260 bytes each): past it they start again empty, so that a long search's memory stays
+bounded; the chances are the same either way."""
+
 Progress = Callable[[int, int], None]
 _Aside = list[dict[int, float]]  # per class: variables counting its copies set aside
 
@@ -484,6 +489,8 @@ class _Chances:
         self.policy = policy
         self.due = due  # cards seen by each condition's own deadline, if any has one
         self.memo: dict[tuple[int, ...], Fraction | None] = {}
+        # The exact engine's tables, kept for every mix (see SequentialEngine.share_tables).
+        self.tables: dict[tuple[object, ...], dict[str, dict[object, object]]] = {}
 
     def __call__(self, mix: tuple[int, ...]) -> Fraction | None:
         """The chance, or None when only a simulation could tell."""
@@ -507,10 +514,19 @@ class _Chances:
             self.memo[mix] = value
             return value
         try:
-            answer = solve(problem, self.procedure, self.query, self.policy, mode=Mode.EXACT)
+            answer = solve(
+                problem,
+                self.procedure,
+                self.query,
+                self.policy,
+                mode=Mode.EXACT,
+                tables=self.tables,
+            )
             value = answer.fraction
         except Intractable:
             value = None
+        if sum(len(t) for tables in self.tables.values() for t in tables.values()) > TABLES_MOST:
+            self.tables = {}
         self.memo[mix] = value
         return value
 

@@ -33,6 +33,9 @@ OPTIMAL, LIMIT, INFEASIBLE = 0, 1, 2
 TIME_LIMIT = 60.0
 """Seconds HiGHS may spend on one solve unless told otherwise."""
 
+MEMO_KEPT = 16
+"""Sets of helpers (as good as variants) a catalog's layout keeps the rules' terms for."""
+
 KEEP = "--keep"
 OWNED = "--owned"
 DISTANCE = "distance"
@@ -105,7 +108,14 @@ class Programme:
 
     def bound(self, group: str, v: int, low: float, high: float) -> None:
         """Bounds of a variable that hold while ``group`` does."""
-        self.bound_groups.setdefault(group, {})[v] = (float(low), float(high))
+        self.bounds(group, (v,), low, high)
+
+    def bounds(self, group: str, variables: Iterable[int], low: float, high: float) -> None:
+        """The same bounds of several variables, holding while ``group`` does."""
+        given = self.bound_groups.setdefault(group, {})
+        pair = (float(low), float(high))
+        for v in variables:
+            given[v] = pair
         self._bound_arrays.pop(group, None)
         self._forget(structure=True)
 
@@ -129,22 +139,40 @@ class Programme:
                 self._bounds_of = {}
 
     def state(
-        self, c: Linear, resolve: Callable[[str], Mapping[int, float]], group: str = ""
+        self,
+        c: Linear,
+        resolve: Callable[[str], Mapping[int, float]],
+        group: str = "",
+        memo: dict[int, _Stated] | None = None,
     ) -> None:
         """A rule's constraint as rows: ``resolve`` gives each of its names' variables; an
         indicator (``when``, a 0/1 variable) becomes a big-M row whose M comes from the
-        variables' bounds; a ``when`` that names no variable holds always."""
-        pairs = [(v, k * w) for name, k in c.terms.items() if k for v, w in resolve(name).items()]
-        row: Terms = dict(pairs)
-        if len(row) < len(pairs):  # names sharing a variable (a card, and its copies in a zone)
-            row = {}
-            for v, kw in pairs:
-                row[v] = row.get(v, 0.0) + kw
+        variables' bounds; a ``when`` that names no variable holds always. ``memo`` keeps
+        each constraint's terms over the variables for programmes whose ``resolve`` gives
+        the same (one per layout of the variables: see :func:`deck_programme`)."""
+        known = memo.get(id(c)) if memo is not None else None
+        if known is not None and known.constraint is c:
+            row, when, clean = known.row, known.when, known.clean
+        else:
+            pairs = [
+                (v, k * w) for name, k in c.terms.items() if k for v, w in resolve(name).items()
+            ]
+            row = dict(pairs)
+            if len(row) < len(pairs):  # names sharing a variable (a card, its copies in a zone)
+                row = {}
+                for v, kw in pairs:
+                    row[v] = row.get(v, 0.0) + kw
+            when = dict(resolve(c.when)) if c.when is not None else {}
+            clean = {v: float(k) for v, k in row.items() if k}
+            if memo is not None:  # the constraint is kept with it: its id stays its own
+                memo[id(c)] = _Stated(c, row, when, clean)
         low = -math.inf if c.low is None else float(c.low)
         high = math.inf if c.high is None else float(c.high)
-        when = resolve(c.when) if c.when is not None else {}
         if len(when) != 1:
-            self.row(row, low, high, group)
+            # the row as :meth:`row` keeps it, shared with the memo's other programmes (rows
+            # are only read)
+            self.rows.append((clean, low, high, group))
+            self._forget(structure=True)
             return
         (h,) = when
         least = sum(k * (self.lower[v] if k > 0 else self.upper[v]) for v, k in row.items())
@@ -190,16 +218,7 @@ class Programme:
             np.concatenate(part) for part in zip(*self._entries, strict=True)
         )
         matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
-        # a column's entries as bytes: equal bytes, equal entries (no entry is zero)
-        entries = np.empty(matrix.nnz, dtype=[("row", np.int64), ("value", np.float64)])
-        entries["row"], entries["value"] = matrix.indices, matrix.data
-        raw = entries.tobytes()
-        width = entries.itemsize
-        ends = (matrix.indptr * width).tolist()
-        seen: dict[bytes, int] = {}
-        likeness = np.fromiter(
-            (seen.setdefault(raw[a:b], len(seen)) for a, b in pairwise(ends)), int, n
-        )
+        likeness = _likeness(matrix, np)
         groups = [group for _, _, _, group in self.rows]
         self._structure = _Structure(matrix, likeness, lows, highs, groups)
         return self._structure
@@ -233,7 +252,7 @@ class Programme:
             columns, values = self._weights_of(name)
             key[columns, 3 + k] = values
         key[alone, 0] = -1.0 - np.flatnonzero(alone)  # a group of its own
-        of, reps = _first_seen_groups(key, np)
+        of, reps = first_seen_groups(key, np)
         order = np.argsort(of, kind="stable")  # each group's members together, in order
         sizes = np.bincount(of, minlength=len(reps))
         integrality = np.array([int(self.integer[r]) for r in reps.tolist()])
@@ -428,6 +447,16 @@ class Programme:
         return tuple(x.tolist())
 
 
+class _Stated(NamedTuple):
+    """A constraint's terms over a programme's variables (see :meth:`Programme.state`): as
+    summed, the indicator's, and as :meth:`Programme.row` keeps them."""
+
+    constraint: Linear
+    row: Terms
+    when: Terms
+    clean: Terms
+
+
 class _Structure(NamedTuple):
     """The rows as the solver reads them (see :meth:`Programme._columns`)."""
 
@@ -451,7 +480,47 @@ class _Merged(NamedTuple):
     integrality: Any
 
 
-def _first_seen_groups(key: Any, np: Any) -> tuple[Any, Any]:
+def _likeness(matrix: Any, np: Any) -> Any:
+    """Each column's number among the distinct columns of a CSC matrix, numbered in the order
+    of their first columns: columns share one exactly where their entries (rows and values, in
+    order) are the same."""
+    n = matrix.shape[1]
+    indptr, rows, values = matrix.indptr, matrix.indices, matrix.data
+    sizes = np.diff(indptr)
+    # a hash of each column's entries (a sum: the same for the same entries), whose groups
+    # are then checked entry by entry against each group's first column
+    with np.errstate(over="ignore"):
+        mixed = rows.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        mixed ^= values.view(np.uint64) + np.uint64(0x632BE59BD9B4E019)
+        mixed ^= mixed >> np.uint64(31)
+        mixed *= np.uint64(0xBF58476D1CE4E5B9)
+        mixed ^= mixed >> np.uint64(29)
+        hashes = sizes.astype(np.uint64) * np.uint64(0xD6E8FEB86659FD93)
+        filled = sizes > 0
+        if filled.any():
+            hashes[filled] += np.add.reduceat(mixed, indptr[:-1][filled])
+    _, firsts, of = np.unique(hashes, return_index=True, return_inverse=True)
+    of = of.reshape(-1)
+    first = firsts[of]
+    alike = bool((sizes == sizes[first]).all())
+    if alike:
+        column = np.repeat(np.arange(n), sizes)
+        same = indptr[first[column]] + (np.arange(len(rows)) - indptr[column])
+        alike = bool((rows == rows[same]).all() and (values == values[same]).all())
+    if alike:
+        rank = np.empty(len(firsts), dtype=int)
+        rank[np.argsort(firsts)] = np.arange(len(firsts))
+        return rank[of]
+    # two different columns with one hash: their entries as bytes (no entry is zero)
+    entries = np.empty(len(rows), dtype=[("row", np.int64), ("value", np.float64)])
+    entries["row"], entries["value"] = rows, values
+    raw = entries.tobytes()
+    ends = (indptr * entries.itemsize).tolist()
+    seen: dict[bytes, int] = {}
+    return np.fromiter((seen.setdefault(raw[a:b], len(seen)) for a, b in pairwise(ends)), int, n)
+
+
+def first_seen_groups(key: Any, np: Any) -> tuple[Any, Any]:
     """The groups of equal rows of ``key``, numbered in the order of their first rows: each
     row's group, and each group's first row."""
     n = len(key)
@@ -653,68 +722,63 @@ def deck_programme(
         if z not in zones:
             elsewhere.setdefault(j, []).append(z)
     high = float(cap if changes is None else changes)
-    start = len(p.lower)
-    tops: list[float] = []  # the cells' upper bounds, made variables once all are known
     ids = _card_ids(loaded)
-    # a card the deck does not hold, that no rule fixes, kept or capped: a cell in each zone
-    # bounded by ``high``, and nothing else (most of a catalog: made in one sweep)
-    plain = len(set(ids)) == len(ids) and owned is None
-    special = {*have, *fixed, *elsewhere} if plain else set()
-    width = len(zones)
-    run: list[str] = []  # plain cards not yet made, in the catalog's order
 
-    def make_run() -> None:
-        first = start + len(tops)
-        for r, i in enumerate(run):
-            mine = list(range(first + r * width, first + (r + 1) * width))
-            model.by_card[i] = mine
-            cells = model.zoned[i] = {(i, z): v for z, v in zip(zones, mine, strict=True)}
-            model.cells.update(cells)
-        tops.extend([high] * (width * len(run)))
-        run.clear()
-
-    for i in ids:
-        if plain and i not in special:
-            run.append(i)
-            continue
-        if run:
-            make_run()
-        n = have.get(i, 0)
+    def never(i: str) -> bool:
         limit = owned.get(i, 0) if owned is not None else None
-        never = (limit is not None and limit <= 0) or 0 in fixed.get(i, {}).values()
-        if prune and not n and never:
-            continue
-        mine = model.by_card.setdefault(i, [])
-        cells = model.zoned.setdefault(i, {})
-        for zone in zones:
-            hold = held.get((i, zone), 0)
-            v = start + len(tops)
-            tops.append(max(high, float(hold)) if changes is None else hold + high)
-            model.cells[(i, zone)] = cells[(i, zone)] = v
-            mine.append(v)
-        for zone in elsewhere.get(i, ()):
-            v = start + len(tops)
-            tops.append(0.0)
-            model.cells[(i, zone)] = cells[(i, zone)] = v
-            mine.append(v)
+        return (limit is not None and limit <= 0) or 0 in fixed.get(i, {}).values()
+
+    def constrain(i: str, mine: list[int]) -> None:
+        """The rows and bounds of one card's own: fixed counts, --keep, --owned."""
         for code, count in fixed.get(i, {}).items():
             if len(mine) == 1:
                 p.bound(code, mine[0], count, count)
             elif count == 0:
-                for v in mine:
-                    p.bound(code, v, 0, 0)
+                p.bounds(code, mine, 0, 0)
             else:
                 p.row(dict.fromkeys(mine, 1.0), count, count, code)
+        n = have.get(i, 0)
         if i in kept and n:
             p.row(dict.fromkeys(mine, 1.0), n, math.inf, KEEP)
-        if limit is not None:
-            most = float(limit)  # strict: a deck's copies beyond its cap go too
-            for v in mine:
-                p.bound(OWNED, v, 0, most)
+        if owned is not None:
+            most = float(owned.get(i, 0))  # strict: a deck's copies beyond its cap go too
+            p.bounds(OWNED, mine, 0, most)
             if len(mine) > 1 and most > 0:
                 p.row(dict.fromkeys(mine, 1.0), -math.inf, most, OWNED)
-    if run:
-        make_run()
+
+    pruned = prune and any(
+        never(i) and not have.get(i, 0) for i in (fixed if owned is None else ids)
+    )
+    layout = None if elsewhere or pruned else _layout(loaded, zones)
+    if layout is not None:
+        # every card a cell in each zone, in the catalog's order: the catalog's own layout
+        model.by_card, model.zoned = dict(layout.by_card), dict(layout.zoned)
+        model.cells = dict(layout.cells)
+        tops = [high] * len(model.cells)
+        for i in ids if owned is not None else [i for i in ids if i in have or i in fixed]:
+            mine = model.by_card[i]
+            for zone, v in zip(zones, mine, strict=True):
+                hold = held.get((i, zone), 0)
+                tops[v] = max(high, float(hold)) if changes is None else hold + high
+            constrain(i, mine)
+    else:
+        tops = []
+        for i in ids:
+            n = have.get(i, 0)
+            if prune and not n and never(i):
+                continue
+            mine = model.by_card.setdefault(i, [])
+            cells = model.zoned.setdefault(i, {})
+            for zone in zones:
+                hold = held.get((i, zone), 0)
+                model.cells[(i, zone)] = cells[(i, zone)] = len(tops)
+                mine.append(len(tops))
+                tops.append(max(high, float(hold)) if changes is None else hold + high)
+            for zone in elsewhere.get(i, ()):
+                model.cells[(i, zone)] = cells[(i, zone)] = len(tops)
+                mine.append(len(tops))
+                tops.append(0.0)
+            constrain(i, mine)
     p.vars(tops)
     total = float(sum(p.upper))
     for rc in stated.values():
@@ -722,9 +786,17 @@ def deck_programme(
             if h.name not in model.helpers:
                 top = float(h.high) if h.high is not None else total
                 model.helper(h.name, p.var(h.low, top))
+    # the rules' terms over the variables depend on the layout and the helpers alone
+    memo = None
+    if layout is not None:
+        if len(layout.stated) > MEMO_KEPT:  # a long session's variants and catalogs: bounded
+            layout.stated.clear()
+        memo = layout.stated.setdefault(tuple(model.helpers.items()), {})
+        if len(memo) > MEMO_KEPT * 256:
+            memo.clear()
     for code, rc in stated.items():
         for c in rc.linear:
-            p.state(c, model.lookup, code)
+            p.state(c, model.lookup, code, memo)
     if placed_now:
         # the answer keeps a card in a zone the set-aside rules name, as the rules were stated
         named = {r.zone for r in rules or () if r.zone}
@@ -733,6 +805,39 @@ def deck_programme(
     if changes is not None:
         p.row(p.weights[DISTANCE], -math.inf, changes, "--changes")
     return model
+
+
+class _Layout(NamedTuple):
+    """A catalog's cards with a cell in each of the zones, one after another in the
+    catalog's order (a deck's model where no card has other cells and none is left out), and
+    the rules' terms over them, by the helpers' variables (see :meth:`Programme.state`)."""
+
+    by_card: dict[str, list[int]]
+    zoned: dict[str, dict[tuple[str, str | None], int]]
+    cells: dict[tuple[str, str | None], int]
+    stated: dict[tuple[tuple[str, int], ...], dict[int, _Stated]]
+
+
+def _layout(loaded: LoadedDeck, zones: tuple[str | None, ...]) -> _Layout | None:
+    """The catalog's layout in ``zones`` (None where two cards share an id), kept with the
+    catalog: read only."""
+    catalog = loaded.catalog
+
+    def make() -> _Layout | None:
+        ids = _card_ids(loaded)
+        if len(set(ids)) < len(ids):
+            return None
+        width = len(zones)
+        by_card: dict[str, list[int]] = {}
+        zoned: dict[str, dict[tuple[str, str | None], int]] = {}
+        cells: dict[tuple[str, str | None], int] = {}
+        for r, i in enumerate(ids):
+            mine = by_card[i] = list(range(r * width, (r + 1) * width))
+            zoned[i] = {(i, z): v for z, v in zip(zones, mine, strict=True)}
+            cells.update(zoned[i])
+        return _Layout(by_card, zoned, cells, {})
+
+    return catalog.derived(("solve: layout", zones), make)
 
 
 def _card_ids(loaded: LoadedDeck) -> list[str]:

@@ -22,7 +22,14 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.base import clean_name
 from deckcheck.solve.changes import answer_deck
-from deckcheck.solve.programme import DISTANCE, OPTIMAL, DeckProgramme, Programme, Solved
+from deckcheck.solve.programme import (
+    DISTANCE,
+    OPTIMAL,
+    DeckProgramme,
+    Programme,
+    Solved,
+    first_seen_groups,
+)
 
 WARNING_ROUNDS = 4
 """Solves spent steering clear of cards whose addition brings a new warning of a rule that
@@ -190,6 +197,11 @@ def _side_cards(model: DeckProgramme) -> tuple[list[str], list[str]]:
     return off, mixed
 
 
+_ZoneBounds = list[tuple[str | None, int | None, float]]
+"""A class's bound in each zone: (zone, the zone's column in the cells where its cards are
+regular, None otherwise; the bound)."""
+
+
 def distinct_new(model: DeckProgramme) -> dict[int, float]:
     """Variables counting the distinct new cards an answer holds, stated on the model: new
     cards whose variables the solver sees as one (alike in every zone, with the same bounds)
@@ -224,35 +236,39 @@ def distinct_new(model: DeckProgramme) -> dict[int, float]:
     regular &= (found >= 0).all(axis=1)
     cells = np.where(found >= 0, found, 0)
     tops = upper[cells] + 0.0  # one zero, whatever its sign
-    # a card's class: its variables' groups and upper bounds, zone by zone, as bytes
-    raw = np.concatenate([of[cells].astype(float), tops], axis=1).tobytes()
-    size = 2 * width * 8
-    held_any = (tops > 0).any(axis=1).tolist()
-    regular_list = regular.tolist()
-    classes: dict[object, list[int]] = {}
-    # a class's (zone, the zone's column in ``cells`` where its cards are regular, bound)
-    bounds: dict[object, list[tuple[str | None, int | None, float]]] = {}
-    for r, card_id in enumerate(cards):
-        key: object
-        if regular_list[r]:
-            if not held_any[r]:
-                continue  # no answer holds it
-            key = raw[r * size : (r + 1) * size]
-            if key not in bounds:
-                tops_r = tops[r].tolist()
-                bounds[key] = [(zone, j, tops_r[j]) for j, zone in enumerate(zones)]
-        else:
-            by_zone = _by_zone(card_id, model.zoned[card_id], zones)
-            key = tuple((zone, int(of[v]), float(upper[v])) for zone, v in by_zone)
-            if all(u <= 0 for _, _, u in key):
-                continue  # no answer holds it
-            if key not in bounds:
-                bounds[key] = [(zone, None, float(upper[v])) for zone, v in by_zone]
-        classes.setdefault(key, []).append(r)
+    held_any = (tops > 0).any(axis=1)
+    # a class: its cards' variables' groups and upper bounds, zone by zone (equal values);
+    # the classes in the order of their first cards: (first card, members, bounds)
+    found_classes: list[tuple[int, Any, _ZoneBounds]] = []
+    chosen = np.flatnonzero(regular & held_any)  # irregular ones, or held by no answer: below
+    if len(chosen):
+        key = np.concatenate([of[cells].astype(float), tops], axis=1)[chosen]
+        label, firsts = first_seen_groups(key, np)
+        order = np.argsort(label, kind="stable")  # each class's cards together, in order
+        ends = np.cumsum(np.bincount(label, minlength=len(firsts))).tolist()
+        for g, first in enumerate(firsts.tolist()):
+            members = chosen[order[(ends[g - 1] if g else 0) : ends[g]]]
+            tops_r = tops[chosen[first]].tolist()
+            bounds: _ZoneBounds = [(zone, j, tops_r[j]) for j, zone in enumerate(zones)]
+            found_classes.append((int(chosen[first]), members, bounds))
+    irregular: dict[tuple[tuple[str | None, int, float], ...], list[int]] = {}
+    irregular_bounds: dict[tuple[tuple[str | None, int, float], ...], _ZoneBounds] = {}
+    for r in np.flatnonzero(~regular).tolist():
+        card_id = cards[r]
+        by_zone = _by_zone(card_id, model.zoned[card_id], zones)
+        key_r = tuple((zone, int(of[v]), float(upper[v])) for zone, v in by_zone)
+        if all(u <= 0 for _, _, u in key_r):
+            continue  # no answer holds it
+        if key_r not in irregular:
+            irregular_bounds[key_r] = [(zone, None, float(upper[v])) for zone, v in by_zone]
+        irregular.setdefault(key_r, []).append(r)
+    for key_r, rs in irregular.items():
+        found_classes.append((rs[0], rs, irregular_bounds[key_r]))
+    found_classes.sort(key=lambda c: c[0])
     weights: dict[int, float] = {}
-    for key, members in classes.items():
+    for _, members, bounds in found_classes:
         k = p.var(0, len(members))
-        for zone, column, bound in bounds[key]:
+        for zone, column, bound in bounds:
             if bound <= 0:
                 continue
             row: dict[int, float]

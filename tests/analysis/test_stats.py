@@ -15,7 +15,7 @@ from conftest import invoke
 from deckcheck.analysis.stats import NOT_GIVEN, PILE_ZONE
 from deckcheck.catalog.selectors import bind_selector
 from deckcheck.commands.stats import deck_stats
-from deckcheck.decks.load import load_deck, open_deck
+from deckcheck.decks.load import LoadedDeck, load_deck, open_deck
 from deckcheck.games.registry import all_games
 from tests.games.test_examples import deck_files
 
@@ -24,9 +24,8 @@ from tests.games.test_examples import deck_files
 DECKS = deck_files()
 
 
-def _expected_counts(path: Path) -> dict[str, Counter[str]]:
+def _expected_counts(loaded: LoadedDeck) -> dict[str, Counter[str]]:
     """Field -> value -> copies, counted straight from the resolved deck lines."""
-    loaded = load_deck(path)
     spec = loaded.game.spec
     opening = loaded.game.opening(loaded.variant)
     # The examples under a format write no seed zone, so its zone rules take nothing there
@@ -74,8 +73,8 @@ def _expected_counts(path: Path) -> dict[str, Counter[str]]:
 @pytest.mark.parametrize("path", DECKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_stats_counts_match_the_deck(path: Path) -> None:
     report = deck_stats(open_deck(str(path)), odds=False)
-    expected = _expected_counts(path)
     loaded = load_deck(path)
+    expected = _expected_counts(loaded)
     assert report.size == loaded.deck.size
     declared = [d.field for d in loaded.game.spec.dimensions]
     for dim in report.dimensions:

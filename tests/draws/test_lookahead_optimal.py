@@ -52,21 +52,32 @@ class Expectimax:
             comp[self.group[c]] += 1
         return self.problem.satisfied(comp)
 
+    @functools.cache  # noqa: B019 - one oracle per test, dropped with it
+    def won(self, held: int) -> bool:
+        """:meth:`ok` of the cards ``held`` as bits."""
+        return self.ok(frozenset(c for c in self.cards if held >> c & 1))
+
     def value(self, held: frozenset[int], pile: frozenset[int], looked: bool) -> Fraction:
-        return Fraction(self.ways(held, pile, looked), math.factorial(len(pile)))
+        held_bits, pile_bits = sum(1 << c for c in held), sum(1 << c for c in pile)
+        return Fraction(self.ways(held_bits, pile_bits, looked), math.factorial(len(pile)))
 
     @functools.cache  # noqa: B019 - one oracle per test, dropped with it
-    def ways(self, held: frozenset[int], pile: frozenset[int], looked: bool) -> int:
-        """The value times ``len(pile)!``: the top card is each of the pile's cards with
-        probability 1 / len(pile), and every choice after it faces a pile one card shorter,
-        so the scaled values of the cases (and the better of two choices) add up in integers."""
-        if len(held) == self.seen:
-            return int(self.ok(held)) * math.factorial(len(pile))
-        look = not looked and (len(held) - self.hand) % self.per_turn == 0
+    def ways(self, held: int, pile: int, looked: bool) -> int:
+        """The value times ``len(pile)!`` (``held`` and ``pile``: cards as bits): the top card
+        is each of the pile's cards with probability 1 / len(pile), and every choice after it
+        faces a pile one card shorter, so the scaled values of the cases (and the better of
+        two choices) add up in integers."""
+        n_held = held.bit_count()
+        if n_held == self.seen:
+            return int(self.won(held)) * math.factorial(pile.bit_count())
+        look = not looked and (n_held - self.hand) % self.per_turn == 0
         total = 0
-        for top in pile:
-            rest = pile - {top}
-            keep = self.ways(held | {top}, rest, False)
+        left = pile
+        while left:
+            top = left & -left  # each card of the pile in turn
+            left ^= top
+            rest = pile ^ top
+            keep = self.ways(held | top, rest, False)
             total += max(keep, self.ways(held, rest, True)) if look else keep
         return total
 

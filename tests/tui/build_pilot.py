@@ -1,13 +1,18 @@
 """What the builder's screen tests share: a headless run of the app, a table's rows as text,
-the check that every column reads whole."""
+the check that every column reads whole.
+
+Textual is imported by the tests as they run, not by their modules: it takes most of a second
+of CPU, which every xdist worker would pay at collection, whether or not it drives the app.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from deckcheck.tui.app import BuildApp
-from deckcheck.tui.panes import NAME_MIN, CardsPane, DeckPane
+if TYPE_CHECKING:
+    from deckcheck.tui.app import BuildApp
 
 
 def drive(app: BuildApp, size: tuple[int, int], steps: Callable[..., Awaitable[None]]) -> None:
@@ -38,6 +43,8 @@ def rows(table: object) -> list[str]:
 def check_columns(app: BuildApp) -> None:
     """The type column shows whole labels or is not there; a cut name ends in an ellipsis;
     no deck row is wider than its column."""
+    from deckcheck.tui.panes import NAME_MIN, CardsPane, DeckPane
+
     pane = app.query_one(CardsPane)
     columns = list(pane.table.columns.values())
     if len(columns) == 2:

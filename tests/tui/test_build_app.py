@@ -6,19 +6,20 @@ commands that answer the same questions: the standing against ``validate``, the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from build_pilot import check_columns, drive, odds_shown, rows
 from conftest import EXAMPLES, run_cli
-from textual.widgets import Input
 
 from deckcheck import api
 from deckcheck.builder.playtest import new_deck_text
 from deckcheck.catalog.model import Card
 from deckcheck.commands.build import BuildSession
-from deckcheck.tui.app import BuildApp
-from deckcheck.tui.dialogs import Confirm
-from deckcheck.tui.panes import CardsPane, DeckPane, KeyLine, PlaytestPane
+
+# Textual and the screen are imported by each test as it runs (see build_pilot).
+if TYPE_CHECKING:
+    from deckcheck.tui.app import BuildApp
 
 
 async def search(pilot: object, text: str) -> None:
@@ -31,6 +32,8 @@ async def search(pilot: object, text: str) -> None:
 
 def found(app: BuildApp) -> tuple[Card, ...]:
     """The cards the search lists."""
+    from deckcheck.tui.panes import CardsPane
+
     return app.query_one(CardsPane).found
 
 
@@ -52,6 +55,9 @@ def check_standing(app: BuildApp, path: Path) -> None:
 def test_dorn_party_built_from_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Search, add five heroes (legal), a sixth (illegal), remove it, undo, redo, save, and the
     file is byte for byte what ``new`` and five ``add`` make."""
+    from deckcheck.tui.app import BuildApp
+    from deckcheck.tui.panes import DeckPane
+
     monkeypatch.chdir(tmp_path)
     deck = tmp_path / "party.txt"
     app = BuildApp(BuildSession(deck, new_text=new_deck_text(deck, "dorn", None)), seed=1)
@@ -100,6 +106,12 @@ def test_drake_stack_saved_in_place_keeps_the_file(
     """A custom Drake stack from an empty file: the tile shows, the odds pane says what
     ``odds`` says, saving keeps comments and CRLF line ends, a change on disk is noticed and
     reloaded."""
+    from textual.widgets import Input
+
+    from deckcheck.tui.app import BuildApp
+    from deckcheck.tui.dialogs import Confirm
+    from deckcheck.tui.panes import CardsPane
+
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("NO_COLOR", "1")
     deck = tmp_path / "stack.txt"
@@ -155,6 +167,10 @@ def test_ren_dhark_keys_sizes_names_odds_and_playtest(
     --by-turn``'s (and without the mulligan), the playtest hand is ``hand --seed``'s, a redraw
     by hand follows the rule; a bad search or condition is said, never a crash; quitting with
     changes asks first."""
+    from deckcheck.tui.app import BuildApp
+    from deckcheck.tui.dialogs import Confirm
+    from deckcheck.tui.panes import DeckPane, KeyLine, PlaytestPane
+
     monkeypatch.chdir(tmp_path)
     for name in ("terra-custom.txt", "resource-points.toml"):
         (tmp_path / name).write_bytes((EXAMPLES / "ren-dhark" / name).read_bytes())

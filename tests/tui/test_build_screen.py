@@ -17,9 +17,8 @@ from build_pilot import check_columns, drive, odds_shown, rows
 from conftest import EXAMPLES
 
 from deckcheck.commands.build import BuildSession
-from deckcheck.tui import app as app_module
-from deckcheck.tui.app import BuildApp
-from deckcheck.tui.panes import DeckPane, OddsPane, PlaytestPane
+
+# Textual and the screen are imported by each test as it runs (see build_pilot).
 
 PC = EXAMPLES / "planetary-conquerors" / "legal-50.txt"
 
@@ -27,6 +26,9 @@ PC = EXAMPLES / "planetary-conquerors" / "legal-50.txt"
 def test_stccg_standing_marks_and_columns(tmp_path: Path) -> None:
     """A warning shows ``!``, rules that count show their count, a zone the rules do not
     count is marked; the type column reads whole (or goes) at 80, 100 and 120."""
+    from deckcheck.tui.app import BuildApp
+    from deckcheck.tui.panes import DeckPane
+
     deck = tmp_path / "side.txt"
     warned = EXAMPLES / "stccg-1e" / "warning-outpost-mission.txt"
     deck.write_text(warned.read_text(encoding="utf-8") + "\nSide:\nTricorder\n", "utf-8")
@@ -51,6 +53,9 @@ def test_a_return_3_chosen_card_by_card_and_odds_at_the_pending_edge(
     """``m`` opens the return; Enter marks three cards; ``m`` returns them, and the pane says
     the chance after the player's return beside the optimal one. Then an edit whose odds job
     ends the moment the pane marks the odds pending: both land, no error."""
+    from deckcheck.tui.app import BuildApp
+    from deckcheck.tui.panes import OddsPane, PlaytestPane
+
     edge = threading.Event()
     real = OddsPane.mark_pending
 
@@ -101,6 +106,8 @@ def test_a_return_3_chosen_card_by_card_and_odds_at_the_pending_edge(
 
 def test_the_screen_is_built_the_textual_way() -> None:
     """CSS in a file shipped in the package; no waiting on futures; the app class short."""
+    from deckcheck.tui import app as app_module
+
     assert importlib.resources.files("deckcheck.tui").joinpath("build.tcss").is_file()
     tui = Path(app_module.__file__).parent
     for source in tui.glob("*.py"):

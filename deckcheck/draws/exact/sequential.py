@@ -25,6 +25,7 @@ simulate instead.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -74,6 +75,22 @@ LEVEL_UNITS_PER_CALL = 48
 #: Units of the Python walk of the return table (:meth:`SequentialEngine.return_work`) past
 #: which a query the level engine takes has its return table computed by it instead.
 LEVEL_RETURN_FROM = 20_000
+
+#: The engine's tables that depend only on :meth:`SequentialEngine.tables_key`.
+_SHARED_TABLES = (
+    "memo",
+    "_split_cache",
+    "_losing_cache",
+    "_canonical_cache",
+    "_moves_cache",
+    "_kept_forms",
+    "_steps",
+    "_plans",
+    "_needs",
+    "_decisions",
+    "_holding",
+    "_inert_kept",
+)
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
@@ -258,6 +275,17 @@ def _freezable(cond: Tracked) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1024)
+def _walked(groups: tuple[tuple[int, int], ...], hand: int, count: int) -> int:
+    """What :meth:`SequentialEngine.return_work` counts over ``groups`` (bound, classes
+    alike), for a return of ``count`` from ``hand``: the kept parts weighed per hand alike by
+    exchange. Only ``min(bound, hand)`` matters (a hand holds no more), so the decks of a
+    search, whose classes hold more than a hand, ask the same."""
+    keep = hand - count
+    subs = count_up_to_exchange(groups, hand, lambda b, k: [1] * (min(k, keep) + 1), keep)
+    return subs[keep]
+
+
 class SequentialEngine:
     """One exact computation: the reduced problem, the turn structure and the shared memo."""
 
@@ -344,6 +372,10 @@ class SequentialEngine:
         # be counted much faster than computed, so :meth:`estimate` leaves it out and it
         # stops itself past this (None: no limit).
         self.table_budget: int | None = None
+        # Whether the tables of :data:`_SHARED_TABLES` are kept with other engines'.
+        self._tables_shared = False
+        # :meth:`return_work` per count: the estimate and the table both ask for it.
+        self._return_works: dict[int, int] = {}
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: Mapping[tuple[int, ...], int] = {}
@@ -359,9 +391,15 @@ class SequentialEngine:
     def orbits(self, value: tuple[Orbit, ...]) -> None:
         # Given none, the engine shares no states at all (to compare against).
         self._orbits = value
+        if self._tables_shared:
+            # The tables kept with other engines were made with the states shared as before.
+            self._tables_shared = False
+            for name in _SHARED_TABLES:
+                setattr(self, name, {})
         self._canonical_cache.clear()
         self._moves_cache.clear()
         self._kept_forms.clear()
+        self._return_works.clear()
         self._share_states(bool(value) and self.optimal)
 
     def _share_states(self, share: bool) -> None:
@@ -374,6 +412,37 @@ class SequentialEngine:
         self._freezing = {c: (p, least, most) for c, p, least, most in self._freezable}
         # Cards still to draw below which the frozen classes depend on them (see _frozen).
         self._horizon = max((most - least for _, _, least, most in self._freezable), default=0)
+
+    def tables_key(self) -> tuple[object, ...]:
+        """What the recursion's values (:attr:`memo`) and the tables behind them depend on:
+        the classes' selectors and the tests on them, the pile's size, the cards dealt and
+        read, the look-ahead and how it is played; not how many cards each class holds (a
+        state says how many are left). Engines with the same key may keep them together
+        (:meth:`share_tables`)."""
+        red = self.red
+        return (
+            red.rows,
+            red.cond,
+            red.trig,
+            self.n,
+            self.hand,
+            self.seen,
+            self.per_turn,
+            self.lookahead,
+            self.optimal,
+        )
+
+    def share_tables(
+        self, store: dict[tuple[object, ...], dict[str, dict[object, object]]]
+    ) -> None:
+        """Keep the recursion's values and the tables behind them in ``store``, with those of
+        every engine kept there under the same :meth:`tables_key`: the decks a search scores
+        differ by a few cards, and their states past the first cards are often the same.
+        Call it before computing."""
+        tables = store.setdefault(self.tables_key(), {})
+        for name in _SHARED_TABLES:
+            setattr(self, name, tables.setdefault(name, getattr(self, name)))
+        self._tables_shared = True
 
     def signature(self) -> tuple[object, ...]:
         """What the recursion's values (:attr:`memo`) depend on: another engine with the same
@@ -429,6 +498,12 @@ class SequentialEngine:
         one per kept part weighed for each hand alike by exchange (:attr:`orbits`). The draws
         after a kept part are not walked: the recursion has valued them already (see
         :meth:`return_table`)."""
+        got = self._return_works.get(count)
+        if got is None:
+            got = self._return_works[count] = self._return_work(count)
+        return got
+
+    def _return_work(self, count: int) -> int:
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
         walk = self._return_walk(count)
@@ -443,12 +518,13 @@ class SequentialEngine:
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
-        groups = [(sizes[orbit[0][0]], len(orbit)) for orbit in self._orbits]
-        groups += [(s, 1) for c, s in enumerate(sizes) if c not in in_orbit]
-        subs = count_up_to_exchange(groups, h, lambda b, k: [1] * (min(k, keep) + 1), keep)
+        # A class of more than a hand's cards counts as one of a hand's (see _walked).
+        groups = [(min(sizes[orbit[0][0]], h), len(orbit)) for orbit in self._orbits]
+        groups += [(min(s, h), 1) for c, s in enumerate(sizes) if c not in in_orbit]
+        subs = _walked(tuple(groups), h, count)
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
-        return n_hands + n_kept + subs[keep]
+        return n_hands + n_kept + subs
 
     def _vector_return(self, walk: int) -> bool:
         """Whether the return table whose walk takes ``walk`` units is the level engine's."""

@@ -83,8 +83,7 @@ def deal_shape(problem: DrawProblem, procedure: Procedure, query: Query) -> Deal
     opening = procedure.opening_size(query.second)
     rule = procedure.mulligan if query.use_mulligan else None
     if query.seen < opening:
-        # As the exact engine: the rules deal a full opening hand, so fewer cards seen than
-        # that is not a question the procedure can answer.
+        # As the exact engine: the rules deal a full opening hand, never fewer cards.
         raise ValueError(f"cannot see {query.seen} cards: the opening hand alone is {opening}")
     facts: tuple[Fact, ...] = ()
     if isinstance(rule, ReturnRule) and not 0 < rule.count <= opening:
@@ -165,13 +164,13 @@ class Deal(Generic[T]):
 
     @property
     def changed(self) -> bool:
-        """Whether the mulligan replaced any card of the first hand."""
-        return any(s.kind in (StepKind.REDRAW, StepKind.RETURNED) for s in self.steps)
+        """Whether the mulligan replaced any card of the first hand (it deals a new hand)."""
+        return self.hand is not self.first
 
     @property
     def capped(self) -> bool:
-        """Whether unlimited redraws stopped at the cap."""
-        return any(s.kind is StepKind.KEPT_AT_CAP for s in self.steps)
+        """Whether unlimited redraws stopped at the cap (the last step says so)."""
+        return bool(self.steps) and self.steps[-1].kind is StepKind.KEPT_AT_CAP
 
 
 class Dealer(Generic[T]):
@@ -194,6 +193,7 @@ class Dealer(Generic[T]):
         self.group = group
         self.decisions = decisions
         self.n_groups = len(problem.group_sizes)
+        self.triggers: dict[tuple[int, ...], tuple[int, ...]] = {}  # met, per hand's counts
 
     def counts(self, cards: Sequence[T]) -> tuple[int, ...]:
         """Cards per group."""
@@ -225,7 +225,9 @@ class Dealer(Generic[T]):
         redraws = 0
         while True:
             counts = self.counts(deal.hand)
-            held = triggers_held(rule, self.problem, counts)
+            held = self.triggers.get(counts)
+            if held is None:
+                held = self.triggers[counts] = triggers_held(rule, self.problem, counts)
             if not held:
                 deal.steps.append(Step(StepKind.KEPT_NOT_ALLOWED, (), redraws, counts))
                 return
@@ -286,22 +288,19 @@ class Dealer(Generic[T]):
         queue = list(pile[:reads] if fresh >= reads else pile)
         held = list(self.counts(hand))
         gone = held[:]
-        pos = 0
-
-        def take() -> tuple[T, int]:
-            nonlocal pos
-            card = queue[pos]
-            g = self.group(card)
-            if pos < fresh:
-                gone[g] += 1
-            pos += 1
-            return card, g
-
+        keep_top, group, pos = self.decisions.keep_top, self.group, 0
         for j in range(shape.later):
-            card, g = take()
-            if j % shape.per_turn == 0 and not self.decisions.keep_top(held, gone, g):
+            look = j % shape.per_turn == 0  # a look puts at most one card under
+            while True:
+                card = queue[pos]
+                g = group(card)
+                if pos < fresh:
+                    gone[g] += 1
+                pos += 1
+                if not look or keep_top(held, gone, g):
+                    break
                 queue.append(card)
-                card, g = take()
+                look = False
             held[g] += 1
             held_cards.append(card)
         return held_cards

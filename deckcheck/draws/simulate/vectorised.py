@@ -118,17 +118,18 @@ class FixedPileSampler:
             if width == 0:
                 continue  # always 0 cards of this group
             rows: list[int] = []
+            mine = [math.comb(a, k) for k in range(width)]
+            others = [math.comb(rest, j) for j in range(n + 1)]
             for left in range(n + 1):
                 base = left << _BITS
                 total = math.comb(a + rest, left)
                 cumulative = 0
                 for k in range(width):
                     if total == 0 or k >= left:
-                        # Beyond the possible counts (or a `left` never reached): a padding
-                        # entry that no key of this row reaches.
+                        # Past the possible counts (or a `left` never reached): no key reaches.
                         rows.append(base + _ONE)
                         continue
-                    cumulative += math.comb(a, k) * math.comb(rest, left - k)
+                    cumulative += mine[k] * others[left - k]
                     # floor(P(count <= k) * 2**53): exact, and below 2**53 while P < 1.
                     rows.append(base + (cumulative << _BITS) // total)
             self.steps.append((g, np.asarray(rows, dtype=np.int64), width))
