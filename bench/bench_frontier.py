@@ -7,13 +7,15 @@ whole command would take more than a second of CPU. Each query runs in this proc
 time, the deck read and the catalog loaded beforehand) and the command's own start-up (the
 same command with one condition, CPU time, warm cache) is added to it; `--whole` also times
 the last exact query of each row as a whole command; `--second` asks every query going second
-(the games that deal the second player another hand). `--pick copies` takes the names with the
+(the games that deal the second player another hand); `--types` asks `type:warrior>=2` and
+`type:building>=2` first (Planetary Conquerors' types; a pile without them has none to
+count), then the names. `--pick copies` takes the names with the
 most copies first (ties in pile order), `--pick fewest` those with the fewest. It prints a
 Markdown table: per game and turn, "up to N conditions exact within 1 s", the CPU seconds of
 that query, and what stopped the next one (the bound the answer names, or the time).
 
-    python bench/bench_frontier.py [--mixed] [--whole] [--second] [--most 12] [--turns 1-6]
-        [--game pc] [--pick pile|copies|fewest]
+    python bench/bench_frontier.py [--mixed] [--whole] [--second] [--types] [--most 12]
+        [--turns 1-6] [--game pc] [--pick pile|copies|fewest]
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ SECOND = 1.0
 PICK = ["pile"]
 #: Whether every query is asked going second (``--second``).
 SECOND_PLAYER = [False]
+#: Conditions asked before the names (``--types``): two types over named cards.
+TYPES = ("type:warrior>=2", "type:building>=2")
+#: Whether the sweep starts with :data:`TYPES` (``--types``).
+TYPE_MIX = [False]
 
 
 def names(deck: str) -> list[str]:
@@ -71,9 +77,12 @@ def names(deck: str) -> list[str]:
 
 
 def conditions(deck: str, n: int, mixed: bool) -> list[str]:
-    """The first ``n`` conditions of the sweep (fewer when the pile has fewer names)."""
+    """The first ``n`` conditions of the sweep (fewer when the pile has fewer names): with
+    ``--types`` the two types first, then the names."""
     pile = names(deck)
-    return [f"name:{x}{OPS[i % 3] if mixed else '>=1'}" for i, x in enumerate(pile[:n])]
+    first = list(TYPES) if TYPE_MIX[0] else []
+    named = [f"name:{x}{OPS[i % 3] if mixed else '>=1'}" for i, x in enumerate(pile)]
+    return (first + named)[:n]
 
 
 def query(deck: str, conds: Sequence[str], turn: int | None) -> tuple[float, bool, str]:
@@ -122,7 +131,7 @@ def row(
     stopped N + 1)."""
     query(deck, conditions(deck, 1, mixed), turn)  # the deck read, the catalog loaded
     reached, seconds, stop = 0, 0.0, f"all {most} asked"
-    top = min(most, len(names(deck)))
+    top = min(most, len(names(deck)) + (len(TYPES) if TYPE_MIX[0] else 0))
     if top < most:
         stop = f"the pile has {top} names"
     for n in range(1, top + 1):
@@ -148,6 +157,9 @@ def main() -> None:
     parser.add_argument("--mixed", action="store_true", help="operators >=1, <=1, =1 in turn")
     parser.add_argument("--whole", action="store_true", help="time each row's query whole")
     parser.add_argument("--second", action="store_true", help="every query going second")
+    parser.add_argument(
+        "--types", action="store_true", help="type:warrior>=2 type:building>=2, then the names"
+    )
     parser.add_argument("--most", type=int, default=12, help="most conditions asked (12)")
     parser.add_argument("--turns", default="1-6", help="turns, e.g. 1-6 or 5")
     parser.add_argument("--game", default="", help="only the decks whose label contains this")
@@ -157,9 +169,11 @@ def main() -> None:
     args = parser.parse_args()
     PICK[0] = args.pick
     SECOND_PLAYER[0] = args.second
+    TYPE_MIX[0] = args.types
     print(machine())
     family = "mixed >=1, <=1, =1" if args.mixed else "name:X>=1"
     order = {"pile": "in pile order", "copies": "most copies first", "fewest": "fewest first"}
+    family = f"{' '.join(TYPES)} then {family}" if args.types else family
     family += ", going second" if args.second else ""
     print(f"conditions: the pile's names {order[args.pick]}, {family}; one core, CPU time\n")
     print("| deck | turn | exact within 1 s | CPU s (command) | next |")

@@ -9,18 +9,28 @@ classes alike but for their size share states (a card put under is gone for good
 of five with one put under is a class of four); a state is settled as soon as what the pile
 still holds decides it.
 
+A query on named cards alone (each class counted by a selector of its own, every test to
+hold) that takes the recursion more than :data:`LEVEL_TRIAL` calls goes to
+:mod:`~deckcheck.draws.exact.levels` instead: the same states, valued a level at a time with
+numpy, exact by residues; it then answers the hands, the returns and the looks.
+
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
-takes the best of keeping and its kept parts. Work is counted against a budget; past it,
-:class:`~deckcheck.draws.answer.Intractable` tells the caller to simulate instead.
+takes the best of keeping and its kept parts. A kept part's value is read from the state
+holding it, which the plain pass has valued (its ordered draws of ``count`` cards, each
+unordered one ``count!`` times): the draws after it are never walked. Work is counted
+against a budget; past it, :class:`~deckcheck.draws.answer.Intractable` tells the caller to
+simulate instead.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.capped import PlainProgramme, Progress
@@ -31,9 +41,13 @@ from deckcheck.draws.exact.compositions import (
     ways,
 )
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
+from deckcheck.draws.exact.named import Interval, named_kinds
 from deckcheck.draws.exact.reduced import Orbit, Reduced, Tracked, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
+
+if TYPE_CHECKING:
+    from deckcheck.draws.exact.levels import LevelEngine
 
 #: Most units of work an exact computation may spend before it gives up with
 #: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
@@ -49,9 +63,18 @@ _NEVER = 1 << 30
 #: a call, with its share of the mulligan's tables, measured at 2.4-3.3 µs (12 named cards,
 #: mixed and either-or queries, idle machine; up to about 4.5 µs with the cores shared).
 CALL_UNITS = 2
-#: Units of the estimate one draw after a kept part of the return mulligan stands for (its
-#: ways counted, the new hand built and its value read), measured at about 10 µs.
-DRAW_UNITS = 5
+#: Calls the recursion is given, on a query the level engine takes
+#: (:mod:`~deckcheck.draws.exact.levels`), before that engine is used instead: a query
+#: answered within them is answered as before, without numpy.
+LEVEL_TRIAL = 5_000
+#: Units the level engine counts (a state of a level times its digits, see
+#: :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`) one call of the recursion stands
+#: for, in the work counted against :attr:`SequentialEngine.budget`.
+LEVEL_UNITS_PER_CALL = 48
+
+#: Units of the Python walk of the return table (:meth:`SequentialEngine.return_work`) past
+#: which a query the level engine takes has its return table computed by it instead.
+LEVEL_RETURN_FROM = 20_000
 
 #: The engine's tables that depend only on :meth:`SequentialEngine.tables_key`.
 _SHARED_TABLES = (
@@ -252,43 +275,15 @@ def _freezable(cond: Tracked) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(out)
 
 
-@functools.cache
-def _spreads(alike: int, bound: int, most: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Ways to draw up to ``most`` cards over ``alike`` classes of ``bound`` cards each, one
-    per exchange of the classes: the counts (largest first, zeros left off) and how many
-    draws of the classes each stands for (kept: asked again for every kept part of every
-    deck; a bound over ``most`` is as ``most``)."""
-    out: list[tuple[tuple[int, ...], int]] = []
-
-    def parts(total: int, most_part: int, slots: int) -> Iterator[tuple[int, ...]]:
-        if total == 0:
-            yield ()
-            return
-        for first in range(min(total, most_part), 0, -1):
-            if slots:
-                for rest in parts(total - first, first, slots - 1):
-                    yield (first, *rest)
-
-    for total in range(most + 1):
-        for split in parts(total, bound, alike):
-            arrangements = math.factorial(alike) // math.factorial(alike - len(split))
-            for k in set(split):
-                arrangements //= math.factorial(split.count(k))
-            out.append((split, arrangements))
-    return tuple(out)
-
-
 @functools.lru_cache(maxsize=1024)
-def _walked(groups: tuple[tuple[int, int], ...], hand: int, count: int) -> tuple[int, int]:
+def _walked(groups: tuple[tuple[int, int], ...], hand: int, count: int) -> int:
     """What :meth:`SequentialEngine.return_work` counts over ``groups`` (bound, classes
     alike), for a return of ``count`` from ``hand``: the kept parts weighed per hand alike by
-    exchange, and the pairs of kept part and draw alike. Only ``min(bound, hand)`` matters
-    (neither a hand nor a kept part and its draw hold more), so the decks of a search,
-    whose classes hold more than a hand, ask the same."""
+    exchange. Only ``min(bound, hand)`` matters (a hand holds no more), so the decks of a
+    search, whose classes hold more than a hand, ask the same."""
     keep = hand - count
     subs = count_up_to_exchange(groups, hand, lambda b, k: [1] * (min(k, keep) + 1), keep)
-    draws = count_up_to_exchange(groups, keep, lambda b, k: [1], count, pairs=True)
-    return subs[keep], draws[count]
+    return subs[keep]
 
 
 class SequentialEngine:
@@ -338,6 +333,10 @@ class SequentialEngine:
         self._orbits: tuple[Orbit, ...] = orbits(self.red) if self.optimal else ()
         self._share_states(self.optimal)
         self.memo: dict[tuple[object, ...], int] = {}
+        # The level engine, once it has valued every state instead of the recursion.
+        self._levels: LevelEngine | None = None
+        #: Whether the recursion may give way to the level engine (off: to compare against).
+        self.use_levels = True
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
         # Units of :attr:`work` already charged for what :meth:`spend` will be asked for (the
@@ -495,10 +494,10 @@ class SequentialEngine:
 
     def return_work(self, count: int) -> int:
         """Units of work :meth:`return_table` takes with the look-ahead, its recursion's calls
-        aside (they are counted as they run): a step per opening hand and per kept part, one
-        per kept part weighed for each hand alike by exchange (:attr:`orbits`), and
-        :data:`DRAW_UNITS` per draw of the cards that come back, one per exchange of classes alike
-        in the kept part and the draw at once (:meth:`_draws_alike`)."""
+        aside (they are counted as they run): a step per opening hand and per kept part, and
+        one per kept part weighed for each hand alike by exchange (:attr:`orbits`). The draws
+        after a kept part are not walked: the recursion has valued them already (see
+        :meth:`return_table`)."""
         got = self._return_works.get(count)
         if got is None:
             got = self._return_works[count] = self._return_work(count)
@@ -507,16 +506,38 @@ class SequentialEngine:
     def _return_work(self, count: int) -> int:
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
+        walk = self._return_walk(count)
+        if self._vector_return(walk):
+            # The level engine's table: a row per opening hand, nothing walked.
+            return count_compositions(self.red.sizes, self.hand)[self.hand]
+        return walk
+
+    def _return_walk(self, count: int) -> int:
+        """Units of the return table's walk: a step per opening hand and per kept part, and
+        one per kept part weighed for each hand alike by exchange (:attr:`orbits`)."""
         sizes = self.red.sizes
         h, keep = self.hand, self.hand - count
         in_orbit = {c for orbit in self._orbits for c, _ in orbit}
         # A class of more than a hand's cards counts as one of a hand's (see _walked).
         groups = [(min(sizes[orbit[0][0]], h), len(orbit)) for orbit in self._orbits]
         groups += [(min(s, h), 1) for c, s in enumerate(sizes) if c not in in_orbit]
-        subs, draws = _walked(tuple(groups), h, count)
+        subs = _walked(tuple(groups), h, count)
         n_hands = count_compositions(sizes, h)[h]
         n_kept = count_compositions(sizes, keep)[keep]
-        return n_hands + n_kept + subs + DRAW_UNITS * draws
+        return n_hands + n_kept + subs
+
+    def _vector_return(self, walk: int) -> bool:
+        """Whether the return table whose walk takes ``walk`` units is the level engine's."""
+        return walk > LEVEL_RETURN_FROM and self._level_kinds() is not None
+
+    def _level_kinds(self) -> list[tuple[int, Interval]] | None:
+        """The level engine's view of the query (:func:`named_kinds`), when it takes it."""
+        if not (self.optimal and self.use_levels) or importlib.util.find_spec("numpy") is None:
+            return None
+        sizes = self.red.sizes
+        if math.prod(s + 1 for s in sizes) >= 1 << 62 or math.comb(self.n, self.hand) >= 1 << 62:
+            return None
+        return named_kinds(self.red)
 
     def settled_at_start(self) -> bool | None:
         """Whether the query holds (True) or fails (False) whatever is dealt and however it is
@@ -1050,6 +1071,9 @@ class SequentialEngine:
 
     def hand_value(self, hand: tuple[int, ...]) -> int:
         """:meth:`value` just after the opening hand (or the post-mulligan hand) ``hand``."""
+        if self._levels is not None:
+            level = (self.hand, self.hand, False)
+            return self._levels.exact(level, self._levels.key_of(hand))
         left, vec = self._canonical(self._left(hand), self.red.cond.of(hand))
         return self.value(left, vec, self.hand, False, self.hand)
 
@@ -1064,52 +1088,65 @@ class SequentialEngine:
             known[hand] = got
         return got
 
-    def _draws_alike(
-        self, kept: tuple[int, ...], pile: tuple[int, ...], count: int
-    ) -> Iterator[tuple[tuple[int, ...], int]]:
-        """Each draw of ``count`` cards from ``pile`` (left after ``kept``) once per exchange
-        of classes alike that hold as many kept cards, with how many draws it stands for: the
-        exchange maps the kept part to itself, the draw to one as likely, and the new hand to
-        one of the same value."""
-        if not self._orbits:  # each draw stands for itself: listed the faster way
-            for draw in compositions(pile, count):
-                yield draw, 1
-            return
-        units: list[tuple[int, ...]] = []
-        in_orbit: set[int] = set()
-        for orbit in self._orbits:
-            by_kept: dict[int, list[int]] = {}
-            for c, _ in orbit:
-                by_kept.setdefault(kept[c], []).append(c)
-                in_orbit.add(c)
-            units += [tuple(cs) for cs in by_kept.values()]
-        units += [(c,) for c in range(len(pile)) if c not in in_orbit and pile[c]]
-        # Per unit, its draws of at least one card: (counts, draws it stands for, cards).
-        options = [
-            [
-                (split, alike, sum(split))
-                for split, alike in _spreads(len(cs), min(pile[cs[0]], count), count)
-            ]
-            for cs in units
-        ]
-        drawn = [0] * len(pile)
+    def _return_by_levels(
+        self, count: int
+    ) -> tuple[Mapping[tuple[int, ...], Kept], Fraction] | None:
+        """:meth:`return_table` by the level engine (run now if the recursion answered the
+        plain pass): its probability from every hand at once, its choices and kept parts'
+        values read on asking, as the walk finds them. None when the level engine cannot."""
+        try:
+            from deckcheck.draws.exact.levels import Ambiguous
+        except ImportError:  # no numpy: the table is walked
+            return None
 
-        def place(start: int, left: int, alike: int) -> Iterator[tuple[tuple[int, ...], int]]:
-            # The units that draw, in order: those that draw none are not walked.
-            if left == 0:
-                yield tuple(drawn), alike
-                return
-            for i in range(start, len(units)):
-                cs = units[i]
-                for parts, ways_alike, n in options[i]:
-                    if 0 < n <= left:
-                        for c, d in zip(cs, parts, strict=False):
-                            drawn[c] = d
-                        yield from place(i + 1, left - n, alike * ways_alike)
-                        for c in cs:
-                            drawn[c] = 0
+        kinds = self._level_kinds()
+        if kinds is None:
+            return None
+        if self._levels is None and self._by_levels(kinds) is None:
+            return None
+        levels = self._levels
+        if levels is None:
+            return None
+        sizes, h, keep = self.red.sizes, self.hand, self.hand - count
+        try:
+            num = levels.return_numerator(h, count)
+        except Ambiguous:
+            return None
+        kept_value = {kept: self._kept_value(kept, count) for kept in compositions(sizes, keep)}
+        self.kept_values = kept_value
+        redraw_den = math.comb(self.n - keep, count)
+        known: dict[tuple[int, ...], int] = {}
 
-        yield from place(0, count, 1)
+        def pick(hand: tuple[int, ...]) -> Kept:
+            best = self._hand_value(hand, known) * redraw_den
+            choice: Kept = None  # ties keep
+            for kept in compositions(hand, keep):
+                if kept_value[kept] > best:
+                    best, choice = kept_value[kept], kept
+            return choice
+
+        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
+        return ReturnChoice(sizes, h, pick), Fraction(num, den)
+
+    def _kept_value(self, kept: tuple[int, ...], count: int) -> int:
+        """The value of returning all but ``kept``: over ``comb(N - kept, count) *
+        hand_scale()``, the draws of ``count`` cards after it weighed by their ways.
+
+        The recursion's state holding ``kept`` (nothing gone but it, no look before the hand
+        is whole) counts the ordered draws of those ``count`` cards and the hands they make:
+        each unordered draw ``count!`` times. So its value divided by ``count!`` is the sum
+        over the draws of their ways times the new hand's value, with nothing walked."""
+        size = sum(kept)
+        if self._levels is not None:
+            level = (size, size, False)
+            ordered = self._levels.exact(level, self._levels.key_of(kept))
+        else:
+            left, vec = self._canonical(self._left(kept), self.red.cond.of(kept))
+            ordered = self.value(left, vec, size, False, size)
+        total, rest = divmod(ordered, math.factorial(count))
+        if rest:
+            raise ArithmeticError("the ordered draws after a kept part are not count! each")
+        return total
 
     def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
         """``comp`` (cards per class) with each orbit's counts sorted: the same chances, as
@@ -1130,10 +1167,18 @@ class SequentialEngine:
         under, for a player holding ``held`` (cards per class) with ``removed`` (per class,
         held or put under, the top card included) gone from the pile. Ties keep.
         """
-        vec = self.red.cond.of(held)
         n_held = sum(held)
         gone = sum(removed)
         after = self._left(removed)
+        if self._levels is not None:
+            levels = self._levels
+            with_top = [*held]
+            with_top[top] += 1
+            return levels.at_least(
+                ((n_held + 1, gone, False), levels.key_of(with_top, after)),
+                ((n_held, gone, True), levels.key_of(held, after)),
+            )
+        vec = self.red.cond.of(held)
         grown = self.red.cond.bump(vec, top, 1)
         keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
         under = self.value(*self._canonical(after, vec), n_held, True, gone)
@@ -1157,7 +1202,58 @@ class SequentialEngine:
             ways = plain.ways(progress)[self.seen]
             return Fraction(ways, math.comb(self.n, self.seen))
         full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
-        num = self.value(full, zero, 0, False, 0)
+        kinds = self._level_kinds()
+        if kinds is None:
+            num = self.value(full, zero, 0, False, 0)
+            return Fraction(num, math.perm(self.n, self.reads))
+        budget = self.budget
+        self.budget = min(budget, self.work + LEVEL_TRIAL)
+        try:
+            num = self.value(full, zero, 0, False, 0)
+        except Intractable as exc:
+            if exc.reason.reach is not Reach.WORK:
+                raise
+            self.budget = budget
+            got = self._by_levels(kinds)
+            if got is not None:
+                return got
+            # The level engine could not decide a look: the recursion goes on.
+            num = self.value(full, zero, 0, False, 0)
+        finally:
+            self.budget = budget
+        return Fraction(num, math.perm(self.n, self.reads))
+
+    def _by_levels(self, kinds: list[tuple[int, Interval]]) -> Fraction | None:
+        """:meth:`without_mulligan` by the level engine, which then values the hands and the
+        looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
+        not fit its integers, or two branches of a look too close for its floats)."""
+        try:
+            from deckcheck.draws.exact.levels import Ambiguous, LevelEngine
+        except ImportError:  # no numpy: the recursion answers alone
+            return None
+
+        base = self.work
+        units = [0]
+
+        def charge(more: int) -> None:
+            units[0] += more
+            self.work = base + units[0] // LEVEL_UNITS_PER_CALL
+            if self.work > self.budget:
+                raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+            if self.progress is not None:
+                self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
+
+        levels = LevelEngine(
+            self.red.sizes, kinds, self.n, self.hand, self.seen, self.reads, self.per_turn, charge
+        )
+        if not levels.fits:
+            return None
+        try:
+            levels.run()
+        except Ambiguous:
+            return None
+        self._levels = levels
+        num = levels.exact((0, 0, False), levels.key_of((0,) * len(self.red.sizes)))
         return Fraction(num, math.perm(self.n, self.reads))
 
     def redraw_parts(self, most: int | None = None) -> tuple[Fraction, Fraction, Fraction]:
@@ -1217,6 +1313,12 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
+        if self.lookahead and self._vector_return(walk := self._return_walk(count)):
+            table = self._return_by_levels(count)
+            if table is not None:
+                return table
+            # The level engine could not: the walk, charged what the estimate left out.
+            self.spend(walk - upfront, Stage.OPTIMAL_MULLIGAN)
         kept_value: dict[tuple[int, ...], int] = {}
         hand_values: dict[tuple[int, ...], int] = {}
         later = self.seen - h
@@ -1239,12 +1341,7 @@ class SequentialEngine:
             twin = self._exchanged(kept)
             total = kept_value.get(twin, -1)
             if total < 0:
-                total = 0
-                pile = tuple(s - k for s, k in zip(sizes, twin, strict=True))
-                for drawn, alike in self._draws_alike(twin, pile, count):
-                    new_hand = tuple(k + d for k, d in zip(twin, drawn, strict=True))
-                    total += alike * ways(pile, drawn) * self._hand_value(new_hand, hand_values)
-                kept_value[twin] = total
+                total = kept_value[twin] = self._kept_value(twin, count)
             kept_value[kept] = total
         self.kept_values = kept_value
 

@@ -1,0 +1,592 @@
+"""The optimal look-ahead on named cards, a level of states at a time (numpy).
+
+For a query whose every tracked class is counted by one selector of its own (``name:X``
+tests: ``>=``, ``<=``, ``=`` in any mix, all of which must hold), a state of the look-ahead
+is a *multiset*: how many classes of each kind (the interval of counts its tests allow) hold
+``h`` cards with ``k`` left in the pile. Classes alike but for their name and size are then
+one state, as in :mod:`~deckcheck.draws.exact.sequential`, and drawing a card of a class in
+a given (kind, ``h``, ``k``) moves the multiset by a fixed amount: a state is one integer (a
+digit per (kind, ``h``, ``k``)), and its children are that integer plus a constant. So every
+state with the same cards held, cards gone and look spent (a *level*) is valued at once with
+array operations: the children found by a search in the next level's sorted integers, a
+look's two branches compared, the values summed.
+
+Exact all the same: values are carried modulo a few primes (their product above every value
+the recursion can reach) and as floating-point probabilities; a look keeps the branch the
+floats say is larger, which they say right unless the two are within a relative 10^-9 of
+each other (the rounding of a few dozen sums stays below 10^-13). There the residues decide:
+equal, the branches are worth the same and either may be kept; unequal, the level engine
+gives up (:class:`Ambiguous`) and the recursion is used. The answer is read back from the
+residues by the Chinese remainder theorem and checked against the float.
+
+States are settled as the recursion settles them by their counts: a class whose cards left
+cannot bring it to its least is lost, as are more cards needed than are still to draw; no
+class needing cards, none that can still break and no losing cards left is won. A class at
+the most its tests allow loses on one more card: its cards left are one pool; a class that
+can no longer break its most (too few cards left) and needs none is inert, like the cards no
+test reads. A won state is not gone on from: one reached only through won states is added
+as won when asked for (:meth:`LevelEngine._ensure`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from deckcheck.core.numeric import np, npt
+from deckcheck.draws.exact.named import Interval
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+#: Relative gap below which a look's two branches are compared by their residues.
+_CLOSE = 1e-9
+
+
+class Ambiguous(Exception):
+    """Two branches of a look too close for the floats and not equal: the recursion decides."""
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
+        if n % p == 0:
+            return n == p
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    for a in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _moduli(bits: int, above: int) -> tuple[int, ...]:
+    """Primes below ``2**bits``, largest first, whose product is above ``above``."""
+    out: list[int] = []
+    product = 1
+    n = (1 << bits) - 1
+    while product <= above:
+        while not _is_prime(n):
+            n -= 2
+        out.append(n)
+        product *= n
+        n -= 2
+    return tuple(out)
+
+
+class LevelEngine:
+    """The optimal look-ahead's values for every state, a level at a time.
+
+    ``sizes``: cards per class; ``kinds``: per class its interval (:func:`named_kinds`);
+    ``n``: pile size; ``hand``, ``seen``, ``reads``, ``per_turn``: as the sequential engine's;
+    ``charge(units)``: told of the work before each level is done (raises to stop it).
+    """
+
+    def __init__(
+        self,
+        sizes: tuple[int, ...],
+        kinds: list[tuple[int, Interval]],
+        n: int,
+        hand: int,
+        seen: int,
+        reads: int,
+        per_turn: int,
+        charge: Callable[[int], None],
+    ) -> None:
+        self.sizes = sizes
+        self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
+        self.charge = charge
+        # The kinds: classes with a test, grouped by interval.
+        by_interval: dict[Interval, list[int]] = {}
+        for c, (p, interval) in enumerate(kinds):
+            if p >= 0 and interval != (0, None):
+                by_interval.setdefault(interval, []).append(c)
+        self.interval_of: dict[int, Interval] = {}
+        # Digits: (interval, h, k) for every live (h, k); radix the kind's classes + 1.
+        self.digit: dict[tuple[Interval, int, int], int] = {}
+        radices: list[int] = []
+        infos: list[tuple[int, int, int, int | None]] = []  # (h, k, lo, hi) per digit
+        for interval, members in by_interval.items():
+            lo, hi = interval
+            for c in members:
+                self.interval_of[c] = interval
+            biggest = max(sizes[c] for c in members)
+            for h in range((lo if hi is None else hi) + 1):
+                for k in range(biggest - h + 1):
+                    if self._classify(lo, hi, h, k)[0] == "live":
+                        self.digit[(interval, h, k)] = len(radices)
+                        radices.append(1 << len(members).bit_length())
+                        infos.append((h, k, lo, hi))
+        # Each digit a few bits of the key (radices are powers of two: shifts, not divisions).
+        self.shifts: list[int] = []
+        self.masks: list[int] = []
+        self.weights: list[int] = []
+        bit = 0
+        for r in radices:
+            self.shifts.append(bit)
+            self.masks.append(r - 1)
+            self.weights.append(1 << bit)
+            bit += r.bit_length() - 1
+        self.losing_shift = bit
+        self.losing_weight = 1 << bit
+        self.fits = bit + sum(sizes).bit_length() < 62
+        self.radices = radices
+        self.infos = infos
+        # Per digit: the change of the key when a card of it is kept / put under (None: lost).
+        self.keep_delta: list[int | None] = []
+        self.under_delta: list[int | None] = []
+        for d, (h, k, lo, hi) in enumerate(infos):
+            self.keep_delta.append(self._delta(d, lo, hi, h + 1, k - 1))
+            self.under_delta.append(self._delta(d, lo, hi, h, k - 1))
+        # Residues: w * r below 2**62 for every weight w (at most the pile).
+        bits = 61 - max(1, n).bit_length()
+        self.moduli = _moduli(bits, 2 * math.perm(n, reads))
+        self.levels: dict[tuple[int, int, bool], Ints] = {}
+        self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
+        self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
+
+    @staticmethod
+    def _classify(lo: int, hi: int | None, h: int, k: int) -> tuple[str, int]:
+        """What a class of interval (lo, hi) holding ``h`` with ``k`` left is: ``lost``,
+        ``inert`` (no card of it can change the answer), ``losing`` (one more kept loses:
+        its ``k`` cards join the losing pool) or ``live``."""
+        if hi is not None and (h > hi or lo > hi):
+            return "lost", 0  # past its most, or a most below its least
+        if h + k < lo:
+            return "lost", 0
+        if h >= lo and (hi is None or h + k <= hi):
+            return "inert", 0
+        if hi is not None and h == hi:
+            return "losing", k
+        return "live", 0
+
+    def _delta(self, d: int, lo: int, hi: int | None, h: int, k: int) -> int | None:
+        interval = (lo, hi)
+        what, pooled = self._classify(lo, hi, h, k)
+        if what == "lost":
+            return None
+        out = -self.weights[d]
+        if what == "live":
+            out += self.weights[self.digit[(interval, h, k)]]
+        elif what == "losing":
+            out += pooled * self.losing_weight
+        return out
+
+    def key_of(self, held: Sequence[int], left: Sequence[int] | None = None) -> int | None:
+        """The state holding ``held`` (cards per class) with ``left`` in the pile (by
+        default all the others); None when it is lost."""
+        key = 0
+        for c, interval in self.interval_of.items():
+            lo, hi = interval
+            h = held[c]
+            k = self.sizes[c] - h if left is None else left[c]
+            if hi is None:
+                h = min(h, lo)
+            what, pooled = self._classify(lo, hi, h, k)
+            if what == "lost":
+                return None
+            if what == "live":
+                key += self.weights[self.digit[(interval, h, k)]]
+            elif what == "losing":
+                key += pooled * self.losing_weight
+        return key
+
+    # -- per level ----------------------------------------------------------------------
+
+    def _parts(self, keys: Ints) -> tuple[list[Ints], Ints, Ints, Ints, Ints]:
+        """Per digit its count; the losing cards; live cards left; cards still needed;
+        cards left of the classes that can still break."""
+        counts = [(keys >> s) & m for s, m in zip(self.shifts, self.masks, strict=True)]
+        losing = keys >> self.losing_shift
+        live = np.zeros_like(keys)
+        need = np.zeros_like(keys)
+        risky = np.zeros_like(keys)
+        for m, (h, k, lo, _) in zip(counts, self.infos, strict=True):
+            live += m * k
+            if h < lo:
+                need += m * (lo - h)
+            else:
+                risky += m * k
+        return counts, losing, live, need, risky
+
+    def _settle(self, held: int, keys: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
+        """The states not lost, and which of them are won."""
+        _, losing, _, need, risky = self._parts(keys)
+        to_draw = self.seen - held
+        if to_draw == 0:
+            keep = need == 0
+            return keys[keep], np.ones(int(keep.sum()), dtype=bool)
+        keep = need <= to_draw
+        keys, need, risky, losing = keys[keep], need[keep], risky[keep], losing[keep]
+        return keys, (need == 0) & (risky == 0) & (losing == 0)
+
+    def _look(self, held: int, looked: bool) -> bool:
+        return (
+            not looked
+            and held >= self.hand
+            and held < self.seen
+            and (held - self.hand) % self.per_turn == 0
+        )
+
+    def run(self) -> None:
+        """Every level's states (from no card drawn), then their values (from the last)."""
+        start = (0, 0, False)
+        root = self.key_of((0,) * len(self.sizes))
+        found = np.array([] if root is None else [root], dtype=np.int64)
+        keys, won = self._settle(0, found)
+        self.levels[start], self.won[start] = keys, won
+        order: list[tuple[int, int, bool]] = []
+        for gone in range(self.reads + 1):
+            pending: dict[tuple[int, int, bool], list[Ints]] = {}
+            for level in [lv for lv in self.levels if lv[1] == gone]:
+                order.append(level)
+                held, _, looked = level
+                keys = self.levels[level][~self.won[level]]
+                if held == self.seen or not len(keys):
+                    continue
+                self.charge(len(keys) * (len(self.radices) + 2))
+                counts, losing, live, _, _ = self._parts(keys)
+                pool = (self.n - gone) - live - losing
+                look = self._look(held, looked)
+                kept = (held + 1, gone + 1, False)
+                under = (held, gone + 1, True)
+                for d, m in enumerate(counts):
+                    has = m > 0
+                    delta = self.keep_delta[d]
+                    if delta is not None:
+                        pending.setdefault(kept, []).append(keys[has] + delta)
+                    delta = self.under_delta[d]
+                    if look and delta is not None:
+                        pending.setdefault(under, []).append(keys[has] + delta)
+                if look:
+                    pending.setdefault(under, []).append(keys[losing > 0] - self.losing_weight)
+                pending.setdefault(kept, []).append(keys[pool > 0])
+                if look:
+                    pending.setdefault(under, []).append(keys[pool > 0])
+            for level, parts in pending.items():
+                # Each part is sorted (a sorted level plus a constant): merged runs.
+                merged = np.concatenate(parts)
+                merged.sort(kind="stable")
+                if len(merged):
+                    merged = merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
+                self.levels[level], self.won[level] = self._settle(level[0], merged)
+        for level in reversed(order):
+            self._value_level(level)
+
+    def _full(self, gone: int) -> int:
+        return math.perm(self.n - gone, self.reads - gone)
+
+    def _lookup(self, level: tuple[int, int, bool], needles: Ints) -> tuple[Floats, Ints]:
+        """Values of the states ``needles`` (sorted) of ``level`` (floats, and residues one
+        row each); 0 for those not in it."""
+        keys = self.levels.get(level)
+        if keys is None or not len(keys):
+            return np.zeros(len(needles)), np.zeros((len(needles), len(self.moduli)), np.int64)
+        idx = np.searchsorted(keys, needles)
+        idx[idx == len(keys)] = 0
+        idx[keys[idx] != needles] = len(keys)  # the zero row after the last state
+        f, r = self.values[level]
+        return f[idx], r[idx]
+
+    def _value_level(self, level: tuple[int, int, bool]) -> None:
+        held, gone, looked = level
+        keys = self.levels[level]
+        won = self.won[level]
+        mods = np.array(self.moduli, dtype=np.int64)
+        full = self._full(gone)
+        # One more row of zeros: the value of a state not in the level (lost).
+        f = np.zeros(len(keys) + 1)
+        r = np.zeros((len(keys) + 1, len(mods)), dtype=np.int64)
+        f[:-1][won] = 1.0
+        r[:-1][won] = [full % p for p in self.moduli]
+        open_ = np.flatnonzero(~won)
+        if held < self.seen and len(open_):
+            sub = keys[open_]
+            counts, losing, live, _, _ = self._parts(sub)
+            pile = self.n - gone
+            pool = pile - live - losing
+            look = self._look(held, looked)
+            kept = (held + 1, gone + 1, False)
+            under = (held, gone + 1, True)
+            acc_f = np.zeros(len(sub))
+            acc_r = np.zeros((len(sub), len(mods)), dtype=np.int64)
+            moves: list[tuple[Ints, int | None, int | None]] = [
+                (m * k, self.keep_delta[d], self.under_delta[d])
+                for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
+            ]
+            moves.append((losing, None, -self.losing_weight))
+            moves.append((pool, 0, 0))
+            for weight, keep_delta, under_delta in moves:
+                rows = np.flatnonzero(weight > 0)
+                if not len(rows):
+                    continue
+                w = weight[rows]
+                base = sub[rows]
+                if keep_delta is not None:
+                    cf, cr = self._lookup(kept, base + keep_delta)
+                else:
+                    cf = np.zeros(len(rows))
+                    cr = np.zeros((len(rows), len(mods)), dtype=np.int64)
+                if look and under_delta is not None:
+                    uf, ur = self._lookup(under, base + under_delta)
+                    larger = np.maximum(uf, cf)
+                    # Floats add up values that are not negative: 0 is exactly 0.
+                    close = (np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0)
+                    if close.any() and (ur[close] != cr[close]).any():
+                        raise Ambiguous
+                    take_under = uf > cf
+                    cf = np.where(take_under, uf, cf)
+                    cr = np.where(take_under[:, None], ur, cr)
+                acc_f[rows] += w * cf
+                # No reduction until the end: the weights add up to the pile, so the sum
+                # stays below pile * modulus < 2**62 (see the moduli's bits).
+                acc_r[rows] += w[:, None] * cr
+            f[open_] = acc_f / pile
+            r[open_] = acc_r % mods
+        self.values[level] = (f, r)
+
+    def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:
+        """Add to ``level`` the states of ``needles`` it lacks that are won: a won state is
+        not gone on from, so one reached only through won states was never listed (its value
+        is the whole scale). The others it lacks are lost (worth 0)."""
+        keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
+        needles = needles[needles >= 0]
+        if len(keys):
+            idx = np.searchsorted(keys, needles)
+            idx[idx == len(keys)] = 0
+            needles = needles[keys[idx] != needles]
+        if not len(needles):
+            return
+        missing = np.unique(needles)
+        _, losing, _, need, risky = self._parts(missing)
+        won = need == 0
+        if level[0] < self.seen:
+            won &= (risky == 0) & (losing == 0)
+        add = missing[won]
+        if not len(add):
+            return
+        f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
+        full = self._full(level[1])
+        merged = np.concatenate([keys, add])
+        order = np.argsort(merged, kind="stable")
+        f_new = np.concatenate([f[:-1], np.ones(len(add))])[order]
+        r_add = np.array([[full % p for p in self.moduli]] * len(add), dtype=np.int64)
+        r_new = np.concatenate([r[:-1], r_add])[order]
+        self.levels[level] = merged[order]
+        self.won[level] = np.concatenate(
+            [self.won.get(level, np.zeros(0, dtype=bool)), np.ones(len(add), dtype=bool)]
+        )[order]
+        self.values[level] = (
+            np.concatenate([f_new, [0.0]]),
+            np.concatenate([r_new, np.zeros((1, len(self.moduli)), np.int64)]),
+        )
+
+    def at_least(
+        self,
+        first: tuple[tuple[int, int, bool], int | None],
+        second: tuple[tuple[int, int, bool], int | None],
+    ) -> bool:
+        """Whether the state ``first`` (level, key) is worth at least ``second``, of the
+        same level's scale (a look's two branches): by the floats where they tell, else
+        exactly."""
+        a, b = self._float(*first), self._float(*second)
+        if abs(a - b) > _CLOSE * max(a, b):
+            return a > b
+        return self.exact(*first) >= self.exact(*second)
+
+    def _float(self, level: tuple[int, int, bool], key: int | None) -> float:
+        if key is None:
+            return 0.0
+        self._ensure(level, np.array([key], dtype=np.int64))
+        keys = self.levels.get(level)
+        if keys is None:
+            return 0.0
+        i = int(np.searchsorted(keys, key))
+        if i == len(keys) or int(keys[i]) != key:
+            return 0.0
+        return float(self.values[level][0][i])
+
+    def exact(self, level: tuple[int, int, bool], key: int | None) -> int:
+        """The exact value (successful ordered continuations) of state ``key`` of ``level``."""
+        if key is None:
+            return 0
+        self._ensure(level, np.array([key], dtype=np.int64))
+        keys = self.levels.get(level)
+        if keys is None:
+            return 0
+        i = int(np.searchsorted(keys, key))
+        if i == len(keys) or int(keys[i]) != key:
+            return 0
+        f, rs = self.values[level]
+        value = 0
+        product = 1
+        for r, p in zip(rs[i], self.moduli, strict=True):
+            # Garner's step: value + product * t = r (mod p).
+            t = (int(r) - value) * pow(product, -1, p) % p
+            value += product * t
+            product *= p
+        full = self._full(level[1])
+        if not math.isclose(value / full, float(f[i]), rel_tol=1e-9, abs_tol=1e-300):
+            raise ArithmeticError("residues and floats disagree")
+        return value
+
+    # -- the return mulligan --------------------------------------------------------------
+
+    def _exact_all(self, level: tuple[int, int, bool]) -> list[int]:
+        """Every state's exact value in ``level`` (the zero row after the last included)."""
+        _, rs = self.values[level]
+        out: list[int] = []
+        inverses = [1]
+        product = 1
+        for p in self.moduli[:-1]:
+            product *= p
+            inverses.append(product)
+        inv = [pow(inverses[i] % p, -1, p) for i, p in enumerate(self.moduli)]
+        for row in rs.tolist():
+            value = 0
+            for i, (r, p) in enumerate(zip(row, self.moduli, strict=True)):
+                value += inverses[i] * ((r - value) * inv[i] % p)
+            out.append(value)
+        return out
+
+    def _compositions(self, total: int) -> list[Ints]:
+        """All compositions of 0 to ``total`` cards over the classes (rows, each array in
+        increasing order of :meth:`_code`)."""
+        n_cls = len(self.sizes)
+        sizes = np.array(self.sizes, dtype=np.int64)
+        out = [np.zeros((1, n_cls), dtype=np.int64)]
+        for _ in range(total):
+            last = out[-1]
+            grown = np.concatenate([last + np.eye(n_cls, dtype=np.int64)[c] for c in range(n_cls)])
+            grown = grown[(grown <= sizes).all(axis=1)]
+            codes = self._code(grown)
+            _, first = np.unique(codes, return_index=True)
+            out.append(grown[first])
+        return out
+
+    def _code(self, comps: Ints) -> Ints:
+        """A composition (cards per class) as one integer, in mixed radix over the sizes."""
+        code = np.zeros(len(comps), dtype=np.int64)
+        for c, size in enumerate(self.sizes):
+            code = code * (size + 1) + comps[:, c]
+        return code
+
+    def _states(self, comps: Ints) -> Ints:
+        """The state of holding ``comps`` (rows) with the rest in the pile; -1 when lost."""
+        zero = [0] * len(self.sizes)
+        base = self.key_of(zero)
+        if base is None:
+            return np.full(len(comps), -1, dtype=np.int64)
+        key = np.full(len(comps), base, dtype=np.int64)
+        lost = np.zeros(len(comps), dtype=bool)
+        for c in self.interval_of:
+            shift: list[int] = []
+            gone: list[bool] = []
+            for x in range(self.sizes[c] + 1):
+                one = [*zero]
+                one[c] = x
+                got = self.key_of(one)
+                gone.append(got is None)
+                shift.append(0 if got is None else got - base)
+            key += np.array(shift, dtype=np.int64)[comps[:, c]]
+            lost |= np.array(gone, dtype=bool)[comps[:, c]]
+        return np.where(lost, -1, key)
+
+    def _read(self, level: tuple[int, int, bool], states: Ints) -> tuple[Floats, Ints, Ints]:
+        """Floats, residues and row (the zero row for a lost state) of ``states``."""
+        self._ensure(level, states)
+        keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
+        f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
+        idx = np.searchsorted(keys, states)
+        idx[idx == len(keys)] = 0
+        if len(keys):
+            idx[(keys[idx] != states) | (states < 0)] = len(keys)
+        else:
+            idx[:] = 0
+        return f[idx], r[idx], idx
+
+    def return_numerator(self, hand: int, count: int) -> int:
+        """The return mulligan's optimal numerator over ``comb(N, hand) * comb(N - kept,
+        count) * perm(N - hand, reads - hand)``: per opening hand the best of keeping it and
+        each kept part of ``hand - count`` cards, weighed by the hand's ways.
+
+        A kept part's value is its state's in the level holding it (its ordered draws, each
+        ``count!`` times); the best kept part of each hand is found a card at a time (the best
+        part of a composition is the best of those of the compositions one card smaller),
+        by floats checked by residues as a look's branches are (:class:`Ambiguous`)."""
+        keep = hand - count
+        comps = self._compositions(hand)
+        f_best, r_best, _ = self._read((keep, keep, False), self._states(comps[keep]))
+        # Which state each best part is: its row in the kept level.
+        _, _, src = self._read((keep, keep, False), self._states(comps[keep]))
+        for j in range(keep + 1, hand + 1):
+            below = self._code(comps[j - 1])
+            rows = comps[j]
+            best_f = np.full(len(rows), -1.0)
+            best_r = np.zeros((len(rows), len(self.moduli)), dtype=np.int64)
+            best_src = np.zeros(len(rows), dtype=np.int64)
+            for c in range(len(self.sizes)):
+                has = np.flatnonzero(rows[:, c] > 0)
+                if not len(has):
+                    continue
+                smaller = rows[has].copy()
+                smaller[:, c] -= 1
+                at = np.searchsorted(below, self._code(smaller))
+                cf, cr, cs = f_best[at], r_best[at], src[at]
+                old_f, old_r = best_f[has], best_r[has]
+                larger = np.maximum(cf, old_f)
+                close = (np.abs(cf - old_f) <= _CLOSE * larger) & (larger > 0) & (old_f >= 0)
+                if close.any() and (cr[close] != old_r[close]).any():
+                    raise Ambiguous
+                better = cf > old_f
+                best_f[has] = np.where(better, cf, old_f)
+                best_r[has] = np.where(better[:, None], cr, old_r)
+                best_src[has] = np.where(better, cs, best_src[has])
+            f_best, r_best, src = best_f, best_r, best_src
+        hands = comps[hand]
+        hf, hr, hsrc = self._read((hand, hand, False), self._states(hands))
+        larger = np.maximum(hf, f_best)
+        close = (np.abs(hf - f_best) <= _CLOSE * larger) & (larger > 0)
+        if close.any():
+            # The same probability when the residues say so (each side's own scale).
+            redraw = [math.comb(self.n - keep, count) % p for p in self.moduli]
+            fact = [pow(math.factorial(count), -1, p) for p in self.moduli]
+            for i in np.flatnonzero(close).tolist():
+                for m, p in enumerate(self.moduli):
+                    keep_all = int(hr[i, m]) * redraw[m] % p
+                    kept = int(r_best[i, m]) * fact[m] % p
+                    if keep_all != kept:
+                        raise Ambiguous
+        returns = f_best > hf  # ties keep
+        ways = np.ones(len(hands), dtype=np.int64)
+        for c, size in enumerate(self.sizes):
+            ways *= np.array([math.comb(size, x) for x in range(size + 1)], np.int64)[hands[:, c]]
+        kept_level = (keep, keep, False)
+        hand_level = (hand, hand, False)
+        num = 0
+        for level, mask, rows, scale in (
+            (hand_level, ~returns, hsrc, math.comb(self.n - keep, count)),
+            (kept_level, returns, src, 1),
+        ):
+            weighed = np.zeros(int(rows.max(initial=0)) + 1, dtype=np.int64)
+            np.add.at(weighed, rows[mask], ways[mask])
+            exact = self._exact_all(level) if level in self.values else [0]
+            part = 0
+            for row in np.flatnonzero(weighed).tolist():
+                part += int(weighed[row]) * exact[row]
+            if level == kept_level:
+                part, rest = divmod(part, math.factorial(count))
+                if rest:
+                    raise ArithmeticError("kept parts' ordered draws are not count! each")
+            num += part * scale
+        return num
