@@ -38,6 +38,10 @@ from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+#: A level: (cards held, cards gone, look spent).
+Level = tuple[int, int, bool]
+#: Where a part of a level's children lands: the child level and the part's index there.
+Part = tuple[Level, int]
 
 #: Relative gap below which a look's two branches are compared by their residues.
 _CLOSE = 1e-9
@@ -82,6 +86,13 @@ def _moduli(bits: int, above: int) -> tuple[int, ...]:
         product *= n
         n -= 2
     return tuple(out)
+
+
+def _add(pending: dict[Level, list[Ints]], level: Level, needles: Ints) -> Part:
+    """Put ``needles`` among the children of ``level``: where they will be found."""
+    parts = pending.setdefault(level, [])
+    parts.append(needles)
+    return level, len(parts) - 1
 
 
 class LevelEngine:
@@ -219,16 +230,18 @@ class LevelEngine:
                 risky += m * k
         return counts, losing, live, need, risky
 
-    def _settle(self, held: int, keys: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
-        """The states not lost, and which of them are won."""
+    def _settle(
+        self, held: int, keys: Ints
+    ) -> tuple[Ints, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """The states not lost, which of them are won, and which of ``keys`` were kept."""
         _, losing, _, need, risky = self._parts(keys)
         to_draw = self.seen - held
         if to_draw == 0:
             keep = need == 0
-            return keys[keep], np.ones(int(keep.sum()), dtype=bool)
+            return keys[keep], np.ones(int(keep.sum()), dtype=bool), keep
         keep = need <= to_draw
-        keys, need, risky, losing = keys[keep], need[keep], risky[keep], losing[keep]
-        return keys, (need == 0) & (risky == 0) & (losing == 0)
+        won = (need[keep] == 0) & (risky[keep] == 0) & (losing[keep] == 0)
+        return keys[keep], won, keep
 
     def _look(self, held: int, looked: bool) -> bool:
         return (
@@ -239,15 +252,25 @@ class LevelEngine:
         )
 
     def run(self) -> None:
-        """Every level's states (from no card drawn), then their values (from the last)."""
+        """Every level's states (from no card drawn), then their values (from the last).
+
+        Listing a level's children also finds where each lands in its level (the children
+        of all levels before it merged at once), so valuing a level is a gather per move.
+        """
         start = (0, 0, False)
         root = self.key_of((0,) * len(self.sizes))
         found = np.array([] if root is None else [root], dtype=np.int64)
-        keys, won = self._settle(0, found)
+        keys, won, _ = self._settle(0, found)
         self.levels[start], self.won[start] = keys, won
         order: list[tuple[int, int, bool]] = []
+        # Per level, its moves: (rows of its open states, their weights, where the kept and
+        # the put-under children are: a child level and the index of its part there).
+        plans: dict[Level, list[tuple[Ints, Ints, Part | None, Part | None]]] = {}
+        # Per child level, the parts of keys that reach it, then each part's rows in it.
+        where: dict[Level, list[Ints]] = {}
         for gone in range(self.reads + 1):
-            pending: dict[tuple[int, int, bool], list[Ints]] = {}
+            pending: dict[Level, list[Ints]] = {}
+
             for level in [lv for lv in self.levels if lv[1] == gone]:
                 order.append(level)
                 held, _, looked = level
@@ -260,99 +283,105 @@ class LevelEngine:
                 look = self._look(held, looked)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
-                for d, m in enumerate(counts):
-                    has = m > 0
-                    delta = self.keep_delta[d]
-                    if delta is not None:
-                        pending.setdefault(kept, []).append(keys[has] + delta)
-                    delta = self.under_delta[d]
-                    if look and delta is not None:
-                        pending.setdefault(under, []).append(keys[has] + delta)
-                if look:
-                    pending.setdefault(under, []).append(keys[losing > 0] - self.losing_weight)
-                pending.setdefault(kept, []).append(keys[pool > 0])
-                if look:
-                    pending.setdefault(under, []).append(keys[pool > 0])
+                plan: list[tuple[Ints, Ints, Part | None, Part | None]] = []
+                moves: list[tuple[Ints, int | None, int | None]] = [
+                    (m * k, self.keep_delta[d], self.under_delta[d])
+                    for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
+                ]
+                moves.append((losing, None, -self.losing_weight))
+                moves.append((pool, 0, 0))
+                for weight, keep_delta, under_delta in moves:
+                    if not look:
+                        under_delta = None
+                    if keep_delta is None and under_delta is None:
+                        continue  # every card of it loses
+                    rows = np.flatnonzero(weight > 0)
+                    if not len(rows):
+                        continue
+                    base = keys[rows]
+                    to_kept = None if keep_delta is None else _add(pending, kept, base + keep_delta)
+                    to_under = (
+                        None if under_delta is None else _add(pending, under, base + under_delta)
+                    )
+                    plan.append((rows, weight[rows], to_kept, to_under))
+                plans[level] = plan
             for level, parts in pending.items():
-                # Each part is sorted (a sorted level plus a constant): merged runs.
                 merged = np.concatenate(parts)
-                merged.sort(kind="stable")
-                if len(merged):
-                    merged = merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
-                self.levels[level], self.won[level] = self._settle(level[0], merged)
+                # Each part is sorted (a sorted level plus a constant): merged runs.
+                by_key = np.argsort(merged, kind="stable")
+                ordered = merged[by_key]
+                first = np.ones(len(ordered), dtype=bool)
+                first[1:] = ordered[1:] != ordered[:-1]
+                distinct = ordered[first]
+                keys, won, kept_mask = self._settle(level[0], distinct)
+                self.levels[level], self.won[level] = keys, won
+                # A child's row in the level; a lost one the zero row after the last state.
+                row = np.where(kept_mask, np.cumsum(kept_mask) - 1, len(keys))
+                at = np.empty(len(merged), dtype=np.int64)
+                at[by_key] = row[np.cumsum(first) - 1]
+                cuts = np.cumsum([len(part) for part in parts])[:-1]
+                where[level] = np.split(at, cuts)
         for level in reversed(order):
-            self._value_level(level)
+            self._value_level(level, plans.pop(level, []), where)
 
     def _full(self, gone: int) -> int:
         return math.perm(self.n - gone, self.reads - gone)
 
-    def _lookup(self, level: tuple[int, int, bool], needles: Ints) -> tuple[Floats, Ints]:
-        """Values of the states ``needles`` (sorted) of ``level`` (floats, and residues one
-        row each); 0 for those not in it."""
-        keys = self.levels.get(level)
-        if keys is None or not len(keys):
-            return np.zeros(len(needles)), np.zeros((len(needles), len(self.moduli)), np.int64)
-        idx = np.searchsorted(keys, needles)
-        idx[idx == len(keys)] = 0
-        idx[keys[idx] != needles] = len(keys)  # the zero row after the last state
-        f, r = self.values[level]
-        return f[idx], r[idx]
+    def _won_residues(self, gone: int) -> Ints:
+        full = self._full(gone)
+        return np.array([[full % p] for p in self.moduli], dtype=np.int64)
 
-    def _value_level(self, level: tuple[int, int, bool]) -> None:
-        held, gone, looked = level
+    def _value_level(
+        self,
+        level: Level,
+        plan: list[tuple[Ints, Ints, Part | None, Part | None]],
+        where: dict[Level, list[Ints]],
+    ) -> None:
+        gone = level[1]
         keys = self.levels[level]
         won = self.won[level]
-        mods = np.array(self.moduli, dtype=np.int64)
-        full = self._full(gone)
-        # One more row of zeros: the value of a state not in the level (lost).
+        mods = np.array(self.moduli, dtype=np.int64)[:, None]
+        # One more state of zeros: the value of a state not in the level (lost). Residues
+        # a row per modulus (a gather along a row is numpy's fast one).
         f = np.zeros(len(keys) + 1)
-        r = np.zeros((len(keys) + 1, len(mods)), dtype=np.int64)
+        r = np.zeros((len(mods), len(keys) + 1), dtype=np.int64)
         f[:-1][won] = 1.0
-        r[:-1][won] = [full % p for p in self.moduli]
+        r[:, :-1][:, won] = self._won_residues(gone)
         open_ = np.flatnonzero(~won)
-        if held < self.seen and len(open_):
-            sub = keys[open_]
-            counts, losing, live, _, _ = self._parts(sub)
+        if plan:
             pile = self.n - gone
-            pool = pile - live - losing
-            look = self._look(held, looked)
-            kept = (held + 1, gone + 1, False)
-            under = (held, gone + 1, True)
-            acc_f = np.zeros(len(sub))
-            acc_r = np.zeros((len(sub), len(mods)), dtype=np.int64)
-            moves: list[tuple[Ints, int | None, int | None]] = [
-                (m * k, self.keep_delta[d], self.under_delta[d])
-                for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
-            ]
-            moves.append((losing, None, -self.losing_weight))
-            moves.append((pool, 0, 0))
-            for weight, keep_delta, under_delta in moves:
-                rows = np.flatnonzero(weight > 0)
-                if not len(rows):
-                    continue
-                w = weight[rows]
-                base = sub[rows]
-                if keep_delta is not None:
-                    cf, cr = self._lookup(kept, base + keep_delta)
+            acc_f = np.zeros(len(open_))
+            acc_r = np.zeros((len(mods), len(open_)), dtype=np.int64)
+            for rows, w, to_kept, to_under in plan:
+                if to_kept is not None:
+                    kf, kr = self.values[to_kept[0]]
+                    at = where[to_kept[0]][to_kept[1]]
+                    cf = np.take(kf, at)
+                    cr = np.take(kr, at, axis=1)
                 else:
                     cf = np.zeros(len(rows))
-                    cr = np.zeros((len(rows), len(mods)), dtype=np.int64)
-                if look and under_delta is not None:
-                    uf, ur = self._lookup(under, base + under_delta)
+                    cr = np.zeros((len(mods), len(rows)), dtype=np.int64)
+                if to_under is not None:
+                    uf_all, ur_all = self.values[to_under[0]]
+                    uat = where[to_under[0]][to_under[1]]
+                    uf = np.take(uf_all, uat)
                     larger = np.maximum(uf, cf)
                     # Floats add up values that are not negative: 0 is exactly 0.
-                    close = (np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0)
-                    if close.any() and (ur[close] != cr[close]).any():
+                    close = np.flatnonzero((np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0))
+                    if len(close) and (np.take(ur_all, uat[close], axis=1) != cr[:, close]).any():
                         raise Ambiguous
-                    take_under = uf > cf
-                    cf = np.where(take_under, uf, cf)
-                    cr = np.where(take_under[:, None], ur, cr)
+                    under = np.flatnonzero(uf > cf)
+                    if len(under):
+                        cf[under] = uf[under]
+                        cr[:, under] = np.take(ur_all, uat[under], axis=1)
                 acc_f[rows] += w * cf
                 # No reduction until the end: the weights add up to the pile, so the sum
                 # stays below pile * modulus < 2**62 (see the moduli's bits).
-                acc_r[rows] += w[:, None] * cr
+                cr *= w
+                cr += np.take(acc_r, rows, axis=1)
+                acc_r[:, rows] = cr
             f[open_] = acc_f / pile
-            r[open_] = acc_r % mods
+            r[:, open_] = acc_r % mods
         self.values[level] = (f, r)
 
     def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:
@@ -375,20 +404,19 @@ class LevelEngine:
         add = missing[won]
         if not len(add):
             return
-        f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
-        full = self._full(level[1])
+        f, r = self.values.get(level, (np.zeros(1), np.zeros((len(self.moduli), 1), np.int64)))
         merged = np.concatenate([keys, add])
         order = np.argsort(merged, kind="stable")
         f_new = np.concatenate([f[:-1], np.ones(len(add))])[order]
-        r_add = np.array([[full % p for p in self.moduli]] * len(add), dtype=np.int64)
-        r_new = np.concatenate([r[:-1], r_add])[order]
+        r_add = np.repeat(self._won_residues(level[1]), len(add), axis=1)
+        r_new = np.concatenate([r[:, :-1], r_add], axis=1)[:, order]
         self.levels[level] = merged[order]
         self.won[level] = np.concatenate(
             [self.won.get(level, np.zeros(0, dtype=bool)), np.ones(len(add), dtype=bool)]
         )[order]
         self.values[level] = (
             np.concatenate([f_new, [0.0]]),
-            np.concatenate([r_new, np.zeros((1, len(self.moduli)), np.int64)]),
+            np.concatenate([r_new, np.zeros((len(self.moduli), 1), np.int64)], axis=1),
         )
 
     def at_least(
@@ -430,7 +458,7 @@ class LevelEngine:
         f, rs = self.values[level]
         value = 0
         product = 1
-        for r, p in zip(rs[i], self.moduli, strict=True):
+        for r, p in zip(rs[:, i], self.moduli, strict=True):
             # Garner's step: value + product * t = r (mod p).
             t = (int(r) - value) * pow(product, -1, p) % p
             value += product * t
@@ -452,7 +480,7 @@ class LevelEngine:
             product *= p
             inverses.append(product)
         inv = [pow(inverses[i] % p, -1, p) for i, p in enumerate(self.moduli)]
-        for row in rs.tolist():
+        for row in rs.T.tolist():
             value = 0
             for i, (r, p) in enumerate(zip(row, self.moduli, strict=True)):
                 value += inverses[i] * ((r - value) * inv[i] % p)
@@ -506,14 +534,14 @@ class LevelEngine:
         """Floats, residues and row (the zero row for a lost state) of ``states``."""
         self._ensure(level, states)
         keys = self.levels.get(level, np.zeros(0, dtype=np.int64))
-        f, r = self.values.get(level, (np.zeros(1), np.zeros((1, len(self.moduli)), np.int64)))
+        f, r = self.values.get(level, (np.zeros(1), np.zeros((len(self.moduli), 1), np.int64)))
         idx = np.searchsorted(keys, states)
         idx[idx == len(keys)] = 0
         if len(keys):
             idx[(keys[idx] != states) | (states < 0)] = len(keys)
         else:
             idx[:] = 0
-        return f[idx], r[idx], idx
+        return f[idx], r[:, idx].T, idx
 
     def return_numerator(self, hand: int, count: int) -> int:
         """The return mulligan's optimal numerator over ``comb(N, hand) * comb(N - kept,
