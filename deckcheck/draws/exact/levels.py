@@ -45,6 +45,10 @@ Part = tuple[Level, int]
 
 #: Relative gap below which a look's two branches are compared by their residues.
 _CLOSE = 1e-9
+#: Share of a level's open states past which a move is weighed over all of them (its
+#: children's values gathered for every state, 0 for those it does not move) rather than
+#: over those it moves (their sums then scattered back, which costs more per state).
+_DENSE = 0.4
 
 
 class Ambiguous(Exception):
@@ -303,7 +307,9 @@ class LevelEngine:
                     to_under = (
                         None if under_delta is None else _add(pending, under, base + under_delta)
                     )
-                    plan.append((rows, weight[rows], to_kept, to_under))
+                    # Most states move: weighed whole (no rows picked out, none scattered).
+                    dense = len(rows) > _DENSE * len(keys)
+                    plan.append((rows, weight if dense else weight[rows], to_kept, to_under))
                 plans[level] = plan
             for level, parts in pending.items():
                 merged = np.concatenate(parts)
@@ -331,6 +337,16 @@ class LevelEngine:
         full = self._full(gone)
         return np.array([[full % p] for p in self.moduli], dtype=np.int64)
 
+    @staticmethod
+    def _rows(at: Ints, rows: Ints, size: int, zero: int) -> Ints:
+        """Where a move's children are: ``at`` for ``rows``; for every open state when the
+        move is weighed whole (``size`` of them), the zero row for those that do not move."""
+        if len(at) == size:
+            return at
+        out = np.full(size, zero, dtype=np.int64)
+        out[rows] = at
+        return out
+
     def _value_level(
         self,
         level: Level,
@@ -353,17 +369,19 @@ class LevelEngine:
             acc_f = np.zeros(len(open_))
             acc_r = np.zeros((len(mods), len(open_)), dtype=np.int64)
             for rows, w, to_kept, to_under in plan:
+                dense = len(w) == len(open_)
+                size = len(w)
                 if to_kept is not None:
                     kf, kr = self.values[to_kept[0]]
-                    at = where[to_kept[0]][to_kept[1]]
+                    at = self._rows(where[to_kept[0]][to_kept[1]], rows, size, len(kf) - 1)
                     cf = np.take(kf, at)
                     cr = np.take(kr, at, axis=1)
                 else:
-                    cf = np.zeros(len(rows))
-                    cr = np.zeros((len(mods), len(rows)), dtype=np.int64)
+                    cf = np.zeros(size)
+                    cr = np.zeros((len(mods), size), dtype=np.int64)
                 if to_under is not None:
                     uf_all, ur_all = self.values[to_under[0]]
-                    uat = where[to_under[0]][to_under[1]]
+                    uat = self._rows(where[to_under[0]][to_under[1]], rows, size, len(uf_all) - 1)
                     uf = np.take(uf_all, uat)
                     larger = np.maximum(uf, cf)
                     # Floats add up values that are not negative: 0 is exactly 0.
@@ -374,12 +392,17 @@ class LevelEngine:
                     if len(under):
                         cf[under] = uf[under]
                         cr[:, under] = np.take(ur_all, uat[under], axis=1)
-                acc_f[rows] += w * cf
                 # No reduction until the end: the weights add up to the pile, so the sum
                 # stays below pile * modulus < 2**62 (see the moduli's bits).
+                cf *= w
                 cr *= w
-                cr += np.take(acc_r, rows, axis=1)
-                acc_r[:, rows] = cr
+                if dense:
+                    acc_f += cf
+                    acc_r += cr
+                else:
+                    acc_f[rows] += cf
+                    cr += np.take(acc_r, rows, axis=1)
+                    acc_r[:, rows] = cr
             f[open_] = acc_f / pile
             r[:, open_] = acc_r % mods
         self.values[level] = (f, r)
