@@ -157,6 +157,7 @@ class LevelEngine:
         self.fits = bit + sum(sizes).bit_length() < 62
         self.radices = radices
         self.infos = infos
+        self.tables = self._byte_tables() if self.fits else None
         # Per digit: the change of the key when a card of it is kept / put under (None: lost).
         self.keep_delta: list[int | None] = []
         self.under_delta: list[int | None] = []
@@ -218,27 +219,68 @@ class LevelEngine:
 
     # -- per level ----------------------------------------------------------------------
 
-    def _parts(self, keys: Ints) -> tuple[list[Ints], Ints, Ints, Ints, Ints]:
-        """Per digit its count; the losing cards; live cards left; cards still needed;
-        cards left of the classes that can still break."""
-        counts = [(keys >> s) & m for s, m in zip(self.shifts, self.masks, strict=True)]
+    def _byte_tables(self) -> list[Ints] | None:
+        """Per byte of a key, the four sums of :meth:`_sums` its bits add, packed in one
+        integer (a field each); None when a field would not fit.
+
+        Each sum is linear in the digits, so in the key's bits: a digit of ``m`` adds ``m``
+        times its coefficient, and ``m``'s bit of weight ``2**b`` adds ``2**b`` times it,
+        whatever byte it falls in. Every sum is at most the pile, and every byte's share is
+        not negative, so the fields never carry into each other."""
+        width = max(1, self.n).bit_length()
+        if 4 * width > 63:
+            return None
+        bits = self.losing_shift + max(1, sum(self.sizes)).bit_length()
+        weight = [0] * (8 * ((bits + 7) // 8))
+        for d, (h, k, lo, _) in enumerate(self.infos):
+            coefficient = k << width  # live
+            coefficient += ((lo - h) << (2 * width)) if h < lo else (k << (3 * width))
+            for b in range(self.masks[d].bit_length()):
+                weight[self.shifts[d] + b] += coefficient << b
+        for j in range(self.losing_shift, len(weight)):
+            weight[j] += 1 << (j - self.losing_shift)
+        byte = np.arange(256, dtype=np.int64)
+        ones = (byte[:, None] >> np.arange(8, dtype=np.int64)) & 1
+        return [
+            ones @ np.array(weight[i : i + 8], dtype=np.int64) for i in range(0, len(weight), 8)
+        ]
+
+    def _counts(self, keys: Ints) -> list[Ints]:
+        """Per digit its count."""
+        return [(keys >> s) & m for s, m in zip(self.shifts, self.masks, strict=True)]
+
+    def _sums(self, keys: Ints) -> tuple[Ints, Ints, Ints, Ints]:
+        """The losing cards; live cards left; cards still needed; cards left of the classes
+        that can still break."""
+        if self.tables is not None:
+            packed = np.take(self.tables[0], keys & 255)
+            for i, table in enumerate(self.tables[1:], 1):
+                packed += np.take(table, (keys >> (8 * i)) & 255)
+            width = max(1, self.n).bit_length()
+            mask = (1 << width) - 1
+            return (
+                packed & mask,
+                (packed >> width) & mask,
+                (packed >> (2 * width)) & mask,
+                packed >> (3 * width),
+            )
         losing = keys >> self.losing_shift
         live = np.zeros_like(keys)
         need = np.zeros_like(keys)
         risky = np.zeros_like(keys)
-        for m, (h, k, lo, _) in zip(counts, self.infos, strict=True):
+        for m, (h, k, lo, _) in zip(self._counts(keys), self.infos, strict=True):
             live += m * k
             if h < lo:
                 need += m * (lo - h)
             else:
                 risky += m * k
-        return counts, losing, live, need, risky
+        return losing, live, need, risky
 
     def _settle(
         self, held: int, keys: Ints
     ) -> tuple[Ints, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
         """The states not lost, which of them are won, and which of ``keys`` were kept."""
-        _, losing, _, need, risky = self._parts(keys)
+        losing, _, need, risky = self._sums(keys)
         to_draw = self.seen - held
         if to_draw == 0:
             keep = need == 0
@@ -282,7 +324,8 @@ class LevelEngine:
                 if held == self.seen or not len(keys):
                     continue
                 self.charge(len(keys) * (len(self.radices) + 2))
-                counts, losing, live, _, _ = self._parts(keys)
+                counts = self._counts(keys)
+                losing, live, _, _ = self._sums(keys)
                 pool = (self.n - gone) - live - losing
                 look = self._look(held, looked)
                 kept = (held + 1, gone + 1, False)
@@ -420,7 +463,7 @@ class LevelEngine:
         if not len(needles):
             return
         missing = np.unique(needles)
-        _, losing, _, need, risky = self._parts(missing)
+        losing, _, need, risky = self._sums(missing)
         won = need == 0
         if level[0] < self.seen:
             won &= (risky == 0) & (losing == 0)
