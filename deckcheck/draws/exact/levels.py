@@ -92,6 +92,13 @@ def _moduli(bits: int, above: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _running(flags: npt.NDArray[np.bool_]) -> Ints:
+    """How many of ``flags`` are set up to each (integers summed in place: numpy's running
+    sum of booleans casts as it goes, slower)."""
+    out = flags.astype(np.int64)
+    return np.cumsum(out, out=out)
+
+
 def _add(pending: dict[Level, list[Ints]], level: Level, needles: Ints) -> Part:
     """Put ``needles`` among the children of ``level``: where they will be found."""
     parts = pending.setdefault(level, [])
@@ -365,9 +372,9 @@ class LevelEngine:
                 keys, won, kept_mask = self._settle(level[0], distinct)
                 self.levels[level], self.won[level] = keys, won
                 # A child's row in the level; a lost one the zero row after the last state.
-                row = np.where(kept_mask, np.cumsum(kept_mask) - 1, len(keys))
+                row = np.where(kept_mask, _running(kept_mask) - 1, len(keys))
                 at = np.empty(len(merged), dtype=np.int64)
-                at[by_key] = row[np.cumsum(first) - 1]
+                at[by_key] = row[_running(first) - 1]
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
         for level in reversed(order):
