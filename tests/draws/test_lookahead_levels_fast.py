@@ -1,0 +1,123 @@
+"""The level engine's cheaper steps (``deckcheck/draws/exact/levels.py``): children's rows
+found as they are listed, moves weighed over every open state or over those they move, and a
+state's sums read from per-byte tables. Each way gives the same Fractions as the recursion
+and the labelled-card expectimax, and the tables the same sums as the digits.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_lookahead_levels import by_levels, named_problem, recursion
+from test_lookahead_optimal import Expectimax
+
+import deckcheck.draws.exact.levels as levels_module
+import deckcheck.draws.exact.sequential as sequential
+from deckcheck.draws.exact.levels import LevelEngine
+from deckcheck.draws.exact.odds import exact_odds
+from deckcheck.draws.model import Procedure, Query, Request, ReturnRule
+
+#: Every move weighed over all open states (0), or over those it moves only (1).
+WAYS = (0.0, 1.0)
+
+
+@pytest.fixture
+def levels_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recursion gives way to the level engine at once, and so does the return walk."""
+    monkeypatch.setattr(sequential, "LEVEL_TRIAL", 0)
+    monkeypatch.setattr(sequential, "LEVEL_RETURN_FROM", 0)
+
+
+@pytest.mark.parametrize("dense", WAYS)
+@pytest.mark.parametrize("seed", range(6))
+def test_small_piles_either_way_match_the_labelled_expectimax(
+    seed: int, dense: float, levels_now: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mixed operators on named cards, with and without the return, going first or second:
+    each way of weighing moves against the expectimax over labelled cards."""
+    monkeypatch.setattr(levels_module, "_DENSE", dense)
+    rng = random.Random(9100 + seed)
+    second = seed % 2 == 1
+    while True:
+        problem = named_problem(rng, rng.randint(2, 4), 3, rng.randint(1, 2))
+        hand = rng.randint(2, 3)
+        opening = hand + 1 if second else hand
+        seen = min(opening + rng.randint(2, 3), problem.pile_size - 3)
+        if problem.pile_size <= 9 and seen > opening:
+            break
+    procedure = Procedure(hand, hand_size_second=hand + 1, draws_per_turn=2, lookahead=True)
+    query = Query(seen, second=second)
+    oracle = Expectimax(problem, procedure, query)
+    engine = by_levels(problem, procedure, query)
+    assert engine.without_mulligan() == oracle.plain()
+    assert engine._levels is not None
+    returning = Procedure(
+        hand, hand_size_second=hand + 1, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True
+    )
+    assert exact_odds(Request(problem, returning, query)).fraction == oracle.returning(2)
+
+
+@pytest.mark.parametrize("dense", WAYS)
+@pytest.mark.parametrize(("n_named", "second"), [(8, True), (12, False)])
+def test_eight_and_twelve_conditions_either_way_match_the_recursion(
+    n_named: int, second: bool, dense: float, levels_now: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """8 and 12 mixed conditions, the optimal look-ahead and return of two: each way of
+    weighing moves gives the recursion's Fraction, kept parts' values and return choices."""
+    monkeypatch.setattr(levels_module, "_DENSE", dense)
+    rng = random.Random(n_named * 31 + int(second))
+    hand = 3
+    seen = (hand + 1 if second else hand) + 4
+    procedure = Procedure(
+        hand, hand_size_second=hand + 1, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True
+    )
+    query = Query(seen, second=second)
+    twelve = n_named == 12
+    while True:
+        problem = named_problem(rng, n_named, 2 if twelve else 3, 5 if twelve else 6)
+        fast = by_levels(problem, procedure, query)
+        if 0 < fast.without_mulligan() < 1:
+            break
+    slow = recursion(problem, procedure, query)
+    assert fast._levels is not None
+    assert fast.without_mulligan() == slow.without_mulligan()
+    fast_choice, fast_p = fast.return_table(2)
+    slow_choice, slow_p = slow.return_table(2)
+    assert fast_p == slow_p
+    assert fast.kept_values == slow.kept_values
+    assert fast_choice == slow_choice
+
+
+def test_the_byte_tables_sum_as_the_digits(levels_now: None) -> None:
+    """Every state of every level: cards needed, live, at risk and losing read from the
+    per-byte tables are those the digits add up to."""
+    rng = random.Random(21)
+    problem = named_problem(rng, 10, 3, 8)
+    procedure = Procedure(3, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    engine = by_levels(problem, procedure, Query(9))
+    engine.without_mulligan()
+    levels = engine._levels
+    assert levels is not None and levels.tables is not None
+    keys = levels_module.np.concatenate(list(levels.levels.values()))
+    assert len(keys) > 1000
+    by_tables = levels._sums(keys)
+    levels.tables = None
+    by_digits = levels._sums(keys)
+    for got, expected in zip(by_tables, by_digits, strict=True):
+        assert (got == expected).all()
+
+
+def test_without_the_tables_the_same_fraction(
+    levels_now: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pile too large for the tables' fields sums the digits: the same Fraction."""
+    rng = random.Random(4)
+    problem = named_problem(rng, 8, 3, 8)
+    procedure = Procedure(3, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    query = Query(9)
+    expected = recursion(problem, procedure, query).without_mulligan()
+    monkeypatch.setattr(LevelEngine, "_byte_tables", lambda self: None)
+    engine = by_levels(problem, procedure, query)
+    assert engine.without_mulligan() == expected
+    assert engine._levels is not None and engine._levels.tables is None
