@@ -45,6 +45,9 @@ Part = tuple[Level, int]
 
 #: Relative gap below which a look's two branches are compared by their residues.
 _CLOSE = 1e-9
+#: States a level's own steps cost as much as, whatever its size (a few numpy calls per
+#: move): counted with its states in the work it is charged.
+_LEVEL_STATES = 256
 #: Share of a level's open states past which a move is weighed over all of them (its
 #: children's values gathered for every state, 0 for those it does not move) rather than
 #: over those it moves (their sums then scattered back, which costs more per state).
@@ -330,7 +333,7 @@ class LevelEngine:
                 keys = self.levels[level][~self.won[level]]
                 if held == self.seen or not len(keys):
                     continue
-                self.charge(len(keys) * (len(self.radices) + 2))
+                self.charge((len(keys) + _LEVEL_STATES) * (len(self.radices) + 2))
                 counts = self._counts(keys)
                 losing, live, _, _ = self._sums(keys)
                 pool = (self.n - gone) - live - losing
