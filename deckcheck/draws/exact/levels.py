@@ -45,9 +45,10 @@ Part = tuple[Level, int]
 
 #: Relative gap below which a look's two branches are compared by their residues.
 _CLOSE = 1e-9
-#: States a level's own steps cost as much as, whatever its size (a few numpy calls per
-#: move): counted with its states in the work it is charged.
-_LEVEL_STATES = 256
+#: States a level's own steps cost as much as, whatever its size (a dozen numpy calls per
+#: move, some 35 µs, where a state's share of a move is some 0.04 µs): counted with its
+#: states in the work it is charged.
+_LEVEL_STATES = 800
 #: Share of a level's open states past which a move is weighed over all of them (its
 #: children's values gathered for every state, 0 for those it does not move) rather than
 #: over those it moves (their sums then scattered back, which costs more per state).

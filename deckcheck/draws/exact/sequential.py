@@ -70,8 +70,9 @@ LEVEL_TRIAL = 5_000
 #: Units the level engine counts (a state of a level times its digits, and a level's own
 #: steps as a few hundred states, see :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`)
 #: one call of the recursion stands for, in the work counted against
-#: :attr:`SequentialEngine.budget`: a unit measures 0.04-0.06 µs, a call about 4 µs.
-LEVEL_UNITS_PER_CALL = 64
+#: :attr:`SequentialEngine.budget`: a unit measures about 0.04 µs (a level's steps
+#: included, 0.04-0.055 µs on the largest queries), a call about 4 µs.
+LEVEL_UNITS_PER_CALL = 72
 
 #: Units of the Python walk of the return table (:meth:`SequentialEngine.return_work`) past
 #: which a query the level engine takes has its return table computed by it instead.
