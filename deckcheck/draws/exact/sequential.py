@@ -68,7 +68,7 @@ CALL_UNITS = 2
 #: answered within them is answered as before, without numpy.
 LEVEL_TRIAL = 5_000
 #: Units the level engine counts (a state of a level times its digits, and a level's own
-#: steps as a few hundred states, see :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`)
+#: steps, see :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`)
 #: one call of the recursion stands for, in the work counted against
 #: :attr:`SequentialEngine.budget`: a unit measures about 0.04 µs (a level's steps
 #: included, 0.04-0.055 µs on the largest queries), a call about 4 µs.
@@ -1238,10 +1238,14 @@ class SequentialEngine:
         units = [0]
 
         def charge(more: int) -> None:
-            units[0] += more
-            self.work = base + units[0] // LEVEL_UNITS_PER_CALL
-            if self.work > self.budget:
+            work = base + (units[0] + more) // LEVEL_UNITS_PER_CALL
+            if work > self.budget:
+                # Refused before the level is done: counted as the recursion's refusal is, one
+                # call past the limit (the level's own work is not spent).
+                self.work = self.budget + 1
                 raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+            units[0] += more
+            self.work = work
             if self.progress is not None:
                 self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
 
