@@ -38,6 +38,8 @@ from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+#: Rows, weights and where children are, kept from listing a level to valuing it.
+Small = npt.NDArray[np.int32]
 #: A level: (cards held, cards gone, look spent).
 Level = tuple[int, int, bool]
 #: Where a part of a level's children lands: the child level and the part's index there.
@@ -322,9 +324,9 @@ class LevelEngine:
         order: list[tuple[int, int, bool]] = []
         # Per level, its moves: (rows of its open states, their weights, where the kept and
         # the put-under children are: a child level and the index of its part there).
-        plans: dict[Level, list[tuple[Ints, Ints, Part | None, Part | None]]] = {}
+        plans: dict[Level, list[tuple[Small, Small, Part | None, Part | None]]] = {}
         # Per child level, the parts of keys that reach it, then each part's rows in it.
-        where: dict[Level, list[Ints]] = {}
+        where: dict[Level, list[Small]] = {}
         for gone in range(self.reads + 1):
             pending: dict[Level, list[Ints]] = {}
 
@@ -341,7 +343,7 @@ class LevelEngine:
                 look = self._look(held, looked)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
-                plan: list[tuple[Ints, Ints, Part | None, Part | None]] = []
+                plan: list[tuple[Small, Small, Part | None, Part | None]] = []
                 moves: list[tuple[Ints, int | None, int | None]] = [
                     (m * k, self.keep_delta[d], self.under_delta[d])
                     for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
@@ -363,7 +365,9 @@ class LevelEngine:
                     )
                     # Most states move: weighed whole (no rows picked out, none scattered).
                     dense = len(rows) > _DENSE * len(keys)
-                    plan.append((rows, weight if dense else weight[rows], to_kept, to_under))
+                    # Kept until the level is valued: 32 bits (rows and weights are small).
+                    w = (weight if dense else weight[rows]).astype(np.int32)
+                    plan.append((rows.astype(np.int32), w, to_kept, to_under))
                 plans[level] = plan
             for level, parts in pending.items():
                 merged = np.concatenate(parts)
@@ -377,7 +381,7 @@ class LevelEngine:
                 self.levels[level], self.won[level] = keys, won
                 # A child's row in the level; a lost one the zero row after the last state.
                 row = np.where(kept_mask, _running(kept_mask) - 1, len(keys))
-                at = np.empty(len(merged), dtype=np.int64)
+                at = np.empty(len(merged), dtype=np.int32)
                 at[by_key] = row[_running(first) - 1]
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
@@ -392,20 +396,20 @@ class LevelEngine:
         return np.array([[full % p] for p in self.moduli], dtype=np.int64)
 
     @staticmethod
-    def _rows(at: Ints, rows: Ints, size: int, zero: int) -> Ints:
+    def _rows(at: Small, rows: Small, size: int, zero: int) -> Small:
         """Where a move's children are: ``at`` for ``rows``; for every open state when the
         move is weighed whole (``size`` of them), the zero row for those that do not move."""
         if len(at) == size:
             return at
-        out = np.full(size, zero, dtype=np.int64)
+        out = np.full(size, zero, dtype=np.int32)
         out[rows] = at
         return out
 
     def _value_level(
         self,
         level: Level,
-        plan: list[tuple[Ints, Ints, Part | None, Part | None]],
-        where: dict[Level, list[Ints]],
+        plan: list[tuple[Small, Small, Part | None, Part | None]],
+        where: dict[Level, list[Small]],
     ) -> None:
         gone = level[1]
         keys = self.levels[level]
