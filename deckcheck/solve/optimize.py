@@ -686,7 +686,8 @@ def search(
     best_p = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
     best_distance = model.deck.distance(best_x)
     scores: dict[tuple[int, ...], Fraction] = {}
-    below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``best_p``
+    # skipped by the bound: mix -> the most it can score (a mix one card better scored it)
+    below: dict[tuple[int, ...], Fraction] = {}
     simulated = unreachable = checked = 0
     stopped = False
 
@@ -704,9 +705,11 @@ def search(
             break
         if progress is not None and k % 16 == 0:
             progress(k, len(candidates))
-        if best_p is not None and _dominated(mix, better, scores, below, best_p):
-            below.add(mix)
-            continue
+        if best_p is not None:
+            most_p = _dominated(mix, better, scores, below, best_p)
+            if most_p is not None:
+                below[mix] = most_p
+                continue
         value = chances(mix)
         if value is None:
             simulated += 1
@@ -727,6 +730,41 @@ def search(
         gone = round(nearest)  # the distance, which the solve minimised
         if best_p is None or value > best_p or gone < best_distance:
             best_x, best_mix, best_p, best_distance = x, mix, value, gone
+    if not stopped and best_p is not None:
+        # A mix the bound skipped scores at most the answer, but may equal it with fewer
+        # changes: those that could (their bound is the answer's chance, and they are nearer
+        # the deck's own mix than the answer) are scored, most promising first, and asked of
+        # the solver when they tie.
+        for mix in candidates:
+            most_p = below.get(mix)
+            if most_p is None or most_p < best_p or _gap(mix, origin) >= best_distance:
+                continue
+            if deadline is not None and time.perf_counter() > deadline:
+                stopped = True
+                break
+            most_p = _dominated(mix, better, scores, below, best_p, least=True)
+            if most_p is not None and most_p < best_p:
+                below[mix] = most_p
+                continue
+            value = chances(mix)
+            del below[mix]
+            if value is None:
+                simulated += 1
+                continue
+            scores[mix] = value
+            if value < best_p:
+                continue
+            status, x, nearest = reach(mix)
+            checked += 1
+            if x is None:
+                if status == 2:
+                    unreachable += 1
+                    continue
+                stopped = True
+                break
+            gone = round(nearest)
+            if gone < best_distance:
+                best_x, best_mix, best_distance = x, mix, gone
     if progress is not None and not stopped:
         progress(len(candidates), len(candidates))
     evaluated = len(scores)
@@ -885,12 +923,16 @@ def _dominated(
     mix: tuple[int, ...],
     better: Sequence[Sequence[int]],
     scores: Mapping[tuple[int, ...], Fraction],
-    below: set[tuple[int, ...]],
+    below: Mapping[tuple[int, ...], Fraction],
     floor: Fraction,
-) -> bool:
-    """Whether a mix one card better (a card of class h swapped for one of a class g at
-    least as good) already scored no more than ``floor`` (or was skipped for it): then this
-    mix cannot beat ``floor`` either."""
+    *,
+    least: bool = False,
+) -> Fraction | None:
+    """The most ``mix`` can score when a mix one card better (a card of class h swapped for
+    one of a class g at least as good) already scored no more than ``floor`` (or was skipped
+    for it): that mix's score or bound, else None. The first such bound found, or with
+    ``least`` the least of them."""
+    found: Fraction | None = None
     for h, n in enumerate(mix):
         if not n:
             continue
@@ -899,12 +941,15 @@ def _dominated(
             up[h] -= 1
             up[g] += 1
             key = tuple(up)
-            if key in below:
-                return True
-            got = scores.get(key)
+            got = below.get(key)
+            if got is None:
+                got = scores.get(key)
             if got is not None and got <= floor:
-                return True
-    return False
+                if not least:
+                    return got
+                if found is None or got < found:
+                    found = got
+    return found
 
 
 # ------------------------------------------------------------------------------ tune's rows
