@@ -69,7 +69,8 @@ def test_a_mix_as_likely_with_fewer_changes_is_not_skipped_by_the_bound() -> Non
     more, though they tie it."""
     loaded = load_deck(PC50)
     names = ["Trooper", "Pitfall", "Stone Bunker"]
-    universe, owned, fixed = _varying(loaded, names, {"Trooper": 5, "Pitfall": 3, "Stone Bunker": 5})
+    caps = {"Trooper": 5, "Pitfall": 3, "Stone Bunker": 5}
+    universe, owned, fixed = _varying(loaded, names, caps)
     conditions = ["name:Trooper>=1", "name:Pitfall<=3"]
     options = OddsOptions(seen=5)
     best, fewest, tied = _best_and_fewest(loaded, conditions, options, 4, universe, owned, fixed)
