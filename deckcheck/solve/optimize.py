@@ -15,10 +15,16 @@ So the search runs over class mixes, not decks:
 3. Each candidate's probability is computed exactly, by the engines behind ``odds``. A mix is
    skipped without computing it when a mix that is at least as good card for card (one card
    swapped for a card that meets more of the query and the same mulligan triggers) already
-   scores no better than a legal deck found at the start: a bound.
-4. Candidates are asked of the programme best first; the first one some legal deck within
-   the budget reaches is the optimum (among equals, the one with the fewest changes), since
-   every better mix was proven unreachable.
+   scores no better than a legal deck in hand: a bound.
+4. A mix that scores more than the best deck in hand, or as much and could be reached with
+   fewer changes, is asked of the programme at once (its nearest legal deck within the
+   budget, if any). A mix the bound skipped scores at most the answer's chance but may equal
+   it: once the pass is over, those that could also be nearer than the answer (one change
+   moves one card of the pile at most, so a mix is at least as far as its counts differ
+   from the deck's own) are scored, and asked of the programme where they tie. The answer
+   is then the best chance, and among the decks of that chance one with the fewest changes;
+   among the decks of its mix as near, the tie-breaks of ``fix`` choose (another mix as
+   likely and as near is not compared on them).
 
 The answer is checked again as ``odds`` computes it on the deck written out. Where the pile
 depends on the cards' order (which of several classes' cards a rule takes first), the
@@ -83,14 +89,15 @@ class Search:
     ``values``: card id -> copies of the best deck found (None when no legal deck is within
     the limits), ``cells`` its copies per (card id, zone); ``mix``: its draw pile's count per
     class; ``probability``: the exact chance the search computed for it (None when the mix
-    could only be simulated). ``evaluated``: mixes whose exact chance was computed;
-    ``ruled_out``: mixes skipped by a bound (a better or equal mix scored no more than a deck
-    in hand, or the best legal mix scored more); ``unreachable``: mixes the solver proved no
-    legal deck within the limits reaches; ``simulated``: mixes whose exact chance is out of
-    reach; ``reached``: mixes a legal deck within the limits was found for (each the best so
-    far when asked; the last is the answer's); ``ruled_out + unreachable + reached +
-    simulated == candidates``. ``gain_bound``: for a search cut short, the most a deck within
-    the limits could still gain over the answer.
+    could only be simulated). ``evaluated``: mixes whose exact chance was computed (a mix
+    the bound skipped included, where it was scored to see whether it ties the answer with
+    fewer changes); ``ruled_out``: mixes never asked of the solver (a better or equal mix
+    scored no more than a deck in hand, or the mix scored no more); ``unreachable``: mixes
+    the solver proved no legal deck within the limits reaches; ``simulated``: mixes whose
+    exact chance is out of reach; ``reached``: mixes a legal deck within the limits was
+    found for (each the best so far when asked; the last is the answer's); ``ruled_out +
+    unreachable + reached + simulated == candidates``. ``gain_bound``: for a search cut
+    short, the most a deck within the limits could still gain over the answer.
     """
 
     status: str
