@@ -34,6 +34,7 @@ written out scores what the programme said, else it is the best found, with the 
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -705,19 +706,30 @@ def search(
 
     # One pass, most promising mixes first. A mix that scores more than the best deck in hand
     # is asked of the solver at once, so that the best in hand rises early and the bound
-    # (a mix one card better scored no more) skips most of the rest.
-    for k, mix in enumerate(candidates):
+    # (a mix one card better scored no more) skips most of the rest. A mix the bound skipped
+    # scores at most the answer but may equal it with fewer changes: a second pass scores
+    # those that could (their bound is the answer's chance, and they are nearer the deck's own
+    # mix than the answer), most promising first, and asks the solver where they tie.
+    ahead = ((k, mix, False) for k, mix in enumerate(candidates))
+    for k, mix, again in itertools.chain(ahead, ((-1, mix, True) for mix in candidates)):
+        if again:
+            most_p = below.get(mix)
+            if best_p is None or most_p is None or most_p < best_p:
+                continue
+            if _gap(mix, origin) >= best_distance:
+                continue
         if deadline is not None and time.perf_counter() > deadline:
             stopped = True
             break
-        if progress is not None and k % 16 == 0:
+        if progress is not None and not again and k % 16 == 0:
             progress(k, len(candidates))
         if best_p is not None:
-            most_p = _dominated(mix, better, scores, below, best_p)
-            if most_p is not None:
+            most_p = _dominated(mix, better, scores, below, best_p, least=again)
+            if most_p is not None and (not again or most_p < best_p):
                 below[mix] = most_p
                 continue
         value = chances(mix)
+        below.pop(mix, None)
         if value is None:
             simulated += 1
             continue
@@ -737,41 +749,6 @@ def search(
         gone = round(nearest)  # the distance, which the solve minimised
         if best_p is None or value > best_p or gone < best_distance:
             best_x, best_mix, best_p, best_distance = x, mix, value, gone
-    if not stopped and best_p is not None:
-        # A mix the bound skipped scores at most the answer, but may equal it with fewer
-        # changes: those that could (their bound is the answer's chance, and they are nearer
-        # the deck's own mix than the answer) are scored, most promising first, and asked of
-        # the solver when they tie.
-        for mix in candidates:
-            most_p = below.get(mix)
-            if most_p is None or most_p < best_p or _gap(mix, origin) >= best_distance:
-                continue
-            if deadline is not None and time.perf_counter() > deadline:
-                stopped = True
-                break
-            most_p = _dominated(mix, better, scores, below, best_p, least=True)
-            if most_p is not None and most_p < best_p:
-                below[mix] = most_p
-                continue
-            value = chances(mix)
-            del below[mix]
-            if value is None:
-                simulated += 1
-                continue
-            scores[mix] = value
-            if value < best_p:
-                continue
-            status, x, nearest = reach(mix)
-            checked += 1
-            if x is None:
-                if status == 2:
-                    unreachable += 1
-                    continue
-                stopped = True
-                break
-            gone = round(nearest)
-            if gone < best_distance:
-                best_x, best_mix, best_distance = x, mix, gone
     if progress is not None and not stopped:
         progress(len(candidates), len(candidates))
     evaluated = len(scores)
