@@ -55,6 +55,22 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     return asked
 
 
+def refused(monkeypatch: pytest.MonkeyPatch) -> list[Intractable]:
+    """Record every refusal of the façade's exact attempts (they still raise)."""
+    refusals: list[Intractable] = []
+    real = facade.exact
+
+    def counted(*args: Any, **kw: Any) -> Answer:
+        try:
+            return real(*args, **kw)
+        except Intractable as exc:
+            refusals.append(exc)
+            raise
+
+    monkeypatch.setattr(facade, "exact", counted)
+    return refusals
+
+
 def test_a_refused_attempt_reports_the_work_it_spent() -> None:
     with pytest.raises(Intractable) as refused:
         exact(look_ahead_problem(), PROCEDURE, Query(8), Policy(), limit=LIMIT)
@@ -118,17 +134,7 @@ def test_an_either_or_simulation_gets_what_both_attempts_left(
     states): the simulation's trials follow the work of both."""
     limit = 60_000
     monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", limit)
-    refusals: list[Intractable] = []
-    real = facade.exact
-
-    def counted(*args: Any, **kw: Any) -> Answer:
-        try:
-            return real(*args, **kw)
-        except Intractable as exc:
-            refusals.append(exc)
-            raise
-
-    monkeypatch.setattr(facade, "exact", counted)
+    refusals = refused(monkeypatch)
     asked = recorded(monkeypatch)
     names = ["Gold Miner", "Deep Drill", "Cosmium Siphon", "Dynamo Rig", "Twin Excavator"]
     names += ["Stone Bunker", "Watchtower", "Mud Hut", "Power Plant", "Field Hospital"]

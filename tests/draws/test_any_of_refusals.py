@@ -8,15 +8,15 @@ it was asked: no deal is dealt, no clock is read.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from test_fallback_budget import recorded, refused
 
 from deckcheck.analysis.odds import OddsOptions, compute_any_of
 from deckcheck.analysis.setup import draw_setup
 from deckcheck.decks.load import open_deck
 from deckcheck.draws import facade
-from deckcheck.draws.answer import Answer, FactKind, Intractable, Method, reason_text
+from deckcheck.draws.answer import FactKind, reason_text
 
 PC80 = str(Path(__file__).resolve().parents[2] / "examples/planetary-conquerors/legal-80.txt")
 NAMES = ["Deep Drill", "Cosmium Siphon", "Dynamo Rig", "Stone Bunker", "Watchtower", "Mud Hut"]
@@ -24,25 +24,8 @@ NAMES = ["Deep Drill", "Cosmium Siphon", "Dynamo Rig", "Stone Bunker", "Watchtow
 
 def test_both_refusals_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", 3_000)
-    refusals: list[Intractable] = []
-    real = facade.exact
-
-    def counted(*args: Any, **kw: Any) -> Answer:
-        try:
-            return real(*args, **kw)
-        except Intractable as exc:
-            refusals.append(exc)
-            raise
-
-    asked: list[dict[str, Any]] = []
-
-    def stand_in(problem: Any, procedure: Any, query: Any, policy: Any, **kw: Any) -> Answer:
-        asked.append(kw)
-        why = [kw["why"]] if kw.get("why") is not None else []
-        return Answer.from_counts(0, 0, kw["trials"], kw["seed"], Method.SIMULATION_VECTORISED, why)
-
-    monkeypatch.setattr(facade, "exact", counted)
-    monkeypatch.setattr(facade, "simulate", stand_in)
+    refusals = refused(monkeypatch)
+    asked = recorded(monkeypatch)
     conditions = ["name:Trooper>=1", "name:Raider>=1", *(f"name:{n}>=1" for n in NAMES)]
     rest = tuple(range(2, 2 + len(NAMES)))
     setup = draw_setup(open_deck(PC80))
