@@ -5,21 +5,15 @@ it is not skipped where it could do so with fewer changes."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from test_optimize import PC50, _changes, _seen, _varying
+from test_optimize import PC50, _scored, _varying
 
-from deckcheck.analysis.odds import OddsOptions, bind
-from deckcheck.analysis.setup import deck_setup
-from deckcheck.catalog.deck import DeckEntry
+from deckcheck.analysis.odds import OddsOptions
 from deckcheck.commands.optimize import optimize_loaded
 from deckcheck.core.violations import Status
 from deckcheck.decks.load import LoadedDeck, deck_or_owned, load_deck
-from deckcheck.decks.verdict import validate_loaded
-from deckcheck.draws.facade import Mode, Policy, solve
-from deckcheck.draws.model import Query
 
 
 def _best_and_fewest(
@@ -33,26 +27,10 @@ def _best_and_fewest(
 ) -> tuple[Fraction, int, int]:
     """The best exact chance over every legal deck within ``k`` changes, the fewest changes
     of a deck with that chance, and how many decks have it."""
-    cards = {c.id: c for c in loaded.catalog}
     base = dict(loaded.deck.counts())
     caps = {i: max(base.get(i, 0), owned.get(i, 0)) for i in universe}
     scored: list[tuple[Fraction, int]] = []
-    memo: dict[object, Fraction | None] = {}
-    for counts in _changes(base, universe, caps, k, fixed):
-        entries = tuple(DeckEntry(cards[i], n) for i, n in counts.items() if n)
-        deck = dataclasses.replace(loaded, deck=dataclasses.replace(loaded.deck, entries=entries))
-        if validate_loaded(deck).status is not Status.LEGAL:
-            continue
-        setup = deck_setup(deck)
-        bound = bind(setup, conditions, options)
-        seen, procedure = _seen(setup, bound.procedure, options)
-        if setup.pile_size < seen:
-            continue
-        key = (bound.problem.group_sizes, bound.problem.membership)
-        if key not in memo:
-            query = Query(seen, options.second, options.mulligan == "rules", options.turn)
-            memo[key] = solve(bound.problem, procedure, query, Policy(), mode=Mode.EXACT).fraction
-        p = memo[key]
+    for counts, p in _scored(loaded, conditions, options, k, universe, caps, fixed=fixed):
         assert p is not None
         changed = sum(abs(counts.get(i, 0) - base.get(i, 0)) for i in {*counts, *base})
         scored.append((p, changed))
