@@ -16,6 +16,7 @@ LINT_STAMP := $(VENV)/.installed-lint
 # compiled ahead: Python compiles a module when it is first imported, and the tests import a
 # small part of numpy and scipy.
 TOOLS := $(VENV)/.tools
+COMMA := ,
 
 define INSTALL
 	{ [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); } || { \
@@ -37,7 +38,7 @@ $(STAMP): $(TOOLS) pyproject.toml
 
 # ruff and mypy only where they are used: `make test` does not install them.
 $(LINT_STAMP): $(STAMP)
-	$(call INSTALL,-e '.[test,lint]')
+	$(call INSTALL,-e '.[test$(COMMA)lint]')
 	touch $(LINT_STAMP)
 
 venv: $(STAMP)

@@ -19,8 +19,11 @@ from deckcheck.draws.answer import (
     Fact,
     FactKind,
     Intractable,
+    OutOfReach,
+    Reach,
     fact_text,
     lookahead_fact,
+    reason_text,
 )
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
@@ -630,9 +633,7 @@ def compute_any_of(
                 else:
                     report = _any_of_report(setup, condition_texts, any_of, plain, exc.known_states)
             except Intractable as again:
-                # The simulation gets what both attempts left of the time (a pass gone on
-                # from the first one's states counts its calls already).
-                exc.spent = again.spent + (0 if exc.known_states is not None else exc.spent)
+                exc = _both_refused(exc, again)
             else:
                 why = (
                     "the mulligan is left out: choosing it for this either-or question is "
@@ -640,6 +641,19 @@ def compute_any_of(
                 )
                 return replace(report, assumptions=(*report.assumptions, why))
         return _any_of_report(setup, condition_texts, any_of, options, out_of_reach=exc)
+
+
+def _both_refused(first: Intractable, again: Intractable) -> Intractable:
+    """The refusal a simulation names when the either-or question was refused with the
+    mulligan (``first``) and then without it (``again``): both bounds, each with its numbers,
+    and the work of both spent (a pass gone on from the first one's states counts its calls
+    already)."""
+    text = (
+        f"with the mulligan, {reason_text(first.reason)}; without it, {reason_text(again.reason)}"
+    )
+    both = Intractable(OutOfReach(Reach.OTHER, text=text))
+    both.spent = again.spent + (0 if first.known_states is not None else first.spent)
+    return both
 
 
 def _any_of_report(

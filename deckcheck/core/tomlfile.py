@@ -69,18 +69,20 @@ def parse_toml(
 
 
 _BASIC = r'"(?:[^"\\\x00-\x08\x0a-\x1f\x7f]|\\["\\])*"'
+# Possessive runs (*+): a line that fails must fail in time linear in its length, not try every
+# split of a run of blanks between two parts that may both be empty.
 _PLAIN_LINE = re.compile(
-    r"[ \t]*(?:"
-    r"(?P<key>[A-Za-z0-9_-]+)[ \t]*=[ \t]*(?:"
+    r"[ \t]*+(?:"
+    r"(?P<key>[A-Za-z0-9_-]+)[ \t]*+=[ \t]*+(?:"
     rf"(?P<text>{_BASIC})"
     r"|(?P<int>-?(?:0|[1-9][0-9]{0,17}))"
     r"|(?P<bool>true|false)"
-    rf"|\[(?P<list>[ \t]*(?:{_BASIC}[ \t]*,[ \t]*)*(?:{_BASIC}[ \t]*)?)\]"
+    rf"|\[(?P<list>[ \t]*+(?:{_BASIC}[ \t]*+,[ \t]*+)*(?:{_BASIC}[ \t]*+)?)\]"
     r")"
     r"|\[\[(?P<array>[A-Za-z0-9_-]+)\]\]"
     r"|\[(?P<table>[A-Za-z0-9_-]+)\]"
-    r"|(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
-    r")[ \t]*"
+    r"|(?:#[^\x00-\x08\x0a-\x1f\x7f]*+)?"
+    r")[ \t]*+"
 )
 _ITEM = re.compile(_BASIC)
 _ESCAPE = re.compile(r'\\(["\\])')

@@ -118,6 +118,7 @@ def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., Non
         return values
 
     known = frozenset(names)
+    needed = known - defaults.keys() - factories.keys()
     # What a call that leaves fields out fills in, in field order: (name, default, factory).
     fills = tuple(
         (n, defaults.get(n), factories.get(n)) for n in names if n in defaults or n in factories
@@ -149,12 +150,13 @@ def _initialiser(cls: type, fields: tuple[Field[Any], ...]) -> Callable[..., Non
                 state.clear()
                 state.update(bound(args, kwargs))  # raises: a field given twice
             elif len(state) < count:
+                if not needed <= state.keys():
+                    state.clear()
+                    state.update(bound(args, kwargs))  # raises: a required field is missing
+                # checked first, so that no factory runs for a call that is refused
                 for name, default, factory in fills:
                     if name not in state:
                         state[name] = default if factory is None else factory()
-                if len(state) < count:
-                    state.clear()
-                    state.update(bound(args, kwargs))  # raises: a required field is missing
         for name, default in preset:
             state[name] = default
         for name, factory in made:

@@ -40,13 +40,15 @@ def lookup(
 
     ``answered``: the answers given before for this catalog and game, kept by a caller that reads
     the same lines again (the builder, after every edit); the new answer is added to them (up to
-    :data:`ANSWERS_KEPT`). Without it, the answers the catalog keeps (:func:`kept_answers`)."""
+    :data:`ANSWERS_KEPT`, and only spellings no longer than :data:`SUGGESTED_LENGTH`, so that a
+    pasted wall of text is not kept). Without it, the answers the catalog keeps
+    (:func:`kept_answers`)."""
     if answered is None:
         answered = kept_answers(catalog, game)
     match = answered.get(name)
     if match is None:
         match = _lookup(name, catalog, game)
-        if len(answered) < ANSWERS_KEPT:
+        if len(answered) < ANSWERS_KEPT and len(name) <= SUGGESTED_LENGTH:
             answered[name] = match
     return match
 

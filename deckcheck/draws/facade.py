@@ -222,7 +222,7 @@ def simulate(
     either-or question (``problem.any_of``) succeeds when some alternative holds in full; its
     decisions are always the rules of thumb.
     """
-    from deckcheck.draws.exact.odds import optimal_keep_choice, optimal_return_choice
+    from deckcheck.draws.exact.odds import optimal_choices, optimal_return_choice
     from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice
     from deckcheck.draws.policies import redraw_unless_met
 
@@ -234,19 +234,20 @@ def simulate(
     said: list[Fact] = []  # the policies in force
     after: list[Fact] = []  # how the simulated player decides, where that needs saying
     keep: KeepChooser | None = None  # None: the rule of thumb
+    # The optimal return read from the engine of the optimal look-ahead (one exact pass).
+    returns: ReturnChooser | None = None
     lookahead = policy.lookahead
     if shape.lookahead and lookahead == "optimal":
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            keep = optimal_keep_choice(Request(problem, procedure, query))
+            keep, returns = optimal_choices(Request(problem, procedure, query))
         except Intractable:
             lookahead = "heuristic"
             after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
     if shape.lookahead:
         said.append(lookahead_fact(keep is not None))
     rule = shape.rule
-    returns: ReturnChooser | None = None
     redraws: RedrawChooser | None = None
     if isinstance(rule, RedrawRule) and _optimal_redraw(procedure, policy):
         try:
@@ -263,7 +264,8 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            returns = optimal_return_choice(Request(problem, procedure, query, lookahead))
+            if returns is None:
+                returns = optimal_return_choice(Request(problem, procedure, query, lookahead))
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable:
             after.append(Fact(FactKind.RETURN_GREEDY))

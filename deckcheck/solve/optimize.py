@@ -15,10 +15,16 @@ So the search runs over class mixes, not decks:
 3. Each candidate's probability is computed exactly, by the engines behind ``odds``. A mix is
    skipped without computing it when a mix that is at least as good card for card (one card
    swapped for a card that meets more of the query and the same mulligan triggers) already
-   scores no better than a legal deck found at the start: a bound.
-4. Candidates are asked of the programme best first; the first one some legal deck within
-   the budget reaches is the optimum (among equals, the one with the fewest changes), since
-   every better mix was proven unreachable.
+   scores no better than a legal deck in hand: a bound.
+4. A mix that scores more than the best deck in hand, or as much and could be reached with
+   fewer changes, is asked of the programme at once (its nearest legal deck within the
+   budget, if any). A mix the bound skipped scores at most the answer's chance but may equal
+   it: once the pass is over, those that could also be nearer than the answer (one change
+   moves one card of the pile at most, so a mix is at least as far as its counts differ
+   from the deck's own) are scored, and asked of the programme where they tie. The answer
+   is then the best chance, and among the decks of that chance one with the fewest changes;
+   among the decks of its mix as near, the tie-breaks of ``fix`` choose (another mix as
+   likely and as near is not compared on them).
 
 The answer is checked again as ``odds`` computes it on the deck written out. Where the pile
 depends on the cards' order (which of several classes' cards a rule takes first), the
@@ -28,6 +34,7 @@ written out scores what the programme said, else it is the best found, with the 
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -83,14 +90,15 @@ class Search:
     ``values``: card id -> copies of the best deck found (None when no legal deck is within
     the limits), ``cells`` its copies per (card id, zone); ``mix``: its draw pile's count per
     class; ``probability``: the exact chance the search computed for it (None when the mix
-    could only be simulated). ``evaluated``: mixes whose exact chance was computed;
-    ``ruled_out``: mixes skipped by a bound (a better or equal mix scored no more than a deck
-    in hand, or the best legal mix scored more); ``unreachable``: mixes the solver proved no
-    legal deck within the limits reaches; ``simulated``: mixes whose exact chance is out of
-    reach; ``reached``: mixes a legal deck within the limits was found for (each the best so
-    far when asked; the last is the answer's); ``ruled_out + unreachable + reached +
-    simulated == candidates``. ``gain_bound``: for a search cut short, the most a deck within
-    the limits could still gain over the answer.
+    could only be simulated). ``evaluated``: mixes whose exact chance was computed (a mix
+    the bound skipped included, where it was scored to see whether it ties the answer with
+    fewer changes); ``ruled_out``: mixes never asked of the solver (a better or equal mix
+    scored no more than a deck in hand, or the mix scored no more); ``unreachable``: mixes
+    the solver proved no legal deck within the limits reaches; ``simulated``: mixes whose
+    exact chance is out of reach; ``reached``: mixes a legal deck within the limits was
+    found for (each the best so far when asked; the last is the answer's); ``ruled_out +
+    unreachable + reached + simulated == candidates``. ``gain_bound``: for a search cut
+    short, the most a deck within the limits could still gain over the answer.
     """
 
     status: str
@@ -686,7 +694,8 @@ def search(
     best_p = chances(incumbent_mix) if sum(incumbent_mix) >= seen else None
     best_distance = model.deck.distance(best_x)
     scores: dict[tuple[int, ...], Fraction] = {}
-    below: set[tuple[int, ...]] = set()  # skipped by the bound: they score at most ``best_p``
+    # skipped by the bound: mix -> the most it can score (a mix one card better scored it)
+    below: dict[tuple[int, ...], Fraction] = {}
     simulated = unreachable = checked = 0
     stopped = False
 
@@ -697,17 +706,30 @@ def search(
 
     # One pass, most promising mixes first. A mix that scores more than the best deck in hand
     # is asked of the solver at once, so that the best in hand rises early and the bound
-    # (a mix one card better scored no more) skips most of the rest.
-    for k, mix in enumerate(candidates):
+    # (a mix one card better scored no more) skips most of the rest. A mix the bound skipped
+    # scores at most the answer but may equal it with fewer changes: a second pass scores
+    # those that could (their bound is the answer's chance, and they are nearer the deck's own
+    # mix than the answer), most promising first, and asks the solver where they tie.
+    ahead = ((k, mix, False) for k, mix in enumerate(candidates))
+    for k, mix, again in itertools.chain(ahead, ((-1, mix, True) for mix in candidates)):
+        if again:
+            most_p = below.get(mix)
+            if best_p is None or most_p is None or most_p < best_p:
+                continue
+            if _gap(mix, origin) >= best_distance:
+                continue
         if deadline is not None and time.perf_counter() > deadline:
             stopped = True
             break
-        if progress is not None and k % 16 == 0:
+        if progress is not None and not again and k % 16 == 0:
             progress(k, len(candidates))
-        if best_p is not None and _dominated(mix, better, scores, below, best_p):
-            below.add(mix)
-            continue
+        if best_p is not None:
+            most_p = _dominated(mix, better, scores, below, best_p, least=again)
+            if most_p is not None and (not again or most_p < best_p):
+                below[mix] = most_p
+                continue
         value = chances(mix)
+        below.pop(mix, None)
         if value is None:
             simulated += 1
             continue
@@ -885,12 +907,16 @@ def _dominated(
     mix: tuple[int, ...],
     better: Sequence[Sequence[int]],
     scores: Mapping[tuple[int, ...], Fraction],
-    below: set[tuple[int, ...]],
+    below: Mapping[tuple[int, ...], Fraction],
     floor: Fraction,
-) -> bool:
-    """Whether a mix one card better (a card of class h swapped for one of a class g at
-    least as good) already scored no more than ``floor`` (or was skipped for it): then this
-    mix cannot beat ``floor`` either."""
+    *,
+    least: bool = False,
+) -> Fraction | None:
+    """The most ``mix`` can score when a mix one card better (a card of class h swapped for
+    one of a class g at least as good) already scored no more than ``floor`` (or was skipped
+    for it): that mix's score or bound, else None. The first such bound found, or with
+    ``least`` the least of them."""
+    found: Fraction | None = None
     for h, n in enumerate(mix):
         if not n:
             continue
@@ -899,12 +925,15 @@ def _dominated(
             up[h] -= 1
             up[g] += 1
             key = tuple(up)
-            if key in below:
-                return True
-            got = scores.get(key)
+            got = below.get(key)
+            if got is None:
+                got = scores.get(key)
             if got is not None and got <= floor:
-                return True
-    return False
+                if not least:
+                    return got
+                if found is None or got < found:
+                    found = got
+    return found
 
 
 # ------------------------------------------------------------------------------ tune's rows

@@ -55,22 +55,21 @@ def _changes(
     yield from walk(0, k, dict(base))
 
 
-def _brute(
+def _scored(
     loaded: LoadedDeck,
     conditions: Sequence[str],
     options: OddsOptions,
     k: int,
     universe: Sequence[str],
-    owned: Mapping[str, int] | None = None,
+    caps: Mapping[str, int],
     size: int | None = None,
     fixed: Sequence[str] = (),
-) -> Fraction | None:
-    """The best exact chance over every legal deck within ``k`` changes (``size``: skip
-    decks of another size at once, when the rules fix it; ``fixed``: cards never changed)."""
+) -> Iterator[tuple[dict[str, int], Fraction | None]]:
+    """Every legal deck within ``k`` changes (its counts) with its exact chance, as ``odds``
+    scores it (``size``: skip decks of another size at once, when the rules fix it; ``fixed``:
+    cards never changed)."""
     cards = {c.id: c for c in loaded.catalog}
     base = dict(loaded.deck.counts())
-    caps = {i: max(base.get(i, 0), owned.get(i, 0)) for i in universe} if owned else {}
-    best: Fraction | None = None
     memo: dict[object, Fraction | None] = {}
     for counts in _changes(base, universe, caps, k, fixed):
         if size is not None and sum(counts.values()) != size:
@@ -88,7 +87,24 @@ def _brute(
         if key not in memo:
             query = Query(seen, options.second, options.mulligan == "rules", options.turn)
             memo[key] = solve(bound.problem, procedure, query, Policy(), mode=Mode.EXACT).fraction
-        p = memo[key]
+        yield counts, memo[key]
+
+
+def _brute(
+    loaded: LoadedDeck,
+    conditions: Sequence[str],
+    options: OddsOptions,
+    k: int,
+    universe: Sequence[str],
+    owned: Mapping[str, int] | None = None,
+    size: int | None = None,
+    fixed: Sequence[str] = (),
+) -> Fraction | None:
+    """The best exact chance over every legal deck within ``k`` changes (see :func:`_scored`)."""
+    base = dict(loaded.deck.counts())
+    caps = {i: max(base.get(i, 0), owned.get(i, 0)) for i in universe} if owned else {}
+    best: Fraction | None = None
+    for _, p in _scored(loaded, conditions, options, k, universe, caps, size, fixed):
         if p is not None and (best is None or p > best):
             best = p
     return best

@@ -10,12 +10,12 @@ in :mod:`~deckcheck.draws.exact.hypergeometric` (order does not matter) and
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from deckcheck.draws.answer import Answer, Fact, FactKind, Intractable, Method, lookahead_fact
 from deckcheck.draws.exact.capped import Progress
-from deckcheck.draws.exact.sequential import STATE_BUDGET, SequentialEngine
+from deckcheck.draws.exact.sequential import STATE_BUDGET, Kept, SequentialEngine
 from deckcheck.draws.model import DrawProblem, RedrawRule, Request, ReturnRule
 
 __all__ = ["STATE_BUDGET", "Intractable", "distribution", "exact_odds", "optimal_return_choice"]
@@ -108,9 +108,11 @@ def exact_odds(
     return Answer.from_fractions(p, plain, method, facts)
 
 
-def optimal_keep_choice(
-    request: Request, *, budget: int = STATE_BUDGET
-) -> Callable[[Sequence[int], Sequence[int], int], bool]:
+KeepTop = Callable[[Sequence[int], Sequence[int], int], bool]
+ReturnChoose = Callable[[tuple[int, ...]], tuple[int, ...] | None]
+
+
+def optimal_keep_choice(request: Request, *, budget: int = STATE_BUDGET) -> KeepTop:
     """The optimal look-ahead decision :func:`exact_odds` plays, for the simulators (whatever
     ``request.lookahead`` says: this is the optimal one).
 
@@ -119,25 +121,35 @@ def optimal_keep_choice(
     top card's group; True keeps it. The exact computation runs up front (so
     :class:`Intractable` is raised here); the decision then reads its table.
     """
+    return optimal_choices(request, budget=budget)[0]
+
+
+def optimal_choices(
+    request: Request, *, budget: int = STATE_BUDGET
+) -> tuple[KeepTop, ReturnChoose | None]:
+    """The optimal look-ahead decision (:func:`optimal_keep_choice`) and, under a return
+    mulligan, the optimal return (:func:`optimal_return_choice`, else None), both read from
+    one engine: the return table is the one :func:`exact_odds` computes after the plain pass,
+    which it reads, instead of a second engine's valuing the same states again."""
     problem, procedure, query = request.problem, request.procedure, request.query
     engine = SequentialEngine(problem, procedure, query, (), budget)
+    choose: ReturnChoose | None = None
     if engine.lookahead:
         engine.without_mulligan()
         rule = procedure.mulligan
         if isinstance(rule, ReturnRule) and problem.conditions and 0 < rule.count <= engine.hand:
-            engine.return_table(rule.count)  # the states after a mulligan, too
+            # The states after a mulligan, too; and the optimal return for the simulator.
+            choose = _return_chooser(problem, engine, engine.return_table(rule.count)[0])
     engine.budget = max(engine.budget, engine.work) * 4  # a few states the play may add
     red = engine.red
 
     def keep_top(held: Sequence[int], gone: Sequence[int], top: int) -> bool:
         return engine.keep_top(red.to_classes(gone), red.to_classes(held), red.class_of[top])
 
-    return keep_top
+    return keep_top, choose
 
 
-def optimal_return_choice(
-    request: Request, *, budget: int = STATE_BUDGET
-) -> Callable[[tuple[int, ...]], tuple[int, ...] | None]:
+def optimal_return_choice(request: Request, *, budget: int = STATE_BUDGET) -> ReturnChoose:
     """The optimal return-mulligan decision :func:`exact_odds` uses, for the simulator.
 
     The returned function maps an opening-hand composition (per group of ``problem``) to the
@@ -150,12 +162,17 @@ def optimal_return_choice(
     if not isinstance(rule, ReturnRule):
         raise ValueError("optimal_return_choice needs a return-count mulligan rule")
     engine = SequentialEngine(problem, procedure, query, (), budget, request.lookahead)
-    red = engine.red
     count = rule.count
-    if problem.conditions and 0 < count <= engine.hand:
-        table, _ = engine.return_table(count)
-    else:
-        table = {}
+    table = engine.return_table(count)[0] if problem.conditions and 0 < count <= engine.hand else {}
+    return _return_chooser(problem, engine, table)
+
+
+def _return_chooser(
+    problem: DrawProblem, engine: SequentialEngine, table: Mapping[tuple[int, ...], Kept]
+) -> ReturnChoose:
+    """The return decision read from ``engine``'s return ``table`` (see
+    :func:`optimal_return_choice`)."""
+    red = engine.red
 
     def choose(hand: tuple[int, ...]) -> tuple[int, ...] | None:
         if len(hand) != len(problem.group_sizes) or sum(hand) != engine.hand:

@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from types import MappingProxyType
 
 from deckcheck.catalog.model import Card, Catalog
 from deckcheck.catalog.names import NameMatch, NameRow, NameTable, cards_of
@@ -496,7 +497,9 @@ def _virtual_reissue(
         f"{earliest.name} ({earliest.id}), legal where the re-issue is "
         f"({', '.join(own) or 'nowhere'})"
     )
-    return NameMatch((earliest,), face=face, note=note, fields={LEGALITY_FIELD: own})
+    return NameMatch(
+        (earliest,), face=face, note=note, fields=MappingProxyType({LEGALITY_FIELD: tuple(own)})
+    )
 
 
 _PREFIX_END = re.compile(r"[^0-9a-z]")
