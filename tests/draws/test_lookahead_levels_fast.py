@@ -10,13 +10,17 @@ import random
 
 import pytest
 from test_lookahead_levels import by_levels, named_problem, recursion
-from test_lookahead_optimal import Expectimax
+from test_lookahead_levels import (
+    test_eight_and_twelve_conditions_match_the_recursion as against_recursion,
+)
+from test_lookahead_levels import (
+    test_small_named_piles_match_the_labelled_expectimax as against_expectimax,
+)
 
 import deckcheck.draws.exact.levels as levels_module
 import deckcheck.draws.exact.sequential as sequential
 from deckcheck.draws.exact.levels import LevelEngine
-from deckcheck.draws.exact.odds import exact_odds
-from deckcheck.draws.model import Procedure, Query, Request, ReturnRule
+from deckcheck.draws.model import Procedure, Query, ReturnRule
 
 #: Every move weighed over all open states (0), or over those it moves only (1).
 WAYS = (0.0, 1.0)
@@ -34,59 +38,29 @@ def levels_now(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_small_piles_either_way_match_the_labelled_expectimax(
     seed: int, dense: float, levels_now: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Mixed operators on named cards, with and without the return, going first or second:
-    each way of weighing moves against the expectimax over labelled cards."""
+    """Mixed operators and ranges on named cards, with and without the return, going first or
+    second: each way of weighing moves against the expectimax over labelled cards."""
     monkeypatch.setattr(levels_module, "_DENSE", dense)
-    rng = random.Random(9100 + seed)
-    second = seed % 2 == 1
-    while True:
-        problem = named_problem(rng, rng.randint(2, 4), 3, rng.randint(1, 2))
-        hand = rng.randint(2, 3)
-        opening = hand + 1 if second else hand
-        seen = min(opening + rng.randint(2, 3), problem.pile_size - 3)
-        if problem.pile_size <= 9 and seen > opening:
-            break
-    procedure = Procedure(hand, hand_size_second=hand + 1, draws_per_turn=2, lookahead=True)
-    query = Query(seen, second=second)
-    oracle = Expectimax(problem, procedure, query)
-    engine = by_levels(problem, procedure, query)
-    assert engine.without_mulligan() == oracle.plain()
-    assert engine._levels is not None
-    returning = Procedure(
-        hand, hand_size_second=hand + 1, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True
-    )
-    assert exact_odds(Request(problem, returning, query)).fraction == oracle.returning(2)
+    against_expectimax(seed, None)
 
 
 @pytest.mark.parametrize("dense", WAYS)
-@pytest.mark.parametrize(("n_named", "second"), [(8, True), (12, False)])
+@pytest.mark.parametrize(
+    ("n_named", "seed", "second"), [(8, 0, False), (8, 1, True), (12, 0, False), (12, 1, True)]
+)
 def test_eight_and_twelve_conditions_either_way_match_the_recursion(
-    n_named: int, second: bool, dense: float, levels_now: None, monkeypatch: pytest.MonkeyPatch
+    n_named: int,
+    seed: int,
+    second: bool,
+    dense: float,
+    levels_now: None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """8 and 12 mixed conditions, the optimal look-ahead and return of two: each way of
-    weighing moves gives the recursion's Fraction, kept parts' values and return choices."""
+    weighing moves gives the recursion's Fraction, kept parts' values, return choices and
+    look decisions."""
     monkeypatch.setattr(levels_module, "_DENSE", dense)
-    rng = random.Random(n_named * 31 + int(second))
-    hand = 3
-    seen = (hand + 1 if second else hand) + 4
-    procedure = Procedure(
-        hand, hand_size_second=hand + 1, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True
-    )
-    query = Query(seen, second=second)
-    twelve = n_named == 12
-    while True:
-        problem = named_problem(rng, n_named, 2 if twelve else 3, 5 if twelve else 6)
-        fast = by_levels(problem, procedure, query)
-        if 0 < fast.without_mulligan() < 1:
-            break
-    slow = recursion(problem, procedure, query)
-    assert fast._levels is not None
-    assert fast.without_mulligan() == slow.without_mulligan()
-    fast_choice, fast_p = fast.return_table(2)
-    slow_choice, slow_p = slow.return_table(2)
-    assert fast_p == slow_p
-    assert fast.kept_values == slow.kept_values
-    assert fast_choice == slow_choice
+    against_recursion(n_named, seed, second, None)
 
 
 def test_the_byte_tables_sum_as_the_digits(levels_now: None) -> None:
