@@ -8,8 +8,8 @@ one state, as in :mod:`~deckcheck.draws.exact.sequential`, and drawing a card of
 a given (kind, ``h``, ``k``) moves the multiset by a fixed amount: a state is one integer (a
 digit per (kind, ``h``, ``k``)), and its children are that integer plus a constant. So every
 state with the same cards held, cards gone and look spent (a *level*) is valued at once with
-array operations: the children found by a search in the next level's sorted integers, a
-look's two branches compared, the values summed.
+array operations: the children merged into the next level (where each lands kept as it is
+listed), a look's two branches compared, the values summed.
 
 Exact all the same: values are carried modulo a few primes (their product above every value
 the recursion can reach) and as floating-point probabilities; a look keeps the branch the
