@@ -570,7 +570,10 @@ class LevelEngine:
         returns = f_best > hf  # ties keep
         ways = np.ones(len(hands), dtype=np.int64)
         for c, size in enumerate(self.sizes):
-            ways *= np.array([math.comb(size, x) for x in range(size + 1)], np.int64)[hands[:, c]]
+            # a hand holds at most `hand` of a class: comb(size, x) for a bigger x would not fit
+            # in 64 bits for a class of 67 cards or more, and is never read
+            counts = range(min(size, hand) + 1)
+            ways *= np.array([math.comb(size, x) for x in counts], np.int64)[hands[:, c]]
         kept_level = (keep, keep, False)
         hand_level = (hand, hand, False)
         num = 0
