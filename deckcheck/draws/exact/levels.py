@@ -572,15 +572,24 @@ class LevelEngine:
         """All compositions of 0 to ``total`` cards over the classes (rows, each array in
         increasing order of :meth:`_code`)."""
         n_cls = len(self.sizes)
-        sizes = np.array(self.sizes, dtype=np.int64)
         out = [np.zeros((1, n_cls), dtype=np.int64)]
+        # Each composition grown once: a card added only to the class of the last card added
+        # or a later one (the cards in class order), so that no row is made twice and sorted
+        # out again; a level holds its compositions, not classes times as many.
+        last = np.zeros(1, dtype=np.int64)
         for _ in range(total):
-            last = out[-1]
-            grown = np.concatenate([last + np.eye(n_cls, dtype=np.int64)[c] for c in range(n_cls)])
-            grown = grown[(grown <= sizes).all(axis=1)]
-            codes = self._code(grown)
-            _, first = np.unique(codes, return_index=True)
-            out.append(grown[first])
+            before = out[-1]
+            parts: list[Ints] = []
+            lasts: list[Ints] = []
+            for c, size in enumerate(self.sizes):
+                grown = before[(last <= c) & (before[:, c] < size)]
+                grown[:, c] += 1
+                parts.append(grown)
+                lasts.append(np.full(len(grown), c, dtype=np.int64))
+            rows = np.concatenate(parts)
+            order = np.argsort(self._code(rows), kind="stable")
+            out.append(rows[order])
+            last = np.concatenate(lasts)[order]
         return out
 
     def _code(self, comps: Ints) -> Ints:
@@ -679,7 +688,10 @@ class LevelEngine:
         returns = f_best > hf  # ties keep
         ways = np.ones(len(hands), dtype=np.int64)
         for c, size in enumerate(self.sizes):
-            ways *= np.array([math.comb(size, x) for x in range(size + 1)], np.int64)[hands[:, c]]
+            # a hand holds at most `hand` of a class: comb(size, x) for a bigger x would not fit
+            # in 64 bits for a class of 67 cards or more, and is never read
+            counts = range(min(size, hand) + 1)
+            ways *= np.array([math.comb(size, x) for x in counts], np.int64)[hands[:, c]]
         kept_level = (keep, keep, False)
         hand_level = (hand, hand, False)
         num = 0

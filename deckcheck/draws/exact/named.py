@@ -15,7 +15,7 @@ Interval = tuple[int, int | None]
 def named_kinds(red: Reduced) -> list[tuple[int, Interval]] | None:
     """Per class, its tracked position's interval (position -1: no test reads it), or None
     when the query is not one this engine takes: a class counted by more than one selector,
-    a selector counting more than one class, alternatives."""
+    a selector counting more than one class, a test reading no class, alternatives."""
     cond = red.cond
     if cond.alternatives:
         return None
@@ -23,6 +23,8 @@ def named_kinds(red: Reduced) -> list[tuple[int, Interval]] | None:
     for positions in cond.class_positions:
         for p in positions:
             owners[p] = owners.get(p, 0) + 1
+    if any(q not in owners for q, _ in cond.tests):
+        return None  # a test on cards no class holds: the recursion settles it at the start
     out: list[tuple[int, Interval]] = []
     for positions in cond.class_positions:
         if not positions:
