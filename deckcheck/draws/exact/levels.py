@@ -38,6 +38,7 @@ from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
 #: Rows, weights and where children are, kept from listing a level to valuing it.
 Small = npt.NDArray[np.int32]
 #: A level: (cards held, cards gone, look spent).
@@ -183,6 +184,8 @@ class LevelEngine:
         self.levels: dict[tuple[int, int, bool], Ints] = {}
         self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
         self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
+        #: Per class, what it adds to a key, by cards held and left (-1: lost); see keys_of.
+        self.parts: dict[int, Ints] = {}
 
     @staticmethod
     def _classify(lo: int, hi: int | None, h: int, k: int) -> tuple[str, int]:
@@ -211,24 +214,45 @@ class LevelEngine:
             out += pooled * self.losing_weight
         return out
 
+    def _part(self, c: int, h: int, k: int) -> int | None:
+        """What class ``c`` holding ``h`` with ``k`` left adds to a key; None when lost."""
+        interval = self.interval_of[c]
+        lo, hi = interval
+        if hi is None:
+            h = min(h, lo)
+        what, pooled = self._classify(lo, hi, h, k)
+        if what == "lost":
+            return None
+        if what == "live":
+            return self.weights[self.digit[(interval, h, k)]]
+        return pooled * self.losing_weight if what == "losing" else 0
+
     def key_of(self, held: Sequence[int], left: Sequence[int] | None = None) -> int | None:
         """The state holding ``held`` (cards per class) with ``left`` in the pile (by
         default all the others); None when it is lost."""
         key = 0
-        for c, interval in self.interval_of.items():
-            lo, hi = interval
-            h = held[c]
-            k = self.sizes[c] - h if left is None else left[c]
-            if hi is None:
-                h = min(h, lo)
-            what, pooled = self._classify(lo, hi, h, k)
-            if what == "lost":
+        for c in self.interval_of:
+            part = self._part(c, held[c], self.sizes[c] - held[c] if left is None else left[c])
+            if part is None:
                 return None
-            if what == "live":
-                key += self.weights[self.digit[(interval, h, k)]]
-            elif what == "losing":
-                key += pooled * self.losing_weight
+            key += part
         return key
+
+    def keys_of(self, held: Ints, left: Ints) -> Ints:
+        """:meth:`key_of` of every column of ``held`` and ``left`` (a row per class); -1
+        where lost."""
+        keys = np.zeros(held.shape[1], dtype=np.int64)
+        lost = np.zeros(held.shape[1], dtype=bool)
+        for c in self.interval_of:
+            side = self.sizes[c] + 1
+            part = self.parts.get(c)
+            if part is None:
+                parts = [self._part(c, h, k) for h in range(side) for k in range(side)]
+                part = self.parts[c] = np.array([-1 if p is None else p for p in parts])
+            got = part[held[c] * side + left[c]]
+            keys += got
+            lost |= got < 0
+        return np.where(lost, -1, keys)
 
     # -- per level ----------------------------------------------------------------------
 
@@ -512,6 +536,16 @@ class LevelEngine:
         if abs(a - b) > _CLOSE * max(a, b):
             return a > b
         return self.exact(*first) >= self.exact(*second)
+
+    def at_least_many(self, first: Level, a: Ints, second: Level, b: Ints) -> tuple[Bools, Bools]:
+        """:meth:`at_least` of the states ``a`` of ``first`` and ``b`` of ``second`` (-1:
+        lost), pair by pair; and the pairs it leaves to :meth:`at_least` (floats within the
+        margin, residues unequal: the values must be read back to compare them)."""
+        fa, ra, _ = self._read(first, a)
+        fb, rb, _ = self._read(second, b)
+        close = np.abs(fa - fb) <= _CLOSE * np.maximum(fa, fb)
+        same = (ra == rb).all(axis=1)
+        return np.where(close, same, fa > fb), close & ~same
 
     def _float(self, level: tuple[int, int, bool], key: int | None) -> float:
         if key is None:

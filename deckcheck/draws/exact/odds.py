@@ -12,11 +12,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from deckcheck.draws.answer import Answer, Fact, FactKind, Intractable, Method, lookahead_fact
 from deckcheck.draws.exact.capped import Progress
 from deckcheck.draws.exact.sequential import STATE_BUDGET, Kept, SequentialEngine
 from deckcheck.draws.model import DrawProblem, RedrawRule, Request, ReturnRule
+
+if TYPE_CHECKING:
+    from deckcheck.draws.exact.levels import Bools, Ints
 
 __all__ = ["STATE_BUDGET", "Intractable", "distribution", "exact_odds", "optimal_return_choice"]
 
@@ -141,12 +145,33 @@ def optimal_choices(
             # The states after a mulligan, too; and the optimal return for the simulator.
             choose = _return_chooser(problem, engine, engine.return_table(rule.count)[0])
     engine.budget = max(engine.budget, engine.work) * 4  # a few states the play may add
-    red = engine.red
+    return KeepTopChoice(engine), choose
 
-    def keep_top(held: Sequence[int], gone: Sequence[int], top: int) -> bool:
-        return engine.keep_top(red.to_classes(gone), red.to_classes(held), red.class_of[top])
 
-    return keep_top, choose
+class KeepTopChoice:
+    """The optimal look-ahead decision read from ``engine`` (see :func:`optimal_keep_choice`):
+    called per state, or for many at once by :meth:`many`."""
+
+    def __init__(self, engine: SequentialEngine) -> None:
+        self.engine = engine
+        self.red = engine.red
+
+    def __call__(self, held: Sequence[int], gone: Sequence[int], top: int) -> bool:
+        """True keeps a top card of group ``top`` (``held``, ``gone``: per group)."""
+        red = self.red
+        return self.engine.keep_top(red.to_classes(gone), red.to_classes(held), red.class_of[top])
+
+    def many(self, held: Ints, gone: Ints, top: Ints) -> Bools | None:
+        """The decisions for every column of ``held`` and ``gone`` (a row per group) and
+        ``top`` (a group per column), exactly those of the call; None when they can only be
+        made one at a time."""
+        from deckcheck.core.numeric import np
+
+        red = self.red
+        to_classes = np.zeros((len(red.sizes), len(red.class_of)), dtype=np.int64)
+        to_classes[list(red.class_of), range(len(red.class_of))] = 1
+        classes = np.asarray(red.class_of, dtype=np.int64)
+        return self.engine.keep_top_many(to_classes @ gone, to_classes @ held, classes[top])
 
 
 def optimal_return_choice(request: Request, *, budget: int = STATE_BUDGET) -> ReturnChoose:

@@ -47,7 +47,7 @@ from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Proce
 from deckcheck.draws.policies import lookahead_keep
 
 if TYPE_CHECKING:
-    from deckcheck.draws.exact.levels import LevelEngine
+    from deckcheck.draws.exact.levels import Bools, Ints, LevelEngine
 
 #: Most units of work an exact computation may spend before it gives up with
 #: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
@@ -1185,6 +1185,31 @@ class SequentialEngine:
         keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
         under = self.value(*self._canonical(after, vec), n_held, True, gone)
         return keep >= under
+
+    def keep_top_many(self, removed: Ints, held: Ints, top: Ints) -> Bools | None:
+        """:meth:`keep_top` for every column of ``removed`` and ``held`` (a row per class)
+        and ``top`` (a class per column), in bulk; None without the level engine."""
+        levels = self._levels
+        if levels is None:
+            return None
+        from deckcheck.core.numeric import np
+
+        n_held, gone = held.sum(axis=0), removed.sum(axis=0)
+        after = np.asarray(self.red.sizes, dtype=np.int64)[:, None] - removed
+        with_top = held.copy()
+        with_top[top, np.arange(len(top))] += 1
+        kept, under = levels.keys_of(with_top, after), levels.keys_of(held, after)
+        out = np.zeros(len(top), dtype=bool)
+        for h, g in np.unique(np.stack([n_held, gone]), axis=1).T.tolist():
+            cols = np.flatnonzero((n_held == h) & (gone == g))
+            got, unsettled = levels.at_least_many(
+                (h + 1, g, False), kept[cols], (h, g, True), under[cols]
+            )
+            for i in np.flatnonzero(unsettled).tolist():
+                c = int(cols[i])
+                got[i] = self.keep_top(removed[:, c].tolist(), held[:, c].tolist(), int(top[c]))
+            out[cols] = got
+        return out
 
     def hand_scale(self) -> int:
         """Denominator of :meth:`hand_value`."""

@@ -259,8 +259,13 @@ class _Lookup:
     every column to the code of its result.
     """
 
-    def __init__(self, bounds: Sequence[int], fn: Callable[[tuple[int, ...]], Any]) -> None:
-        self.fn = fn
+    def __init__(
+        self,
+        bounds: Sequence[int],
+        fn: Callable[[tuple[int, ...]], Any],
+        many: Callable[[IntArray], Any] | None = None,
+    ) -> None:
+        self.fn, self.many = fn, many  # many: fn of every column at once, or None
         self.values: list[Any] = []
         self._code_of: dict[Any, int] = {}
         self._cache: dict[tuple[int, ...], int] = {}
@@ -290,7 +295,7 @@ class _Lookup:
         missing = np.flatnonzero(~hit)
         if missing.size:
             new_keys, first = np.unique(keys[missing], return_index=True)
-            found = [self._code(tuple(int(v) for v in mat[:, c])) for c in missing[first]]
+            found = self._new(mat[:, missing[first]])
             merged = np.concatenate([self.known, new_keys])
             order = np.argsort(merged, kind="stable")
             self.known = merged[order]
@@ -300,35 +305,41 @@ class _Lookup:
             at = np.searchsorted(self.known, keys)
         return self.known_codes.take(at)
 
+    def _new(self, cols: IntArray) -> list[int]:
+        """The codes of the columns ``cols`` (by :attr:`many` when it answers)."""
+        got = None if self.many is None else self.many(cols)
+        if got is None:
+            return [self._code(tuple(column)) for column in cols.T.tolist()]
+        return [self._code_of_value(value) for value in got.tolist()]
+
+    def _code_of_value(self, value: Any) -> int:
+        code = self._code_of.setdefault(value, len(self.values))
+        if code == len(self.values):
+            self.values.append(value)
+        return code
+
     def _code(self, column: tuple[int, ...]) -> int:
         code = self._cache.get(column)
         if code is None:
-            value = self.fn(column)
-            code = self._code_of.setdefault(value, len(self.values))
-            if code == len(self.values):
-                self.values.append(value)
-            self._cache[column] = code
+            code = self._cache[column] = self._code_of_value(self.fn(column))
         return code
 
     def codes(self, mat: IntArray) -> npt.NDArray[np.int32]:
         """Per column of ``mat``, the code of ``fn(column)``; decode through :attr:`values`."""
         if self.radix is None:
             _, first, inverse = np.unique(mat.T, axis=0, return_index=True, return_inverse=True)
-            found = [self._code(tuple(int(v) for v in mat[:, c])) for c in first]
-            return np.asarray(found, dtype=np.int32)[inverse.reshape(-1)]
+            return np.asarray(self._new(mat[:, first]), dtype=np.int32)[inverse.reshape(-1)]
         keys = self.radix @ mat
         if self.dense is None and len(self.known) > SORTED_KEYS:
             _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-            found = [self._code(tuple(int(v) for v in mat[:, c])) for c in first]
-            return np.asarray(found, dtype=np.int32)[inverse.reshape(-1)]
+            return np.asarray(self._new(mat[:, first]), dtype=np.int32)[inverse.reshape(-1)]
         if self.dense is None:
             return self._sorted_codes(keys, mat)
         got = self.dense[keys]
         missing = np.flatnonzero(got < 0)
         if missing.size:
             new_keys, first = np.unique(keys[missing], return_index=True)
-            cols = missing[first]
-            self.dense[new_keys] = [self._code(tuple(int(v) for v in mat[:, c])) for c in cols]
+            self.dense[new_keys] = self._new(mat[:, missing[first]])
             got = self.dense[keys]
         return got
 
@@ -394,6 +405,7 @@ class _Simulator:
             self.keep = None
         else:
             n = self.n_groups
+            many = getattr(keep_top, "many", None)  # the decisions in bulk, where offered
             # A deal holds at most the cards seen, and has taken at most those and one card
             # put under per look from the pile: bounds that keep the key space of a short
             # deal small enough for a dense table (Planetary Conquerors' legal-80 by turn 3:
@@ -405,6 +417,7 @@ class _Simulator:
                 + [min(s, seen + looks) + 1 for s in sizes]
                 + [max(n, 1)],
                 lambda key: bool(keep_top(key[:n], key[n : 2 * n], key[-1])),
+                None if many is None else lambda m: many(m[:n], m[n : 2 * n], m[-1]),
             )
         self.redraws: _Lookup | None = None
         if isinstance(rule, RedrawRule) and choose_redraw is not None:
