@@ -247,7 +247,12 @@ class LevelEngine:
             side = self.sizes[c] + 1
             part = self.parts.get(c)
             if part is None:
-                parts = [self._part(c, h, k) for h in range(side) for k in range(side)]
+                # h + k above the class's size is no state (held and left are apart).
+                parts = [
+                    self._part(c, h, k) if h + k < side else None
+                    for h in range(side)
+                    for k in range(side)
+                ]
                 part = self.parts[c] = np.array([-1 if p is None else p for p in parts])
             got = part[held[c] * side + left[c]]
             keys += got
