@@ -259,16 +259,12 @@ class _Lookup:
     every column to the code of its result.
     """
 
-    def __init__(
-        self,
-        bounds: Sequence[int],
-        fn: Callable[[tuple[int, ...]], Any],
-        many: Callable[[IntArray], Any] | None = None,
-    ) -> None:
-        self.fn, self.many = fn, many  # many: fn of every column at once, or None
+    def __init__(self, bounds: Sequence[int], fn: Callable[[tuple[int, ...]], Any]) -> None:
+        self.fn = fn
+        self.many: Callable[[IntArray], Any] | None = None  # fn of many columns, or None
         self.values: list[Any] = []
         self._code_of: dict[Any, int] = {}
-        self._cache: dict[tuple[int, ...], int] = {}
+        self._cache: dict[tuple[int, ...], Any] = {}  # fn's result per column
         radix = [1]
         for b in bounds[:-1]:
             radix.append(radix[-1] * b)
@@ -306,32 +302,26 @@ class _Lookup:
         return self.known_codes.take(at)
 
     def _new(self, cols: IntArray) -> list[int]:
-        """The codes of the columns ``cols`` (by :attr:`many` when it answers)."""
+        """The codes of the columns ``cols``: by :attr:`many` when it answers, else by ``fn``
+        once per column ever met."""
         got = None if self.many is None else self.many(cols)
         if got is None:
-            return [self._code(tuple(column)) for column in cols.T.tolist()]
-        return [self._code_of_value(value) for value in got.tolist()]
-
-    def _code_of_value(self, value: Any) -> int:
-        code = self._code_of.setdefault(value, len(self.values))
-        if code == len(self.values):
-            self.values.append(value)
-        return code
-
-    def _code(self, column: tuple[int, ...]) -> int:
-        code = self._cache.get(column)
-        if code is None:
-            code = self._cache[column] = self._code_of_value(self.fn(column))
-        return code
+            cache = self._cache
+            columns = map(tuple, cols.T.tolist())
+            got = [cache[c] if c in cache else cache.setdefault(c, self.fn(c)) for c in columns]
+        else:
+            got = got.tolist()
+        codes = [self._code_of.setdefault(value, len(self._code_of)) for value in got]
+        self.values = list(self._code_of)  # in the order of their codes
+        return codes
 
     def codes(self, mat: IntArray) -> npt.NDArray[np.int32]:
         """Per column of ``mat``, the code of ``fn(column)``; decode through :attr:`values`."""
-        if self.radix is None:
-            _, first, inverse = np.unique(mat.T, axis=0, return_index=True, return_inverse=True)
-            return np.asarray(self._new(mat[:, first]), dtype=np.int32)[inverse.reshape(-1)]
-        keys = self.radix @ mat
-        if self.dense is None and len(self.known) > SORTED_KEYS:
-            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        keys = None if self.radix is None else self.radix @ mat
+        if keys is None or (self.dense is None and len(self.known) > SORTED_KEYS):
+            rows = mat.T if keys is None else keys
+            axis = 0 if keys is None else None
+            _, first, inverse = np.unique(rows, axis=axis, return_index=True, return_inverse=True)
             return np.asarray(self._new(mat[:, first]), dtype=np.int32)[inverse.reshape(-1)]
         if self.dense is None:
             return self._sorted_codes(keys, mat)
@@ -417,8 +407,9 @@ class _Simulator:
                 + [min(s, seen + looks) + 1 for s in sizes]
                 + [max(n, 1)],
                 lambda key: bool(keep_top(key[:n], key[n : 2 * n], key[-1])),
-                None if many is None else lambda m: many(m[:n], m[n : 2 * n], m[-1]),
             )
+            if many is not None:
+                self.keep.many = lambda m: many(m[:n], m[n : 2 * n], m[-1])
         self.redraws: _Lookup | None = None
         if isinstance(rule, RedrawRule) and choose_redraw is not None:
             # Key: the hand and the redraws left (the last slot; unlimited rules use slot 0).
@@ -583,18 +574,14 @@ class _Simulator:
         head = np.zeros(trials, dtype=np.int64)
         tail = np.zeros(trials, dtype=np.int64)
         every = np.arange(trials)
-        keep_of_code = np.zeros(0, dtype=bool)
         for j in range(self.shape.later):
             card = self._take(rng, pile, left, under, head, None)
             if j % per_turn == 0:
                 if self.keep is None:
                     kept = self._rule_of_thumb(held, card)
                 else:
-                    keys = np.vstack([held, self.sizes - pile, card])
-                    codes = self.keep.codes(keys)
-                    if len(keep_of_code) != len(self.keep.values):
-                        keep_of_code = np.asarray(self.keep.values, dtype=bool)
-                    kept = keep_of_code[codes]
+                    codes = self.keep.codes(np.vstack([held, self.sizes - pile, card]))
+                    kept = np.asarray(self.keep.values, dtype=bool)[codes]
                 moved = np.flatnonzero(~kept)
                 if moved.size:
                     under[tail[moved], moved] = card[moved]
