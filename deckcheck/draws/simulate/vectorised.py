@@ -274,32 +274,31 @@ class _Lookup:
         # overflow int64 the slower column-wise unique.
         self.radix = np.asarray(radix, dtype=np.int64) if space < 2**62 else None
         self.dense = np.full(space, -1, dtype=np.int32) if space <= DENSE_KEYS else None
-        # Past the dense table: the keys met so far, sorted, and their codes. A batch looks
-        # its keys up by binary search, and asks Python only for keys never met (the
-        # look-ahead meets the same few thousand states batch after batch: sorting each batch
-        # and building a tuple per distinct column again took most of its time).
-        self.known = np.zeros(0, dtype=np.int64)
-        self.known_codes = np.zeros(0, dtype=np.int32)
+        # Past the dense table: the keys met so far, sorted (then one above any: every search
+        # lands on a key), and their codes. A batch looks its keys up by binary search, and
+        # asks Python only for keys never met (the look-ahead meets the same few thousand
+        # states batch after batch: building a tuple per distinct column again was slow).
+        self.known = np.full(1, np.iinfo(np.int64).max, dtype=np.int64)
+        self.known_codes = np.zeros(1, dtype=np.int32)
 
     def _sorted_codes(self, keys: IntArray, mat: IntArray) -> npt.NDArray[np.int32]:
         """:meth:`codes` through the sorted keys met so far (see ``known``)."""
-        at = np.searchsorted(self.known, keys)
-        if len(self.known):
-            hit = self.known.take(np.minimum(at, len(self.known) - 1)) == keys
-        else:
-            hit = np.zeros(len(keys), dtype=bool)
-        missing = np.flatnonzero(~hit)
+        # Searched in order, the keys' binary searches share their paths in the cache.
+        by = np.argsort(keys)
+        ordered = keys[by]
+        at = np.searchsorted(self.known, ordered)
+        missing = by[self.known.take(at) != ordered]
         if missing.size:
             new_keys, first = np.unique(keys[missing], return_index=True)
-            found = self._new(mat[:, missing[first]])
+            found = np.asarray(self._new(mat[:, missing[first]]), dtype=np.int32)
             merged = np.concatenate([self.known, new_keys])
             order = np.argsort(merged, kind="stable")
             self.known = merged[order]
-            self.known_codes = np.concatenate(
-                [self.known_codes, np.asarray(found, dtype=np.int32)]
-            )[order]
-            at = np.searchsorted(self.known, keys)
-        return self.known_codes.take(at)
+            self.known_codes = np.concatenate([self.known_codes, found])[order]
+            at = np.searchsorted(self.known, ordered)
+        out = np.empty(len(keys), dtype=np.int32)
+        out[by] = self.known_codes.take(at)
+        return out
 
     def _new(self, cols: IntArray) -> list[int]:
         """The codes of the columns ``cols``: by :attr:`many` when it answers, else by ``fn``
