@@ -12,6 +12,7 @@ from test_lookahead_levels import named_problem
 
 import deckcheck.draws.exact.levels as levels_module
 import deckcheck.draws.exact.sequential as sequential
+import deckcheck.draws.simulate.vectorised as vectorised
 from deckcheck.core.numeric import np
 from deckcheck.draws.exact.odds import KeepTopChoice, optimal_choices
 from deckcheck.draws.model import DrawProblem, Procedure, Query, Request, ReturnRule
@@ -130,3 +131,21 @@ def test_the_simulator_deals_the_same_trials(second: bool, levels_at_once: None)
         for chooser in (keep, one_by_one)
     ]
     assert runs[0] == runs[1]
+
+
+def test_every_way_of_looking_columns_up_deals_the_same_trials(
+    monkeypatch: pytest.MonkeyPatch, levels_at_once: None
+) -> None:
+    """The dense table, the sorted keys met so far and a fresh np.unique per batch: the
+    same decisions, so the same answer."""
+    rng = random.Random(99)
+    problem = with_two_others(named_problem(rng, 4, 3, 10))
+    procedure = Procedure(4, draws_per_turn=1, lookahead=True)
+    query = Query(9)
+    keep, _ = optimal_choices(Request(problem, procedure, query))
+    runs = []
+    for dense, sorted_keys in ((1 << 23, 1 << 23), (0, 1 << 23), (0, 0)):
+        monkeypatch.setattr(vectorised, "DENSE_KEYS", dense)
+        monkeypatch.setattr(vectorised, "SORTED_KEYS", sorted_keys)
+        runs.append(simulate_vectorised(problem, procedure, query, 3_000, 8, keep_top=keep))
+    assert runs[0] == runs[1] == runs[2]
