@@ -55,7 +55,7 @@ demo: $(STAMP)
 
 # One worker more than the cores this process may use: some tests wait (on a child process, on
 # the terminal app's idle checks), and the extra worker runs meanwhile (docs/performance.md,
-# "The harness": about 3 s less wall time on two cores).
+# "The harness": 2-4 s less wall time on two cores).
 WORKERS := $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1) + 1)")
 
 # Every test, in parallel (pytest-xdist, WORKERS above). A worker that runs out of tests
