@@ -552,28 +552,28 @@ class LevelEngine:
         same = (ra == rb).all(axis=1)
         return np.where(close, same, fa > fb), close & ~same
 
-    def _float(self, level: tuple[int, int, bool], key: int | None) -> float:
+    def _row(self, level: tuple[int, int, bool], key: int | None) -> int | None:
+        """Where state ``key`` of ``level`` stands in its level's arrays; None for a state
+        worth nothing (lost, or never reached)."""
         if key is None:
-            return 0.0
+            return None
         self._ensure(level, np.array([key], dtype=np.int64))
         keys = self.levels.get(level)
         if keys is None:
-            return 0.0
+            return None
         i = int(np.searchsorted(keys, key))
         if i == len(keys) or int(keys[i]) != key:
-            return 0.0
-        return float(self.values[level][0][i])
+            return None
+        return i
+
+    def _float(self, level: tuple[int, int, bool], key: int | None) -> float:
+        i = self._row(level, key)
+        return 0.0 if i is None else float(self.values[level][0][i])
 
     def exact(self, level: tuple[int, int, bool], key: int | None) -> int:
         """The exact value (successful ordered continuations) of state ``key`` of ``level``."""
-        if key is None:
-            return 0
-        self._ensure(level, np.array([key], dtype=np.int64))
-        keys = self.levels.get(level)
-        if keys is None:
-            return 0
-        i = int(np.searchsorted(keys, key))
-        if i == len(keys) or int(keys[i]) != key:
+        i = self._row(level, key)
+        if i is None:
             return 0
         f, rs = self.values[level]
         value = 0
