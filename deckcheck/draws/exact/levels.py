@@ -156,7 +156,20 @@ class LevelEngine:
                         self.digit[(interval, h, k)] = len(radices)
                         radices.append(1 << len(members).bit_length())
                         infos.append((h, k, lo, hi))
-        # Each digit a few bits of the key (radices are powers of two: shifts, not divisions).
+        self._place(radices, infos, sum(sizes))
+        # Per digit: the change of the key when a card of it is kept / put under (None: lost).
+        self.keep_delta: list[int | None] = []
+        self.under_delta: list[int | None] = []
+        for d, (h, k, lo, hi) in enumerate(infos):
+            self.keep_delta.append(self._delta(d, lo, hi, h + 1, k - 1))
+            self.under_delta.append(self._delta(d, lo, hi, h, k - 1))
+        self._start()
+
+    def _place(
+        self, radices: list[int], infos: list[tuple[int, int, int, int | None]], losing: int
+    ) -> None:
+        """Each digit a few bits of the key (radices are powers of two: shifts, not
+        divisions), then the losing cards (at most ``losing``)."""
         self.shifts: list[int] = []
         self.masks: list[int] = []
         self.weights: list[int] = []
@@ -168,24 +181,28 @@ class LevelEngine:
             bit += r.bit_length() - 1
         self.losing_shift = bit
         self.losing_weight = 1 << bit
-        self.fits = bit + sum(sizes).bit_length() < 62
+        self.losing_bits = max(1, losing).bit_length()
+        self.fits = bit + self.losing_bits < 62
         self.radices = radices
         self.infos = infos
         self.tables = self._byte_tables() if self.fits else None
-        # Per digit: the change of the key when a card of it is kept / put under (None: lost).
-        self.keep_delta: list[int | None] = []
-        self.under_delta: list[int | None] = []
-        for d, (h, k, lo, hi) in enumerate(infos):
-            self.keep_delta.append(self._delta(d, lo, hi, h + 1, k - 1))
-            self.under_delta.append(self._delta(d, lo, hi, h, k - 1))
+
+    def _start(self) -> None:
+        """The moduli and the empty tables of levels and values."""
         # Residues: w * r below 2**62 for every weight w (at most the pile).
-        bits = 61 - max(1, n).bit_length()
-        self.moduli = _moduli(bits, 2 * math.perm(n, reads))
+        bits = 61 - max(1, self.n).bit_length()
+        self.moduli = _moduli(bits, 2 * math.perm(self.n, self.reads))
         self.levels: dict[tuple[int, int, bool], Ints] = {}
         self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
         self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
         #: Per class, what it adds to a key, by cards held and left (-1: lost); see keys_of.
         self.parts: dict[int, Ints] = {}
+
+    def _normal(self, d: int, keys: Ints, kept: bool) -> Ints:
+        """The children ``keys`` of a move of digit ``d`` (-1: the losing or the other
+        cards), the card kept or put under, in their normal form; -1 for a lost one (none
+        here: see the typed engine)."""
+        return keys
 
     @staticmethod
     def _classify(lo: int, hi: int | None, h: int, k: int) -> tuple[str, int]:
@@ -272,7 +289,7 @@ class LevelEngine:
         width = max(1, self.n).bit_length()
         if 4 * width > 63:
             return None
-        bits = self.losing_shift + max(1, sum(self.sizes)).bit_length()
+        bits = self.losing_shift + self.losing_bits
         weight = [0] * (8 * ((bits + 7) // 8))
         for d, (h, k, lo, _) in enumerate(self.infos):
             coefficient = k << width  # live
@@ -317,6 +334,11 @@ class LevelEngine:
             else:
                 risky += m * k
         return losing, live, need, risky
+
+    def _held_apart(self, keys: Ints) -> tuple[Ints, Ints]:
+        """The losing cards and the live cards left (:meth:`_sums`' first two)."""
+        losing, live, _, _ = self._sums(keys)
+        return losing, live
 
     def _settle(
         self, held: int, keys: Ints
@@ -367,19 +389,19 @@ class LevelEngine:
                     continue
                 self.charge(len(keys) * (len(self.radices) + 2) + _LEVEL_UNITS)
                 counts = self._counts(keys)
-                losing, live, _, _ = self._sums(keys)
+                losing, live = self._held_apart(keys)
                 pool = (self.n - gone) - live - losing
                 look = self._look(held, looked)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
-                moves: list[tuple[Ints, int | None, int | None]] = [
-                    (m * k, self.keep_delta[d], self.under_delta[d])
+                moves: list[tuple[Ints, int | None, int | None, int]] = [
+                    (m * k, self.keep_delta[d], self.under_delta[d], d)
                     for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
                 ]
-                moves.append((losing, None, -self.losing_weight))
-                moves.append((pool, 0, 0))
-                for weight, keep_delta, under_delta in moves:
+                moves.append((losing, None, -self.losing_weight, -1))
+                moves.append((pool, 0, 0, -1))
+                for weight, keep_delta, under_delta, d in moves:
                     if not look:
                         under_delta = None
                     if keep_delta is None and under_delta is None:
@@ -388,9 +410,15 @@ class LevelEngine:
                     if not len(rows):
                         continue
                     base = keys[rows]
-                    to_kept = None if keep_delta is None else _add(pending, kept, base + keep_delta)
+                    to_kept = (
+                        None
+                        if keep_delta is None
+                        else _add(pending, kept, self._normal(d, base + keep_delta, True))
+                    )
                     to_under = (
-                        None if under_delta is None else _add(pending, under, base + under_delta)
+                        None
+                        if under_delta is None
+                        else _add(pending, under, self._normal(d, base + under_delta, False))
                     )
                     # Most states move: weighed whole (no rows picked out, none scattered).
                     dense = len(rows) > _DENSE * len(keys)
@@ -506,7 +534,8 @@ class LevelEngine:
             needles = needles[keys[idx] != needles]
         if not len(needles):
             return
-        missing = np.unique(needles)
+        missing = np.sort(needles)
+        missing = missing[np.concatenate(([True], missing[1:] != missing[:-1]))]
         losing, _, need, risky = self._sums(missing)
         won = need == 0
         if level[0] < self.seen:

@@ -41,7 +41,7 @@ from deckcheck.draws.exact.compositions import (
     ways,
 )
 from deckcheck.draws.exact.hypergeometric import plain_ways, redraw_table
-from deckcheck.draws.exact.named import Interval, named_kinds
+from deckcheck.draws.exact.named import Interval, TypedClass, named_kinds, typed_kinds
 from deckcheck.draws.exact.reduced import Orbit, Reduced, Tracked, Vec, orbits, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Procedure, Query
 from deckcheck.draws.policies import lookahead_keep
@@ -93,6 +93,10 @@ _SHARED_TABLES = (
     "_holding",
     "_inert_kept",
 )
+
+#: What a level engine is built from: per class its interval (the named cards'), or per
+#: class its position, interval and group and per group its interval (types over them).
+LevelKinds = list[tuple[int, Interval]] | tuple[list[TypedClass], list[Interval]]
 
 #: The part of a hand kept by a return mulligan (cards per class); None = keep all.
 Kept = tuple[int, ...] | None
@@ -532,14 +536,21 @@ class SequentialEngine:
         """Whether the return table whose walk takes ``walk`` units is the level engine's."""
         return walk > LEVEL_RETURN_FROM and self._level_kinds() is not None
 
-    def _level_kinds(self) -> list[tuple[int, Interval]] | None:
-        """The level engine's view of the query (:func:`named_kinds`), when it takes it."""
+    def _typed_levels(self) -> bool:
+        """Whether the typed level engine has valued the states: its table of returns is
+        then cheaper than walking the hands however few they are (a state's key is found
+        card by card)."""
+        return self._levels is not None and isinstance(self._level_kinds(), tuple)
+
+    def _level_kinds(self) -> LevelKinds | None:
+        """The level engine's view of the query (:func:`named_kinds`, else the typed level
+        engine's, :func:`typed_kinds`), when one takes it."""
         if not (self.optimal and self.use_levels) or importlib.util.find_spec("numpy") is None:
             return None
         sizes = self.red.sizes
         if math.prod(s + 1 for s in sizes) >= 1 << 62 or math.comb(self.n, self.hand) >= 1 << 62:
             return None
-        return named_kinds(self.red)
+        return typed_kinds(self.red) or named_kinds(self.red)
 
     def settled_at_start(self) -> bool | None:
         """Whether the query holds (True) or fails (False) whatever is dealt and however it is
@@ -1250,7 +1261,7 @@ class SequentialEngine:
             self.budget = budget
         return Fraction(num, math.perm(self.n, self.reads))
 
-    def _by_levels(self, kinds: list[tuple[int, Interval]]) -> Fraction | None:
+    def _by_levels(self, kinds: LevelKinds) -> Fraction | None:
         """:meth:`without_mulligan` by the level engine, which then values the hands and the
         looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
         not fit its integers, or two branches of a look too close for its floats)."""
@@ -1274,9 +1285,20 @@ class SequentialEngine:
             if self.progress is not None:
                 self.progress(self.work, max(self.work, min(self.budget, STATE_BUDGET)))
 
-        levels = LevelEngine(
-            self.red.sizes, kinds, self.n, self.hand, self.seen, self.reads, self.per_turn, charge
+        sizes, n, hand, seen, reads, per_turn = (
+            self.red.sizes,
+            self.n,
+            self.hand,
+            self.seen,
+            self.reads,
+            self.per_turn,
         )
+        if isinstance(kinds, tuple):
+            from deckcheck.draws.exact.typed import TypedLevels
+
+            levels: LevelEngine = TypedLevels(sizes, *kinds, n, hand, seen, reads, per_turn, charge)
+        else:
+            levels = LevelEngine(sizes, kinds, n, hand, seen, reads, per_turn, charge)
         if not levels.fits:
             return None
         try:
@@ -1344,7 +1366,8 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
-        if self.lookahead and self._vector_return(walk := self._return_walk(count)):
+        walk = self._return_walk(count) if self.lookahead else 0
+        if self.lookahead and (self._vector_return(walk) or self._typed_levels()):
             table = self._return_by_levels(count)
             if table is not None:
                 return table

@@ -1,0 +1,353 @@
+"""The level engine for types over named cards: a type's count as a sum over classes.
+
+A query such as ``type:building>=2 name:Stone Bunker>=1 name:Watchtower<=1`` counts a card of
+a named building twice: for its name and for its type (its *group*). The level engine
+(:mod:`~deckcheck.draws.exact.levels`) keeps a state as a multiset of classes by their
+kind, cards held and cards left; here, next to it, each group keeps its count (capped where
+its tests stop telling counts apart) and one *pool*: the cards left that move the group's
+count and nothing else (the group's classes no name reads, and its named classes whose own
+tests are settled). A named class of a group while the group's count still matters is a
+digit of that group's; the rest as in the level engine.
+
+When a group's count stops mattering (its least reached with no most, or no cards of it left
+that could break its most), it is *settled*: its pool joins the cards no test reads, its named
+classes become digits of no group (alike with the other named classes of their kind), and
+its count is kept at its least. When its count reaches its most, every card of it loses when
+kept: its cards join the losing pool (a named class of it still short of its least is lost).
+So a state says only what can still change the answer, and every move of a card is a fixed
+change of the key followed, for a card of a group, by that group's normal form
+(:meth:`TypedLevels._normal`). Values, residues and the return table are the level engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from deckcheck.core.numeric import np
+from deckcheck.draws.exact.levels import Ints, LevelEngine
+from deckcheck.draws.exact.named import Interval, TypedClass
+
+#: More cards than any query draws: the cards a lost state needs.
+_NEVER = 1 << 30
+
+
+class TypedLevels(LevelEngine):
+    """The optimal look-ahead's values for every state, a level at a time, with groups.
+
+    ``classes``: per class (its own position, interval, group) (:func:`~.named.typed_kinds`);
+    ``groups``: per group its interval; the rest as :class:`~.levels.LevelEngine`'s.
+    """
+
+    def __init__(
+        self,
+        sizes: tuple[int, ...],
+        classes: list[TypedClass],
+        groups: list[Interval],
+        n: int,
+        hand: int,
+        seen: int,
+        reads: int,
+        per_turn: int,
+        charge: Callable[[int], None],
+    ) -> None:
+        self.sizes = sizes
+        self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
+        self.charge = charge
+        self.classes = classes
+        self.groups = groups
+        #: Classes with tests of their own.
+        self.named = [c for c, (p, _, _) in enumerate(classes) if p >= 0]
+        # Digits: (home, interval, h, k) for each live (h, k) a class of that interval can be
+        # in: home a group (its named classes while it is not settled) or -1 (every named
+        # class). A digit's radix holds the classes that can be in it (h + k is at most a
+        # class's size).
+        self.slot: dict[tuple[int, Interval, int, int], int] = {}
+        radices: list[int] = []
+        infos: list[tuple[int, int, int, int | None]] = []  # (h, k, lo, hi) per digit
+        self.home: list[int] = []  # per digit its home
+        for home in [-1, *range(len(groups))]:
+            by_interval: dict[Interval, list[int]] = {}
+            for c in self.named:
+                _, interval, g = classes[c]
+                if home in (-1, g):
+                    by_interval.setdefault(interval, []).append(c)
+            for interval, members in by_interval.items():
+                lo, hi = interval
+                for h in range((lo if hi is None else hi) + 1):
+                    for k in range(max(sizes[c] for c in members) - h + 1):
+                        fit = sum(1 for c in members if sizes[c] >= h + k)
+                        if fit and self._classify(lo, hi, h, k)[0] == "live":
+                            self.slot[(home, interval, h, k)] = len(radices)
+                            radices.append(1 << fit.bit_length())
+                            infos.append((h, k, lo, hi))
+                            self.home.append(home)
+        # Per group a count (no card of it left: k = 0) and a pool (a card each: k = 1).
+        self.count_digit: list[int] = []
+        self.pool_digit: list[int] = []
+        losing = sum(sizes[c] for c in self.named if classes[c][1][1] is not None)
+        for g, (lo, hi) in enumerate(groups):
+            self.count_digit.append(len(radices))
+            radices.append(1 << (lo if hi is None else hi).bit_length())
+            infos.append((0, 0, 0, None))
+            self.home.append(-2)
+            self.pool_digit.append(len(radices))
+            size = sum(sizes[c] for c, (_, _, g2) in enumerate(classes) if g2 == g)
+            radices.append(1 << size.bit_length())
+            infos.append((0, 1, 0, None))
+            self.home.append(g)
+            if hi is not None:
+                losing += size
+        self._place(radices, infos, losing)
+        self.keep_delta: list[int | None] = []
+        self.under_delta: list[int | None] = []
+        for d, (h, k, lo, hi) in enumerate(infos):
+            home = self.home[d]
+            if home == -2:  # a count: no card of it
+                self.keep_delta.append(None)
+                self.under_delta.append(None)
+            elif d in self.pool_digit:
+                self.keep_delta.append(self.weights[self.count_digit[home]] - self.weights[d])
+                self.under_delta.append(-self.weights[d])
+            else:
+                h_kept = h + 1 if hi is not None else min(h + 1, lo)
+                kept = self._moved(d, home, (lo, hi), h_kept, k - 1)
+                if kept is not None and home >= 0:
+                    kept += self.weights[self.count_digit[home]]
+                self.keep_delta.append(kept)
+                self.under_delta.append(self._moved(d, home, (lo, hi), h, k - 1))
+        #: Per digit of a group's, its digit of no group.
+        self.unhomed = {
+            d: self.slot[(-1, (lo, hi), h, k)]
+            for d, (h, k, lo, hi) in enumerate(infos)
+            if self.home[d] >= 0 and d not in self.pool_digit
+        }
+        #: Per group, its named classes' digits.
+        self.digits_of = [
+            [d for d in self.unhomed if self.home[d] == g] for g in range(len(groups))
+        ]
+        self._start()
+
+    def _moved(self, d: int, home: int, interval: Interval, h: int, k: int) -> int | None:
+        """The change of the key when the class in digit ``d`` comes to hold ``h`` with
+        ``k`` left (None: lost)."""
+        what, pooled = self._classify(*interval, h, k)
+        if what == "lost":
+            return None
+        out = -self.weights[d]
+        if what == "live":
+            out += self.weights[self.slot[(home, interval, h, k)]]
+        elif what == "losing":
+            out += pooled * self.losing_weight
+        elif home >= 0:  # inert by its own tests: its cards move the group's count only
+            out += k * self.weights[self.pool_digit[home]]
+        return out
+
+    def _field(self, keys: Ints, d: int) -> Ints:
+        return (keys >> self.shifts[d]) & self.masks[d]
+
+    def _normal(self, d: int, keys: Ints, kept: bool) -> Ints:
+        home = self.home[d] if d >= 0 else -1
+        if home < 0:
+            return keys
+        lo, hi = self.groups[home]
+        if hi is not None:
+            return self._group_normal(home, keys)
+        if not kept:
+            return keys  # a count bounded from below only: lost by its reach in _sums
+        # Only a count just come to its least settles the group.
+        hit = np.flatnonzero(self._field(keys, self.count_digit[home]) == lo)
+        if not len(hit):
+            return keys
+        out = keys.copy()
+        out[hit] = self._settled(home, keys[hit])
+        return out
+
+    def _settled(self, g: int, keys: Ints) -> Ints:
+        """``keys`` with group ``g`` (bounded from below only, its count at its least)
+        settled: its pool one with the cards no test reads, its named classes of no group."""
+        pool = self.pool_digit[g]
+        out = keys - self._field(keys, pool) * self.weights[pool]
+        for d in self.digits_of[g]:
+            out += self._field(keys, d) * (self.weights[self.unhomed[d]] - self.weights[d])
+        return out
+
+    def _held_apart(self, keys: Ints) -> tuple[Ints, Ints]:
+        losing, live, _, _ = super()._sums(keys)
+        return losing, live
+
+    def _group_normal(self, g: int, keys: Ints) -> Ints:
+        """``keys`` (-1: lost) with group ``g`` settled, losing or lost where it is so."""
+        lo, hi = self.groups[g]
+        live = keys >= 0
+        count = self._field(keys, self.count_digit[g])
+        left = self._field(keys, self.pool_digit[g])
+        digits = self.digits_of[g]
+        fields = [self._field(keys, d) for d in digits]
+        for d, m in zip(digits, fields, strict=True):
+            left = left + m * self.infos[d][1]
+        lost = live & (count + left < lo)
+        settled = live & ~lost & (count >= lo)
+        losing = np.zeros_like(live)
+        if hi is not None:
+            settled &= count + left <= hi
+            losing = live & ~lost & ~settled & (count == hi)
+        if not (lost.any() or settled.any() or losing.any()):
+            return keys
+        out = keys.copy()
+        base = (lo - count) * self.weights[self.count_digit[g]]
+        base -= self._field(keys, self.pool_digit[g]) * self.weights[self.pool_digit[g]]
+        moved_settled = base.copy()
+        moved_losing = base + self._field(keys, self.pool_digit[g]) * self.losing_weight
+        for d, m in zip(digits, fields, strict=True):
+            h, k, least, _ = self.infos[d]
+            moved_settled += m * (self.weights[self.unhomed[d]] - self.weights[d])
+            moved_losing += m * (k * self.losing_weight - self.weights[d])
+            if h < least:
+                # Short of its own least, and no card of the group can be kept any more.
+                lost |= losing & (m > 0)
+                losing &= m == 0
+        out[settled] += moved_settled[settled]
+        out[losing] += moved_losing[losing]
+        out[lost] = -1
+        return out
+
+    def _sums(self, keys: Ints) -> tuple[Ints, Ints, Ints, Ints]:
+        """The level engine's sums, the cards needed raised by each group's shortfall past
+        that of its named classes (each of their cards counts for both), and more than any
+        deal draws for a lost state (-1)."""
+        losing, live, need, risky = super()._sums(keys)
+        lost = keys < 0
+        for g, (lo, _) in enumerate(self.groups):
+            if not lo:
+                continue
+            count = self._field(keys, self.count_digit[g])
+            short = lo - count
+            left = count + self._field(keys, self.pool_digit[g])
+            for d in self.digits_of[g]:
+                m = self._field(keys, d)
+                h, k, least, _ = self.infos[d]
+                left += m * k
+                if h < least:
+                    short -= m * (least - h)
+            need += np.maximum(short, 0)
+            lost |= left < lo  # the group's cards left cannot bring it to its least
+        need[lost] = _NEVER
+        return losing, live, need, risky
+
+    # -- states from cards held and left ----------------------------------------------------
+
+    def keys_of(self, held: Ints, left: Ints) -> Ints:
+        """:meth:`key_of` of every column of ``held`` and ``left`` (a row per class); -1
+        where lost."""
+        width = held.shape[1]
+        keys = np.zeros(width, dtype=np.int64)
+        lost = np.zeros(width, dtype=bool)
+        counts = [np.zeros(width, dtype=np.int64) for _ in self.groups]
+        for c, (_, interval, g) in enumerate(self.classes):
+            if g >= 0:
+                counts[g] += held[c]
+            if interval == (0, None):
+                if g >= 0:
+                    keys += left[c] * self.weights[self.pool_digit[g]]
+                continue
+            part = self.parts.get(c)
+            side = self.sizes[c] + 1
+            if part is None:
+                table = [
+                    self._own(c, h, k) if h + k < side else None
+                    for h in range(side)
+                    for k in range(side)
+                ]
+                part = self.parts[c] = np.array([-1 if x is None else x for x in table])
+            got = part[held[c] * side + left[c]]
+            keys += got
+            lost |= got < 0
+        for g, (lo, hi) in enumerate(self.groups):
+            if hi is not None:
+                lost |= counts[g] > hi
+            keys += (
+                np.minimum(counts[g], lo if hi is None else hi) * self.weights[self.count_digit[g]]
+            )
+        keys = np.where(lost, -1, keys)
+        for g in range(len(self.groups)):
+            keys = self._group_normal(g, keys)
+        return keys
+
+    def _own(self, c: int, h: int, k: int) -> int | None:
+        """What named class ``c`` holding ``h`` with ``k`` left adds to a key before its
+        group's normal form (its group not settled); None when lost."""
+        _, (lo, hi), g = self.classes[c]
+        if hi is None:
+            h = min(h, lo)
+        what, pooled = self._classify(lo, hi, h, k)
+        if what == "lost":
+            return None
+        if what == "live":
+            return self.weights[self.slot[(g, (lo, hi), h, k)]]
+        if what == "losing":
+            return pooled * self.losing_weight
+        return k * self.weights[self.pool_digit[g]] if g >= 0 else 0
+
+    def key_of(self, held: Sequence[int], left: Sequence[int] | None = None) -> int | None:
+        """The state holding ``held`` (cards per class) with ``left`` in the pile (by
+        default all the others); None when it is lost (:meth:`keys_of` of one column, in
+        Python integers: a hand's state is asked for one at a time)."""
+        key = 0
+        counts = [0] * len(self.groups)
+        for c, (_, interval, g) in enumerate(self.classes):
+            h = held[c]
+            k = self.sizes[c] - h if left is None else left[c]
+            if g >= 0:
+                counts[g] += h
+            if interval == (0, None):
+                key += k * self.weights[self.pool_digit[g]] if g >= 0 else 0
+                continue
+            part = self._own(c, h, k)
+            if part is None:
+                return None
+            key += part
+        for g, (lo, hi) in enumerate(self.groups):
+            if hi is not None and counts[g] > hi:
+                return None
+            key += min(counts[g], lo if hi is None else hi) * self.weights[self.count_digit[g]]
+        for g in range(len(self.groups)):
+            got = self._group_normal_one(g, key)
+            if got is None:
+                return None
+            key = got
+        return key
+
+    def _group_normal_one(self, g: int, key: int) -> int | None:
+        """:meth:`_group_normal` of one key (None: lost)."""
+        lo, hi = self.groups[g]
+        count = self._one(key, self.count_digit[g])
+        pool = self._one(key, self.pool_digit[g])
+        left = pool
+        for d in self.digits_of[g]:
+            left += self._one(key, d) * self.infos[d][1]
+        if count + left < lo:
+            return None
+        out = key + (lo - count) * self.weights[self.count_digit[g]]
+        out -= pool * self.weights[self.pool_digit[g]]
+        if count >= lo and (hi is None or count + left <= hi):
+            for d in self.digits_of[g]:
+                out += self._one(key, d) * (self.weights[self.unhomed[d]] - self.weights[d])
+            return out
+        if hi is None or count != hi:
+            return key
+        out += pool * self.losing_weight
+        for d in self.digits_of[g]:
+            m = self._one(key, d)
+            h, k, least, _ = self.infos[d]
+            if m and h < least:
+                return None
+            out += m * (k * self.losing_weight - self.weights[d])
+        return out
+
+    def _one(self, key: int, d: int) -> int:
+        return (key >> self.shifts[d]) & self.masks[d]
+
+    def _states(self, comps: Ints) -> Ints:
+        """The state of holding ``comps`` (rows) with the rest in the pile; -1 when lost."""
+        sizes = np.asarray(self.sizes, dtype=np.int64)
+        return self.keys_of(comps.T, sizes[:, None] - comps.T)
