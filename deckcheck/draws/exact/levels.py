@@ -121,6 +121,9 @@ class LevelEngine:
     ``charge(units)``: told of the work before each level is done (raises to stop it).
     """
 
+    #: Whether types are counted over the classes (:mod:`~deckcheck.draws.exact.typed`).
+    typed = False
+
     def __init__(
         self,
         sizes: tuple[int, ...],

@@ -540,7 +540,7 @@ class SequentialEngine:
         """Whether the typed level engine has valued the states: its table of returns is
         then cheaper than walking the hands however few they are (a state's key is found
         card by card)."""
-        return self._levels is not None and isinstance(self._level_kinds(), tuple)
+        return self._levels is not None and self._levels.typed
 
     def _level_kinds(self) -> LevelKinds | None:
         """The level engine's view of the query (:func:`named_kinds`, else the typed level
@@ -550,7 +550,7 @@ class SequentialEngine:
         sizes = self.red.sizes
         if math.prod(s + 1 for s in sizes) >= 1 << 62 or math.comb(self.n, self.hand) >= 1 << 62:
             return None
-        return typed_kinds(self.red) or named_kinds(self.red)
+        return named_kinds(self.red) or typed_kinds(self.red)
 
     def settled_at_start(self) -> bool | None:
         """Whether the query holds (True) or fails (False) whatever is dealt and however it is
@@ -1293,13 +1293,19 @@ class SequentialEngine:
             self.reads,
             self.per_turn,
         )
-        if isinstance(kinds, tuple):
+        levels: LevelEngine | None = None
+        if not isinstance(kinds, tuple):
+            levels = LevelEngine(sizes, kinds, n, hand, seen, reads, per_turn, charge)
+            typed = None if levels.fits else typed_kinds(self.red)
+        else:
+            typed = kinds
+        if typed is not None:
+            # Types over named cards, or a class whose many (held, left) pairs would not fit
+            # the level engine's digits.
             from deckcheck.draws.exact.typed import TypedLevels
 
-            levels: LevelEngine = TypedLevels(sizes, *kinds, n, hand, seen, reads, per_turn, charge)
-        else:
-            levels = LevelEngine(sizes, kinds, n, hand, seen, reads, per_turn, charge)
-        if not levels.fits:
+            levels = TypedLevels(sizes, *typed, n, hand, seen, reads, per_turn, charge)
+        if levels is None or not levels.fits:
             return None
         try:
             levels.run()

@@ -38,6 +38,8 @@ class TypedLevels(LevelEngine):
     ``groups``: per group its interval; the rest as :class:`~.levels.LevelEngine`'s.
     """
 
+    typed = True
+
     def __init__(
         self,
         sizes: tuple[int, ...],
