@@ -1,0 +1,274 @@
+"""The typed level engine (``deckcheck/draws/exact/typed.py``): types over named cards
+(``type:building>=2`` with ``name:Stone Bunker>=1``), a type's count a sum over its classes.
+
+Checked against the labelled-card expectimax on small piles (types bounded from below, from
+above, ranges, over named cards with mixed operators, with and without the return mulligan,
+going first and second) and against the recursion on 8 and 12 conditions and on many small
+random problems (the same Fractions, kept parts' values, return choices and look decisions);
+which queries it takes; a state's key found one at a time as in bulk.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_lookahead_optimal import Expectimax
+
+import deckcheck.draws.exact.sequential as sequential
+from deckcheck.draws.exact.compositions import compositions
+from deckcheck.draws.exact.named import typed_kinds
+from deckcheck.draws.exact.odds import exact_odds
+from deckcheck.draws.exact.reduced import reduce_problem
+from deckcheck.draws.exact.sequential import SequentialEngine
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
+
+
+def typed_problem(
+    rng: random.Random, n_named: int, n_types: int, most: int, other: int
+) -> DrawProblem:
+    """``n_named`` named classes of 1 to ``most`` cards, each of one of ``n_types`` types or
+    none, most types with cards no name reads; each name and type with a test of any kind
+    (``>=``, ``<=``, ``=``, a range); ``other`` cards more."""
+    width = n_named + n_types
+    rows: list[tuple[bool, ...]] = []
+    sizes: list[int] = []
+    for i in range(n_named):
+        row = [False] * width
+        row[i] = True
+        kind = rng.randrange(-1, n_types)
+        if kind >= 0:
+            row[n_named + kind] = True
+        rows.append(tuple(row))
+        sizes.append(rng.randint(1, most))
+    for t in range(n_types):
+        if rng.random() < 0.8:
+            row = [False] * width
+            row[n_named + t] = True
+            rows.append(tuple(row))
+            sizes.append(rng.randint(1, most + 2))
+    rows.append((False,) * width)
+    sizes.append(other)
+    tests: list[CountTest] = []
+    for i in range(n_named):
+        op = rng.choice((">=", "<=", "=", "range", ">=2"))
+        if op == "range":
+            tests += [CountTest(i, ">=", 1), CountTest(i, "<=", 2)]
+        elif op == ">=2":
+            tests.append(CountTest(i, ">=", 2))
+        else:
+            tests.append(CountTest(i, op, rng.choice((0, 1, 1, 2)) if op == "<=" else 1))
+    for t in range(n_types):
+        op = rng.choice((">=", ">=", "<=", "=", "range"))
+        least = rng.randint(1, 3)
+        if op == "range":
+            tests += [CountTest(n_named + t, ">=", 1), CountTest(n_named + t, "<=", least + 1)]
+        else:
+            tests.append(CountTest(n_named + t, op, least))
+    return DrawProblem(tuple(sizes), tuple(rows), tuple(tests))
+
+
+@pytest.fixture
+def levels_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recursion gives way to the level engines at once, and so does the return walk."""
+    monkeypatch.setattr(sequential, "LEVEL_TRIAL", 0)
+    monkeypatch.setattr(sequential, "LEVEL_RETURN_FROM", 0)
+
+
+def recursion(problem: DrawProblem, procedure: Procedure, query: Query) -> SequentialEngine:
+    """The engine that never gives way to a level engine."""
+    engine = SequentialEngine(problem, procedure, query, (), 10**8)
+    engine.use_levels = False
+    return engine
+
+
+def fits(problem: DrawProblem, opening: int, seen: int, per_turn: int) -> bool:
+    """Whether the pile is long enough for ``seen`` cards and the looks after the hand."""
+    looks = -(-(seen - opening) // per_turn)
+    return seen > opening and seen + looks <= problem.pile_size
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_small_typed_piles_match_the_labelled_expectimax(seed: int, levels_at_once: None) -> None:
+    """Types over named cards (bounded from below, from above, ranges), going first or
+    second, one or two draws a turn: the typed level engine against the expectimax over
+    labelled cards, with and without the return."""
+    rng = random.Random(4242 + seed)
+    second = seed % 3 == 2
+    while True:
+        problem = typed_problem(rng, rng.randint(1, 3), rng.randint(1, 2), 2, 1)
+        hand = rng.randint(2, 3)
+        per_turn = rng.choice((1, 2))
+        opening = hand + 1 if second else hand
+        seen = min(opening + rng.randint(1, 3), problem.pile_size - 2)
+        if problem.pile_size <= 9 and fits(problem, opening, seen, per_turn):
+            red = reduce_problem(problem)
+            if typed_kinds(red) is not None:
+                break
+    procedure = Procedure(hand, hand_size_second=hand + 1, draws_per_turn=per_turn, lookahead=True)
+    query = Query(seen, second=second)
+    oracle = Expectimax(problem, procedure, query)
+    engine = SequentialEngine(problem, procedure, query, (), 10**8)
+    assert engine.without_mulligan() == oracle.plain()
+    assert engine._levels is not None and engine._levels.typed
+    returning = Procedure(
+        hand,
+        hand_size_second=hand + 1,
+        draws_per_turn=per_turn,
+        mulligan=ReturnRule(2),
+        lookahead=True,
+    )
+    assert exact_odds(Request(problem, returning, query)).fraction == oracle.returning(2)
+
+
+@pytest.mark.parametrize(
+    ("n_named", "seed", "second"),
+    [(6, 0, False), (6, 1, True), (10, 0, False), (10, 1, True)],
+)
+def test_eight_and_twelve_conditions_match_the_recursion(
+    n_named: int, seed: int, second: bool, levels_at_once: None
+) -> None:
+    """8 and 12 conditions (two types over named cards, mixed operators), the optimal
+    look-ahead, with and without the optimal return of two: the same Fraction, the same kept
+    parts' values and choices, the same look decisions as the recursion."""
+    rng = random.Random(n_named * 91 + seed)
+    hand = 3
+    seen = (hand + 1 if second else hand) + (4 if n_named < 10 else 3)
+    procedure = Procedure(
+        hand, hand_size_second=hand + 1, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True
+    )
+    query = Query(seen, second=second)
+    while True:
+        problem = typed_problem(rng, n_named, 2, 2, 4)
+        if len(problem.conditions) != n_named + 2 or typed_kinds(reduce_problem(problem)) is None:
+            continue
+        fast = SequentialEngine(problem, procedure, query, (), 10**8)
+        if 0 < fast.without_mulligan() < 1:
+            break
+    slow = recursion(problem, procedure, query)
+    assert fast._levels is not None and fast._levels.typed
+    assert fast.without_mulligan() == slow.without_mulligan()
+    fast_choice, fast_p = fast.return_table(2)
+    slow_choice, slow_p = slow.return_table(2)
+    assert fast_p == slow_p
+    assert fast.kept_values == slow.kept_values
+    assert fast_choice == slow_choice
+    sizes = fast.red.sizes
+    decided = 0
+    for held in list(compositions(sizes, fast.hand))[:15]:
+        for top in range(len(sizes)):
+            removed = [*held]
+            removed[top] += 1
+            if removed[top] > sizes[top]:
+                continue
+            assert fast.keep_top(removed, held, top) == slow.keep_top(removed, held, top)
+            decided += 1
+    assert decided
+
+
+def test_random_typed_problems_match_the_recursion(levels_at_once: None) -> None:
+    """Small random problems of every shape the typed engine takes: the same Fraction as the
+    recursion, with and without the return mulligan (its kept parts' values too)."""
+    rng = random.Random(9090)
+    checked = 0
+    while checked < 40:
+        problem = typed_problem(rng, rng.randint(1, 4), rng.randint(1, 2), 3, rng.randint(1, 3))
+        hand = rng.randint(2, 3)
+        per_turn = rng.choice((1, 2))
+        second = rng.random() < 0.3
+        opening = hand + 1 if second else hand
+        seen = min(opening + rng.randint(1, 4), problem.pile_size - 3)
+        if not fits(problem, opening, seen, per_turn):
+            continue
+        if typed_kinds(reduce_problem(problem)) is None:
+            continue
+        procedure = Procedure(
+            hand,
+            hand_size_second=hand + 1,
+            draws_per_turn=per_turn,
+            mulligan=ReturnRule(2),
+            lookahead=True,
+        )
+        query = Query(seen, second=second)
+        fast = SequentialEngine(problem, procedure, query, (), 10**8)
+        slow = recursion(problem, procedure, query)
+        assert fast.without_mulligan() == slow.without_mulligan()
+        assert fast.return_table(2)[1] == slow.return_table(2)[1]
+        assert fast.kept_values == slow.kept_values
+        checked += 1
+
+
+def test_which_queries_the_typed_engine_takes() -> None:
+    """Types over named cards, and a class whose tests leave it many (held, left) pairs, are
+    groups; a class counting for two types, or alternatives, are left to the recursion."""
+    rows = (
+        (True, False, True, False),  # a named building
+        (False, False, True, False),  # the other buildings
+        (False, True, False, True),  # a named warrior
+        (False, False, False, True),  # the other warriors
+        (False, False, False, False),
+    )
+    problem = DrawProblem(
+        (3, 4, 2, 21, 10),
+        rows,
+        (CountTest(0, ">=", 1), CountTest(1, "=", 1), CountTest(2, ">=", 2), CountTest(3, "<=", 3)),
+    )
+    got = typed_kinds(reduce_problem(problem))
+    assert got is not None
+    classes, groups = got
+    assert groups == [(2, None), (0, 3)]
+    assert classes == [
+        (0, (1, None), 0),
+        (-1, (0, None), 0),
+        (1, (1, 1), 1),
+        (-1, (0, None), 1),
+        (-1, (0, None), -1),
+    ]
+    # A class of 21 counted by `>=2` alone: a group of its own (a count and a pool).
+    alone = DrawProblem((21, 5), ((True,), (False,)), (CountTest(0, ">=", 2),))
+    assert typed_kinds(reduce_problem(alone)) == (
+        [(-1, (0, None), 0), (-1, (0, None), -1)],
+        [(2, None)],
+    )
+    # Named cards of a few copies each: no group, the level engine's.
+    named = DrawProblem(
+        (3, 2, 5),
+        ((True, False), (False, True), (False, False)),
+        (CountTest(0, ">=", 1), CountTest(1, "<=", 1)),
+    )
+    assert typed_kinds(reduce_problem(named)) is None
+    # A card of two types: left to the recursion.
+    two = DrawProblem(
+        (2, 3, 3, 5),
+        ((True, True), (True, False), (False, True), (False, False)),
+        (CountTest(0, ">=", 2), CountTest(1, ">=", 2)),
+    )
+    assert typed_kinds(reduce_problem(two)) is None
+    either = DrawProblem(problem.group_sizes, rows, problem.conditions, any_of=((0, 1), (2, 3)))
+    assert typed_kinds(reduce_problem(either)) is None
+
+
+def test_a_state_found_alone_is_the_one_found_in_bulk(levels_at_once: None) -> None:
+    """The key of one state (Python integers) and of many (numpy) agree, lost states
+    included, over every hand and part of a pile of types over named cards."""
+    import numpy as np
+
+    rng = random.Random(5)
+    for _ in range(6):
+        while True:
+            problem = typed_problem(rng, 3, 2, 3, 2)
+            if typed_kinds(reduce_problem(problem)) is not None and problem.pile_size >= 9:
+                break
+        procedure = Procedure(3, draws_per_turn=1, lookahead=True)
+        engine = SequentialEngine(problem, procedure, Query(5), (), 10**8)
+        engine.without_mulligan()
+        levels = engine._levels
+        assert levels is not None and levels.typed
+        sizes = engine.red.sizes
+        held = [h for size in range(5) for h in compositions(sizes, size)]
+        left = [
+            tuple(s - x - (x < s and i % 2) for i, (s, x) in enumerate(zip(sizes, h))) for h in held
+        ]
+        bulk = levels.keys_of(np.array(held).T, np.array(left).T)
+        alone = [levels.key_of(h, k) for h, k in zip(held, left)]
+        assert [-1 if k is None else k for k in alone] == bulk.tolist()
