@@ -251,7 +251,7 @@ def test_which_queries_the_typed_engine_takes() -> None:
 def test_a_state_found_alone_is_the_one_found_in_bulk(levels_at_once: None) -> None:
     """The key of one state (Python integers) and of many (numpy) agree, lost states
     included, over every hand and part of a pile of types over named cards."""
-    import numpy as np
+    from deckcheck.core.numeric import np
 
     rng = random.Random(5)
     for _ in range(6):
@@ -267,8 +267,9 @@ def test_a_state_found_alone_is_the_one_found_in_bulk(levels_at_once: None) -> N
         sizes = engine.red.sizes
         held = [h for size in range(5) for h in compositions(sizes, size)]
         left = [
-            tuple(s - x - (x < s and i % 2) for i, (s, x) in enumerate(zip(sizes, h))) for h in held
+            tuple(s - x - (x < s and i % 2) for i, (s, x) in enumerate(zip(sizes, h, strict=True)))
+            for h in held
         ]
         bulk = levels.keys_of(np.array(held).T, np.array(left).T)
-        alone = [levels.key_of(h, k) for h, k in zip(held, left)]
+        alone = [levels.key_of(h, k) for h, k in zip(held, left, strict=True)]
         assert [-1 if k is None else k for k in alone] == bulk.tolist()
