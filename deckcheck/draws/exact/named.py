@@ -1,7 +1,7 @@
-"""Queries on named cards: each class counted by one selector of its own.
+"""Queries on named cards: each class counted by one selector of its own, and types over them.
 
-What :mod:`~deckcheck.draws.exact.levels` takes (numpy is imported there, not here: the
-recursion asks this first).
+What :mod:`~deckcheck.draws.exact.levels` and :mod:`~deckcheck.draws.exact.typed` take
+(numpy is imported there, not here: the recursion asks this first).
 """
 
 from __future__ import annotations
@@ -32,15 +32,7 @@ def named_kinds(red: Reduced) -> list[tuple[int, Interval]] | None:
             continue
         if len(positions) != 1 or owners[positions[0]] != 1:
             return None
-        p = positions[0]
-        lo, hi = 0, None
-        for q, t in cond.tests:
-            if q == p:
-                lo = max(lo, t.op.least(t.threshold))
-                most = t.op.most(t.threshold)
-                if most is not None:
-                    hi = most if hi is None else min(hi, most)
-        out.append((p, (lo, hi)))
+        out.append((positions[0], _interval(cond, positions[0])))
     return out
 
 

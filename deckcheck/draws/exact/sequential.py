@@ -12,7 +12,9 @@ still holds decides it.
 A query on named cards alone (each class counted by a selector of its own, every test to
 hold) that takes the recursion more than :data:`LEVEL_TRIAL` calls goes to
 :mod:`~deckcheck.draws.exact.levels` instead: the same states, valued a level at a time with
-numpy, exact by residues; it then answers the hands, the returns and the looks.
+numpy, exact by residues; it then answers the hands, the returns and the looks. So does
+:mod:`~deckcheck.draws.exact.typed` for types over named cards (``type:building>=2`` with
+``name:Stone Bunker>=1``): a type's count and its other cards kept per type.
 
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
