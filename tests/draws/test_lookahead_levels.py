@@ -23,6 +23,7 @@ import deckcheck.draws.exact.levels as levels_module
 import deckcheck.draws.exact.sequential as sequential
 from deckcheck.draws.answer import Intractable, Reach
 from deckcheck.draws.exact.compositions import compositions
+from deckcheck.draws.exact.named import named_kinds
 from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
@@ -176,8 +177,10 @@ def test_ties_decided_by_residues_stay_exact(
     assert engine.without_mulligan() == Fraction(0)
 
 
-def test_a_type_over_named_cards_stays_with_the_recursion(levels_at_once: None) -> None:
-    """A selector counting two classes (a type) is not a query the level engine takes."""
+def test_a_type_over_named_cards_is_the_typed_engines(levels_at_once: None) -> None:
+    """A selector counting two classes (a type) is not a query the level engine on named
+    cards takes: the typed level engine answers it (``tests/draws/test_lookahead_typed.py``),
+    the recursion's Fraction."""
     problem = DrawProblem(
         (2, 3, 6),
         ((True, True, False), (False, True, True), (False, False, False)),
@@ -185,9 +188,11 @@ def test_a_type_over_named_cards_stays_with_the_recursion(levels_at_once: None) 
     )
     procedure = Procedure(2, draws_per_turn=2, lookahead=True)
     engine = by_levels(problem, procedure, Query(6))
+    assert named_kinds(engine.red) is None
     got = engine.without_mulligan()
-    assert engine._levels is None
+    assert engine._levels is not None and engine._levels.typed
     assert 0 < got < 1
+    assert got == recursion(problem, procedure, Query(6)).without_mulligan()
 
 
 def test_the_level_engine_counts_its_work_against_the_budget(levels_at_once: None) -> None:
