@@ -171,7 +171,7 @@ def test_random_typed_problems_match_the_recursion(levels_at_once: None) -> None
     recursion, with and without the return mulligan (its kept parts' values too)."""
     rng = random.Random(9090)
     checked = 0
-    while checked < 40:
+    while checked < 30:
         problem = typed_problem(rng, rng.randint(1, 4), rng.randint(1, 2), 3, rng.randint(1, 3))
         hand = rng.randint(2, 3)
         per_turn = rng.choice((1, 2))
@@ -273,3 +273,90 @@ def test_a_state_found_alone_is_the_one_found_in_bulk(levels_at_once: None) -> N
         bulk = levels.keys_of(np.array(held).T, np.array(left).T)
         alone = [levels.key_of(h, k) for h, k in zip(held, left, strict=True)]
         assert [-1 if k is None else k for k in alone] == bulk.tolist()
+
+
+def with_either_or(rng: random.Random, problem: DrawProblem, n_either: int) -> DrawProblem:
+    """``problem`` and an either-or of ``n_either`` more named classes, ``>=1`` each (its
+    other conditions in every alternative)."""
+    width = len(problem.membership[0]) + n_either
+    rows = [(*row, *([False] * n_either)) for row in problem.membership]
+    sizes = [*problem.group_sizes]
+    for i in range(n_either):
+        row = [False] * width
+        row[width - n_either + i] = True
+        rows.insert(0, tuple(row))
+        sizes.insert(0, rng.randint(1, 3))
+    tests = [*problem.conditions]
+    common = tuple(range(len(tests)))
+    tests += [CountTest(width - n_either + i, ">=", 1) for i in range(n_either)]
+    either = tuple((*common, len(common) + i) for i in range(n_either))
+    return DrawProblem(tuple(sizes), tuple(rows), tuple(tests), any_of=either)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_either_or_of_named_cards_matches_the_labelled_expectimax(
+    seed: int, levels_at_once: None
+) -> None:
+    """``name:A>=1 | name:B>=1`` beside other conditions is at least one card of A and B: a
+    group of the typed engine, the labelled expectimax's chances with and without the
+    return."""
+    rng = random.Random(616 + seed)
+    while True:
+        problem = with_either_or(rng, typed_problem(rng, 1, 1, 2, 1), rng.randint(2, 3))
+        hand = 2
+        per_turn = rng.choice((1, 2))
+        seen = min(hand + rng.randint(1, 3), problem.pile_size - 2)
+        if (
+            problem.pile_size <= 9
+            and fits(problem, hand, seen, per_turn)
+            and typed_kinds(reduce_problem(problem)) is not None
+        ):
+            break
+    procedure = Procedure(hand, draws_per_turn=per_turn, lookahead=True)
+    query = Query(seen)
+    oracle = Expectimax(problem, procedure, query)
+    engine = SequentialEngine(problem, procedure, query, (), 10**8)
+    assert engine.without_mulligan() == oracle.plain()
+    assert engine._levels is not None and engine._levels.typed
+    returning = Procedure(hand, draws_per_turn=per_turn, mulligan=ReturnRule(1), lookahead=True)
+    assert exact_odds(Request(problem, returning, query)).fraction == oracle.returning(1)
+
+
+def test_either_ors_match_the_recursion(levels_at_once: None) -> None:
+    """Random either-ors of named cards beside types over named cards: the recursion's
+    Fraction, with the return (its kept parts' values too); an either-or of anything but
+    ``>=1`` on classes of their own is left to the recursion."""
+    rng = random.Random(717)
+    checked = 0
+    while checked < 10:
+        base = typed_problem(rng, rng.randint(1, 3), rng.randint(1, 2), 3, rng.randint(1, 3))
+        problem = with_either_or(rng, base, rng.randint(2, 3))
+        hand = 3
+        seen = min(hand + rng.randint(1, 4), problem.pile_size - 3)
+        if not fits(problem, hand, seen, 2) or typed_kinds(reduce_problem(problem)) is None:
+            continue
+        procedure = Procedure(hand, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+        fast = SequentialEngine(problem, procedure, Query(seen), (), 10**8)
+        slow = recursion(problem, procedure, Query(seen))
+        assert fast.without_mulligan() == slow.without_mulligan()
+        assert fast._levels is not None and fast._levels.typed
+        assert fast.return_table(2)[1] == slow.return_table(2)[1]
+        assert fast.kept_values == slow.kept_values
+        checked += 1
+    rows = ((True, False), (False, True), (False, False))
+    two = DrawProblem(
+        (3, 3, 5), rows, (CountTest(0, ">=", 2), CountTest(1, ">=", 1)), any_of=((0,), (1,))
+    )
+    assert typed_kinds(reduce_problem(two)) is None
+    upper = DrawProblem(
+        (3, 3, 5), rows, (CountTest(0, "<=", 1), CountTest(1, ">=", 1)), any_of=((0,), (1,))
+    )
+    assert typed_kinds(reduce_problem(upper)) is None
+    # (A and B) | C: not one card of any of them.
+    three = DrawProblem(
+        (3, 3, 3, 5),
+        ((True, False, False), (False, True, False), (False, False, True), (False,) * 3),
+        (CountTest(0, ">=", 1), CountTest(1, ">=", 1), CountTest(2, ">=", 1)),
+        any_of=((0, 1), (2,)),
+    )
+    assert typed_kinds(reduce_problem(three)) is None

@@ -64,8 +64,6 @@ def typed_kinds(red: Reduced) -> tuple[list[TypedClass], list[Interval]] | None:
     tests leave it many live (held, left) pairs (``type:warrior>=2`` over 21 cards): a count
     and a pool then take a few bits, where a digit per pair would take one each."""
     cond = red.cond
-    if cond.alternatives:
-        return None
     owners: dict[int, int] = {}
     for positions in cond.class_positions:
         for p in positions:
@@ -75,7 +73,18 @@ def typed_kinds(red: Reduced) -> tuple[list[TypedClass], list[Interval]] | None:
     group_of: dict[int, int] = {}
     groups: list[Interval] = []
     out: list[TypedClass] = []
+    either: set[int] = set()
+    if cond.alternatives:
+        got = _either_positions(cond, owners)
+        if got is None:
+            return None
+        # At least one card of any of these classes: their sum at least 1, a group.
+        either = got
+        groups.append((1, None))
     for c, positions in enumerate(cond.class_positions):
+        if either.intersection(positions):
+            out.append((-1, (0, None), 0))
+            continue
         own = [p for p in positions if owners[p] == 1]
         shared = [p for p in positions if owners[p] > 1]
         if len(own) > 1 or len(shared) > 1:
@@ -118,3 +127,28 @@ def _pairs(lo: int, hi: int | None, size: int) -> int:
         for k in range(size - h + 1)
         if h + k >= lo and not (h >= lo and (hi is None or h + k <= hi)) and h != hi
     )
+
+
+def _either_positions(cond: Tracked, owners: dict[int, int]) -> set[int] | None:
+    """The positions of an either-or of ``>=1`` tests (``name:Trooper>=1 | name:Raider>=1``)
+    beside tests every alternative shares, each position read by that test alone and
+    counted by one class that counts for nothing else: the query is then the shared tests
+    and at least one card of those classes. None for any other alternatives."""
+    common = set.intersection(*(set(alt) for alt in cond.alternatives))
+    positions: set[int] = set()
+    for alt in cond.alternatives:
+        rest = set(alt) - common
+        if len(rest) != 1:
+            return None
+        p, test = cond.tests[rest.pop()]
+        if test.op.least(test.threshold) != 1 or test.op.most(test.threshold) is not None:
+            return None
+        positions.add(p)
+    if len(positions) != len(cond.alternatives):
+        return None
+    for p in positions:
+        readers = sum(1 for q, _ in cond.tests if q == p)
+        holders = [ps for ps in cond.class_positions if p in ps]
+        if readers != 1 or owners[p] != 1 or holders != [(p,)]:
+            return None
+    return positions
