@@ -9,12 +9,13 @@ same command with one condition, CPU time, warm cache) is added to it; `--whole`
 the last exact query of each row as a whole command; `--second` asks every query going second
 (the games that deal the second player another hand); `--types` asks `type:warrior>=2` and
 `type:building>=2` first (Planetary Conquerors' types; a pile without them has none to
-count), then the names. `--pick copies` takes the names with the
+count), then the names; `--either` asks the first two names as one either-or
+(`name:X>=1 | name:Y>=1`), then the others. `--pick copies` takes the names with the
 most copies first (ties in pile order), `--pick fewest` those with the fewest. It prints a
 Markdown table: per game and turn, "up to N conditions exact within 1 s", the CPU seconds of
 that query, and what stopped the next one (the bound the answer names, or the time).
 
-    python bench/bench_frontier.py [--mixed] [--whole] [--second] [--types] [--most 12]
+    python bench/bench_frontier.py [--mixed] [--whole] [--second] [--types] [--either] [--most 12]
         [--turns 1-6] [--game pc] [--pick pile|copies|fewest]
 """
 
@@ -56,6 +57,9 @@ SECOND_PLAYER = [False]
 TYPES = ("type:warrior>=2", "type:building>=2")
 #: Whether the sweep starts with :data:`TYPES` (``--types``).
 TYPE_MIX = [False]
+#: Whether the pile's first two names are asked as one either-or, ``name:X>=1 | name:Y>=1``
+#: (``--either``).
+EITHER = [False]
 
 
 def names(deck: str) -> list[str]:
@@ -81,6 +85,9 @@ def conditions(deck: str, n: int, mixed: bool) -> list[str]:
     ``--types`` the two types first, then the names."""
     pile = names(deck)
     first = list(TYPES) if TYPE_MIX[0] else []
+    if EITHER[0] and len(pile) > 1:
+        first.append(f"name:{pile[0]}>=1 | name:{pile[1]}>=1")
+        pile = pile[2:]
     named = [f"name:{x}{OPS[i % 3] if mixed else '>=1'}" for i, x in enumerate(pile)]
     return (first + named)[:n]
 
@@ -131,7 +138,7 @@ def row(
     stopped N + 1)."""
     query(deck, conditions(deck, 1, mixed), turn)  # the deck read, the catalog loaded
     reached, seconds, stop = 0, 0.0, f"all {most} asked"
-    top = min(most, len(names(deck)) + (len(TYPES) if TYPE_MIX[0] else 0))
+    top = min(most, len(conditions(deck, most, mixed)))
     if top < most:
         stop = f"the pile has {top} names"
     for n in range(1, top + 1):
@@ -160,6 +167,9 @@ def main() -> None:
     parser.add_argument(
         "--types", action="store_true", help="type:warrior>=2 type:building>=2, then the names"
     )
+    parser.add_argument(
+        "--either", action="store_true", help="the first two names as one either-or (>=1 each)"
+    )
     parser.add_argument("--most", type=int, default=12, help="most conditions asked (12)")
     parser.add_argument("--turns", default="1-6", help="turns, e.g. 1-6 or 5")
     parser.add_argument("--game", default="", help="only the decks whose label contains this")
@@ -170,10 +180,12 @@ def main() -> None:
     PICK[0] = args.pick
     SECOND_PLAYER[0] = args.second
     TYPE_MIX[0] = args.types
+    EITHER[0] = args.either
     print(machine())
     family = "mixed >=1, <=1, =1" if args.mixed else "name:X>=1"
     order = {"pile": "in pile order", "copies": "most copies first", "fewest": "fewest first"}
     family = f"{' '.join(TYPES)} then {family}" if args.types else family
+    family = f"the first two as name:X>=1 | name:Y>=1, {family}" if args.either else family
     family += ", going second" if args.second else ""
     print(f"conditions: the pile's names {order[args.pick]}, {family}; one core, CPU time\n")
     print("| deck | turn | exact within 1 s | CPU s (command) | next |")
