@@ -13,15 +13,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_lookahead_levels import levels_at_once, recursion  # noqa: F401 (the fixture)
 from test_lookahead_optimal import Expectimax
 
-import deckcheck.draws.exact.sequential as sequential
 from deckcheck.draws.exact.compositions import compositions
 from deckcheck.draws.exact.named import typed_kinds
 from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.exact.reduced import reduce_problem
 from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
+
+#: The recursion gives way to the level engines at once, and so does the return walk.
+pytestmark = pytest.mark.usefixtures("levels_at_once")
 
 
 def typed_problem(
@@ -68,20 +71,6 @@ def typed_problem(
     return DrawProblem(tuple(sizes), tuple(rows), tuple(tests))
 
 
-@pytest.fixture
-def levels_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The recursion gives way to the level engines at once, and so does the return walk."""
-    monkeypatch.setattr(sequential, "LEVEL_TRIAL", 0)
-    monkeypatch.setattr(sequential, "LEVEL_RETURN_FROM", 0)
-
-
-def recursion(problem: DrawProblem, procedure: Procedure, query: Query) -> SequentialEngine:
-    """The engine that never gives way to a level engine."""
-    engine = SequentialEngine(problem, procedure, query, (), 10**8)
-    engine.use_levels = False
-    return engine
-
-
 def fits(problem: DrawProblem, opening: int, seen: int, per_turn: int) -> bool:
     """Whether the pile is long enough for ``seen`` cards and the looks after the hand."""
     looks = -(-(seen - opening) // per_turn)
@@ -89,7 +78,7 @@ def fits(problem: DrawProblem, opening: int, seen: int, per_turn: int) -> bool:
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_small_typed_piles_match_the_labelled_expectimax(seed: int, levels_at_once: None) -> None:
+def test_small_typed_piles_match_the_labelled_expectimax(seed: int) -> None:
     """Types over named cards (bounded from below, from above, ranges), going first or
     second, one or two draws a turn: the typed level engine against the expectimax over
     labelled cards, with and without the return."""
@@ -126,7 +115,7 @@ def test_small_typed_piles_match_the_labelled_expectimax(seed: int, levels_at_on
     [(6, 0, False), (6, 1, True), (10, 0, False), (10, 1, True)],
 )
 def test_eight_and_twelve_conditions_match_the_recursion(
-    n_named: int, seed: int, second: bool, levels_at_once: None
+    n_named: int, seed: int, second: bool
 ) -> None:
     """8 and 12 conditions (two types over named cards, mixed operators), the optimal
     look-ahead, with and without the optimal return of two: the same Fraction, the same kept
@@ -166,7 +155,7 @@ def test_eight_and_twelve_conditions_match_the_recursion(
     assert decided
 
 
-def test_random_typed_problems_match_the_recursion(levels_at_once: None) -> None:
+def test_random_typed_problems_match_the_recursion() -> None:
     """Small random problems of every shape the typed engine takes: the same Fraction as the
     recursion, with and without the return mulligan (its kept parts' values too)."""
     rng = random.Random(9090)
@@ -248,7 +237,7 @@ def test_which_queries_the_typed_engine_takes() -> None:
     assert typed_kinds(reduce_problem(either)) is None
 
 
-def test_a_state_found_alone_is_the_one_found_in_bulk(levels_at_once: None) -> None:
+def test_a_state_found_alone_is_the_one_found_in_bulk() -> None:
     """The key of one state (Python integers) and of many (numpy) agree, lost states
     included, over every hand and part of a pile of types over named cards."""
     from deckcheck.core.numeric import np
@@ -294,9 +283,7 @@ def with_either_or(rng: random.Random, problem: DrawProblem, n_either: int) -> D
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_an_either_or_of_named_cards_matches_the_labelled_expectimax(
-    seed: int, levels_at_once: None
-) -> None:
+def test_an_either_or_of_named_cards_matches_the_labelled_expectimax(seed: int) -> None:
     """``name:A>=1 | name:B>=1`` beside other conditions is at least one card of A and B: a
     group of the typed engine, the labelled expectimax's chances with and without the
     return."""
@@ -322,7 +309,7 @@ def test_an_either_or_of_named_cards_matches_the_labelled_expectimax(
     assert exact_odds(Request(problem, returning, query)).fraction == oracle.returning(1)
 
 
-def test_either_ors_match_the_recursion(levels_at_once: None) -> None:
+def test_either_ors_match_the_recursion() -> None:
     """Random either-ors of named cards beside types over named cards: the recursion's
     Fraction, with the return (its kept parts' values too); an either-or of anything but
     ``>=1`` on classes of their own is left to the recursion."""
