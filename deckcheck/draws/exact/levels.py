@@ -364,6 +364,28 @@ class LevelEngine:
             and (held - self.hand) % self.per_turn == 0
         )
 
+    def own_steps(self) -> int:
+        """Units the levels' own steps would be charged if every level a deal can reach had
+        states to go on from (:meth:`~.levels.LevelEngine.run` charges each such level its
+        steps, whatever its size): many levels of few states each (a long deal) are the
+        recursion's to answer."""
+        levels = {(0, 0, False)}
+        todo = [(0, 0, False)]
+        while todo:
+            held, gone, looked = todo.pop()
+            if held == self.seen or gone == self.reads:
+                continue
+            children = [(held + 1, gone + 1, False)]
+            if self._look(held, looked):
+                children.append((held, gone + 1, True))
+            for child in children:
+                if child not in levels:
+                    levels.add(child)
+                    todo.append(child)
+        return sum(1 for held, gone, _ in levels if held < self.seen and gone < self.reads) * (
+            _LEVEL_UNITS
+        )
+
     def run(self) -> None:
         """Every level's states (from no card drawn), then their values (from the last).
 

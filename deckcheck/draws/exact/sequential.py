@@ -1309,6 +1309,13 @@ class SequentialEngine:
             levels = TypedLevels(sizes, *typed, n, hand, seen, reads, per_turn, charge)
         if levels is None or not levels.fits:
             return None
+        if (
+            typed is not None
+            and 2 * levels.own_steps() // LEVEL_UNITS_PER_CALL > self.budget - base
+        ):
+            # Its levels' own steps alone would take half of what the limit leaves (a long
+            # deal of few states a level): the recursion goes on, as before the typed engine.
+            return None
         try:
             levels.run()
         except Ambiguous:
