@@ -139,6 +139,9 @@ def test_out_of_reach_falls_back_to_a_simulation_saying_why() -> None:
 
 
 def test_the_frontier_either_or_question_answers_by_simulation() -> None:
+    """An either-or beyond exact reach (``>=2`` on one side: at least one card of either is
+    the typed level engine's, exact, see ``test_lookahead_typed.py``) is simulated and says
+    why."""
     names = [
         "Gold Miner",
         "Collector of Cosmium",
@@ -153,7 +156,7 @@ def test_the_frontier_either_or_question_answers_by_simulation() -> None:
         "Field Hospital",
     ]
     deck = str(EXAMPLES / "planetary-conquerors/legal-80.txt")
-    conditions = ["name:Trooper>=1 | name:Raider>=1", *(f"name:{n}>=1" for n in names)]
+    conditions = ["name:Trooper>=2 | name:Raider>=1", *(f"name:{n}>=1" for n in names)]
     got = run_json(["odds", deck, *conditions, "--turn", "6", "--json"])
     assert got["exact"] is False
     assert got["trials"] > 0 and got["seed"] is not None

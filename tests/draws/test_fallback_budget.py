@@ -131,14 +131,15 @@ def test_an_either_or_simulation_gets_what_both_attempts_left(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The question with the mulligan is refused, then the plain draw (gone on from its
-    states): the simulation's trials follow the work of both."""
+    states): the simulation's trials follow the work of both (``Trooper>=2``: an either-or
+    the typed level engine does not take, so the recursion's)."""
     limit = 60_000
     monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", limit)
     refusals = refused(monkeypatch)
     asked = recorded(monkeypatch)
     names = ["Gold Miner", "Deep Drill", "Cosmium Siphon", "Dynamo Rig", "Twin Excavator"]
     names += ["Stone Bunker", "Watchtower", "Mud Hut", "Power Plant", "Field Hospital"]
-    conditions = ["name:Trooper>=1", "name:Raider>=1", *(f"name:{n}>=1" for n in names)]
+    conditions = ["name:Trooper>=2", "name:Raider>=1", *(f"name:{n}>=1" for n in names)]
     alternatives = ((0, *range(2, 12)), (1, *range(2, 12)))
     setup = draw_setup(open_deck(PC80))
     report = compute_any_of(setup, conditions, alternatives, OddsOptions(turn=6))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import EXAMPLES
 from test_lookahead_levels import levels_at_once, recursion  # noqa: F401 (the fixture)
 from test_lookahead_optimal import Expectimax
 
@@ -347,3 +348,19 @@ def test_either_ors_match_the_recursion() -> None:
         any_of=((0, 1), (2,)),
     )
     assert typed_kinds(reduce_problem(three)) is None
+
+
+def test_the_issues_either_or_question_is_exact() -> None:
+    """``name:Trooper>=1 | name:Raider>=1`` and eleven named cards on the 80-card deck at
+    turn 6 (the return mulligan and the look-ahead played optimally) is exact, no longer
+    simulated: at least one card of either is a group of the typed engine."""
+    from deckcheck import api
+
+    names = ["Gold Miner", "Collector of Cosmium", "Deep Drill", "Cosmium Siphon"]
+    names += ["Dynamo Rig", "Twin Excavator", "Stone Bunker", "Watchtower", "Mud Hut"]
+    names += ["Power Plant", "Field Hospital"]
+    deck = str(EXAMPLES / "planetary-conquerors/legal-80.txt")
+    conditions = ["name:Trooper>=1 | name:Raider>=1", *(f"name:{n}>=1" for n in names)]
+    report = api.odds(deck, conditions, turn=6)
+    assert report.exact
+    assert 0 < report.probability < 1
