@@ -48,10 +48,6 @@ Part = tuple[Level, int]
 
 #: Relative gap below which a look's two branches are compared by their residues.
 _CLOSE = 1e-9
-#: Units a level's own steps cost, whatever its size (a dozen numpy calls per move: about
-#: 0.6 ms a level with 13 to 42 moves, where a unit is about 0.04 µs): charged with its
-#: states.
-_LEVEL_UNITS = 10_800
 #: Share of a level's open states past which a move is weighed over all of them (its
 #: children's values gathered for every state, 0 for those it does not move) rather than
 #: over those it moves (their sums then scattered back, which costs more per state).
@@ -123,6 +119,13 @@ class LevelEngine:
 
     #: Whether types are counted over the classes (:mod:`~deckcheck.draws.exact.typed`).
     typed = False
+    #: Units (a state of a level times its moves, see :meth:`run`) one call of the
+    #: recursion stands for in the work counted against the exact limit, and units each move
+    #: of a level is charged whatever the level's size (its own steps, a dozen numpy calls):
+    #: each engine's own, measured by ``bench/bench_level_charge.py`` so that every query
+    #: measured is charged at least its time (figures in ``docs/performance.md``).
+    units_per_call = 72
+    move_units = 1_000
 
     def __init__(
         self,
@@ -382,9 +385,8 @@ class LevelEngine:
                 if child not in levels:
                     levels.add(child)
                     todo.append(child)
-        return sum(1 for held, gone, _ in levels if held < self.seen and gone < self.reads) * (
-            _LEVEL_UNITS
-        )
+        steps = sum(1 for held, gone, _ in levels if held < self.seen and gone < self.reads)
+        return steps * self.move_units * (len(self.radices) + 2)
 
     def run(self) -> None:
         """Every level's states (from no card drawn), then their values (from the last).
@@ -412,7 +414,7 @@ class LevelEngine:
                 keys = self.levels[level][~self.won[level]]
                 if held == self.seen or not len(keys):
                     continue
-                self.charge(len(keys) * (len(self.radices) + 2) + _LEVEL_UNITS)
+                self.charge((len(keys) + self.move_units) * (len(self.radices) + 2))
                 counts = self._counts(keys)
                 losing, live = self._held_apart(keys)
                 pool = (self.n - gone) - live - losing

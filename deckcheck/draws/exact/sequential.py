@@ -69,12 +69,11 @@ CALL_UNITS = 2
 #: (:mod:`~deckcheck.draws.exact.levels`), before that engine is used instead: a query
 #: answered within them is answered as before, without numpy.
 LEVEL_TRIAL = 5_000
-#: Units the level engine counts (a state of a level times its digits, and a level's own
-#: steps, see :meth:`~deckcheck.draws.exact.levels.LevelEngine.run`)
-#: one call of the recursion stands for, in the work counted against
-#: :attr:`SequentialEngine.budget`: a unit measures about 0.04 µs (a level's steps
-#: included, 0.04-0.055 µs on the largest queries), a call about 4 µs.
-LEVEL_UNITS_PER_CALL = 72
+#: Microseconds of CPU one call of the look-ahead recursion stands for in the work counted
+#: against :attr:`SequentialEngine.budget` (a call with its share of the tables, with the
+#: cores shared): what the level engines' charges
+#: (:attr:`~deckcheck.draws.exact.levels.LevelEngine.units_per_call`) are measured against.
+CALL_MICROSECONDS = 4.0
 
 #: Units of the Python walk of the return table (:meth:`SequentialEngine.return_work`) past
 #: which a query the level engine takes has its return table computed by it instead.
@@ -1274,9 +1273,10 @@ class SequentialEngine:
 
         base = self.work
         units = [0]
+        per_call = [1]  # the engine's units_per_call, once it is chosen
 
         def charge(more: int) -> None:
-            work = base + (units[0] + more) // LEVEL_UNITS_PER_CALL
+            work = base + (units[0] + more) // per_call[0]
             if work > self.budget:
                 # Refused before the level is done: counted as the recursion's refusal is, one
                 # call past the limit (the level's own work is not spent).
@@ -1309,10 +1309,8 @@ class SequentialEngine:
             levels = TypedLevels(sizes, *typed, n, hand, seen, reads, per_turn, charge)
         if levels is None or not levels.fits:
             return None
-        if (
-            typed is not None
-            and 2 * levels.own_steps() // LEVEL_UNITS_PER_CALL > self.budget - base
-        ):
+        per_call[0] = levels.units_per_call
+        if typed is not None and 2 * levels.own_steps() // per_call[0] > self.budget - base:
             # Its levels' own steps alone would take half of what the limit leaves (a long
             # deal of few states a level): the recursion goes on, as before the typed engine.
             return None
