@@ -125,7 +125,7 @@ class LevelEngine:
     #: each engine's own, measured by ``bench/bench_level_charge.py`` so that every query
     #: measured is charged at least its time (figures in ``docs/performance.md``).
     units_per_call = 72
-    move_units = 1_000
+    move_units = 1_800
 
     def __init__(
         self,

@@ -41,8 +41,8 @@ class TypedLevels(LevelEngine):
     typed = True
     #: This engine's own charges (:attr:`~.levels.LevelEngine.units_per_call`): a unit costs
     #: less here than the named engine's, a level's move more (its groups' normal forms).
-    units_per_call = 88
-    move_units = 1_650
+    units_per_call = 90
+    move_units = 2_250
 
     def __init__(
         self,
