@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from test_lookahead_levels import by_levels, levels_at_once, named_problem  # noqa: F401
+from test_lookahead_levels import by_levels, levels_at_once, named_problem  # noqa: F401 (the fixture)
 from test_lookahead_typed import typed_problem
 
 from deckcheck.draws.exact import levels as levels_module
@@ -53,18 +53,16 @@ def charged(
     return levels, engine.work - before, sum(seen) // levels.units_per_call
 
 
-def test_the_named_engine_is_charged_its_own_costs(
-    monkeypatch: pytest.MonkeyPatch, levels_at_once: None
-) -> None:
+@pytest.mark.usefixtures("levels_at_once")
+def test_the_named_engine_is_charged_its_own_costs(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = named_problem(random.Random(5), 6, 3, 8)
     levels, work, own = charged(monkeypatch, problem, Query(7))
     assert not levels.typed
     assert own <= work <= own + 1
 
 
-def test_the_typed_engine_is_charged_its_own_costs(
-    monkeypatch: pytest.MonkeyPatch, levels_at_once: None
-) -> None:
+@pytest.mark.usefixtures("levels_at_once")
+def test_the_typed_engine_is_charged_its_own_costs(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(9)
     while True:
         problem = typed_problem(rng, 4, 2, 2, 4)
