@@ -77,6 +77,11 @@ SIMULATION_BUDGET = 12_000_000
 EXACT_UNIT_COST = 60
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
+#: Deals of a ``simulate`` run not told how many (``--trials``), where they are cheap; dearer
+#: deals are cut to :data:`SIMULATION_BUDGET` (see :func:`default_trials`).
+SIMULATE_TRIALS = 1_000_000
+#: Fewest deals of such a run, however dear: its Wilson 95% interval is at most ±0.0031 wide.
+MIN_SIMULATE_TRIALS = 100_000
 #: Fewest trials a simulated row of a by-turn table runs (the table shares one budget: 200
 #: rows of the dearest deals fit half of it at this floor).
 MIN_ROW_TRIALS = 50
@@ -205,13 +210,15 @@ def simulate(
     query: Query,
     policy: Policy,
     *,
-    trials: int,
+    trials: int | None,
     seed: int,
     progress: Progress | None = None,
     why: Fact | None = None,
     tables: bool = True,
 ) -> Answer:
     """A Monte Carlo answer (numpy where installed, else the plain-Python reference).
+
+    ``trials`` None: :func:`default_trials`, once it is known how the simulated player decides.
 
     The simulated player follows ``policy``: the optimal redraw takes the exact optimum's
     decision for each hand and a return mulligan the exact optimal choice, where those tables
@@ -269,6 +276,8 @@ def simulate(
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable:
             after.append(Fact(FactKind.RETURN_GREEDY))
+    if trials is None:
+        trials = default_trials(problem, procedure, query, decided=keep is not None)
     try:
         from deckcheck.draws.simulate.vectorised import simulate_vectorised
     except ImportError:
@@ -410,7 +419,11 @@ def solve(
 
 
 def trial_cost(
-    problem: DrawProblem, procedure: Procedure, query: Query, dealt: int | None = None
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    dealt: int | None = None,
+    decided: bool = False,
 ) -> int:
     """Units of work one simulated deal costs (about 0.03 µs each, measured on the numpy
     simulator), from the problem's size alone.
@@ -420,7 +433,9 @@ def trial_cost(
     samples counts over the groups once per phase (the seen cards at once for a
     plain draw; the hand, then the later draws, then a mulligan's new cards and their later
     draws), each condition sums its groups, and a look-ahead deals card by card, each card a
-    pass over the groups.
+    pass over the groups. ``decided``: the look-ahead's decisions are read from the exact
+    tables, a unit per group a look (each deal's state looked up), not worked out by the
+    rule of thumb.
     """
     shape = deal_shape(problem, procedure, query)
     groups = max(1, len(problem.group_sizes))
@@ -439,6 +454,8 @@ def trial_cost(
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 3
+        if decided:
+            cost += deals * -(-shape.later // shape.per_turn) * groups
     return cost
 
 
@@ -463,6 +480,20 @@ def fallback_trials(
     :func:`trial_cost`)."""
     afford = budget // trial_cost(problem, procedure, query, dealt)
     return max(min(trials, least), min(trials, afford))
+
+
+def default_trials(
+    problem: DrawProblem, procedure: Procedure, query: Query, decided: bool = False
+) -> int:
+    """Deals of a ``simulate`` run not told how many: :data:`SIMULATE_TRIALS` where they fit
+    :data:`SIMULATION_BUDGET` (about 0.4 s of one core: with the command's start-up and the
+    exact tables of the player's decisions, about a second), fewer where each deal costs more
+    (the look-ahead deals card by card; rounded down to two significant figures), never fewer
+    than :data:`MIN_SIMULATE_TRIALS`; see
+    :func:`trial_cost` (``decided``: the look-ahead's decisions read from the exact tables)."""
+    afford = SIMULATION_BUDGET // trial_cost(problem, procedure, query, decided=decided)
+    scale = 10 ** max(0, len(str(afford)) - 2)  # two significant figures: 120,000, not 121,212
+    return max(MIN_SIMULATE_TRIALS, min(SIMULATE_TRIALS, afford // scale * scale))
 
 
 def solve_turns(
