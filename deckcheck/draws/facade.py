@@ -133,6 +133,7 @@ def exact(
     out_of_reach: Intractable | None = None,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
     tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
+    at_least: int | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
@@ -147,7 +148,10 @@ def exact(
     gone on from where they hold for this query, the calls they took counted against
     ``limit``. ``tables``: where the sequential engine keeps its tables, shared with the
     engines of other queries kept there (:meth:`SequentialEngine.share_tables`): the decks of
-    one search.
+    one search. ``at_least``: the exact work of the same question over fewer cards seen (the
+    row before in a table of turns); with the look-ahead, more cards seen take more as a rule
+    (fewer states are settled early, more levels are walked), so over ``limit`` it is taken
+    as out of reach without starting, unless settled before the deal.
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
     from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
@@ -164,6 +168,17 @@ def exact(
         work = engine.estimate(count, limit)
         if work > limit:
             raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
+        if (
+            at_least is not None
+            and at_least > limit
+            and engine.lookahead
+            and engine.settled_at_start() is None
+        ):
+            text = (
+                f"the turn before took {at_least:,} units of exact work, more than the "
+                f"{limit:,} the table has left (a turn seeing more cards takes more, as a rule)"
+            )
+            raise Intractable(OutOfReach(Reach.OTHER, text=text))
         if spend is not None:
             spend(work)
         # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
@@ -360,6 +375,7 @@ def solve(
     out_of_reach: Intractable | None = None,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
     tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
+    at_least: int | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -373,7 +389,7 @@ def solve(
     seen, the exact work left: see :func:`exact`), else :data:`EXACT_WORK_LIMIT` for this
     query. ``out_of_reach``: why the query is already known to be out of exact reach (see
     :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible. ``known_states``:
-    see :func:`exact`; so is ``tables``.
+    see :func:`exact`; so are ``tables`` and ``at_least``.
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -398,6 +414,7 @@ def solve(
             spend=shared.spend if table is not None else None,
             known_states=known_states,
             tables=tables,
+            at_least=at_least,
         )
     except Intractable as exc:
         if mode is Mode.EXACT:
@@ -538,6 +555,7 @@ def solve_turns(
     # it (more cards seen) are simulated without estimating again.
     out_of_reach: Intractable | None = None
     shared = TableShare(most)  # the exact work the rows estimate is counted down
+    took = (0, 0)  # the cards seen and the exact work of the last row answered exactly
 
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
@@ -559,6 +577,7 @@ def solve_turns(
             )
             out_of_reach = known_out
         else:
+            left = shared.left
             answer = solve(
                 problem,
                 procedure,
@@ -568,8 +587,11 @@ def solve_turns(
                 seed=seed,
                 budget=share,
                 table=shared,
+                at_least=took[1] if took[1] and query.seen >= took[0] else None,
             )
             out_of_reach = _simulated_instead(answer)
+            if answer.exact:
+                took = (query.seen, left - shared.left)
         if out_of_reach is not None:
             _prepare_sampler(problem, procedure, query, most)
         answers.append(answer)
