@@ -304,7 +304,7 @@ def simulate(
 ) -> OddsReport:
     """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
     called with ``(done, total)`` trials now and then. ``trials`` None: 1,000,000 deals, fewer
-    where each costs more (the look-ahead's), at least 100,000."""
+    where each costs more (the look-ahead's), at least 20,000."""
     from deckcheck.commands import simulate
 
     options, context = _split(draw)

@@ -511,7 +511,7 @@ SimulateTrials = Annotated[
         "--trials",
         "-n",
         metavar="N",
-        help="Simulated deals (default 1,000,000; fewer, at least 100,000, where each deal "
+        help="Simulated deals (default 1,000,000; fewer, at least 20,000, where each deal "
         "costs more, as with the look-ahead).",
     ),
 ]

@@ -38,11 +38,11 @@ def test_cheap_deals_get_the_default_and_dear_ones_fewer() -> None:
         assert str(trials)[2:] == "0" * (len(str(trials)) - 2)
 
 
-def test_decisions_read_from_tables_cost_a_unit_per_group_a_look() -> None:
+def test_decisions_read_from_tables_cost_a_quarter_unit_per_group_squared_a_look() -> None:
     # Turn 4 going first: 6 cards after the hand of 5, 3 looks, dealt again after a return.
     plain = trial_cost(PROBLEM, LOOKAHEAD, Query(11))
     decided = trial_cost(PROBLEM, LOOKAHEAD, Query(11), decided=True)
-    assert decided - plain == 2 * 3 * len(PROBLEM.group_sizes)
+    assert decided - plain == 2 * 3 * len(PROBLEM.group_sizes) ** 2 // 4
 
 
 @pytest.mark.parametrize("procedure, seen", [(PLAIN, 9), (LOOKAHEAD, 9)])
