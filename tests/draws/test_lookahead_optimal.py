@@ -45,6 +45,7 @@ class Expectimax:
         self.per_turn = procedure.draws_per_turn
         self.group = [g for g, size in enumerate(problem.group_sizes) for _ in range(size)]
         self.cards = frozenset(range(len(self.group)))
+        self._ways: dict[tuple[int, int, bool], int] = {}  # :meth:`ways`, per state
 
     def ok(self, held: frozenset[int]) -> bool:
         comp = [0] * len(self.problem.group_sizes)
@@ -61,25 +62,31 @@ class Expectimax:
         held_bits, pile_bits = sum(1 << c for c in held), sum(1 << c for c in pile)
         return Fraction(self.ways(held_bits, pile_bits, looked), math.factorial(len(pile)))
 
-    @functools.cache  # noqa: B019 - one oracle per test, dropped with it
     def ways(self, held: int, pile: int, looked: bool) -> int:
         """The value times ``len(pile)!`` (``held`` and ``pile``: cards as bits): the top card
         is each of the pile's cards with probability 1 / len(pile), and every choice after it
         faces a pile one card shorter, so the scaled values of the cases (and the better of
         two choices) add up in integers."""
+        key = (held, pile, looked)
+        got = self._ways.get(key)
+        if got is not None:
+            return got
         n_held = held.bit_count()
         if n_held == self.seen:
-            return int(self.won(held)) * math.factorial(pile.bit_count())
-        look = not looked and (n_held - self.hand) % self.per_turn == 0
-        total = 0
-        left = pile
-        while left:
-            top = left & -left  # each card of the pile in turn
-            left ^= top
-            rest = pile ^ top
-            keep = self.ways(held | top, rest, False)
-            total += max(keep, self.ways(held, rest, True)) if look else keep
-        return total
+            got = int(self.won(held)) * math.factorial(pile.bit_count())
+        else:
+            look = not looked and (n_held - self.hand) % self.per_turn == 0
+            ways = self.ways
+            got = 0
+            left = pile
+            while left:
+                top = left & -left  # each card of the pile in turn
+                left ^= top
+                rest = pile ^ top
+                keep = ways(held | top, rest, False)
+                got += max(keep, ways(held, rest, True)) if look else keep
+        self._ways[key] = got
+        return got
 
     def after_hand(self, hand: frozenset[int]) -> Fraction:
         return self.value(hand, self.cards - hand, False)
