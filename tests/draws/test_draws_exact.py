@@ -175,9 +175,10 @@ class Oracle:
             # come in the same groups leave tails of the same groups too (a group's cards
             # are numbered together): every order is counted, each group sequence played once.
             played: dict[tuple[int, ...], bool] = {}
+            group_of = self.group.__getitem__
             wins = 0
             for order in orders:
-                groups = tuple(self.group[c] for c in order)
+                groups = tuple(map(group_of, order))
                 won = played.get(groups)
                 if won is None:
                     tail = [c for c in rest_of if c not in order]
