@@ -74,12 +74,14 @@ def recorded(log: list[dict[str, Any]]) -> Iterator[None]:
 
     def run(self: Any) -> None:
         moves = len(self.radices) + 2
-        entry = {"engine": type(self).__name__, "units": 0, "levels": 0, "seconds": 0.0}
+        entry: dict[str, Any] = {"engine": type(self).__name__, "units": 0, "levels": 0}
+        entry["seconds"] = 0.0
         entry["moves"] = moves
 
         def charge(more: int) -> None:
+            once = 0 if entry["levels"] else self.run_units
             entry["levels"] += 1
-            entry["units"] += more - self.move_units * moves
+            entry["units"] += more - self.move_units * moves - once
 
         self.charge = charge
         start = time.process_time()
@@ -145,6 +147,8 @@ def cases(quick: bool) -> Iterator[tuple[str, str, list[str], int, bool]]:
         yield f"legal-80 types-only t{turn}", L80, list(TYPES), turn, False
         conds = family(L80, "mixed", 4)
         yield f"legal-80 mixed 4 t{turn}", L80, conds, turn, False
+        conds = family(L80, "types", 5)
+        yield f"legal-80 types 5 t{turn}", L80, conds, turn, False
 
 
 def main() -> None:
@@ -159,8 +163,16 @@ def main() -> None:
     print(machine())
     print(f"load average {os.getloadavg()[0]:.1f} at start; CPU time of each engine's run\n")
     share = {
-        "LevelEngine": (LevelEngine.units_per_call, LevelEngine.move_units),
-        "TypedLevels": (TypedLevels.units_per_call, TypedLevels.move_units),
+        "LevelEngine": (
+            LevelEngine.units_per_call,
+            LevelEngine.move_units,
+            LevelEngine.run_units,
+        ),
+        "TypedLevels": (
+            TypedLevels.units_per_call,
+            TypedLevels.move_units,
+            TypedLevels.run_units,
+        ),
     }
     print("| query | engine | units | levels x moves | CPU s | charged s | CPU / charged |")
     print("|---|---|---|---|---|---|---|")
@@ -169,9 +181,9 @@ def main() -> None:
         got = measure(deck, conds, turn, second, args.runs)
         if not got or not got["levels"]:
             continue  # no level engine, or none of its levels had states to go on from
-        per_call, per_move = share[got["engine"]]
+        per_call, per_move, per_run = share[got["engine"]]
         got["steps"] = got["levels"] * got["moves"]
-        units = got["units"] + got["steps"] * per_move
+        units = got["units"] + got["steps"] * per_move + per_run
         charged = units / per_call * CALL_MICROSECONDS / 1e6
         rows.append(got)
         print(
@@ -180,39 +192,44 @@ def main() -> None:
             f"{got['seconds']:.3f} | {charged:.3f} | {got['seconds'] / charged:.2f} |"
         )
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end\n")
-    for engine, (per_call, per_move) in share.items():
+    for engine, charges in share.items():
         own = [r for r in rows if r["engine"] == engine]
         if own:
-            print(fit(engine, own, per_call, per_move, CALL_MICROSECONDS))
+            print(fit(engine, own, charges, CALL_MICROSECONDS))
 
 
 def fit(
-    engine: str, rows: list[dict[str, Any]], per_call: int, per_move: int, call_us: float
+    engine: str, rows: list[dict[str, Any]], charges: tuple[int, int, int], call_us: float
 ) -> str:
-    """The engine's measured costs: the (unit, move) costs in µs that charge every query at
-    least its time with the least charged in all, against what it is charged now."""
-    best: tuple[float, float, float] | None = None
-    for i in range(1, 401):
-        move_us = i * 0.25  # a level's move, µs
-        unit_us = max(
-            (r["seconds"] * 1e6 - move_us * r["steps"]) / r["units"] for r in rows if r["units"]
-        )
-        unit_us = max(unit_us, 0.0)
-        total = sum(unit_us * r["units"] + move_us * r["steps"] for r in rows)
-        if best is None or total < best[0]:
-            best = (total, unit_us, move_us)
+    """The engine's measured costs: the (unit, move, run) costs in µs that charge every query
+    at least its time with the least charged in all, against what it is charged now."""
+    per_call, per_move, per_run = charges
+    best: tuple[float, float, float, float] | None = None
+    for run_ms in (0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0):
+        for i in range(4, 25):
+            move_us = i * 5.0  # a level's move, µs
+            unit_us = max(
+                (r["seconds"] * 1e6 - run_ms * 1000 - move_us * r["steps"]) / r["units"]
+                for r in rows
+                if r["units"]
+            )
+            unit_us = max(unit_us, 0.0)
+            total = sum(unit_us * r["units"] + move_us * r["steps"] + run_ms * 1000 for r in rows)
+            if best is None or total < best[0]:
+                best = (total, unit_us, move_us, run_ms)
     assert best is not None
-    _, unit_us, move_us = best
+    _, unit_us, move_us, run_ms = best
     worst = max(
-        r["seconds"] * 1e6 / ((r["units"] + r["steps"] * per_move) / per_call * call_us)
+        r["seconds"] * 1e6 / ((r["units"] + r["steps"] * per_move + per_run) / per_call * call_us)
         for r in rows
     )
     return (
-        f"{engine}: {len(rows)} queries; charged {call_us / per_call:.4f} µs a unit and "
-        f"{per_move / per_call * call_us:.1f} µs a level's move (units_per_call {per_call}, "
-        f"move_units {per_move}); measured at most {unit_us:.4f} µs a unit with "
-        f"{move_us:.2f} µs a move (the least charge covering every query); the largest "
-        f"CPU / charged: {worst:.2f}"
+        f"{engine}: {len(rows)} queries; charged {call_us / per_call:.4f} µs a unit, "
+        f"{per_move / per_call * call_us:.1f} µs a level's move and "
+        f"{per_run / per_call * call_us / 1000:.1f} ms a run (units_per_call {per_call}, "
+        f"move_units {per_move}, run_units {per_run}); measured at most {unit_us:.4f} µs a "
+        f"unit with {move_us:.0f} µs a move and {run_ms:.0f} ms a run (the least charge covering "
+        f"every query); the largest CPU / charged: {worst:.2f}"
     )
 
 

@@ -42,7 +42,8 @@ class TypedLevels(LevelEngine):
     #: This engine's own charges (:attr:`~.levels.LevelEngine.units_per_call`): a unit costs
     #: less here than the named engine's, a level's move more (its groups' normal forms).
     units_per_call = 90
-    move_units = 2_250
+    move_units = 1_575
+    run_units = 270_000
 
     def __init__(
         self,
