@@ -21,7 +21,7 @@ from itertools import chain, pairwise
 from typing import Any, NamedTuple
 
 from deckcheck.catalog.model import Card
-from deckcheck.core.values import frozen
+from deckcheck.core.values import Recent, frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.games.linear import Linear, RuleConstraints, split_zone
 from deckcheck.games.setaside import placement, places
@@ -42,6 +42,25 @@ DISTANCE = "distance"
 """The objective counting changes: each copy added or removed, each copy moved, one."""
 
 Terms = dict[int, float]
+
+_SOLUTIONS: Recent[Any] = Recent(8)
+"""The latest solutions (:attr:`Solved.x`, tuples) as read-only arrays: a solution is read
+whole again and again (each tie-break's value, its cells, its totals), and turning a tuple of
+every variable's value into an array costs more than the reading."""
+
+
+def as_array(x: Sequence[float]) -> Any:
+    """A solution's values as a float array (read only)."""
+    from deckcheck.core.numeric import np
+
+    if type(x) is not tuple:
+        return np.asarray(x, dtype=float)
+    return _SOLUTIONS.answer((), (x,), lambda: _read_only(np.asarray(x, dtype=float)))
+
+
+def _read_only(array: Any) -> Any:
+    array.flags.writeable = False
+    return array
 
 
 @frozen
@@ -278,7 +297,7 @@ class Programme:
         from deckcheck.core.numeric import np
 
         columns, weights = self._weights_of(name)
-        return float(np.dot(weights, np.asarray(x, dtype=float)[columns]))
+        return float(np.dot(weights, as_array(x)[columns]))
 
     def least(self, name: str, factor: float = 1.0) -> float:
         """The least ``factor`` times an objective can be over the variables' bounds (those
@@ -444,7 +463,9 @@ class Programme:
         take = np.clip((totals - lb)[grp] - before, 0, room)
         x = np.zeros(len(self.lower))
         x[order] = low + take
-        return tuple(x.tolist())
+        out = tuple(x.tolist())
+        _SOLUTIONS.answer((), (out,), lambda: _read_only(x))
+        return out
 
 
 class _Stated(NamedTuple):
@@ -632,7 +653,7 @@ class DeckProgramme:
                 np.fromiter(self.cells.values(), int, len(self.cells)),
             )
         cells, variables = self._cell_vars
-        counts = np.round(np.asarray(x, dtype=float)[variables])
+        counts = np.round(as_array(x)[variables])
         return {cells[k]: int(counts[k]) for k in np.flatnonzero(counts).tolist()}
 
     def totals(self, x: Sequence[float]) -> dict[str, int]:
