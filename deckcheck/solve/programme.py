@@ -26,6 +26,7 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.games.linear import Linear, RuleConstraints, split_zone
 from deckcheck.games.setaside import placement, places
 from deckcheck.games.variant import Variant
+from deckcheck.solve.changes import cards_by_id
 
 OPTIMAL, LIMIT, INFEASIBLE = 0, 1, 2
 """HiGHS's statuses through ``scipy.optimize.milp``."""
@@ -596,7 +597,7 @@ class DeckProgramme:
     notes: list[str] = field(default_factory=list)
     """What the tie-breaks could not prove (a warning rule stated by trial only)."""
     _resolved: _Names = field(init=False, repr=False)
-    _cards: dict[str, Card] = field(default_factory=dict, repr=False)
+    _cards: Mapping[str, Card] = field(default_factory=dict, repr=False)
     _cell_vars: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -605,7 +606,7 @@ class DeckProgramme:
     def card(self, card_id: str) -> Card:
         """The catalog's card of this id (of the model's cards, or the deck's)."""
         if not self._cards:
-            self._cards = {c.id: c for c in self.loaded.catalog}
+            self._cards = cards_by_id(self.loaded.catalog)
         return self._cards[card_id]
 
     def copies(self, card_id: str) -> Terms:
