@@ -777,12 +777,23 @@ def deck_programme(
         model.by_card, model.zoned = dict(layout.by_card), dict(layout.zoned)
         model.cells = dict(layout.cells)
         tops = [high] * len(model.cells)
+        # with a collection, the cards it lacks that nothing else names only go to 0: their
+        # bounds are given together, in the cards' order (most of a catalog)
+        lacking: list[int] = []
         for i in ids if owned is not None else [i for i in ids if i in have or i in fixed]:
             mine = model.by_card[i]
+            if owned is not None and not (i in have or i in fixed or i in kept or owned.get(i)):
+                lacking += mine
+                continue
+            if lacking:
+                p.bounds(OWNED, lacking, 0, 0)
+                lacking = []
             for zone, v in zip(zones, mine, strict=True):
                 hold = held.get((i, zone), 0)
                 tops[v] = max(high, float(hold)) if changes is None else hold + high
             constrain(i, mine)
+        if lacking:
+            p.bounds(OWNED, lacking, 0, 0)
     else:
         tops = []
         for i in ids:
