@@ -110,7 +110,12 @@ class RuleConstraints:
         asked of them)."""
         if any(counts.get(card, 0) != n for card, n in self._fixed_counts):
             return False
-        if any(n and card in self._forbidden for card, n in counts.items()):
+        forbidden = self._forbidden
+        if forbidden and (
+            any(counts.get(card, 0) for card in forbidden)
+            if len(forbidden) < len(counts)
+            else any(n and card in forbidden for card, n in counts.items())
+        ):
             return False
         return self._system.satisfiable(counts)
 
@@ -375,6 +380,8 @@ def _narrow(
             continue
         if not on:
             continue  # it may yet be off: nothing to narrow
+        if (low is None or least >= low) and (high is None or most <= high):
+            continue  # it holds whatever the values: it narrows nothing
         for v, k in row.items():
             v_low, v_high = domains[v]
             # the rest of the row's sum lies in [least - own least, most - own most]
