@@ -24,6 +24,7 @@ or more by itself, as measured).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib.util
@@ -289,6 +290,53 @@ class _DoctestModulesOnly:
         if collection_path.suffix != ".py" or not collection_path.is_relative_to(PACKAGE):
             return None
         return ">>>" not in collection_path.read_text(encoding="utf-8") or None
+
+
+def _test_modules(config: pytest.Config) -> list[Path]:
+    """The test files this run collects (its arguments' ``test_*.py``, ignored paths left out),
+    in the order in which pytest collects them."""
+    patterns = config.getini("python_files")
+    found: list[Path] = []
+
+    def walk(path: Path) -> None:
+        if config.hook.pytest_ignore_collect(collection_path=path, config=config):
+            return
+        if path.is_dir():
+            for entry in sorted(path.iterdir(), key=lambda p: p.name):
+                walk(entry)
+        elif path.suffix == ".py" and any(path.match(pattern) for pattern in patterns):
+            found.append(path)
+
+    for arg in config.args:
+        walk(Path(os.path.abspath(config.invocation_params.dir / arg.split("::")[0])))
+    return found
+
+
+def pytest_collection(session: pytest.Session) -> None:
+    """Each xdist worker imports the test modules in its own order before collecting them.
+
+    The workers start together and each imports every test module; from a fresh clone each
+    would rewrite the asserts of all of them (pytest's assertion rewriting, most of a cold
+    collection's CPU) and compile what they import, the same modules at the same moment. Worker
+    *k* of *n* starts at the *k*-th *n*-th of the list and goes round: each rewrites about its
+    own share, and by the time it reaches the others' share it finds their rewritten modules
+    cached (pytest's cache of rewritten modules and Python's bytecode are written atomically).
+    The modules are the same and collection then imports them from ``sys.modules``: the
+    collected tests are the same. A module that fails to import here is imported again by
+    collection, which reports the error as it always does.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if count < 2 or not worker.removeprefix("gw").isdigit():
+        return
+    modules = _test_modules(session.config)
+    start = len(modules) * (int(worker.removeprefix("gw")) % count) // count
+    for path in modules[start:] + modules[:start]:
+        folder = str(path.parent)
+        if sys.path[0] != folder:  # as pytest's default import mode ("prepend") does
+            sys.path.insert(0, folder)
+        with contextlib.suppress(Exception, pytest.skip.Exception):
+            importlib.import_module(path.stem)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
