@@ -264,10 +264,12 @@ def _functions(module: ModuleType | None) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     """The markers of cost (see the module's docstring); the package's modules collected for
     their doctests only where they have one (:class:`_DoctestModulesOnly`); in a process that
-    runs tests, before any test module is imported, the consoles and hypothesis's profiles."""
+    runs tests, before any test module is imported, the consoles and hypothesis's profiles (an
+    xdist worker loads the profiles as its collection starts: :func:`pytest_collection`)."""
     if _runs_tests(config):
         _consoles_made_now()
-        _hypothesis_profiles()
+        if _worker_share() is None:
+            _hypothesis_profiles()  # else as the worker's collection starts (pytest_collection)
     for line in (
         "process: starts a process (python -m deckcheck, another program)",
         "tui: drives the terminal app (Textual's pilot)",
@@ -312,6 +314,13 @@ def _test_modules(config: pytest.Config) -> list[Path]:
     return found
 
 
+def _worker_share() -> tuple[int, int] | None:
+    """This xdist worker's number and the number of workers, where there are several."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return (int(worker) % count, count) if count > 1 and worker.isdigit() else None
+
+
 def pytest_collection(session: pytest.Session) -> None:
     """Each xdist worker imports the test modules in its own order before collecting them.
 
@@ -321,17 +330,28 @@ def pytest_collection(session: pytest.Session) -> None:
     *k* of *n* starts at the *k*-th *n*-th of the list and goes round: each rewrites about its
     own share, and by the time it reaches the others' share it finds their rewritten modules
     cached (pytest's cache of rewritten modules and Python's bytecode are written atomically).
-    The modules are the same and collection then imports them from ``sys.modules``: the
-    collected tests are the same. A module that fails to import here is imported again by
-    collection, which reports the error as it always does.
+    Hypothesis (whose modules pytest rewrites too) comes first in the list, so that the first
+    worker imports it at once; the others import it, and load its profiles, just before the
+    first test module that names it. The modules are the same and collection then imports
+    them from ``sys.modules``: the collected tests are the same. A module that fails to import
+    here is imported again by collection, which reports the error as it always does.
     """
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    if count < 2 or not worker.removeprefix("gw").isdigit():
+    share = _worker_share()
+    if share is None:
         return
-    modules = _test_modules(session.config)
-    start = len(modules) * (int(worker.removeprefix("gw")) % count) // count
+    modules: list[Path | None] = [None, *_test_modules(session.config)]  # None: hypothesis
+    start = len(modules) * share[0] // share[1]
+    profiles = False
     for path in modules[start:] + modules[:start]:
+        if not profiles and (
+            path is None
+            or "hypothesis" in sys.modules  # imported by something else: loaded, so at once
+            or "hypothesis" in path.read_text(encoding="utf-8")
+        ):
+            _hypothesis_profiles()
+            profiles = True
+        if path is None:
+            continue
         folder = str(path.parent)
         if sys.path[0] != folder:  # as pytest's default import mode ("prepend") does
             sys.path.insert(0, folder)
