@@ -306,7 +306,7 @@ def _test_modules(config: pytest.Config) -> list[Path]:
         if path.is_dir():
             for entry in sorted(path.iterdir(), key=lambda p: p.name):
                 walk(entry)
-        elif path.suffix == ".py" and any(path.match(pattern) for pattern in patterns):
+        elif path.is_file() and path.suffix == ".py" and any(map(path.match, patterns)):
             found.append(path)
 
     for arg in config.args:
