@@ -295,22 +295,35 @@ class _DoctestModulesOnly:
 
 
 def _test_modules(config: pytest.Config) -> list[Path]:
-    """The test files this run collects (its arguments' ``test_*.py``, ignored paths left out),
-    in the order in which pytest collects them."""
+    """The suite's test files this run collects (its arguments' ``test_*.py``, ignored paths
+    left out), in the order in which pytest collects them. Files under a folder with a
+    conftest of its own are left out: pytest loads that conftest before their import."""
     patterns = config.getini("python_files")
     found: list[Path] = []
 
     def walk(path: Path) -> None:
-        if config.hook.pytest_ignore_collect(collection_path=path, config=config):
-            return
         if path.is_dir():
-            for entry in sorted(path.iterdir(), key=lambda p: p.name):
-                walk(entry)
-        elif path.is_file() and path.suffix == ".py" and any(map(path.match, patterns)):
+            if path != TESTS and (path / "conftest.py").exists():
+                return
+            if not config.hook.pytest_ignore_collect(collection_path=path, config=config):
+                for entry in sorted(path.iterdir(), key=lambda p: p.name):
+                    walk(entry)
+        elif (
+            path.suffix == ".py"
+            and path.is_file()
+            and any(map(path.match, patterns))
+            and not config.hook.pytest_ignore_collect(collection_path=path, config=config)
+        ):
             found.append(path)
 
     for arg in config.args:
-        walk(Path(os.path.abspath(config.invocation_params.dir / arg.split("::")[0])))
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_relative_to(TESTS) and not any(
+            (folder / "conftest.py").exists()
+            for folder in path.parents
+            if folder != TESTS and folder.is_relative_to(TESTS)
+        ):
+            walk(path)
     return found
 
 
