@@ -32,7 +32,6 @@ import inspect
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -43,6 +42,7 @@ from pathlib import Path
 from types import CodeType, FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import bytecode_folder
 import pytest
 
 if TYPE_CHECKING:
@@ -60,29 +60,9 @@ WATCHDOG = 60.0
 
 
 def _private_bytecode_cache() -> None:
-    """Cache compiled modules in a private folder where PYTHONDONTWRITEBYTECODE is set.
-
-    The suite starts deckcheck in a hundred child processes and each xdist worker imports every
-    test module: without bytecode, each of them compiles the whole package from source again
-    (about half a second of CPU per child process). The checkout stays as clean as its owner
-    asked: the bytecode goes to one folder of this user under the temporary directory, shared
-    by the workers, their children and later runs. A folder that is not this user's alone is
-    not used (someone else's bytecode would run as ours).
-    """
-    if not (sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
-        return  # bytecode goes to the usual __pycache__ folders
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    folder = (
-        Path(tempfile.gettempdir()) / f"deckcheck-test-bytecode-{'user' if uid is None else uid}"
-    )
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        status = folder.lstat()
-    except OSError:
-        return
-    if not stat.S_ISDIR(status.st_mode) or status.st_mode & 0o022:
-        return
-    if uid is not None and status.st_uid != uid:
+    """Cache compiled modules in the suite's private folder where PYTHONDONTWRITEBYTECODE is
+    set (:mod:`bytecode_folder`): this process from here on, and the processes it starts."""
+    if not bytecode_folder.wanted() or (folder := bytecode_folder.private_folder()) is None:
         return
     sys.pycache_prefix = str(folder)
     sys.dont_write_bytecode = False
