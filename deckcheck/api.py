@@ -297,13 +297,14 @@ def simulate(
     deck: str,
     conditions: Sequence[str],
     *,
-    trials: int = 1_000_000,
+    trials: int | None = None,
     seed: int | None = None,
     progress: Progress | None = None,
     **draw: Unpack[Draw],
 ) -> OddsReport:
     """A Monte Carlo estimate over whole deals with its Wilson 95% interval; ``progress`` is
-    called with ``(done, total)`` trials now and then."""
+    called with ``(done, total)`` trials now and then. ``trials`` None: 1,000,000 deals, fewer
+    where each costs more (the look-ahead's), at least 20,000."""
     from deckcheck.commands import simulate
 
     options, context = _split(draw)

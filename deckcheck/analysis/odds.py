@@ -798,11 +798,12 @@ def simulate_odds(
     setup: DrawSetup,
     condition_texts: Sequence[str],
     options: OddsOptions,
-    trials: int,
+    trials: int | None,
     seed: int | None,
     progress: Callable[[int, int], None] | None = None,
 ) -> OddsReport:
-    """Monte Carlo over whole deals, with the Wilson 95% interval.
+    """Monte Carlo over whole deals, with the Wilson 95% interval (``trials`` None: 1,000,000
+    deals, fewer where each costs more, see :func:`~deckcheck.draws.facade.default_trials`).
 
     The simulated player follows the same policy as ``odds``: under the optimal redraw each
     decision is the exact optimum's for that hand (a stated rule of thumb where that table is
@@ -811,7 +812,7 @@ def simulate_odds(
     """
     from deckcheck.draws.facade import simulate
 
-    if not 1 <= trials <= MAX_TRIALS:
+    if trials is not None and not 1 <= trials <= MAX_TRIALS:
         raise UsageError(f"--trials must be between 1 and {MAX_TRIALS:,}")
     check_seed(seed)
     if seed is None:

@@ -179,7 +179,7 @@ def mulligan(
 def simulate(
     deck: opt.DeckOrPile,
     conditions: opt.Conditions,
-    trials: opt.SimulateTrials = 1_000_000,
+    trials: opt.SimulateTrials = None,
     seed: opt.SeedOpt = None,
     options: OddsOptions = opt.DRAW,
     where: Context = opt.PILE,
@@ -196,7 +196,7 @@ def simulate(
     from deckcheck.commands import simulate
 
     request = simulate.SimulateRequest(deck, tuple(conditions), options, where, trials, seed)
-    with render.progress_bar(trials, "simulating") as progress:
+    with render.progress_bar(trials or 0, "simulating") as progress:
         result = simulate.run(request, progress)
     return render.Verbose(result) if verbose else result
 

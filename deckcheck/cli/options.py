@@ -506,7 +506,14 @@ OddsCategory = Annotated[
     ),
 ]
 SimulateTrials = Annotated[
-    int, typer.Option("--trials", "-n", metavar="N", help="Simulated deals.")
+    int | None,
+    typer.Option(
+        "--trials",
+        "-n",
+        metavar="N",
+        help="Simulated deals (default 1,000,000; fewer, at least 20,000, where each deal "
+        "costs more, as with the look-ahead).",
+    ),
 ]
 HandConditions = Annotated[
     list[str] | None,

@@ -14,13 +14,14 @@ from deckcheck.games.context import NO_CONTEXT, Context
 @frozen
 class SimulateRequest:
     """``trials`` deals of ``deck`` (a file, ``-`` or ``GAME:PILE``) opened in ``context``,
-    counting those where all ``conditions`` hold; a ``seed`` makes the run reproducible."""
+    counting those where all ``conditions`` hold (None: 1,000,000, fewer where each deal costs
+    more); a ``seed`` makes the run reproducible."""
 
     deck: str
     conditions: tuple[str, ...]
     options: OddsOptions = OddsOptions()
     context: Context = NO_CONTEXT
-    trials: int = 1_000_000
+    trials: int | None = None
     seed: int | None = None
 
 

@@ -77,6 +77,12 @@ SIMULATION_BUDGET = 12_000_000
 EXACT_UNIT_COST = 60
 #: Fewest trials a fallback simulation runs, however long its deals.
 MIN_FALLBACK_TRIALS = 20_000
+#: Deals of a ``simulate`` run not told how many (``--trials``), where they are cheap; dearer
+#: deals are cut to :data:`SIMULATION_BUDGET` (see :func:`default_trials`).
+SIMULATE_TRIALS = 1_000_000
+#: Fewest deals of such a run, however dear (as many as a fallback simulation's): its
+#: Wilson 95% interval is at most ±0.0069 wide.
+MIN_SIMULATE_TRIALS = MIN_FALLBACK_TRIALS
 #: Fewest trials a simulated row of a by-turn table runs (the table shares one budget: 200
 #: rows of the dearest deals fit half of it at this floor).
 MIN_ROW_TRIALS = 50
@@ -128,6 +134,7 @@ def exact(
     out_of_reach: Intractable | None = None,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
     tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
+    at_least: int | None = None,
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
@@ -142,7 +149,10 @@ def exact(
     gone on from where they hold for this query, the calls they took counted against
     ``limit``. ``tables``: where the sequential engine keeps its tables, shared with the
     engines of other queries kept there (:meth:`SequentialEngine.share_tables`): the decks of
-    one search.
+    one search. ``at_least``: the exact work of the same question over fewer cards seen (the
+    row before in a table of turns); with the look-ahead, more cards seen take more as a rule
+    (fewer states are settled early, more levels are walked), so over ``limit`` it is taken
+    as out of reach without starting, unless settled before the deal.
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
     from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
@@ -159,6 +169,17 @@ def exact(
         work = engine.estimate(count, limit)
         if work > limit:
             raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
+        if (
+            at_least is not None
+            and at_least > limit
+            and engine.lookahead
+            and engine.settled_at_start() is None
+        ):
+            text = (
+                f"the turn before took {at_least:,} units of exact work, more than the "
+                f"{limit:,} the table has left (a turn seeing more cards takes more, as a rule)"
+            )
+            raise Intractable(OutOfReach(Reach.OTHER, text=text))
         if spend is not None:
             spend(work)
         # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
@@ -205,13 +226,15 @@ def simulate(
     query: Query,
     policy: Policy,
     *,
-    trials: int,
+    trials: int | None,
     seed: int,
     progress: Progress | None = None,
     why: Fact | None = None,
     tables: bool = True,
 ) -> Answer:
     """A Monte Carlo answer (numpy where installed, else the plain-Python reference).
+
+    ``trials`` None: :func:`default_trials`, once it is known how the simulated player decides.
 
     The simulated player follows ``policy``: the optimal redraw takes the exact optimum's
     decision for each hand and a return mulligan the exact optimal choice, where those tables
@@ -269,6 +292,8 @@ def simulate(
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable:
             after.append(Fact(FactKind.RETURN_GREEDY))
+    if trials is None:
+        trials = default_trials(problem, procedure, query, decided=keep is not None)
     try:
         from deckcheck.draws.simulate.vectorised import simulate_vectorised
     except ImportError:
@@ -351,6 +376,7 @@ def solve(
     out_of_reach: Intractable | None = None,
     known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
     tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
+    at_least: int | None = None,
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -364,7 +390,7 @@ def solve(
     seen, the exact work left: see :func:`exact`), else :data:`EXACT_WORK_LIMIT` for this
     query. ``out_of_reach``: why the query is already known to be out of exact reach (see
     :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible. ``known_states``:
-    see :func:`exact`; so is ``tables``.
+    see :func:`exact`; so are ``tables`` and ``at_least``.
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -389,6 +415,7 @@ def solve(
             spend=shared.spend if table is not None else None,
             known_states=known_states,
             tables=tables,
+            at_least=at_least,
         )
     except Intractable as exc:
         if mode is Mode.EXACT:
@@ -410,7 +437,11 @@ def solve(
 
 
 def trial_cost(
-    problem: DrawProblem, procedure: Procedure, query: Query, dealt: int | None = None
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    dealt: int | None = None,
+    decided: bool = False,
 ) -> int:
     """Units of work one simulated deal costs (about 0.03 µs each, measured on the numpy
     simulator), from the problem's size alone.
@@ -420,7 +451,10 @@ def trial_cost(
     samples counts over the groups once per phase (the seen cards at once for a
     plain draw; the hand, then the later draws, then a mulligan's new cards and their later
     draws), each condition sums its groups, and a look-ahead deals card by card, each card a
-    pass over the groups.
+    pass over the groups. ``decided``: the look-ahead's decisions are read from the exact
+    tables, not worked out by the rule of thumb: each look's state is looked up, and a state
+    never met asks the exact engine, which the more groups the more often happens (measured
+    at about a quarter of a unit per group squared a look, from 3 to 14 groups).
     """
     shape = deal_shape(problem, procedure, query)
     groups = max(1, len(problem.group_sizes))
@@ -439,6 +473,8 @@ def trial_cost(
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 3
+        if decided:
+            cost += deals * -(-shape.later // shape.per_turn) * max(1, groups * groups // 4)
     return cost
 
 
@@ -463,6 +499,20 @@ def fallback_trials(
     :func:`trial_cost`)."""
     afford = budget // trial_cost(problem, procedure, query, dealt)
     return max(min(trials, least), min(trials, afford))
+
+
+def default_trials(
+    problem: DrawProblem, procedure: Procedure, query: Query, decided: bool = False
+) -> int:
+    """Deals of a ``simulate`` run not told how many: :data:`SIMULATE_TRIALS` where they fit
+    :data:`SIMULATION_BUDGET` (about 0.4 s of one core: with the command's start-up and the
+    exact tables of the player's decisions, about a second), fewer where each deal costs more
+    (the look-ahead deals card by card; rounded down to two significant figures), never fewer
+    than :data:`MIN_SIMULATE_TRIALS`; see
+    :func:`trial_cost` (``decided``: the look-ahead's decisions read from the exact tables)."""
+    afford = SIMULATION_BUDGET // trial_cost(problem, procedure, query, decided=decided)
+    scale = 10 ** max(0, len(str(afford)) - 2)  # two significant figures: 120,000, not 121,212
+    return max(MIN_SIMULATE_TRIALS, min(SIMULATE_TRIALS, afford // scale * scale))
 
 
 def solve_turns(
@@ -507,6 +557,7 @@ def solve_turns(
     # it (more cards seen) are simulated without estimating again.
     out_of_reach: Intractable | None = None
     shared = TableShare(most)  # the exact work the rows estimate is counted down
+    took = (0, 0)  # the cards seen and the exact work of the last row answered exactly
 
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
@@ -528,6 +579,7 @@ def solve_turns(
             )
             out_of_reach = known_out
         else:
+            left = shared.left
             answer = solve(
                 problem,
                 procedure,
@@ -537,8 +589,11 @@ def solve_turns(
                 seed=seed,
                 budget=share,
                 table=shared,
+                at_least=took[1] if took[1] and query.seen >= took[0] else None,
             )
             out_of_reach = _simulated_instead(answer)
+            if answer.exact:
+                took = (query.seen, left - shared.left)
         if out_of_reach is not None:
             _prepare_sampler(problem, procedure, query, most)
         answers.append(answer)

@@ -39,11 +39,16 @@ def brute_force(problem: DrawProblem, seen: int) -> int:
     """Seen-card subsets of the actual cards on which the conditions hold."""
     cards = [g for g, size in enumerate(problem.group_sizes) for _ in range(size)]
     good = 0
+    judged: dict[tuple[int, ...], bool] = {}  # every subset counted, each holding judged once
     for subset in itertools.combinations(range(len(cards)), seen):
         held = [0] * len(problem.group_sizes)
         for i in subset:
             held[cards[i]] += 1
-        good += problem.satisfied(held)
+        key = tuple(held)
+        ok = judged.get(key)
+        if ok is None:
+            ok = judged[key] = problem.satisfied(held)
+        good += ok
     return good
 
 

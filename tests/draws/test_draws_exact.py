@@ -143,6 +143,7 @@ class Oracle:
         self.reads = self.seen - self.hand + looks
         self._memo: dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction] = {}
         self._returns: dict[tuple[Any, ...], dict[tuple[int, ...] | None, Fraction]] = {}
+        self._redrawn: dict[tuple[Any, ...], Fraction] = {}
 
     def comp(self, cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
         out = [0] * len(self.problem.group_sizes)
@@ -174,9 +175,10 @@ class Oracle:
             # come in the same groups leave tails of the same groups too (a group's cards
             # are numbered together): every order is counted, each group sequence played once.
             played: dict[tuple[int, ...], bool] = {}
+            group_of = self.group.__getitem__
             wins = 0
             for order in orders:
-                groups = tuple(self.group[c] for c in order)
+                groups = tuple(map(group_of, order))
                 won = played.get(groups)
                 if won is None:
                     tail = [c for c in rest_of if c not in order]
@@ -236,12 +238,18 @@ class Oracle:
         for back in itertools.combinations(hand, count):
             kept = tuple(c for c in hand if c not in back)
             new_pile = pile + back
-            draws = list(itertools.combinations(new_pile, count))
-            total = Fraction(0)
-            for drawn in draws:
-                rest = tuple(c for c in new_pile if c not in drawn)
-                total += self.after_hand(kept + drawn, rest)
-            values[back] = total / len(draws)
+            # Like after_hand's, the value depends on the groups of the cards kept alone (the
+            # rest of the cards are the pile): worked out once per such mix.
+            mix = (self.comp(kept), self.comp(new_pile), count)
+            value = self._redrawn.get(mix)
+            if value is None:
+                draws = list(itertools.combinations(new_pile, count))
+                total = Fraction(0)
+                for drawn in draws:
+                    rest = tuple(c for c in new_pile if c not in drawn)
+                    total += self.after_hand(kept + drawn, rest)
+                value = self._redrawn[mix] = total / len(draws)
+            values[back] = value
         self._returns[key] = values
         return values
 

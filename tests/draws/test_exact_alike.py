@@ -232,10 +232,12 @@ def test_named_conditions_match_inclusion_exclusion(deck: str, turn: int | None,
     report = api.odds(deck, [f"name:{x}>=1" for x, _ in named], turn=turn, mulligan="none")
     total = sum(k for _, k in pile_names(deck))
     seen = report.cards_seen
-    expected = Fraction(0)
+    # Every term is over C(N, seen): the numerators are summed, then divided once.
+    ways = 0
     for size in range(len(named) + 1):
         for subset in itertools.combinations(named, size):
             left = total - sum(k for _, k in subset)
-            expected += (-1) ** size * Fraction(math.comb(left, seen), math.comb(total, seen))
+            ways += (-1) ** size * math.comb(left, seen)
+    expected = Fraction(ways, math.comb(total, seen))
     assert report.exact
     assert Fraction(report.probability_exact or "0") == expected

@@ -59,6 +59,21 @@ def recursion(problem: DrawProblem, procedure: Procedure, query: Query) -> Seque
     return engine
 
 
+#: The recursion per question of :func:`test_eight_and_twelve_conditions_match_the_recursion`,
+#: which ``test_lookahead_levels_fast`` asks again for each way of weighing the level engine's
+#: moves: the recursion takes none of them (nor the level engine's settings), so its answers
+#: are worked out once.
+_RECURSIONS: dict[tuple[DrawProblem, Procedure, Query], SequentialEngine] = {}
+
+
+def shared_recursion(problem: DrawProblem, procedure: Procedure, query: Query) -> SequentialEngine:
+    """:func:`recursion`, one engine per question (see :data:`_RECURSIONS`)."""
+    key = (problem, procedure, query)
+    if key not in _RECURSIONS:
+        _RECURSIONS[key] = recursion(problem, procedure, query)
+    return _RECURSIONS[key]
+
+
 def by_levels(problem: DrawProblem, procedure: Procedure, query: Query) -> SequentialEngine:
     """The engine that gives way to the level engine at once (with :func:`levels_at_once`)."""
     return SequentialEngine(problem, procedure, query, (), 10**8)
@@ -118,7 +133,7 @@ def test_eight_and_twelve_conditions_match_the_recursion(
         fast = by_levels(problem, procedure, query)
         if 0 < fast.without_mulligan() < 1:
             break
-    slow = recursion(problem, procedure, query)
+    slow = shared_recursion(problem, procedure, query)
     assert fast._levels is not None
     assert fast.without_mulligan() == slow.without_mulligan()
     assert slow._levels is None

@@ -45,6 +45,7 @@ class Expectimax:
         self.per_turn = procedure.draws_per_turn
         self.group = [g for g, size in enumerate(problem.group_sizes) for _ in range(size)]
         self.cards = frozenset(range(len(self.group)))
+        self._ways: dict[tuple[int, int, bool], int] = {}  # :meth:`ways`, per state
 
     def ok(self, held: frozenset[int]) -> bool:
         comp = [0] * len(self.problem.group_sizes)
@@ -61,45 +62,73 @@ class Expectimax:
         held_bits, pile_bits = sum(1 << c for c in held), sum(1 << c for c in pile)
         return Fraction(self.ways(held_bits, pile_bits, looked), math.factorial(len(pile)))
 
-    @functools.cache  # noqa: B019 - one oracle per test, dropped with it
     def ways(self, held: int, pile: int, looked: bool) -> int:
         """The value times ``len(pile)!`` (``held`` and ``pile``: cards as bits): the top card
         is each of the pile's cards with probability 1 / len(pile), and every choice after it
         faces a pile one card shorter, so the scaled values of the cases (and the better of
         two choices) add up in integers."""
+        key = (held, pile, looked)
+        got = self._ways.get(key)
+        if got is not None:
+            return got
         n_held = held.bit_count()
         if n_held == self.seen:
-            return int(self.won(held)) * math.factorial(pile.bit_count())
-        look = not looked and (n_held - self.hand) % self.per_turn == 0
-        total = 0
-        left = pile
-        while left:
-            top = left & -left  # each card of the pile in turn
-            left ^= top
-            rest = pile ^ top
-            keep = self.ways(held | top, rest, False)
-            total += max(keep, self.ways(held, rest, True)) if look else keep
-        return total
+            got = int(self.won(held)) * math.factorial(pile.bit_count())
+        else:
+            look = not looked and (n_held - self.hand) % self.per_turn == 0
+            ways = self.ways
+            got = 0
+            left = pile
+            while left:
+                top = left & -left  # each card of the pile in turn
+                left ^= top
+                rest = pile ^ top
+                keep = ways(held | top, rest, False)
+                got += max(keep, ways(held, rest, True)) if look else keep
+        self._ways[key] = got
+        return got
 
     def after_hand(self, hand: frozenset[int]) -> Fraction:
         return self.value(hand, self.cards - hand, False)
 
+    @functools.cache  # noqa: B019 - one oracle per test, dropped with it
+    def _after_hands(self) -> dict[int, int]:
+        """:meth:`ways` after each opening hand (as bits), the whole rest of the pile unseen."""
+        everything = (1 << len(self.group)) - 1
+        hands = (sum(1 << c for c in h) for h in itertools.combinations(self.cards, self.hand))
+        return {h: self.ways(h, everything ^ h, False) for h in hands}
+
     def plain(self) -> Fraction:
-        hands = [frozenset(h) for h in itertools.combinations(self.cards, self.hand)]
-        return sum((self.after_hand(h) for h in hands), Fraction(0)) / len(hands)
+        # Every hand leaves a pile of the same size: the values share one denominator.
+        after = self._after_hands()
+        scale = math.factorial(len(self.group) - self.hand)
+        return Fraction(sum(after.values()), scale * len(after))
 
     def returning(self, count: int) -> Fraction:
-        hands = [frozenset(h) for h in itertools.combinations(self.cards, self.hand)]
-        total = Fraction(0)
-        for hand in hands:
-            best = self.after_hand(hand)
-            for back in itertools.combinations(hand, count):
-                kept = hand - set(back)
-                draws = list(itertools.combinations(self.cards - kept, count))
-                value = sum((self.after_hand(kept | set(d)) for d in draws), Fraction(0))
-                best = max(best, value / len(draws))
+        """Each hand either kept or ``count`` of its cards returned, the best of every choice:
+        the new cards are any ``count`` of the cards not kept (the returned ones included)."""
+        after = self._after_hands()
+        draws = math.comb(len(self.group) - self.hand + count, count)
+
+        @functools.cache
+        def redrawn(kept: int) -> int:
+            """The sum of :meth:`ways` over every ``count`` cards drawn to ``kept``."""
+            rest = [c for c in self.cards if not kept >> c & 1]
+            return sum(
+                after[kept | sum(1 << c for c in d)] for d in itertools.combinations(rest, count)
+            )
+
+        # In units of one ``draws``-th of a hand's scaled value: a kept hand is worth its
+        # value times ``draws``, a return the sum over the cards it may draw.
+        total = 0
+        for hand, kept_value in after.items():
+            cards = [c for c in self.cards if hand >> c & 1]
+            best = kept_value * draws
+            for back in itertools.combinations(cards, count):
+                best = max(best, redrawn(hand ^ sum(1 << c for c in back)))
             total += best
-        return total / len(hands)
+        scale = math.factorial(len(self.group) - self.hand)
+        return Fraction(total, scale * draws * len(after))
 
 
 def random_case(rng: random.Random) -> tuple[DrawProblem, Procedure, Query]:

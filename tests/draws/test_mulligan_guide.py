@@ -78,11 +78,11 @@ def test_redraw_guide_matches_brute_force(seen: int) -> None:
     plain = Fraction(0)
     for deal in deals:
         hand = [cards[i] for i in deal]
-        pile = [cards[i] for i in range(len(cards)) if i not in deal]
-        keep = _chance_after(RD, pile, hand, seen - 4)
-        plain += Fraction(1, len(deals)) * keep
         comp = tuple(hand.count(g) for g in range(3))
-        keep_of[comp] = keep
+        if comp not in keep_of:  # a hand's chance depends on its groups alone
+            pile = [cards[i] for i in range(len(cards)) if i not in deal]
+            keep_of[comp] = _chance_after(RD, pile, hand, seen - 4)
+        plain += Fraction(1, len(deals)) * keep_of[comp]
     rows = {row.hand: row for row in table.rows}
     best = Fraction(0)
     for deal in deals:
@@ -211,18 +211,21 @@ def test_deadlines_with_redraw_match_enumeration() -> None:
     n = len(cards)
     hands = list(itertools.combinations(range(n), 3))
     keeps = []
+    keep_of: dict[tuple[int, ...], Fraction] = {}  # a hand's chance depends on its groups alone
     for deal in hands:
         hand = [cards[i] for i in deal]
-        pile = [cards[i] for i in range(n) if i not in deal]
-        good = total = 0
-        for extra in itertools.permutations(range(len(pile)), 2):
-            seq = hand + [pile[i] for i in extra]
-            total += 1
-            good += _ok(problem, seq[:3], problem.conditions[:1]) and _ok(
-                problem, seq[:5], problem.conditions[1:]
-            )
         comp = tuple(hand.count(g) for g in range(3))
-        keeps.append((comp, Fraction(good, total)))
+        if comp not in keep_of:
+            pile = [cards[i] for i in range(n) if i not in deal]
+            good = total = 0
+            for extra in itertools.permutations(range(len(pile)), 2):
+                seq = hand + [pile[i] for i in extra]
+                total += 1
+                good += _ok(problem, seq[:3], problem.conditions[:1]) and _ok(
+                    problem, seq[:5], problem.conditions[1:]
+                )
+            keep_of[comp] = Fraction(good, total)
+        keeps.append((comp, keep_of[comp]))
     plain = sum((k for _, k in keeps), Fraction(0)) / len(hands)
     best = sum(
         (max(k, plain) if (c[0] < 2 or c[1] > 1) else k for c, k in keeps), Fraction(0)

@@ -86,13 +86,20 @@ class Oracle:
         key = (problem, rule.triggers, self.hand, self.seen, self.lookahead, self.per_turn)
         if key not in _DEALS:
             deals = []
+            # A deal's value depends on how many cards of each group the hand holds (the pile
+            # is the rest): every order is played for one hand of each such mix.
+            by_mix: dict[tuple[int, ...], Fraction] = {}
             for hand in itertools.combinations(cards, self.hand):
-                pile = [c for c in cards if c not in hand]
-                orders = list(itertools.permutations(pile, min(depth, len(pile))))
-                wins = sum(
-                    self.play(hand, list(o) + [c for c in pile if c not in o]) for o in orders
-                )
-                deals.append((hand, Fraction(wins, len(orders)), self.triggered(hand)))
+                mix = self.comp(hand)
+                keep = by_mix.get(mix)
+                if keep is None:
+                    pile = [c for c in cards if c not in hand]
+                    orders = list(itertools.permutations(pile, min(depth, len(pile))))
+                    wins = sum(
+                        self.play(hand, list(o) + [c for c in pile if c not in o]) for o in orders
+                    )
+                    keep = by_mix[mix] = Fraction(wins, len(orders))
+                deals.append((hand, keep, self.triggered(hand)))
             _DEALS[key] = tuple(deals)
         self.deals: list[tuple[tuple[int, ...], Fraction, bool]] = list(_DEALS[key])
         self._values: dict[int, Fraction] = {}

@@ -136,35 +136,61 @@ def brute_force(
     keep(h) = the share of later draws that meet the goal; a hand the rule allows may be
     redrawn, worth the value with one redraw fewer; the player takes the larger.
     """
-    keep, allowed = hand_values(tuple(frozenset(t) for t in types), seen, goal)
-    value = sum(keep, Fraction(0)) / len(keep)
+    wins, later, allowed = hand_values(tuple(frozenset(t) for t in types), seen, goal)
+    # keep(h) is wins(h) / later for every hand: sums of them are whole numbers over later.
+    hands = len(wins)
+    value = Fraction(sum(wins), later * hands)
     plain = value
     for _ in range(redraws):
-        value = sum(
-            (max(k, value) if a else k for k, a in zip(keep, allowed, strict=True)), Fraction(0)
-        ) / len(keep)
+        kept = redrawn = 0
+        for w, a in zip(wins, allowed, strict=True):
+            if a and w * value.denominator < value.numerator * later:  # max(keep, value)
+                redrawn += 1
+            else:
+                kept += w
+        value = (Fraction(kept, later) + redrawn * value) / hands
     return value, plain
 
 
 @functools.cache
 def hand_values(
     types: tuple[frozenset[str], ...], seen: int, goal: Callable[[Sequence[AbstractSet[str]]], bool]
-) -> tuple[tuple[Fraction, ...], tuple[bool, ...]]:
-    """Per hand of 7 (every one, in order): the share of later draws that meet the goal, and
-    whether the rule allows a redraw. The same for every redraw limit: enumerated once."""
+) -> tuple[tuple[int, ...], int, tuple[bool, ...]]:
+    """Per hand of 7 (every one, in order): how many of the ``later`` draws after it meet the
+    goal, that number of draws, and per hand whether the rule allows a redraw. The same for
+    every redraw limit: enumerated once."""
     n = len(types)
-    keep: list[Fraction] = []
+    # The goal reads a holding's card types alone, in any order: it is asked once per mix of
+    # types (how many cards of each distinct set of types), every hand and draw still counted.
+    kinds = list(dict.fromkeys(types))
+    kind_of = [kinds.index(t) for t in types]
+
+    @functools.cache
+    def judged(mix: tuple[int, ...]) -> bool:
+        return goal([kinds[k] for k, many in enumerate(mix) for _ in range(many)])
+
+    keep: list[int] = []
     allowed: list[bool] = []
+    later = math.comb(n - 7, seen - 7)
     for hand in itertools.combinations(range(n), 7):
         rest = [i for i in range(n) if i not in hand]
-        later = list(itertools.combinations(rest, seen - 7))
-        wins = sum(goal([types[i] for i in (*hand, *more)]) for more in later)
-        keep.append(Fraction(wins, len(later)))
+        in_hand = [0] * len(kinds)
+        for i in hand:
+            in_hand[kind_of[i]] += 1
+        wins = drawn = 0
+        for more in itertools.combinations(rest, seen - 7):
+            mix = in_hand[:]
+            for i in more:
+                mix[kind_of[i]] += 1
+            wins += judged(tuple(mix))
+            drawn += 1
+        assert drawn == later
+        keep.append(wins)
         held = [types[i] for i in hand]
         ships = sum("ship" in t for t in held)
         actions = sum("action" in t for t in held)
         allowed.append(ships < 2 or actions > 3)
-    return tuple(keep), tuple(allowed)
+    return tuple(keep), later, tuple(allowed)
 
 
 def count(kind: str) -> Callable[[Sequence[AbstractSet[str]]], int]:

@@ -88,6 +88,7 @@ class _Bounds:
         self._runs: list[dict[Vec, Runs]] = [{} for _ in sizes]
         self._moves: list[dict[Vec, Moves]] = [{} for _ in sizes]
         self._needs: list[dict[Vec, int]] = [{} for _ in range(len(sizes) + 1)]
+        self._shorts: dict[Vec, tuple[int, int]] = {}  # per state: its largest and total shortfall
         # Per class: the counts it touches, picked out of a state as a tuple.
         self._pick: list[Callable[[Vec], Vec]] = [_picker(ps) for ps in self.positions]
 
@@ -123,11 +124,17 @@ class _Bounds:
         return got
 
     def _need(self, vec: Vec, c: int) -> int:
-        # A settled count (-1) is short of nothing.
-        shorts = [least - x for x, least in zip(vec, self.lo, strict=True) if least > x >= 0]
-        if not shorts:
+        # The shortfalls depend on the state alone (a state is met at many classes): worked
+        # out once per state, the class only says how many counts one card may add to.
+        got = self._shorts.get(vec)
+        if got is None:
+            # A settled count (-1) is short of nothing.
+            shorts = [least - x for x, least in zip(vec, self.lo, strict=True) if least > x >= 0]
+            got = self._shorts[vec] = (max(shorts), sum(shorts)) if shorts else (0, 0)
+        largest, total = got
+        if not total:
             return 0
-        return max(max(shorts), -(-sum(shorts) // max(1, self.cover[c])))
+        return max(largest, -(-total // max(1, self.cover[c])))
 
     def moves(self, vec: Vec, c: int) -> Moves:
         """The runs of numbers of cards ``k`` of class ``c`` that lead from state ``vec`` to

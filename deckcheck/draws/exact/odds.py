@@ -168,10 +168,18 @@ class KeepTopChoice:
         from deckcheck.core.numeric import np
 
         red = self.red
-        to_classes = np.zeros((len(red.sizes), len(red.class_of)), dtype=np.int64)
-        to_classes[list(red.class_of), range(len(red.class_of))] = 1
         classes = np.asarray(red.class_of, dtype=np.int64)
-        return self.engine.keep_top_many(to_classes @ gone, to_classes @ held, classes[top])
+        return self.engine.keep_top_many(self._per_class(gone), self._per_class(held), classes[top])
+
+    def _per_class(self, counts: Ints) -> Ints:
+        """Per class, the counts of its groups summed (a row added per group: an integer
+        matrix product is no BLAS call, and much slower)."""
+        from deckcheck.core.numeric import np
+
+        out = np.zeros((len(self.red.sizes), counts.shape[1]), dtype=np.int64)
+        for g, c in enumerate(self.red.class_of):
+            out[c] += counts[g]
+        return out
 
 
 def optimal_return_choice(request: Request, *, budget: int = STATE_BUDGET) -> ReturnChoose:

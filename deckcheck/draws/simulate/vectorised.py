@@ -290,29 +290,31 @@ class _Lookup:
         missing = by[self.known.take(at) != ordered]
         if missing.size:
             new_keys, first = np.unique(keys[missing], return_index=True)
-            found = np.asarray(self._new(mat[:, missing[first]]), dtype=np.int32)
-            merged = np.concatenate([self.known, new_keys])
-            order = np.argsort(merged, kind="stable")
-            self.known = merged[order]
-            self.known_codes = np.concatenate([self.known_codes, found])[order]
+            found = self._new(mat[:, missing[first]])
+            # Both sorted: each new key goes in where it belongs (no sort of all the keys).
+            into = np.searchsorted(self.known, new_keys)
+            self.known = np.insert(self.known, into, new_keys)
+            self.known_codes = np.insert(self.known_codes, into, found)
             at = np.searchsorted(self.known, ordered)
         out = np.empty(len(keys), dtype=np.int32)
         out[by] = self.known_codes.take(at)
         return out
 
-    def _new(self, cols: IntArray) -> list[int]:
-        """The codes of the columns ``cols``: by :attr:`many` when it answers, else by ``fn``
-        once per column ever met."""
+    def _new(self, cols: IntArray) -> npt.NDArray[np.int32]:
+        """The codes of the columns ``cols``: by :attr:`many` when it answers (coded a
+        distinct answer at a time), else by ``fn`` once per column ever met."""
         got = None if self.many is None else self.many(cols)
+        inverse: Any = slice(None)
         if got is None:
             cache = self._cache
             columns = map(tuple, cols.T.tolist())
             got = [cache[c] if c in cache else cache.setdefault(c, self.fn(c)) for c in columns]
         else:
+            got, inverse = np.unique(got, return_inverse=True)
             got = got.tolist()
         codes = [self._code_of.setdefault(value, len(self._code_of)) for value in got]
         self.values = list(self._code_of)  # in the order of their codes
-        return codes
+        return np.asarray(codes, dtype=np.int32)[inverse]
 
     def codes(self, mat: IntArray) -> npt.NDArray[np.int32]:
         """Per column of ``mat``, the code of ``fn(column)``; decode through :attr:`values`."""
@@ -321,7 +323,7 @@ class _Lookup:
             rows = mat.T if keys is None else keys
             axis = 0 if keys is None else None
             _, first, inverse = np.unique(rows, axis=axis, return_index=True, return_inverse=True)
-            return np.asarray(self._new(mat[:, first]), dtype=np.int32)[inverse.reshape(-1)]
+            return self._new(mat[:, first])[inverse.reshape(-1)]
         if self.dense is None:
             return self._sorted_codes(keys, mat)
         got = self.dense[keys]
@@ -534,12 +536,9 @@ class _Simulator:
             card += acc <= r
             acc += sub[g]
         card = self.order_array[card]
-        if cols is None:
-            pile[card, np.arange(n)] -= 1
-            left -= 1
-        else:
-            pile[card, cols] -= 1
-            left[cols] -= 1
+        at = np.arange(n) if cols is None else cols
+        pile[card, at] -= 1
+        left[at] -= 1
         return card
 
     def _rule_of_thumb(self, held: IntArray, card: IntArray) -> BoolArray:
