@@ -237,7 +237,7 @@ class Cards(Sequence[Card]):
         return [self[position] for position in self._squashed.get(key, ())]
 
 
-DERIVED_KEPT = 64
+DERIVED_KEPT = 256
 """Values a catalog keeps of those worked out from it (:meth:`Catalog.derived`)."""
 
 T = TypeVar("T")

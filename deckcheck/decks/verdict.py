@@ -84,9 +84,12 @@ def legal_under(loaded: LoadedDeck, variant: Variant) -> bool:
 def card_names(loaded: LoadedDeck, ids: Iterable[str]) -> dict[str, str]:
     """Each id's card name, with the id beside it where the deck holds other cards of that
     name; an id the deck does not hold is named from the catalog, an unknown one left out."""
+    wanted = list(ids)
+    if not wanted:
+        return {}  # a deck that breaks nothing names no card (most decks a solver weighs)
     labels = card_labels(entry.card for entry in loaded.deck)
     names: dict[str, str] = {}
-    for card_id in ids:
+    for card_id in wanted:
         card = loaded.catalog.by_id(card_id)
         if card_id in labels:
             names[card_id] = labels[card_id]

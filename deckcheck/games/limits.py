@@ -215,6 +215,18 @@ class DataRule:
         step = self._number("multiple_of", variant)
         match = self._matcher(catalog)
         n = deck.count_where(match) if self.model.select else deck.size
+        case = None
+        if low is not None and low == high and n != low:
+            case = "exact"
+        elif (low is not None and n < low) or (high is not None and n > high):
+            if "outside" in self.model.messages:
+                case = "outside"
+            else:
+                case = "below" if low is not None and n < low else "above"
+        elif step and n % step:
+            case = "multiple"
+        if case is None:
+            return []  # most decks checked (every neighbour fix weighs) break nothing
         cards = deck.ids_where(match) if self.model.kind == "count" else []
         noun = self.model.noun
         fields = {
@@ -226,19 +238,9 @@ class DataRule:
             "add": (low or 0) - n,
             "remove": n - (high if high is not None else n),
         }
-        case = None
-        if low is not None and low == high and n != low:
-            case = "exact"
+        if case == "exact":
+            assert low is not None
             fields["fix"] = f"remove {n - low}" if n > low else f"add {low - n}"
-        elif (low is not None and n < low) or (high is not None and n > high):
-            if "outside" in self.model.messages:
-                case = "outside"
-            else:
-                case = "below" if low is not None and n < low else "above"
-        elif step and n % step:
-            case = "multiple"
-        if case is None:
-            return []
         return [error(self.code, self._say(case, **fields), cards)]
 
     def _cap_of(self, card: Card, variant: Variant) -> tuple[int | None, bool]:

@@ -15,6 +15,7 @@ the rule's code so that they never clash.
 from __future__ import annotations
 
 import functools
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 
@@ -109,7 +110,12 @@ class RuleConstraints:
         asked of them)."""
         if any(counts.get(card, 0) != n for card, n in self._fixed_counts):
             return False
-        if any(n and card in self._forbidden for card, n in counts.items()):
+        forbidden = self._forbidden
+        if forbidden and (
+            any(counts.get(card, 0) for card in forbidden)
+            if len(forbidden) < len(counts)
+            else any(n and card in forbidden for card, n in counts.items())
+        ):
             return False
         return self._system.satisfiable(counts)
 
@@ -152,8 +158,9 @@ class System:
     """Constraints over helpers and card counts, read once to be asked of many decks: each
     constraint's part over the helpers, its part over the cards, and which constraints each
     card enters. A deck's cards touch few of them: the others are as with no cards at all,
-    which is worked out once (a rule stated for every card of a catalog, over a deck of a few
-    of them)."""
+    and so are the independent parts of those (helpers linked by no constraint a deck
+    touches), each decided once for every deck that leaves it so (a rule stated for every
+    card of a catalog, over a deck of a few of them)."""
 
     def __init__(self, linear: Iterable[Linear], helpers: Iterable[Helper]) -> None:
         self.helpers = tuple(helpers)
@@ -178,27 +185,64 @@ class System:
             key = (*row.items(), c.low, c.high, c.when)
             untouched.setdefault(key, ((row, c.low, c.high, c.when), []))[1].append(i)
         self.untouched = list(untouched.items())
+        # each constraint's untouched row (its index in ``untouched``), where it has one
+        self._entry = {i: e for e, (_, (_, members)) in enumerate(self.untouched) for i in members}
+        # the untouched rows' groups that share no helper (see :func:`_parts`): each group's
+        # rows, each helper's group; a group with a helper bounded by the deck's size is
+        # decided anew for each deck, the others once (None: not yet)
+        parts = _parts([alike for _, (alike, _) in self.untouched])
+        self._group_of: dict[str, int] = {}
+        for g, part in enumerate(parts):
+            for row, _, _, when in part:
+                for name in (*row, *([when] if when else [])):
+                    self._group_of[name] = g
+        self._groups: list[list[int]] = [[] for _ in parts]
+        for e, (_, ((row, _, _, when), _)) in enumerate(self.untouched):
+            self._groups[self._group_of[next(iter(row), when or "")]].append(e)
+        sized = {h.name for h in self.helpers if h.high is None}
+        self._sized = {self._group_of[n] for n in sized if n in self._group_of}
+        self._decided: list[bool | None] = [None] * len(parts)
+        self._bounds = {h.name: (h.low, h.high) for h in self.helpers}
+        self._lows = [h.low for h in self.helpers if h.high is None]
+        self._empty = any(h.high is not None and h.low > h.high for h in self.helpers)
+
+    def _domains(self, rows: list[_Row], size: int) -> _Domains:
+        """The helpers of ``rows`` with their bounds (no maximum: the deck's size)."""
+        bounds = self._bounds
+        out: _Domains = {}
+        for row, _, _, when in rows:
+            for name in (*row, *([when] if when else [])):
+                if name not in out:
+                    low, high = bounds[name]
+                    out[name] = (low, size if high is None else high)
+        return out
+
+    def _holds_alone(self, g: int) -> bool:
+        """Whether an untouched group's rows hold for some values of its helpers (none is
+        bounded by the deck's size: the same for every deck)."""
+        known = self._decided[g]
+        if known is None:
+            rows = [self.untouched[e][1][0] for e in self._groups[g]]
+            known = self._decided[g] = _search(rows, self._domains(rows, 0))
+        return known
 
     def satisfiable(self, counts: Mapping[str, int]) -> bool:
         """See :func:`satisfiable`."""
         size = sum(counts.values())
-        domains: _Domains = {
-            h.name: (h.low, h.high if h.high is not None else size) for h in self.helpers
-        }
-        if any(low > high for low, high in domains.values()):
+        if self._empty or any(low > size for low in self._lows):
             return False
         touched = {i for card, n in counts.items() if n for i in self.entered.get(card, ())}
         if any(i not in touched for i in self.never):
             return False
-        rows: list[_Row] = []
-        stated: set[tuple[object, ...]] = set()  # a row stated twice (one rule per card) once
-        for key, (alike, members) in self.untouched:
-            if any(i not in touched for i in members):
-                stated.add(key)
-                rows.append(alike)
+        fresh: list[_Row] = []
+        affected = set(self._sized)
+        left: dict[int, int] = {}  # untouched row -> its constraints the deck touches
         for i in sorted(touched):
             row, cards, c, counted = self.parts[i]
             when = c.when
+            e = self._entry.get(i)
+            if e is not None:
+                left[e] = left.get(e, 0) + 1
             if counted:
                 if not counts.get(when or "", 0):
                     continue  # the indicator is a card count, here 0: the constraint is off
@@ -213,11 +257,35 @@ class System:
                 if (low is not None and low > 0) or (high is not None and high < 0):
                     return False
                 continue
+            fresh.append((row, low, high, when))
+            for name in (*row, *([when] if when else [])):
+                g = self._group_of.get(name)
+                if g is not None:
+                    affected.add(g)
+        # an untouched row every one of whose constraints the deck touches is stated no more
+        gone = {e for e, n in left.items() if n == len(self.untouched[e][1][1])}
+        affected.update(self._group_of_entry(e) for e in gone)
+        for g in range(len(self._groups)):
+            if g not in affected and not self._holds_alone(g):
+                return False
+        rows: list[_Row] = []
+        stated: set[tuple[object, ...]] = set()  # a row stated twice (one rule per card) once
+        for g in sorted(affected):
+            for e in self._groups[g]:
+                if e not in gone:
+                    key, (alike, _) = self.untouched[e]
+                    stated.add(key)
+                    rows.append(alike)
+        for row, low, high, when in fresh:
             key = (*row.items(), low, high, when)
             if key not in stated:
                 stated.add(key)
                 rows.append((row, low, high, when))
-        return all(_search(part, domains) for part in _parts(rows))
+        return all(_search(part, self._domains(part, size)) for part in _parts(rows))
+
+    def _group_of_entry(self, e: int) -> int:
+        (row, _, _, when), _ = self.untouched[e][1]
+        return self._group_of[next(iter(row), when or "")]
 
 
 def _parts(rows: list[_Row]) -> list[list[_Row]]:
@@ -276,7 +344,9 @@ def _narrow(
     others must hold narrowed already (narrowing each row in any order until none changes
     anything ends with the same domains)."""
     domains = dict(domains)
-    queue = list(range(len(rows))) if start is None else list(start)
+    # first in, first out: a row over many helpers waits for the rows before it to narrow
+    # them all, rather than being narrowed again after each of them
+    queue = deque(range(len(rows)) if start is None else start)
     queued = set(queue)
 
     def narrowed(name: str, bounds: tuple[int, int]) -> None:
@@ -287,15 +357,22 @@ def _narrow(
                 queue.append(j)
 
     while queue:
-        i = queue.pop()
+        i = queue.popleft()
         queued.discard(i)
         row, low, high, when = rows[i]
         w_low, w_high = domains[when] if when is not None else (1, 1)
         if w_low == w_high == 0:
             continue  # the indicator is 0: the constraint is off
         on = not w_low <= 0 <= w_high  # the indicator cannot be 0: the constraint is on
-        least = sum(k * domains[v][0 if k > 0 else 1] for v, k in row.items())
-        most = sum(k * domains[v][1 if k > 0 else 0] for v, k in row.items())
+        least = most = 0
+        for v, k in row.items():
+            v_low, v_high = domains[v]
+            if k > 0:
+                least += k * v_low
+                most += k * v_high
+            else:
+                least += k * v_high
+                most += k * v_low
         if (low is not None and most < low) or (high is not None and least > high):
             if on or when is None:
                 return None
@@ -303,6 +380,8 @@ def _narrow(
             continue
         if not on:
             continue  # it may yet be off: nothing to narrow
+        if (low is None or least >= low) and (high is None or most <= high):
+            continue  # it holds whatever the values: it narrows nothing
         for v, k in row.items():
             v_low, v_high = domains[v]
             # the rest of the row's sum lies in [least - own least, most - own most]

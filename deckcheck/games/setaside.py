@@ -54,7 +54,10 @@ def set_aside(deck: Deck, catalog: Catalog, rules: Sequence[SetAsideModel]) -> t
     where the file wrote no card in any such zone (:func:`places`).
     """
     fixed = tuple(rules)
-    return _RECENT.answer(fixed, (deck, catalog), lambda: _set_aside(deck, catalog, fixed))
+    # the rules by identity (a variant's own, however filtered): hashing them costs more
+    return _RECENT.answer(
+        len(fixed), (deck, catalog, *fixed), lambda: _set_aside(deck, catalog, fixed)
+    )
 
 
 def _set_aside(

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from deckcheck.catalog.deck import Deck, DeckEntry
-from deckcheck.catalog.model import Card
+from deckcheck.catalog.model import Card, Catalog
 from deckcheck.core.errors import UsageError
 from deckcheck.core.result import ILLEGAL, OK, Json
 from deckcheck.core.values import frozen
@@ -223,6 +223,12 @@ class Answer:
     edits: tuple[Edit, ...]
 
 
+def cards_by_id(catalog: Catalog) -> Mapping[str, Card]:
+    """The catalog's cards by id (where two share an id, the later one), made once per
+    catalog: read only."""
+    return catalog.derived("solve: cards by id", lambda: {c.id: c for c in catalog})
+
+
 def answer_deck(
     loaded: LoadedDeck,
     cells: Mapping[Cell, int],
@@ -237,7 +243,7 @@ def answer_deck(
     cards first, then the new ones in the order of ``new_cards`` (ids). A line without a zone
     is in ``default_zone``. The changes list the deck's own cards first, in its order."""
     deck = loaded.deck
-    cards = {c.id: c for c in loaded.catalog}
+    cards = cards_by_id(loaded.catalog)
     zoned = any(e.zone for e in deck.entries)
     if not zoned:
         # a file that names no zone stays so (its rules placed the cards by type: the

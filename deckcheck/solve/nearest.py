@@ -44,6 +44,7 @@ from deckcheck.solve.changes import (
     Edit,
     Move,
     answer_deck,
+    cards_by_id,
     resolve_cards,
 )
 from deckcheck.solve.programme import (
@@ -205,7 +206,7 @@ def nearest_legal(
     deck = answer.deck
     if order:
         # the rules fix the cards' order (a Drake stack): one line a card, in that order
-        by_id = {c.id: c for c in loaded.catalog}
+        by_id = cards_by_id(loaded.catalog)
         deck = dataclasses.replace(deck, entries=tuple(DeckEntry(by_id[i], 1) for i in order))
     report = validate_loaded(dataclasses.replace(loaded, deck=deck))
     notes = list(unstated) + model.notes

@@ -53,7 +53,7 @@ from deckcheck.decks.load import LoadedDeck
 from deckcheck.draws.compare import Comparison
 from deckcheck.draws.model import DrawProblem, Procedure, Query, RedrawRule
 from deckcheck.games.setaside import placement, with_seeded_zones
-from deckcheck.solve.changes import UNREACHABLE
+from deckcheck.solve.changes import UNREACHABLE, cards_by_id
 from deckcheck.solve.programme import (
     DISTANCE,
     INFEASIBLE,
@@ -168,7 +168,7 @@ class _Model:
         self.deck_counts = dict(loaded.deck.counts())
         self.cap = self.deck.cap
         catalog = list(loaded.catalog)
-        self.cards = {c.id: c for c in catalog}
+        self.cards = cards_by_id(loaded.catalog)
         for code, rc in self.deck.stated.items():
             if not rc.exact:
                 # The search then runs over more decks than the legal ones: its answer is

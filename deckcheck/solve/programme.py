@@ -21,11 +21,12 @@ from itertools import chain, pairwise
 from typing import Any, NamedTuple
 
 from deckcheck.catalog.model import Card
-from deckcheck.core.values import frozen
+from deckcheck.core.values import Recent, frozen
 from deckcheck.decks.load import LoadedDeck
 from deckcheck.games.linear import Linear, RuleConstraints, split_zone
 from deckcheck.games.setaside import placement, places
 from deckcheck.games.variant import Variant
+from deckcheck.solve.changes import cards_by_id
 
 OPTIMAL, LIMIT, INFEASIBLE = 0, 1, 2
 """HiGHS's statuses through ``scipy.optimize.milp``."""
@@ -42,6 +43,25 @@ DISTANCE = "distance"
 """The objective counting changes: each copy added or removed, each copy moved, one."""
 
 Terms = dict[int, float]
+
+_SOLUTIONS: Recent[Any] = Recent(8)
+"""The latest solutions (:attr:`Solved.x`, tuples) as read-only arrays: a solution is read
+whole again and again (each tie-break's value, its cells, its totals), and turning a tuple of
+every variable's value into an array costs more than the reading."""
+
+
+def as_array(x: Sequence[float]) -> Any:
+    """A solution's values as a float array (read only)."""
+    from deckcheck.core.numeric import np
+
+    if type(x) is not tuple:
+        return np.asarray(x, dtype=float)
+    return _SOLUTIONS.answer((), (x,), lambda: _read_only(np.asarray(x, dtype=float)))
+
+
+def _read_only(array: Any) -> Any:
+    array.flags.writeable = False
+    return array
 
 
 @frozen
@@ -278,7 +298,7 @@ class Programme:
         from deckcheck.core.numeric import np
 
         columns, weights = self._weights_of(name)
-        return float(np.dot(weights, np.asarray(x, dtype=float)[columns]))
+        return float(np.dot(weights, as_array(x)[columns]))
 
     def least(self, name: str, factor: float = 1.0) -> float:
         """The least ``factor`` times an objective can be over the variables' bounds (those
@@ -444,7 +464,9 @@ class Programme:
         take = np.clip((totals - lb)[grp] - before, 0, room)
         x = np.zeros(len(self.lower))
         x[order] = low + take
-        return tuple(x.tolist())
+        out = tuple(x.tolist())
+        _SOLUTIONS.answer((), (out,), lambda: _read_only(x))
+        return out
 
 
 class _Stated(NamedTuple):
@@ -575,7 +597,7 @@ class DeckProgramme:
     notes: list[str] = field(default_factory=list)
     """What the tie-breaks could not prove (a warning rule stated by trial only)."""
     _resolved: _Names = field(init=False, repr=False)
-    _cards: dict[str, Card] = field(default_factory=dict, repr=False)
+    _cards: Mapping[str, Card] = field(default_factory=dict, repr=False)
     _cell_vars: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -584,7 +606,7 @@ class DeckProgramme:
     def card(self, card_id: str) -> Card:
         """The catalog's card of this id (of the model's cards, or the deck's)."""
         if not self._cards:
-            self._cards = {c.id: c for c in self.loaded.catalog}
+            self._cards = cards_by_id(self.loaded.catalog)
         return self._cards[card_id]
 
     def copies(self, card_id: str) -> Terms:
@@ -632,7 +654,7 @@ class DeckProgramme:
                 np.fromiter(self.cells.values(), int, len(self.cells)),
             )
         cells, variables = self._cell_vars
-        counts = np.round(np.asarray(x, dtype=float)[variables])
+        counts = np.round(as_array(x)[variables])
         return {cells[k]: int(counts[k]) for k in np.flatnonzero(counts).tolist()}
 
     def totals(self, x: Sequence[float]) -> dict[str, int]:
@@ -755,12 +777,23 @@ def deck_programme(
         model.by_card, model.zoned = dict(layout.by_card), dict(layout.zoned)
         model.cells = dict(layout.cells)
         tops = [high] * len(model.cells)
+        # with a collection, the cards it lacks that nothing else names only go to 0: their
+        # bounds are given together, in the cards' order (most of a catalog)
+        lacking: list[int] = []
         for i in ids if owned is not None else [i for i in ids if i in have or i in fixed]:
             mine = model.by_card[i]
+            if owned is not None and not (i in have or i in fixed or i in kept or owned.get(i)):
+                lacking += mine
+                continue
+            if lacking:
+                p.bounds(OWNED, lacking, 0, 0)
+                lacking = []
             for zone, v in zip(zones, mine, strict=True):
                 hold = held.get((i, zone), 0)
                 tops[v] = max(high, float(hold)) if changes is None else hold + high
             constrain(i, mine)
+        if lacking:
+            p.bounds(OWNED, lacking, 0, 0)
     else:
         tops = []
         for i in ids:

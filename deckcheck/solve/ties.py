@@ -139,7 +139,11 @@ def tie_breaks(
     if clean:
         p.weigh("new warnings", dict.fromkeys(clean.values(), -1.0))
         order.append(("new warnings", 1.0))
-    weigh("warning", 1.0, lambda i: i in penalised and i not in own)
+    if penalised:
+        weigh("warning", 1.0, lambda i: i in penalised and i not in own)
+    else:
+        p.weigh("warning", {})  # no card to steer clear of: no walk over the model's cards
+        weigh("warning", 1.0)
     if "off-side" not in p.weights:
         off, mixed = _side_cards(model)
         p.weigh("off-side", {v: 1.0 for i in off for v in model.by_card[i]})

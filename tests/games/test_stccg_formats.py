@@ -8,6 +8,7 @@ Decks are written to ``tmp_path`` from the bundled catalog's own cards.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,18 +26,25 @@ CATALOG = GAME.bundled_catalog()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "stccg-1e"
 
 
-def _names(kind: str, n: int, *, affiliation: str | None = None, start: int = 0) -> list[str]:
-    """The names of ``n`` Premiere cards of a type (and affiliation) legal in every format."""
-    found = [
+@functools.cache
+def _legal_everywhere(kind: str, affiliation: str | None) -> tuple[str, ...]:
+    """The names of the Premiere cards of a type (and affiliation) legal in every format, in
+    the catalog's order (read once: the decks below ask for them again and again)."""
+    return tuple(
         c.name
         for c in CATALOG
         if c.get("premiere")
         and c.has_type(kind)
         and {"Modern", "Trad", "Warp"} <= set(c.get("legal") or ())
         and (affiliation is None or affiliation in (c.get("affiliation") or ()))
-    ]
+    )
+
+
+def _names(kind: str, n: int, *, affiliation: str | None = None, start: int = 0) -> list[str]:
+    """The names of ``n`` Premiere cards of a type (and affiliation) legal in every format."""
+    found = _legal_everywhere(kind, affiliation)
     assert len(found) >= start + n, (kind, affiliation)
-    return found[start : start + n]
+    return list(found[start : start + n])
 
 
 def cc_deck(

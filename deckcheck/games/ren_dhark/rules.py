@@ -23,14 +23,20 @@ def _composition(deck: Deck, variant: Variant) -> tuple[int, int, int, list[str]
     ship = variant.param("ship_type")
     persons = variant.param("person_types")
 
-    def is_person(card: Card) -> bool:
-        return any(card.has_type(t) for t in persons)
-
-    ships_only = deck.count_where(lambda c: c.has_type(ship) and not is_person(c))
-    persons_only = deck.count_where(lambda c: is_person(c) and not c.has_type(ship))
-    dual = deck.count_where(lambda c: c.has_type(ship) and is_person(c))
-    dual_ids = deck.ids_where(lambda c: c.has_type(ship) and is_person(c))
-    return ships_only, persons_only, dual, dual_ids
+    ships_only = persons_only = dual = 0
+    dual_ids: dict[str, None] = {}  # in deck order, each once
+    for e in deck.entries:  # one pass: asked of every deck fix and optimize weigh
+        card = e.card
+        is_ship = card.has_type(ship)
+        is_person = any(card.has_type(t) for t in persons)
+        if is_ship and is_person:
+            dual += e.count
+            dual_ids[card.id] = None
+        elif is_ship:
+            ships_only += e.count
+        elif is_person:
+            persons_only += e.count
+    return ships_only, persons_only, dual, list(dual_ids)
 
 
 def _dual_note(dual: int, dual_ids: list[str]) -> str:

@@ -767,7 +767,26 @@ def _seed_terms(
     an Outpost placed by type (a ``one_per`` rule) counts through :func:`_one_per_terms` (one
     copy of each affiliation is seeded, the rest drawn). Missions are a pile of their own."""
     mission = variant.param("mission_type")
-    rules = bound_rules(_stated_rules(variant), catalog)
+    stated = _stated_rules(variant)
+    # the cards' part is the same for every rule and every variant of these set-aside rules
+    # (seed-max, draw-min, reporting, one-outpost): read once per catalog
+    known, owners, picks, exact = catalog.derived(
+        ("stccg: seed shapes", mission, stated), lambda: _seed_shapes(catalog, mission, stated)
+    )
+    coefficient = dict(known)
+    seeded, linear, helpers, whole = _one_per_terms(code, picks)
+    for name, k in seeded.items():
+        coefficient[name] = coefficient.get(name, 0) + k
+    return coefficient, linear, helpers, exact and whole, owners
+
+
+def _seed_shapes(
+    catalog: Catalog, mission: str, stated: tuple[SetAsideModel, ...]
+) -> tuple[dict[str, int], dict[str, Card], tuple[tuple[Card, str], ...], bool]:
+    """What :func:`_seed_terms` reads of the cards (read only): the coefficients of the cards
+    a rule takes whole or in a seed zone, the card each counts, the cards a ``one_per`` rule
+    places by type, and whether the rules take no card partly."""
+    rules = bound_rules(stated, catalog)
     coefficient: dict[str, int] = {}
     owners: dict[str, Card] = {}
     picks: list[tuple[Card, str]] = []
@@ -788,10 +807,7 @@ def _seed_terms(
             owners[name] = card
         if shape.one_per:
             picks.append((card, shape.one_per))
-    seeded, linear, helpers, whole = _one_per_terms(code, picks)
-    for name, k in seeded.items():
-        coefficient[name] = coefficient.get(name, 0) + k
-    return coefficient, linear, helpers, exact and whole, owners
+    return coefficient, owners, tuple(picks), exact
 
 
 def _of_cards(
