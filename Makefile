@@ -58,20 +58,26 @@ demo: $(STAMP)
 # "The harness": 2-4 s less wall time on two cores).
 WORKERS := $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1) + 1)")
 
+# pytest's own process imports pytest, xdist and their plugins before it reads the conftest:
+# where PYTHONDONTWRITEBYTECODE is set, the environment tests/bytecode_folder.py prints sends
+# their bytecode to the suite's private folder as well (it prints nothing where that folder
+# cannot be used), instead of compiling them on every run.
+PYTEST = env $$($(BIN)/python tests/bytecode_folder.py) $(BIN)/python -m pytest
+
 # Every test, in parallel (pytest-xdist, WORKERS above). A worker that runs out of tests
 # takes half of another's queue (worksteal), so no long test is left to run alone at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+	$(PYTEST) -n $(WORKERS) --dist worksteal
 
 # Without the tests that start processes, drive the terminal app, search properties or are slow
 # by themselves (markers set in tests/conftest.py): for a quick check while working.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
+	$(PYTEST) -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
 
 # The list of slow tests (tests/slow-tests.txt) from a whole run's own figures: after tests are
 # added or made faster.
 slow-tests: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal --durations=0 -p no:cacheprovider \
+	$(PYTEST) -n auto --dist worksteal --durations=0 -p no:cacheprovider \
 		| $(BIN)/python tools/slow_tests.py > tests/slow-tests.txt.new
 	mv tests/slow-tests.txt.new tests/slow-tests.txt
 

@@ -24,6 +24,7 @@ or more by itself, as measured).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib.util
@@ -31,7 +32,6 @@ import inspect
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -42,6 +42,7 @@ from pathlib import Path
 from types import CodeType, FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import bytecode_folder
 import pytest
 
 if TYPE_CHECKING:
@@ -59,29 +60,9 @@ WATCHDOG = 60.0
 
 
 def _private_bytecode_cache() -> None:
-    """Cache compiled modules in a private folder where PYTHONDONTWRITEBYTECODE is set.
-
-    The suite starts deckcheck in a hundred child processes and each xdist worker imports every
-    test module: without bytecode, each of them compiles the whole package from source again
-    (about half a second of CPU per child process). The checkout stays as clean as its owner
-    asked: the bytecode goes to one folder of this user under the temporary directory, shared
-    by the workers, their children and later runs. A folder that is not this user's alone is
-    not used (someone else's bytecode would run as ours).
-    """
-    if not (sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
-        return  # bytecode goes to the usual __pycache__ folders
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    folder = (
-        Path(tempfile.gettempdir()) / f"deckcheck-test-bytecode-{'user' if uid is None else uid}"
-    )
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        status = folder.lstat()
-    except OSError:
-        return
-    if not stat.S_ISDIR(status.st_mode) or status.st_mode & 0o022:
-        return
-    if uid is not None and status.st_uid != uid:
+    """Cache compiled modules in the suite's private folder where PYTHONDONTWRITEBYTECODE is
+    set (:mod:`bytecode_folder`): this process from here on, and the processes it starts."""
+    if not bytecode_folder.wanted() or (folder := bytecode_folder.private_folder()) is None:
         return
     sys.pycache_prefix = str(folder)
     sys.dont_write_bytecode = False
@@ -263,10 +244,12 @@ def _functions(module: ModuleType | None) -> dict[str, Any]:
 def pytest_configure(config: pytest.Config) -> None:
     """The markers of cost (see the module's docstring); the package's modules collected for
     their doctests only where they have one (:class:`_DoctestModulesOnly`); in a process that
-    runs tests, before any test module is imported, the consoles and hypothesis's profiles."""
+    runs tests, before any test module is imported, the consoles and hypothesis's profiles (an
+    xdist worker loads the profiles as its collection starts: :func:`pytest_collection`)."""
     if _runs_tests(config):
         _consoles_made_now()
-        _hypothesis_profiles()
+        if _worker_share() is None:
+            _hypothesis_profiles()  # else as the worker's collection starts (pytest_collection)
     for line in (
         "process: starts a process (python -m deckcheck, another program)",
         "tui: drives the terminal app (Textual's pilot)",
@@ -289,6 +272,84 @@ class _DoctestModulesOnly:
         if collection_path.suffix != ".py" or not collection_path.is_relative_to(PACKAGE):
             return None
         return ">>>" not in collection_path.read_text(encoding="utf-8") or None
+
+
+def _test_modules(config: pytest.Config) -> list[Path]:
+    """The suite's test files this run collects (its arguments' ``test_*.py``, ignored paths
+    left out), in the order in which pytest collects them. Files under a folder with a
+    conftest of its own are left out: pytest loads that conftest before their import."""
+    patterns = config.getini("python_files")
+    found: list[Path] = []
+
+    def walk(path: Path) -> None:
+        if path.is_dir():
+            if path != TESTS and (path / "conftest.py").exists():
+                return
+            if not config.hook.pytest_ignore_collect(collection_path=path, config=config):
+                for entry in sorted(path.iterdir(), key=lambda p: p.name):
+                    walk(entry)
+        elif (
+            path.suffix == ".py"
+            and path.is_file()
+            and any(map(path.match, patterns))
+            and not config.hook.pytest_ignore_collect(collection_path=path, config=config)
+        ):
+            found.append(path)
+
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_relative_to(TESTS) and not any(
+            (folder / "conftest.py").exists()
+            for folder in path.parents
+            if folder != TESTS and folder.is_relative_to(TESTS)
+        ):
+            walk(path)
+    return found
+
+
+def _worker_share() -> tuple[int, int] | None:
+    """This xdist worker's number and the number of workers, where there are several."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return (int(worker) % count, count) if count > 1 and worker.isdigit() else None
+
+
+def pytest_collection(session: pytest.Session) -> None:
+    """Each xdist worker imports the test modules in its own order before collecting them.
+
+    The workers start together and each imports every test module; from a fresh clone each
+    would rewrite the asserts of all of them (pytest's assertion rewriting, most of a cold
+    collection's CPU) and compile what they import, the same modules at the same moment. Worker
+    *k* of *n* starts at the *k*-th *n*-th of the list and goes round: each rewrites about its
+    own share, and by the time it reaches the others' share it finds their rewritten modules
+    cached (pytest's cache of rewritten modules and Python's bytecode are written atomically).
+    Hypothesis (whose modules pytest rewrites too) comes first in the list, so that the first
+    worker imports it at once; the others import it, and load its profiles, just before the
+    first test module that names it. The modules are the same and collection then imports
+    them from ``sys.modules``: the collected tests are the same. A module that fails to import
+    here is imported again by collection, which reports the error as it always does.
+    """
+    share = _worker_share()
+    if share is None:
+        return
+    modules: list[Path | None] = [None, *_test_modules(session.config)]  # None: hypothesis
+    start = len(modules) * share[0] // share[1]
+    profiles = False
+    for path in modules[start:] + modules[:start]:
+        if not profiles and (
+            path is None
+            or "hypothesis" in sys.modules  # imported by something else: loaded, so at once
+            or "hypothesis" in path.read_text(encoding="utf-8")
+        ):
+            _hypothesis_profiles()
+            profiles = True
+        if path is None:
+            continue
+        folder = str(path.parent)
+        if sys.path[0] != folder:  # as pytest's default import mode ("prepend") does
+            sys.path.insert(0, folder)
+        with contextlib.suppress(Exception, pytest.skip.Exception):
+            importlib.import_module(path.stem)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
