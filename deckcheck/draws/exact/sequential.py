@@ -69,6 +69,12 @@ CALL_UNITS = 2
 #: (:mod:`~deckcheck.draws.exact.levels`), before that engine is used instead: a query
 #: answered within them is answered as before, without numpy.
 LEVEL_TRIAL = 5_000
+#: After its trial, the recursion goes on for this fraction (one over it) of what the level
+#: engine's own steps would be charged before that engine runs
+#: (:meth:`SequentialEngine._by_levels`): a long deal whose few states the recursion ends
+#: within it costs less than the level engine; any other costs the level engine's charge
+#: plus that share.
+LEVEL_SHARE = 4
 #: Microseconds of CPU one call of the look-ahead recursion stands for in the work counted
 #: against :attr:`SequentialEngine.budget` (a call with its share of the tables, with the
 #: cores shared): what the level engines' charges
@@ -1253,7 +1259,7 @@ class SequentialEngine:
             if exc.reason.reach is not Reach.WORK:
                 raise
             self.budget = budget
-            got = self._by_levels(kinds)
+            got = self._by_levels(kinds, go_on=True)
             if got is not None:
                 return got
             # The level engine could not decide a look: the recursion goes on.
@@ -1262,10 +1268,19 @@ class SequentialEngine:
             self.budget = budget
         return Fraction(num, math.perm(self.n, self.reads))
 
-    def _by_levels(self, kinds: LevelKinds) -> Fraction | None:
+    def _by_levels(self, kinds: LevelKinds, go_on: bool = False) -> Fraction | None:
         """:meth:`without_mulligan` by the level engine, which then values the hands and the
         looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
-        not fit its integers, or two branches of a look too close for its floats)."""
+        not fit its integers, or two branches of a look too close for its floats) or should
+        not (its levels' own steps alone past what the limit leaves: the recursion goes on).
+
+        ``go_on``: the recursion has had its trial (:data:`LEVEL_TRIAL`) and may go on. A
+        level engine's charge is mostly its levels' own steps, known before it runs
+        (:meth:`~.levels.LevelEngine.own_steps`); the recursion's is not known until it ends.
+        So the recursion first goes on for a share of that charge (:data:`LEVEL_SHARE`, and
+        no more than that share of what the limit leaves past it): a long deal of few states
+        ends there, for less than the level engine would be charged; another costs the level
+        engine that share more."""
         try:
             from deckcheck.draws.exact.levels import Ambiguous, LevelEngine
         except ImportError:  # no numpy: the recursion answers alone
@@ -1310,10 +1325,27 @@ class SequentialEngine:
         if levels is None or not levels.fits:
             return None
         per_call[0] = levels.units_per_call
-        if typed is not None and 2 * levels.own_steps() // per_call[0] > self.budget - base:
-            # Its levels' own steps alone would take half of what the limit leaves (a long
-            # deal of few states a level): the recursion goes on, as before the typed engine.
+        steps = levels.own_steps() // per_call[0]
+        left = self.budget - base
+        if steps > left or (typed is not None and 2 * steps > left):
+            # Its levels' own steps alone would take what the limit leaves (the typed
+            # engine's: half of it): a long deal of few states a level, the recursion's.
             return None
+        trial = min(steps, left - steps) // LEVEL_SHARE
+        if go_on and LEVEL_TRIAL and trial > 0:
+            budget = self.budget
+            self.budget = base + trial
+            try:
+                full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
+                num = self.value(full, zero, 0, False, 0)
+                return Fraction(num, math.perm(self.n, self.reads))
+            except Intractable as exc:
+                if exc.reason.reach is not Reach.WORK:
+                    raise
+            finally:
+                self.budget = budget
+            # Charged as spent: the level engine gets what is left.
+            base = self.work
         try:
             levels.run()
         except Ambiguous:
