@@ -1272,15 +1272,15 @@ class SequentialEngine:
         """:meth:`without_mulligan` by the level engine, which then values the hands and the
         looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
         not fit its integers, or two branches of a look too close for its floats) or should
-        not (its levels' own steps alone past what the limit leaves: the recursion goes on).
+        not (the typed engine's own steps past half of what the limit leaves).
 
         ``go_on``: the recursion has had its trial (:data:`LEVEL_TRIAL`) and may go on. A
         level engine's charge is mostly its levels' own steps, known before it runs
         (:meth:`~.levels.LevelEngine.own_steps`); the recursion's is not known until it ends.
         So the recursion first goes on for a share of that charge (:data:`LEVEL_SHARE`, and
-        no more than that share of what the limit leaves past it): a long deal of few states
-        ends there, for less than the level engine would be charged; another costs the level
-        engine that share more."""
+        no more than that share of what the limit leaves past it, or of all it leaves when
+        the charge is past it): a long deal of few states ends there, for less than the
+        level engine would be charged; another costs the level engine that share more."""
         try:
             from deckcheck.draws.exact.levels import Ambiguous, LevelEngine
         except ImportError:  # no numpy: the recursion answers alone
@@ -1327,11 +1327,13 @@ class SequentialEngine:
         per_call[0] = levels.units_per_call
         steps = levels.own_steps() // per_call[0]
         left = self.budget - base
-        if steps > left or (typed is not None and 2 * steps > left):
-            # Its levels' own steps alone would take what the limit leaves (the typed
-            # engine's: half of it): a long deal of few states a level, the recursion's.
+        if typed is not None and 2 * steps > left:
+            # Its levels' own steps alone would take half of what the limit leaves (a long
+            # deal of few states a level): the recursion goes on, as before the typed engine.
             return None
-        trial = min(steps, left - steps) // LEVEL_SHARE
+        # Past what the limit leaves, the level engine is refused unless its levels are
+        # settled early (a level with no state to go on from is not charged).
+        trial = (min(steps, left - steps) if steps <= left else left) // LEVEL_SHARE
         if go_on and LEVEL_TRIAL and trial > 0:
             budget = self.budget
             self.budget = base + trial

@@ -132,6 +132,39 @@ class TypedLevels(LevelEngine):
         self.digits_of = [
             [d for d in self.unhomed if self.home[d] == g] for g in range(len(groups))
         ]
+        # Per group, its digits' fields read at once (a column of shifts and masks) and what
+        # each sum of its normal form is per card of a digit, so that a normal form is a few
+        # array operations whatever the group's digits.
+        self.group_shifts: list[Ints] = []
+        self.group_masks: list[Ints] = []
+        self.group_left: list[Ints] = []  # cards left per digit's class
+        self.group_settle: list[Ints] = []  # the key's change per class when settled
+        self.group_lose: list[Ints] = []  # the key's change per class when losing
+        self.group_short: list[Ints] = []  # the digits short of their own least
+        for digits in self.digits_of:
+            column = np.array([self.shifts[d] for d in digits], np.int64).reshape(-1, 1)
+            self.group_shifts.append(column)
+            self.group_masks.append(
+                np.array([self.masks[d] for d in digits], np.int64).reshape(-1, 1)
+            )
+            self.group_left.append(np.array([self.infos[d][1] for d in digits], np.int64))
+            self.group_settle.append(
+                np.array(
+                    [self.weights[self.unhomed[d]] - self.weights[d] for d in digits], np.int64
+                )
+            )
+            self.group_lose.append(
+                np.array(
+                    [self.infos[d][1] * self.losing_weight - self.weights[d] for d in digits],
+                    np.int64,
+                )
+            )
+            self.group_short.append(
+                np.array(
+                    [i for i, d in enumerate(digits) if self.infos[d][0] < self.infos[d][2]],
+                    np.int64,
+                )
+            )
         self._start()
 
     def _moved(self, d: int, home: int, interval: Interval, h: int, k: int) -> int | None:
@@ -174,9 +207,11 @@ class TypedLevels(LevelEngine):
         settled: its pool one with the cards no test reads, its named classes of no group."""
         pool = self.pool_digit[g]
         out = keys - self._field(keys, pool) * self.weights[pool]
-        for d in self.digits_of[g]:
-            out += self._field(keys, d) * (self.weights[self.unhomed[d]] - self.weights[d])
-        return out
+        return out + self.group_settle[g] @ self._group_fields(g, keys)
+
+    def _group_fields(self, g: int, keys: Ints) -> Ints:
+        """Group ``g``'s named classes' digits of ``keys``: a row per digit."""
+        return (keys >> self.group_shifts[g]) & self.group_masks[g]
 
     def _held_apart(self, keys: Ints) -> tuple[Ints, Ints]:
         losing, live, _, _ = super()._sums(keys)
@@ -187,11 +222,11 @@ class TypedLevels(LevelEngine):
         lo, hi = self.groups[g]
         live = keys >= 0
         count = self._field(keys, self.count_digit[g])
-        left = self._field(keys, self.pool_digit[g])
-        digits = self.digits_of[g]
-        fields = [self._field(keys, d) for d in digits]
-        for d, m in zip(digits, fields, strict=True):
-            left = left + m * self.infos[d][1]
+        pool = self._field(keys, self.pool_digit[g])
+        fields = self._group_fields(g, keys)
+        # Integer products summed in 64 bits: a settled or losing key's change is the new
+        # key less the old, both below 2**62, so a sum that wraps on the way ends right.
+        left = pool + self.group_left[g] @ fields
         lost = live & (count + left < lo)
         settled = live & ~lost & (count >= lo)
         losing = np.zeros_like(live)
@@ -202,19 +237,18 @@ class TypedLevels(LevelEngine):
             return keys
         out = keys.copy()
         base = (lo - count) * self.weights[self.count_digit[g]]
-        base -= self._field(keys, self.pool_digit[g]) * self.weights[self.pool_digit[g]]
-        moved_settled = base.copy()
-        moved_losing = base + self._field(keys, self.pool_digit[g]) * self.losing_weight
-        for d, m in zip(digits, fields, strict=True):
-            h, k, least, _ = self.infos[d]
-            moved_settled += m * (self.weights[self.unhomed[d]] - self.weights[d])
-            moved_losing += m * (k * self.losing_weight - self.weights[d])
-            if h < least:
-                # Short of its own least, and no card of the group can be kept any more.
-                lost |= losing & (m > 0)
-                losing &= m == 0
-        out[settled] += moved_settled[settled]
-        out[losing] += moved_losing[losing]
+        base -= pool * self.weights[self.pool_digit[g]]
+        rows = np.flatnonzero(settled)
+        if len(rows):
+            out[rows] += base[rows] + self.group_settle[g] @ fields[:, rows]
+        rows = np.flatnonzero(losing)
+        if len(rows):
+            # Short of its own least, and no card of the group can be kept any more.
+            short = (fields[self.group_short[g]][:, rows] > 0).any(axis=0)
+            lost[rows[short]] = True
+            rows = rows[~short]
+            moved = base[rows] + pool[rows] * self.losing_weight
+            out[rows] += moved + self.group_lose[g] @ fields[:, rows]
         out[lost] = -1
         return out
 
