@@ -74,7 +74,7 @@ LEVEL_TRIAL = 5_000
 #: (:meth:`SequentialEngine._by_levels`): a long deal whose few states the recursion ends
 #: within it costs less than the level engine; any other costs the level engine's charge
 #: plus that share.
-LEVEL_SHARE = 4
+LEVEL_SHARE = 8
 #: Microseconds of CPU one call of the look-ahead recursion stands for in the work counted
 #: against :attr:`SequentialEngine.budget` (a call with its share of the tables, with the
 #: cores shared): what the level engines' charges
@@ -1272,15 +1272,16 @@ class SequentialEngine:
         """:meth:`without_mulligan` by the level engine, which then values the hands and the
         looks (:meth:`hand_value`, :meth:`keep_top`); None when it cannot (its states would
         not fit its integers, or two branches of a look too close for its floats) or should
-        not (the typed engine's own steps past half of what the limit leaves).
+        not (its levels' own steps past what the limit leaves; the typed engine's past half
+        of it).
 
         ``go_on``: the recursion has had its trial (:data:`LEVEL_TRIAL`) and may go on. A
         level engine's charge is mostly its levels' own steps, known before it runs
         (:meth:`~.levels.LevelEngine.own_steps`); the recursion's is not known until it ends.
         So the recursion first goes on for a share of that charge (:data:`LEVEL_SHARE`, and
-        no more than that share of what the limit leaves past it, or of all it leaves when
-        the charge is past it): a long deal of few states ends there, for less than the
-        level engine would be charged; another costs the level engine that share more."""
+        no more than that share of what the limit leaves past it): a long deal of few states
+        ends there, for less than the level engine would be charged; another costs the level
+        engine that share more."""
         try:
             from deckcheck.draws.exact.levels import Ambiguous, LevelEngine
         except ImportError:  # no numpy: the recursion answers alone
@@ -1327,13 +1328,15 @@ class SequentialEngine:
         per_call[0] = levels.units_per_call
         steps = levels.own_steps() // per_call[0]
         left = self.budget - base
-        if typed is not None and 2 * steps > left:
-            # Its levels' own steps alone would take half of what the limit leaves (a long
-            # deal of few states a level): the recursion goes on, as before the typed engine.
+        if (steps > left or (typed is not None and 2 * steps > left)) and (
+            self.settled_at_start() is None
+        ):
+            # Its levels' own steps alone would take what the limit leaves (the typed
+            # engine's: half of it), unless the deal is settled before it starts (no level
+            # then has a state to go on from, and none is charged): a long deal of few states
+            # a level, the recursion's.
             return None
-        # Past what the limit leaves, the level engine is refused unless its levels are
-        # settled early (a level with no state to go on from is not charged).
-        trial = (min(steps, left - steps) if steps <= left else left) // LEVEL_SHARE
+        trial = max(0, min(steps, left - steps)) // LEVEL_SHARE
         if go_on and LEVEL_TRIAL and trial > 0:
             budget = self.budget
             self.budget = base + trial
