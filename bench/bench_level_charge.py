@@ -5,8 +5,9 @@ The look-ahead's level engines (`deckcheck/draws/exact/levels.py`, the named cla
 limit before each level they list: its states times their digits (units) and a fixed share
 per level (its own steps). For a representative set of Planetary Conquerors queries
 (`legal-80` and `legal-50`, turns 2-6, going first and second; mixed names, types with mixed
-or `>=1` names, an either-or with mixed names; 8, 10 and 12 conditions; and long deals of few
-states a level) this times each engine's `run` in this process (CPU time, best of
+or `>=1` names, a type bounded from above with mixed names, an either-or with mixed names; 8,
+10 and 12 conditions; and long deals of few states a level, a type bounded from above among
+them) this times each engine's `run` in this process (CPU time, best of
 ``--runs``), with the limit lifted so that every level is listed, and prints per query: the
 engine, its units and levels, the CPU time, the time it is charged (calls of
 :data:`~deckcheck.draws.exact.sequential.CALL_MICROSECONDS` each) and their ratio; then per
@@ -34,6 +35,17 @@ L80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
 L50 = str(REPO / "examples/planetary-conquerors/legal-50.txt")
 OPS = (">=1", "<=1", "=1")
 TYPES = ("type:warrior>=2", "type:building>=2")
+#: A type bounded from above: each move of one of its cards finds its group's normal form.
+UPPER = "type:building<=5"
+#: Named buildings with mixed operators (counted by :data:`UPPER` too).
+BUILDINGS = (
+    "name:Stone Bunker>=1",
+    "name:Watchtower<=1",
+    "name:Mud Hut=1",
+    "name:Power Plant>=1",
+    "name:Field Hospital<=1",
+    "name:Sky Citadel<=0",
+)
 
 
 def names(deck: str) -> list[str]:
@@ -51,12 +63,15 @@ def names(deck: str) -> list[str]:
 
 def family(deck: str, kind: str, count: int) -> list[str]:
     """``count`` conditions of one family: "mixed" (names with >=1, <=1, =1 in turn), "types"
-    (the two types, then mixed names), "types1" (the two types, then names >=1), "either"
-    (the first two names as one either-or, then mixed names)."""
+    (the two types, then mixed names), "types1" (the two types, then names >=1), "upper" (a
+    type bounded from above, then mixed names), "either" (the first two names as one
+    either-or, then mixed names)."""
     pile = names(deck)
     first: list[str] = []
     if kind.startswith("types"):
         first = list(TYPES)
+    elif kind == "upper":
+        first = [UPPER]
     elif kind == "either":
         first = [f"name:{pile[0]}>=1 | name:{pile[1]}>=1"]
         pile = pile[2:]
@@ -135,13 +150,17 @@ def cases(quick: bool) -> Iterator[tuple[str, str, list[str], int, bool]]:
     turns = (4, 6) if quick else (2, 3, 4, 5, 6)
     counts = (12,) if quick else (8, 10, 12)
     for label, deck in decks:
-        for kind in ("mixed", "types", "types1", "either"):
+        for kind in ("mixed", "types", "types1", "upper", "either"):
             for turn in turns:
                 for second in (False, True):
                     for count in counts:
                         conds = family(deck, kind, count)
                         seat = "second" if second else "first"
                         yield f"{label} {kind} {count} t{turn} {seat}", deck, conds, turn, second
+    # A type bounded from above over its own named cards: many digits in its group.
+    buildings = [UPPER, *BUILDINGS]
+    for turn in (5,) if quick else (3, 5):
+        yield f"legal-80 upper-named 7 t{turn}", L80, buildings, turn, False
     # Long deals of few states a level: the levels' own steps.
     for turn in (10, 14) if quick else (8, 10, 12, 14):
         yield f"legal-80 types-only t{turn}", L80, list(TYPES), turn, False
@@ -149,6 +168,8 @@ def cases(quick: bool) -> Iterator[tuple[str, str, list[str], int, bool]]:
         yield f"legal-80 mixed 4 t{turn}", L80, conds, turn, False
         conds = family(L80, "types", 5)
         yield f"legal-80 types 5 t{turn}", L80, conds, turn, False
+        conds = ["type:building<=7", "name:Stone Bunker>=1", "name:Watchtower=1"]
+        yield f"legal-80 upper 3 t{turn} second", L80, conds, turn, True
 
 
 def main() -> None:
