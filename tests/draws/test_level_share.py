@@ -12,16 +12,14 @@ import random
 from pathlib import Path
 
 import pytest
-from test_lookahead_typed import typed_problem
+from test_lookahead_typed import typed_run
 
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen
 from deckcheck.analysis.setup import draw_setup
 from deckcheck.decks.load import open_deck
 from deckcheck.draws.exact import sequential
-from deckcheck.draws.exact.named import typed_kinds
-from deckcheck.draws.exact.reduced import reduce_problem
 from deckcheck.draws.exact.sequential import SequentialEngine
-from deckcheck.draws.model import Procedure, Query
+from deckcheck.draws.model import Query
 
 PC80 = str(Path(__file__).resolve().parents[2] / "examples/planetary-conquerors/legal-80.txt")
 
@@ -55,15 +53,8 @@ def test_a_groups_normal_form_in_bulk_is_the_one_found_alone(
     rng = random.Random(11)
     checked = 0
     for _ in range(8):
-        while True:
-            problem = typed_problem(rng, 4, 2, 3, 2)
-            if typed_kinds(reduce_problem(problem)) is not None and problem.pile_size >= 10:
-                break
-        procedure = Procedure(3, draws_per_turn=1, lookahead=True)
-        engine = SequentialEngine(problem, procedure, Query(6), (), 10**8)
-        engine.without_mulligan()
-        levels = engine._levels
-        assert levels is not None and levels.typed
+        levels = typed_run(rng, 4, 10, 6)._levels
+        assert levels is not None
         for keys in levels.levels.values():
             for g in range(len(levels.groups)):
                 moved = [keys]

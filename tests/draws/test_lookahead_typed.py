@@ -238,6 +238,21 @@ def test_which_queries_the_typed_engine_takes() -> None:
     assert typed_kinds(reduce_problem(either)) is None
 
 
+def typed_run(rng: random.Random, n_named: int, pile: int, seen: int) -> SequentialEngine:
+    """An engine of a random pile of two types over ``n_named`` named classes, at least
+    ``pile`` cards, that the typed engine takes, valued by it (``seen`` cards, a hand of 3,
+    a look a turn)."""
+    while True:
+        problem = typed_problem(rng, n_named, 2, 3, 2)
+        if typed_kinds(reduce_problem(problem)) is not None and problem.pile_size >= pile:
+            break
+    procedure = Procedure(3, draws_per_turn=1, lookahead=True)
+    engine = SequentialEngine(problem, procedure, Query(seen), (), 10**8)
+    engine.without_mulligan()
+    assert engine._levels is not None and engine._levels.typed
+    return engine
+
+
 def test_a_state_found_alone_is_the_one_found_in_bulk() -> None:
     """The key of one state (Python integers) and of many (numpy) agree, lost states
     included, over every hand and part of a pile of types over named cards."""
@@ -245,15 +260,9 @@ def test_a_state_found_alone_is_the_one_found_in_bulk() -> None:
 
     rng = random.Random(5)
     for _ in range(6):
-        while True:
-            problem = typed_problem(rng, 3, 2, 3, 2)
-            if typed_kinds(reduce_problem(problem)) is not None and problem.pile_size >= 9:
-                break
-        procedure = Procedure(3, draws_per_turn=1, lookahead=True)
-        engine = SequentialEngine(problem, procedure, Query(5), (), 10**8)
-        engine.without_mulligan()
+        engine = typed_run(rng, 3, 9, 5)
         levels = engine._levels
-        assert levels is not None and levels.typed
+        assert levels is not None
         sizes = engine.red.sizes
         held = [h for size in range(5) for h in compositions(sizes, size)]
         left = [
