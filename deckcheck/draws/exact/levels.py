@@ -269,20 +269,23 @@ class LevelEngine:
         keys = np.zeros(held.shape[1], dtype=np.int64)
         lost = np.zeros(held.shape[1], dtype=bool)
         for c in self.interval_of:
-            side = self.sizes[c] + 1
-            part = self.parts.get(c)
-            if part is None:
-                # h + k above the class's size is no state (held and left are apart).
-                parts = [
-                    self._part(c, h, k) if h + k < side else None
-                    for h in range(side)
-                    for k in range(side)
-                ]
-                part = self.parts[c] = np.array([-1 if p is None else p for p in parts])
-            got = part[held[c] * side + left[c]]
+            got = self._part_table(c, self._part)[held[c] * (self.sizes[c] + 1) + left[c]]
             keys += got
             lost |= got < 0
         return np.where(lost, -1, keys)
+
+    def _part_table(self, c: int, part_of: Callable[[int, int, int], int | None]) -> Ints:
+        """Class ``c``'s part of a key for each (held ``h``, left ``k``), at row
+        ``h * (size + 1) + k``, -1 where it has none: ``part_of(c, h, k)``, worked out once per
+        class (h + k above the class's size is no state: held and left are apart)."""
+        table = self.parts.get(c)
+        if table is None:
+            side = self.sizes[c] + 1
+            found = [
+                part_of(c, h, k) if h + k < side else None for h in range(side) for k in range(side)
+            ]
+            table = self.parts[c] = np.array([-1 if p is None else p for p in found])
+        return table
 
     # -- per level ----------------------------------------------------------------------
 

@@ -291,16 +291,7 @@ class TypedLevels(LevelEngine):
                 if g >= 0:
                     keys += left[c] * self.weights[self.pool_digit[g]]
                 continue
-            part = self.parts.get(c)
-            side = self.sizes[c] + 1
-            if part is None:
-                table = [
-                    self._own(c, h, k) if h + k < side else None
-                    for h in range(side)
-                    for k in range(side)
-                ]
-                part = self.parts[c] = np.array([-1 if x is None else x for x in table])
-            got = part[held[c] * side + left[c]]
+            got = self._part_table(c, self._own)[held[c] * (self.sizes[c] + 1) + left[c]]
             keys += got
             lost |= got < 0
         for g, (lo, hi) in enumerate(self.groups):
