@@ -102,9 +102,47 @@ def _running(flags: npt.NDArray[np.bool_]) -> Ints:
     return np.cumsum(out, out=out)
 
 
-def _add(pending: dict[Level, list[Ints]], level: Level, needles: Ints) -> Part:
-    """Put ``needles`` among the children of ``level``: where they will be found."""
-    parts = pending.setdefault(level, [])
+def _gather(
+    acc: tuple[Floats, Ints], rows: Small, dense: bool, f: Floats, r: Ints, w: Small
+) -> None:
+    """Add a move's children's values ``f`` and residues ``r`` times its weights ``w`` to
+    the level's sums ``acc``: over every open state (``dense``), or at ``rows``. ``f`` and
+    ``r`` are the move's own (multiplied in place).
+
+    No reduction until the end: the weights add up to the pile, so the sum stays below pile
+    * modulus < 2**62 (see the moduli's bits)."""
+    acc_f, acc_r = acc
+    f *= w
+    r *= w
+    if dense:
+        acc_f += f
+        acc_r += r
+    else:
+        acc_f[rows] += f
+        r += np.take(acc_r, rows, axis=1)
+        acc_r[:, rows] = r
+
+
+def _home(level: Level) -> Level:
+    """Where ``level``'s states are listed: a level that has spent its turn's look (only a
+    turn's first draw can look) with the one that has not. Both hold the same cards with as
+    many gone, so the same states reach them, and a state's kept children are the same: the
+    states are listed once, and valued for each of the two that a deal reaches."""
+    held, gone, looked = level
+    return (held, gone, False) if looked else level
+
+
+def _add(
+    pending: dict[Level, list[Ints]],
+    reached: dict[Level, set[bool]],
+    level: Level,
+    needles: Ints,
+) -> Part:
+    """Put ``needles`` among the children of ``level`` (listed at its :func:`_home`): where
+    they will be found."""
+    home = _home(level)
+    reached.setdefault(home, set()).add(level[2])
+    parts = pending.setdefault(home, [])
     parts.append(needles)
     return level, len(parts) - 1
 
@@ -390,33 +428,37 @@ class LevelEngine:
                 if child not in levels:
                     levels.add(child)
                     todo.append(child)
-        steps = sum(1 for held, gone, _ in levels if held < self.seen and gone < self.reads)
+        homes = {_home(lv) for lv in levels if lv[0] < self.seen and lv[1] < self.reads}
+        steps = len(homes)
         return steps * self.move_units * (len(self.radices) + 2) + self.run_units
 
     def run(self) -> None:
         """Every level's states (from no card drawn), then their values (from the last).
 
         Listing a level's children also finds where each lands in its level (the children
-        of all levels before it merged at once), so valuing a level is a gather per move.
+        of all levels before it merged at once), so valuing a level is a gather per move. A
+        level that has spent its look is listed with the one that has not (:func:`_home`).
         """
         start = (0, 0, False)
         root = self.key_of((0,) * len(self.sizes))
         found = np.array([] if root is None else [root], dtype=np.int64)
         keys, won, _ = self._settle(0, found)
         self.levels[start], self.won[start] = keys, won
+        # Per listed level, whether the deal reaches it with its look spent, or not.
+        reached: dict[Level, set[bool]] = {start: {False}}
         order: list[tuple[int, int, bool]] = []
         once = self.run_units  # charged with the first level
         # Per level, its moves: (rows of its open states, their weights, where the kept and
         # the put-under children are: a child level and the index of its part there).
         plans: dict[Level, list[tuple[Small, Small, Part | None, Part | None]]] = {}
-        # Per child level, the parts of keys that reach it, then each part's rows in it.
+        # Per listed child level, the parts of keys that reach it, then each part's rows in it.
         where: dict[Level, list[Small]] = {}
         for gone in range(self.reads + 1):
             pending: dict[Level, list[Ints]] = {}
 
             for level in [lv for lv in self.levels if lv[1] == gone]:
                 order.append(level)
-                held, _, looked = level
+                held = level[0]
                 keys = self.levels[level][~self.won[level]]
                 if held == self.seen or not len(keys):
                     continue
@@ -425,7 +467,7 @@ class LevelEngine:
                 counts = self._counts(keys)
                 losing, live = self._held_apart(keys)
                 pool = (self.n - gone) - live - losing
-                look = self._look(held, looked)
+                look = False in reached[level] and self._look(held, False)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
@@ -447,12 +489,14 @@ class LevelEngine:
                     to_kept = (
                         None
                         if keep_delta is None
-                        else _add(pending, kept, self._normal(d, base + keep_delta, True))
+                        else _add(pending, reached, kept, self._normal(d, base + keep_delta, True))
                     )
                     to_under = (
                         None
                         if under_delta is None
-                        else _add(pending, under, self._normal(d, base + under_delta, False))
+                        else _add(
+                            pending, reached, under, self._normal(d, base + under_delta, False)
+                        )
                     )
                     # Most states move: weighed whole (no rows picked out, none scattered).
                     dense = len(rows) > _DENSE * len(keys)
@@ -477,7 +521,14 @@ class LevelEngine:
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
         for level in reversed(order):
-            self._value_level(level, plans.pop(level, []), where)
+            self._value_level(level, plans.pop(level, []), where, reached[level])
+        for level in order:
+            held, gone, _ = level
+            if True in reached[level]:
+                spent = (held, gone, True)
+                self.levels[spent], self.won[spent] = self.levels[level], self.won[level]
+            if False not in reached[level]:
+                del self.levels[level], self.won[level]
 
     def _full(self, gone: int) -> int:
         return math.perm(self.n - gone, self.reads - gone)
@@ -501,60 +552,75 @@ class LevelEngine:
         level: Level,
         plan: list[tuple[Small, Small, Part | None, Part | None]],
         where: dict[Level, list[Small]],
+        variants: set[bool],
     ) -> None:
+        """The values of the listed ``level``'s states for each of ``variants`` the deal
+        reaches (its look spent or not): the same kept children, and with the look the
+        better of keeping and putting under."""
         gone = level[1]
         keys = self.levels[level]
         won = self.won[level]
         mods = np.array(self.moduli, dtype=np.int64)[:, None]
-        # One more state of zeros: the value of a state not in the level (lost). Residues
-        # a row per modulus (a gather along a row is numpy's fast one).
-        f = np.zeros(len(keys) + 1)
-        r = np.zeros((len(mods), len(keys) + 1), dtype=np.int64)
-        f[:-1][won] = 1.0
-        r[:, :-1][:, won] = self._won_residues(gone)
         open_ = np.flatnonzero(~won)
+        pile = self.n - gone
+        spent = True in variants
+        looks = False in variants
+        # Per variant the sums of its moves' weighed values (floats, residues).
+        sums: dict[bool, tuple[Floats, Ints]] = {}
         if plan:
-            pile = self.n - gone
-            acc_f = np.zeros(len(open_))
-            acc_r = np.zeros((len(mods), len(open_)), dtype=np.int64)
-            for rows, w, to_kept, to_under in plan:
-                dense = len(w) == len(open_)
-                size = len(w)
-                if to_kept is not None:
-                    kf, kr = self.values[to_kept[0]]
-                    at = self._rows(where[to_kept[0]][to_kept[1]], rows, size, len(kf) - 1)
-                    cf = np.take(kf, at)
-                    cr = np.take(kr, at, axis=1)
+            for variant in variants:
+                sums[variant] = (
+                    np.zeros(len(open_)),
+                    np.zeros((len(mods), len(open_)), dtype=np.int64),
+                )
+        for rows, w, to_kept, to_under in plan:
+            dense = len(w) == len(open_)
+            size = len(w)
+            if to_kept is not None:
+                kf, kr = self.values[to_kept[0]]
+                home = _home(to_kept[0])
+                at = self._rows(where[home][to_kept[1]], rows, size, len(kf) - 1)
+                cf = np.take(kf, at)
+                cr = np.take(kr, at, axis=1)
+            else:
+                cf = np.zeros(size)
+                cr = np.zeros((len(mods), size), dtype=np.int64)
+            if spent:
+                # The look spent: the card is kept (the values copied when the look's choice
+                # is made from them next).
+                if looks:
+                    _gather(sums[True], rows, dense, cf.copy(), cr.copy(), w)
                 else:
-                    cf = np.zeros(size)
-                    cr = np.zeros((len(mods), size), dtype=np.int64)
-                if to_under is not None:
-                    uf_all, ur_all = self.values[to_under[0]]
-                    uat = self._rows(where[to_under[0]][to_under[1]], rows, size, len(uf_all) - 1)
-                    uf = np.take(uf_all, uat)
-                    larger = np.maximum(uf, cf)
-                    # Floats add up values that are not negative: 0 is exactly 0.
-                    close = np.flatnonzero((np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0))
-                    if len(close) and (np.take(ur_all, uat[close], axis=1) != cr[:, close]).any():
-                        raise Ambiguous
-                    under = np.flatnonzero(uf > cf)
-                    if len(under):
-                        cf[under] = uf[under]
-                        cr[:, under] = np.take(ur_all, uat[under], axis=1)
-                # No reduction until the end: the weights add up to the pile, so the sum
-                # stays below pile * modulus < 2**62 (see the moduli's bits).
-                cf *= w
-                cr *= w
-                if dense:
-                    acc_f += cf
-                    acc_r += cr
-                else:
-                    acc_f[rows] += cf
-                    cr += np.take(acc_r, rows, axis=1)
-                    acc_r[:, rows] = cr
-            f[open_] = acc_f / pile
-            r[:, open_] = acc_r % mods
-        self.values[level] = (f, r)
+                    _gather(sums[True], rows, dense, cf, cr, w)
+            if not looks:
+                continue
+            if to_under is not None:
+                uf_all, ur_all = self.values[to_under[0]]
+                home = _home(to_under[0])
+                uat = self._rows(where[home][to_under[1]], rows, size, len(uf_all) - 1)
+                uf = np.take(uf_all, uat)
+                larger = np.maximum(uf, cf)
+                # Floats add up values that are not negative: 0 is exactly 0.
+                close = np.flatnonzero((np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0))
+                if len(close) and (np.take(ur_all, uat[close], axis=1) != cr[:, close]).any():
+                    raise Ambiguous
+                under = np.flatnonzero(uf > cf)
+                if len(under):
+                    cf[under] = uf[under]
+                    cr[:, under] = np.take(ur_all, uat[under], axis=1)
+            _gather(sums[False], rows, dense, cf, cr, w)
+        for variant in variants:
+            # One more state of zeros: the value of a state not in the level (lost).
+            # Residues a row per modulus (a gather along a row is numpy's fast one).
+            f = np.zeros(len(keys) + 1)
+            r = np.zeros((len(mods), len(keys) + 1), dtype=np.int64)
+            f[:-1][won] = 1.0
+            r[:, :-1][:, won] = self._won_residues(gone)
+            if variant in sums:
+                acc_f, acc_r = sums[variant]
+                f[open_] = acc_f / pile
+                r[:, open_] = acc_r % mods
+            self.values[(level[0], gone, variant)] = (f, r)
 
     def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:
         """Add to ``level`` the states of ``needles`` it lacks that are won: a won state is
