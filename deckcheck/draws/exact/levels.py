@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from deckcheck.core.numeric import np, npt
+from deckcheck.draws.exact.hands import Hands
 from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]
@@ -736,57 +737,10 @@ class LevelEngine:
             out.append(value)
         return out
 
-    def _compositions(self, total: int) -> list[Ints]:
-        """All compositions of 0 to ``total`` cards over the classes (rows, each array in
-        increasing order of :meth:`_code`)."""
-        n_cls = len(self.sizes)
-        out = [np.zeros((1, n_cls), dtype=np.int64)]
-        # Each composition grown once: a card added only to the class of the last card added
-        # or a later one (the cards in class order), so that no row is made twice and sorted
-        # out again; a level holds its compositions, not classes times as many.
-        last = np.zeros(1, dtype=np.int64)
-        for _ in range(total):
-            before = out[-1]
-            parts: list[Ints] = []
-            lasts: list[Ints] = []
-            for c, size in enumerate(self.sizes):
-                grown = before[(last <= c) & (before[:, c] < size)]
-                grown[:, c] += 1
-                parts.append(grown)
-                lasts.append(np.full(len(grown), c, dtype=np.int64))
-            rows = np.concatenate(parts)
-            order = np.argsort(self._code(rows), kind="stable")
-            out.append(rows[order])
-            last = np.concatenate(lasts)[order]
-        return out
-
-    def _code(self, comps: Ints) -> Ints:
-        """A composition (cards per class) as one integer, in mixed radix over the sizes."""
-        code = np.zeros(len(comps), dtype=np.int64)
-        for c, size in enumerate(self.sizes):
-            code = code * (size + 1) + comps[:, c]
-        return code
-
     def _states(self, comps: Ints) -> Ints:
         """The state of holding ``comps`` (rows) with the rest in the pile; -1 when lost."""
-        zero = [0] * len(self.sizes)
-        base = self.key_of(zero)
-        if base is None:
-            return np.full(len(comps), -1, dtype=np.int64)
-        key = np.full(len(comps), base, dtype=np.int64)
-        lost = np.zeros(len(comps), dtype=bool)
-        for c in self.interval_of:
-            shift: list[int] = []
-            gone: list[bool] = []
-            for x in range(self.sizes[c] + 1):
-                one = [*zero]
-                one[c] = x
-                got = self.key_of(one)
-                gone.append(got is None)
-                shift.append(0 if got is None else got - base)
-            key += np.array(shift, dtype=np.int64)[comps[:, c]]
-            lost |= np.array(gone, dtype=bool)[comps[:, c]]
-        return np.where(lost, -1, key)
+        sizes = np.asarray(self.sizes, dtype=np.int64)
+        return self.keys_of(comps.T, sizes[:, None] - comps.T)
 
     def _read(self, level: tuple[int, int, bool], states: Ints) -> tuple[Floats, Ints, Ints]:
         """Floats, residues and row (the zero row for a lost state) of ``states``."""
@@ -801,6 +755,41 @@ class LevelEngine:
             idx[:] = 0
         return f[idx], r[:, idx].T, idx
 
+    def _alike(self) -> list[list[int]]:
+        """The classes by orbit: alike when they have the same tests and size (the same part
+        of a key for as many held); for types, each class alone (a key is not a sum of
+        parts)."""
+        if self.typed:
+            return [[c] for c in range(len(self.sizes))]
+        by: dict[tuple[Interval | None, int], list[int]] = {}
+        for c, size in enumerate(self.sizes):
+            by.setdefault((self.interval_of.get(c), size), []).append(c)
+        return list(by.values())
+
+    def _hand_states(self, hands: Hands, alike: list[list[int]], size: int) -> Ints:
+        """The state of holding each hand of ``size`` cards of ``hands`` with the rest in
+        the pile; -1 when lost."""
+        rows = hands.rows[size]
+        if self.typed:
+            return self._states(rows)  # an orbit of one class: its configuration, its count
+        base = self.key_of([0] * len(self.sizes))
+        if base is None:
+            return np.full(len(rows), -1, dtype=np.int64)
+        key = np.full(len(rows), base, dtype=np.int64)
+        lost = np.zeros(len(rows), dtype=np.int64)
+        for o, members in enumerate(alike):
+            c = members[0]
+            if c not in self.interval_of:
+                continue
+            side = self.sizes[c]
+            zero = self._part(c, 0, side)
+            parts = [self._part(c, x, side - x) for x in range(min(side, self.hand) + 1)]
+            shift = [0 if p is None or zero is None else p - zero for p in parts]
+            column = hands.column(size, o)
+            key += hands.table(o, shift)[column]
+            lost += hands.table(o, [int(p is None) for p in parts])[column]
+        return np.where(lost > 0, -1, key)
+
     def return_numerator(self, hand: int, count: int) -> int:
         """The return mulligan's optimal numerator over ``comb(N, hand) * comb(N - kept,
         count) * perm(N - hand, reads - hand)``: per opening hand the best of keeping it and
@@ -808,26 +797,25 @@ class LevelEngine:
 
         A kept part's value is its state's in the level holding it (its ordered draws, each
         ``count!`` times); the best kept part of each hand is found a card at a time (the best
-        part of a composition is the best of those of the compositions one card smaller),
-        by floats checked by residues as a look's branches are (:class:`Ambiguous`)."""
+        part of a hand is the best of those of the hands one card smaller), by floats checked
+        by residues as a look's branches are (:class:`Ambiguous`). Hands are taken up to
+        exchanging alike classes (:mod:`~deckcheck.draws.exact.hands`): the same values, their
+        ways counting the hands each stands for."""
         keep = hand - count
-        comps = self._compositions(hand)
-        f_best, r_best, _ = self._read((keep, keep, False), self._states(comps[keep]))
-        # Which state each best part is: its row in the kept level.
-        _, _, src = self._read((keep, keep, False), self._states(comps[keep]))
+        alike = self._alike()
+        hands = Hands([(len(m), self.sizes[m[0]]) for m in alike], hand)
+        if not hands.fits:
+            raise Ambiguous  # no table of such hands in 64 bits: the walk
+        kept_level = (keep, keep, False)
+        kept_states = self._hand_states(hands, alike, keep)
+        self._ensure(kept_level, kept_states)
+        f_best, r_best, src = self._read(kept_level, kept_states)
         for j in range(keep + 1, hand + 1):
-            below = self._code(comps[j - 1])
-            rows = comps[j]
-            best_f = np.full(len(rows), -1.0)
-            best_r = np.zeros((len(rows), len(self.moduli)), dtype=np.int64)
-            best_src = np.zeros(len(rows), dtype=np.int64)
-            for c in range(len(self.sizes)):
-                has = np.flatnonzero(rows[:, c] > 0)
-                if not len(has):
-                    continue
-                smaller = rows[has].copy()
-                smaller[:, c] -= 1
-                at = np.searchsorted(below, self._code(smaller))
+            size = len(hands.rows[j])
+            best_f = np.full(size, -1.0)
+            best_r = np.zeros((size, len(self.moduli)), dtype=np.int64)
+            best_src = np.zeros(size, dtype=np.int64)
+            for has, at in hands.smaller(j):
                 cf, cr, cs = f_best[at], r_best[at], src[at]
                 old_f, old_r = best_f[has], best_r[has]
                 larger = np.maximum(cf, old_f)
@@ -839,8 +827,7 @@ class LevelEngine:
                 best_r[has] = np.where(better[:, None], cr, old_r)
                 best_src[has] = np.where(better, cs, best_src[has])
             f_best, r_best, src = best_f, best_r, best_src
-        hands = comps[hand]
-        hf, hr, hsrc = self._read((hand, hand, False), self._states(hands))
+        hf, hr, hsrc = self._read((hand, hand, False), self._hand_states(hands, alike, hand))
         larger = np.maximum(hf, f_best)
         close = (np.abs(hf - f_best) <= _CLOSE * larger) & (larger > 0)
         if close.any():
@@ -854,13 +841,7 @@ class LevelEngine:
                     if keep_all != kept:
                         raise Ambiguous
         returns = f_best > hf  # ties keep
-        ways = np.ones(len(hands), dtype=np.int64)
-        for c, size in enumerate(self.sizes):
-            # a hand holds at most `hand` of a class: comb(size, x) for a bigger x would not fit
-            # in 64 bits for a class of 67 cards or more, and is never read
-            counts = range(min(size, hand) + 1)
-            ways *= np.array([math.comb(size, x) for x in counts], np.int64)[hands[:, c]]
-        kept_level = (keep, keep, False)
+        ways = hands.ways(hand)
         hand_level = (hand, hand, False)
         num = 0
         for level, mask, rows, scale in (
