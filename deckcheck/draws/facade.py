@@ -175,11 +175,7 @@ def exact(
             and engine.lookahead
             and engine.settled_at_start() is None
         ):
-            text = (
-                f"the turn before took {at_least:,} units of exact work, more than the "
-                f"{limit:,} the table has left (a turn seeing more cards takes more, as a rule)"
-            )
-            raise Intractable(OutOfReach(Reach.OTHER, text=text))
+            raise Intractable(OutOfReach(Reach.SKIPPED, Stage.EXACT, at_least, limit))
         if spend is not None:
             spend(work)
         # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
@@ -558,6 +554,7 @@ def solve_turns(
     out_of_reach: Intractable | None = None
     shared = TableShare(most)  # the exact work the rows estimate is counted down
     took = (0, 0)  # the cards seen and the exact work of the last row answered exactly
+    failed: int | None = None  # the cards seen of the row whose reason later rows inherit
 
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
@@ -577,6 +574,11 @@ def solve_turns(
             answer = simulate(
                 problem, procedure, query, policy, trials=trials, seed=seed, why=why, tables=False
             )
+            if beyond is None and failed is not None:
+                # Not tried: the reason is the earlier turn's, and the answer says so.
+                at = answer.facts.index(why) + 1
+                not_tried = Fact(FactKind.NOT_TRIED_AFTER, count=failed)
+                answer = replace(answer, facts=(*answer.facts[:at], not_tried, *answer.facts[at:]))
             out_of_reach = known_out
         else:
             left = shared.left
@@ -596,6 +598,10 @@ def solve_turns(
                 took = (query.seen, left - shared.left)
         if out_of_reach is not None:
             _prepare_sampler(problem, procedure, query, most)
+            if failed is None:
+                failed = query.seen
+        else:
+            failed = None
         answers.append(answer)
         if progress is not None:
             progress(i + 1, len(queries))
