@@ -192,7 +192,7 @@ def reason_text(reason: OutOfReach) -> str:
     if reason.reach is Reach.SKIPPED:
         return (
             f"the turn before took {reason.work:,} units of exact work, more than the "
-            f"{reason.limit:,} the table had left (a turn seeing more cards takes more, as a "
+            f"{reason.limit:,} the table has left (a turn seeing more cards takes more, as a "
             "rule, not a proof: asked on its own, with the whole work limit, this turn may be "
             "exact)"
         )
