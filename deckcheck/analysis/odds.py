@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
+from fractions import Fraction
 from typing import Final, Literal, Protocol, cast
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
@@ -160,6 +161,9 @@ class Simulation:
     ci95: tuple[float, float] | None
     #: When not tried because an earlier turn was out of reach: the cards that turn saw.
     after: int | None = None
+    #: The simulated player's chance, exact (with the mulligan, without it), where the
+    #: tables its decisions are read from value it.
+    player_exact: tuple[Fraction, Fraction] | None = None
 
     @classmethod
     def of(cls, answer: Answer) -> Simulation | None:
@@ -170,6 +174,7 @@ class Simulation:
         bound = instead.reason if instead is not None else None
         after = next((f.count for f in answer.facts if f.kind is FactKind.NOT_TRIED_AFTER), None)
         tried = bound is not None and bound.reach is not Reach.SKIPPED and after is None
+        valued = next((f.values for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), ())
         return cls(
             bound,
             tried,
@@ -179,6 +184,7 @@ class Simulation:
             answer.method_text,
             answer.ci95,
             after,
+            (valued[0], valued[1]) if valued else None,
         )
 
     @property
@@ -197,10 +203,11 @@ class Simulation:
 
     def to_json(self) -> dict[str, Json]:
         """``{"why", "bound", "stage", "work", "limit", "tried", "after_cards_seen", "player",
-        "decisions", "player_text"}``: ``bound`` names the bound hit (null: asked for),
-        ``work`` and ``limit`` its figures where it has them, ``after_cards_seen`` the cards
+        "decisions", "player_text", "player_exact"}``: ``bound`` names the bound hit (null:
+        asked for), ``work`` and ``limit`` its figures where it has them, ``after_cards_seen`` the cards
         of the earlier turn whose bound it is (null: this turn's own); ``decisions`` maps each
-        choice the rules give to how the simulated player makes it."""
+        choice the rules give to how the simulated player makes it; ``player_exact`` that
+        player's chance, exact, where the tables it reads value it (else null)."""
         bound = self.bound
         figures = bound is not None and bound.reach in _FIGURES
         return {
@@ -214,7 +221,18 @@ class Simulation:
             "player": self.player.summary,
             "decisions": {choice.value: how.value for choice, how in self.player.decisions},
             "player_text": self.player.detail,
+            "player_exact": None if self.player_exact is None else _exact_json(*self.player_exact),
         }
+
+
+def _exact_json(best: Fraction, plain: Fraction) -> dict[str, Json]:
+    """A simulated player's exact chance, as ``simulation.player_exact`` gives it."""
+    return {
+        "probability": float(best),
+        "probability_exact": f"{best.numerator}/{best.denominator}",
+        "probability_without_mulligan": float(plain),
+        "probability_without_mulligan_exact": f"{plain.numerator}/{plain.denominator}",
+    }
 
 
 _NOT_TRIED = (

@@ -81,6 +81,9 @@ class FactKind(Enum):
     #: The exact engine was not tried for this row of a table of turns: a row seeing fewer
     #: cards (``count``) was already out of reach (the reason given is that row's).
     NOT_TRIED_AFTER = "not-tried-after"
+    #: The simulated player's decisions were read from exact tables that value its chance on
+    #: the way: ``values`` (with the mulligan, without it), said rather than thrown away.
+    PLAYER_EXACT = "player-exact"
     #: Impossible: only ``count`` cards of the pile match ``label``, a condition needs ``limit``.
     IMPOSSIBLE_FEW_IN_PILE = "impossible-few-in-pile"
     #: Impossible: conditions need at least ``limit`` cards, only ``count`` are seen.
@@ -100,6 +103,7 @@ class Fact:
     count: int | None = None
     reason: OutOfReach | None = None
     label: str = ""
+    values: tuple[Fraction, ...] = ()
 
 
 def lookahead_fact(optimal: bool) -> Fact:
@@ -272,6 +276,13 @@ def fact_text(fact: Fact) -> str:
         if fact.reason is not None and fact.reason.reach is Reach.SKIPPED:
             return f"exact attempt skipped, not tried ({why}): simulated, {fact.count:,} trials"
         return f"exact computation out of reach ({why}): simulated, {fact.count:,} trials"
+    if kind is FactKind.PLAYER_EXACT:
+        best, plain = fact.values
+        without = f" ({float(plain):.6f} without the mulligan)" if plain != best else ""
+        return (
+            f"the exact tables the simulated player reads give its chance exactly: "
+            f"{float(best):.6f}{without}; the deals estimate it again (odds gives it exactly)"
+        )
     if kind is FactKind.NOT_TRIED_AFTER:
         return (
             f"the exact engine was not tried for this turn: the turn seeing {fact.count} cards "

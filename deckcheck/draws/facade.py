@@ -242,7 +242,7 @@ def simulate(
     decisions are always the rules of thumb.
     """
     from deckcheck.draws.exact.odds import optimal_choices, optimal_return_choice
-    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice
+    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice, optimal_redraw_table
     from deckcheck.draws.policies import redraw_unless_met
 
     if problem.any_of:
@@ -260,7 +260,11 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            keep, returns = optimal_choices(Request(problem, procedure, query))
+            chosen, returns = optimal_choices(Request(problem, procedure, query))
+            keep = chosen
+            if chosen.exact is not None and not isinstance(shape.rule, RedrawRule):
+                # The look-ahead's (and the return's) values: this player's chance, exact.
+                after.append(Fact(FactKind.PLAYER_EXACT, values=chosen.exact))
         except Intractable:
             lookahead = "heuristic"
             after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
@@ -272,8 +276,12 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            redraws = optimal_redraw_choice(Request(problem, procedure, query, lookahead))
+            request = Request(problem, procedure, query, lookahead)
+            redraws = optimal_redraw_choice(request)
             after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
+            if keep is None:  # the optimum's value, from the solve the decisions read
+                table = optimal_redraw_table(request)  # that solve, kept: not solved again
+                after.append(Fact(FactKind.PLAYER_EXACT, values=(table.best, table.plain)))
         except Intractable:
             redraws = functools.partial(redraw_unless_met, problem)
             after.append(Fact(FactKind.REDRAW_UNLESS_MET))
