@@ -207,7 +207,8 @@ class Simulation:
         asked for), ``work`` and ``limit`` its figures where it has them,
         ``after_cards_seen`` the cards of the earlier turn whose bound it is (null: this
         turn's own); ``decisions`` maps each choice the rules give to how the simulated
-        player makes it; ``player_exact`` that player's chance, exact, where the tables it reads value it (else null)."""
+        player makes it; ``player_exact`` that player's chance, exact, where the tables it
+        reads value it (else null)."""
         bound = self.bound
         figures = bound is not None and bound.reach in _FIGURES
         return {
