@@ -212,3 +212,48 @@ def test_seeded_rows_are_unchanged_by_the_reasons(monkeypatch: pytest.MonkeyPatc
         problem, PROCEDURE, Query(9), Policy(), trials=answer.trials, seed=4, tables=False
     )
     assert (answer.successes, answer.trials) == (again.successes, again.trials)
+
+
+def test_the_optimal_players_exact_chance_is_said_not_thrown_away() -> None:
+    """The tables an optimal simulated player reads value its chance on the way: the answer
+    says it, equal to the exact engine's Fraction, and the deals land within 4.5 sigma."""
+    problem = look_ahead_problem()
+    query = Query(9)
+    answer = simulate(problem, PROCEDURE, query, Policy(), trials=2_000, seed=7)
+    sim = Simulation.of(answer)
+    assert sim is not None and sim.player_exact is not None
+    exact = solve(problem, PROCEDURE, query, Policy())
+    assert exact.exact and sim.player_exact == (exact.fraction, exact.fraction_without_mulligan)
+    p = float(sim.player_exact[0])
+    sigma = (p * (1 - p) / 2_000) ** 0.5
+    assert abs(answer.probability - p) <= 4.5 * sigma + 1e-9
+    data = sim.to_json()["player_exact"]
+    assert isinstance(data, dict)
+    assert data["probability_exact"] == f"{exact.fraction.numerator}/{exact.fraction.denominator}"
+    assert any("give its chance exactly" in n for n in answer.notes)
+
+
+def test_a_rule_of_thumb_player_has_no_exact_chance_to_say(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    problem = look_ahead_problem()
+    monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", 0)
+    answer = solve(problem, PROCEDURE, Query(9), Policy(), trials=300, budget=0)
+    sim = Simulation.of(answer)
+    assert sim is not None and sim.player_exact is None
+    assert not answer.has(FactKind.PLAYER_EXACT)
+
+
+def test_the_optimal_redraw_players_exact_chance_is_the_optimums() -> None:
+    from deckcheck.draws.model import RedrawRule
+
+    problem = DrawProblem(
+        (6, 4, 10), ((True, False), (False, True), (False, False)), (CountTest(0, ">=", 2),)
+    )
+    rule = RedrawRule(triggers=(CountTest(1, ">=", 2),), max_redraws=1)
+    procedure = Procedure(5, mulligan=rule)
+    answer = simulate(problem, procedure, Query(5), Policy(), trials=1_000, seed=2)
+    sim = Simulation.of(answer)
+    exact = solve(problem, procedure, Query(5), Policy())
+    assert sim is not None and sim.player.summary == "optimal"
+    assert sim.player_exact == (exact.fraction, exact.fraction_without_mulligan)
