@@ -105,3 +105,51 @@ def test_return_tables_with_alike_classes_are_the_walks(seed: int, levels_at_onc
     assert fast_p == slow_p
     assert fast.kept_values == slow.kept_values
     assert fast_choice == slow_choice
+
+
+def typed_alike_problem(rng: random.Random, n_named: int) -> DrawProblem:
+    """``n_named`` named classes of one or two cards, about half of them of a type (whose
+    test counts them with the type's cards no name reads), most of them alike."""
+    width = n_named + 1
+    sizes: list[int] = []
+    rows: list[tuple[bool, ...]] = []
+    for i in range(n_named):
+        row = [False] * width
+        row[i] = True
+        row[n_named] = i % 2 == 0
+        rows.append(tuple(row))
+        sizes.append(rng.choice((1, 2, 2)))
+    rows.append(tuple([False] * n_named + [True]))  # the type's unnamed cards
+    sizes.append(rng.randint(2, 4))
+    rows.append(tuple([False] * width))
+    sizes.append(rng.randint(3, 5))
+    op = rng.choice((">=", "<=", "="))
+    tests = [CountTest(i, op if rng.random() < 0.7 else ">=", 1) for i in range(n_named)]
+    tests.append(CountTest(n_named, rng.choice((">=", "<=")), rng.choice((1, 2, 3))))
+    return DrawProblem(tuple(sizes), tuple(rows), tuple(tests))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_typed_return_tables_with_alike_classes_are_the_walks(
+    seed: int, levels_at_once: None
+) -> None:
+    """Types over many alike named classes (alike only within the same group): the typed
+    engine's table over hands up to exchange gives the walk's Fraction and kept parts'
+    values, going first and second."""
+    rng = random.Random(7300 + seed)
+    second = seed % 2 == 1
+    count = 2 + seed % 2
+    procedure = Procedure(
+        4, hand_size_second=5, draws_per_turn=2, mulligan=ReturnRule(count), lookahead=True
+    )
+    query = Query((5 if second else 4) + 2, second=second)
+    while True:
+        problem = typed_alike_problem(rng, 8)
+        fast = by_levels(problem, procedure, query)
+        if 0 < fast.without_mulligan() < 1 and fast._levels is not None:
+            break
+    assert fast._levels.typed
+    assert max(len(members) for members in fast._levels._alike()) > 1
+    slow = recursion(problem, procedure, query)
+    assert fast.return_table(count)[1] == slow.return_table(count)[1]
+    assert fast.kept_values == slow.kept_values

@@ -145,6 +145,16 @@ class Hands:
         counts = np.array(orbit.configs, dtype=np.int64).reshape(-1, orbit.most)
         return counts @ np.array(per_count[1 : orbit.most + 1], dtype=np.int64)
 
+    def spread(self, o: int, members: int) -> Ints:
+        """Per configuration of orbit ``o``, one composition it stands for: its counts over
+        the orbit's ``members`` classes, largest first."""
+        orbit = self.orbits[o]
+        out = np.zeros((len(orbit.configs), members), dtype=np.int64)
+        for i, counts in enumerate(orbit.configs):
+            held = [x for x in range(orbit.most, 0, -1) for _ in range(counts[x - 1])]
+            out[i, : len(held)] = held
+        return out
+
     def column(self, size: int, o: int) -> Ints:
         """Per hand of ``size`` cards, orbit ``o``'s configuration."""
         return self.rows[size][:, o]

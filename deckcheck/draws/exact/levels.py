@@ -756,22 +756,27 @@ class LevelEngine:
         return f[idx], r[:, idx].T, idx
 
     def _alike(self) -> list[list[int]]:
-        """The classes by orbit: alike when they have the same tests and size (the same part
-        of a key for as many held); for types, each class alone (a key is not a sum of
-        parts)."""
-        if self.typed:
-            return [[c] for c in range(len(self.sizes))]
-        by: dict[tuple[Interval | None, int], list[int]] = {}
+        """The classes by orbit: alike when they have the same tests (for types, the same
+        group too) and size: the same states for as many cards held."""
+        by: dict[tuple[object, ...], list[int]] = {}
         for c, size in enumerate(self.sizes):
-            by.setdefault((self.interval_of.get(c), size), []).append(c)
+            by.setdefault((*self._kind(c), size), []).append(c)
         return list(by.values())
+
+    def _kind(self, c: int) -> tuple[object, ...]:
+        """What class ``c``'s part of a state depends on, besides its size and counts."""
+        return (self.interval_of.get(c),)
 
     def _hand_states(self, hands: Hands, alike: list[list[int]], size: int) -> Ints:
         """The state of holding each hand of ``size`` cards of ``hands`` with the rest in
         the pile; -1 when lost."""
         rows = hands.rows[size]
         if self.typed:
-            return self._states(rows)  # an orbit of one class: its configuration, its count
+            # A key is not a sum of parts here: each hand as one composition it stands for.
+            comps = np.zeros((len(rows), len(self.sizes)), dtype=np.int64)
+            for o, members in enumerate(alike):
+                comps[:, members] = hands.spread(o, len(members))[hands.column(size, o)]
+            return self._states(comps)
         base = self.key_of([0] * len(self.sizes))
         if base is None:
             return np.full(len(rows), -1, dtype=np.int64)

@@ -376,6 +376,11 @@ class TypedLevels(LevelEngine):
             out += m * (k * self.losing_weight - self.weights[d])
         return out
 
+    def _kind(self, c: int) -> tuple[object, ...]:
+        # Classes alike for the return table's hands: the same tests and the same group.
+        p, interval, g = self.classes[c]
+        return (p >= 0, interval, g)
+
     def _one(self, key: int, d: int) -> int:
         return (key >> self.shifts[d]) & self.masks[d]
 
