@@ -31,6 +31,25 @@ from deckcheck.draws.exact.named import Interval, TypedClass
 _NEVER = 1 << 30
 
 
+def _without_implied(
+    sizes: tuple[int, ...], classes: list[TypedClass], groups: list[Interval]
+) -> tuple[list[TypedClass], list[Interval]]:
+    """``classes`` and ``groups`` without the groups whose tests every hand that passes its
+    named classes' tests passes: the named classes' leasts add up to the group's least or
+    more (each of their cards is the group's), and the group has no more cards than its most.
+    Such a group tells no hands apart: its cards count for their own tests only."""
+    kept: dict[int, int] = {}
+    for g, (lo, hi) in enumerate(groups):
+        least = sum(interval[0] for p, interval, g2 in classes if g2 == g and p >= 0)
+        size = sum(sizes[c] for c, (_, _, g2) in enumerate(classes) if g2 == g)
+        if least < lo or (hi is not None and size > hi):
+            kept[g] = len(kept)
+    if len(kept) == len(groups):
+        return classes, groups
+    out = [(p, interval, kept.get(g, -1)) for p, interval, g in classes]
+    return out, [groups[g] for g in kept]
+
+
 class TypedLevels(LevelEngine):
     """The optimal look-ahead's values for every state, a level at a time, with groups.
 
@@ -60,8 +79,8 @@ class TypedLevels(LevelEngine):
         self.sizes = sizes
         self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
         self.charge = charge
-        self.classes = classes
-        self.groups = groups
+        self.classes, self.groups = _without_implied(sizes, classes, groups)
+        classes, groups = self.classes, self.groups
         #: Classes with tests of their own.
         self.named = [c for c, (p, _, _) in enumerate(classes) if p >= 0]
         # Digits: (home, interval, h, k) for each live (h, k) a class of that interval can be
@@ -307,8 +326,9 @@ class TypedLevels(LevelEngine):
         # key less the old, both below 2**62, so a sum that wraps on the way ends right.
         left = pool + self.group_left[g] @ fields
         lost = live & (count + left < lo)
-        # Its least holds wherever its named classes' do (see _reached).
-        settled = live & ~lost & (count + self.group_need[g] @ fields >= lo)
+        settled = live & ~lost
+        if lo:  # its least holds wherever its named classes' do (see _reached)
+            settled &= count + self.group_need[g] @ fields >= lo
         losing = np.zeros_like(live)
         if hi is not None:
             settled &= count + left <= hi
