@@ -124,9 +124,6 @@ class TypedLevels(LevelEngine):
             if hi is not None:
                 losing += size
         self._place(radices, infos, losing)
-        # The digits a card moves, which a level's moves are charged by: a group's count
-        # moves with its cards, never by a card of its own.
-        self.radices = [r for d, r in enumerate(radices) if self.home[d] != -2]
         self.keep_delta: list[int | None] = []
         self.under_delta: list[int | None] = []
         for d, (h, k, lo, hi) in enumerate(infos):
