@@ -29,6 +29,9 @@ from deckcheck.draws.exact.named import Interval, TypedClass
 
 #: More cards than any query draws: the cards a lost state needs.
 _NEVER = 1 << 30
+#: Named digits of the groups from which their sums are read by byte tables (a gather per
+#: byte of the key) rather than digit by digit (a few steps per digit).
+_TABLE_DIGITS = 4
 
 
 def _without_implied(
@@ -189,9 +192,13 @@ class TypedLevels(LevelEngine):
                 np.array([max(self.infos[d][2] - self.infos[d][0], 0) for d in digits], np.int64)
             )
         #: The groups bounded from below, and per byte of a key their sums of
-        #: :meth:`_group_sums` packed in one integer (None: they would not fit).
+        #: :meth:`_group_sums` packed in one integer: None when they would not fit, or when
+        #: the groups have so few named digits that reading them one by one takes fewer steps.
         self.short_groups = [g for g, (lo, _) in enumerate(groups) if lo]
-        self.group_tables = self._group_byte_tables() if self.fits else None
+        named_digits = sum(len(self.digits_of[g]) for g in self.short_groups)
+        self.group_tables = (
+            self._group_byte_tables() if self.fits and named_digits >= _TABLE_DIGITS else None
+        )
         self._start()
 
     def _group_byte_tables(self) -> list[Ints] | None:
