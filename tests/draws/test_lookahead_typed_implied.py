@@ -13,6 +13,7 @@ import random
 import pytest
 from test_lookahead_levels import levels_at_once, recursion  # noqa: F401 (the fixture)
 from test_lookahead_optimal import Expectimax
+from test_lookahead_typed import matches_the_recursion
 
 from deckcheck.draws.exact.named import typed_kinds
 from deckcheck.draws.exact.odds import exact_odds
@@ -142,19 +143,7 @@ def test_random_implied_types_match_the_recursion() -> None:
         seen = min(opening + rng.randint(2, 4), problem.pile_size - 4)
         if seen <= opening or typed_kinds(reduce_problem(problem)) is None:
             continue
-        procedure = Procedure(
-            hand,
-            hand_size_second=hand + 1,
-            draws_per_turn=per_turn,
-            mulligan=ReturnRule(2),
-            lookahead=True,
-        )
-        query = Query(seen, second=second)
-        fast = SequentialEngine(problem, procedure, query, (), 10**8)
-        slow = recursion(problem, procedure, query)
-        assert fast.without_mulligan() == slow.without_mulligan()
-        assert fast.return_table(2)[1] == slow.return_table(2)[1]
-        assert fast.kept_values == slow.kept_values
+        fast = matches_the_recursion(problem, hand, per_turn, seen, second)
         asked, used = groups_left(fast)
         left_out += used < asked
         kept += used == asked
