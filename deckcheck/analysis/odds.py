@@ -25,6 +25,8 @@ from deckcheck.draws.answer import (
     SimulatedPlayer,
     fact_text,
     lookahead_fact,
+    odds_gives_it,
+    player_exact_odds,
     reason_text,
 )
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
@@ -164,6 +166,8 @@ class Simulation:
     #: The simulated player's chance, exact (with the mulligan, without it), where the
     #: tables its decisions are read from value it.
     player_exact: tuple[Fraction, Fraction] | None = None
+    #: With ``player_exact``: the fact that values it (whether ``odds`` gives that figure).
+    player_exact_fact: Fact | None = None
 
     @classmethod
     def of(cls, answer: Answer) -> Simulation | None:
@@ -174,7 +178,8 @@ class Simulation:
         bound = instead.reason if instead is not None else None
         after = next((f.count for f in answer.facts if f.kind is FactKind.NOT_TRIED_AFTER), None)
         tried = bound is not None and bound.reach is not Reach.SKIPPED and after is None
-        valued = next((f.values for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), ())
+        valued_by = next((f for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), None)
+        valued = valued_by.values if valued_by is not None else ()
         return cls(
             bound,
             tried,
@@ -185,6 +190,7 @@ class Simulation:
             answer.ci95,
             after,
             (valued[0], valued[1]) if valued else None,
+            valued_by,
         )
 
     @property
@@ -222,8 +228,17 @@ class Simulation:
             "player": self.player.summary,
             "decisions": {choice.value: how.value for choice, how in self.player.decisions},
             "player_text": self.player.detail,
-            "player_exact": None if self.player_exact is None else _exact_json(*self.player_exact),
+            "player_exact": None if self.player_exact is None else self._player_exact_json(),
         }
+
+    def _player_exact_json(self) -> dict[str, Json]:
+        assert self.player_exact is not None
+        data = _exact_json(*self.player_exact)
+        fact = self.player_exact_fact
+        if fact is not None:
+            data["odds_gives_it"] = odds_gives_it(fact)
+            data["odds_text"] = player_exact_odds(fact)
+        return data
 
 
 def _exact_json(best: Fraction, plain: Fraction) -> dict[str, Json]:

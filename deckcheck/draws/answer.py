@@ -210,6 +210,41 @@ def reason_text(reason: OutOfReach) -> str:
     return f"{reason.stage}: over the exact budget of {reason.limit:,} steps"
 
 
+def player_exact_odds(fact: Fact) -> str:
+    """Whether ``odds`` gives the figure of a :attr:`FactKind.PLAYER_EXACT` fact: its
+    ``count`` is the work ``odds`` estimates before starting, against its ``limit`` (the
+    look-ahead's tables, built without that limit); its ``label`` names a choice the player
+    makes by a rule of thumb (the optimal redraw's solve: ``odds`` has no other limit)."""
+    if fact.label:
+        return (
+            f"its {fact.label} by the rule of thumb, its other choices optimal: not the "
+            "optimal player's chance, so not the figure odds gives"
+        )
+    if fact.count is None:
+        return "the figure odds gives, exactly"
+    if fact.count > (fact.limit or 0):
+        return (
+            f"exact from these tables, built with no work limit; odds does not give it: about "
+            f"{fact.count:,} steps estimated, over its work limit of {fact.limit:,}, so odds "
+            "simulates this query, by rules of thumb"
+        )
+    return (
+        f"the figure odds gives exactly, unless its look-ahead's work runs past odds' limit of "
+        f"{fact.limit:,} steps: about {fact.count:,} estimated before starting"
+    )
+
+
+def odds_gives_it(fact: Fact) -> bool | None:
+    """Whether ``odds`` gives the figure of a :attr:`FactKind.PLAYER_EXACT` fact (see
+    :func:`player_exact_odds`): None when its estimate fits the work limit but the work it
+    runs may not."""
+    if fact.label:
+        return False
+    if fact.count is None:
+        return True
+    return None if fact.count <= (fact.limit or 0) else False
+
+
 def fact_text(fact: Fact) -> str:
     """One fact as a sentence."""
     kind = fact.kind
@@ -279,10 +314,11 @@ def fact_text(fact: Fact) -> str:
     if kind is FactKind.PLAYER_EXACT:
         best, plain = fact.values
         without = f" ({float(plain):.6f} without the mulligan)" if plain != best else ""
-        return (
+        head = (
             f"the exact tables the simulated player reads give its chance exactly: "
-            f"{float(best):.6f}{without}; the deals estimate it again (odds gives it exactly)"
+            f"{float(best):.6f}{without}; the deals estimate it again"
         )
+        return f"{head} ({player_exact_odds(fact)})"
     if kind is FactKind.NOT_TRIED_AFTER:
         return (
             f"the exact engine was not tried for this turn: the turn seeing {fact.count} cards "

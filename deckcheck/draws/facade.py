@@ -155,15 +155,12 @@ def exact(
     as out of reach without starting, unless settled before the deal.
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
-    from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
+    from deckcheck.draws.exact.sequential import CALL_UNITS
 
     request = Request(problem, procedure, query, policy.lookahead)
     engine = None
     if limit is not None and not _optimal_redraw(procedure, policy):
-        rule = procedure.mulligan if query.use_mulligan else None
-        count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
-        triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
-        engine = SequentialEngine(problem, procedure, query, triggers, 0, policy.lookahead)
+        engine, count = _limited_engine(problem, procedure, query, policy.lookahead)
         if tables is not None:
             engine.share_tables(tables)
         work = engine.estimate(count, limit)
@@ -201,6 +198,26 @@ def exact(
     if spend is not None and engine is not None and engine.lookahead:
         spend((engine.work - work) * CALL_UNITS)
     return answer
+
+
+def _limited_engine(
+    problem: DrawProblem, procedure: Procedure, query: Query, lookahead: LookaheadPolicy
+) -> tuple[SequentialEngine, int | None]:
+    """The engine :func:`exact` weighs against its work limit before starting (no budget
+    yet), and the cards a return mulligan returns (None: no return)."""
+    from deckcheck.draws.exact.sequential import SequentialEngine
+
+    rule = procedure.mulligan if query.use_mulligan else None
+    count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
+    triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    return SequentialEngine(problem, procedure, query, triggers, 0, lookahead), count
+
+
+def _odds_estimate(problem: DrawProblem, procedure: Procedure, query: Query) -> int:
+    """The exact work ``odds`` estimates for ``query`` before starting (optimal look-ahead),
+    weighed against :data:`EXACT_WORK_LIMIT`: over it, ``odds`` simulates instead."""
+    engine, count = _limited_engine(problem, procedure, query, "optimal")
+    return engine.estimate(count, EXACT_WORK_LIMIT)
 
 
 def _spent(engine: SequentialEngine, refused: Intractable, limit: int | None) -> int:
@@ -242,7 +259,7 @@ def simulate(
     decisions are always the rules of thumb.
     """
     from deckcheck.draws.exact.odds import optimal_choices, optimal_return_choice
-    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice, optimal_redraw_table
+    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice, optimal_redraw_value
     from deckcheck.draws.policies import redraw_unless_met
 
     if problem.any_of:
@@ -264,7 +281,17 @@ def simulate(
             keep = chosen
             if chosen.exact is not None and not isinstance(shape.rule, RedrawRule):
                 # The look-ahead's (and the return's) values: this player's chance, exact.
-                after.append(Fact(FactKind.PLAYER_EXACT, values=chosen.exact))
+                # These tables have no work limit; odds has one, and the fact says which
+                # side of it the query falls (odds estimates before starting, cheaply).
+                estimate = _odds_estimate(problem, procedure, query)
+                after.append(
+                    Fact(
+                        FactKind.PLAYER_EXACT,
+                        count=estimate,
+                        limit=EXACT_WORK_LIMIT,
+                        values=chosen.exact,
+                    )
+                )
         except Intractable:
             lookahead = "heuristic"
             after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
@@ -280,8 +307,12 @@ def simulate(
             redraws = optimal_redraw_choice(request)
             after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
             if keep is None:  # the optimum's value, from the solve the decisions read
-                table = optimal_redraw_table(request)  # that solve, kept: not solved again
-                after.append(Fact(FactKind.PLAYER_EXACT, values=(table.best, table.plain)))
+                values = optimal_redraw_value(request)  # that solve, cached: no table built
+                # odds solves the redraw with no other limit, the look-ahead played optimally:
+                # its figure when this player's look-ahead is too ("" below), else not.
+                fell_back = shape.lookahead and policy.lookahead == "optimal"  # keep is None
+                played = "look-ahead" if fell_back else ""
+                after.append(Fact(FactKind.PLAYER_EXACT, values=values, label=played))
         except Intractable:
             redraws = functools.partial(redraw_unless_met, problem)
             after.append(Fact(FactKind.REDRAW_UNLESS_MET))
