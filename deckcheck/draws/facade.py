@@ -305,7 +305,8 @@ def simulate(
                 raise Intractable("the exact engine is out of reach")
             request = Request(problem, procedure, query, lookahead)
             redraws = optimal_redraw_choice(request)
-            after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
+            if query.use_mulligan and rule.triggers and rule.max_redraws != 0:
+                after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))  # else no choice made
             if keep is None:  # the optimum's value, from the solve the decisions read
                 values = optimal_redraw_value(request)  # that solve, cached: no table built
                 # odds solves the redraw with no other limit, the look-ahead played optimally:
@@ -615,9 +616,9 @@ def solve_turns(
             )
             if beyond is None and failed is not None:
                 # Not tried: the reason is the earlier turn's, and the answer says so.
-                at = answer.facts.index(why) + 1
-                not_tried = Fact(FactKind.NOT_TRIED_AFTER, count=failed)
-                answer = replace(answer, facts=(*answer.facts[:at], not_tried, *answer.facts[at:]))
+                answer = not_tried_after(answer, failed)
+            elif beyond is not None and table is not None:
+                answer = table.said(query, answer)
             out_of_reach = known_out
         else:
             left = shared.left
@@ -647,6 +648,14 @@ def solve_turns(
     return tuple(answers)
 
 
+def not_tried_after(answer: Answer, seen: int) -> Answer:
+    """``answer`` (simulated instead), saying that the exact engine was not tried for it: the
+    reason given is that of the row seeing ``seen`` cards, which it takes."""
+    at = next(i for i, f in enumerate(answer.facts) if f.kind is FactKind.SIMULATED_INSTEAD)
+    not_tried = Fact(FactKind.NOT_TRIED_AFTER, count=seen)
+    return replace(answer, facts=(*answer.facts[: at + 1], not_tried, *answer.facts[at + 1 :]))
+
+
 @frozen(eq=False)
 class PlainRows:
     """The rows of a plain by-turn table in exact reach (answered, keyed by their query
@@ -661,6 +670,14 @@ class PlainRows:
     def answer(self, query: Query) -> Answer | None:
         """The answer to ``query`` (whatever turn it names), if it is in exact reach."""
         return self.answers.get(replace(query, turns=None))
+
+    def said(self, query: Query, answer: Answer) -> Answer:
+        """``answer`` to ``query``, saying so when it takes the bound of the table's first row
+        (out of reach on its own) without being tried: it sees more cards."""
+        first = self.least_out
+        if first is None or query.seen <= first or answer.exact:
+            return answer
+        return not_tried_after(answer, first)
 
     def out_of_reach(self, query: Query) -> Intractable | None:
         """Why ``query`` (a plain draw of this table's problem) is out of exact reach even on
@@ -708,6 +725,12 @@ def plain_rows(
     if top < most:
         top = programme.reach(EXACT_WORK_LIMIT, min(seen), seen)
         why = OutOfReach(Reach.ESTIMATE, Stage.EXACT, programme.cut, EXACT_WORK_LIMIT)
+        if top >= min(seen):
+            # The rows past the exact ones were costed together with them, not on their own.
+            first_out = min(n for n in seen if n > top)
+            why = OutOfReach(
+                Reach.TABLE, Stage.EXACT, programme.cut, EXACT_WORK_LIMIT, seen=first_out
+            )
         beyond = Intractable(why)
         if top < min(seen):
             # The first row is costed alone, so it is out of reach on its own, and every
