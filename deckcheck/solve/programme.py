@@ -14,7 +14,9 @@ each one change.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
@@ -48,6 +50,51 @@ _SOLUTIONS: Recent[Any] = Recent(8)
 """The latest solutions (:attr:`Solved.x`, tuples) as read-only arrays: a solution is read
 whole again and again (each tie-break's value, its cells, its totals), and turning a tuple of
 every variable's value into an array costs more than the reading."""
+
+
+SOLVES_KEPT = 64
+"""Answers of HiGHS a process keeps, by the whole of what it was given (see :class:`Solves`)."""
+
+
+class Solves:
+    """HiGHS's latest answers by a digest of everything a solve gives it (objective, bounds,
+    whole-ness, every row's entries and bounds, options): the same programme asked again in one
+    process (the builder, ``validate --suggest`` of decks alike, a command run for its text and
+    its JSON) gets the answer HiGHS gave, without solving again. Only proven answers (optimal,
+    infeasible) are kept: one stopped by its time limit may go further another time. The oldest
+    goes first once :data:`SOLVES_KEPT` are kept. Safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        self._answers: dict[bytes, tuple[int, Any, float]] = {}
+        self._size = size
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(arrays: Sequence[Any], numbers: Sequence[float]) -> bytes:
+        """A digest of arrays (shape, type and bytes, each) and numbers, in order."""
+        digest = hashlib.blake2b(repr(tuple(numbers)).encode(), digest_size=32)
+        for array in arrays:
+            digest.update(repr((array.shape, array.dtype.str)).encode())
+            digest.update(array.tobytes())
+        return digest.digest()
+
+    def get(self, key: bytes) -> tuple[int, Any, float] | None:
+        """The answer kept for ``key``: (status, solution or None, objective)."""
+        with self._lock:
+            return self._answers.get(key)
+
+    def keep(self, key: bytes, status: int, x: Any, fun: float) -> None:
+        """Keep a proven answer (``x`` is copied, read only)."""
+        if status not in (OPTIMAL, INFEASIBLE):
+            return
+        kept = None if x is None else _read_only(x.copy())
+        with self._lock:
+            if key not in self._answers and len(self._answers) >= self._size:
+                del self._answers[next(iter(self._answers))]
+            self._answers[key] = (status, kept, fun)
+
+
+SOLVES = Solves(SOLVES_KEPT)
 
 
 def as_array(x: Sequence[float]) -> Any:
@@ -276,9 +323,7 @@ class Programme:
         order = np.argsort(of, kind="stable")  # each group's members together, in order
         sizes = np.bincount(of, minlength=len(reps))
         integrality = np.array([int(self.integer[r]) for r in reps.tolist()])
-        self._reduced = _Merged(
-            of, reps, order, sizes, structure.matrix[:, reps].tocsr(), integrality
-        )
+        self._reduced = _Merged(of, reps, order, sizes, structure.matrix[:, reps], integrality)
         return self._reduced
 
     def size(self) -> int:
@@ -366,26 +411,39 @@ class Programme:
                 lows = highs = lows[:0]
             elif len(keep) < len(structure.groups):
                 lows, highs, matrix = lows[keep], highs[keep], matrix[keep, :]
-        constraints = []
-        if len(lows):
-            constraints.append(LinearConstraint(matrix, lows, highs))
-        for name, low, high in held:
-            row = self._weight_vector(name)
-            constraints.append(LinearConstraint(row.reshape(1, -1), [low], [high]))
         integrality = np.zeros(size) if relax else merged.integrality
-        # A relative gap of 0: HiGHS's default (1e-4) stops within a few changes of the bound
-        # once a deck is tens of thousands of changes away, and "proven" would not hold.
-        result = milp(
-            c,
-            integrality=integrality,
-            bounds=Bounds(lb, ub),
-            constraints=constraints,
-            options={"disp": False, "time_limit": time_limit, "mip_rel_gap": 0.0},
-        )
-        if result.x is None:
-            return Solved(int(result.status), None, math.nan)
-        totals = result.x if relax else np.round(result.x)
-        return Solved(int(result.status), self._spread(totals, lb, lower, upper), float(result.fun))
+        rows = [self._weight_vector(name) for name, _, _ in held]
+        arrays = [c, integrality, lb, ub, lows, highs, *rows]
+        if len(lows):
+            arrays += [matrix.indptr, matrix.indices, matrix.data]
+        numbers = [*matrix.shape, len(lows), time_limit]
+        numbers += chain.from_iterable((low, high) for _, low, high in held)
+        key = SOLVES.key(arrays, numbers)
+        known = SOLVES.get(key)
+        if known is None:
+            constraints = []
+            if len(lows):
+                constraints.append(LinearConstraint(matrix, lows, highs))
+            for row, (_, low, high) in zip(rows, held, strict=True):
+                constraints.append(LinearConstraint(row.reshape(1, -1), [low], [high]))
+            # A relative gap of 0: HiGHS's default (1e-4) stops within a few changes of the
+            # bound once a deck is tens of thousands of changes away, and "proven" would not
+            # hold.
+            result = milp(
+                c,
+                integrality=integrality,
+                bounds=Bounds(lb, ub),
+                constraints=constraints,
+                options={"disp": False, "time_limit": time_limit, "mip_rel_gap": 0.0},
+            )
+            fun = math.nan if result.x is None else float(result.fun)
+            known = (int(result.status), result.x, fun)
+            SOLVES.keep(key, *known)
+        status, x, fun = known
+        if x is None:
+            return Solved(status, None, math.nan)
+        totals = x if relax else np.round(x)
+        return Solved(status, self._spread(totals, lb, lower, upper), fun)
 
     def _group_bounds(self, group: str) -> tuple[Any, Any, Any]:
         """A group's bounds as arrays: (variables, lower bounds, upper bounds)."""
@@ -494,7 +552,8 @@ class _Structure(NamedTuple):
 class _Merged(NamedTuple):
     """Alike variables as one (see :meth:`Programme._merged`): each variable's group (``of``),
     each group's first variable (``reps``), every variable in group order (``order``), the
-    groups' sizes, the matrix over the groups, and which groups are whole."""
+    groups' sizes, the matrix over the groups (by columns, as HiGHS is given it: no conversion
+    for each solve), and which groups are whole."""
 
     of: Any
     reps: Any
