@@ -312,9 +312,12 @@ def test_optimize_with_seeded_and_drawn_outposts_is_proven_optimal(
     totals = loaded.deck.counts()
     caps = {i: max(totals.get(i, 0), owned.get(i, 0)) for i in [*totals, *owned]}
     result, _ = optimize_loaded(loaded, conditions, options, changes=changes, owned=caps)
-    best = max(
-        _chance(near, conditions, options)
-        for state in _within(loaded, caps, changes)
-        if _legal(near := _deck(loaded, state))
+    # every deck within the changes scored, then validated best first: the first legal one
+    # has the best chance of the legal ones (most decks are never validated)
+    decks = [_deck(loaded, state) for state in _within(loaded, caps, changes)]
+    scored = sorted(
+        ((_chance(near, conditions, options), k) for k, near in enumerate(decks)),
+        key=lambda pair: (-pair[0], pair[1]),
     )
+    best = next(chance for chance, k in scored if _legal(decks[k]))
     assert result.status == "optimal" and result.after == best
