@@ -142,8 +142,8 @@ class Programme:
         self.bound_groups: dict[str, dict[int, tuple[float, float]]] = {}
         self.weights: dict[str, Terms] = {}
         # the rows read so far: (row of each entry, its column, its value, lows, highs)
-        self._entries: list[tuple[Any, Any, Any, Any, Any]] = []
-        self._read = 0  # rows read into ``_entries``
+        self._read = 0  # rows read into ``_read_matrix``
+        self._read_matrix: tuple[Any, Any, Any] | None = None  # (matrix, lows, highs)
         self._structure: _Structure | None = None
         self._reduced: _Merged | None = None
         self._bounds_of: dict[frozenset[str] | None, tuple[Any, Any]] = {}
@@ -262,29 +262,43 @@ class Programme:
         from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
 
         # isort: split
-        from scipy.sparse import coo_array
+        from scipy.sparse import coo_array, csc_array, vstack
 
-        fresh = self.rows[self._read :]
-        if fresh or not self._entries:
-            sizes = [len(terms) for terms, _, _, _ in fresh]
-            count = sum(sizes)
-            self._entries.append(
-                (
-                    np.repeat(np.arange(self._read, len(self.rows)), sizes),
-                    np.fromiter(chain.from_iterable(t for t, _, _, _ in fresh), int, count),
-                    np.fromiter(
-                        chain.from_iterable(t.values() for t, _, _, _ in fresh), float, count
-                    ),
-                    np.fromiter((low for _, low, _, _ in fresh), float, len(fresh)),
-                    np.fromiter((high for _, _, high, _ in fresh), float, len(fresh)),
-                )
-            )
-            self._read = len(self.rows)
         n = len(self.lower)
-        rows_i, cols, data, lows, highs = (
-            np.concatenate(part) for part in zip(*self._entries, strict=True)
-        )
-        matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
+        fresh = self.rows[self._read :]
+        sizes = [len(terms) for terms, _, _, _ in fresh]
+        count = sum(sizes)
+        # the fresh rows by columns, stacked under those read before (columns added since
+        # are empty there): the same matrix as all the rows read at once, read once each
+        added = coo_array(
+            (
+                np.fromiter(chain.from_iterable(t.values() for t, _, _, _ in fresh), float, count),
+                (
+                    np.repeat(np.arange(len(fresh)), sizes),
+                    np.fromiter(chain.from_iterable(t for t, _, _, _ in fresh), int, count),
+                ),
+            ),
+            shape=(len(fresh), n),
+        ).tocsc()
+        lows = np.fromiter((low for _, low, _, _ in fresh), float, len(fresh))
+        highs = np.fromiter((high for _, _, high, _ in fresh), float, len(fresh))
+        before = self._read_matrix
+        if before is not None:
+            old, old_lows, old_highs = before
+            if old.shape[1] < n:
+                indptr = np.concatenate(
+                    [old.indptr, np.full(n - old.shape[1], old.indptr[-1], old.indptr.dtype)]
+                )
+                old = csc_array((old.data, old.indices, indptr), shape=(old.shape[0], n))
+            if len(fresh):
+                added = vstack([old, added], format="csc")
+                lows = np.concatenate([old_lows, lows])
+                highs = np.concatenate([old_highs, highs])
+            else:
+                added, lows, highs = old, old_lows, old_highs
+        matrix = added
+        self._read = len(self.rows)
+        self._read_matrix = (matrix, lows, highs)
         likeness = _likeness(matrix, np)
         groups = [group for _, _, _, group in self.rows]
         self._structure = _Structure(matrix, likeness, lows, highs, groups)
