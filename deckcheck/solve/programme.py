@@ -144,6 +144,7 @@ class Programme:
         # the rows read so far: (row of each entry, its column, its value, lows, highs)
         self._read = 0  # rows read into ``_read_matrix``
         self._read_matrix: tuple[Any, Any, Any] | None = None  # (matrix, lows, highs)
+        self._grouped: _Grouped | None = None  # the last grouping (see :meth:`_merged`)
         self._structure: _Structure | None = None
         self._reduced: _Merged | None = None
         self._bounds_of: dict[frozenset[str] | None, tuple[Any, Any]] = {}
@@ -317,23 +318,40 @@ class Programme:
 
         structure = self._columns()
         n = len(self.lower)
-        lower = np.array(self.lower, dtype=float)
-        alone = ~np.isfinite(lower)
-        if not self.merge:
-            alone[:] = True
-        for group in self.bound_groups:
-            columns, low, _ = self._group_bounds(group)
-            alone[columns[low > 0]] = True
-        names = sorted(self.weights)
-        key = np.zeros((n, 3 + len(names)))
-        key[:, 0] = structure.likeness
-        key[:, 1] = self.integer
-        key[:, 2] = np.where(alone, 0.0, lower)
-        for k, name in enumerate(names):
-            columns, values = self._weights_of(name)
-            key[columns, 3 + k] = values
-        key[alone, 0] = -1.0 - np.flatnonzero(alone)  # a group of its own
+        base = self._grouped
+        if (
+            base is not None
+            and base.structure is structure
+            and base.merge == self.merge
+            and all(self.weights.get(name) is w for name, w in base.weights.items())
+        ):
+            # objectives declared since the last grouping only split its groups further:
+            # the groups of (last group, each new weight) are the groups of the whole key
+            fresh = [name for name in self.weights if name not in base.weights]
+            key = np.zeros((n, 1 + len(fresh)))
+            key[:, 0] = base.of
+            for k, name in enumerate(fresh):
+                columns, values = self._weights_of(name)
+                key[columns, 1 + k] = values
+        else:
+            lower = np.array(self.lower, dtype=float)
+            alone = ~np.isfinite(lower)
+            if not self.merge:
+                alone[:] = True
+            for group in self.bound_groups:
+                columns, low, _ = self._group_bounds(group)
+                alone[columns[low > 0]] = True
+            names = sorted(self.weights)
+            key = np.zeros((n, 3 + len(names)))
+            key[:, 0] = structure.likeness
+            key[:, 1] = self.integer
+            key[:, 2] = np.where(alone, 0.0, lower)
+            for k, name in enumerate(names):
+                columns, values = self._weights_of(name)
+                key[columns, 3 + k] = values
+            key[alone, 0] = -1.0 - np.flatnonzero(alone)  # a group of its own
         of, reps = first_seen_groups(key, np)
+        self._grouped = _Grouped(structure, self.merge, dict(self.weights), of)
         order = np.argsort(of, kind="stable")  # each group's members together, in order
         sizes = np.bincount(of, minlength=len(reps))
         integrality = np.array([int(self.integer[r]) for r in reps.tolist()])
@@ -561,6 +579,17 @@ class _Structure(NamedTuple):
     lows: Any
     highs: Any
     groups: list[str]
+
+
+class _Grouped(NamedTuple):
+    """The last grouping of alike columns: the structure and objectives it was made from
+    (each objective's weights, by identity: a changed objective is a new mapping), and each
+    column's group."""
+
+    structure: _Structure
+    merge: bool
+    weights: dict[str, Terms]
+    of: Any
 
 
 class _Merged(NamedTuple):
