@@ -110,8 +110,18 @@ def _private_catalog_cache() -> bool:
 _OWN_RUN_CACHE = _private_catalog_cache()
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """The run's catalog cache goes with the run (the process that made it removes it)."""
+    """The run's catalog cache goes with the run (the process that made it removes it).
+
+    And the cycle collector's last passes made short: pytest collects twice as a process ends
+    (to report what finalizers raise), each pass walking every object the tests left alive
+    (catalogs, cached answers: most of a second in a worker). One pass here collects what is
+    garbage, finalizers and their reports included; the survivors are then set aside
+    (``gc.freeze``), and pytest's passes find only what those finalizers left."""
+    if _runs_tests(config):
+        gc.collect()
+        gc.freeze()
     if _OWN_RUN_CACHE:
         shutil.rmtree(os.environ.pop(RUN_CACHE, ""), ignore_errors=True)
 
@@ -332,6 +342,7 @@ def pytest_collection(session: pytest.Session) -> None:
     share = _worker_share()
     if share is None:
         return
+    _run_cache_warmed()
     modules: list[Path | None] = [None, *_test_modules(session.config)]  # None: hypothesis
     start = len(modules) * share[0] // share[1]
     profiles = False
@@ -350,6 +361,28 @@ def pytest_collection(session: pytest.Session) -> None:
             sys.path.insert(0, folder)
         with contextlib.suppress(Exception, pytest.skip.Exception):
             importlib.import_module(path.stem)
+
+
+def _run_cache_warmed() -> None:
+    """Every game's bundled catalog and definition in the run's catalog cache,
+    made by the first xdist worker to get here while the others wait on a lock.
+
+    The workers start together with the run's cache empty, and test modules read catalogs as
+    they are imported: each worker would build the same entries at the same moment (STCCG's
+    four thousand cards, most of a second of CPU each time). The others find them made and
+    read them (what a worker loads stays loaded for its tests: nothing is read for nothing).
+    Without ``fcntl`` each worker builds what it reads, as before."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    from deckcheck.games.registry import all_games
+
+    with open(Path(os.environ[RUN_CACHE]) / ".warm.lock", "wb") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        for game in all_games().values():
+            with contextlib.suppress(Exception):  # a broken game fails in its own tests
+                game.bundled_catalog()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
