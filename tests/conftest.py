@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FrameType, ModuleType
@@ -274,14 +274,31 @@ class _DoctestModulesOnly:
     """``--doctest-modules`` imports every module of the package to look for examples, in every
     xdist worker: Textual, numpy and scipy with them (most of a second of CPU a worker), for the
     few modules that hold one. A module without ``>>>`` holds no doctest: it is not collected,
-    and the collected tests are the same. (A plugin, not this file's hook: a conftest's hooks
-    only see the paths under its folder.)"""
+    and the collected tests are the same. The suite's own files are collected as test modules
+    all the same, but not searched for doctests too (a search that walks every object of every
+    test module, and reads its fixtures a second time, in every worker). (A plugin, not this
+    file's hook: a conftest's hooks only see the paths under its folder.)"""
 
     @staticmethod
     def pytest_ignore_collect(collection_path: Path) -> bool | None:
         if collection_path.suffix != ".py" or not collection_path.is_relative_to(PACKAGE):
             return None
         return ">>>" not in collection_path.read_text(encoding="utf-8") or None
+
+    @staticmethod
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collect_file(
+        file_path: Path,
+    ) -> Generator[None, list[pytest.Collector], list[pytest.Collector]]:
+        collected = yield
+        if (
+            file_path.suffix != ".py"
+            or not file_path.is_relative_to(TESTS)
+            or ">>>" in file_path.read_text(encoding="utf-8")
+        ):
+            return collected
+        # the doctest plugin's collector, by name: its class lives in a private module
+        return [c for c in collected if type(c).__name__ != "DoctestModule"]
 
 
 def _test_modules(config: pytest.Config) -> list[Path]:
