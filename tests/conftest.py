@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FrameType, ModuleType
@@ -114,11 +114,11 @@ _OWN_RUN_CACHE = _private_catalog_cache()
 def pytest_unconfigure(config: pytest.Config) -> None:
     """The run's catalog cache goes with the run (the process that made it removes it).
 
-    And the cycle collector's last passes made short: pytest collects twice as a process ends
-    (to report what finalizers raise), each pass walking every object the tests left alive
-    (catalogs, cached answers: most of a second in a worker). One pass here collects what is
-    garbage, finalizers and their reports included; the survivors are then set aside
-    (``gc.freeze``), and pytest's passes find only what those finalizers left."""
+    And one of the cycle collector's last two passes saved: pytest collects twice as a process
+    ends (to report what finalizers raise), each pass walking every object the tests left alive
+    (catalogs, cached answers). One pass here collects what is garbage, finalizers and their
+    reports included; the survivors are then set aside (``gc.freeze``), and pytest's passes
+    find only what those finalizers left."""
     if _runs_tests(config):
         gc.collect()
         gc.freeze()
@@ -274,31 +274,14 @@ class _DoctestModulesOnly:
     """``--doctest-modules`` imports every module of the package to look for examples, in every
     xdist worker: Textual, numpy and scipy with them (most of a second of CPU a worker), for the
     few modules that hold one. A module without ``>>>`` holds no doctest: it is not collected,
-    and the collected tests are the same. The suite's own files are collected as test modules
-    all the same, but not searched for doctests too (a search that walks every object of every
-    test module, and reads its fixtures a second time, in every worker). (A plugin, not this
-    file's hook: a conftest's hooks only see the paths under its folder.)"""
+    and the collected tests are the same. (A plugin, not this file's hook: a conftest's hooks
+    only see the paths under its folder.)"""
 
     @staticmethod
     def pytest_ignore_collect(collection_path: Path) -> bool | None:
         if collection_path.suffix != ".py" or not collection_path.is_relative_to(PACKAGE):
             return None
         return ">>>" not in collection_path.read_text(encoding="utf-8") or None
-
-    @staticmethod
-    @pytest.hookimpl(wrapper=True)
-    def pytest_collect_file(
-        file_path: Path,
-    ) -> Generator[None, list[pytest.Collector], list[pytest.Collector]]:
-        collected = yield
-        if (
-            file_path.suffix != ".py"
-            or not file_path.is_relative_to(TESTS)
-            or ">>>" in file_path.read_text(encoding="utf-8")
-        ):
-            return collected
-        # the doctest plugin's collector, by name: its class lives in a private module
-        return [c for c in collected if type(c).__name__ != "DoctestModule"]
 
 
 def _test_modules(config: pytest.Config) -> list[Path]:
@@ -359,7 +342,6 @@ def pytest_collection(session: pytest.Session) -> None:
     share = _worker_share()
     if share is None:
         return
-    _run_cache_warmed()
     modules: list[Path | None] = [None, *_test_modules(session.config)]  # None: hypothesis
     start = len(modules) * share[0] // share[1]
     profiles = False
@@ -378,28 +360,6 @@ def pytest_collection(session: pytest.Session) -> None:
             sys.path.insert(0, folder)
         with contextlib.suppress(Exception, pytest.skip.Exception):
             importlib.import_module(path.stem)
-
-
-def _run_cache_warmed() -> None:
-    """Every game's bundled catalog and definition in the run's catalog cache,
-    made by the first xdist worker to get here while the others wait on a lock.
-
-    The workers start together with the run's cache empty, and test modules read catalogs as
-    they are imported: each worker would build the same entries at the same moment (STCCG's
-    four thousand cards, most of a second of CPU each time). The others find them made and
-    read them (what a worker loads stays loaded for its tests: nothing is read for nothing).
-    Without ``fcntl`` each worker builds what it reads, as before."""
-    try:
-        import fcntl
-    except ImportError:
-        return
-    from deckcheck.games.registry import all_games
-
-    with open(Path(os.environ[RUN_CACHE]) / ".warm.lock", "wb") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        for game in all_games().values():
-            with contextlib.suppress(Exception):  # a broken game fails in its own tests
-                game.bundled_catalog()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
