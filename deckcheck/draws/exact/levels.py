@@ -232,6 +232,8 @@ class LevelEngine:
         self.fits = bit + self.losing_bits < 62
         self.radices = radices
         self.infos = infos
+        #: The digits a card can move: those with cards left (not a group's count).
+        self.moving = [d for d, info in enumerate(infos) if info[1]]
         self.tables = self._byte_tables() if self.fits else None
 
     def _start(self) -> None:
@@ -463,9 +465,11 @@ class LevelEngine:
                 keys = self.levels[level][~self.won[level]]
                 if held == self.seen or not len(keys):
                     continue
-                self.charge((len(keys) + self.move_units) * (len(self.radices) + 2) + once)
+                # Per state its moves (a count's digit has none); per level every digit's
+                # steps, as :meth:`own_steps` counts them.
+                steps = self.move_units * (len(self.radices) + 2)
+                self.charge(len(keys) * (len(self.moving) + 2) + steps + once)
                 once = 0
-                counts = self._counts(keys)
                 losing, live = self._held_apart(keys)
                 pool = (self.n - gone) - live - losing
                 look = False in reached[level] and self._look(held, False)
@@ -473,8 +477,13 @@ class LevelEngine:
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
                 moves: list[tuple[Ints, int | None, int | None, int]] = [
-                    (m * k, self.keep_delta[d], self.under_delta[d], d)
-                    for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
+                    (
+                        ((keys >> self.shifts[d]) & self.masks[d]) * self.infos[d][1],
+                        self.keep_delta[d],
+                        self.under_delta[d],
+                        d,
+                    )
+                    for d in self.moving
                 ]
                 moves.append((losing, None, -self.losing_weight, -1))
                 moves.append((pool, 0, 0, -1))
