@@ -465,14 +465,22 @@ class LevelEngine:
                 keys = self.levels[level][~self.won[level]]
                 if held == self.seen or not len(keys):
                     continue
-                # Per state its moves (a count's digit has none); per level every digit's
-                # steps, as :meth:`own_steps` counts them.
+                look = False in reached[level] and self._look(held, False)
+                # A state's moves: each digit with cards left (a group's count has none) whose
+                # card has a child (kept, or put under when the turn looks), the losing cards
+                # when it looks (put under), and the cards no test reads. A move with no child
+                # is not made, and is charged per level only (its steps as
+                # :meth:`own_steps` counts them), not per state.
+                moving = [
+                    d
+                    for d in self.moving
+                    if self.keep_delta[d] is not None or (look and self.under_delta[d] is not None)
+                ]
                 steps = self.move_units * (len(self.radices) + 2)
-                self.charge(len(keys) * (len(self.moving) + 2) + steps + once)
+                self.charge(len(keys) * (len(moving) + 1 + look) + steps + once)
                 once = 0
                 losing, live = self._held_apart(keys)
                 pool = (self.n - gone) - live - losing
-                look = False in reached[level] and self._look(held, False)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
@@ -480,18 +488,15 @@ class LevelEngine:
                     (
                         ((keys >> self.shifts[d]) & self.masks[d]) * self.infos[d][1],
                         self.keep_delta[d],
-                        self.under_delta[d],
+                        self.under_delta[d] if look else None,
                         d,
                     )
-                    for d in self.moving
+                    for d in moving
                 ]
-                moves.append((losing, None, -self.losing_weight, -1))
-                moves.append((pool, 0, 0, -1))
+                if look:
+                    moves.append((losing, None, -self.losing_weight, -1))
+                moves.append((pool, 0, 0 if look else None, -1))
                 for weight, keep_delta, under_delta, d in moves:
-                    if not look:
-                        under_delta = None
-                    if keep_delta is None and under_delta is None:
-                        continue  # every card of it loses
                     rows = np.flatnonzero(weight > 0)
                     if not len(rows):
                         continue
