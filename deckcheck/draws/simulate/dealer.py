@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Protocol, TypeVar, cast
+from typing import Generic, Protocol, TypeVar
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Fact, FactKind
@@ -199,11 +199,13 @@ class Dealer(Generic[T]):
         """Cards per group."""
         out = [0] * self.n_groups
         if self.group is int:  # the cards are their groups (the reference simulator's)
-            for group in cast("Sequence[int]", cards):
+            groups: Sequence[int] = cards  # type: ignore[assignment]
+            for group in groups:
                 out[group] += 1
             return tuple(out)
+        group_of = self.group
         for card in cards:
-            out[self.group(card)] += 1
+            out[group_of(card)] += 1
         return tuple(out)
 
     def deal(self, rng: random.Random) -> Deal[T]:
@@ -280,7 +282,8 @@ class Dealer(Generic[T]):
         if not shape.later:
             return held_cards
         if not shape.lookahead:
-            return held_cards + list(pile[: shape.later])
+            held_cards += pile[: shape.later]
+            return held_cards
         fresh = len(pile)  # cards before this index come from the shuffled pile itself
         # A deal takes at most one card more per look than it keeps: when the pile holds them
         # all, a card put under never comes round, and only the top of the pile is copied.

@@ -66,15 +66,16 @@ def simulate_reference(
     satisfied = functools.cache(problem.satisfied)
 
     successes = successes_plain = capped = 0
+    deal_one, later, counts = dealer.deal, dealer.draw_later, dealer.counts
     for _ in range(trials):
-        deal = dealer.deal(rng)
-        ok_plain = satisfied(dealer.counts(dealer.draw_later(deal.first, deal.first_rest)))
+        deal = deal_one(rng)
+        ok_plain = satisfied(counts(later(deal.first, deal.first_rest)))
         successes_plain += ok_plain
         if deal.changed:
-            successes += satisfied(dealer.counts(dealer.draw_later(deal.hand, deal.rest)))
+            successes += satisfied(counts(later(deal.hand, deal.rest)))
+            capped += deal.capped
         else:
             successes += ok_plain
-        capped += deal.capped
 
     facts = list(shape.facts)
     if capped:
