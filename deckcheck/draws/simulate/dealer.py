@@ -9,6 +9,7 @@ what happened is recorded as :class:`Step` values that callers word for people.
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -100,8 +101,8 @@ def check_return(
     """Validate a return choice for ``hand``; all zeros means keep the hand."""
     if returned is None:
         return (0,) * len(hand)
-    ret = tuple(int(r) for r in returned)
-    if len(ret) != len(hand) or any(r < 0 or r > h for r, h in zip(ret, hand, strict=True)):
+    ret = tuple(map(int, returned))
+    if len(ret) != len(hand) or min(ret, default=0) < 0 or any(map(operator.gt, ret, hand)):
         raise ValueError(f"return choice {ret} does not fit the hand {tuple(hand)}")
     if sum(ret) not in (0, count):
         raise ValueError(f"return choice {ret} must return exactly {count} cards")
