@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
+from fractions import Fraction
 from typing import Final, Literal, Protocol, cast
 
 from deckcheck.analysis.conditions import Condition, parse_conditions
@@ -21,6 +22,7 @@ from deckcheck.draws.answer import (
     Intractable,
     OutOfReach,
     Reach,
+    SimulatedPlayer,
     fact_text,
     lookahead_fact,
     reason_text,
@@ -69,10 +71,6 @@ def check_seed(seed: int | None) -> None:
 
 
 _LOOKAHEAD = frozenset({FactKind.LOOKAHEAD_HEURISTIC, FactKind.LOOKAHEAD_OPTIMAL})
-# A simulated player deciding by a rule of thumb where the optimal choice is out of reach.
-_RULES_OF_THUMB = frozenset(
-    {FactKind.LOOKAHEAD_HEURISTIC_INSTEAD, FactKind.RETURN_GREEDY, FactKind.REDRAW_UNLESS_MET}
-)
 # Facts that the assumption lines below already say in the user's terms.
 _SAID = _LOOKAHEAD | frozenset(
     {
@@ -147,17 +145,120 @@ def draw_options(
 
 
 @frozen
+class Simulation:
+    """Why a figure was simulated (the bound the exact engines hit, with its figures, or
+    that a simulation was asked for) and how the simulated player made the deal's choices."""
+
+    #: The bound hit; None when the simulation was asked for (``simulate``).
+    bound: OutOfReach | None
+    #: Whether the exact engine was asked about this very question (estimated or run); False
+    #: when a rule of thumb of the table of turns decided it was out of reach.
+    tried: bool
+    player: SimulatedPlayer
+    trials: int
+    seed: int | None
+    method: str
+    ci95: tuple[float, float] | None
+    #: When not tried because an earlier turn was out of reach: the cards that turn saw.
+    after: int | None = None
+    #: The simulated player's chance, exact (with the mulligan, without it), where the
+    #: tables its decisions are read from value it.
+    player_exact: tuple[Fraction, Fraction] | None = None
+
+    @classmethod
+    def of(cls, answer: Answer) -> Simulation | None:
+        """The simulation behind ``answer``; None for an exact answer."""
+        if answer.exact:
+            return None
+        instead = next((f for f in answer.facts if f.kind is FactKind.SIMULATED_INSTEAD), None)
+        bound = instead.reason if instead is not None else None
+        after = next((f.count for f in answer.facts if f.kind is FactKind.NOT_TRIED_AFTER), None)
+        tried = bound is not None and bound.reach is not Reach.SKIPPED and after is None
+        valued = next((f.values for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), ())
+        return cls(
+            bound,
+            tried,
+            SimulatedPlayer.of(answer.facts),
+            answer.trials or 0,
+            answer.seed,
+            answer.method_text,
+            answer.ci95,
+            after,
+            (valued[0], valued[1]) if valued else None,
+        )
+
+    @property
+    def why(self) -> str:
+        """Why the figure was simulated, in a sentence."""
+        if self.bound is None:
+            return "a simulation was asked for"
+        if self.bound.reach is Reach.SKIPPED:
+            why = "exact attempt skipped, not tried: " + reason_text(self.bound)
+        else:
+            why = "exact computation out of reach: " + reason_text(self.bound)
+        if self.after is not None:
+            # The table of turns took an earlier turn's bound for this one.
+            why += "; " + _NOT_TRIED.format(seen=self.after)
+        return why
+
+    def to_json(self) -> dict[str, Json]:
+        """``{"why", "bound", "stage", "work", "limit", "tried", "after_cards_seen", "player",
+        "decisions", "player_text", "player_exact"}``: ``bound`` names the bound hit (null:
+        asked for), ``work`` and ``limit`` its figures where it has them,
+        ``after_cards_seen`` the cards of the earlier turn whose bound it is (null: this
+        turn's own); ``decisions`` maps each choice the rules give to how the simulated
+        player makes it; ``player_exact`` that player's chance, exact, where the tables it
+        reads value it (else null)."""
+        bound = self.bound
+        figures = bound is not None and bound.reach in _FIGURES
+        return {
+            "why": self.why,
+            "bound": bound.reach.value if bound is not None else None,
+            "stage": bound.stage.value if bound is not None and bound.stage else None,
+            "work": bound.work if figures and bound is not None and bound.work else None,
+            "limit": bound.limit if figures and bound is not None else None,
+            "tried": self.tried,
+            "after_cards_seen": self.after,
+            "player": self.player.summary,
+            "decisions": {choice.value: how.value for choice, how in self.player.decisions},
+            "player_text": self.player.detail,
+            "player_exact": None if self.player_exact is None else _exact_json(*self.player_exact),
+        }
+
+
+def _exact_json(best: Fraction, plain: Fraction) -> dict[str, Json]:
+    """A simulated player's exact chance, as ``simulation.player_exact`` gives it."""
+    return {
+        "probability": float(best),
+        "probability_exact": f"{best.numerator}/{best.denominator}",
+        "probability_without_mulligan": float(plain),
+        "probability_without_mulligan_exact": f"{plain.numerator}/{plain.denominator}",
+    }
+
+
+_NOT_TRIED = (
+    "that is the bound of the turn seeing {seen} cards: a turn seeing more takes more work, as "
+    "a rule, so the exact engine was not tried for this one"
+)
+# The reasons whose ``work`` and ``limit`` are units of work (the others' are not).
+_FIGURES = frozenset({Reach.WORK, Reach.ESTIMATE, Reach.SKIPPED})
+
+
+@frozen
 class TurnRow:
-    """One row of ``--by-turn``."""
+    """One row of ``--by-turn`` (``simulation``: why and how, when the row is simulated)."""
 
     turn: int
     cards_seen: int
     probability: float
     probability_without_mulligan: float
     exact: bool
+    simulation: Simulation | None = None
 
     def to_json(self, *, chance_without_mulligan: bool = True) -> dict[str, Json]:
-        """``{"turn", "cards_seen", "probability", "probability_without_mulligan", "exact"}``;
+        """``{"turn", "cards_seen", "probability", "probability_without_mulligan", "exact"}``,
+        and for a simulated row ``"method"``, ``"trials"``, ``"seed"``, ``"ci95"`` and
+        ``"simulation"`` (see :meth:`Simulation.to_json`);
         ``chance_without_mulligan=False`` leaves ``"probability_without_mulligan"`` out (a
         curve of the chance alone: ``optimize``'s before and after)."""
         data: dict[str, Json] = {
@@ -168,6 +269,11 @@ class TurnRow:
         if chance_without_mulligan:
             data["probability_without_mulligan"] = self.probability_without_mulligan
         data["exact"] = self.exact
+        sim = self.simulation
+        if sim is not None:
+            data.update(method=sim.method, trials=sim.trials, seed=sim.seed)
+            data["ci95"] = list(sim.ci95) if sim.ci95 is not None else None
+            data["simulation"] = sim.to_json()
         return data
 
 
@@ -201,6 +307,8 @@ class OddsReport:
     expected_turn: JsonPart | None = None
     """With ``--expected-turn``: when the conditions first hold, on the play and on the draw
     (a :class:`deckcheck.analysis.deadlines.ExpectedTurn`)."""
+    simulation: Simulation | None = None
+    """For a simulated figure: why, and how the simulated player decides."""
 
     exit_code = OK
 
@@ -230,6 +338,8 @@ class OddsReport:
             turn=self.turn,
             second=self.second,
         )
+        if self.simulation is not None:
+            data["simulation"] = self.simulation.to_json()
         if self.by_turn:
             data["by_turn"] = [row.to_json() for row in self.by_turn]
         if self.expected_turn is not None:
@@ -682,14 +792,8 @@ def _any_of_report(
     report = _report(setup, bound, options, seen, answer)
     if answer.exact:
         return report  # exact, or impossible (known at once)
-    lines = ["either-or: simulated, a trial succeeding when some alternative holds in full"]
-    if any(f.kind in _RULES_OF_THUMB for f in answer.facts):
-        lines.append(
-            "the decisions are the rules of thumb above, not chosen for this question: the "
-            "figure estimates that player's chance, which is at most the optimal player's "
-            "(a lower bound of optimal play, up to the sampling error)"
-        )
-    return replace(report, assumptions=(*report.assumptions, *lines))
+    line = "either-or: simulated, a trial succeeding when some alternative holds in full"
+    return replace(report, assumptions=(*report.assumptions, line))
 
 
 def _turn_queries(
@@ -740,7 +844,14 @@ def _by_turn(
         table=table,
     )
     return tuple(
-        TurnRow(q.turns or 0, q.seen, a.probability, a.probability_without_mulligan, a.exact)
+        TurnRow(
+            q.turns or 0,
+            q.seen,
+            a.probability,
+            a.probability_without_mulligan,
+            a.exact,
+            Simulation.of(a),
+        )
         for q, a in zip(queries, answers, strict=True)
     )
 
@@ -768,6 +879,9 @@ def _report(
 ) -> OddsReport:
     lines = assumptions(setup, bound, options, seen, answer.facts)
     lines += [fact_text(f) for f in answer.facts if not _said(f)]
+    simulation = Simulation.of(answer)
+    if simulation is not None and simulation.player.decisions:
+        lines.append(simulation.player.text)
     lines += notes
     return OddsReport(
         setup.label,
@@ -791,6 +905,7 @@ def _report(
         ci95_without_mulligan=answer.ci95_without_mulligan,
         by_turn=by_turn,
         set_aside=() if setup.builtin_pile else setup.set_aside,
+        simulation=simulation,
     )
 
 

@@ -1254,8 +1254,48 @@ def odds(rep: OddsReport, verbose: bool = False) -> None:
                 Text(bar, style=colour),
             )
         stdout().print(table)
+        _simulated_rows(rep, verbose)
     if rep.expected_turn is not None:
         _expected_turn(rep)
+
+
+def _simulated_rows(rep: OddsReport, verbose: bool) -> None:
+    """Under a table of turns with simulated rows (``~``): with ``verbose``, why each was
+    simulated and how its player decides (consecutive rows saying the same as one line),
+    else a pointer to that."""
+    rows = [row for row in rep.by_turn if row.simulation is not None]
+    if not rows:
+        return
+    if not verbose:
+        stdout().print(
+            bullet(
+                "~ simulated: --verbose (or --json) says why and how the simulated player decides",
+                style="dim",
+            )
+        )
+        return
+    said: list[tuple[list[int], str]] = []
+    for row in rows:
+        sim = row.simulation
+        assert sim is not None
+        what = f"{sim.why}; {sim.player.detail}"
+        if said and said[-1][1] == what and said[-1][0][-1] == row.turn - 1:
+            said[-1][0].append(row.turn)
+        else:
+            said.append(([row.turn], what))
+    by_turn = {row.turn: row.simulation for row in rows}
+    for turns, what in said:
+        first = by_turn[turns[0]]
+        assert first is not None
+        if len(turns) == 1:
+            lo, hi = first.ci95 or (0.0, 1.0)
+            head = (
+                f"turn {turns[0]} ~ simulated, {first.trials:,} trials, seed {first.seed}, "
+                f"95% interval {lo:.6f} – {hi:.6f}"
+            )
+        else:
+            head = f"turns {turns[0]}–{turns[-1]} ~ simulated (each its turn as seed)"
+        stdout().print(bullet(f"{head}: {what}", style="dim"))
 
 
 def _expected_turn(rep: OddsReport) -> None:

@@ -78,6 +78,12 @@ class FactKind(Enum):
     REDRAW_CAP_REACHED = "redraw-cap-reached"
     #: The exact engine was out of reach (``reason``); ``count`` trials were simulated instead.
     SIMULATED_INSTEAD = "simulated-instead"
+    #: The exact engine was not tried for this row of a table of turns: a row seeing fewer
+    #: cards (``count``) was already out of reach (the reason given is that row's).
+    NOT_TRIED_AFTER = "not-tried-after"
+    #: The simulated player's decisions were read from exact tables that value its chance on
+    #: the way: ``values`` (with the mulligan, without it), said rather than thrown away.
+    PLAYER_EXACT = "player-exact"
     #: Impossible: only ``count`` cards of the pile match ``label``, a condition needs ``limit``.
     IMPOSSIBLE_FEW_IN_PILE = "impossible-few-in-pile"
     #: Impossible: conditions need at least ``limit`` cards, only ``count`` are seen.
@@ -97,6 +103,7 @@ class Fact:
     count: int | None = None
     reason: OutOfReach | None = None
     label: str = ""
+    values: tuple[Fraction, ...] = ()
 
 
 def lookahead_fact(optimal: bool) -> Fact:
@@ -117,6 +124,10 @@ class Reach(Enum):
     DIGITS = "digits"
     #: The look-ahead policy treats cards that change no count differently.
     POLICY = "policy"
+    #: The exact attempt was skipped, not tried: the row before in a table of turns took
+    #: ``work`` units of exact work, more than the ``limit`` the table had left (a row seeing
+    #: more cards takes more, as a rule: not a proof that this one would not fit).
+    SKIPPED = "skipped"
     #: Any other reason, in ``text``.
     OTHER = "other"
 
@@ -182,14 +193,21 @@ def reason_text(reason: OutOfReach) -> str:
             f"about {reason.work:,} steps estimated before starting, over the "
             f"{reason.limit:,} that answer within about a second"
         )
+    if reason.reach is Reach.SKIPPED:
+        return (
+            f"the turn before took {reason.work:,} units of exact work, more than the "
+            f"{reason.limit:,} the table has left (a turn seeing more cards takes more, as a "
+            "rule, not a proof: asked on its own, with the whole work limit, this turn may be "
+            "exact)"
+        )
     if reason.reach is Reach.OTHER:
         return reason.text
     if reason.work:
         return (
             f"{reason.stage}: about {reason.work:,} steps, over the exact budget of "
-            f"{reason.limit:,}"
+            f"{reason.limit:,} steps"
         )
-    return f"{reason.stage}: over the exact budget of {reason.limit:,}"
+    return f"{reason.stage}: over the exact budget of {reason.limit:,} steps"
 
 
 def fact_text(fact: Fact) -> str:
@@ -255,7 +273,22 @@ def fact_text(fact: Fact) -> str:
         return f"redraw limit of {fact.limit} reached in {fact.count} trials; hand kept"
     if kind is FactKind.SIMULATED_INSTEAD:
         why = reason_text(fact.reason) if fact.reason is not None else "too large"
+        if fact.reason is not None and fact.reason.reach is Reach.SKIPPED:
+            return f"exact attempt skipped, not tried ({why}): simulated, {fact.count:,} trials"
         return f"exact computation out of reach ({why}): simulated, {fact.count:,} trials"
+    if kind is FactKind.PLAYER_EXACT:
+        best, plain = fact.values
+        without = f" ({float(plain):.6f} without the mulligan)" if plain != best else ""
+        return (
+            f"the exact tables the simulated player reads give its chance exactly: "
+            f"{float(best):.6f}{without}; the deals estimate it again (odds gives it exactly)"
+        )
+    if kind is FactKind.NOT_TRIED_AFTER:
+        return (
+            f"the exact engine was not tried for this turn: the turn seeing {fact.count} cards "
+            "was already out of reach (the reason above is that turn's), and a turn seeing "
+            "more cards takes more work, as a rule"
+        )
     if kind is FactKind.IMPOSSIBLE_FEW_IN_PILE:
         return (
             f"impossible: only {fact.count} cards of the pile match {fact.label}, and the "
@@ -275,6 +308,123 @@ def fact_text(fact: Fact) -> str:
             f"has too few others), and the conditions allow at most {fact.limit}"
         )
     raise AssertionError(f"no words for {kind}")  # every kind is worded above
+
+
+class Choice(StrEnum):
+    """A choice the rules give the player during a deal (the value names it in the JSON)."""
+
+    LOOKAHEAD = "look-ahead"
+    REDRAW = "redraw"
+    RETURN = "return"
+
+
+class Played(StrEnum):
+    """How a simulated player makes one choice (the value names it in the JSON)."""
+
+    #: Read from the exact tables: the optimum for the query, as the exact engines play it.
+    OPTIMAL = "optimal"
+    #: A fixed rule of thumb: the figure is that player's chance, at most the optimum's.
+    RULE_OF_THUMB = "rule-of-thumb"
+    #: The policy the question asks for (redraw whenever allowed), as the exact engines play it.
+    AS_ASKED = "as-asked"
+
+
+#: The facts that say how a simulated player makes each choice.
+_PLAYED: dict[FactKind, tuple[Choice, Played]] = {
+    FactKind.LOOKAHEAD_OPTIMAL: (Choice.LOOKAHEAD, Played.OPTIMAL),
+    FactKind.LOOKAHEAD_HEURISTIC: (Choice.LOOKAHEAD, Played.RULE_OF_THUMB),
+    FactKind.LOOKAHEAD_HEURISTIC_INSTEAD: (Choice.LOOKAHEAD, Played.RULE_OF_THUMB),
+    FactKind.REDRAW_OPTIMAL_SIMULATED: (Choice.REDRAW, Played.OPTIMAL),
+    FactKind.REDRAW_UNLESS_MET: (Choice.REDRAW, Played.RULE_OF_THUMB),
+    FactKind.REDRAW_WHENEVER_ALLOWED: (Choice.REDRAW, Played.AS_ASKED),
+    FactKind.RETURN_OPTIMAL: (Choice.RETURN, Played.OPTIMAL),
+    FactKind.RETURN_GREEDY: (Choice.RETURN, Played.RULE_OF_THUMB),
+}
+
+
+@frozen
+class SimulatedPlayer:
+    """How a simulated answer's player made the deal's choices, read from its facts."""
+
+    decisions: tuple[tuple[Choice, Played], ...] = ()
+
+    @classmethod
+    def of(cls, facts: tuple[Fact, ...]) -> SimulatedPlayer:
+        """The player the ``facts`` of a simulated answer describe (a rule of thumb named for
+        a choice wins over the optimum it replaced)."""
+        played: dict[Choice, Played] = {}
+        for fact in facts:
+            if fact.kind in _PLAYED:
+                choice, how = _PLAYED[fact.kind]
+                if played.get(choice) is not Played.RULE_OF_THUMB:
+                    played[choice] = how
+        return cls(tuple(played.items()))
+
+    @property
+    def summary(self) -> str:
+        """``"rule-of-thumb"`` when some choice is made by one, else ``"optimal"`` when some
+        is read from the exact tables, ``"as-asked"`` (the redraw whenever allowed), or
+        ``"no-choice"`` (a plain deal: the simulation estimates the exact figure itself)."""
+        kinds = {how for _, how in self.decisions}
+        for how in (Played.RULE_OF_THUMB, Played.OPTIMAL, Played.AS_ASKED):
+            if how in kinds:
+                return how.value
+        return "no-choice"
+
+    @property
+    def text(self) -> str:
+        """The player in a sentence, saying plainly when the figure is not optimal play's
+        (the rules of thumb by name only: the answer's facts word them)."""
+        return self._text(named=False)
+
+    @property
+    def detail(self) -> str:
+        """:attr:`text`, each rule of thumb worded (for a row of a table, said on its own)."""
+        return self._text(named=True)
+
+    def _text(self, named: bool) -> str:
+        by = {how: [c.value for c, h in self.decisions if h is how] for how in Played}
+        if by[Played.RULE_OF_THUMB]:
+            rules = [
+                f"{c.value} ({_RULES[c]})" if named else c.value
+                for c, h in self.decisions
+                if h is Played.RULE_OF_THUMB
+            ]
+            return (
+                f"simulated player: {_and(rules)} by a rule of thumb, not chosen for this "
+                "query: the figure estimates that player's chance, at most the optimal "
+                "player's (a lower bound of optimal play, up to the sampling error)"
+            )
+        if by[Played.OPTIMAL]:
+            return (
+                f"simulated player: optimal ({_and(by[Played.OPTIMAL])} read from the exact "
+                "tables): the figure estimates the optimal player's chance"
+            )
+        if by[Played.AS_ASKED]:
+            return (
+                "simulated player: redraws whenever allowed, as asked: the figure estimates "
+                "that policy's chance"
+            )
+        return (
+            "simulated deals: the rules give no choice here, so the figure estimates the "
+            "chance itself"
+        )
+
+
+#: Each choice's rule of thumb, in words.
+_RULES = {
+    Choice.LOOKAHEAD: (
+        "a card that would break an upper bound goes under, one that advances an unmet "
+        "condition is kept, any other is kept only while an upper bound is one card from "
+        "breaking"
+    ),
+    Choice.RETURN: "return the cards that advance no unmet condition",
+    Choice.REDRAW: "redraw an allowed hand unless it already meets every condition",
+}
+
+
+def _and(words: list[str]) -> str:
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + ", and " + words[-1]
 
 
 def notes(facts: tuple[Fact, ...], *, said: frozenset[FactKind] = frozenset()) -> list[str]:

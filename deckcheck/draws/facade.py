@@ -175,11 +175,7 @@ def exact(
             and engine.lookahead
             and engine.settled_at_start() is None
         ):
-            text = (
-                f"the turn before took {at_least:,} units of exact work, more than the "
-                f"{limit:,} the table has left (a turn seeing more cards takes more, as a rule)"
-            )
-            raise Intractable(OutOfReach(Reach.OTHER, text=text))
+            raise Intractable(OutOfReach(Reach.SKIPPED, Stage.EXACT, at_least, limit))
         if spend is not None:
             spend(work)
         # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
@@ -246,7 +242,7 @@ def simulate(
     decisions are always the rules of thumb.
     """
     from deckcheck.draws.exact.odds import optimal_choices, optimal_return_choice
-    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice
+    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice, optimal_redraw_table
     from deckcheck.draws.policies import redraw_unless_met
 
     if problem.any_of:
@@ -264,7 +260,11 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            keep, returns = optimal_choices(Request(problem, procedure, query))
+            chosen, returns = optimal_choices(Request(problem, procedure, query))
+            keep = chosen
+            if chosen.exact is not None and not isinstance(shape.rule, RedrawRule):
+                # The look-ahead's (and the return's) values: this player's chance, exact.
+                after.append(Fact(FactKind.PLAYER_EXACT, values=chosen.exact))
         except Intractable:
             lookahead = "heuristic"
             after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
@@ -276,8 +276,12 @@ def simulate(
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            redraws = optimal_redraw_choice(Request(problem, procedure, query, lookahead))
+            request = Request(problem, procedure, query, lookahead)
+            redraws = optimal_redraw_choice(request)
             after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
+            if keep is None:  # the optimum's value, from the solve the decisions read
+                table = optimal_redraw_table(request)  # that solve, kept: not solved again
+                after.append(Fact(FactKind.PLAYER_EXACT, values=(table.best, table.plain)))
         except Intractable:
             redraws = functools.partial(redraw_unless_met, problem)
             after.append(Fact(FactKind.REDRAW_UNLESS_MET))
@@ -558,6 +562,7 @@ def solve_turns(
     out_of_reach: Intractable | None = None
     shared = TableShare(most)  # the exact work the rows estimate is counted down
     took = (0, 0)  # the cards seen and the exact work of the last row answered exactly
+    failed: int | None = None  # the cards seen of the row whose reason later rows inherit
 
     for i, query in enumerate(queries):
         seed = query.turns if query.turns is not None else i + 1
@@ -577,6 +582,11 @@ def solve_turns(
             answer = simulate(
                 problem, procedure, query, policy, trials=trials, seed=seed, why=why, tables=False
             )
+            if beyond is None and failed is not None:
+                # Not tried: the reason is the earlier turn's, and the answer says so.
+                at = answer.facts.index(why) + 1
+                not_tried = Fact(FactKind.NOT_TRIED_AFTER, count=failed)
+                answer = replace(answer, facts=(*answer.facts[:at], not_tried, *answer.facts[at:]))
             out_of_reach = known_out
         else:
             left = shared.left
@@ -596,6 +606,10 @@ def solve_turns(
                 took = (query.seen, left - shared.left)
         if out_of_reach is not None:
             _prepare_sampler(problem, procedure, query, most)
+            if failed is None:
+                failed = query.seen
+        else:
+            failed = None
         answers.append(answer)
         if progress is not None:
             progress(i + 1, len(queries))

@@ -130,7 +130,7 @@ def optimal_keep_choice(request: Request, *, budget: int = STATE_BUDGET) -> Keep
 
 def optimal_choices(
     request: Request, *, budget: int = STATE_BUDGET
-) -> tuple[KeepTop, ReturnChoose | None]:
+) -> tuple[KeepTopChoice, ReturnChoose | None]:
     """The optimal look-ahead decision (:func:`optimal_keep_choice`) and, under a return
     mulligan, the optimal return (:func:`optimal_return_choice`, else None), both read from
     one engine: the return table is the one :func:`exact_odds` computes after the plain pass,
@@ -138,23 +138,33 @@ def optimal_choices(
     problem, procedure, query = request.problem, request.procedure, request.query
     engine = SequentialEngine(problem, procedure, query, (), budget)
     choose: ReturnChoose | None = None
+    exact: tuple[Fraction, Fraction] | None = None
     if engine.lookahead:
-        engine.without_mulligan()
+        plain = engine.without_mulligan()
+        best = plain
         rule = procedure.mulligan
         if isinstance(rule, ReturnRule) and problem.conditions and 0 < rule.count <= engine.hand:
             # The states after a mulligan, too; and the optimal return for the simulator.
-            choose = _return_chooser(problem, engine, engine.return_table(rule.count)[0])
+            table, with_return = engine.return_table(rule.count)
+            choose = _return_chooser(problem, engine, table)
+            best = with_return if query.use_mulligan else plain
+        exact = (best, plain)
     engine.budget = max(engine.budget, engine.work) * 4  # a few states the play may add
-    return KeepTopChoice(engine), choose
+    return KeepTopChoice(engine, exact), choose
 
 
 class KeepTopChoice:
     """The optimal look-ahead decision read from ``engine`` (see :func:`optimal_keep_choice`):
     called per state, or for many at once by :meth:`many`."""
 
-    def __init__(self, engine: SequentialEngine) -> None:
+    def __init__(
+        self, engine: SequentialEngine, exact: tuple[Fraction, Fraction] | None = None
+    ) -> None:
         self.engine = engine
         self.red = engine.red
+        #: The chance of the player these decisions make (with the query's mulligan, without
+        #: it), valued on the way to them: exact, for the simulation to say, not to lose.
+        self.exact = exact
 
     def __call__(self, held: Sequence[int], gone: Sequence[int], top: int) -> bool:
         """True keeps a top card of group ``top`` (``held``, ``gone``: per group)."""
