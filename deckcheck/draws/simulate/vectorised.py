@@ -555,9 +555,12 @@ class _Simulator:
             card += acc <= r
             acc += sub[g]
         card = self.order_array[card]
-        at = np.arange(n) if cols is None else cols
-        pile[card, at] -= 1
-        left[at] -= 1
+        if cols is None:
+            pile[card, np.arange(n)] -= 1
+            left -= 1
+        else:
+            pile[card, cols] -= 1
+            left[cols] -= 1
         return card
 
     def _rule_of_thumb(self, held: IntArray, card: IntArray) -> BoolArray:
