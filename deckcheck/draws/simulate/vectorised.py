@@ -664,11 +664,15 @@ class _Simulator:
             useful = (self.cond_member @ needed) > 0  # float sums of a few ones are exact
             has = held > 0
             useless = has & ~useful
-            pick = np.where(useless.any(axis=0), useless.argmax(axis=0), has.argmax(axis=0))
-            cols = np.flatnonzero(active & has.any(axis=0))
+            # The first group of the highest rank: 3 a useless card (held too), 1 one held
+            # only (0 none, where the column returns nothing): one search instead of two.
+            rank = (useless.view(np.int8) << 1) | has.view(np.int8)
+            pick = rank.argmax(axis=0)
+            holding = has.any(axis=0)
+            cols = np.flatnonzero(active & holding)
             held[pick[cols], cols] -= 1
             returned[pick[cols], cols] += 1
-            active &= has.any(axis=0)
+            active &= holding
         return returned
 
     def _return(
