@@ -16,6 +16,7 @@ from deckcheck.core.result import OK, Json
 from deckcheck.core.text import plural
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import (
+    NOT_ASKED,
     Answer,
     Fact,
     FactKind,
@@ -25,7 +26,10 @@ from deckcheck.draws.answer import (
     SimulatedPlayer,
     fact_text,
     lookahead_fact,
+    odds_gives_it,
+    player_exact_odds,
     reason_text,
+    simulated_why,
 )
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
@@ -164,6 +168,8 @@ class Simulation:
     #: The simulated player's chance, exact (with the mulligan, without it), where the
     #: tables its decisions are read from value it.
     player_exact: tuple[Fraction, Fraction] | None = None
+    #: With ``player_exact``: the fact that values it (whether ``odds`` gives that figure).
+    player_exact_fact: Fact | None = None
 
     @classmethod
     def of(cls, answer: Answer) -> Simulation | None:
@@ -173,8 +179,9 @@ class Simulation:
         instead = next((f for f in answer.facts if f.kind is FactKind.SIMULATED_INSTEAD), None)
         bound = instead.reason if instead is not None else None
         after = next((f.count for f in answer.facts if f.kind is FactKind.NOT_TRIED_AFTER), None)
-        tried = bound is not None and bound.reach is not Reach.SKIPPED and after is None
-        valued = next((f.values for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), ())
+        tried = bound is not None and bound.reach not in NOT_ASKED and after is None
+        valued_by = next((f for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), None)
+        valued = valued_by.values if valued_by is not None else ()
         return cls(
             bound,
             tried,
@@ -185,21 +192,13 @@ class Simulation:
             answer.ci95,
             after,
             (valued[0], valued[1]) if valued else None,
+            valued_by,
         )
 
     @property
     def why(self) -> str:
         """Why the figure was simulated, in a sentence."""
-        if self.bound is None:
-            return "a simulation was asked for"
-        if self.bound.reach is Reach.SKIPPED:
-            why = "exact attempt skipped, not tried: " + reason_text(self.bound)
-        else:
-            why = "exact computation out of reach: " + reason_text(self.bound)
-        if self.after is not None:
-            # The table of turns took an earlier turn's bound for this one.
-            why += "; " + _NOT_TRIED.format(seen=self.after)
-        return why
+        return simulated_why(self.bound, self.after)
 
     def to_json(self) -> dict[str, Json]:
         """``{"why", "bound", "stage", "work", "limit", "tried", "after_cards_seen", "player",
@@ -222,8 +221,17 @@ class Simulation:
             "player": self.player.summary,
             "decisions": {choice.value: how.value for choice, how in self.player.decisions},
             "player_text": self.player.detail,
-            "player_exact": None if self.player_exact is None else _exact_json(*self.player_exact),
+            "player_exact": None if self.player_exact is None else self._player_exact_json(),
         }
+
+    def _player_exact_json(self) -> dict[str, Json]:
+        assert self.player_exact is not None
+        data = _exact_json(*self.player_exact)
+        fact = self.player_exact_fact
+        if fact is not None:
+            data["odds_gives_it"] = odds_gives_it(fact)
+            data["odds_text"] = player_exact_odds(fact)
+        return data
 
 
 def _exact_json(best: Fraction, plain: Fraction) -> dict[str, Json]:
@@ -236,12 +244,8 @@ def _exact_json(best: Fraction, plain: Fraction) -> dict[str, Json]:
     }
 
 
-_NOT_TRIED = (
-    "that is the bound of the turn seeing {seen} cards: a turn seeing more takes more work, as "
-    "a rule, so the exact engine was not tried for this one"
-)
 # The reasons whose ``work`` and ``limit`` are units of work (the others' are not).
-_FIGURES = frozenset({Reach.WORK, Reach.ESTIMATE, Reach.SKIPPED})
+_FIGURES = frozenset({Reach.WORK, Reach.ESTIMATE, Reach.SKIPPED, Reach.TABLE})
 
 
 @frozen
@@ -709,6 +713,8 @@ def _compute_odds(
         budget=SIMULATION_BUDGET // 2,
         out_of_reach=table.out_of_reach(query) if table is not None else None,
     )
+    if table is not None and known is None:
+        answer = table.said(query, answer)  # the table's first row's bound, not tried
     by_turn = _by_turn(bound, options, queries, progress, {query: answer}, table)
     return _report(setup, bound, options, seen, answer, by_turn, notes)
 

@@ -1274,27 +1274,47 @@ def _simulated_rows(rep: OddsReport, verbose: bool) -> None:
             )
         )
         return
+    sims = {row.turn: row.simulation for row in rows if row.simulation is not None}
+
+    def by_seed(turns: list[int]) -> bool:
+        return all(sims[t].seed == t for t in turns)
+
     said: list[tuple[list[int], str]] = []
     for row in rows:
         sim = row.simulation
         assert sim is not None
         what = f"{sim.why}; {sim.player.detail}"
-        if said and said[-1][1] == what and said[-1][0][-1] == row.turn - 1:
+        # Rows said as one share the words and are each seeded by their turn.
+        own_seed = sim.seed == row.turn
+        if (
+            said
+            and said[-1][1] == what
+            and said[-1][0][-1] == row.turn - 1
+            and own_seed
+            and by_seed(said[-1][0])
+        ):
             said[-1][0].append(row.turn)
         else:
             said.append(([row.turn], what))
-    by_turn = {row.turn: row.simulation for row in rows}
     for turns, what in said:
-        first = by_turn[turns[0]]
-        assert first is not None
+        first = sims[turns[0]]
         if len(turns) == 1:
-            lo, hi = first.ci95 or (0.0, 1.0)
+            interval = (
+                f"95% interval {first.ci95[0]:.6f} – {first.ci95[1]:.6f}"
+                if first.ci95 is not None
+                else "no interval"
+            )
             head = (
                 f"turn {turns[0]} ~ simulated, {first.trials:,} trials, seed {first.seed}, "
-                f"95% interval {lo:.6f} – {hi:.6f}"
+                f"{interval}"
             )
         else:
-            head = f"turns {turns[0]}–{turns[-1]} ~ simulated (each its turn as seed)"
+            trials = sorted({sims[t].trials for t in turns})
+            many = f"{trials[0]:,}" if len(trials) == 1 else f"{trials[0]:,}–{trials[-1]:,}"
+            head = (
+                f"turns {turns[0]}–{turns[-1]} ~ simulated, {many} trials each, seeded by "
+                "their turn"
+            )
         stdout().print(bullet(f"{head}: {what}", style="dim"))
 
 

@@ -128,6 +128,11 @@ class Reach(Enum):
     #: ``work`` units of exact work, more than the ``limit`` the table had left (a row seeing
     #: more cards takes more, as a rule: not a proof that this one would not fit).
     SKIPPED = "skipped"
+    #: A plain table of turns answers its rows from one programme, the rows sharing the work
+    #: limit, each costed as if computed on its own: the rows up to the one seeing ``seen``
+    #: cards come to ``work``, over the ``limit``. No row past the table's exact ones was
+    #: asked on its own (asked alone, a turn may be exact).
+    TABLE = "table"
     #: Any other reason, in ``text``.
     OTHER = "other"
 
@@ -200,6 +205,13 @@ def reason_text(reason: OutOfReach) -> str:
             "rule, not a proof: asked on its own, with the whole work limit, this turn may be "
             "exact)"
         )
+    if reason.reach is Reach.TABLE:
+        return (
+            f"the table's rows up to the turn seeing {reason.seen} cards, each costed as "
+            f"computed on its own, come to about {reason.work:,} steps, over the "
+            f"{reason.limit:,} the table shares (the turns past its exact ones were not tried "
+            "on their own: asked alone, with the whole work limit, a turn may be exact)"
+        )
     if reason.reach is Reach.OTHER:
         return reason.text
     if reason.work:
@@ -208,6 +220,63 @@ def reason_text(reason: OutOfReach) -> str:
             f"{reason.limit:,} steps"
         )
     return f"{reason.stage}: over the exact budget of {reason.limit:,} steps"
+
+
+#: The reasons that say the exact engine was not asked about the figure itself.
+NOT_ASKED = frozenset({Reach.SKIPPED, Reach.TABLE})
+
+
+def _simulated_head(reason: OutOfReach | None) -> str:
+    if reason is not None and reason.reach in NOT_ASKED:
+        return "exact attempt skipped, not tried"
+    return "exact computation out of reach"
+
+
+def simulated_why(reason: OutOfReach | None, after: int | None = None) -> str:
+    """Why a figure was simulated, in a sentence: ``reason`` the bound hit (None: a
+    simulation was asked for); ``after`` the cards seen of the earlier turn whose bound a row
+    of a table takes without trying (see :attr:`FactKind.NOT_TRIED_AFTER`)."""
+    if reason is None:
+        return "a simulation was asked for"
+    why = f"{_simulated_head(reason)}: {reason_text(reason)}"
+    if after is not None:
+        why += "; " + fact_text(Fact(FactKind.NOT_TRIED_AFTER, count=after))
+    return why
+
+
+def player_exact_odds(fact: Fact) -> str:
+    """Whether ``odds`` gives the figure of a :attr:`FactKind.PLAYER_EXACT` fact: its
+    ``count`` is the work ``odds`` estimates before starting, against its ``limit`` (the
+    look-ahead's tables, built without that limit); its ``label`` names a choice the player
+    makes by a rule of thumb (the optimal redraw's solve: ``odds`` has no other limit)."""
+    if fact.label:
+        return (
+            f"its {fact.label} by the rule of thumb, its other choices optimal: not the "
+            "optimal player's chance, so not the figure odds gives"
+        )
+    if fact.count is None:
+        return "the figure odds gives, exactly"
+    if fact.count > (fact.limit or 0):
+        return (
+            f"exact from these tables, built with no work limit; odds does not give it: about "
+            f"{fact.count:,} steps estimated, over its work limit of {fact.limit:,}, so odds "
+            "simulates this query, by rules of thumb"
+        )
+    return (
+        f"the figure odds gives exactly, unless its look-ahead's work runs past odds' limit of "
+        f"{fact.limit:,} steps: about {fact.count:,} estimated before starting"
+    )
+
+
+def odds_gives_it(fact: Fact) -> bool | None:
+    """Whether ``odds`` gives the figure of a :attr:`FactKind.PLAYER_EXACT` fact (see
+    :func:`player_exact_odds`): None when its estimate fits the work limit but the work it
+    runs may not."""
+    if fact.label:
+        return False
+    if fact.count is None:
+        return True
+    return None if fact.count <= (fact.limit or 0) else False
 
 
 def fact_text(fact: Fact) -> str:
@@ -273,20 +342,19 @@ def fact_text(fact: Fact) -> str:
         return f"redraw limit of {fact.limit} reached in {fact.count} trials; hand kept"
     if kind is FactKind.SIMULATED_INSTEAD:
         why = reason_text(fact.reason) if fact.reason is not None else "too large"
-        if fact.reason is not None and fact.reason.reach is Reach.SKIPPED:
-            return f"exact attempt skipped, not tried ({why}): simulated, {fact.count:,} trials"
-        return f"exact computation out of reach ({why}): simulated, {fact.count:,} trials"
+        return f"{_simulated_head(fact.reason)} ({why}): simulated, {fact.count:,} trials"
     if kind is FactKind.PLAYER_EXACT:
         best, plain = fact.values
         without = f" ({float(plain):.6f} without the mulligan)" if plain != best else ""
-        return (
+        head = (
             f"the exact tables the simulated player reads give its chance exactly: "
-            f"{float(best):.6f}{without}; the deals estimate it again (odds gives it exactly)"
+            f"{float(best):.6f}{without}; the deals estimate it again"
         )
+        return f"{head} ({player_exact_odds(fact)})"
     if kind is FactKind.NOT_TRIED_AFTER:
         return (
             f"the exact engine was not tried for this turn: the turn seeing {fact.count} cards "
-            "was already out of reach (the reason above is that turn's), and a turn seeing "
+            "was already out of reach (the reason given is that turn's), and a turn seeing "
             "more cards takes more work, as a rule"
         )
     if kind is FactKind.IMPOSSIBLE_FEW_IN_PILE:
@@ -363,7 +431,8 @@ class SimulatedPlayer:
     @property
     def summary(self) -> str:
         """``"rule-of-thumb"`` when some choice is made by one, else ``"optimal"`` when some
-        is read from the exact tables, ``"as-asked"`` (the redraw whenever allowed), or
+        is read from the exact tables (a redraw whenever allowed, as asked, beside it),
+        ``"as-asked"`` (the redraw whenever allowed), or
         ``"no-choice"`` (a plain deal: the simulation estimates the exact figure itself)."""
         kinds = {how for _, how in self.decisions}
         for how in (Played.RULE_OF_THUMB, Played.OPTIMAL, Played.AS_ASKED):
@@ -395,6 +464,12 @@ class SimulatedPlayer:
                 "query: the figure estimates that player's chance, at most the optimal "
                 "player's (a lower bound of optimal play, up to the sampling error)"
             )
+        if by[Played.OPTIMAL] and by[Played.AS_ASKED]:
+            return (
+                f"simulated player: {_and(by[Played.OPTIMAL])} read from the exact tables, "
+                "the redraw whenever allowed, as asked: the figure estimates that player's "
+                "chance"
+            )
         if by[Played.OPTIMAL]:
             return (
                 f"simulated player: optimal ({_and(by[Played.OPTIMAL])} read from the exact "
@@ -418,7 +493,10 @@ _RULES = {
         "condition is kept, any other is kept only while an upper bound is one card from "
         "breaking"
     ),
-    Choice.RETURN: "return the cards that advance no unmet condition",
+    Choice.RETURN: (
+        "keep a hand that meets every condition, else return first the cards without which "
+        "no lower bound falls short, then any others"
+    ),
     Choice.REDRAW: "redraw an allowed hand unless it already meets every condition",
 }
 

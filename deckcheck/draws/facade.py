@@ -155,15 +155,12 @@ def exact(
     as out of reach without starting, unless settled before the deal.
     """
     from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
-    from deckcheck.draws.exact.sequential import CALL_UNITS, SequentialEngine
+    from deckcheck.draws.exact.sequential import CALL_UNITS
 
     request = Request(problem, procedure, query, policy.lookahead)
     engine = None
     if limit is not None and not _optimal_redraw(procedure, policy):
-        rule = procedure.mulligan if query.use_mulligan else None
-        count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
-        triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
-        engine = SequentialEngine(problem, procedure, query, triggers, 0, policy.lookahead)
+        engine, count = _limited_engine(problem, procedure, query, policy.lookahead)
         if tables is not None:
             engine.share_tables(tables)
         work = engine.estimate(count, limit)
@@ -201,6 +198,26 @@ def exact(
     if spend is not None and engine is not None and engine.lookahead:
         spend((engine.work - work) * CALL_UNITS)
     return answer
+
+
+def _limited_engine(
+    problem: DrawProblem, procedure: Procedure, query: Query, lookahead: LookaheadPolicy
+) -> tuple[SequentialEngine, int | None]:
+    """The engine :func:`exact` weighs against its work limit before starting (no budget
+    yet), and the cards a return mulligan returns (None: no return)."""
+    from deckcheck.draws.exact.sequential import SequentialEngine
+
+    rule = procedure.mulligan if query.use_mulligan else None
+    count = rule.count if isinstance(rule, ReturnRule) and problem.conditions else None
+    triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    return SequentialEngine(problem, procedure, query, triggers, 0, lookahead), count
+
+
+def _odds_estimate(problem: DrawProblem, procedure: Procedure, query: Query) -> int:
+    """The exact work ``odds`` estimates for ``query`` before starting (optimal look-ahead),
+    weighed against :data:`EXACT_WORK_LIMIT`: over it, ``odds`` simulates instead."""
+    engine, count = _limited_engine(problem, procedure, query, "optimal")
+    return engine.estimate(count, EXACT_WORK_LIMIT)
 
 
 def _spent(engine: SequentialEngine, refused: Intractable, limit: int | None) -> int:
@@ -242,7 +259,7 @@ def simulate(
     decisions are always the rules of thumb.
     """
     from deckcheck.draws.exact.odds import optimal_choices, optimal_return_choice
-    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice, optimal_redraw_table
+    from deckcheck.draws.exact.optimal_redraw import optimal_redraw_choice, optimal_redraw_value
     from deckcheck.draws.policies import redraw_unless_met
 
     if problem.any_of:
@@ -264,7 +281,17 @@ def simulate(
             keep = chosen
             if chosen.exact is not None and not isinstance(shape.rule, RedrawRule):
                 # The look-ahead's (and the return's) values: this player's chance, exact.
-                after.append(Fact(FactKind.PLAYER_EXACT, values=chosen.exact))
+                # These tables have no work limit; odds has one, and the fact says which
+                # side of it the query falls (odds estimates before starting, cheaply).
+                estimate = _odds_estimate(problem, procedure, query)
+                after.append(
+                    Fact(
+                        FactKind.PLAYER_EXACT,
+                        count=estimate,
+                        limit=EXACT_WORK_LIMIT,
+                        values=chosen.exact,
+                    )
+                )
         except Intractable:
             lookahead = "heuristic"
             after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
@@ -278,10 +305,15 @@ def simulate(
                 raise Intractable("the exact engine is out of reach")
             request = Request(problem, procedure, query, lookahead)
             redraws = optimal_redraw_choice(request)
-            after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))
+            if query.use_mulligan and rule.triggers and rule.max_redraws != 0:
+                after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))  # else no choice made
             if keep is None:  # the optimum's value, from the solve the decisions read
-                table = optimal_redraw_table(request)  # that solve, kept: not solved again
-                after.append(Fact(FactKind.PLAYER_EXACT, values=(table.best, table.plain)))
+                values = optimal_redraw_value(request)  # that solve, cached: no table built
+                # odds solves the redraw with no other limit, the look-ahead played optimally:
+                # its figure when this player's look-ahead is too ("" below), else not.
+                fell_back = shape.lookahead and policy.lookahead == "optimal"  # keep is None
+                played = "look-ahead" if fell_back else ""
+                after.append(Fact(FactKind.PLAYER_EXACT, values=values, label=played))
         except Intractable:
             redraws = functools.partial(redraw_unless_met, problem)
             after.append(Fact(FactKind.REDRAW_UNLESS_MET))
@@ -584,9 +616,9 @@ def solve_turns(
             )
             if beyond is None and failed is not None:
                 # Not tried: the reason is the earlier turn's, and the answer says so.
-                at = answer.facts.index(why) + 1
-                not_tried = Fact(FactKind.NOT_TRIED_AFTER, count=failed)
-                answer = replace(answer, facts=(*answer.facts[:at], not_tried, *answer.facts[at:]))
+                answer = not_tried_after(answer, failed)
+            elif beyond is not None and table is not None:
+                answer = table.said(query, answer)
             out_of_reach = known_out
         else:
             left = shared.left
@@ -616,6 +648,14 @@ def solve_turns(
     return tuple(answers)
 
 
+def not_tried_after(answer: Answer, seen: int) -> Answer:
+    """``answer`` (simulated instead), saying that the exact engine was not tried for it: the
+    reason given is that of the row seeing ``seen`` cards, which it takes."""
+    at = next(i for i, f in enumerate(answer.facts) if f.kind is FactKind.SIMULATED_INSTEAD)
+    not_tried = Fact(FactKind.NOT_TRIED_AFTER, count=seen)
+    return replace(answer, facts=(*answer.facts[: at + 1], not_tried, *answer.facts[at + 1 :]))
+
+
 @frozen(eq=False)
 class PlainRows:
     """The rows of a plain by-turn table in exact reach (answered, keyed by their query
@@ -630,6 +670,14 @@ class PlainRows:
     def answer(self, query: Query) -> Answer | None:
         """The answer to ``query`` (whatever turn it names), if it is in exact reach."""
         return self.answers.get(replace(query, turns=None))
+
+    def said(self, query: Query, answer: Answer) -> Answer:
+        """``answer`` to ``query``, saying so when it takes the bound of the table's first row
+        (out of reach on its own) without being tried: it sees more cards."""
+        first = self.least_out
+        if first is None or query.seen <= first or answer.exact:
+            return answer
+        return not_tried_after(answer, first)
 
     def out_of_reach(self, query: Query) -> Intractable | None:
         """Why ``query`` (a plain draw of this table's problem) is out of exact reach even on
@@ -677,6 +725,12 @@ def plain_rows(
     if top < most:
         top = programme.reach(EXACT_WORK_LIMIT, min(seen), seen)
         why = OutOfReach(Reach.ESTIMATE, Stage.EXACT, programme.cut, EXACT_WORK_LIMIT)
+        if top >= min(seen):
+            # The rows past the exact ones were costed together with them, not on their own.
+            first_out = min(n for n in seen if n > top)
+            why = OutOfReach(
+                Reach.TABLE, Stage.EXACT, programme.cut, EXACT_WORK_LIMIT, seen=first_out
+            )
         beyond = Intractable(why)
         if top < min(seen):
             # The first row is costed alone, so it is out of reach on its own, and every

@@ -77,11 +77,14 @@ def _set_aside(
     for rule in rules:
         if rule.fallback and placed:
             continue
-        selector = bind_selector(rule.select, catalog) if rule.select else None
         used: set[str] = set()
         left = rule.count
         # The cards the rule selects (the order below is stable: selecting first keeps theirs).
-        order = [i for i in remaining if selector is None or selector(cards[i])]
+        if rule.select:
+            picks = bind_selector(rule.select, catalog).predicate
+            order = [i for i in remaining if picks(cards[i])]
+        else:
+            order = list(remaining)
         if rule.one_per:
             # Cards of one value take theirs first, then a card of several (an Outpost of two
             # affiliations) takes those still free: the most cards seeded, whatever the

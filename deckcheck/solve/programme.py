@@ -14,7 +14,9 @@ each one change.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
@@ -48,6 +50,51 @@ _SOLUTIONS: Recent[Any] = Recent(8)
 """The latest solutions (:attr:`Solved.x`, tuples) as read-only arrays: a solution is read
 whole again and again (each tie-break's value, its cells, its totals), and turning a tuple of
 every variable's value into an array costs more than the reading."""
+
+
+SOLVES_KEPT = 64
+"""Answers of HiGHS a process keeps, by the whole of what it was given (see :class:`Solves`)."""
+
+
+class Solves:
+    """HiGHS's latest answers by a digest of everything a solve gives it (objective, bounds,
+    whole-ness, every row's entries and bounds, options): the same programme asked again in one
+    process (the builder, ``validate --suggest`` of decks alike, a command run for its text and
+    its JSON) gets the answer HiGHS gave, without solving again. Only proven answers (optimal,
+    infeasible) are kept: one stopped by its time limit may go further another time. The oldest
+    goes first once :data:`SOLVES_KEPT` are kept. Safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        self._answers: dict[bytes, tuple[int, Any, float]] = {}
+        self._size = size
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(arrays: Sequence[Any], numbers: Sequence[float]) -> bytes:
+        """A digest of arrays (shape, type and bytes, each) and numbers, in order."""
+        digest = hashlib.blake2b(repr(tuple(numbers)).encode(), digest_size=32)
+        for array in arrays:
+            digest.update(repr((array.shape, array.dtype.str)).encode())
+            digest.update(array.tobytes())
+        return digest.digest()
+
+    def get(self, key: bytes) -> tuple[int, Any, float] | None:
+        """The answer kept for ``key``: (status, solution or None, objective)."""
+        with self._lock:
+            return self._answers.get(key)
+
+    def keep(self, key: bytes, status: int, x: Any, fun: float) -> None:
+        """Keep a proven answer (``x`` is copied, read only)."""
+        if status not in (OPTIMAL, INFEASIBLE):
+            return
+        kept = None if x is None else _read_only(x.copy())
+        with self._lock:
+            if key not in self._answers and len(self._answers) >= self._size:
+                del self._answers[next(iter(self._answers))]
+            self._answers[key] = (status, kept, fun)
+
+
+SOLVES = Solves(SOLVES_KEPT)
 
 
 def as_array(x: Sequence[float]) -> Any:
@@ -95,8 +142,9 @@ class Programme:
         self.bound_groups: dict[str, dict[int, tuple[float, float]]] = {}
         self.weights: dict[str, Terms] = {}
         # the rows read so far: (row of each entry, its column, its value, lows, highs)
-        self._entries: list[tuple[Any, Any, Any, Any, Any]] = []
-        self._read = 0  # rows read into ``_entries``
+        self._read = 0  # rows read into ``_read_matrix``
+        self._read_matrix: tuple[Any, Any, Any] | None = None  # (matrix, lows, highs)
+        self._grouped: _Grouped | None = None  # the last grouping (see :meth:`_merged`)
         self._structure: _Structure | None = None
         self._reduced: _Merged | None = None
         self._bounds_of: dict[frozenset[str] | None, tuple[Any, Any]] = {}
@@ -215,29 +263,43 @@ class Programme:
         from deckcheck.core.numeric import np  # first: scipy would load numpy its own way
 
         # isort: split
-        from scipy.sparse import coo_array
+        from scipy.sparse import coo_array, csc_array, vstack
 
-        fresh = self.rows[self._read :]
-        if fresh or not self._entries:
-            sizes = [len(terms) for terms, _, _, _ in fresh]
-            count = sum(sizes)
-            self._entries.append(
-                (
-                    np.repeat(np.arange(self._read, len(self.rows)), sizes),
-                    np.fromiter(chain.from_iterable(t for t, _, _, _ in fresh), int, count),
-                    np.fromiter(
-                        chain.from_iterable(t.values() for t, _, _, _ in fresh), float, count
-                    ),
-                    np.fromiter((low for _, low, _, _ in fresh), float, len(fresh)),
-                    np.fromiter((high for _, _, high, _ in fresh), float, len(fresh)),
-                )
-            )
-            self._read = len(self.rows)
         n = len(self.lower)
-        rows_i, cols, data, lows, highs = (
-            np.concatenate(part) for part in zip(*self._entries, strict=True)
-        )
-        matrix = coo_array((data, (rows_i, cols)), shape=(len(self.rows), n)).tocsc()
+        fresh = self.rows[self._read :]
+        sizes = [len(terms) for terms, _, _, _ in fresh]
+        count = sum(sizes)
+        # the fresh rows by columns, stacked under those read before (columns added since
+        # are empty there): the same matrix as all the rows read at once, read once each
+        added = coo_array(
+            (
+                np.fromiter(chain.from_iterable(t.values() for t, _, _, _ in fresh), float, count),
+                (
+                    np.repeat(np.arange(len(fresh)), sizes),
+                    np.fromiter(chain.from_iterable(t for t, _, _, _ in fresh), int, count),
+                ),
+            ),
+            shape=(len(fresh), n),
+        ).tocsc()
+        lows = np.fromiter((low for _, low, _, _ in fresh), float, len(fresh))
+        highs = np.fromiter((high for _, _, high, _ in fresh), float, len(fresh))
+        before = self._read_matrix
+        if before is not None:
+            old, old_lows, old_highs = before
+            if old.shape[1] < n:
+                indptr = np.concatenate(
+                    [old.indptr, np.full(n - old.shape[1], old.indptr[-1], old.indptr.dtype)]
+                )
+                old = csc_array((old.data, old.indices, indptr), shape=(old.shape[0], n))
+            if len(fresh):
+                added = vstack([old, added], format="csc")
+                lows = np.concatenate([old_lows, lows])
+                highs = np.concatenate([old_highs, highs])
+            else:
+                added, lows, highs = old, old_lows, old_highs
+        matrix = added
+        self._read = len(self.rows)
+        self._read_matrix = (matrix, lows, highs)
         likeness = _likeness(matrix, np)
         groups = [group for _, _, _, group in self.rows]
         self._structure = _Structure(matrix, likeness, lows, highs, groups)
@@ -256,29 +318,44 @@ class Programme:
 
         structure = self._columns()
         n = len(self.lower)
-        lower = np.array(self.lower, dtype=float)
-        alone = ~np.isfinite(lower)
-        if not self.merge:
-            alone[:] = True
-        for group in self.bound_groups:
-            columns, low, _ = self._group_bounds(group)
-            alone[columns[low > 0]] = True
-        names = sorted(self.weights)
-        key = np.zeros((n, 3 + len(names)))
-        key[:, 0] = structure.likeness
-        key[:, 1] = self.integer
-        key[:, 2] = np.where(alone, 0.0, lower)
-        for k, name in enumerate(names):
-            columns, values = self._weights_of(name)
-            key[columns, 3 + k] = values
-        key[alone, 0] = -1.0 - np.flatnonzero(alone)  # a group of its own
+        base = self._grouped
+        if (
+            base is not None
+            and base.structure is structure
+            and base.merge == self.merge
+            and all(self.weights.get(name) is w for name, w in base.weights.items())
+        ):
+            # objectives declared since the last grouping only split its groups further:
+            # the groups of (last group, each new weight) are the groups of the whole key
+            fresh = [name for name in self.weights if name not in base.weights]
+            key = np.zeros((n, 1 + len(fresh)))
+            key[:, 0] = base.of
+            for k, name in enumerate(fresh):
+                columns, values = self._weights_of(name)
+                key[columns, 1 + k] = values
+        else:
+            lower = np.array(self.lower, dtype=float)
+            alone = ~np.isfinite(lower)
+            if not self.merge:
+                alone[:] = True
+            for group in self.bound_groups:
+                columns, low, _ = self._group_bounds(group)
+                alone[columns[low > 0]] = True
+            names = sorted(self.weights)
+            key = np.zeros((n, 3 + len(names)))
+            key[:, 0] = structure.likeness
+            key[:, 1] = self.integer
+            key[:, 2] = np.where(alone, 0.0, lower)
+            for k, name in enumerate(names):
+                columns, values = self._weights_of(name)
+                key[columns, 3 + k] = values
+            key[alone, 0] = -1.0 - np.flatnonzero(alone)  # a group of its own
         of, reps = first_seen_groups(key, np)
+        self._grouped = _Grouped(structure, self.merge, dict(self.weights), of)
         order = np.argsort(of, kind="stable")  # each group's members together, in order
         sizes = np.bincount(of, minlength=len(reps))
         integrality = np.array([int(self.integer[r]) for r in reps.tolist()])
-        self._reduced = _Merged(
-            of, reps, order, sizes, structure.matrix[:, reps].tocsr(), integrality
-        )
+        self._reduced = _Merged(of, reps, order, sizes, structure.matrix[:, reps], integrality)
         return self._reduced
 
     def size(self) -> int:
@@ -366,26 +443,39 @@ class Programme:
                 lows = highs = lows[:0]
             elif len(keep) < len(structure.groups):
                 lows, highs, matrix = lows[keep], highs[keep], matrix[keep, :]
-        constraints = []
-        if len(lows):
-            constraints.append(LinearConstraint(matrix, lows, highs))
-        for name, low, high in held:
-            row = self._weight_vector(name)
-            constraints.append(LinearConstraint(row.reshape(1, -1), [low], [high]))
         integrality = np.zeros(size) if relax else merged.integrality
-        # A relative gap of 0: HiGHS's default (1e-4) stops within a few changes of the bound
-        # once a deck is tens of thousands of changes away, and "proven" would not hold.
-        result = milp(
-            c,
-            integrality=integrality,
-            bounds=Bounds(lb, ub),
-            constraints=constraints,
-            options={"disp": False, "time_limit": time_limit, "mip_rel_gap": 0.0},
-        )
-        if result.x is None:
-            return Solved(int(result.status), None, math.nan)
-        totals = result.x if relax else np.round(result.x)
-        return Solved(int(result.status), self._spread(totals, lb, lower, upper), float(result.fun))
+        rows = [self._weight_vector(name) for name, _, _ in held]
+        arrays = [c, integrality, lb, ub, lows, highs, *rows]
+        if len(lows):
+            arrays += [matrix.indptr, matrix.indices, matrix.data]
+        numbers = [*matrix.shape, len(lows), time_limit]
+        numbers += chain.from_iterable((low, high) for _, low, high in held)
+        key = SOLVES.key(arrays, numbers)
+        known = SOLVES.get(key)
+        if known is None:
+            constraints = []
+            if len(lows):
+                constraints.append(LinearConstraint(matrix, lows, highs))
+            for row, (_, low, high) in zip(rows, held, strict=True):
+                constraints.append(LinearConstraint(row.reshape(1, -1), [low], [high]))
+            # A relative gap of 0: HiGHS's default (1e-4) stops within a few changes of the
+            # bound once a deck is tens of thousands of changes away, and "proven" would not
+            # hold.
+            result = milp(
+                c,
+                integrality=integrality,
+                bounds=Bounds(lb, ub),
+                constraints=constraints,
+                options={"disp": False, "time_limit": time_limit, "mip_rel_gap": 0.0},
+            )
+            fun = math.nan if result.x is None else float(result.fun)
+            known = (int(result.status), result.x, fun)
+            SOLVES.keep(key, *known)
+        status, x, fun = known
+        if x is None:
+            return Solved(status, None, math.nan)
+        totals = x if relax else np.round(x)
+        return Solved(status, self._spread(totals, lb, lower, upper), fun)
 
     def _group_bounds(self, group: str) -> tuple[Any, Any, Any]:
         """A group's bounds as arrays: (variables, lower bounds, upper bounds)."""
@@ -491,10 +581,22 @@ class _Structure(NamedTuple):
     groups: list[str]
 
 
+class _Grouped(NamedTuple):
+    """The last grouping of alike columns: the structure and objectives it was made from
+    (each objective's weights, by identity: a changed objective is a new mapping), and each
+    column's group."""
+
+    structure: _Structure
+    merge: bool
+    weights: dict[str, Terms]
+    of: Any
+
+
 class _Merged(NamedTuple):
     """Alike variables as one (see :meth:`Programme._merged`): each variable's group (``of``),
     each group's first variable (``reps``), every variable in group order (``order``), the
-    groups' sizes, the matrix over the groups, and which groups are whole."""
+    groups' sizes, the matrix over the groups (by columns, as HiGHS is given it: no conversion
+    for each solve), and which groups are whole."""
 
     of: Any
     reps: Any

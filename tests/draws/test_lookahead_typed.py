@@ -172,20 +172,30 @@ def test_random_typed_problems_match_the_recursion() -> None:
             continue
         if typed_kinds(reduce_problem(problem)) is None:
             continue
-        procedure = Procedure(
-            hand,
-            hand_size_second=hand + 1,
-            draws_per_turn=per_turn,
-            mulligan=ReturnRule(2),
-            lookahead=True,
-        )
-        query = Query(seen, second=second)
-        fast = SequentialEngine(problem, procedure, query, (), 10**8)
-        slow = recursion(problem, procedure, query)
-        assert fast.without_mulligan() == slow.without_mulligan()
-        assert fast.return_table(2)[1] == slow.return_table(2)[1]
-        assert fast.kept_values == slow.kept_values
+        matches_the_recursion(problem, hand, per_turn, seen, second)
         checked += 1
+
+
+def matches_the_recursion(
+    problem: DrawProblem, hand: int, per_turn: int, seen: int, second: bool
+) -> SequentialEngine:
+    """The engine (a level engine's when it takes the query) of ``problem`` with the
+    look-ahead and the return of two, checked against the recursion: the same Fraction with
+    and without the return, the same kept parts' values."""
+    procedure = Procedure(
+        hand,
+        hand_size_second=hand + 1,
+        draws_per_turn=per_turn,
+        mulligan=ReturnRule(2),
+        lookahead=True,
+    )
+    query = Query(seen, second=second)
+    fast = SequentialEngine(problem, procedure, query, (), 10**8)
+    slow = recursion(problem, procedure, query)
+    assert fast.without_mulligan() == slow.without_mulligan()
+    assert fast.return_table(2)[1] == slow.return_table(2)[1]
+    assert fast.kept_values == slow.kept_values
+    return fast
 
 
 def test_which_queries_the_typed_engine_takes() -> None:

@@ -16,7 +16,7 @@ import pytest
 from deckcheck.analysis.odds import OddsOptions
 from deckcheck.catalog.deck import Deck, DeckEntry
 from deckcheck.commands.optimize import optimize_loaded
-from deckcheck.core.violations import Severity
+from deckcheck.core.violations import Report, Severity, Status
 from deckcheck.decks.load import LoadedDeck, load_deck
 from deckcheck.decks.verdict import validate_loaded
 from deckcheck.games.base import clean_name
@@ -144,32 +144,39 @@ def test_ren_dhark_colour_clean_form_agrees_with_the_check() -> None:
 # ------------------------------------------------------------ the order, against brute force
 
 
-def _key(original: LoadedDeck, state: Mapping[tuple[str, str], int]) -> tuple[int, ...]:
-    """An answer's place in the tie-break order (smaller is better)."""
-    had = {v.code for v in validate_loaded(original).violations if v.severity is Severity.WARNING}
-    candidate = _deck(original, state)
-    warned = {
-        v.code for v in validate_loaded(candidate).violations if v.severity is Severity.WARNING
-    }
-    own = original.deck.counts()
-    totals: dict[str, int] = {}
-    for (i, _), n in state.items():
-        totals[i] = totals.get(i, 0) + n
-    off = off_side(original)
-    mixed = mixed_side(original)
-    new = {i: n for i, n in totals.items() if n and i not in own}
-    return (
-        len(warned - had),
-        sum(n for i, n in new.items() if off(CATALOG.by_id(i))),  # type: ignore[arg-type]
-        sum(
-            n
-            for i, n in new.items()
-            if not off(CATALOG.by_id(i)) and mixed(CATALOG.by_id(i))  # type: ignore[arg-type]
-        ),
-        sum(max(0, n - totals.get(i, 0)) for i, n in own.items()),
-        sum(new.values()),
-        len(new),
-    )
+class _Order:
+    """An answer's place in the tie-break order (smaller is better), against one original
+    deck (what the original gives is worked out once for every candidate)."""
+
+    def __init__(self, original: LoadedDeck) -> None:
+        self.original = original
+        self.had = {
+            v.code for v in validate_loaded(original).violations if v.severity is Severity.WARNING
+        }
+        self.own = original.deck.counts()
+        self.off = off_side(original)
+        self.mixed = mixed_side(original)
+
+    def key(self, state: Mapping[tuple[str, str], int], report: Report) -> tuple[int, ...]:
+        """The place of ``state``, whose deck ``report`` validated."""
+        warned = {v.code for v in report.violations if v.severity is Severity.WARNING}
+        totals: dict[str, int] = {}
+        for (i, _), n in state.items():
+            totals[i] = totals.get(i, 0) + n
+        off, mixed, own = self.off, self.mixed, self.own
+        new = {i: n for i, n in totals.items() if n and i not in own}
+        return (
+            len(warned - self.had),
+            sum(n for i, n in new.items() if off(CATALOG.by_id(i))),  # type: ignore[arg-type]
+            sum(
+                n
+                for i, n in new.items()
+                if not off(CATALOG.by_id(i)) and mixed(CATALOG.by_id(i))  # type: ignore[arg-type]
+            ),
+            sum(max(0, n - totals.get(i, 0)) for i, n in own.items()),
+            sum(new.values()),
+            len(new),
+        )
 
 
 def _distance(start: Mapping[tuple[str, str], int], state: Mapping[tuple[str, str], int]) -> int:
@@ -252,13 +259,15 @@ def test_fix_chooses_the_best_nearest_deck_by_the_stated_order(case: str, tmp_pa
     result = nearest_legal(loaded, owned=caps)
     assert result.status == "fixed" and result.proven
     start = _state(loaded.deck)
+    order = _Order(loaded)
     best = min(
-        _key(loaded, state)
+        order.key(state, report)
         for state in _within(loaded, caps, result.distance)
-        if _distance(start, state) == result.distance and _legal(_deck(loaded, state))
+        if _distance(start, state) == result.distance
+        and (report := validate_loaded(_deck(loaded, state))).status is Status.LEGAL
     )
     answer = _state(dataclasses.replace(loaded.deck, entries=result.entries))
-    assert _key(loaded, answer) == best, (answer, best)
+    assert order.key(answer, validate_loaded(_deck(loaded, answer))) == best, (answer, best)
 
 
 def test_a_seeded_card_is_moved_rather_than_removed(tmp_path: Path) -> None:
@@ -303,9 +312,12 @@ def test_optimize_with_seeded_and_drawn_outposts_is_proven_optimal(
     totals = loaded.deck.counts()
     caps = {i: max(totals.get(i, 0), owned.get(i, 0)) for i in [*totals, *owned]}
     result, _ = optimize_loaded(loaded, conditions, options, changes=changes, owned=caps)
-    best = max(
-        _chance(near, conditions, options)
-        for state in _within(loaded, caps, changes)
-        if _legal(near := _deck(loaded, state))
+    # every deck within the changes scored, then validated best first: the first legal one
+    # has the best chance of the legal ones (most decks are never validated)
+    decks = [_deck(loaded, state) for state in _within(loaded, caps, changes)]
+    scored = sorted(
+        ((_chance(near, conditions, options), k) for k, near in enumerate(decks)),
+        key=lambda pair: (-pair[0], pair[1]),
     )
+    best = next(chance for chance, k in scored if _legal(decks[k]))
     assert result.status == "optimal" and result.after == best

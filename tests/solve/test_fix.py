@@ -104,11 +104,13 @@ def _brute_force(loaded: LoadedDeck, owned: Mapping[str, int]) -> int:
     universe = list(dict.fromkeys([*counts, *owned]))
     caps = [max(counts.get(i, 0), owned.get(i, 0)) for i in universe]
     cards = {c.id: c for c in loaded.catalog}
-    best: int | None = None
-    for values in itertools.product(*(range(c + 1) for c in caps)):
-        distance = sum(abs(v - counts.get(i, 0)) for i, v in zip(universe, values, strict=True))
-        if best is not None and distance >= best:
-            continue
+    own = [counts.get(i, 0) for i in universe]
+    # every deck within the collection, nearest first: the first legal one is the nearest
+    nearest = sorted(
+        itertools.product(*(range(c + 1) for c in caps)),
+        key=lambda values: sum(abs(v - n) for v, n in zip(values, own, strict=True)),
+    )
+    for values in nearest:
         held = [i for i, v in zip(universe, values, strict=True) for _ in range(v)]
         # a game whose order matters (a Drake stack): any order of the cards will do
         orders = set(itertools.permutations(held)) if loaded.game.spec.ordered else {tuple(held)}
@@ -116,10 +118,8 @@ def _brute_force(loaded: LoadedDeck, owned: Mapping[str, int]) -> int:
             entries = tuple(DeckEntry(cards[i], 1) for i in order)
             deck = dataclasses.replace(loaded.deck, entries=entries)
             if validate_loaded(dataclasses.replace(loaded, deck=deck)).status is Status.LEGAL:
-                best = distance
-                break
-    assert best is not None, "no legal deck within the collection"
-    return best
+                return sum(abs(v - n) for v, n in zip(values, own, strict=True))
+    raise AssertionError("no legal deck within the collection")
 
 
 def _check_minimal(loaded: LoadedDeck, owned: Mapping[str, int]) -> FixResult:

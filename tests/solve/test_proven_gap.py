@@ -19,6 +19,7 @@ from deckcheck.analysis.odds import OddsOptions
 from deckcheck.commands.fix import fix_deck
 from deckcheck.commands.optimize import optimize_loaded
 from deckcheck.decks.load import load_deck
+from deckcheck.solve import programme
 
 
 def test_every_solve_asks_for_a_proven_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,6 +31,8 @@ def test_every_solve_asks_for_a_proven_optimum(monkeypatch: pytest.MonkeyPatch) 
         return real(*args, **kw)
 
     monkeypatch.setattr(scipy.optimize, "milp", milp)
+    # answers HiGHS gave earlier in this process would be given again without asking it
+    monkeypatch.setattr(programme, "SOLVES", programme.Solves(programme.SOLVES_KEPT))
     fix_deck(str(EXAMPLES / "planetary-conquerors" / "illegal-size.txt"))
     loaded = load_deck(EXAMPLES / "ren-dhark" / "terra-custom.txt")
     optimize_loaded(loaded, ["type:ship>=2"], OddsOptions(turn=1), changes=1)

@@ -596,6 +596,16 @@ def optimal_redraw_choice(request: Request, *, budget: int = DEFAULT_BUDGET) -> 
     return choose
 
 
+def optimal_redraw_value(
+    request: Request, *, budget: int = DEFAULT_BUDGET
+) -> tuple[Fraction, Fraction]:
+    """The chance with the optimal redraw and without it (``best``, ``plain``): the values of
+    the solve :func:`optimal_redraw_choice` reads, no table of hands built. Raises as it does."""
+    problem, procedure, query = request.problem, request.procedure, request.query
+    solution = _solve(problem, procedure, query, budget, request.lookahead)
+    return solution.best, solution.plain
+
+
 @frozen
 class RedrawTable:
     """The optimum :func:`optimal_redraw_odds` plays, hand by hand (for a guide to it).

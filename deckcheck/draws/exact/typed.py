@@ -29,6 +29,28 @@ from deckcheck.draws.exact.named import Interval, TypedClass
 
 #: More cards than any query draws: the cards a lost state needs.
 _NEVER = 1 << 30
+#: Named digits of the groups from which their sums are read by byte tables (a gather per
+#: byte of the key) rather than digit by digit (a few steps per digit).
+_TABLE_DIGITS = 4
+
+
+def _without_implied(
+    sizes: tuple[int, ...], classes: list[TypedClass], groups: list[Interval]
+) -> tuple[list[TypedClass], list[Interval]]:
+    """``classes`` and ``groups`` without the groups whose tests every hand that passes its
+    named classes' tests passes: the named classes' leasts add up to the group's least or
+    more (each of their cards is the group's), and the group has no more cards than its most.
+    Such a group tells no hands apart: its cards count for their own tests only."""
+    kept: dict[int, int] = {}
+    for g, (lo, hi) in enumerate(groups):
+        least = sum(interval[0] for p, interval, g2 in classes if g2 == g and p >= 0)
+        size = sum(sizes[c] for c, (_, _, g2) in enumerate(classes) if g2 == g)
+        if least < lo or (hi is not None and size > hi):
+            kept[g] = len(kept)
+    if len(kept) == len(groups):
+        return classes, groups
+    out = [(p, interval, kept.get(g, -1)) for p, interval, g in classes]
+    return out, [groups[g] for g in kept]
 
 
 class TypedLevels(LevelEngine):
@@ -60,8 +82,8 @@ class TypedLevels(LevelEngine):
         self.sizes = sizes
         self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
         self.charge = charge
-        self.classes = classes
-        self.groups = groups
+        self.classes, self.groups = _without_implied(sizes, classes, groups)
+        classes, groups = self.classes, self.groups
         #: Classes with tests of their own.
         self.named = [c for c, (p, _, _) in enumerate(classes) if p >= 0]
         # Digits: (home, interval, h, k) for each live (h, k) a class of that interval can be
@@ -105,6 +127,10 @@ class TypedLevels(LevelEngine):
             if hi is not None:
                 losing += size
         self._place(radices, infos, losing)
+        if not self.fits:
+            # A key past 62 bits: the tables below would not fit numpy's integers, and the
+            # caller hands the query back to the recursion.
+            return
         self.keep_delta: list[int | None] = []
         self.under_delta: list[int | None] = []
         for d, (h, k, lo, hi) in enumerate(infos):
@@ -141,6 +167,7 @@ class TypedLevels(LevelEngine):
         self.group_settle: list[Ints] = []  # the key's change per class when settled
         self.group_lose: list[Ints] = []  # the key's change per class when losing
         self.group_short: list[Ints] = []  # the digits short of their own least
+        self.group_need: list[Ints] = []  # per digit's class, its cards short of its least
         for digits in self.digits_of:
             column = np.array([self.shifts[d] for d in digits], np.int64).reshape(-1, 1)
             self.group_shifts.append(column)
@@ -165,7 +192,71 @@ class TypedLevels(LevelEngine):
                     np.int64,
                 )
             )
+            self.group_need.append(
+                np.array([max(self.infos[d][2] - self.infos[d][0], 0) for d in digits], np.int64)
+            )
+        #: The groups bounded from below, and per byte of a key their sums of
+        #: :meth:`_group_sums` packed in one integer: None when they would not fit, or when
+        #: the groups have so few named digits that reading them one by one takes fewer steps.
+        self.short_groups = [g for g, (lo, _) in enumerate(groups) if lo]
+        named_digits = sum(len(self.digits_of[g]) for g in self.short_groups)
+        self.group_tables = (
+            self._group_byte_tables() if self.fits and named_digits >= _TABLE_DIGITS else None
+        )
         self._start()
+
+    def _group_byte_tables(self) -> list[Ints] | None:
+        """Per byte of a key, each group's two sums of :meth:`_group_sums` its bits add (a
+        field each, as the level engine's byte tables): the group's count and its named
+        classes' shortfalls; its count and its cards left. Both are linear in the digits and
+        never negative, and at most the pile, so the fields never carry into each other."""
+        width = max(1, self.n).bit_length()
+        if 2 * len(self.short_groups) * width > 63:
+            return None
+        bits = self.losing_shift + self.losing_bits
+        weight = [0] * (8 * ((bits + 7) // 8))
+        for i, g in enumerate(self.short_groups):
+            short, left = 2 * i * width, (2 * i + 1) * width
+            coefficients = {self.count_digit[g]: (1 << short) + (1 << left)}
+            coefficients[self.pool_digit[g]] = 1 << left
+            for d in self.digits_of[g]:
+                h, k, least, _ = self.infos[d]
+                coefficients[d] = (max(least - h, 0) << short) + (k << left)
+            for d, coefficient in coefficients.items():
+                for b in range(self.masks[d].bit_length()):
+                    weight[self.shifts[d] + b] += coefficient << b
+        byte = np.arange(256, dtype=np.int64)
+        ones = (byte[:, None] >> np.arange(8, dtype=np.int64)) & 1
+        return [
+            ones @ np.array(weight[i : i + 8], dtype=np.int64) for i in range(0, len(weight), 8)
+        ]
+
+    def _group_sums(self, keys: Ints) -> list[tuple[Ints, Ints]]:
+        """Per group bounded from below (:attr:`short_groups`): its count plus its named
+        classes' shortfalls, and its count plus its cards left."""
+        if self.group_tables is None:
+            out = []
+            for g in self.short_groups:
+                count = self._field(keys, self.count_digit[g])
+                short = count.copy()
+                left = count + self._field(keys, self.pool_digit[g])
+                for d in self.digits_of[g]:
+                    m = self._field(keys, d)
+                    h, k, least, _ = self.infos[d]
+                    left += m * k
+                    if h < least:
+                        short += m * (least - h)
+                out.append((short, left))
+            return out
+        packed = np.take(self.group_tables[0], keys & 255)
+        for i, table in enumerate(self.group_tables[1:], 1):
+            packed += np.take(table, (keys >> (8 * i)) & 255)
+        width = max(1, self.n).bit_length()
+        mask = (1 << width) - 1
+        return [
+            ((packed >> (2 * i * width)) & mask, (packed >> ((2 * i + 1) * width)) & mask)
+            for i in range(len(self.short_groups))
+        ]
 
     def _moved(self, d: int, home: int, interval: Interval, h: int, k: int) -> int | None:
         """The change of the key when the class in digit ``d`` comes to hold ``h`` with
@@ -194,19 +285,37 @@ class TypedLevels(LevelEngine):
             return self._group_normal(home, keys)
         if not kept:
             return keys  # a count bounded from below only: lost by its reach in _sums
-        # Only a count just come to its least settles the group.
-        hit = np.flatnonzero(self._field(keys, self.count_digit[home]) == lo)
+        info = self.infos[d] if d >= 0 else None
+        if info is not None and d not in self.pool_digit and info[0] < info[2]:
+            # A card its own class needs: the group's count and its named classes' shortfall
+            # move together, and a group not settled before is not settled now.
+            return keys
+        # A count plus named shortfalls just come to its least settles the group.
+        hit = np.flatnonzero(self._reached(home, keys) >= lo)
         if not len(hit):
             return keys
         out = keys.copy()
         out[hit] = self._settled(home, keys[hit])
         return out
 
+    def _reached(self, g: int, keys: Ints) -> Ints:
+        """Group ``g``'s count plus what its named classes still need of their least: the
+        group's count in every hand in which each of them reaches its least. At the group's
+        least, the group's own least holds wherever theirs do (each of their cards is the
+        group's): it no longer tells hands apart."""
+        count = self._field(keys, self.count_digit[g])
+        if not len(self.group_need[g]):
+            return count
+        return count + self.group_need[g] @ self._group_fields(g, keys)
+
     def _settled(self, g: int, keys: Ints) -> Ints:
-        """``keys`` with group ``g`` (bounded from below only, its count at its least)
-        settled: its pool one with the cards no test reads, its named classes of no group."""
-        pool = self.pool_digit[g]
+        """``keys`` with group ``g`` (bounded from below only, its count plus its named
+        classes' shortfall at its least) settled: its count at its least, its pool one with
+        the cards no test reads, its named classes of no group."""
+        pool, count = self.pool_digit[g], self.count_digit[g]
+        lo = self.groups[g][0]
         out = keys - self._field(keys, pool) * self.weights[pool]
+        out += (lo - self._field(keys, count)) * self.weights[count]
         return out + self.group_settle[g] @ self._group_fields(g, keys)
 
     def _group_fields(self, g: int, keys: Ints) -> Ints:
@@ -228,7 +337,9 @@ class TypedLevels(LevelEngine):
         # key less the old, both below 2**62, so a sum that wraps on the way ends right.
         left = pool + self.group_left[g] @ fields
         lost = live & (count + left < lo)
-        settled = live & ~lost & (count >= lo)
+        settled = live & ~lost
+        if lo:  # its least holds wherever its named classes' do (see _reached)
+            settled &= count + self.group_need[g] @ fields >= lo
         losing = np.zeros_like(live)
         if hi is not None:
             settled &= count + left <= hi
@@ -258,19 +369,9 @@ class TypedLevels(LevelEngine):
         deal draws for a lost state (-1)."""
         losing, live, need, risky = super()._sums(keys)
         lost = keys < 0
-        for g, (lo, _) in enumerate(self.groups):
-            if not lo:
-                continue
-            count = self._field(keys, self.count_digit[g])
-            short = lo - count
-            left = count + self._field(keys, self.pool_digit[g])
-            for d in self.digits_of[g]:
-                m = self._field(keys, d)
-                h, k, least, _ = self.infos[d]
-                left += m * k
-                if h < least:
-                    short -= m * (least - h)
-            need += np.maximum(short, 0)
+        for g, (got, left) in zip(self.short_groups, self._group_sums(keys), strict=True):
+            lo = self.groups[g][0]
+            need += np.maximum(lo - got, 0)
             lost |= left < lo  # the group's cards left cannot bring it to its least
         need[lost] = _NEVER
         return losing, live, need, risky
@@ -361,7 +462,11 @@ class TypedLevels(LevelEngine):
             return None
         out = key + (lo - count) * self.weights[self.count_digit[g]]
         out -= pool * self.weights[self.pool_digit[g]]
-        if count >= lo and (hi is None or count + left <= hi):
+        reached = count + sum(
+            self._one(key, d) * max(self.infos[d][2] - self.infos[d][0], 0)
+            for d in self.digits_of[g]
+        )
+        if reached >= lo and (hi is None or count + left <= hi):
             for d in self.digits_of[g]:
                 out += self._one(key, d) * (self.weights[self.unhomed[d]] - self.weights[d])
             return out
@@ -375,6 +480,11 @@ class TypedLevels(LevelEngine):
                 return None
             out += m * (k * self.losing_weight - self.weights[d])
         return out
+
+    def _kind(self, c: int) -> tuple[object, ...]:
+        # Classes alike for the return table's hands: the same tests and the same group.
+        p, interval, g = self.classes[c]
+        return (p >= 0, interval, g)
 
     def _one(self, key: int, d: int) -> int:
         return (key >> self.shifts[d]) & self.masks[d]
