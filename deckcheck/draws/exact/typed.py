@@ -127,6 +127,10 @@ class TypedLevels(LevelEngine):
             if hi is not None:
                 losing += size
         self._place(radices, infos, losing)
+        if not self.fits:
+            # A key past 62 bits: the tables below would not fit numpy's integers, and the
+            # caller hands the query back to the recursion.
+            return
         self.keep_delta: list[int | None] = []
         self.under_delta: list[int | None] = []
         for d, (h, k, lo, hi) in enumerate(infos):
