@@ -110,8 +110,18 @@ def _private_catalog_cache() -> bool:
 _OWN_RUN_CACHE = _private_catalog_cache()
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """The run's catalog cache goes with the run (the process that made it removes it)."""
+    """The run's catalog cache goes with the run (the process that made it removes it).
+
+    And one of the cycle collector's last two passes saved: pytest collects twice as a process
+    ends (to report what finalizers raise), each pass walking every object the tests left alive
+    (catalogs, cached answers). One pass here collects what is garbage, finalizers and their
+    reports included; the survivors are then set aside (``gc.freeze``), and pytest's passes
+    find only what those finalizers left."""
+    if _runs_tests(config):
+        gc.collect()
+        gc.freeze()
     if _OWN_RUN_CACHE:
         shutil.rmtree(os.environ.pop(RUN_CACHE, ""), ignore_errors=True)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from deckcheck.catalog.model import Card, Catalog
@@ -169,17 +170,25 @@ def find_cards(
 def _holding(value: str, catalog: Catalog, game: Game) -> tuple[tuple[str, int], ...]:
     """The text fields a listing shows (the game's ``list_fields``) that some card holds
     ``value`` in (folded), with how many cards do; one pass over the catalog."""
-    key = fold(value)
     specs = game.field_specs
-    fields = [f for f in game.spec.list_fields if f in specs and specs[f].kind in ("text", "list")]
-    counts = dict.fromkeys(fields, 0)
+    fields = tuple(
+        f for f in game.spec.list_fields if f in specs and specs[f].kind in ("text", "list")
+    )
+    counts = catalog.derived(("cards-holding", fields), lambda: _held_values(catalog, fields))
+    key = fold(value)
+    return tuple((name, counts[name][key]) for name in fields if counts[name][key])
+
+
+def _held_values(catalog: Catalog, fields: Sequence[str]) -> dict[str, Counter[str]]:
+    """Per field, each folded value with the number of cards holding it: counted in one pass
+    over the catalog, kept with it for every later search that names a card."""
+    counts = {name: Counter[str]() for name in fields}
     for card in catalog:
         for name in fields:
             v = card.get(name)
             items = v if isinstance(v, list | tuple) else [] if v is None else [v]
-            if any(fold(str(i)) == key for i in items):
-                counts[name] += 1
-    return tuple((name, n) for name, n in counts.items() if n)
+            counts[name].update({fold(str(i)) for i in items})
+    return counts
 
 
 @frozen

@@ -127,6 +127,7 @@ class Suggester:
         # The latest answers: a fuzzy search of thousands of names costs milliseconds, and the
         # same unknown lines are asked about again (the builder re-checks after every edit).
         self._answers: dict[tuple[str, int, float], tuple[str, ...]] = {}
+        self._processed: list[str] | None = None  # the keys as rapidfuzz compares them
 
     def __len__(self) -> int:
         """How many distinct (folded) choices a suggestion compares a word with."""
@@ -149,14 +150,21 @@ class Suggester:
     def _search(self, key: str, limit: int, cutoff: float) -> list[str]:
         from rapidfuzz import fuzz, process, utils
 
-        matches = process.extract(
-            key,
-            self._keys,
-            scorer=fuzz.WRatio,
-            processor=utils.default_process,
-            limit=limit + PREFIX_ROOM,
-            score_cutoff=cutoff - PREFIX_SLACK,
-        )
+        # The choices processed once, not on every search (what ``processor=`` would do); the
+        # scores, and so the matches and their order, are the same.
+        if self._processed is None:
+            self._processed = [utils.default_process(k) for k in self._keys]
+        matches = [
+            (self._keys[index], score, index)
+            for _, score, index in process.extract(
+                utils.default_process(key),
+                self._processed,
+                scorer=fuzz.WRatio,
+                processor=None,
+                limit=limit + PREFIX_ROOM,
+                score_cutoff=cutoff - PREFIX_SLACK,
+            )
+        ]
         # A name that starts as the word does ("Dragon": Drake) comes first, a little below
         # the cutoff too: WRatio's partial match may rank a short name inside the word
         # ("Monk" in "Dragon") above it.

@@ -130,9 +130,12 @@ class DataRule:
 
     def _matcher(self, catalog: Catalog) -> Any:
         selects = [self.model.select] if isinstance(self.model.select, str) else self.model.select
-        predicates = [bind_selector(s, catalog) for s in selects if s]
+        # the bound predicates themselves: a rule asks this of every card of every deck checked
+        predicates = tuple(bind_selector(s, catalog).predicate for s in selects if s)
         if not predicates:
             return lambda card: True
+        if len(predicates) == 1:
+            return predicates[0]
         return lambda card: any(p(card) for p in predicates)
 
     # -- standing -------------------------------------------------------------------------

@@ -57,3 +57,17 @@ def test_the_scaling_bench_builds_its_decks_and_times_a_query(
     assert all(Path(deck).is_file() for _, deck, _, _ in cases)
     seconds, how = scaling.one(scaling.PC80, scaling.PC_CONDITIONS[:2], 1, turn=1)
     assert how == "exact" and seconds > 0
+
+
+def test_the_call_charge_bench_runs_the_recursion_alone(bench: ModuleType) -> None:
+    """``bench_call_charge.py`` on one small query: its classes, work, time and new states."""
+    from deckcheck.draws.exact.sequential import CALL_CLASSES, state_calls
+
+    charge = importlib.import_module("bench_call_charge")
+    deck = charge.DECKS["legal-50"]
+    names = charge.names(deck)[:3]
+    got = charge.recursion_alone(deck, [f"name:{x}<=1" for x in names], 3, False, 10**6)
+    assert got is not None
+    classes, work, seconds, valued = got
+    assert classes <= CALL_CLASSES and state_calls(classes) == 0
+    assert work >= valued > 0 and seconds >= 0

@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from deckcheck.core.numeric import np, npt
+from deckcheck.draws.exact.hands import Hands
 from deckcheck.draws.exact.named import Interval
 
 Ints = npt.NDArray[np.int64]
@@ -102,9 +103,47 @@ def _running(flags: npt.NDArray[np.bool_]) -> Ints:
     return np.cumsum(out, out=out)
 
 
-def _add(pending: dict[Level, list[Ints]], level: Level, needles: Ints) -> Part:
-    """Put ``needles`` among the children of ``level``: where they will be found."""
-    parts = pending.setdefault(level, [])
+def _gather(
+    acc: tuple[Floats, Ints], rows: Small, dense: bool, f: Floats, r: Ints, w: Small
+) -> None:
+    """Add a move's children's values ``f`` and residues ``r`` times its weights ``w`` to
+    the level's sums ``acc``: over every open state (``dense``), or at ``rows``. ``f`` and
+    ``r`` are the move's own (multiplied in place).
+
+    No reduction until the end: the weights add up to the pile, so the sum stays below pile
+    * modulus < 2**62 (see the moduli's bits)."""
+    acc_f, acc_r = acc
+    f *= w
+    r *= w
+    if dense:
+        acc_f += f
+        acc_r += r
+    else:
+        acc_f[rows] += f
+        r += np.take(acc_r, rows, axis=1)
+        acc_r[:, rows] = r
+
+
+def _home(level: Level) -> Level:
+    """Where ``level``'s states are listed: a level that has spent its turn's look (only a
+    turn's first draw can look) with the one that has not. Both hold the same cards with as
+    many gone, so the same states reach them, and a state's kept children are the same: the
+    states are listed once, and valued for each of the two that a deal reaches."""
+    held, gone, looked = level
+    return (held, gone, False) if looked else level
+
+
+def _add(
+    pending: dict[Level, list[Ints]],
+    reached: dict[Level, set[bool]],
+    level: Level,
+    needles: Ints,
+) -> Part:
+    """Put ``needles`` among the children of ``level`` (listed at its :func:`_home`): where
+    they will be found."""
+    home = _home(level)
+    reached.setdefault(home, set()).add(level[2])
+    parts = pending.setdefault(home, [])
     parts.append(needles)
     return level, len(parts) - 1
 
@@ -390,33 +429,37 @@ class LevelEngine:
                 if child not in levels:
                     levels.add(child)
                     todo.append(child)
-        steps = sum(1 for held, gone, _ in levels if held < self.seen and gone < self.reads)
+        homes = {_home(lv) for lv in levels if lv[0] < self.seen and lv[1] < self.reads}
+        steps = len(homes)
         return steps * self.move_units * (len(self.radices) + 2) + self.run_units
 
     def run(self) -> None:
         """Every level's states (from no card drawn), then their values (from the last).
 
         Listing a level's children also finds where each lands in its level (the children
-        of all levels before it merged at once), so valuing a level is a gather per move.
+        of all levels before it merged at once), so valuing a level is a gather per move. A
+        level that has spent its look is listed with the one that has not (:func:`_home`).
         """
         start = (0, 0, False)
         root = self.key_of((0,) * len(self.sizes))
         found = np.array([] if root is None else [root], dtype=np.int64)
         keys, won, _ = self._settle(0, found)
         self.levels[start], self.won[start] = keys, won
+        # Per listed level, whether the deal reaches it with its look spent, or not.
+        reached: dict[Level, set[bool]] = {start: {False}}
         order: list[tuple[int, int, bool]] = []
         once = self.run_units  # charged with the first level
         # Per level, its moves: (rows of its open states, their weights, where the kept and
         # the put-under children are: a child level and the index of its part there).
         plans: dict[Level, list[tuple[Small, Small, Part | None, Part | None]]] = {}
-        # Per child level, the parts of keys that reach it, then each part's rows in it.
+        # Per listed child level, the parts of keys that reach it, then each part's rows in it.
         where: dict[Level, list[Small]] = {}
         for gone in range(self.reads + 1):
             pending: dict[Level, list[Ints]] = {}
 
             for level in [lv for lv in self.levels if lv[1] == gone]:
                 order.append(level)
-                held, _, looked = level
+                held = level[0]
                 keys = self.levels[level][~self.won[level]]
                 if held == self.seen or not len(keys):
                     continue
@@ -425,7 +468,7 @@ class LevelEngine:
                 counts = self._counts(keys)
                 losing, live = self._held_apart(keys)
                 pool = (self.n - gone) - live - losing
-                look = self._look(held, looked)
+                look = False in reached[level] and self._look(held, False)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
@@ -447,12 +490,14 @@ class LevelEngine:
                     to_kept = (
                         None
                         if keep_delta is None
-                        else _add(pending, kept, self._normal(d, base + keep_delta, True))
+                        else _add(pending, reached, kept, self._normal(d, base + keep_delta, True))
                     )
                     to_under = (
                         None
                         if under_delta is None
-                        else _add(pending, under, self._normal(d, base + under_delta, False))
+                        else _add(
+                            pending, reached, under, self._normal(d, base + under_delta, False)
+                        )
                     )
                     # Most states move: weighed whole (no rows picked out, none scattered).
                     dense = len(rows) > _DENSE * len(keys)
@@ -477,7 +522,14 @@ class LevelEngine:
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
         for level in reversed(order):
-            self._value_level(level, plans.pop(level, []), where)
+            self._value_level(level, plans.pop(level, []), where, reached[level])
+        for level in order:
+            held, gone, _ = level
+            if True in reached[level]:
+                spent = (held, gone, True)
+                self.levels[spent], self.won[spent] = self.levels[level], self.won[level]
+            if False not in reached[level]:
+                del self.levels[level], self.won[level]
 
     def _full(self, gone: int) -> int:
         return math.perm(self.n - gone, self.reads - gone)
@@ -501,60 +553,75 @@ class LevelEngine:
         level: Level,
         plan: list[tuple[Small, Small, Part | None, Part | None]],
         where: dict[Level, list[Small]],
+        variants: set[bool],
     ) -> None:
+        """The values of the listed ``level``'s states for each of ``variants`` the deal
+        reaches (its look spent or not): the same kept children, and with the look the
+        better of keeping and putting under."""
         gone = level[1]
         keys = self.levels[level]
         won = self.won[level]
         mods = np.array(self.moduli, dtype=np.int64)[:, None]
-        # One more state of zeros: the value of a state not in the level (lost). Residues
-        # a row per modulus (a gather along a row is numpy's fast one).
-        f = np.zeros(len(keys) + 1)
-        r = np.zeros((len(mods), len(keys) + 1), dtype=np.int64)
-        f[:-1][won] = 1.0
-        r[:, :-1][:, won] = self._won_residues(gone)
         open_ = np.flatnonzero(~won)
+        pile = self.n - gone
+        spent = True in variants
+        looks = False in variants
+        # Per variant the sums of its moves' weighed values (floats, residues).
+        sums: dict[bool, tuple[Floats, Ints]] = {}
         if plan:
-            pile = self.n - gone
-            acc_f = np.zeros(len(open_))
-            acc_r = np.zeros((len(mods), len(open_)), dtype=np.int64)
-            for rows, w, to_kept, to_under in plan:
-                dense = len(w) == len(open_)
-                size = len(w)
-                if to_kept is not None:
-                    kf, kr = self.values[to_kept[0]]
-                    at = self._rows(where[to_kept[0]][to_kept[1]], rows, size, len(kf) - 1)
-                    cf = np.take(kf, at)
-                    cr = np.take(kr, at, axis=1)
+            for variant in variants:
+                sums[variant] = (
+                    np.zeros(len(open_)),
+                    np.zeros((len(mods), len(open_)), dtype=np.int64),
+                )
+        for rows, w, to_kept, to_under in plan:
+            dense = len(w) == len(open_)
+            size = len(w)
+            if to_kept is not None:
+                kf, kr = self.values[to_kept[0]]
+                home = _home(to_kept[0])
+                at = self._rows(where[home][to_kept[1]], rows, size, len(kf) - 1)
+                cf = np.take(kf, at)
+                cr = np.take(kr, at, axis=1)
+            else:
+                cf = np.zeros(size)
+                cr = np.zeros((len(mods), size), dtype=np.int64)
+            if spent:
+                # The look spent: the card is kept (the values copied when the look's choice
+                # is made from them next).
+                if looks:
+                    _gather(sums[True], rows, dense, cf.copy(), cr.copy(), w)
                 else:
-                    cf = np.zeros(size)
-                    cr = np.zeros((len(mods), size), dtype=np.int64)
-                if to_under is not None:
-                    uf_all, ur_all = self.values[to_under[0]]
-                    uat = self._rows(where[to_under[0]][to_under[1]], rows, size, len(uf_all) - 1)
-                    uf = np.take(uf_all, uat)
-                    larger = np.maximum(uf, cf)
-                    # Floats add up values that are not negative: 0 is exactly 0.
-                    close = np.flatnonzero((np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0))
-                    if len(close) and (np.take(ur_all, uat[close], axis=1) != cr[:, close]).any():
-                        raise Ambiguous
-                    under = np.flatnonzero(uf > cf)
-                    if len(under):
-                        cf[under] = uf[under]
-                        cr[:, under] = np.take(ur_all, uat[under], axis=1)
-                # No reduction until the end: the weights add up to the pile, so the sum
-                # stays below pile * modulus < 2**62 (see the moduli's bits).
-                cf *= w
-                cr *= w
-                if dense:
-                    acc_f += cf
-                    acc_r += cr
-                else:
-                    acc_f[rows] += cf
-                    cr += np.take(acc_r, rows, axis=1)
-                    acc_r[:, rows] = cr
-            f[open_] = acc_f / pile
-            r[:, open_] = acc_r % mods
-        self.values[level] = (f, r)
+                    _gather(sums[True], rows, dense, cf, cr, w)
+            if not looks:
+                continue
+            if to_under is not None:
+                uf_all, ur_all = self.values[to_under[0]]
+                home = _home(to_under[0])
+                uat = self._rows(where[home][to_under[1]], rows, size, len(uf_all) - 1)
+                uf = np.take(uf_all, uat)
+                larger = np.maximum(uf, cf)
+                # Floats add up values that are not negative: 0 is exactly 0.
+                close = np.flatnonzero((np.abs(uf - cf) <= _CLOSE * larger) & (larger > 0))
+                if len(close) and (np.take(ur_all, uat[close], axis=1) != cr[:, close]).any():
+                    raise Ambiguous
+                under = np.flatnonzero(uf > cf)
+                if len(under):
+                    cf[under] = uf[under]
+                    cr[:, under] = np.take(ur_all, uat[under], axis=1)
+            _gather(sums[False], rows, dense, cf, cr, w)
+        for variant in variants:
+            # One more state of zeros: the value of a state not in the level (lost).
+            # Residues a row per modulus (a gather along a row is numpy's fast one).
+            f = np.zeros(len(keys) + 1)
+            r = np.zeros((len(mods), len(keys) + 1), dtype=np.int64)
+            f[:-1][won] = 1.0
+            r[:, :-1][:, won] = self._won_residues(gone)
+            if variant in sums:
+                acc_f, acc_r = sums[variant]
+                f[open_] = acc_f / pile
+                r[:, open_] = acc_r % mods
+            self.values[(level[0], gone, variant)] = (f, r)
 
     def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:
         """Add to ``level`` the states of ``needles`` it lacks that are won: a won state is
@@ -670,57 +737,10 @@ class LevelEngine:
             out.append(value)
         return out
 
-    def _compositions(self, total: int) -> list[Ints]:
-        """All compositions of 0 to ``total`` cards over the classes (rows, each array in
-        increasing order of :meth:`_code`)."""
-        n_cls = len(self.sizes)
-        out = [np.zeros((1, n_cls), dtype=np.int64)]
-        # Each composition grown once: a card added only to the class of the last card added
-        # or a later one (the cards in class order), so that no row is made twice and sorted
-        # out again; a level holds its compositions, not classes times as many.
-        last = np.zeros(1, dtype=np.int64)
-        for _ in range(total):
-            before = out[-1]
-            parts: list[Ints] = []
-            lasts: list[Ints] = []
-            for c, size in enumerate(self.sizes):
-                grown = before[(last <= c) & (before[:, c] < size)]
-                grown[:, c] += 1
-                parts.append(grown)
-                lasts.append(np.full(len(grown), c, dtype=np.int64))
-            rows = np.concatenate(parts)
-            order = np.argsort(self._code(rows), kind="stable")
-            out.append(rows[order])
-            last = np.concatenate(lasts)[order]
-        return out
-
-    def _code(self, comps: Ints) -> Ints:
-        """A composition (cards per class) as one integer, in mixed radix over the sizes."""
-        code = np.zeros(len(comps), dtype=np.int64)
-        for c, size in enumerate(self.sizes):
-            code = code * (size + 1) + comps[:, c]
-        return code
-
     def _states(self, comps: Ints) -> Ints:
         """The state of holding ``comps`` (rows) with the rest in the pile; -1 when lost."""
-        zero = [0] * len(self.sizes)
-        base = self.key_of(zero)
-        if base is None:
-            return np.full(len(comps), -1, dtype=np.int64)
-        key = np.full(len(comps), base, dtype=np.int64)
-        lost = np.zeros(len(comps), dtype=bool)
-        for c in self.interval_of:
-            shift: list[int] = []
-            gone: list[bool] = []
-            for x in range(self.sizes[c] + 1):
-                one = [*zero]
-                one[c] = x
-                got = self.key_of(one)
-                gone.append(got is None)
-                shift.append(0 if got is None else got - base)
-            key += np.array(shift, dtype=np.int64)[comps[:, c]]
-            lost |= np.array(gone, dtype=bool)[comps[:, c]]
-        return np.where(lost, -1, key)
+        sizes = np.asarray(self.sizes, dtype=np.int64)
+        return self.keys_of(comps.T, sizes[:, None] - comps.T)
 
     def _read(self, level: tuple[int, int, bool], states: Ints) -> tuple[Floats, Ints, Ints]:
         """Floats, residues and row (the zero row for a lost state) of ``states``."""
@@ -735,6 +755,46 @@ class LevelEngine:
             idx[:] = 0
         return f[idx], r[:, idx].T, idx
 
+    def _alike(self) -> list[list[int]]:
+        """The classes by orbit: alike when they have the same tests (for types, the same
+        group too) and size: the same states for as many cards held."""
+        by: dict[tuple[object, ...], list[int]] = {}
+        for c, size in enumerate(self.sizes):
+            by.setdefault((*self._kind(c), size), []).append(c)
+        return list(by.values())
+
+    def _kind(self, c: int) -> tuple[object, ...]:
+        """What class ``c``'s part of a state depends on, besides its size and counts."""
+        return (self.interval_of.get(c),)
+
+    def _hand_states(self, hands: Hands, alike: list[list[int]], size: int) -> Ints:
+        """The state of holding each hand of ``size`` cards of ``hands`` with the rest in
+        the pile; -1 when lost."""
+        rows = hands.rows[size]
+        if self.typed:
+            # A key is not a sum of parts here: each hand as one composition it stands for.
+            comps = np.zeros((len(rows), len(self.sizes)), dtype=np.int64)
+            for o, members in enumerate(alike):
+                comps[:, members] = hands.spread(o, len(members))[hands.column(size, o)]
+            return self._states(comps)
+        base = self.key_of([0] * len(self.sizes))
+        if base is None:
+            return np.full(len(rows), -1, dtype=np.int64)
+        key = np.full(len(rows), base, dtype=np.int64)
+        lost = np.zeros(len(rows), dtype=np.int64)
+        for o, members in enumerate(alike):
+            c = members[0]
+            if c not in self.interval_of:
+                continue
+            side = self.sizes[c]
+            zero = self._part(c, 0, side)
+            parts = [self._part(c, x, side - x) for x in range(min(side, self.hand) + 1)]
+            shift = [0 if p is None or zero is None else p - zero for p in parts]
+            column = hands.column(size, o)
+            key += hands.table(o, shift)[column]
+            lost += hands.table(o, [int(p is None) for p in parts])[column]
+        return np.where(lost > 0, -1, key)
+
     def return_numerator(self, hand: int, count: int) -> int:
         """The return mulligan's optimal numerator over ``comb(N, hand) * comb(N - kept,
         count) * perm(N - hand, reads - hand)``: per opening hand the best of keeping it and
@@ -742,26 +802,25 @@ class LevelEngine:
 
         A kept part's value is its state's in the level holding it (its ordered draws, each
         ``count!`` times); the best kept part of each hand is found a card at a time (the best
-        part of a composition is the best of those of the compositions one card smaller),
-        by floats checked by residues as a look's branches are (:class:`Ambiguous`)."""
+        part of a hand is the best of those of the hands one card smaller), by floats checked
+        by residues as a look's branches are (:class:`Ambiguous`). Hands are taken up to
+        exchanging alike classes (:mod:`~deckcheck.draws.exact.hands`): the same values, their
+        ways counting the hands each stands for."""
         keep = hand - count
-        comps = self._compositions(hand)
-        f_best, r_best, _ = self._read((keep, keep, False), self._states(comps[keep]))
-        # Which state each best part is: its row in the kept level.
-        _, _, src = self._read((keep, keep, False), self._states(comps[keep]))
+        alike = self._alike()
+        hands = Hands([(len(m), self.sizes[m[0]]) for m in alike], hand)
+        if not hands.fits:
+            raise Ambiguous  # no table of such hands in 64 bits: the walk
+        kept_level = (keep, keep, False)
+        kept_states = self._hand_states(hands, alike, keep)
+        self._ensure(kept_level, kept_states)
+        f_best, r_best, src = self._read(kept_level, kept_states)
         for j in range(keep + 1, hand + 1):
-            below = self._code(comps[j - 1])
-            rows = comps[j]
-            best_f = np.full(len(rows), -1.0)
-            best_r = np.zeros((len(rows), len(self.moduli)), dtype=np.int64)
-            best_src = np.zeros(len(rows), dtype=np.int64)
-            for c in range(len(self.sizes)):
-                has = np.flatnonzero(rows[:, c] > 0)
-                if not len(has):
-                    continue
-                smaller = rows[has].copy()
-                smaller[:, c] -= 1
-                at = np.searchsorted(below, self._code(smaller))
+            size = len(hands.rows[j])
+            best_f = np.full(size, -1.0)
+            best_r = np.zeros((size, len(self.moduli)), dtype=np.int64)
+            best_src = np.zeros(size, dtype=np.int64)
+            for has, at in hands.smaller(j):
                 cf, cr, cs = f_best[at], r_best[at], src[at]
                 old_f, old_r = best_f[has], best_r[has]
                 larger = np.maximum(cf, old_f)
@@ -773,8 +832,7 @@ class LevelEngine:
                 best_r[has] = np.where(better[:, None], cr, old_r)
                 best_src[has] = np.where(better, cs, best_src[has])
             f_best, r_best, src = best_f, best_r, best_src
-        hands = comps[hand]
-        hf, hr, hsrc = self._read((hand, hand, False), self._states(hands))
+        hf, hr, hsrc = self._read((hand, hand, False), self._hand_states(hands, alike, hand))
         larger = np.maximum(hf, f_best)
         close = (np.abs(hf - f_best) <= _CLOSE * larger) & (larger > 0)
         if close.any():
@@ -788,13 +846,7 @@ class LevelEngine:
                     if keep_all != kept:
                         raise Ambiguous
         returns = f_best > hf  # ties keep
-        ways = np.ones(len(hands), dtype=np.int64)
-        for c, size in enumerate(self.sizes):
-            # a hand holds at most `hand` of a class: comb(size, x) for a bigger x would not fit
-            # in 64 bits for a class of 67 cards or more, and is never read
-            counts = range(min(size, hand) + 1)
-            ways *= np.array([math.comb(size, x) for x in counts], np.int64)[hands[:, c]]
-        kept_level = (keep, keep, False)
+        ways = hands.ways(hand)
         hand_level = (hand, hand, False)
         num = 0
         for level, mask, rows, scale in (

@@ -80,6 +80,20 @@ LEVEL_SHARE = 8
 #: cores shared): what the level engines' charges
 #: (:attr:`~deckcheck.draws.exact.levels.LevelEngine.units_per_call`) are measured against.
 CALL_MICROSECONDS = 4.0
+#: Classes a call of the recursion is charged :data:`CALL_MICROSECONDS` for, all told; past
+#: them each class adds :data:`STATE_CLASS_MICROSECONDS` to every new state the recursion
+#: values (one not found known): a new state's children and their canonical forms are tuples
+#: of a class each, and it walks its live classes, so a query of many classes costs more a
+#: call. Measured by ``bench/bench_call_charge.py`` (figures in ``docs/performance.md``).
+CALL_CLASSES = 13
+STATE_CLASS_MICROSECONDS = 2.0
+
+
+def state_calls(classes: int) -> float:
+    """Calls (of :data:`CALL_MICROSECONDS`) a new state of the recursion over ``classes``
+    classes is charged on top of its own call."""
+    return max(0, classes - CALL_CLASSES) * STATE_CLASS_MICROSECONDS / CALL_MICROSECONDS
+
 
 #: Units of the Python walk of the return table (:meth:`SequentialEngine.return_work`) past
 #: which a query the level engine takes has its return table computed by it instead.
@@ -352,6 +366,12 @@ class SequentialEngine:
         self.use_levels = True
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
+        # Calls each new state of the recursion is charged on top of its own (a fraction),
+        # and the fraction of a call charged to none yet.
+        self._state_calls = state_calls(len(self.red.sizes))
+        self._owed = 0.0
+        #: New states the recursion has valued (each charged :func:`state_calls`).
+        self.valued = 0
         # Units of :attr:`work` already charged for what :meth:`spend` will be asked for (the
         # estimate, charged before starting so that the recursion cannot spend its share).
         self.prepaid = 0
@@ -1059,6 +1079,16 @@ class SequentialEngine:
                         sub = max(sub, child((left, vec, held, True, gone + 1)))
                 result += pool * sub
         memo[key] = result
+        self.valued += 1
+        owed = self._owed + self._state_calls
+        if owed >= 1:
+            whole = int(owed)
+            owed -= whole
+            self.work += whole
+            if self.work > self.budget:
+                self._owed = owed
+                raise Intractable(OutOfReach(Reach.WORK, Stage.SEQUENTIAL, limit=self.budget))
+        self._owed = owed
         return result
 
     def _child(self, key: tuple[tuple[int, ...], Vec, int, bool, int]) -> int:

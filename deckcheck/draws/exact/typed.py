@@ -127,6 +127,10 @@ class TypedLevels(LevelEngine):
             if hi is not None:
                 losing += size
         self._place(radices, infos, losing)
+        if not self.fits:
+            # A key past 62 bits: the tables below would not fit numpy's integers, and the
+            # caller hands the query back to the recursion.
+            return
         self.keep_delta: list[int | None] = []
         self.under_delta: list[int | None] = []
         for d, (h, k, lo, hi) in enumerate(infos):
@@ -476,6 +480,11 @@ class TypedLevels(LevelEngine):
                 return None
             out += m * (k * self.losing_weight - self.weights[d])
         return out
+
+    def _kind(self, c: int) -> tuple[object, ...]:
+        # Classes alike for the return table's hands: the same tests and the same group.
+        p, interval, g = self.classes[c]
+        return (p >= 0, interval, g)
 
     def _one(self, key: int, d: int) -> int:
         return (key >> self.shifts[d]) & self.masks[d]
