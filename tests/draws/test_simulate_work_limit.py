@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, run_json
+from conftest import EXAMPLES, PC_TEN_CONDITIONS, run_json
 from test_fallback_budget import PROCEDURE, look_ahead_problem
 
 from deckcheck.analysis.odds import Simulation
@@ -18,21 +18,6 @@ from deckcheck.draws.answer import Answer, FactKind, Intractable, Reach
 from deckcheck.draws.exact import odds as exact_odds
 from deckcheck.draws.facade import Mode, Policy, simulate, solve
 from deckcheck.draws.model import Query
-
-#: The reliability review's ten conditions on ``legal-80`` at turn 3: ``odds`` estimates
-#: about 399,369 steps before starting, over its limit of 300,000.
-TEN = [
-    "type:warrior>=1",
-    "type:building>=1",
-    "type:miner>=1",
-    "rarity:1>=2",
-    "rarity:2>=1",
-    "rarity:3<=1",
-    "name:Trooper>=1",
-    "cost_gold:2>=1",
-    "cost_cosmium:1>=1",
-    "lives:3<=2",
-]
 
 
 def no_tables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -147,11 +132,23 @@ def test_within_the_limit_the_optimal_player_and_its_seeded_figures_are_unchange
 def test_the_bundled_ten_condition_query_simulates_odds_player(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """legal-80, ten conditions at turn 3: odds refuses it by its estimate, and simulate's
+    """legal-80, the review's ten conditions at turn 3: odds refuses them by its estimate
+    (about 399,369 steps, over 300,000), and simulate's
     player is the rule of thumb at once, no table built."""
     no_tables(monkeypatch)
     deck = str(EXAMPLES / "planetary-conquerors/legal-80.txt")
-    args = ["simulate", deck, *TEN, "--turn", "3", "--trials", "300", "--seed", "1", "--json"]
+    args = [
+        "simulate",
+        deck,
+        *PC_TEN_CONDITIONS,
+        "--turn",
+        "3",
+        "--trials",
+        "300",
+        "--seed",
+        "1",
+        "--json",
+    ]
     data = run_json(args)
     sim = data["simulation"]
     assert sim["bound"] == "estimate" and sim["work"] > sim["limit"] == facade.EXACT_WORK_LIMIT
