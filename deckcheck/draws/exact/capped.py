@@ -154,6 +154,9 @@ class _Bounds:
                 runs = self._runs[c][sub] = self._sub_runs(c, sub)
             out = []
             for lo, hi, new in runs:
+                if new == sub:  # the counts it touches unchanged: the same state
+                    out.append((lo, hi, vec))
+                    continue
                 full = list(vec)
                 for p, x in zip(positions, new, strict=True):
                     full[p] = x
@@ -535,13 +538,17 @@ class PlainProgramme:
             last_term = len(terms) - 1
             sums: dict[tuple[int, int], int] = {}
             new: dict[Vec, int] = {}
+            known_moves = bounds._moves[c]
             for vec, poly in states.items():
                 if _decided(vec):
                     decided[c] += poly
                     continue
                 lowest = (poly & -poly).bit_length() - 1
                 top = most - lowest // width
-                for lo, hi, nv in bounds.moves(vec, c):
+                moves = known_moves.get(vec)
+                if moves is None:
+                    moves = bounds.moves(vec, c)
+                for lo, hi, nv in moves:
                     if lo > top:
                         break
                     done += 1
