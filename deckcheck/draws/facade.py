@@ -267,7 +267,11 @@ def simulate(
     The simulated player follows ``policy``: the optimal redraw takes the exact optimum's
     decision for each hand and a return mulligan the exact optimal choice, where those tables
     are in reach; otherwise a stated rule of thumb (redraw unless the hand meets every
-    condition; greedy returns), and a fact says which. ``why``, when given, is the fact that
+    condition; greedy returns), and a fact says which. The look-ahead's and the return's
+    tables are built within :data:`EXACT_WORK_LIMIT`, estimated and charged as :func:`exact`
+    charges them: past it none is built, the player is the rule-of-thumb player a fallback
+    of ``odds`` simulates, the fact names the bound hit, and ``trials`` None gets what the
+    refused tables left of :data:`SIMULATION_BUDGET`. ``why``, when given, is the fact that
     explains the simulation; it is listed before the simulator's own. ``tables=False`` skips
     the exact tables (when the exact engine is already known to be out of reach). An
     either-or question (``problem.any_of``) succeeds when some alternative holds in full; its
