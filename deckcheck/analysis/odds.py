@@ -153,7 +153,8 @@ class Simulation:
     """Why a figure was simulated (the bound the exact engines hit, with its figures, or
     that a simulation was asked for) and how the simulated player made the deal's choices."""
 
-    #: The bound hit; None when the simulation was asked for (``simulate``).
+    #: The bound hit; asked for (``simulate``), the one its optimal player's tables hit (None:
+    #: none, the tables built).
     bound: OutOfReach | None
     #: Whether the exact engine was asked about this very question (estimated or run); False
     #: when a rule of thumb of the table of turns decided it was out of reach.
@@ -170,6 +171,10 @@ class Simulation:
     player_exact: tuple[Fraction, Fraction] | None = None
     #: With ``player_exact``: the fact that values it (whether ``odds`` gives that figure).
     player_exact_fact: Fact | None = None
+    #: The simulation was asked for (``simulate``): ``bound``, where set, is the bound the
+    #: optimal player's tables hit (its choices then made by rules of thumb), as ``odds``'
+    #: exact engine hits it for the same question.
+    asked: bool = False
 
     @classmethod
     def of(cls, answer: Answer) -> Simulation | None:
@@ -178,6 +183,9 @@ class Simulation:
             return None
         instead = next((f for f in answer.facts if f.kind is FactKind.SIMULATED_INSTEAD), None)
         bound = instead.reason if instead is not None else None
+        if instead is None:  # asked for: the bound its player's tables hit, if any
+            refused = (FactKind.LOOKAHEAD_HEURISTIC_INSTEAD, FactKind.RETURN_GREEDY)
+            bound = next((f.reason for f in answer.facts if f.kind in refused), None)
         after = next((f.count for f in answer.facts if f.kind is FactKind.NOT_TRIED_AFTER), None)
         tried = bound is not None and bound.reach not in NOT_ASKED and after is None
         valued_by = next((f for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), None)
@@ -193,17 +201,19 @@ class Simulation:
             after,
             (valued[0], valued[1]) if valued else None,
             valued_by,
+            instead is None,
         )
 
     @property
     def why(self) -> str:
         """Why the figure was simulated, in a sentence."""
-        return simulated_why(self.bound, self.after)
+        return simulated_why(self.bound, self.after, self.asked)
 
     def to_json(self) -> dict[str, Json]:
         """``{"why", "bound", "stage", "work", "limit", "tried", "after_cards_seen", "player",
-        "decisions", "player_text", "player_exact"}``: ``bound`` names the bound hit (null:
-        asked for), ``work`` and ``limit`` its figures where it has them,
+        "decisions", "player_text", "player_exact"}``: ``bound`` names the bound hit (asked
+        for: the one the optimal player's tables hit, else null), ``work`` and ``limit`` its
+        figures where it has them,
         ``after_cards_seen`` the cards of the earlier turn whose bound it is (null: this
         turn's own); ``decisions`` maps each choice the rules give to how the simulated
         player makes it; ``player_exact`` that player's chance, exact, where the tables it

@@ -49,7 +49,8 @@ class FactKind(Enum):
     LOOKAHEAD_HEURISTIC = "lookahead-heuristic"
     #: The look-ahead keeps or puts under the top card, whichever gives the better chance.
     LOOKAHEAD_OPTIMAL = "lookahead-optimal"
-    #: The optimal look-ahead is out of reach: the simulated player follows the rule of thumb.
+    #: The optimal look-ahead is out of reach: the simulated player follows the rule of thumb
+    #: (``reason``: the bound its tables hit, where a simulation asked for tried them).
     LOOKAHEAD_HEURISTIC_INSTEAD = "lookahead-heuristic-instead"
     #: The redraw rule is played as "redraw whenever allowed" (``limit`` redraws, None = any).
     REDRAW_WHENEVER_ALLOWED = "redraw-whenever-allowed"
@@ -70,7 +71,8 @@ class FactKind(Enum):
     REDRAW_UNLESS_MET = "redraw-unless-met"
     #: The return-cards mulligan is chosen optimally for the query.
     RETURN_OPTIMAL = "return-optimal"
-    #: The return-cards mulligan follows the fixed greedy choice (the optimum out of reach).
+    #: The return-cards mulligan follows the fixed greedy choice (the optimum out of reach;
+    #: ``reason`` as for :attr:`LOOKAHEAD_HEURISTIC_INSTEAD`).
     RETURN_GREEDY = "return-greedy"
     #: The hand holds fewer cards than the rule returns (``count``): no mulligan.
     HAND_TOO_SMALL_TO_RETURN = "hand-too-small-to-return"
@@ -232,12 +234,18 @@ def _simulated_head(reason: OutOfReach | None) -> str:
     return "exact computation out of reach"
 
 
-def simulated_why(reason: OutOfReach | None, after: int | None = None) -> str:
+def simulated_why(reason: OutOfReach | None, after: int | None = None, asked: bool = False) -> str:
     """Why a figure was simulated, in a sentence: ``reason`` the bound hit (None: a
     simulation was asked for); ``after`` the cards seen of the earlier turn whose bound a row
-    of a table takes without trying (see :attr:`FactKind.NOT_TRIED_AFTER`)."""
+    of a table takes without trying (see :attr:`FactKind.NOT_TRIED_AFTER`); ``asked``: a
+    simulation was asked for, and ``reason`` is the bound its optimal player's tables hit."""
     if reason is None:
         return "a simulation was asked for"
+    if asked:
+        return (
+            "a simulation was asked for; the optimal player's tables are out of reach "
+            f"({reason_text(reason)}): its choices are made by rules of thumb"
+        )
     why = f"{_simulated_head(reason)}: {reason_text(reason)}"
     if after is not None:
         why += "; " + fact_text(Fact(FactKind.NOT_TRIED_AFTER, count=after))
@@ -245,38 +253,27 @@ def simulated_why(reason: OutOfReach | None, after: int | None = None) -> str:
 
 
 def player_exact_odds(fact: Fact) -> str:
-    """Whether ``odds`` gives the figure of a :attr:`FactKind.PLAYER_EXACT` fact: its
-    ``count`` is the work ``odds`` estimates before starting, against its ``limit`` (the
-    look-ahead's tables, built without that limit); its ``label`` names a choice the player
-    makes by a rule of thumb (the optimal redraw's solve: ``odds`` has no other limit)."""
+    """Whether ``odds`` gives the figure of a :attr:`FactKind.PLAYER_EXACT` fact: it does
+    (the tables are those ``odds`` builds, within its work limit; or the optimal redraw's
+    solve, which ``odds`` runs too) unless its ``label`` names a choice the player makes by a
+    rule of thumb."""
     if fact.label:
         return (
             f"its {fact.label} by the rule of thumb, its other choices optimal: not the "
             "optimal player's chance, so not the figure odds gives"
         )
-    if fact.count is None:
-        return "the figure odds gives, exactly"
-    if fact.count > (fact.limit or 0):
-        return (
-            f"exact from these tables, built with no work limit; odds does not give it: about "
-            f"{fact.count:,} steps estimated, over its work limit of {fact.limit:,}, so odds "
-            "simulates this query, by rules of thumb"
-        )
-    return (
-        f"the figure odds gives exactly, unless its look-ahead's work runs past odds' limit of "
-        f"{fact.limit:,} steps: about {fact.count:,} estimated before starting"
-    )
+    return "the figure odds gives, exactly"
 
 
-def odds_gives_it(fact: Fact) -> bool | None:
+def odds_gives_it(fact: Fact) -> bool:
     """Whether ``odds`` gives the figure of a :attr:`FactKind.PLAYER_EXACT` fact (see
-    :func:`player_exact_odds`): None when its estimate fits the work limit but the work it
-    runs may not."""
-    if fact.label:
-        return False
-    if fact.count is None:
-        return True
-    return None if fact.count <= (fact.limit or 0) else False
+    :func:`player_exact_odds`)."""
+    return not fact.label
+
+
+def _bound_hit(fact: Fact) -> str:
+    """The bound a simulated player's tables hit, in brackets (where the fact names it)."""
+    return f" ({reason_text(fact.reason)})" if fact.reason is not None else ""
 
 
 def fact_text(fact: Fact) -> str:
@@ -295,9 +292,9 @@ def fact_text(fact: Fact) -> str:
         )
     if kind is FactKind.LOOKAHEAD_HEURISTIC_INSTEAD:
         return (
-            "the optimal look-ahead is out of reach here: the simulated player keeps or puts "
-            "under the top card by a rule of thumb (a card that would break an upper bound "
-            "goes under, one that advances an unmet condition is kept)"
+            f"the optimal look-ahead is out of reach here{_bound_hit(fact)}: the simulated "
+            "player keeps or puts under the top card by a rule of thumb (a card that would "
+            "break an upper bound goes under, one that advances an unmet condition is kept)"
         )
     if kind is FactKind.REDRAW_WHENEVER_ALLOWED:
         if fact.limit is None:
@@ -333,8 +330,8 @@ def fact_text(fact: Fact) -> str:
         return "mulligan choice is optimal for this query"
     if kind is FactKind.RETURN_GREEDY:
         return (
-            "the optimal return is out of reach here: the simulated player returns cards that "
-            "advance no unmet condition"
+            f"the optimal return is out of reach here{_bound_hit(fact)}: the simulated player "
+            "returns cards that advance no unmet condition"
         )
     if kind is FactKind.HAND_TOO_SMALL_TO_RETURN:
         return f"the hand is too small to return {fact.count} cards: no mulligan"

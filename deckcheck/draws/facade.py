@@ -154,18 +154,15 @@ def exact(
     (fewer states are settled early, more levels are walked), so over ``limit`` it is taken
     as out of reach without starting, unless settled before the deal.
     """
-    from deckcheck.draws.exact.odds import STATE_BUDGET, exact_odds
+    from deckcheck.draws.exact.odds import exact_odds
     from deckcheck.draws.exact.sequential import CALL_UNITS
 
     request = Request(problem, procedure, query, policy.lookahead)
     engine = None
+    work = 0
     if limit is not None and not _optimal_redraw(procedure, policy):
-        engine, count = _limited_engine(problem, procedure, query, policy.lookahead)
-        if tables is not None:
-            engine.share_tables(tables)
-        work = engine.estimate(count, limit)
-        if work > limit:
-            raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
+        engine = _charged_engine(problem, procedure, query, policy.lookahead, limit, tables)
+        work = engine.estimated
         if (
             at_least is not None
             and at_least > limit
@@ -175,16 +172,11 @@ def exact(
             raise Intractable(OutOfReach(Reach.SKIPPED, Stage.EXACT, at_least, limit))
         if spend is not None:
             spend(work)
-        # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
-        engine.budget = work + (limit - work) // CALL_UNITS if engine.lookahead else STATE_BUDGET
-        # The estimate is charged now: the recursion's calls get what it leaves, no more.
-        engine.work = engine.prepaid = work
         if known_states is not None and known_states[0] == engine.signature():
             # Gone on from, not free: the calls they took are charged as spent, so that a
             # refusal names the budget this attempt had, not what the first one left of it.
             engine.memo = known_states[1]
             engine.work += known_states[2]
-        engine.table_budget = limit - work
     if _optimal_redraw(procedure, policy):
         from deckcheck.draws.exact.optimal_redraw import optimal_redraw_odds
 
@@ -213,11 +205,34 @@ def _limited_engine(
     return SequentialEngine(problem, procedure, query, triggers, 0, lookahead), count
 
 
-def _odds_estimate(problem: DrawProblem, procedure: Procedure, query: Query) -> int:
-    """The exact work ``odds`` estimates for ``query`` before starting (optimal look-ahead),
-    weighed against :data:`EXACT_WORK_LIMIT`: over it, ``odds`` simulates instead."""
-    engine, count = _limited_engine(problem, procedure, query, "optimal")
-    return engine.estimate(count, EXACT_WORK_LIMIT)
+def _charged_engine(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    lookahead: LookaheadPolicy,
+    limit: int,
+    tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
+) -> SequentialEngine:
+    """The sequential engine for ``query``, its work estimated before starting and charged
+    against ``limit`` (units of exact work): :class:`Intractable` at once when the estimate
+    is over it, else the engine with what the limit leaves as its budget (the look-ahead's
+    recursion counted as it runs, in calls). ``odds`` answers with it (:func:`exact`), and
+    ``simulate`` builds its player's tables with it: one work limit for both. ``tables``:
+    see :func:`exact`."""
+    from deckcheck.draws.exact.sequential import CALL_UNITS, STATE_BUDGET
+
+    engine, count = _limited_engine(problem, procedure, query, lookahead)
+    if tables is not None:
+        engine.share_tables(tables)
+    work = engine.estimate(count, limit)
+    if work > limit:
+        raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, work, limit))
+    # The look-ahead's recursion is counted as it runs: what the limit leaves, in calls.
+    engine.budget = work + (limit - work) // CALL_UNITS if engine.lookahead else STATE_BUDGET
+    # The estimate is charged now: the recursion's calls get what it leaves, no more.
+    engine.work = engine.prepaid = work
+    engine.table_budget = limit - work
+    return engine
 
 
 def _spent(engine: SequentialEngine, refused: Intractable, limit: int | None) -> int:
@@ -252,7 +267,11 @@ def simulate(
     The simulated player follows ``policy``: the optimal redraw takes the exact optimum's
     decision for each hand and a return mulligan the exact optimal choice, where those tables
     are in reach; otherwise a stated rule of thumb (redraw unless the hand meets every
-    condition; greedy returns), and a fact says which. ``why``, when given, is the fact that
+    condition; greedy returns), and a fact says which. The look-ahead's and the return's
+    tables are built within :data:`EXACT_WORK_LIMIT`, estimated and charged as :func:`exact`
+    charges them: past it none is built, the player is the rule-of-thumb player a fallback
+    of ``odds`` simulates, the fact names the bound hit, and ``trials`` None gets what the
+    refused tables left of :data:`SIMULATION_BUDGET`. ``why``, when given, is the fact that
     explains the simulation; it is listed before the simulator's own. ``tables=False`` skips
     the exact tables (when the exact engine is already known to be out of reach). An
     either-or question (``problem.any_of``) succeeds when some alternative holds in full; its
@@ -273,28 +292,32 @@ def simulate(
     # The optimal return read from the engine of the optimal look-ahead (one exact pass).
     returns: ReturnChooser | None = None
     lookahead = policy.lookahead
+    # The tables odds builds within its work limit, charged as odds charges them (see
+    # :func:`exact`); the optimal redraw's solve has no other limit, in odds as here.
+    charged = not _optimal_redraw(procedure, policy)
+    spent = 0  # units of exact work the tables spent before they were refused
+    engine: SequentialEngine | None = None  # the charged engine of the tables being built
     if shape.lookahead and lookahead == "optimal":
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
-            chosen, returns = optimal_choices(Request(problem, procedure, query))
+            if charged:
+                engine = _charged_engine(problem, procedure, query, "optimal", EXACT_WORK_LIMIT)
+            chosen, returns = optimal_choices(Request(problem, procedure, query), engine=engine)
             keep = chosen
-            if chosen.exact is not None and not isinstance(shape.rule, RedrawRule):
-                # The look-ahead's (and the return's) values: this player's chance, exact.
-                # These tables have no work limit; odds has one, and the fact says which
-                # side of it the query falls (odds estimates before starting, cheaply).
-                estimate = _odds_estimate(problem, procedure, query)
-                after.append(
-                    Fact(
-                        FactKind.PLAYER_EXACT,
-                        count=estimate,
-                        limit=EXACT_WORK_LIMIT,
-                        values=chosen.exact,
-                    )
-                )
-        except Intractable:
+            if chosen.exact is not None and charged and not isinstance(shape.rule, RedrawRule):
+                # The look-ahead's (and the return's) values: this player's chance, exact,
+                # from the very tables odds builds for the query: odds' figure.
+                after.append(Fact(FactKind.PLAYER_EXACT, values=chosen.exact))
+        except Intractable as exc:
             lookahead = "heuristic"
-            after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD))
+            # Past odds' work limit: odds simulates the rule-of-thumb player, and so does
+            # this run (no return table either), saying which bound its tables hit.
+            bound = exc.reason if tables and charged else None
+            after.append(Fact(FactKind.LOOKAHEAD_HEURISTIC_INSTEAD, reason=bound))
+            if bound is not None:
+                tables = False
+                spent = _spent(engine, exc, EXACT_WORK_LIMIT) if engine is not None else 0
     if shape.lookahead:
         said.append(lookahead_fact(keep is not None))
     rule = shape.rule
@@ -320,16 +343,24 @@ def simulate(
     elif isinstance(rule, RedrawRule) and rule.triggers and problem.conditions:
         said.append(Fact(FactKind.REDRAW_WHENEVER_ALLOWED, limit=rule.max_redraws))
     elif isinstance(rule, ReturnRule) and problem.conditions:
+        engine = None
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
             if returns is None:
-                returns = optimal_return_choice(Request(problem, procedure, query, lookahead))
+                engine = _charged_engine(problem, procedure, query, lookahead, EXACT_WORK_LIMIT)
+                request = Request(problem, procedure, query, lookahead)
+                returns = optimal_return_choice(request, engine=engine)
             said.append(Fact(FactKind.RETURN_OPTIMAL))
-        except Intractable:
-            after.append(Fact(FactKind.RETURN_GREEDY))
+        except Intractable as exc:
+            bound = exc.reason if tables else None
+            after.append(Fact(FactKind.RETURN_GREEDY, reason=bound))
+            if bound is not None and engine is not None:
+                spent = _spent(engine, exc, EXACT_WORK_LIMIT)
     if trials is None:
-        trials = default_trials(problem, procedure, query, decided=keep is not None)
+        # What the refused tables spent is taken from the deals' budget, as odds takes it.
+        budget = SIMULATION_BUDGET - spent * EXACT_UNIT_COST
+        trials = default_trials(problem, procedure, query, keep is not None, max(0, budget))
     try:
         from deckcheck.draws.simulate.vectorised import simulate_vectorised
     except ImportError:
@@ -538,15 +569,21 @@ def fallback_trials(
 
 
 def default_trials(
-    problem: DrawProblem, procedure: Procedure, query: Query, decided: bool = False
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    decided: bool = False,
+    budget: int | None = None,
 ) -> int:
     """Deals of a ``simulate`` run not told how many: :data:`SIMULATE_TRIALS` where they fit
-    :data:`SIMULATION_BUDGET` (about 0.4 s of one core: with the command's start-up and the
-    exact tables of the player's decisions, about a second), fewer where each deal costs more
-    (the look-ahead deals card by card; rounded down to two significant figures), never fewer
+    ``budget`` (None: :data:`SIMULATION_BUDGET`, about 0.4 s of one core: with the command's
+    start-up and the exact tables of the player's decisions, about a second; less what
+    refused tables spent, see :func:`simulate`), fewer where each deal costs more (the
+    look-ahead deals card by card; rounded down to two significant figures), never fewer
     than :data:`MIN_SIMULATE_TRIALS`; see
     :func:`trial_cost` (``decided``: the look-ahead's decisions read from the exact tables)."""
-    afford = SIMULATION_BUDGET // trial_cost(problem, procedure, query, decided=decided)
+    budget = SIMULATION_BUDGET if budget is None else budget
+    afford = budget // trial_cost(problem, procedure, query, decided=decided)
     scale = 10 ** max(0, len(str(afford)) - 2)  # two significant figures: 120,000, not 121,212
     return max(MIN_SIMULATE_TRIALS, min(SIMULATE_TRIALS, afford // scale * scale))
 

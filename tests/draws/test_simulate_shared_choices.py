@@ -30,7 +30,7 @@ def test_one_engine_gives_both_decisions(monkeypatch: pytest.MonkeyPatch) -> Non
     assert [together(h) for h in hands] == [apart(h) for h in hands]
     # The return decision from a second engine, as before: the same deals, the same figure.
     shared = odds.optimal_choices
-    monkeypatch.setattr(odds, "optimal_choices", lambda r: (shared(r)[0], None))
+    monkeypatch.setattr(odds, "optimal_choices", lambda r, **kw: (shared(r, **kw)[0], None))
     apart_answer = simulate(problem, PROCEDURE, query, Policy(), trials=300, seed=3)
     monkeypatch.setattr(odds, "optimal_choices", shared)
 

@@ -65,21 +65,20 @@ def test_the_optimal_redraws_value_builds_no_table_of_hands(
     assert data["odds_gives_it"] is True and data["odds_text"] == "the figure odds gives, exactly"
 
 
-def test_player_exact_beyond_odds_work_limit_says_odds_does_not_give_it(
+def test_player_past_odds_work_limit_is_odds_rule_of_thumb_player(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """simulate's tables have no work limit; odds stops at its own: past it, the answer must
-    not claim odds gives the figure (odds simulates by rules of thumb there)."""
+    """simulate builds its player's tables within odds' work limit: past it, the player is
+    the rule of thumb odds simulates, no exact figure claimed, the bound said."""
     problem, query = look_ahead_problem(), Query(9)
     monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", 40)
     answer = simulate(problem, PROCEDURE, query, Policy(), trials=300, seed=1)
     odds = solve(problem, PROCEDURE, query, Policy(), trials=300, budget=0)
     assert not odds.exact  # odds simulates this one
-    data = _player_exact(answer)
-    assert data["odds_gives_it"] is False
-    text = " ".join(answer.notes)
-    assert "odds gives it exactly" not in text
-    assert "odds does not give it" in text and "over its work limit of 40" in text
+    sim = Simulation.of(answer)
+    assert sim is not None and sim.player_exact is None and sim.player.summary == "rule-of-thumb"
+    assert sim.bound is not None and sim.bound.limit == 40
+    assert "odds gives it" not in " ".join(answer.notes)
 
 
 def test_player_exact_within_odds_work_limit_is_odds_figure() -> None:
@@ -89,9 +88,9 @@ def test_player_exact_within_odds_work_limit_is_odds_figure() -> None:
     assert odds.exact
     data = _player_exact(answer)
     assert data["probability_exact"] == f"{odds.fraction.numerator}/{odds.fraction.denominator}"
-    # Estimated within the limit: odds gives it unless its look-ahead's work runs past it.
-    assert data["odds_gives_it"] is None
-    assert "the figure odds gives exactly, unless" in str(data["odds_text"])
+    # The very tables odds builds, charged against the same limit: odds' figure.
+    assert data["odds_gives_it"] is True
+    assert data["odds_text"] == "the figure odds gives, exactly"
 
 
 def test_a_rule_of_thumb_look_ahead_with_an_optimal_redraw_is_not_odds_figure(

@@ -129,27 +129,35 @@ def optimal_keep_choice(request: Request, *, budget: int = STATE_BUDGET) -> Keep
 
 
 def optimal_choices(
-    request: Request, *, budget: int = STATE_BUDGET
+    request: Request, *, budget: int = STATE_BUDGET, engine: SequentialEngine | None = None
 ) -> tuple[KeepTopChoice, ReturnChoose | None]:
     """The optimal look-ahead decision (:func:`optimal_keep_choice`) and, under a return
-    mulligan, the optimal return (:func:`optimal_return_choice`, else None), both read from
-    one engine: the return table is the one :func:`exact_odds` computes after the plain pass,
-    which it reads, instead of a second engine's valuing the same states again."""
+    mulligan the query plays, the optimal return (:func:`optimal_return_choice`, else None),
+    both read from one engine: the return table is the one :func:`exact_odds` computes after
+    the plain pass, which it reads, instead of a second engine's valuing the same states
+    again. ``engine``: one built for the request and charged as :func:`exact_odds`' is (its
+    work limit), which then builds exactly what :func:`exact_odds` would."""
     problem, procedure, query = request.problem, request.procedure, request.query
-    engine = SequentialEngine(problem, procedure, query, (), budget)
+    if engine is None:
+        engine = SequentialEngine(problem, procedure, query, (), budget)
     choose: ReturnChoose | None = None
     exact: tuple[Fraction, Fraction] | None = None
     if engine.lookahead:
         plain = engine.without_mulligan()
         best = plain
         rule = procedure.mulligan
-        if isinstance(rule, ReturnRule) and problem.conditions and 0 < rule.count <= engine.hand:
+        if (
+            isinstance(rule, ReturnRule)
+            and query.use_mulligan
+            and problem.conditions
+            and 0 < rule.count <= engine.hand
+        ):
             # The states after a mulligan, too; and the optimal return for the simulator.
-            table, with_return = engine.return_table(rule.count)
+            table, best = engine.return_table(rule.count)
             choose = _return_chooser(problem, engine, table)
-            best = with_return if query.use_mulligan else plain
         exact = (best, plain)
-    engine.budget = max(engine.budget, engine.work) * 4  # a few states the play may add
+    # A few states the play may add (not charged to a work limit: the tables are built).
+    engine.budget = max(budget, engine.budget, engine.work) * 4
     return KeepTopChoice(engine, exact), choose
 
 
@@ -192,19 +200,22 @@ class KeepTopChoice:
         return out
 
 
-def optimal_return_choice(request: Request, *, budget: int = STATE_BUDGET) -> ReturnChoose:
+def optimal_return_choice(
+    request: Request, *, budget: int = STATE_BUDGET, engine: SequentialEngine | None = None
+) -> ReturnChoose:
     """The optimal return-mulligan decision :func:`exact_odds` uses, for the simulator.
 
     The returned function maps an opening-hand composition (per group of ``problem``) to the
     composition of the cards to return (per group, summing to the rule's count), or None to
     keep the hand. The whole table is computed up front, so :class:`Intractable` is raised
-    here, never by the returned function.
+    here, never by the returned function. ``engine``: as for :func:`optimal_choices`.
     """
     problem, procedure, query = request.problem, request.procedure, request.query
     rule = procedure.mulligan
     if not isinstance(rule, ReturnRule):
         raise ValueError("optimal_return_choice needs a return-count mulligan rule")
-    engine = SequentialEngine(problem, procedure, query, (), budget, request.lookahead)
+    if engine is None:
+        engine = SequentialEngine(problem, procedure, query, (), budget, request.lookahead)
     count = rule.count
     table = engine.return_table(count)[0] if problem.conditions and 0 < count <= engine.hand else {}
     return _return_chooser(problem, engine, table)
