@@ -158,7 +158,7 @@ class LevelEngine:
 
     #: Whether types are counted over the classes (:mod:`~deckcheck.draws.exact.typed`).
     typed = False
-    #: Units (a state of a level times its moves, see :meth:`run`) one call of the
+    #: Units (a state of a level times the moves it makes, see :meth:`run`) one call of the
     #: recursion stands for in the work counted against the exact limit; units each move of
     #: a level is charged whatever the level's size (its own steps, a dozen numpy calls);
     #: units a run is charged once (its first numpy steps and tables): each engine's own,
