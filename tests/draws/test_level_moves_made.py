@@ -16,22 +16,14 @@ import random
 from typing import Any
 
 import pytest
-from test_lookahead_levels import recursion
-from test_lookahead_typed import fits, typed_problem
+from test_lookahead_levels import levels_at_once  # noqa: F401 (the fixture)
+from test_lookahead_typed import fits, matches_the_recursion, typed_problem
 
-import deckcheck.draws.exact.sequential as sequential
 from deckcheck.draws.exact import levels as levels_module
 from deckcheck.draws.exact.named import typed_kinds
 from deckcheck.draws.exact.reduced import reduce_problem
 from deckcheck.draws.exact.sequential import SequentialEngine
-from deckcheck.draws.model import DrawProblem, Procedure, Query, ReturnRule
-
-
-@pytest.fixture
-def levels_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The recursion gives way to the level engine at once, and so does the return walk."""
-    monkeypatch.setattr(sequential, "LEVEL_TRIAL", 0)
-    monkeypatch.setattr(sequential, "LEVEL_RETURN_FROM", 0)
+from deckcheck.draws.model import DrawProblem, Procedure, Query
 
 
 def problems(rng: random.Random, count: int) -> list[tuple[DrawProblem, int, int, int, bool]]:
@@ -58,20 +50,8 @@ def problems(rng: random.Random, count: int) -> list[tuple[DrawProblem, int, int
 def test_moves_left_out_keep_the_recursions_fractions() -> None:
     rng = random.Random(4242)
     for problem, hand, per_turn, seen, second in problems(rng, 14):
-        procedure = Procedure(
-            hand,
-            hand_size_second=hand + 1,
-            draws_per_turn=per_turn,
-            mulligan=ReturnRule(2),
-            lookahead=True,
-        )
-        query = Query(seen, second=second)
-        fast = SequentialEngine(problem, procedure, query, (), 10**8)
-        slow = recursion(problem, procedure, query)
-        assert fast.without_mulligan() == slow.without_mulligan()
+        fast = matches_the_recursion(problem, hand, per_turn, seen, second)
         assert fast._levels is not None and fast._levels.typed
-        assert fast.return_table(2)[1] == slow.return_table(2)[1]
-        assert fast.kept_values == slow.kept_values
 
 
 @pytest.mark.usefixtures("levels_at_once")
