@@ -12,8 +12,9 @@ the last exact query of each row as a whole command; `--second` asks every query
 count), then the names; `--either` asks the first two names as one either-or
 (`name:X>=1 | name:Y>=1`), then the others; `--attributes` asks the game's own overlapping
 attribute selectors instead of names (`cases.ATTRIBUTE_CONDITIONS`: types, rarities, costs,
-factions... mixing `>=`, `<=`, `=`, each card counted by several). `--pick copies` takes the names with the
-most copies first (ties in pile order), `--pick fewest` those with the fewest. It prints a
+factions... mixing `>=`, `<=`, `=`, each card counted by several). `--pick copies` takes
+the names with the most copies first (ties in pile order), `--pick fewest` those with the
+fewest. It prints a
 Markdown table: per game and turn, "up to N conditions exact within 1 s", the CPU seconds of
 that query, and what stopped the next one (the bound the answer names, or the time).
 
