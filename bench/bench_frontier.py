@@ -14,9 +14,9 @@ count), then the names; `--either` asks the first two names as one either-or
 attribute selectors instead of names (`cases.ATTRIBUTE_CONDITIONS`: types, rarities, costs,
 factions... mixing `>=`, `<=`, `=`, each card counted by several). `--pick copies` takes
 the names with the most copies first (ties in pile order), `--pick fewest` those with the
-fewest. It prints a
-Markdown table: per game and turn, "up to N conditions exact within 1 s", the CPU seconds of
-that query, and what stopped the next one (the bound the answer names, or the time).
+fewest. It prints a Markdown table: per game and turn, "up to N conditions exact within 1 s",
+the CPU seconds of that query, and what stopped the next one (the bound the answer names, or
+the time).
 
     python bench/bench_frontier.py [--mixed] [--whole] [--second] [--types] [--either]
         [--attributes] [--most 12]
