@@ -70,6 +70,8 @@ EXACT_WORK_LIMIT = 300_000
 #: included) room within a second. Deterministic: the count depends on the problem's size,
 #: never on a clock.
 SIMULATION_BUDGET = 12_000_000
+#: One unit of :func:`trial_cost` in microseconds of one core (``bench/bench_trial_cost.py``).
+UNIT_MICROSECONDS = 0.03
 #: Units of :func:`trial_cost` one unit of exact work stands for (about 2 µs against 0.03 µs):
 #: a simulation after a refused exact attempt gets what the attempt left of the budget (the
 #: attempt and the simulation together within the answer's second), and
@@ -520,8 +522,10 @@ def trial_cost(
     draws), each condition sums its groups, and a look-ahead deals card by card, each card a
     pass over the groups. ``decided``: the look-ahead's decisions are read from the exact
     tables, not worked out by the rule of thumb: each look's state is looked up, and a state
-    never met asks the exact engine, which the more groups the more often happens (measured
-    at about a quarter of a unit per group squared a look, from 3 to 14 groups).
+    never met asks the exact engine, which happens for most looks of a short deal (about
+    a quarter of a unit per group squared a look), each question the dearer the more groups
+    a condition sums (about 150 units a look per group a condition sums on average:
+    ``bench/bench_trial_cost.py``).
     """
     shape = deal_shape(problem, procedure, query)
     groups = max(1, len(problem.group_sizes))
@@ -541,7 +545,8 @@ def trial_cost(
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 3
         if decided:
-            cost += deals * -(-shape.later // shape.per_turn) * max(1, groups * groups // 4)
+            asks = max(1, groups * groups // 4) + 150 * members // max(1, len(problem.conditions))
+            cost += deals * -(-shape.later // shape.per_turn) * asks
     return cost
 
 
