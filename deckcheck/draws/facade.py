@@ -237,6 +237,32 @@ def _charged_engine(
     return engine
 
 
+def _used(engine: SequentialEngine) -> int:
+    """Units of exact work ``engine`` spent building its tables: its estimate, charged
+    before starting, and the look-ahead's calls past it."""
+    from deckcheck.draws.exact.sequential import CALL_UNITS
+
+    if not engine.lookahead:
+        return int(engine.prepaid)
+    return int(engine.prepaid + max(0, engine.work - engine.prepaid) * CALL_UNITS)
+
+
+def over_budget(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    trials: int,
+    budget: int,
+    decided: bool = False,
+) -> Fact | None:
+    """The fact that ``trials`` deals (the fewest a run may take) cost more than ``budget``
+    units of :func:`trial_cost` (``limit``: the deals the budget affords), else None."""
+    cost = trial_cost(problem, procedure, query, decided=decided)
+    if trials * cost <= budget:
+        return None
+    return Fact(FactKind.TRIALS_OVER_BUDGET, count=trials, limit=budget // cost)
+
+
 def _spent(engine: SequentialEngine, refused: Intractable, limit: int | None) -> int:
     """Units of exact work ``engine`` spent before ``refused`` (those of the work limit): the
     look-ahead's calls (a refused attempt's that it went on from included), the redraw
@@ -307,6 +333,7 @@ def simulate(
                 engine = _charged_engine(problem, procedure, query, "optimal", EXACT_WORK_LIMIT)
             chosen, returns = optimal_choices(Request(problem, procedure, query), engine=engine)
             keep = chosen
+            spent = _used(engine) if engine is not None else 0
             if chosen.exact is not None and charged and not isinstance(shape.rule, RedrawRule):
                 # The look-ahead's (and the return's) values: this player's chance, exact,
                 # from the very tables odds builds for the query: odds' figure.
@@ -353,6 +380,7 @@ def simulate(
                 engine = _charged_engine(problem, procedure, query, lookahead, EXACT_WORK_LIMIT)
                 request = Request(problem, procedure, query, lookahead)
                 returns = optimal_return_choice(request, engine=engine)
+                spent = _used(engine)
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable as exc:
             bound = exc.reason if tables else None
@@ -360,9 +388,13 @@ def simulate(
             if bound is not None and engine is not None:
                 spent = _spent(engine, exc, EXACT_WORK_LIMIT)
     if trials is None:
-        # What the refused tables spent is taken from the deals' budget, as odds takes it.
-        budget = SIMULATION_BUDGET - spent * EXACT_UNIT_COST
-        trials = default_trials(problem, procedure, query, keep is not None, max(0, budget))
+        # What the tables spent, built or refused, is taken from the deals' budget (as odds
+        # takes a refused attempt's): the tables and the deals share the answer's second.
+        budget = max(0, SIMULATION_BUDGET - spent * EXACT_UNIT_COST)
+        trials = default_trials(problem, procedure, query, keep is not None, budget)
+        over = over_budget(problem, procedure, query, trials, budget, keep is not None)
+        if over is not None:
+            after.append(over)
     try:
         from deckcheck.draws.simulate.vectorised import simulate_vectorised
     except ImportError:
@@ -489,10 +521,10 @@ def solve(
     except Intractable as exc:
         if mode is Mode.EXACT:
             raise
-        left = budget - exc.spent * EXACT_UNIT_COST  # what the exact attempt left
-        trials = fallback_trials(problem, procedure, query, trials, max(0, left))
+        left = max(0, budget - exc.spent * EXACT_UNIT_COST)  # what the exact attempt left
+        trials = fallback_trials(problem, procedure, query, trials, left)
         why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=exc.reason)
-        return simulate(
+        answer = simulate(
             problem,
             procedure,
             query,
@@ -503,6 +535,8 @@ def solve(
             why=why,
             tables=False,
         )
+        over = over_budget(problem, procedure, query, trials, left)
+        return answer if over is None else replace(answer, facts=(*answer.facts, over))
 
 
 def trial_cost(
