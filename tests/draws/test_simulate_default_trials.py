@@ -29,20 +29,24 @@ def test_cheap_deals_get_the_default_and_dear_ones_fewer() -> None:
     plain = default_trials(PROBLEM, PLAIN, Query(9))
     looked = default_trials(PROBLEM, LOOKAHEAD, Query(11))
     decided = default_trials(PROBLEM, LOOKAHEAD, Query(11), decided=True)
-    assert facade.MIN_SIMULATE_TRIALS <= decided < looked < plain <= facade.SIMULATE_TRIALS
-    for procedure, seen, trials in [(PLAIN, 9, plain), (LOOKAHEAD, 11, decided)]:
-        cost = trial_cost(PROBLEM, procedure, Query(seen), decided=procedure.lookahead)
+    assert facade.MIN_SIMULATE_TRIALS <= decided <= looked < plain <= facade.SIMULATE_TRIALS
+    for procedure, seen, trials in [(PLAIN, 9, plain), (LOOKAHEAD, 11, looked)]:
+        cost = trial_cost(PROBLEM, procedure, Query(seen))
         afford = facade.SIMULATION_BUDGET // cost
         # What the budget affords, rounded down to two significant figures.
         assert afford * 0.9 < trials <= afford
         assert str(trials)[2:] == "0" * (len(str(trials)) - 2)
+    # The decided look-ahead's deals are dearer than the budget affords: the floor.
+    assert decided == facade.MIN_SIMULATE_TRIALS
 
 
-def test_decisions_read_from_tables_cost_a_quarter_unit_per_group_squared_a_look() -> None:
-    # Turn 4 going first: 6 cards after the hand of 5, 3 looks, dealt again after a return.
+def test_decisions_read_from_tables_cost_their_questions_to_the_exact_engine() -> None:
+    # Turn 4 going first: 6 cards after the hand of 5, 3 looks, dealt again after a return;
+    # each look a quarter unit per group squared and 150 units per group a condition sums
+    # (each of the two conditions sums two groups).
     plain = trial_cost(PROBLEM, LOOKAHEAD, Query(11))
     decided = trial_cost(PROBLEM, LOOKAHEAD, Query(11), decided=True)
-    assert decided - plain == 2 * 3 * len(PROBLEM.group_sizes) ** 2 // 4
+    assert decided - plain == 2 * 3 * (len(PROBLEM.group_sizes) ** 2 // 4 + 150 * 4 // 2)
 
 
 @pytest.mark.parametrize("procedure, seen", [(PLAIN, 9), (LOOKAHEAD, 9)])
