@@ -263,6 +263,14 @@ def over_budget(
     return Fact(FactKind.TRIALS_OVER_BUDGET, count=trials, limit=budget // cost)
 
 
+def charged_engine(request: Request) -> SequentialEngine:
+    """The sequential engine ``odds`` answers ``request`` with, charged against
+    :data:`EXACT_WORK_LIMIT` as ``odds`` charges it: :class:`Intractable` (the bound hit)
+    when the estimate is over it, or when the work run past it."""
+    problem, procedure, query = request.problem, request.procedure, request.query
+    return _charged_engine(problem, procedure, query, request.lookahead, EXACT_WORK_LIMIT)
+
+
 def _spent(engine: SequentialEngine, refused: Intractable, limit: int | None) -> int:
     """Units of exact work ``engine`` spent before ``refused`` (those of the work limit): the
     look-ahead's calls (a refused attempt's that it went on from included), the redraw
