@@ -359,12 +359,14 @@ def simulate(
         said.append(lookahead_fact(keep is not None))
     rule = shape.rule
     redraws: RedrawChooser | None = None
+    redrawn = False  # the redraw's decisions read from the exact table
     if isinstance(rule, RedrawRule) and _optimal_redraw(procedure, policy):
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
             request = Request(problem, procedure, query, lookahead)
             redraws = optimal_redraw_choice(request)
+            redrawn = True
             if query.use_mulligan and rule.triggers and rule.max_redraws != 0:
                 after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))  # else no choice made
             if keep is None:  # the optimum's value, from the solve the decisions read
@@ -399,8 +401,9 @@ def simulate(
         # What the tables spent, built or refused, is taken from the deals' budget (as odds
         # takes a refused attempt's): the tables and the deals share the answer's second.
         budget = max(0, SIMULATION_BUDGET - spent * EXACT_UNIT_COST)
-        trials = default_trials(problem, procedure, query, keep is not None, budget)
-        over = over_budget(problem, procedure, query, trials, budget, keep is not None)
+        decided = keep is not None or returns is not None or redrawn  # from exact tables
+        trials = default_trials(problem, procedure, query, decided, budget)
+        over = over_budget(problem, procedure, query, trials, budget, decided)
         if over is not None:
             after.append(over)
     try:
@@ -563,7 +566,8 @@ def trial_cost(
     plain draw; the hand, then the later draws, then a mulligan's new cards and their later
     draws), each condition sums its groups, and a look-ahead deals card by card, each card a
     pass over the groups. ``decided``: the look-ahead's decisions are read from the exact
-    tables, not worked out by the rule of thumb: each look's state is looked up, and a state
+    tables (and a return mulligan's choice too), not worked out by the rules of thumb: each
+    look's state is looked up, and a state
     never met asks the exact engine, which happens for most looks of a short deal (about
     a quarter of a unit per group squared a look), each question the dearer the more groups
     a condition sums (about 150 units a look per group a condition sums on average:
@@ -583,6 +587,15 @@ def trial_cost(
         elif method is SamplingMethod.MARGINALS:
             dealing = 6 * groups  # measured at about six times a table's cost a group
     cost = 10 + dealing + members // 10
+    if isinstance(shape.rule, ReturnRule):
+        # The return's choice reads every condition's count of the hand, greedy or not.
+        cost += 3 * len(problem.conditions)
+    if decided and shape.rule is not None:
+        # A mulligan's choice read from the exact table: each hand never met asks the table
+        # in Python (about 400 units a hand), at most every hand class once over the fewest
+        # deals a run takes.
+        hands = math.comb(groups + shape.hand - 1, shape.hand)
+        cost += 400 * min(hands, MIN_SIMULATE_TRIALS) // MIN_SIMULATE_TRIALS
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 3
