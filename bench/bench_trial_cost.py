@@ -63,10 +63,16 @@ def cases(quick: bool) -> Iterator[tuple[str, str, list[str], dict[str, Any], bo
         for k in (2, 5, 10):
             conds = RD_CONDITIONS[:k]
             yield f"ren-dhark terra {k} t{turn}", TERRA, conds, {"turn": turn}, False
-            yield f"ren-dhark blue {k} t{turn} always", BLUE, conds, {
-                "turn": turn,
-                "redraw_policy": "always",
-            }, False
+            yield (
+                f"ren-dhark blue {k} t{turn} always",
+                BLUE,
+                conds,
+                {
+                    "turn": turn,
+                    "redraw_policy": "always",
+                },
+                False,
+            )
     yield "dorn heroes 2 seen 4", "dorn:heroes", ["type:hero>=1"], {"seen": 4}, False
     for label, deck in (("legal-80", L80), ("legal-50", L50)):
         for turn in turns:
@@ -98,17 +104,13 @@ def recorded(log: list[dict[str, Any]], fallback: bool) -> Iterator[None]:
     def timed(problem: Any, procedure: Any, query: Any, trials: int, *a: Any, **k: Any) -> Any:
         # Read from the exact tables: the look-ahead's keeps, the return's choice.
         returns = a[1] if len(a) > 1 else k.get("choose_return")
-        redraws = k.get("choose_redraw")
-        optimal = redraws is not None and getattr(redraws, "func", None) is None
-        decided = k.get("keep_top") is not None or returns is not None or optimal
+        decided = k.get("keep_top") is not None or returns is not None
         start = time.process_time()
         answer = original(problem, procedure, query, trials, *a, **k)
         seconds = time.process_time() - start
         charged = facade.trial_cost(problem, procedure, query, decided=decided)
         default = facade.default_trials(problem, procedure, query, decided)
-        log.append(
-            {"seconds": seconds, "trials": trials, "charged": charged, "default": default}
-        )
+        log.append({"seconds": seconds, "trials": trials, "charged": charged, "default": default})
         return answer
 
     vectorised.simulate_vectorised = timed  # type: ignore[assignment]

@@ -359,14 +359,12 @@ def simulate(
         said.append(lookahead_fact(keep is not None))
     rule = shape.rule
     redraws: RedrawChooser | None = None
-    redrawn = False  # the redraw's decisions read from the exact table
     if isinstance(rule, RedrawRule) and _optimal_redraw(procedure, policy):
         try:
             if not tables:
                 raise Intractable("the exact engine is out of reach")
             request = Request(problem, procedure, query, lookahead)
             redraws = optimal_redraw_choice(request)
-            redrawn = True
             if query.use_mulligan and rule.triggers and rule.max_redraws != 0:
                 after.append(Fact(FactKind.REDRAW_OPTIMAL_SIMULATED))  # else no choice made
             if keep is None:  # the optimum's value, from the solve the decisions read
@@ -401,7 +399,7 @@ def simulate(
         # What the tables spent, built or refused, is taken from the deals' budget (as odds
         # takes a refused attempt's): the tables and the deals share the answer's second.
         budget = max(0, SIMULATION_BUDGET - spent * EXACT_UNIT_COST)
-        decided = keep is not None or returns is not None or redrawn  # from exact tables
+        decided = keep is not None or returns is not None  # read from the exact tables
         trials = default_trials(problem, procedure, query, decided, budget)
         over = over_budget(problem, procedure, query, trials, budget, decided)
         if over is not None:
@@ -589,13 +587,13 @@ def trial_cost(
     cost = 10 + dealing + members // 10
     if isinstance(shape.rule, ReturnRule):
         # The return's choice reads every condition's count of the hand, greedy or not.
-        cost += 3 * len(problem.conditions)
-    if decided and shape.rule is not None:
-        # A mulligan's choice read from the exact table: each hand never met asks the table
-        # in Python (about 400 units a hand), at most every hand class once over the fewest
-        # deals a run takes.
-        hands = math.comb(groups + shape.hand - 1, shape.hand)
-        cost += 400 * min(hands, MIN_SIMULATE_TRIALS) // MIN_SIMULATE_TRIALS
+        cost += 5 * len(problem.conditions)
+        if decided:
+            # The choice read from the exact table: each hand never met asks the table in
+            # Python (about 400 units a hand), at most every hand class once over the fewest
+            # deals a run takes.
+            hands = _hand_classes(problem.group_sizes, shape.hand, MIN_SIMULATE_TRIALS)
+            cost += 400 * hands // MIN_SIMULATE_TRIALS
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 3
@@ -603,6 +601,17 @@ def trial_cost(
             asks = max(1, groups * groups // 4) + 150 * members // max(1, len(problem.conditions))
             cost += deals * -(-shape.later // shape.per_turn) * asks
     return cost
+
+
+def _hand_classes(sizes: Sequence[int], hand: int, cap: int) -> int:
+    """How many hands of ``hand`` cards tell the groups of ``sizes`` apart (counts per
+    group, each at most its size), at most ``cap``."""
+    ways = [1] + [0] * hand  # ways[k]: count vectors of k cards over the groups so far
+    for size in sizes:
+        ways = [
+            min(cap, sum(ways[k - j] for j in range(min(size, k) + 1))) for k in range(hand + 1)
+        ]
+    return min(cap, ways[hand])
 
 
 @per_object(maxsize=16)
