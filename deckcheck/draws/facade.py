@@ -585,6 +585,10 @@ def trial_cost(
         elif method is SamplingMethod.MARGINALS:
             dealing = 6 * groups  # measured at about six times a table's cost a group
     cost = 10 + dealing + members // 10
+    if isinstance(shape.rule, RedrawRule):
+        # Each redraw decision reads the hand's counts (its triggers, the table's key or
+        # the conditions of the rule of thumb) and deals the redrawn columns again.
+        cost += 3 * len(problem.conditions)
     if isinstance(shape.rule, ReturnRule):
         # The return's choice reads every condition's count of the hand, greedy or not.
         cost += 5 * len(problem.conditions)

@@ -1,0 +1,196 @@
+"""The cost model a default ``simulate`` run (and an ``odds`` fallback) picks its trial count
+with: monotone in a deal's work, and, for the shapes ``bench/bench_trial_cost.py`` measures
+across the bundled examples, the default count times the measured cost of a deal within the
+simulation budget, or the fewest trials a run takes and a fact saying they are over it.
+Computed from recorded measurements: nothing here is timed."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from deckcheck.analysis.odds import OddsOptions, bind, cards_seen
+from deckcheck.analysis.setup import DrawSetup, draw_setup
+from deckcheck.decks.load import open_deck
+from deckcheck.draws import facade
+from deckcheck.draws.answer import FactKind
+from deckcheck.draws.facade import (
+    FALLBACK_TRIALS,
+    MIN_SIMULATE_TRIALS,
+    SIMULATION_BUDGET,
+    default_trials,
+    fallback_trials,
+    over_budget,
+    trial_cost,
+)
+from deckcheck.draws.model import (
+    CountTest,
+    DrawProblem,
+    Procedure,
+    Query,
+    RedrawRule,
+    ReturnRule,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PC = [
+    "type:warrior>=1",
+    "type:building>=1",
+    "type:miner>=1",
+    "rarity:1>=2",
+    "rarity:2>=1",
+    "rarity:3<=1",
+    "name:Trooper>=1",
+    "cost_gold:2>=1",
+    "cost_cosmium:1>=1",
+    "lives:3<=2",
+]
+NAMES = [
+    "name:Gold Miner>=1",
+    "name:Collector of Cosmium<=1",
+    "name:Deep Drill=1",
+    "name:Cosmium Siphon>=1",
+    "name:Dynamo Rig<=1",
+    "name:Twin Excavator=1",
+    "name:Stone Bunker>=1",
+    "name:Watchtower<=1",
+    "name:Mud Hut=1",
+    "name:Power Plant>=1",
+    "name:Field Hospital<=1",
+    "name:Sky Citadel=1",
+]
+STCCG = [
+    "type:Personnel>=2",
+    "type:Ship>=1",
+    "type:Event>=1",
+    "type:Interrupt>=1",
+    "type:Equipment<=1",
+    "affiliation:Federation>=1",
+    "affiliation:Klingon>=1",
+    "affiliation:Romulan<=1",
+    "rarity:C>=1",
+    "rarity:U>=1",
+    "rarity:R<=2",
+    "rarity:V>=1",
+]
+RD = [
+    "type:ship>=2",
+    "type:action<=3",
+    "type:person>=1",
+    "type:unit>=1",
+    "faction:Terra>=1",
+    "faction:Nogkové<=1",
+    "faction:Strážci<=1",
+    "colour:blue>=3",
+    "type:ship<=5",
+    "type:unit<=3",
+]
+L80 = "planetary-conquerors/legal-80.txt"
+L50 = "planetary-conquerors/legal-50.txt"
+
+#: (deck, conditions, turn, second, mulligan, decisions read from the exact tables, the
+#: measured units of a deal: the largest of the bench's runs, loaded machine).
+MEASURED = [
+    ("stccg-1e/legal-klingon.txt", STCCG, 6, False, "rules", False, 10),
+    ("ren-dhark/terra-custom.txt", RD, 6, False, "rules", False, 61),
+    ("ren-dhark/terra-custom.txt", RD[:5], 1, False, "rules", False, 50),
+    (L80, PC[:6], 3, False, "rules", True, 1092),
+    (L80, PC[:6], 3, True, "rules", True, 1731),
+    (L80, PC[:6], 3, True, "none", True, 1168),
+    (L80, PC[:6], 3, True, "rules", False, 65),
+    (L80, PC, 1, False, "rules", True, 105),
+    (L80, PC, 1, True, "rules", True, 129),
+    (L80, NAMES, 3, False, "rules", False, 97),
+    (L80, NAMES, 6, True, "rules", True, 882),
+    (L50, PC, 1, False, "rules", True, 441),
+    (L50, PC[:6], 6, True, "none", True, 2362),
+]
+
+
+@cache
+def _setup(deck: str) -> DrawSetup:
+    return draw_setup(open_deck(str(EXAMPLES / deck)))
+
+
+def _shape(
+    deck: str, conditions: list[str], turn: int, second: bool, mulligan: str
+) -> tuple[DrawProblem, Procedure, Query]:
+    setup = _setup(deck)
+    options = OddsOptions(turn=turn, second=second, mulligan=mulligan)  # type: ignore[arg-type]
+    bound = bind(setup, conditions, options)
+    seen = cards_seen(setup, bound.procedure, options, turn)
+    return bound.problem, bound.procedure, Query(seen, second, mulligan == "rules", turn)
+
+
+@pytest.mark.parametrize(
+    "deck, conditions, turn, second, mulligan, decided, measured",
+    MEASURED,
+    ids=[f"{m[0]}-{len(m[1])}-t{m[2]}-{m[3]}-{m[4]}-{m[5]}" for m in MEASURED],
+)
+def test_default_trials_times_measured_cost_within_budget(
+    deck: str,
+    conditions: list[str],
+    turn: int,
+    second: bool,
+    mulligan: str,
+    decided: bool,
+    measured: int,
+) -> None:
+    problem, procedure, query = _shape(deck, conditions, turn, second, mulligan)
+    trials = default_trials(problem, procedure, query, decided)
+    over = over_budget(problem, procedure, query, trials, SIMULATION_BUDGET, decided)
+    if trials * measured > SIMULATION_BUDGET:
+        # Only the floor may go past the budget, and the run then says so.
+        assert trials == MIN_SIMULATE_TRIALS
+        assert over is not None and over.kind is FactKind.TRIALS_OVER_BUDGET
+        assert over.count == MIN_SIMULATE_TRIALS and over.limit is not None
+        assert over.limit < MIN_SIMULATE_TRIALS
+    else:
+        assert trials >= MIN_SIMULATE_TRIALS
+    if not decided:  # an odds fallback plays the rules of thumb
+        fell = fallback_trials(problem, procedure, query, FALLBACK_TRIALS)
+        assert fell == facade.MIN_FALLBACK_TRIALS or fell * measured <= SIMULATION_BUDGET
+
+
+#: Four groups: two conditions over the first three.
+BASE = DrawProblem(
+    group_sizes=(4, 6, 2, 28),
+    membership=((True, False), (False, True), (True, True), (False, False)),
+    conditions=(CountTest(0, ">=", 2), CountTest(1, "<=", 1)),
+)
+#: The same with one group split in two (more groups, the same conditions).
+SPLIT = DrawProblem(
+    group_sizes=(4, 6, 2, 14, 14),
+    membership=((True, False), (False, True), (True, True), (False, False), (False, False)),
+    conditions=(CountTest(0, ">=", 2), CountTest(1, "<=", 1)),
+)
+#: The same with a third condition (over the first group).
+MORE = DrawProblem(
+    group_sizes=(4, 6, 2, 28),
+    membership=((True, False), (False, True), (True, True), (False, False)),
+    conditions=(CountTest(0, ">=", 2), CountTest(1, "<=", 1), CountTest(0, "<=", 3)),
+)
+PLAIN = Procedure(5)
+REDRAW = Procedure(5, mulligan=RedrawRule((CountTest(0, "<", 1),), 1))
+RETURN = Procedure(5, mulligan=ReturnRule(3))
+LOOK = Procedure(5, draws_per_turn=2, lookahead=True)
+LOOK_RETURN = Procedure(5, draws_per_turn=2, mulligan=ReturnRule(3), lookahead=True)
+
+
+@pytest.mark.parametrize("procedure", [PLAIN, REDRAW, RETURN, LOOK, LOOK_RETURN])
+@pytest.mark.parametrize("decided", [False, True])
+def test_trial_cost_is_monotone_in_the_deals_work(procedure: Procedure, decided: bool) -> None:
+    def cost(problem: DrawProblem, seen: int, chosen: bool = decided) -> int:
+        return trial_cost(problem, procedure, Query(seen), decided=chosen)
+
+    for seen in (5, 7, 9, 11):
+        assert cost(BASE, seen) <= cost(BASE, seen + 2)  # later draws
+        assert cost(BASE, seen) <= cost(SPLIT, seen)  # more groups
+        assert cost(BASE, seen) <= cost(MORE, seen)  # more conditions
+        assert cost(BASE, seen, False) <= cost(BASE, seen, True)  # decisions from tables
+    if procedure.lookahead:  # looks in the later draws cost more than plain draws
+        assert trial_cost(BASE, PLAIN, Query(11)) < cost(BASE, 11)
+    if procedure.mulligan is not None:  # a mulligan deals more
+        assert trial_cost(BASE, PLAIN, Query(9)) < cost(BASE, 9)
