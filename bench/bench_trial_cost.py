@@ -30,7 +30,7 @@ from _common import REPO, machine
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from cases import PC_CONDITIONS, RD_CONDITIONS, STCCG_CONDITIONS  # noqa: E402
+from cases import PC_CONDITIONS, RD_CONDITIONS, STCCG_CONDITIONS
 
 L80 = str(REPO / "examples/planetary-conquerors/legal-80.txt")
 L50 = str(REPO / "examples/planetary-conquerors/legal-50.txt")

@@ -157,8 +157,8 @@ def guide_table(
     """The exact hand table of the question ``odds`` would answer (the mulligan by the game's
     rules, played optimally), and the cards seen."""
     from deckcheck.analysis.deadlines import deadline_table_of, due_cards
-    from deckcheck.draws.facade import charged_engine
     from deckcheck.draws.exact.deadlines import Deadlines, deadline_table
+    from deckcheck.draws.facade import charged_engine
 
     bound = bind(setup, condition_texts, options, deadlines=True)
     if any(c.deadline is not None for c in bound.conditions):
