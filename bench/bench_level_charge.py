@@ -2,7 +2,7 @@
 
 The look-ahead's level engines (`deckcheck/draws/exact/levels.py`, the named classes'; and
 `deckcheck/draws/exact/typed.py`, types and either-ors) are charged against the exact work
-limit before each level they list: its states times their digits (units) and a fixed share
+limit before each level they list: its open states times the moves they make (units) and a share
 per level (its own steps). For a representative set of Planetary Conquerors queries
 (`legal-80` and `legal-50`, turns 2-6, going first and second; mixed names, types with mixed
 or `>=1` names, a type bounded from above with mixed names, an either-or with mixed names; 8,

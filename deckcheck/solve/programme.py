@@ -85,8 +85,8 @@ class Solves:
 
     def keep(self, key: bytes, status: int, x: Any, fun: float) -> None:
         """Keep a proven answer (``x`` is copied, read only)."""
-        if status not in (OPTIMAL, INFEASIBLE):
-            return
+        if status not in (OPTIMAL, INFEASIBLE) or self._size <= 0:
+            return  # a size of 0 keeps nothing: the memo switched off
         kept = None if x is None else _read_only(x.copy())
         with self._lock:
             if key not in self._answers and len(self._answers) >= self._size:

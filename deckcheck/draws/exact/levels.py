@@ -158,7 +158,7 @@ class LevelEngine:
 
     #: Whether types are counted over the classes (:mod:`~deckcheck.draws.exact.typed`).
     typed = False
-    #: Units (a state of a level times its moves, see :meth:`run`) one call of the
+    #: Units (a state of a level times the moves it makes, see :meth:`run`) one call of the
     #: recursion stands for in the work counted against the exact limit; units each move of
     #: a level is charged whatever the level's size (its own steps, a dozen numpy calls);
     #: units a run is charged once (its first numpy steps and tables): each engine's own,
@@ -232,6 +232,8 @@ class LevelEngine:
         self.fits = bit + self.losing_bits < 62
         self.radices = radices
         self.infos = infos
+        #: The digits a card can move: those with cards left (not a group's count).
+        self.moving = [d for d, info in enumerate(infos) if info[1]]
         self.tables = self._byte_tables() if self.fits else None
 
     def _start(self) -> None:
@@ -463,26 +465,38 @@ class LevelEngine:
                 keys = self.levels[level][~self.won[level]]
                 if held == self.seen or not len(keys):
                     continue
-                self.charge((len(keys) + self.move_units) * (len(self.radices) + 2) + once)
+                look = False in reached[level] and self._look(held, False)
+                # A state's moves: each digit with cards left (a group's count has none) whose
+                # card has a child (kept, or put under when the turn looks), the losing cards
+                # when it looks (put under), and the cards no test reads. A move with no child
+                # is not made, and is charged per level only (its steps as
+                # :meth:`own_steps` counts them), not per state.
+                moving = [
+                    d
+                    for d in self.moving
+                    if self.keep_delta[d] is not None or (look and self.under_delta[d] is not None)
+                ]
+                steps = self.move_units * (len(self.radices) + 2)
+                self.charge(len(keys) * (len(moving) + 1 + look) + steps + once)
                 once = 0
-                counts = self._counts(keys)
                 losing, live = self._held_apart(keys)
                 pool = (self.n - gone) - live - losing
-                look = False in reached[level] and self._look(held, False)
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
                 moves: list[tuple[Ints, int | None, int | None, int]] = [
-                    (m * k, self.keep_delta[d], self.under_delta[d], d)
-                    for d, (m, (_, k, _, _)) in enumerate(zip(counts, self.infos, strict=True))
+                    (
+                        ((keys >> self.shifts[d]) & self.masks[d]) * self.infos[d][1],
+                        self.keep_delta[d],
+                        self.under_delta[d] if look else None,
+                        d,
+                    )
+                    for d in moving
                 ]
-                moves.append((losing, None, -self.losing_weight, -1))
-                moves.append((pool, 0, 0, -1))
+                if look:
+                    moves.append((losing, None, -self.losing_weight, -1))
+                moves.append((pool, 0, 0 if look else None, -1))
                 for weight, keep_delta, under_delta, d in moves:
-                    if not look:
-                        under_delta = None
-                    if keep_delta is None and under_delta is None:
-                        continue  # every card of it loses
                     rows = np.flatnonzero(weight > 0)
                     if not len(rows):
                         continue
