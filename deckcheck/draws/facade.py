@@ -239,11 +239,12 @@ def _charged_engine(
 
 def _used(engine: SequentialEngine) -> int:
     """Units of exact work ``engine`` spent building its tables: its estimate, charged
-    before starting, and the look-ahead's calls past it."""
+    before starting, and the look-ahead's calls past it (without the look-ahead: the steps
+    it counted, the estimate's charge included)."""
     from deckcheck.draws.exact.sequential import CALL_UNITS
 
     if not engine.lookahead:
-        return int(engine.prepaid)
+        return int(max(engine.prepaid, engine.work))
     return int(engine.prepaid + max(0, engine.work - engine.prepaid) * CALL_UNITS)
 
 
