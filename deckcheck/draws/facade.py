@@ -567,10 +567,11 @@ def trial_cost(
     pass over the groups. ``decided``: the look-ahead's decisions are read from the exact
     tables (and a return mulligan's choice too), not worked out by the rules of thumb: each
     look's state is looked up, and a state
-    never met asks the exact engine, which happens for most looks of a short deal (about
-    a quarter of a unit per group squared a look), each question the dearer the more groups
-    a condition sums (about 150 units a look per group a condition sums on average:
-    ``bench/bench_trial_cost.py``).
+    never met asks the exact engine: for most looks of a deal where the cards seen can make
+    many states, seldom where they make few (over the fewest deals a run takes, every
+    state at most once), each question the dearer the more groups (a quarter of a unit per
+    group squared) and the more groups a condition sums (about 200 units per group a
+    condition sums on average; ``bench/bench_trial_cost.py`` measures them).
     """
     shape = deal_shape(problem, procedure, query)
     groups = max(1, len(problem.group_sizes))
@@ -603,8 +604,15 @@ def trial_cost(
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
         cost += deals * shape.later * groups // 3
         if decided:
-            asks = max(1, groups * groups // 4) + 150 * members // max(1, len(problem.conditions))
-            cost += deals * -(-shape.later // shape.per_turn) * asks
+            looks = deals * -(-shape.later // shape.per_turn)
+            # A state never met asks the exact engine, the dearer the more groups a condition
+            # sums; over the fewest deals a run takes, at most every state once (the hands
+            # the cards seen can make, a card of each group on top).
+            ask = groups * groups // 4 + 200 * members // max(1, len(problem.conditions))
+            most = MIN_SIMULATE_TRIALS * looks  # every look a state never met
+            seen = shape.hand + shape.later
+            states = min(most, _hand_classes(problem.group_sizes, seen, most) * groups)
+            cost += max(1, ask * looks * states // most)
     return cost
 
 

@@ -38,21 +38,31 @@ def test_cheap_deals_get_the_default_and_dear_ones_fewer() -> None:
         # What the budget affords, rounded down to two significant figures.
         assert afford * 0.9 < trials <= afford
         assert str(trials)[2:] == "0" * (len(str(trials)) - 2)
-    # The decided look-ahead's deals are dearer than the budget affords: the floor.
-    assert decided == facade.MIN_SIMULATE_TRIALS
+    assert trial_cost(PROBLEM, LOOKAHEAD, Query(11), decided=True) > trial_cost(
+        PROBLEM, LOOKAHEAD, Query(11)
+    )
 
 
 def test_decisions_read_from_tables_cost_their_questions_to_the_exact_engine() -> None:
     # Turn 4 going first: 6 cards after the hand of 5, 3 looks, dealt again after a return;
-    # each look a quarter unit per group squared and 150 units per group a condition sums
-    # (each of the two conditions sums two groups); and the return's table asked once per
-    # hand class over the fewest deals a run takes.
+    # each state never met asks a quarter unit per group squared and 200 units per group a
+    # condition sums (each of the two conditions sums two groups), at most every state (the
+    # hands of the 11 cards seen, times a group on top) once over the fewest deals; and the
+    # return's table asked once per hand class over them.
     plain = trial_cost(PROBLEM, LOOKAHEAD, Query(11))
     decided = trial_cost(PROBLEM, LOOKAHEAD, Query(11), decided=True)
-    looks = 2 * 3 * (len(PROBLEM.group_sizes) ** 2 // 4 + 150 * 4 // 2)
+    fewest = facade.MIN_SIMULATE_TRIALS
+    groups = len(PROBLEM.group_sizes)
     ranges = [range(s + 1) for s in PROBLEM.group_sizes]
-    hands = sum(1 for h in itertools.product(*ranges) if sum(h) == 5)
-    assert decided - plain == looks + 400 * hands // facade.MIN_SIMULATE_TRIALS
+
+    def classes(cards: int) -> int:
+        return sum(1 for h in itertools.product(*ranges) if sum(h) == cards)
+
+    looks = 2 * 3
+    ask = groups**2 // 4 + 200 * 4 // 2
+    states = min(fewest * looks, classes(11) * groups)
+    asked = max(1, ask * looks * states // (fewest * looks))
+    assert decided - plain == asked + 400 * classes(5) // fewest
 
 
 @pytest.mark.parametrize("procedure, seen", [(PLAIN, 9), (LOOKAHEAD, 9)])

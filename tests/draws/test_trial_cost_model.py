@@ -166,7 +166,8 @@ SPLIT = DrawProblem(
     membership=((True, False), (False, True), (True, True), (False, False), (False, False)),
     conditions=(CountTest(0, ">=", 2), CountTest(1, "<=", 1)),
 )
-#: The same with a third condition (over the first group).
+#: The same with a third condition, over as many groups as each of the others (a condition
+#: summing fewer groups asks the exact engine less: the cost is per group a condition sums).
 MORE = DrawProblem(
     group_sizes=(4, 6, 2, 28),
     membership=((True, False), (False, True), (True, True), (False, False)),
