@@ -593,7 +593,7 @@ def trial_cost(
         cost += 3 * len(problem.conditions)
     if isinstance(shape.rule, ReturnRule):
         # The return's choice reads every condition's count of the hand, greedy or not.
-        cost += 5 * len(problem.conditions)
+        cost += 7 * len(problem.conditions)
         if decided:
             # The choice read from the exact table: each hand never met asks the table in
             # Python (about 400 units a hand), at most every hand class once over the fewest
@@ -602,7 +602,7 @@ def trial_cost(
             cost += 400 * hands // MIN_SIMULATE_TRIALS
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
-        cost += deals * shape.later * groups // 3
+        cost += deals * shape.later * (3 + groups) // 3  # a card at a time
         if decided:
             looks = deals * -(-shape.later // shape.per_turn)
             # A state never met asks the exact engine, the dearer the more groups a condition
@@ -612,7 +612,8 @@ def trial_cost(
             most = MIN_SIMULATE_TRIALS * looks  # every look a state never met
             seen = shape.hand + shape.later
             states = min(most, _hand_classes(problem.group_sizes, seen, most) * groups)
-            cost += max(1, ask * looks * states // most)
+            # Every look's state is looked up (about 10 units), met or not.
+            cost += 10 * looks + ask * looks * states // most
     return cost
 
 

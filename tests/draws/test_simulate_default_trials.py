@@ -61,7 +61,7 @@ def test_decisions_read_from_tables_cost_their_questions_to_the_exact_engine() -
     looks = 2 * 3
     ask = groups**2 // 4 + 200 * 4 // 2
     states = min(fewest * looks, classes(11) * groups)
-    asked = max(1, ask * looks * states // (fewest * looks))
+    asked = 10 * looks + ask * looks * states // (fewest * looks)
     assert decided - plain == asked + 400 * classes(5) // fewest
 
 
