@@ -7,9 +7,9 @@ Computed from recorded measurements: nothing here is timed."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES, PC_TEN_CONDITIONS, RD_TEN_CONDITIONS, REPO, load_script
 
 from deckcheck.analysis.odds import OddsOptions, bind, cards_seen
 from deckcheck.analysis.setup import DrawSetup, draw_setup
@@ -34,19 +34,7 @@ from deckcheck.draws.model import (
     ReturnRule,
 )
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-PC = [
-    "type:warrior>=1",
-    "type:building>=1",
-    "type:miner>=1",
-    "rarity:1>=2",
-    "rarity:2>=1",
-    "rarity:3<=1",
-    "name:Trooper>=1",
-    "cost_gold:2>=1",
-    "cost_cosmium:1>=1",
-    "lives:3<=2",
-]
+PC = PC_TEN_CONDITIONS
 NAMES = [
     "name:Gold Miner>=1",
     "name:Collector of Cosmium<=1",
@@ -61,32 +49,8 @@ NAMES = [
     "name:Field Hospital<=1",
     "name:Sky Citadel=1",
 ]
-STCCG = [
-    "type:Personnel>=2",
-    "type:Ship>=1",
-    "type:Event>=1",
-    "type:Interrupt>=1",
-    "type:Equipment<=1",
-    "affiliation:Federation>=1",
-    "affiliation:Klingon>=1",
-    "affiliation:Romulan<=1",
-    "rarity:C>=1",
-    "rarity:U>=1",
-    "rarity:R<=2",
-    "rarity:V>=1",
-]
-RD = [
-    "type:ship>=2",
-    "type:action<=3",
-    "type:person>=1",
-    "type:unit>=1",
-    "faction:Terra>=1",
-    "faction:Nogkové<=1",
-    "faction:Strážci<=1",
-    "colour:blue>=3",
-    "type:ship<=5",
-    "type:unit<=3",
-]
+STCCG = load_script("bench_cases", REPO / "bench" / "cases.py").STCCG_CONDITIONS[:12]
+RD = RD_TEN_CONDITIONS
 L80 = "planetary-conquerors/legal-80.txt"
 L50 = "planetary-conquerors/legal-50.txt"
 
