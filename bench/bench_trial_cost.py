@@ -41,16 +41,9 @@ BLUE = str(REPO / "examples/ren-dhark/blue-starter.txt")
 
 def names(deck: str, count: int) -> list[str]:
     """``count`` named cards of the pile (in pile order) with ``>=1``, ``<=1``, ``=1`` in turn."""
-    from deckcheck.analysis.categories import categorized
-    from deckcheck.decks.load import open_deck
-    from deckcheck.games.context import make_context
+    from bench_level_charge import family
 
-    setup, _ = categorized(open_deck(deck, make_context((), None, None)), [])
-    seen: dict[str, None] = {}
-    for card, _n in setup.pile:
-        seen[card.name] = None
-    ops = (">=1", "<=1", "=1")
-    return [f"name:{x}{ops[i % 3]}" for i, x in enumerate(seen)][:count]
+    return family(deck, "mixed", count)
 
 
 def cases(quick: bool) -> Iterator[tuple[str, str, list[str], dict[str, Any], bool]]:
