@@ -299,7 +299,9 @@ def simulate(
 ) -> Answer:
     """A Monte Carlo answer (numpy where installed, else the plain-Python reference).
 
-    ``trials`` None: :func:`default_trials`, once it is known how the simulated player decides.
+    ``trials`` None: :func:`default_trials`, once it is known how the simulated player decides,
+    within what the player's tables (built or refused) left of :data:`SIMULATION_BUDGET`;
+    where even the fewest deals cost more, a fact says so (see :func:`over_budget`).
 
     The simulated player follows ``policy``: the optimal redraw takes the exact optimum's
     decision for each hand and a return mulligan the exact optimal choice, where those tables
@@ -563,15 +565,16 @@ def trial_cost(
     of a by-turn table share the sampler of its last row, and deal by its method). Every deal
     samples counts over the groups once per phase (the seen cards at once for a
     plain draw; the hand, then the later draws, then a mulligan's new cards and their later
-    draws), each condition sums its groups, and a look-ahead deals card by card, each card a
-    pass over the groups. ``decided``: the look-ahead's decisions are read from the exact
-    tables (and a return mulligan's choice too), not worked out by the rules of thumb: each
-    look's state is looked up, and a state
-    never met asks the exact engine: for most looks of a deal where the cards seen can make
-    many states, seldom where they make few (over the fewest deals a run takes, every
-    state at most once), each question the dearer the more groups (a quarter of a unit per
-    group squared) and the more groups a condition sums (about 200 units per group a
-    condition sums on average; ``bench/bench_trial_cost.py`` measures them).
+    draws), each condition sums its groups, a redraw or a return reads the conditions, and a
+    look-ahead deals card by card, each card a pass over the groups. ``decided``: the
+    look-ahead's decisions (and a return's choice) are read from the exact tables, not worked
+    out by the rules of thumb: each look's state is looked up, and a state never met asks
+    the exact engine: for most looks of a deal where the cards seen can make many states,
+    seldom where they make few (over the fewest deals a run takes, every state at most
+    once), each question the dearer the more groups (a quarter of a unit per group squared)
+    and the more groups a condition sums (about 200 units per group a condition sums on
+    average); a return's table is asked once per hand class met. ``bench/bench_trial_cost.py``
+    measures what a deal costs against this count.
     """
     shape = deal_shape(problem, procedure, query)
     groups = max(1, len(problem.group_sizes))
@@ -659,12 +662,13 @@ def default_trials(
     budget: int | None = None,
 ) -> int:
     """Deals of a ``simulate`` run not told how many: :data:`SIMULATE_TRIALS` where they fit
-    ``budget`` (None: :data:`SIMULATION_BUDGET`, about 0.4 s of one core: with the command's
-    start-up and the exact tables of the player's decisions, about a second; less what
-    refused tables spent, see :func:`simulate`), fewer where each deal costs more (the
+    ``budget`` (None: :data:`SIMULATION_BUDGET`, about 0.4 s of one core; :func:`simulate`
+    passes it less what the player's tables spent, built or refused: with the command's
+    start-up, about a second), fewer where each deal costs more (the
     look-ahead deals card by card; rounded down to two significant figures), never fewer
     than :data:`MIN_SIMULATE_TRIALS`; see
-    :func:`trial_cost` (``decided``: the look-ahead's decisions read from the exact tables)."""
+    :func:`trial_cost` (``decided``: the look-ahead's decisions, and a return's choice, read
+    from the exact tables)."""
     budget = SIMULATION_BUDGET if budget is None else budget
     afford = budget // trial_cost(problem, procedure, query, decided=decided)
     scale = 10 ** max(0, len(str(afford)) - 2)  # two significant figures: 120,000, not 121,212
