@@ -160,3 +160,41 @@ def test_trial_cost_is_monotone_in_the_deals_work(procedure: Procedure, decided:
         assert trial_cost(BASE, PLAIN, Query(11)) < cost(BASE, 11)
     if procedure.mulligan is not None:  # a mulligan deals more
         assert trial_cost(BASE, PLAIN, Query(9)) < cost(BASE, 9)
+
+
+def test_a_run_whose_fewest_deals_exceed_the_budget_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deckcheck.analysis.odds import Simulation
+    from deckcheck.draws.facade import Policy, simulate
+
+    monkeypatch.setattr(facade, "MIN_SIMULATE_TRIALS", 300)
+    monkeypatch.setattr(facade, "SIMULATION_BUDGET", 1_000)
+    answer = simulate(BASE, LOOK_RETURN, Query(9), Policy(), trials=None, seed=1)
+    assert answer.trials == 300
+    over = [f for f in answer.facts if f.kind is FactKind.TRIALS_OVER_BUDGET]
+    assert len(over) == 1 and over[0].count == 300 and over[0].limit is not None
+    sim = Simulation.of(answer)
+    assert sim is not None
+    assert sim.to_json()["over_budget"] == {"trials": 300, "budget_affords": over[0].limit}
+    low, high = answer.ci95 or (0.0, 1.0)
+    assert low <= answer.probability <= high  # the interval is still reported
+    # Within the budget: no such fact, and null in the JSON.
+    monkeypatch.setattr(facade, "SIMULATION_BUDGET", 10**12)
+    fits = simulate(BASE, PLAIN, Query(9), Policy(), trials=None, seed=1, tables=False)
+    assert not any(f.kind is FactKind.TRIALS_OVER_BUDGET for f in fits.facts)
+    sim = Simulation.of(fits)
+    assert sim is not None and sim.to_json()["over_budget"] is None
+
+
+def test_the_return_guide_is_refused_past_odds_work_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.analysis.mulligan import guide_table
+    from deckcheck.core.errors import UsageError
+
+    setup = _setup(L50)
+    options = OddsOptions(turn=2)
+    table, _ = guide_table(setup, ["type:miner>=1"], options)  # within the limit
+    assert table.rows
+    monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", 1)
+    with pytest.raises(UsageError, match="out of reach"):
+        guide_table(setup, ["type:miner>=1"], options)
