@@ -484,9 +484,13 @@ class LevelEngine:
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
-                moves: list[tuple[Ints, int | None, int | None, int]] = [
+                # Per move: its states' counts (a digit's classes, the losing cards, the
+                # cards no test reads; none negative), the cards each of its classes has left
+                # (the weight is count times that), where its kept and put-under cards go.
+                moves: list[tuple[int, int, int | None, int | None, int]] = [
                     (
-                        ((keys >> self.shifts[d]) & self.masks[d]) * self.infos[d][1],
+                        d,
+                        self.infos[d][1],
                         self.keep_delta[d],
                         self.under_delta[d] if look else None,
                         d,
@@ -494,10 +498,14 @@ class LevelEngine:
                     for d in moving
                 ]
                 if look:
-                    moves.append((losing, None, -self.losing_weight, -1))
-                moves.append((pool, 0, 0 if look else None, -1))
-                for weight, keep_delta, under_delta, d in moves:
-                    rows = np.flatnonzero(weight > 0)
+                    moves.append((-1, 1, None, -self.losing_weight, -1))
+                moves.append((-2, 1, 0, 0 if look else None, -1))
+                for which, each, keep_delta, under_delta, d in moves:
+                    if which >= 0:
+                        count = (keys >> self.shifts[which]) & self.masks[which]
+                    else:
+                        count = losing if which == -1 else pool
+                    rows = np.flatnonzero(count)
                     if not len(rows):
                         continue
                     base = keys[rows]
@@ -516,7 +524,9 @@ class LevelEngine:
                     # Most states move: weighed whole (no rows picked out, none scattered).
                     dense = len(rows) > _DENSE * len(keys)
                     # Kept until the level is valued: 32 bits (rows and weights are small).
-                    w = (weight if dense else weight[rows]).astype(np.int32)
+                    w = (count if dense else count[rows]).astype(np.int32)
+                    if each != 1:
+                        w *= each
                     plan.append((rows.astype(np.int32), w, to_kept, to_under))
                 plans[level] = plan
             for level, parts in pending.items():
