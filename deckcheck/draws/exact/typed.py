@@ -195,11 +195,15 @@ class TypedLevels(LevelEngine):
             self.group_need.append(
                 np.array([max(self.infos[d][2] - self.infos[d][0], 0) for d in digits], np.int64)
             )
-        #: The groups bounded from below, and per byte of a key their sums of
-        #: :meth:`_group_sums` packed in one integer: None when they would not fit, or when
-        #: the groups have so few named digits that reading them one by one takes fewer steps.
+        #: The groups bounded from below.
         self.short_groups = [g for g, (lo, _) in enumerate(groups) if lo]
         named_digits = sum(len(self.digits_of[g]) for g in self.short_groups)
+        #: The bits of each sum of :meth:`_group_sums` in :attr:`group_tables` (one width for
+        #: both, so the tables and their reading agree).
+        self.sum_width = max(1, self.n).bit_length()
+        #: Per byte of a key, the groups' sums of :meth:`_group_sums` packed in one integer:
+        #: None when they would not fit, or when the groups have so few named digits that
+        #: reading them one by one takes fewer steps.
         self.group_tables = (
             self._group_byte_tables() if self.fits and named_digits >= _TABLE_DIGITS else None
         )
@@ -209,8 +213,9 @@ class TypedLevels(LevelEngine):
         """Per byte of a key, each group's two sums of :meth:`_group_sums` its bits add (a
         field each, as the level engine's byte tables): the group's count and its named
         classes' shortfalls; its count and its cards left. Both are linear in the digits and
-        never negative, and at most the pile, so the fields never carry into each other."""
-        width = max(1, self.n).bit_length()
+        never negative, and at most the pile, so the fields of a live key never carry into
+        each other (a lost key, -1, reads as garbage that :meth:`_sums` masks out)."""
+        width = self.sum_width
         if 2 * len(self.short_groups) * width > 63:
             return None
         bits = self.losing_shift + self.losing_bits
@@ -251,7 +256,7 @@ class TypedLevels(LevelEngine):
         packed = np.take(self.group_tables[0], keys & 255)
         for i, table in enumerate(self.group_tables[1:], 1):
             packed += np.take(table, (keys >> (8 * i)) & 255)
-        width = max(1, self.n).bit_length()
+        width = self.sum_width
         mask = (1 << width) - 1
         return [
             ((packed >> (2 * i * width)) & mask, (packed >> ((2 * i + 1) * width)) & mask)
@@ -285,8 +290,8 @@ class TypedLevels(LevelEngine):
             return self._group_normal(home, keys)
         if not kept:
             return keys  # a count bounded from below only: lost by its reach in _sums
-        info = self.infos[d] if d >= 0 else None
-        if info is not None and d not in self.pool_digit and info[0] < info[2]:
+        info = self.infos[d]
+        if d in self.unhomed and info[0] < info[2]:
             # A card its own class needs: the group's count and its named classes' shortfall
             # move together, and a group not settled before is not settled now.
             return keys
