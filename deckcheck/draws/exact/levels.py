@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from deckcheck.core.numeric import np, npt
 from deckcheck.draws.exact.hands import Hands
@@ -94,6 +95,39 @@ def _moduli(bits: int, above: int) -> tuple[int, ...]:
         product *= n
         n -= 2
     return tuple(out)
+
+
+def _drift(moves: int, reads: int) -> float:
+    """A bound on the relative error of every state's float: along a deal at most ``reads``
+    levels, each of at most ``moves`` products, as many sums of values that are not negative
+    and a division: ``gamma_K = K u / (1 - K u)`` of ``K`` roundings (u = 2**-53), bounded
+    by ``2 K u`` (K u at most a half). A look's max adds none; a won state's 1.0 is exact."""
+    roundings = (2 * moves + 1) * (reads + 1)
+    return 2 * roundings * 2.0**-53 if roundings * 2.0**-53 <= 0.5 else math.inf
+
+
+def _reach(full: int, drift: float) -> int:
+    """What the moduli's product must be above, for values up to ``full``.
+
+    With floats that drift at most a quarter of :data:`_CLOSE`, less than every value: two
+    values the residues say are equal are compared only when their floats are within
+    :data:`_CLOSE` (differing by at most ``2 * _CLOSE * full``), and a value is read back
+    as the one of its residues nearest its float (within ``drift * full``); so a product
+    above ``4 * _CLOSE * full`` (rounded up, plus 2) tells them apart. Otherwise above twice
+    every value, as the residues alone read it."""
+    if 4 * drift <= _CLOSE:
+        return math.ceil(4 * Fraction(_CLOSE) * full) + 2
+    return 2 * full
+
+
+def _lift(residue: int, product: int, f: float, full: int) -> int:
+    """The value of scale ``full`` whose residue modulo ``product`` is ``residue`` nearest
+    its float ``f`` (see :func:`_reach`: the only one within its drift)."""
+    if product > 2 * full:
+        return residue
+    a, b = f.as_integer_ratio()  # f * full = a * full / b, exactly: integers all along
+    gap = a * full - residue * b
+    return residue + product * ((2 * gap + b * product) // (2 * b * product))
 
 
 def _running(flags: npt.NDArray[np.bool_]) -> Ints:
@@ -240,7 +274,8 @@ class LevelEngine:
         """The moduli and the empty tables of levels and values."""
         # Residues: w * r below 2**62 for every weight w (at most the pile).
         bits = 61 - max(1, self.n).bit_length()
-        self.moduli = _moduli(bits, 2 * math.perm(self.n, self.reads))
+        self.drift = _drift(len(self.moving) + 2, self.reads)
+        self.moduli = _moduli(bits, _reach(math.perm(self.n, self.reads), self.drift))
         self.levels: dict[tuple[int, int, bool], Ints] = {}
         self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
         self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
@@ -738,7 +773,10 @@ class LevelEngine:
             value += product * t
             product *= p
         full = self._full(level[1])
-        if not math.isclose(value / full, float(f[i]), rel_tol=1e-9, abs_tol=1e-300):
+        value = _lift(value, product, float(f[i]), full)
+        if not 0 <= value <= full or not math.isclose(
+            value / full, float(f[i]), rel_tol=1e-9, abs_tol=1e-300
+        ):
             raise ArithmeticError("residues and floats disagree")
         return value
 
@@ -746,18 +784,25 @@ class LevelEngine:
 
     def _exact_all(self, level: tuple[int, int, bool]) -> list[int]:
         """Every state's exact value in ``level`` (the zero row after the last included)."""
-        _, rs = self.values[level]
+        fs, rs = self.values[level]
         out: list[int] = []
         inverses = [1]
         product = 1
         for p in self.moduli[:-1]:
             product *= p
             inverses.append(product)
+        product *= self.moduli[-1]
         inv = [pow(inverses[i] % p, -1, p) for i, p in enumerate(self.moduli)]
-        for row in rs.T.tolist():
+        full = self._full(level[1])
+        for row, f in zip(rs.T.tolist(), fs.tolist(), strict=True):
             value = 0
             for i, (r, p) in enumerate(zip(row, self.moduli, strict=True)):
                 value += inverses[i] * ((r - value) * inv[i] % p)
+            value = _lift(value, product, f, full)
+            if not 0 <= value <= full or not math.isclose(
+                value / full, f, rel_tol=1e-9, abs_tol=1e-300
+            ):
+                raise ArithmeticError("residues and floats disagree")
             out.append(value)
         return out
 
