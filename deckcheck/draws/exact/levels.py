@@ -130,10 +130,10 @@ def _lift(residue: int, product: int, f: float, full: int) -> int:
     return residue + product * ((2 * gap + b * product) // (2 * b * product))
 
 
-def _running(flags: npt.NDArray[np.bool_]) -> Ints:
+def _running(flags: npt.NDArray[np.bool_]) -> Small:
     """How many of ``flags`` are set up to each (integers summed in place: numpy's running
-    sum of booleans casts as it goes, slower)."""
-    out = flags.astype(np.int64)
+    sum of booleans casts as it goes, slower; 32 bits, as a level's rows are)."""
+    out = flags.astype(np.int32)
     return np.cumsum(out, out=out)
 
 
@@ -575,9 +575,13 @@ class LevelEngine:
                 keys, won, kept_mask = self._settle(level[0], distinct)
                 self.levels[level], self.won[level] = keys, won
                 # A child's row in the level; a lost one the zero row after the last state.
-                row = np.where(kept_mask, _running(kept_mask) - 1, len(keys))
+                row = np.where(kept_mask, _running(kept_mask) - 1, len(keys)).astype(
+                    np.int32, copy=False
+                )
                 at = np.empty(len(merged), dtype=np.int32)
-                at[by_key] = row[_running(first) - 1]
+                ranks = _running(first)
+                ranks -= 1
+                at[by_key] = row[ranks]
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
         for level in reversed(order):
