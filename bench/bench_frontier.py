@@ -10,12 +10,16 @@ the last exact query of each row as a whole command; `--second` asks every query
 (the games that deal the second player another hand); `--types` asks `type:warrior>=2` and
 `type:building>=2` first (Planetary Conquerors' types; a pile without them has none to
 count), then the names; `--either` asks the first two names as one either-or
-(`name:X>=1 | name:Y>=1`), then the others. `--pick copies` takes the names with the
-most copies first (ties in pile order), `--pick fewest` those with the fewest. It prints a
-Markdown table: per game and turn, "up to N conditions exact within 1 s", the CPU seconds of
-that query, and what stopped the next one (the bound the answer names, or the time).
+(`name:X>=1 | name:Y>=1`), then the others; `--attributes` asks the game's own overlapping
+attribute selectors instead of names (`cases.ATTRIBUTE_CONDITIONS`: types, rarities, costs,
+factions... mixing `>=`, `<=`, `=`, each card counted by several). `--pick copies` takes
+the names with the most copies first (ties in pile order), `--pick fewest` those with the
+fewest. It prints a Markdown table: per game and turn, "up to N conditions exact within 1 s",
+the CPU seconds of that query, and what stopped the next one (the bound the answer names, or
+the time).
 
-    python bench/bench_frontier.py [--mixed] [--whole] [--second] [--types] [--either] [--most 12]
+    python bench/bench_frontier.py [--mixed] [--whole] [--second] [--types] [--either]
+        [--attributes] [--most 12]
         [--turns 1-6] [--game pc] [--pick pile|copies|fewest]
 """
 
@@ -26,9 +30,11 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from _common import REPO, cpu_times, deckcheck, installed_run, machine
 from bench_scaling import forget
+from cases import ATTRIBUTE_CONDITIONS
 
 sys.path.insert(0, str(REPO))
 
@@ -60,6 +66,9 @@ TYPE_MIX = [False]
 #: Whether the pile's first two names are asked as one either-or, ``name:X>=1 | name:Y>=1``
 #: (``--either``).
 EITHER = [False]
+#: Whether the sweep asks the game's overlapping attribute selectors
+#: (:data:`cases.ATTRIBUTE_CONDITIONS`) instead of names (``--attributes``).
+ATTRIBUTES = [False]
 
 
 def names(deck: str) -> list[str]:
@@ -82,7 +91,10 @@ def names(deck: str) -> list[str]:
 
 def conditions(deck: str, n: int, mixed: bool) -> list[str]:
     """The first ``n`` conditions of the sweep (fewer when the pile has fewer names): with
-    ``--types`` the two types first, then the names."""
+    ``--types`` the two types first, then the names; with ``--attributes`` the game's own
+    attribute selectors."""
+    if ATTRIBUTES[0]:
+        return attributes(deck)[:n]
     pile = names(deck)
     first = list(TYPES) if TYPE_MIX[0] else []
     if EITHER[0] and len(pile) > 1:
@@ -90,6 +102,12 @@ def conditions(deck: str, n: int, mixed: bool) -> list[str]:
         pile = pile[2:]
     named = [f"name:{x}{OPS[i % 3] if mixed else '>=1'}" for i, x in enumerate(pile)]
     return (first + named)[:n]
+
+
+def attributes(deck: str) -> list[str]:
+    """The overlapping attribute selectors of ``deck``'s game (:data:`ATTRIBUTE_CONDITIONS`)."""
+    game = deck.partition(":")[0] if drawn_once(deck) else Path(deck).parent.name
+    return ATTRIBUTE_CONDITIONS[game]
 
 
 def query(deck: str, conds: Sequence[str], turn: int | None) -> tuple[float, bool, str]:
@@ -140,7 +158,7 @@ def row(
     reached, seconds, stop = 0, 0.0, f"all {most} asked"
     top = min(most, len(conditions(deck, most, mixed)))
     if top < most:
-        stop = f"the pile has {top} names"
+        stop = f"the list has {top}" if ATTRIBUTES[0] else f"the pile has {top} names"
     for n in range(1, top + 1):
         spent, exact, why = query(deck, conditions(deck, n, mixed), turn)
         total = base + spent
@@ -170,6 +188,9 @@ def main() -> None:
     parser.add_argument(
         "--either", action="store_true", help="the first two names as one either-or (>=1 each)"
     )
+    parser.add_argument(
+        "--attributes", action="store_true", help="the game's overlapping attribute selectors"
+    )
     parser.add_argument("--most", type=int, default=12, help="most conditions asked (12)")
     parser.add_argument("--turns", default="1-6", help="turns, e.g. 1-6 or 5")
     parser.add_argument("--game", default="", help="only the decks whose label contains this")
@@ -181,13 +202,18 @@ def main() -> None:
     SECOND_PLAYER[0] = args.second
     TYPE_MIX[0] = args.types
     EITHER[0] = args.either
+    ATTRIBUTES[0] = args.attributes
     print(machine())
     family = "mixed >=1, <=1, =1" if args.mixed else "name:X>=1"
     order = {"pile": "in pile order", "copies": "most copies first", "fewest": "fewest first"}
     family = f"{' '.join(TYPES)} then {family}" if args.types else family
     family = f"the first two as name:X>=1 | name:Y>=1, {family}" if args.either else family
     family += ", going second" if args.second else ""
-    print(f"conditions: the pile's names {order[args.pick]}, {family}; one core, CPU time\n")
+    what = f"the pile's names {order[args.pick]}, {family}"
+    if args.attributes:
+        what = "the game's overlapping attribute selectors (cases.ATTRIBUTE_CONDITIONS)"
+        what += ", going second" if args.second else ""
+    print(f"conditions: {what}; one core, CPU time\n")
     print("| deck | turn | exact within 1 s | CPU s (command) | next |")
     print("|---|---|---|---|---|")
     with installed_run():

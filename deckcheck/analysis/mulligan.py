@@ -158,6 +158,7 @@ def guide_table(
     rules, played optimally), and the cards seen."""
     from deckcheck.analysis.deadlines import deadline_table_of, due_cards
     from deckcheck.draws.exact.deadlines import Deadlines, deadline_table
+    from deckcheck.draws.facade import charged_engine
 
     bound = bind(setup, condition_texts, options, deadlines=True)
     if any(c.deadline is not None for c in bound.conditions):
@@ -175,7 +176,9 @@ def guide_table(
         if isinstance(rule, RedrawRule) and rule.triggers:
             return redraw_guide(request), seen
         if isinstance(rule, ReturnRule) and 0 < rule.count <= hand:
-            return return_guide(request), seen
+            # The engine odds answers with, within odds' work limit: the guide answers
+            # within a second or names the bound it hit.
+            return return_guide(request, charged_engine(request)), seen
         due = (seen,) * len(bound.conditions)
         plain = Procedure(hand, None, procedure.draws_per_turn, None, procedure.lookahead)
         return deadline_table(Deadlines(bound.problem, plain, due, False, False)), seen

@@ -175,6 +175,9 @@ class Simulation:
     #: optimal player's tables hit (its choices then made by rules of thumb), as ``odds``'
     #: exact engine hits it for the same question.
     asked: bool = False
+    #: The fewest trials a run takes and the trials its budget affords, when those are fewer
+    #: (the run goes past about a second: see :data:`FactKind.TRIALS_OVER_BUDGET`).
+    over_budget: tuple[int, int] | None = None
 
     @classmethod
     def of(cls, answer: Answer) -> Simulation | None:
@@ -190,6 +193,7 @@ class Simulation:
         tried = bound is not None and bound.reach not in NOT_ASKED and after is None
         valued_by = next((f for f in answer.facts if f.kind is FactKind.PLAYER_EXACT), None)
         valued = valued_by.values if valued_by is not None else ()
+        over = next((f for f in answer.facts if f.kind is FactKind.TRIALS_OVER_BUDGET), None)
         return cls(
             bound,
             tried,
@@ -202,6 +206,7 @@ class Simulation:
             (valued[0], valued[1]) if valued else None,
             valued_by,
             instead is None,
+            None if over is None else (over.count or 0, over.limit or 0),
         )
 
     @property
@@ -217,7 +222,8 @@ class Simulation:
         ``after_cards_seen`` the cards of the earlier turn whose bound it is (null: this
         turn's own); ``decisions`` maps each choice the rules give to how the simulated
         player makes it; ``player_exact`` that player's chance, exact, where the tables it
-        reads value it (else null)."""
+        reads value it (else null); ``over_budget`` ``{"trials", "budget_affords"}`` when the
+        fewest trials a run takes cost more than its budget (else null)."""
         bound = self.bound
         figures = bound is not None and bound.reach in _FIGURES
         return {
@@ -232,6 +238,9 @@ class Simulation:
             "decisions": {choice.value: how.value for choice, how in self.player.decisions},
             "player_text": self.player.detail,
             "player_exact": None if self.player_exact is None else self._player_exact_json(),
+            "over_budget": None
+            if self.over_budget is None
+            else {"trials": self.over_budget[0], "budget_affords": self.over_budget[1]},
         }
 
     def _player_exact_json(self) -> dict[str, Json]:

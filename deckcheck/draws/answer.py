@@ -80,6 +80,9 @@ class FactKind(Enum):
     REDRAW_CAP_REACHED = "redraw-cap-reached"
     #: The exact engine was out of reach (``reason``); ``count`` trials were simulated instead.
     SIMULATED_INSTEAD = "simulated-instead"
+    #: The fewest trials a run takes (``count``) cost more than its simulation budget, which
+    #: affords ``limit``: they run anyway, past about a second.
+    TRIALS_OVER_BUDGET = "trials-over-budget"
     #: The exact engine was not tried for this row of a table of turns: a row seeing fewer
     #: cards (``count``) was already out of reach (the reason given is that row's).
     NOT_TRIED_AFTER = "not-tried-after"
@@ -340,6 +343,12 @@ def fact_text(fact: Fact) -> str:
     if kind is FactKind.SIMULATED_INSTEAD:
         why = reason_text(fact.reason) if fact.reason is not None else "too large"
         return f"{_simulated_head(fact.reason)} ({why}): simulated, {fact.count:,} trials"
+    if kind is FactKind.TRIALS_OVER_BUDGET:
+        return (
+            f"the deals are dearer than the simulation's budget: the fewest trials a run "
+            f"takes, {fact.count:,}, run anyway (the budget affords {fact.limit:,}), so the "
+            "answer takes more than about a second"
+        )
     if kind is FactKind.PLAYER_EXACT:
         best, plain = fact.values
         without = f" ({float(plain):.6f} without the mulligan)" if plain != best else ""

@@ -70,6 +70,8 @@ EXACT_WORK_LIMIT = 300_000
 #: included) room within a second. Deterministic: the count depends on the problem's size,
 #: never on a clock.
 SIMULATION_BUDGET = 12_000_000
+#: One unit of :func:`trial_cost` in microseconds of one core (``bench/bench_trial_cost.py``).
+UNIT_MICROSECONDS = 0.03
 #: Units of :func:`trial_cost` one unit of exact work stands for (about 2 µs against 0.03 µs):
 #: a simulation after a refused exact attempt gets what the attempt left of the budget (the
 #: attempt and the simulation together within the answer's second), and
@@ -235,6 +237,41 @@ def _charged_engine(
     return engine
 
 
+def _used(engine: SequentialEngine) -> int:
+    """Units of exact work ``engine`` spent building its tables: its estimate, charged
+    before starting, and the look-ahead's calls past it (without the look-ahead: the steps
+    it counted, the estimate's charge included)."""
+    from deckcheck.draws.exact.sequential import CALL_UNITS
+
+    if not engine.lookahead:
+        return int(max(engine.prepaid, engine.work))
+    return int(engine.prepaid + max(0, engine.work - engine.prepaid) * CALL_UNITS)
+
+
+def over_budget(
+    problem: DrawProblem,
+    procedure: Procedure,
+    query: Query,
+    trials: int,
+    budget: int,
+    decided: bool = False,
+) -> Fact | None:
+    """The fact that ``trials`` deals (the fewest a run may take) cost more than ``budget``
+    units of :func:`trial_cost` (``limit``: the deals the budget affords), else None."""
+    cost = trial_cost(problem, procedure, query, decided=decided)
+    if trials * cost <= budget:
+        return None
+    return Fact(FactKind.TRIALS_OVER_BUDGET, count=trials, limit=budget // cost)
+
+
+def charged_engine(request: Request) -> SequentialEngine:
+    """The sequential engine ``odds`` answers ``request`` with, charged against
+    :data:`EXACT_WORK_LIMIT` as ``odds`` charges it: :class:`Intractable` (the bound hit)
+    when the estimate is over it, or when the work run past it."""
+    problem, procedure, query = request.problem, request.procedure, request.query
+    return _charged_engine(problem, procedure, query, request.lookahead, EXACT_WORK_LIMIT)
+
+
 def _spent(engine: SequentialEngine, refused: Intractable, limit: int | None) -> int:
     """Units of exact work ``engine`` spent before ``refused`` (those of the work limit): the
     look-ahead's calls (a refused attempt's that it went on from included), the redraw
@@ -262,7 +299,9 @@ def simulate(
 ) -> Answer:
     """A Monte Carlo answer (numpy where installed, else the plain-Python reference).
 
-    ``trials`` None: :func:`default_trials`, once it is known how the simulated player decides.
+    ``trials`` None: :func:`default_trials`, once it is known how the simulated player decides,
+    within what the player's tables (built or refused) left of :data:`SIMULATION_BUDGET`;
+    where even the fewest deals cost more, a fact says so (see :func:`over_budget`).
 
     The simulated player follows ``policy``: the optimal redraw takes the exact optimum's
     decision for each hand and a return mulligan the exact optimal choice, where those tables
@@ -305,6 +344,7 @@ def simulate(
                 engine = _charged_engine(problem, procedure, query, "optimal", EXACT_WORK_LIMIT)
             chosen, returns = optimal_choices(Request(problem, procedure, query), engine=engine)
             keep = chosen
+            spent = _used(engine) if engine is not None else 0
             if chosen.exact is not None and charged and not isinstance(shape.rule, RedrawRule):
                 # The look-ahead's (and the return's) values: this player's chance, exact,
                 # from the very tables odds builds for the query: odds' figure.
@@ -351,6 +391,7 @@ def simulate(
                 engine = _charged_engine(problem, procedure, query, lookahead, EXACT_WORK_LIMIT)
                 request = Request(problem, procedure, query, lookahead)
                 returns = optimal_return_choice(request, engine=engine)
+                spent = _used(engine)
             said.append(Fact(FactKind.RETURN_OPTIMAL))
         except Intractable as exc:
             bound = exc.reason if tables else None
@@ -358,9 +399,14 @@ def simulate(
             if bound is not None and engine is not None:
                 spent = _spent(engine, exc, EXACT_WORK_LIMIT)
     if trials is None:
-        # What the refused tables spent is taken from the deals' budget, as odds takes it.
-        budget = SIMULATION_BUDGET - spent * EXACT_UNIT_COST
-        trials = default_trials(problem, procedure, query, keep is not None, max(0, budget))
+        # What the tables spent, built or refused, is taken from the deals' budget (as odds
+        # takes a refused attempt's): the tables and the deals share the answer's second.
+        budget = max(0, SIMULATION_BUDGET - spent * EXACT_UNIT_COST)
+        decided = keep is not None or returns is not None  # read from the exact tables
+        trials = default_trials(problem, procedure, query, decided, budget)
+        over = over_budget(problem, procedure, query, trials, budget, decided)
+        if over is not None:
+            after.append(over)
     try:
         from deckcheck.draws.simulate.vectorised import simulate_vectorised
     except ImportError:
@@ -487,10 +533,10 @@ def solve(
     except Intractable as exc:
         if mode is Mode.EXACT:
             raise
-        left = budget - exc.spent * EXACT_UNIT_COST  # what the exact attempt left
-        trials = fallback_trials(problem, procedure, query, trials, max(0, left))
+        left = max(0, budget - exc.spent * EXACT_UNIT_COST)  # what the exact attempt left
+        trials = fallback_trials(problem, procedure, query, trials, left)
         why = Fact(FactKind.SIMULATED_INSTEAD, count=trials, reason=exc.reason)
-        return simulate(
+        answer = simulate(
             problem,
             procedure,
             query,
@@ -501,6 +547,8 @@ def solve(
             why=why,
             tables=False,
         )
+        over = over_budget(problem, procedure, query, trials, left)
+        return answer if over is None else replace(answer, facts=(*answer.facts, over))
 
 
 def trial_cost(
@@ -517,11 +565,16 @@ def trial_cost(
     of a by-turn table share the sampler of its last row, and deal by its method). Every deal
     samples counts over the groups once per phase (the seen cards at once for a
     plain draw; the hand, then the later draws, then a mulligan's new cards and their later
-    draws), each condition sums its groups, and a look-ahead deals card by card, each card a
-    pass over the groups. ``decided``: the look-ahead's decisions are read from the exact
-    tables, not worked out by the rule of thumb: each look's state is looked up, and a state
-    never met asks the exact engine, which the more groups the more often happens (measured
-    at about a quarter of a unit per group squared a look, from 3 to 14 groups).
+    draws), each condition sums its groups, a redraw or a return reads the conditions, and a
+    look-ahead deals card by card, each card a pass over the groups. ``decided``: the
+    look-ahead's decisions (and a return's choice) are read from the exact tables, not worked
+    out by the rules of thumb: each look's state is looked up, and a state never met asks
+    the exact engine: for most looks of a deal where the cards seen can make many states,
+    seldom where they make few (over the fewest deals a run takes, every state at most
+    once), each question the dearer the more groups (a quarter of a unit per group squared)
+    and the more groups a condition sums (about 200 units per group a condition sums on
+    average); a return's table is asked once per hand class met. ``bench/bench_trial_cost.py``
+    measures what a deal costs against this count.
     """
     shape = deal_shape(problem, procedure, query)
     groups = max(1, len(problem.group_sizes))
@@ -537,12 +590,45 @@ def trial_cost(
         elif method is SamplingMethod.MARGINALS:
             dealing = 6 * groups  # measured at about six times a table's cost a group
     cost = 10 + dealing + members // 10
+    if isinstance(shape.rule, RedrawRule):
+        # Each redraw decision reads the hand's counts (its triggers, the table's key or
+        # the conditions of the rule of thumb) and deals the redrawn columns again.
+        cost += 3 * len(problem.conditions)
+    if isinstance(shape.rule, ReturnRule):
+        # The return's choice reads every condition's count of the hand, greedy or not.
+        cost += 7 * len(problem.conditions)
+        if decided:
+            # The choice read from the exact table: each hand never met asks the table in
+            # Python (about 400 units a hand), at most every hand class once over the fewest
+            # deals a run takes.
+            hands = _hand_classes(problem.group_sizes, shape.hand, MIN_SIMULATE_TRIALS)
+            cost += 400 * hands // MIN_SIMULATE_TRIALS
     if shape.lookahead:
         deals = 2 if shape.rule is not None else 1  # the later draws again after a mulligan
-        cost += deals * shape.later * groups // 3
+        cost += deals * shape.later * (3 + groups) // 3  # a card at a time
         if decided:
-            cost += deals * -(-shape.later // shape.per_turn) * max(1, groups * groups // 4)
+            looks = deals * -(-shape.later // shape.per_turn)
+            # A state never met asks the exact engine, the dearer the more groups a condition
+            # sums; over the fewest deals a run takes, at most every state once (the hands
+            # the cards seen can make, a card of each group on top).
+            ask = groups * groups // 4 + 200 * members // max(1, len(problem.conditions))
+            most = MIN_SIMULATE_TRIALS * looks  # every look a state never met
+            seen = shape.hand + shape.later
+            states = min(most, _hand_classes(problem.group_sizes, seen, most) * groups)
+            # Every look's state is looked up (about 10 units), met or not.
+            cost += 10 * looks + ask * looks * states // most
     return cost
+
+
+def _hand_classes(sizes: Sequence[int], hand: int, cap: int) -> int:
+    """How many hands of ``hand`` cards tell the groups of ``sizes`` apart (counts per
+    group, each at most its size), at most ``cap``."""
+    ways = [1] + [0] * hand  # ways[k]: count vectors of k cards over the groups so far
+    for size in sizes:
+        ways = [
+            min(cap, sum(ways[k - j] for j in range(min(size, k) + 1))) for k in range(hand + 1)
+        ]
+    return min(cap, ways[hand])
 
 
 @per_object(maxsize=16)
@@ -576,12 +662,13 @@ def default_trials(
     budget: int | None = None,
 ) -> int:
     """Deals of a ``simulate`` run not told how many: :data:`SIMULATE_TRIALS` where they fit
-    ``budget`` (None: :data:`SIMULATION_BUDGET`, about 0.4 s of one core: with the command's
-    start-up and the exact tables of the player's decisions, about a second; less what
-    refused tables spent, see :func:`simulate`), fewer where each deal costs more (the
+    ``budget`` (None: :data:`SIMULATION_BUDGET`, about 0.4 s of one core; :func:`simulate`
+    passes it less what the player's tables spent, built or refused: with the command's
+    start-up, about a second), fewer where each deal costs more (the
     look-ahead deals card by card; rounded down to two significant figures), never fewer
     than :data:`MIN_SIMULATE_TRIALS`; see
-    :func:`trial_cost` (``decided``: the look-ahead's decisions read from the exact tables)."""
+    :func:`trial_cost` (``decided``: the look-ahead's decisions, and a return's choice, read
+    from the exact tables)."""
     budget = SIMULATION_BUDGET if budget is None else budget
     afford = budget // trial_cost(problem, procedure, query, decided=decided)
     scale = 10 ** max(0, len(str(afford)) - 2)  # two significant figures: 120,000, not 121,212

@@ -5,6 +5,8 @@ test deals more than a few thousand games."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from deckcheck.draws import facade
@@ -29,20 +31,38 @@ def test_cheap_deals_get_the_default_and_dear_ones_fewer() -> None:
     plain = default_trials(PROBLEM, PLAIN, Query(9))
     looked = default_trials(PROBLEM, LOOKAHEAD, Query(11))
     decided = default_trials(PROBLEM, LOOKAHEAD, Query(11), decided=True)
-    assert facade.MIN_SIMULATE_TRIALS <= decided < looked < plain <= facade.SIMULATE_TRIALS
-    for procedure, seen, trials in [(PLAIN, 9, plain), (LOOKAHEAD, 11, decided)]:
-        cost = trial_cost(PROBLEM, procedure, Query(seen), decided=procedure.lookahead)
+    assert facade.MIN_SIMULATE_TRIALS <= decided <= looked < plain <= facade.SIMULATE_TRIALS
+    for procedure, seen, trials in [(PLAIN, 9, plain), (LOOKAHEAD, 11, looked)]:
+        cost = trial_cost(PROBLEM, procedure, Query(seen))
         afford = facade.SIMULATION_BUDGET // cost
         # What the budget affords, rounded down to two significant figures.
         assert afford * 0.9 < trials <= afford
         assert str(trials)[2:] == "0" * (len(str(trials)) - 2)
+    assert trial_cost(PROBLEM, LOOKAHEAD, Query(11), decided=True) > trial_cost(
+        PROBLEM, LOOKAHEAD, Query(11)
+    )
 
 
-def test_decisions_read_from_tables_cost_a_quarter_unit_per_group_squared_a_look() -> None:
-    # Turn 4 going first: 6 cards after the hand of 5, 3 looks, dealt again after a return.
+def test_decisions_read_from_tables_cost_their_questions_to_the_exact_engine() -> None:
+    # Turn 4 going first: 6 cards after the hand of 5, 3 looks, dealt again after a return;
+    # each state never met asks a quarter unit per group squared and 200 units per group a
+    # condition sums (each of the two conditions sums two groups), at most every state (the
+    # hands of the 11 cards seen, times a group on top) once over the fewest deals; and the
+    # return's table asked once per hand class over them.
     plain = trial_cost(PROBLEM, LOOKAHEAD, Query(11))
     decided = trial_cost(PROBLEM, LOOKAHEAD, Query(11), decided=True)
-    assert decided - plain == 2 * 3 * len(PROBLEM.group_sizes) ** 2 // 4
+    fewest = facade.MIN_SIMULATE_TRIALS
+    groups = len(PROBLEM.group_sizes)
+    ranges = [range(s + 1) for s in PROBLEM.group_sizes]
+
+    def classes(cards: int) -> int:
+        return sum(1 for h in itertools.product(*ranges) if sum(h) == cards)
+
+    looks = 2 * 3
+    ask = groups**2 // 4 + 200 * 4 // 2
+    states = min(fewest * looks, classes(11) * groups)
+    asked = 10 * looks + ask * looks * states // (fewest * looks)
+    assert decided - plain == asked + 400 * classes(5) // fewest
 
 
 @pytest.mark.parametrize("procedure, seen", [(PLAIN, 9), (LOOKAHEAD, 9)])

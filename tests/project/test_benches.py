@@ -71,3 +71,26 @@ def test_the_call_charge_bench_runs_the_recursion_alone(bench: ModuleType) -> No
     classes, work, seconds, valued = got
     assert classes <= CALL_CLASSES and state_calls(classes) == 0
     assert work >= valued > 0 and seconds >= 0
+
+
+def test_the_frontier_bench_asks_each_game_its_own_attribute_selectors(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bench_frontier.py --attributes``: every deck's list binds to its game's catalog (a
+    field renamed there fails here), and its first two conditions are answered exactly."""
+    from deckcheck.analysis.categories import categorized
+    from deckcheck.analysis.odds import OddsOptions, bind
+    from deckcheck.decks.load import open_deck
+    from deckcheck.games.context import make_context
+
+    frontier = importlib.import_module("bench_frontier")
+    monkeypatch.setattr(frontier, "ATTRIBUTES", [True])
+    for _, deck in frontier.DECKS:
+        conds = frontier.conditions(deck, 12, False)
+        assert conds == frontier.attributes(deck) and len(set(conds)) == len(conds)
+        setup, _ = categorized(open_deck(deck, make_context((), None, None)), [])
+        problem = bind(setup, conds, OddsOptions()).problem
+        assert sum(problem.group_sizes) == sum(n for _, n in setup.pile)
+    deck = frontier.DECKS[0][1]
+    seconds, exact, why = frontier.query(deck, frontier.conditions(deck, 2, False), 1)
+    assert exact and not why and seconds >= 0

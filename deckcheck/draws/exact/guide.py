@@ -16,10 +16,14 @@ import itertools
 from collections.abc import Sequence
 from enum import StrEnum
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.exact.reduced import Reduced
 from deckcheck.draws.model import DrawProblem, Request, ReturnRule
+
+if TYPE_CHECKING:
+    from deckcheck.draws.exact.sequential import SequentialEngine
 
 
 class RuleKind(StrEnum):
@@ -138,9 +142,11 @@ def redraw_guide(request: Request) -> HandTable:
     )
 
 
-def return_guide(request: Request) -> HandTable:
+def return_guide(request: Request, engine: SequentialEngine | None = None) -> HandTable:
     """The return mulligan's table, from the engine ``odds`` runs for it (with the look-ahead
-    where the game has one)."""
+    where the game has one). ``engine``: that engine, already charged against a work limit
+    (:class:`~deckcheck.draws.answer.Intractable` past it); None: one bounded by the
+    engine's own step budget."""
     import math
 
     from deckcheck.draws.exact.compositions import compositions, ways
@@ -150,7 +156,8 @@ def return_guide(request: Request) -> HandTable:
     rule = procedure.mulligan
     if not isinstance(rule, ReturnRule):
         raise ValueError("return_guide needs a return-count mulligan rule")
-    engine = SequentialEngine(problem, procedure, query, (), STATE_BUDGET, request.lookahead)
+    if engine is None:
+        engine = SequentialEngine(problem, procedure, query, (), STATE_BUDGET, request.lookahead)
     red = engine.red
     hand = engine.hand
     choice, value = engine.return_table(rule.count)
