@@ -138,17 +138,27 @@ def _running(flags: npt.NDArray[np.bool_]) -> Small:
 
 
 def _gather(
-    acc: tuple[Floats, Ints], rows: Small, dense: bool, f: Floats, r: Ints, w: Small
+    acc: tuple[Floats, Ints],
+    rows: Small,
+    dense: bool,
+    f: Floats,
+    r: Ints,
+    w: Small,
+    own: bool = True,
 ) -> None:
     """Add a move's children's values ``f`` and residues ``r`` times its weights ``w`` to
-    the level's sums ``acc``: over every open state (``dense``), or at ``rows``. ``f`` and
-    ``r`` are the move's own (multiplied in place).
+    the level's sums ``acc``: over every open state (``dense``), or at ``rows``. ``own``:
+    ``f`` and ``r`` are the move's own (multiplied in place), else left as they are.
 
     No reduction until the end: the weights add up to the pile, so the sum stays below pile
     * modulus < 2**62 (see the moduli's bits)."""
     acc_f, acc_r = acc
-    f *= w
-    r *= w
+    if own:
+        f *= w
+        r *= w
+    else:
+        f = f * w
+        r = r * w
     if dense:
         acc_f += f
         acc_r += r
@@ -650,10 +660,10 @@ class LevelEngine:
                 cf = np.zeros(size)
                 cr = np.zeros((len(mods), size), dtype=np.int64)
             if spent:
-                # The look spent: the card is kept (the values copied when the look's choice
-                # is made from them next).
+                # The look spent: the card is kept (the values left as they are for the
+                # look's choice, made from them next).
                 if looks:
-                    _gather(sums[True], rows, dense, cf.copy(), cr.copy(), w)
+                    _gather(sums[True], rows, dense, cf, cr, w, own=False)
                 else:
                     _gather(sums[True], rows, dense, cf, cr, w)
             if not looks:
