@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from deckcheck.core.numeric import np, npt
 from deckcheck.draws.exact.hands import Hands
@@ -96,25 +97,68 @@ def _moduli(bits: int, above: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _running(flags: npt.NDArray[np.bool_]) -> Ints:
+def _drift(moves: int, reads: int) -> float:
+    """A bound on the relative error of every state's float: along a deal at most ``reads``
+    levels, each of at most ``moves`` products, as many sums of values that are not negative
+    and a division: ``gamma_K = K u / (1 - K u)`` of ``K`` roundings (u = 2**-53), bounded
+    by ``2 K u`` (K u at most a half). A look's max adds none; a won state's 1.0 is exact."""
+    roundings = (2 * moves + 1) * (reads + 1)
+    return 2 * roundings * 2.0**-53 if roundings * 2.0**-53 <= 0.5 else math.inf
+
+
+def _reach(full: int, drift: float) -> int:
+    """What the moduli's product must be above, for values up to ``full``.
+
+    With floats that drift at most a quarter of :data:`_CLOSE`, less than every value: two
+    values the residues say are equal are compared only when their floats are within
+    :data:`_CLOSE` (differing by at most ``2 * _CLOSE * full``), and a value is read back
+    as the one of its residues nearest its float (within ``drift * full``); so a product
+    above ``4 * _CLOSE * full`` (rounded up, plus 2) tells them apart. Otherwise above twice
+    every value, as the residues alone read it."""
+    if 4 * drift <= _CLOSE:
+        return math.ceil(4 * Fraction(_CLOSE) * full) + 2
+    return 2 * full
+
+
+def _lift(residue: int, product: int, f: float, full: int) -> int:
+    """The value of scale ``full`` whose residue modulo ``product`` is ``residue`` nearest
+    its float ``f`` (see :func:`_reach`: the only one within its drift)."""
+    if product > 2 * full:
+        return residue
+    a, b = f.as_integer_ratio()  # f * full = a * full / b, exactly: integers all along
+    gap = a * full - residue * b
+    return residue + product * ((2 * gap + b * product) // (2 * b * product))
+
+
+def _running(flags: npt.NDArray[np.bool_]) -> Small:
     """How many of ``flags`` are set up to each (integers summed in place: numpy's running
-    sum of booleans casts as it goes, slower)."""
-    out = flags.astype(np.int64)
+    sum of booleans casts as it goes, slower; 32 bits, as a level's rows are)."""
+    out = flags.astype(np.int32)
     return np.cumsum(out, out=out)
 
 
 def _gather(
-    acc: tuple[Floats, Ints], rows: Small, dense: bool, f: Floats, r: Ints, w: Small
+    acc: tuple[Floats, Ints],
+    rows: Small,
+    dense: bool,
+    f: Floats,
+    r: Ints,
+    w: Small,
+    own: bool = True,
 ) -> None:
     """Add a move's children's values ``f`` and residues ``r`` times its weights ``w`` to
-    the level's sums ``acc``: over every open state (``dense``), or at ``rows``. ``f`` and
-    ``r`` are the move's own (multiplied in place).
+    the level's sums ``acc``: over every open state (``dense``), or at ``rows``. ``own``:
+    ``f`` and ``r`` are the move's own (multiplied in place), else left as they are.
 
     No reduction until the end: the weights add up to the pile, so the sum stays below pile
     * modulus < 2**62 (see the moduli's bits)."""
     acc_f, acc_r = acc
-    f *= w
-    r *= w
+    if own:
+        f *= w
+        r *= w
+    else:
+        f = f * w
+        r = r * w
     if dense:
         acc_f += f
         acc_r += r
@@ -240,7 +284,8 @@ class LevelEngine:
         """The moduli and the empty tables of levels and values."""
         # Residues: w * r below 2**62 for every weight w (at most the pile).
         bits = 61 - max(1, self.n).bit_length()
-        self.moduli = _moduli(bits, 2 * math.perm(self.n, self.reads))
+        self.drift = _drift(len(self.moving) + 2, self.reads)
+        self.moduli = _moduli(bits, _reach(math.perm(self.n, self.reads), self.drift))
         self.levels: dict[tuple[int, int, bool], Ints] = {}
         self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
         self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
@@ -484,9 +529,13 @@ class LevelEngine:
                 kept = (held + 1, gone + 1, False)
                 under = (held, gone + 1, True)
                 plan: list[tuple[Small, Small, Part | None, Part | None]] = []
-                moves: list[tuple[Ints, int | None, int | None, int]] = [
+                # Per move: its states' counts (a digit's classes, the losing cards, the
+                # cards no test reads; none negative), the cards each of its classes has left
+                # (the weight is count times that), where its kept and put-under cards go.
+                moves: list[tuple[int, int, int | None, int | None, int]] = [
                     (
-                        ((keys >> self.shifts[d]) & self.masks[d]) * self.infos[d][1],
+                        d,
+                        self.infos[d][1],
                         self.keep_delta[d],
                         self.under_delta[d] if look else None,
                         d,
@@ -494,10 +543,14 @@ class LevelEngine:
                     for d in moving
                 ]
                 if look:
-                    moves.append((losing, None, -self.losing_weight, -1))
-                moves.append((pool, 0, 0 if look else None, -1))
-                for weight, keep_delta, under_delta, d in moves:
-                    rows = np.flatnonzero(weight > 0)
+                    moves.append((-1, 1, None, -self.losing_weight, -1))
+                moves.append((-2, 1, 0, 0 if look else None, -1))
+                for which, each, keep_delta, under_delta, d in moves:
+                    if which >= 0:
+                        count = (keys >> self.shifts[which]) & self.masks[which]
+                    else:
+                        count = losing if which == -1 else pool
+                    rows = np.flatnonzero(count)
                     if not len(rows):
                         continue
                     base = keys[rows]
@@ -516,7 +569,9 @@ class LevelEngine:
                     # Most states move: weighed whole (no rows picked out, none scattered).
                     dense = len(rows) > _DENSE * len(keys)
                     # Kept until the level is valued: 32 bits (rows and weights are small).
-                    w = (weight if dense else weight[rows]).astype(np.int32)
+                    w = (count if dense else count[rows]).astype(np.int32)
+                    if each != 1:
+                        w *= each
                     plan.append((rows.astype(np.int32), w, to_kept, to_under))
                 plans[level] = plan
             for level, parts in pending.items():
@@ -530,9 +585,13 @@ class LevelEngine:
                 keys, won, kept_mask = self._settle(level[0], distinct)
                 self.levels[level], self.won[level] = keys, won
                 # A child's row in the level; a lost one the zero row after the last state.
-                row = np.where(kept_mask, _running(kept_mask) - 1, len(keys))
+                row = np.where(kept_mask, _running(kept_mask) - 1, len(keys)).astype(
+                    np.int32, copy=False
+                )
                 at = np.empty(len(merged), dtype=np.int32)
-                at[by_key] = row[_running(first) - 1]
+                ranks = _running(first)
+                ranks -= 1
+                at[by_key] = row[ranks]
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
         for level in reversed(order):
@@ -601,10 +660,10 @@ class LevelEngine:
                 cf = np.zeros(size)
                 cr = np.zeros((len(mods), size), dtype=np.int64)
             if spent:
-                # The look spent: the card is kept (the values copied when the look's choice
-                # is made from them next).
+                # The look spent: the card is kept (the values left as they are for the
+                # look's choice, made from them next).
                 if looks:
-                    _gather(sums[True], rows, dense, cf.copy(), cr.copy(), w)
+                    _gather(sums[True], rows, dense, cf, cr, w, own=False)
                 else:
                     _gather(sums[True], rows, dense, cf, cr, w)
             if not looks:
@@ -728,7 +787,10 @@ class LevelEngine:
             value += product * t
             product *= p
         full = self._full(level[1])
-        if not math.isclose(value / full, float(f[i]), rel_tol=1e-9, abs_tol=1e-300):
+        value = _lift(value, product, float(f[i]), full)
+        if not 0 <= value <= full or not math.isclose(
+            value / full, float(f[i]), rel_tol=1e-9, abs_tol=1e-300
+        ):
             raise ArithmeticError("residues and floats disagree")
         return value
 
@@ -736,18 +798,25 @@ class LevelEngine:
 
     def _exact_all(self, level: tuple[int, int, bool]) -> list[int]:
         """Every state's exact value in ``level`` (the zero row after the last included)."""
-        _, rs = self.values[level]
+        fs, rs = self.values[level]
         out: list[int] = []
         inverses = [1]
         product = 1
         for p in self.moduli[:-1]:
             product *= p
             inverses.append(product)
+        product *= self.moduli[-1]
         inv = [pow(inverses[i] % p, -1, p) for i, p in enumerate(self.moduli)]
-        for row in rs.T.tolist():
+        full = self._full(level[1])
+        for row, f in zip(rs.T.tolist(), fs.tolist(), strict=True):
             value = 0
             for i, (r, p) in enumerate(zip(row, self.moduli, strict=True)):
                 value += inverses[i] * ((r - value) * inv[i] % p)
+            value = _lift(value, product, f, full)
+            if not 0 <= value <= full or not math.isclose(
+                value / full, f, rel_tol=1e-9, abs_tol=1e-300
+            ):
+                raise ArithmeticError("residues and floats disagree")
             out.append(value)
         return out
 
