@@ -9,12 +9,11 @@ what happened is recorded as :class:`Step` values that callers word for people.
 from __future__ import annotations
 
 import functools
-import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from deckcheck.core.values import frozen
 from deckcheck.draws.answer import Fact, FactKind
@@ -101,8 +100,8 @@ def check_return(
     """Validate a return choice for ``hand``; all zeros means keep the hand."""
     if returned is None:
         return (0,) * len(hand)
-    ret = tuple(map(int, returned))
-    if len(ret) != len(hand) or min(ret, default=0) < 0 or any(map(operator.gt, ret, hand)):
+    ret = tuple(int(r) for r in returned)
+    if len(ret) != len(hand) or any(r < 0 or r > h for r, h in zip(ret, hand, strict=True)):
         raise ValueError(f"return choice {ret} does not fit the hand {tuple(hand)}")
     if sum(ret) not in (0, count):
         raise ValueError(f"return choice {ret} must return exactly {count} cards")
@@ -200,13 +199,11 @@ class Dealer(Generic[T]):
         """Cards per group."""
         out = [0] * self.n_groups
         if self.group is int:  # the cards are their groups (the reference simulator's)
-            groups: Sequence[int] = cards  # type: ignore[assignment]
-            for group in groups:
+            for group in cast("Sequence[int]", cards):
                 out[group] += 1
             return tuple(out)
-        group_of = self.group
         for card in cards:
-            out[group_of(card)] += 1
+            out[self.group(card)] += 1
         return tuple(out)
 
     def deal(self, rng: random.Random) -> Deal[T]:
@@ -283,8 +280,7 @@ class Dealer(Generic[T]):
         if not shape.later:
             return held_cards
         if not shape.lookahead:
-            held_cards += pile[: shape.later]
-            return held_cards
+            return held_cards + list(pile[: shape.later])
         fresh = len(pile)  # cards before this index come from the shuffled pile itself
         # A deal takes at most one card more per look than it keeps: when the pile holds them
         # all, a card put under never comes round, and only the top of the pile is copied.

@@ -18,6 +18,7 @@ from deckcheck.draws.model import DrawProblem, Procedure, Query, ReturnRule
 from deckcheck.draws.policies import greedy_return, lookahead_keep
 from deckcheck.draws.simulate.dealer import (
     REDRAW_CAP,
+    Choices,
     Dealer,
     KeepChooser,
     RedrawChooser,
@@ -65,16 +66,15 @@ def simulate_reference(
     satisfied = functools.cache(problem.satisfied)
 
     successes = successes_plain = capped = 0
-    deal_one, later, counts = dealer.deal, dealer.draw_later, dealer.counts
     for _ in range(trials):
-        deal = deal_one(rng)
-        ok_plain = satisfied(counts(later(deal.first, deal.first_rest)))
+        deal = dealer.deal(rng)
+        ok_plain = satisfied(dealer.counts(dealer.draw_later(deal.first, deal.first_rest)))
         successes_plain += ok_plain
         if deal.changed:
-            successes += satisfied(counts(later(deal.hand, deal.rest)))
-            capped += deal.capped
+            successes += satisfied(dealer.counts(dealer.draw_later(deal.hand, deal.rest)))
         else:
             successes += ok_plain
+        capped += deal.capped
 
     facts = list(shape.facts)
     if capped:
@@ -84,40 +84,15 @@ def simulate_reference(
     )
 
 
-class _Remembered:
-    """:class:`~deckcheck.draws.simulate.dealer.Decisions` as the remembered functions
-    themselves: the dealer calls them straight, a call fewer per decision than through
-    :class:`~deckcheck.draws.simulate.dealer.Choices` (the same defaults)."""
-
-    def __init__(
-        self,
-        redraw: RedrawChooser,
-        returned: ReturnChooser,
-        keep_top: KeepChooser,
-    ) -> None:
-        self.redraw = redraw
-        self.returned = returned
-        self.keep_top = keep_top
-
-
-def _always(hand: tuple[int, ...], redraws_left: int | None) -> bool:
-    return True
-
-
-def _kept(hand: tuple[int, ...]) -> None:
-    return None
-
-
 def _remembered(
     problem: DrawProblem,
     choose_redraw: RedrawChooser | None,
     choose_return: ReturnChooser | None,
     keep_top: KeepChooser | None,
-) -> _Remembered:
+) -> Choices:
     """The deal's decisions, each asked once per situation: they are functions of the counts
     they are given (the vectorised simulator looks them up so too), and a run meets the same
-    few hundred situations thousands of times. Left out, they are :class:`Choices`'s
-    defaults: redraw whenever allowed, keep the hand, the rule of thumb at a look-ahead."""
+    few hundred situations thousands of times."""
     keep: KeepChooser
     if keep_top is None:  # the rule of thumb reads only the cards held
         by_held = functools.cache(lambda held, top: lookahead_keep(problem, held, top))
@@ -125,8 +100,9 @@ def _remembered(
     else:
         by_all = functools.cache(lambda held, gone, top: bool(keep_top(held, gone, top)))
         keep = lambda held, gone, top: by_all(tuple(held), tuple(gone), top)  # noqa: E731
-    return _Remembered(
-        _always if choose_redraw is None else functools.cache(choose_redraw),
-        _kept if choose_return is None else functools.cache(choose_return),
-        keep,
+    return Choices(
+        problem,
+        redraw=None if choose_redraw is None else functools.cache(choose_redraw),
+        returned=None if choose_return is None else functools.cache(choose_return),
+        keep_top=keep,
     )

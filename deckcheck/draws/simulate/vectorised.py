@@ -76,9 +76,6 @@ ProgressCallback = Callable[[int, int], None]
 #: Largest pile whose card positions are mapped to their groups by a table (8 bytes a card)
 #: rather than by a binary search over the groups' ends.
 POSITION_TABLE_MAX = 1 << 22
-#: Widest table row read one count at a time (a gather and a comparison per count, see
-#: :meth:`FixedPileSampler.sample`); wider rows are searched.
-COMPARED_WIDTH = 16
 
 # Probabilities in the sampling tables are integers in units of 2**-53.
 _BITS = 53
@@ -96,10 +93,6 @@ class FixedPileSampler:
     for ``left * 2**53 + u`` over all the rows: the search returns ``left * W + count``. No
     floating point is involved, so no rounding can push a draw into the neighbouring row. The
     largest group goes last: it takes whatever is left, for free.
-
-    A row of a few counts is read without the search: the count is the number of the row's
-    entries at most the key, so comparing each of them (less the row's offset) with ``u``
-    gives the very same count.
     """
 
     def __init__(self, sizes: Sequence[int], n: int, method: SamplingMethod | None = None) -> None:
@@ -113,9 +106,7 @@ class FixedPileSampler:
         self.ends = np.cumsum(self.colours)  # a card position's group: the first end past it
         self._group_at: IntArray | None = None  # or each position's group, made when dealt
         self.total = int(sum(sizes))
-        # Per group: its table, the row width and, for a narrow row, its entries column by
-        # column less the row's offset (``columns[k][left]``), else None.
-        self.steps: list[tuple[int, IntArray, int, IntArray | None]] = []
+        self.steps: list[tuple[int, IntArray, int]] = []
         # The method (see deckcheck.draws.simulate.sampling) depends on the pile and the cards dealt
         # (``method`` forces one, to compare them); tables are built only when it is theirs.
         self.method = sampling_method(sizes, n) if method is None else method
@@ -141,12 +132,7 @@ class FixedPileSampler:
                     cumulative += mine[k] * others[left - k]
                     # floor(P(count <= k) * 2**53): exact, and below 2**53 while P < 1.
                     rows.append(base + (cumulative << _BITS) // total)
-            table = np.asarray(rows, dtype=np.int64)
-            columns = None
-            if width <= COMPARED_WIDTH:
-                offsets = np.arange(n + 1, dtype=np.int64).reshape(-1, 1) << _BITS
-                columns = np.ascontiguousarray((table.reshape(n + 1, width) - offsets).T)
-            self.steps.append((g, table, width, columns))
+            self.steps.append((g, np.asarray(rows, dtype=np.int64), width))
 
     @property
     def marginals(self) -> bool:
@@ -171,16 +157,11 @@ class FixedPileSampler:
             )
             return np.ascontiguousarray(counts.T)
         left = np.full(trials, self.n, dtype=np.int64)
-        for g, table, width, columns in self.steps:
+        for g, table, width in self.steps:
             key = rng.integers(0, _ONE, size=trials, dtype=np.int64)
-            if columns is None:
-                key += left << _BITS
-                k = np.searchsorted(table, key, side="right")
-                k -= left * width
-            else:
-                k = np.zeros(trials, dtype=np.int64)
-                for column in columns:
-                    k += column.take(left) <= key
+            key += left << _BITS
+            k = np.searchsorted(table, key, side="right")
+            k -= left * width
             out[g] = k
             left -= k
         out[self.last] = left
@@ -555,12 +536,9 @@ class _Simulator:
             card += acc <= r
             acc += sub[g]
         card = self.order_array[card]
-        if cols is None:
-            pile[card, np.arange(n)] -= 1
-            left -= 1
-        else:
-            pile[card, cols] -= 1
-            left[cols] -= 1
+        at = np.arange(n) if cols is None else cols
+        pile[card, at] -= 1
+        left[at] -= 1
         return card
 
     def _rule_of_thumb(self, held: IntArray, card: IntArray) -> BoolArray:
@@ -664,15 +642,11 @@ class _Simulator:
             useful = (self.cond_member @ needed) > 0  # float sums of a few ones are exact
             has = held > 0
             useless = has & ~useful
-            # The first group of the highest rank: 3 a useless card (held too), 1 one held
-            # only (0 none, where the column returns nothing): one search instead of two.
-            rank = (useless.view(np.int8) << 1) | has.view(np.int8)
-            pick = rank.argmax(axis=0)
-            holding = has.any(axis=0)
-            cols = np.flatnonzero(active & holding)
+            pick = np.where(useless.any(axis=0), useless.argmax(axis=0), has.argmax(axis=0))
+            cols = np.flatnonzero(active & has.any(axis=0))
             held[pick[cols], cols] -= 1
             returned[pick[cols], cols] += 1
-            active &= holding
+            active &= has.any(axis=0)
         return returned
 
     def _return(
