@@ -564,6 +564,9 @@ def assumptions(
             greedy = any(f.kind is FactKind.RETURN_GREEDY for f in facts)
             chosen = "by the rule of thumb below" if greedy else "optimal for this query"
             lines.append(f"mulligan: {desc}; the choice is {chosen}")
+        elif rule.max_redraws == 0:
+            # The rule's own words promise a redraw the limit then forbids: say the limit first.
+            lines.append(f"mulligan: no redraw (at most 0 allowed here); the game's rule: {desc}")
         else:
             limit = "unlimited" if rule.max_redraws is None else f"at most {rule.max_redraws}"
             when = (

@@ -754,3 +754,18 @@ def test_one_set_of_condition_messages(command: str, condition: str, says: str) 
 def test_field_suggestion_for_an_abbreviated_field() -> None:
     result = run_cli(["odds", STCCG, "affil:klingon>=2"])
     assert result.exit_code == 2 and "affiliation:klingon" in result.stderr
+
+
+def test_redraws_zero_says_no_redraw_before_the_rule_that_promises_one() -> None:
+    result = run_cli(
+        [
+            "odds",
+            EXAMPLES / "ren-dhark" / "terra-custom.txt",
+            "type:ship>=2",
+            "--redraws",
+            "0",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    assert "mulligan: no redraw (at most 0 allowed here); the game's rule:" in result.stdout
+    assert "(the redraw is optional), at most 0" not in " ".join(result.stdout.split())
