@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -147,6 +148,10 @@ def odds(
     request = odds.OddsRequest(
         deck, tuple(conditions or []), options, where, None, tuple(category or [])
     )
+    # What start-up made (modules, the deck, its catalog) lives until the process ends: set
+    # aside, it is not walked again by the cycle collector's full passes while the answer is
+    # worked out (one comes with numpy's import, which the exact engines bring).
+    gc.freeze()
     with render.progress_bar() as progress:
         result = odds.run(request, progress)
     return render.Verbose(result) if verbose else result
