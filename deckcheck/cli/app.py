@@ -148,12 +148,15 @@ def odds(
     request = odds.OddsRequest(
         deck, tuple(conditions or []), options, where, None, tuple(category or [])
     )
-    # What start-up made (modules, the deck, its catalog) lives until the process ends: set
-    # aside, it is not walked again by the cycle collector's full passes while the answer is
-    # worked out (one comes with numpy's import, which the exact engines bring).
+    # What is already made (modules, the deck, its catalog) outlives the answer: set aside
+    # while it is worked out, the cycle collector's full passes do not walk it again (one
+    # comes with numpy's import, which the exact engines bring), and given back after.
     gc.freeze()
-    with render.progress_bar() as progress:
-        result = odds.run(request, progress)
+    try:
+        with render.progress_bar() as progress:
+            result = odds.run(request, progress)
+    finally:
+        gc.unfreeze()
     return render.Verbose(result) if verbose else result
 
 
