@@ -581,19 +581,21 @@ class LevelEngine:
                 # Each part is sorted (a sorted level plus a constant): merged runs.
                 by_key = np.argsort(merged, kind="stable")
                 ordered = merged[by_key]
-                first = np.ones(len(ordered), dtype=bool)
-                first[1:] = ordered[1:] != ordered[:-1]
-                distinct = ordered[first]
+                first = np.empty(len(ordered), dtype=bool)
+                first[:1] = True
+                np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+                starts = np.flatnonzero(first)
+                distinct = ordered[starts]
                 keys, won, kept_mask = self._settle(level[0], distinct)
                 self.levels[level], self.won[level] = keys, won
                 # A child's row in the level; a lost one the zero row after the last state.
                 row = np.where(kept_mask, _running(kept_mask) - 1, len(keys)).astype(
                     np.int32, copy=False
                 )
+                # Each distinct child's row, repeated for each time it was reached (its run
+                # in the sorted children), then put back in the children's order.
                 at = np.empty(len(merged), dtype=np.int32)
-                ranks = _running(first)
-                ranks -= 1
-                at[by_key] = row[ranks]
+                at[by_key] = np.repeat(row, np.diff(starts, append=len(ordered)))
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
         for level in reversed(order):
