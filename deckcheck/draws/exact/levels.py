@@ -164,8 +164,20 @@ def _gather(
         acc_r += r
     else:
         acc_f[rows] += f
-        r += np.take(acc_r, rows, axis=1)
-        acc_r[:, rows] = r
+        # A row at a time: numpy's indexing along the second axis of two is slower.
+        for acc_row, r_row in zip(acc_r, r, strict=True):
+            acc_row[rows] += r_row
+
+
+def _reduced(acc: Ints, moduli: Sequence[int]) -> Ints:
+    """``acc`` (a row per modulus, none negative) modulo each row's modulus, in place: a
+    division by one integer at a time, numpy's fast one (its remainder is not)."""
+    quotient = np.empty_like(acc[0])
+    for row, p in zip(acc, moduli, strict=True):
+        np.floor_divide(row, p, out=quotient)
+        quotient *= p
+        row -= quotient
+    return acc
 
 
 def _home(level: Level) -> Level:
@@ -685,7 +697,9 @@ class LevelEngine:
                 under = np.flatnonzero(uf > cf)
                 if len(under):
                     cf[under] = uf[under]
-                    cr[:, under] = np.take(ur_all, uat[under], axis=1)
+                    got = np.take(ur_all, uat[under], axis=1)
+                    for cr_row, got_row in zip(cr, got, strict=True):
+                        cr_row[under] = got_row
             _gather(sums[False], rows, dense, cf, cr, w)
         for variant in variants:
             # One more state of zeros: the value of a state not in the level (lost).
@@ -697,7 +711,8 @@ class LevelEngine:
             if variant in sums:
                 acc_f, acc_r = sums[variant]
                 f[open_] = acc_f / pile
-                r[:, open_] = acc_r % mods
+                for r_row, acc_row in zip(r, _reduced(acc_r, self.moduli), strict=True):
+                    r_row[open_] = acc_row
             self.values[(level[0], gone, variant)] = (f, r)
 
     def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:
