@@ -299,6 +299,11 @@ class LevelEngine:
         self.drift = _drift(len(self.moving) + 2, self.reads)
         self.moduli = _moduli(bits, _reach(math.perm(self.n, self.reads), self.drift))
         self.levels: dict[tuple[int, int, bool], Ints] = {}
+        #: The open states of the level being listed and their :meth:`_held_apart`.
+        self._listed: tuple[Ints, tuple[Ints, Ints]] = (
+            np.zeros(0, np.int64),
+            (np.zeros(0, np.int64),) * 2,
+        )
         self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
         self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
         #: Per class, what it adds to a key, by cards held and left (-1: lost); see keys_of.
@@ -445,22 +450,29 @@ class LevelEngine:
         return losing, live, need, risky
 
     def _held_apart(self, keys: Ints) -> tuple[Ints, Ints]:
-        """The losing cards and the live cards left (:meth:`_sums`' first two)."""
-        losing, live, _, _ = self._sums(keys)
+        """The losing cards and the live cards left (:meth:`_sums`' first two, which a
+        group's count leaves as they are) of the open states ``keys``: those of the level
+        being listed are known from settling it (:meth:`_settle`)."""
+        listed, sums = self._listed
+        if listed is keys:
+            return sums
+        losing, live, _, _ = LevelEngine._sums(self, keys)
         return losing, live
 
-    def _settle(
-        self, held: int, keys: Ints
-    ) -> tuple[Ints, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-        """The states not lost, which of them are won, and which of ``keys`` were kept."""
-        losing, _, need, risky = self._sums(keys)
+    def _settle(self, held: int, keys: Ints) -> tuple[Ints, Bools, Bools, tuple[Ints, Ints]]:
+        """The states not lost, which of them are won, which of ``keys`` were kept, and the
+        open states' losing cards and live cards left (:meth:`_sums`' first two, which
+        listing them needs; none when no card is left to draw)."""
+        losing, live, need, risky = self._sums(keys)
         to_draw = self.seen - held
         if to_draw == 0:
             keep = need == 0
-            return keys[keep], np.ones(int(keep.sum()), dtype=bool), keep
+            none = np.zeros(0, dtype=np.int64)
+            return keys[keep], np.ones(int(keep.sum()), dtype=bool), keep, (none, none)
         keep = need <= to_draw
-        won = (need[keep] == 0) & (risky[keep] == 0) & (losing[keep] == 0)
-        return keys[keep], won, keep
+        losing, live = losing[keep], live[keep]
+        won = (need[keep] == 0) & (risky[keep] == 0) & (losing == 0)
+        return keys[keep], won, keep, (losing[~won], live[~won])
 
     def _look(self, held: int, looked: bool) -> bool:
         return (
@@ -502,8 +514,10 @@ class LevelEngine:
         start = (0, 0, False)
         root = self.key_of((0,) * len(self.sizes))
         found = np.array([] if root is None else [root], dtype=np.int64)
-        keys, won, _ = self._settle(0, found)
+        keys, won, _, open_sums = self._settle(0, found)
         self.levels[start], self.won[start] = keys, won
+        # Per level to list, its open states' losing cards and live cards left.
+        apart: dict[Level, tuple[Ints, Ints]] = {start: open_sums}
         # Per listed level, whether the deal reaches it with its look spent, or not.
         reached: dict[Level, set[bool]] = {start: {False}}
         order: list[tuple[int, int, bool]] = []
@@ -520,6 +534,7 @@ class LevelEngine:
                 order.append(level)
                 held = level[0]
                 keys = self.levels[level][~self.won[level]]
+                self._listed = (keys, apart.pop(level))
                 if held == self.seen or not len(keys):
                     continue
                 look = False in reached[level] and self._look(held, False)
@@ -598,7 +613,7 @@ class LevelEngine:
                 np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
                 starts = np.flatnonzero(first)
                 distinct = ordered[starts]
-                keys, won, kept_mask = self._settle(level[0], distinct)
+                keys, won, kept_mask, apart[level] = self._settle(level[0], distinct)
                 self.levels[level], self.won[level] = keys, won
                 # A child's row in the level; a lost one the zero row after the last state.
                 row = np.where(kept_mask, _running(kept_mask) - 1, len(keys)).astype(
