@@ -150,13 +150,17 @@ def odds(
     )
     # What is already made (modules, the deck, its catalog) outlives the answer: set aside
     # while it is worked out, the cycle collector's full passes do not walk it again (one
-    # comes with numpy's import, which the exact engines bring), and given back after.
-    gc.freeze()
+    # comes with numpy's import, which the exact engines bring), and given back after; not
+    # where the process has set objects aside itself (it manages its collector).
+    aside = not gc.get_freeze_count()
+    if aside:
+        gc.freeze()
     try:
         with render.progress_bar() as progress:
             result = odds.run(request, progress)
     finally:
-        gc.unfreeze()
+        if aside:
+            gc.unfreeze()
     return render.Verbose(result) if verbose else result
 
 
