@@ -186,6 +186,26 @@ class EveryKeptPart(Mapping[tuple[int, ...], int]):
         return count_compositions(self._sizes, self._keep)[self._keep]
 
 
+class KeptPartValues(EveryKeptPart):
+    """Every kept part's value, worked out by ``value(kept)`` when first asked for: ``odds``
+    asks for none (the return table's probability is all it needs), the mulligan guide and
+    the simulator's player for those they meet."""
+
+    def __init__(
+        self, sizes: tuple[int, ...], keep: int, value: Callable[[tuple[int, ...]], int]
+    ) -> None:
+        super().__init__(sizes, keep, 0)
+        self._of = value
+        self._known: dict[tuple[int, ...], int] = {}
+
+    def __getitem__(self, kept: tuple[int, ...]) -> int:
+        got = self._known.get(kept)
+        if got is None:
+            super().__getitem__(kept)  # KeyError for what is no kept part
+            got = self._known[kept] = self._of(kept)
+        return got
+
+
 class LookaheadOracle:
     """``policies.lookahead_keep`` on capped counts, cached.
 
@@ -1162,7 +1182,7 @@ class SequentialEngine:
             num = levels.return_numerator(h, count)
         except Ambiguous:
             return None
-        kept_value = {kept: self._kept_value(kept, count) for kept in compositions(sizes, keep)}
+        kept_value = KeptPartValues(sizes, keep, lambda kept: self._kept_value(kept, count))
         self.kept_values = kept_value
         redraw_den = math.comb(self.n - keep, count)
         known: dict[tuple[int, ...], int] = {}
