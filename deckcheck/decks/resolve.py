@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
@@ -382,12 +382,10 @@ def _where(card: Card) -> str:
     return "; ".join(bits) or card.name
 
 
-def unknown_names(
-    source: DeckSource, catalog: Catalog, game: Game, limit: int = MAX_REPORTED_LINES
-) -> int:
-    """How many lines of ``source`` name no card of ``catalog`` (for game detection), counted
-    up to ``limit``: enough to tell a game that fits (or nearly fits) from one that does not."""
-    missing = 0
+def unknown_lines(source: DeckSource, catalog: Catalog, game: Game) -> Iterator[DeckLine]:
+    """The lines of ``source`` that name no card of ``catalog`` (for game detection), found as
+    far as they are asked for: the first tells a game that does not fit, a hundred one that
+    does not nearly fit either."""
     headings = Headings(game, catalog)
     answered = kept_answers(catalog, game)
     for line in source.lines:
@@ -398,7 +396,4 @@ def unknown_names(
             and line.doubt is None
             and not headings.reads_as_heading(line)
         ):
-            missing += 1
-            if missing >= limit:
-                break
-    return missing
+            yield line
