@@ -52,8 +52,8 @@ class Variant:
 
     def tables(self, key: str, model: type[M]) -> tuple[M, ...]:
         """A parameter's list of tables, each made a ``model`` as game.toml's own tables are
-        (:func:`~deckcheck.games.spec.checked`), once per variant: a rule reads them for
-        every deck it checks."""
+        (:func:`~deckcheck.games.spec.checked`), once per variant, and once for the variants
+        that share the very list (:data:`_TABLES`): a rule reads them for every deck it checks."""
 
         def made() -> tuple[M, ...]:
             raw = self.param(key)
