@@ -50,6 +50,7 @@ from deckcheck.draws.policies import lookahead_keep
 
 if TYPE_CHECKING:
     from deckcheck.draws.exact.levels import Bools, Ints, LevelEngine
+    from deckcheck.draws.exact.returned import ReturnHands
 
 #: Most units of work an exact computation may spend before it gives up with
 #: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
@@ -511,6 +512,8 @@ class SequentialEngine:
             n_draws = count_compositions(sizes, count)[count]
             if self.lookahead:
                 extra += self.return_work(count)
+            elif (table := self._hands_return(count)) is not None:
+                extra += table.work()
             else:
                 extra += n_hands * min(math.comb(h, count), n_draws)
                 # one plain programme per kept part, over the cards drawn after it
@@ -1198,6 +1201,49 @@ class SequentialEngine:
             raise ArithmeticError("the ordered draws after a kept part are not count! each")
         return total
 
+    def _hands_return(self, count: int) -> ReturnHands | None:
+        """The return table of every hand at once (:mod:`~.returned`), when the hand is all
+        the query sees, numpy is there, its sums fit and it is charged less than the walk;
+        else None."""
+        h = self.hand
+        if (
+            self.lookahead
+            or self.seen != h
+            or self.red.trig.tests
+            or not self.use_levels
+            or not 0 < count <= h
+            or importlib.util.find_spec("numpy") is None
+        ):
+            return None
+        from deckcheck.draws.exact.returned import ReturnHands
+
+        table = ReturnHands(self.red, self.n, h, count)
+        n_hands = count_compositions(self.red.sizes, h)[h]
+        n_draws = count_compositions(self.red.sizes, count)[count]
+        walk = n_hands * min(math.comb(h, count), n_draws)
+        return table if table.fits and table.work() < walk else None
+
+    def _return_by_hands(self, table: ReturnHands) -> tuple[ReturnChoice, Fraction]:
+        """:meth:`return_table` from :class:`~.returned.ReturnHands`: the same probability,
+        choices and kept parts' values."""
+        from deckcheck.draws.exact.returned import KeptValues
+
+        table.run()
+        sizes, h, keep, count = self.red.sizes, self.hand, table.keep, table.count
+        redraw_den = math.comb(self.n - keep, count)
+        self.kept_values = kept_value = KeptValues(table)
+
+        def pick(hand: tuple[int, ...]) -> Kept:
+            best = redraw_den if self._holds(self.red.cond.of(hand)) else 0
+            choice: Kept = None  # ties keep
+            for kept in compositions(hand, keep):
+                if kept_value[kept] > best:
+                    best, choice = kept_value[kept], kept
+            return choice
+
+        den = math.comb(self.n, h) * redraw_den
+        return ReturnChoice(sizes, h, pick), Fraction(table.numerator, den)
+
     def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
         """``comp`` (cards per class) with each orbit's counts sorted: the same chances, as
         its classes hold as many cards each (:attr:`orbits`)."""
@@ -1437,8 +1483,11 @@ class SequentialEngine:
         n_draws = count_compositions(sizes, count)[count]
         # Each hand weighs its sub-hands; each kept part, its draws (the new hands' values
         # counted again as they run): fail before starting when that alone is over budget.
+        hands = None if self.lookahead else self._hands_return(count)
         if self.lookahead:
             upfront = estimate = self.return_work(count)
+        elif hands is not None:
+            upfront = estimate = hands.work()
         else:
             upfront = n_hands * min(math.comb(h, count), n_draws)
             estimate = upfront + n_kept * len(sizes)
@@ -1446,6 +1495,8 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
+        if hands is not None:
+            return self._return_by_hands(hands)
         walk = self._return_walk(count) if self.lookahead else 0
         if self.lookahead and (self._vector_return(walk) or self._typed_levels()):
             table = self._return_by_levels(count)
