@@ -15,6 +15,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from test_lookahead_optimal import Expectimax
 
 from deckcheck.draws.exact.compositions import compositions, ways
 from deckcheck.draws.exact.odds import exact_odds
@@ -180,5 +181,52 @@ def test_too_large_for_its_floats_falls_back_to_the_walk() -> None:
     problem = DrawProblem((400, 400, 400), ((True,), (False,), (True,)), (CountTest(0, ">=", 3),))
     procedure = Procedure(8, mulligan=ReturnRule(3))
     engine = SequentialEngine(problem, procedure, Query(8), (), 10**9)
-    assert not ReturnHands(engine.red, engine.n, 8, 3).fits
+    table = ReturnHands(engine.red, engine.n, 8, 3, 1, engine._holds, lambda vec: (), int)
+    assert not table.fits
     assert engine._hands_return(3) is None
+
+
+@pytest.mark.parametrize(("seed", "per_turn"), [(0, 2), (1, 1), (2, 2), (3, 1)])
+def test_with_the_lookahead_small_decks_match_the_labelled_expectimax(
+    seed: int, per_turn: int
+) -> None:
+    """Overlapping selectors and the optimal look-ahead after the return: the table's
+    probability is the labelled-card expectimax's, and the walk's."""
+    rng = random.Random(900 + seed)
+    problem = interesting(rng, 8, 4, any_of=seed == 2, most=8)
+    procedure = Procedure(3, draws_per_turn=per_turn, mulligan=ReturnRule(2), lookahead=True)
+    query = Query(5)
+    engine = SequentialEngine(problem, procedure, query, (), 10**9)
+    assert engine._level_kinds() is None
+    table = engine._hands_return(2)
+    assert table is not None and table.fits
+    engine.without_mulligan()
+    _, p = engine.return_table(2)
+    assert p == Expectimax(problem, procedure, query).returning(2)
+    slow = walked(problem, procedure, query)
+    slow.without_mulligan()
+    assert p == slow.return_table(2)[1]
+
+
+@pytest.mark.parametrize(("n_tests", "seed"), [(8, 0), (12, 1), (12, 2)])
+def test_with_the_lookahead_larger_decks_match_the_walk_in_every_choice(
+    n_tests: int, seed: int
+) -> None:
+    """Twelve groups, hands of five, two more cards seen with one look: the same
+    probability, kept parts' values and choice per hand as the walk, with and without the
+    mulligan."""
+    rng = random.Random(3100 + 10 * n_tests + seed)
+    problem = interesting(rng, n_tests, 12, any_of=seed == 2)
+    procedure = Procedure(5, draws_per_turn=2, mulligan=ReturnRule(3), lookahead=True)
+    query = Query(7)
+    fast = SequentialEngine(problem, procedure, query, (), 10**9)
+    slow = walked(problem, procedure, query)
+    table = fast._hands_return(3)
+    assert table is not None
+    assert fast.without_mulligan() == slow.without_mulligan()
+    fast_choice, fast_p = fast.return_table(3)
+    slow_choice, slow_p = slow.return_table(3)
+    assert fast_p == slow_p
+    assert fast.kept_values == slow.kept_values
+    assert fast_choice == slow_choice
+    assert exact_odds(Request(problem, procedure, query)).fraction == fast_p

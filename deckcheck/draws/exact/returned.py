@@ -1,130 +1,264 @@
-"""The return mulligan on a hand that is the whole question, every hand at once with numpy.
+"""The return mulligan's table over every opening hand at once, with numpy.
 
-When the cards seen are the opening hand (no later draw, no look-ahead), the optimal
-return-``count`` mulligan asks, of every hand ``H``, the best of keeping it and of each kept
-part ``K`` of ``hand - count`` cards: the ways ``R(K)`` to draw ``count`` cards from the pile
-without ``K`` that make ``K`` a winning hand. Overlapping selectors (``type:``, ``rarity:``,
-costs, each card counted by several) split a deck into some twenty classes of one to twenty
-cards, none alike, and a Python walk over their ~300,000 hands and each hand's kept parts
-takes seconds. Here the hands are rows of class indices in increasing order (a multiset of
-classes), enumerated a card at a time; a hand's kept parts are its position subsets, each
-found in a dense table of kept parts by its rank among the multisets (the combinatorial
-number system). Two identities keep it to sums over those rows:
+The optimal return-``count`` mulligan asks, of every hand ``H``, the best of keeping it
+(its value ``V(H)``: the chance of what follows, the look-ahead played optimally) and of
+each kept part ``K`` of ``hand - count`` cards: ``R(K)``, the draws of ``count`` cards from
+the pile without ``K`` weighed by the value of the hand they make. Overlapping selectors
+(``type:``, ``rarity:``, costs, each card counted by several) split a deck into some twenty
+classes of one to twenty cards, none alike, and a Python walk over their ~300,000 hands and
+each hand's kept parts takes seconds. Here the hands are rows of class indices in increasing
+order (a multiset of classes), enumerated a card at a time; a hand's kept parts are its
+position subsets, each found in a dense table of kept parts by its rank among the multisets
+(the combinatorial number system). What keeps it to sums over those rows:
 
+- Most hands are settled by their capped counts alone (an upper bound already broken, or
+  every test met whatever follows): their value is 0 or the whole, asked once per distinct
+  counts. The others are valued by the caller's recursion once per distinct counts and cards
+  held of the classes that can still change a count (the others' cards are one pool, as the
+  recursion's states have them).
 - ``ways(H - K; sizes - K) = ways(H) * m(H, K) / ways(K)``, with ``m(H, K)`` the position
   subsets of ``H`` that are ``K`` (``C(s, h) C(h, k) = C(s, k) C(s - k, h - k)`` per class).
-  So ``R(K) * ways(K)`` is the sum, over every winning hand and each of its position subsets
-  that is ``K``, of the hand's ways: one weighted count per subset position.
-- A hand's best return is the largest ``R`` over its position subsets.
+  So ``R(K) * ways(K)`` is the sum, over every hand of some value and each of its position
+  subsets that is ``K``, of the hand's ways times its value: one weighted count per subset
+  position, counted in floats by limbs of the values small enough that every sum stays
+  below 2^53 (where a float counts integers exactly).
+- A hand's best is the largest over its position subsets and keeping, compared by the rank
+  of each exact value among all of them.
 
-Every value is an integer; the sums are counted in floats only while they stay below 2^53
-(where a float counts integers exactly), else :attr:`ReturnHands.fits` says no and the walk
-is used. The choice per hand is found on asking, in the walk's order (ties keep, then the
-first kept part in :func:`~.compositions.compositions` order), from the same values.
+Every value is an exact integer. The choice per hand is found on asking, in the walk's order
+(ties keep, then the first kept part in :func:`~.compositions.compositions` order), from the
+same values.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from deckcheck.draws.exact.compositions import compositions, count_compositions
+from deckcheck.draws.exact.reduced import Reduced, Vec
 
 if TYPE_CHECKING:
     from deckcheck.core.numeric import npt
-    from deckcheck.draws.exact.reduced import Reduced
 
 #: Largest integer a float64 sum counts exactly.
 _EXACT_FLOAT = 1 << 53
 #: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2-5 µs; numpy
-#: takes about 40-80 ns a pair here, the hands' enumeration and tests included).
+#: takes about 40-80 ns a pair here, the hands' enumeration and counts included). The hands
+#: the caller's recursion values are charged as its calls.
 PAIRS_PER_UNIT = 32
+
+#: Per capped count vector of a hand: True (won whatever follows), False (lost), None.
+Settle = Callable[[Vec], "bool | None"]
+#: Per capped count vector: the classes whose cards held the value still reads.
+Live = Callable[[Vec], tuple[int, ...]]
+#: The value of a hand (cards per class) not settled by its counts.
+HandValue = Callable[[tuple[int, ...]], int]
 
 
 class ReturnHands:
-    """The optimal return of ``count`` cards from every hand of ``hand`` cards, the hand being
-    all the query sees: built by :meth:`run`, read by :attr:`numerator` and
-    :meth:`kept_value`."""
+    """The optimal return of ``count`` cards from every hand of ``hand`` cards over ``n``:
+    built by :meth:`run`, read by :attr:`numerator` and :meth:`kept_value`.
 
-    def __init__(self, red: Reduced, n: int, hand: int, count: int) -> None:
+    ``full``: a won hand's value; ``settle``, ``live``, ``value``: see :data:`Settle`,
+    :data:`Live`, :data:`HandValue` (``value`` is asked only of hands ``settle`` leaves
+    open)."""
+
+    def __init__(
+        self,
+        red: Reduced,
+        n: int,
+        hand: int,
+        count: int,
+        full: int,
+        settle: Settle,
+        live: Live,
+        value: HandValue,
+    ) -> None:
         self.red = red
         self.n = n
         self.hand = hand
         self.count = count
         self.keep = hand - count
+        self.full = full
+        self._settle, self._live, self._value = settle, live, value
         sizes = red.sizes
         self._classes = len(sizes)
         n_hands = count_compositions(sizes, hand)[hand]
-        self.pairs = n_hands * math.comb(hand, self.keep)
-        #: Whether the sums fit: every hand's ways times its subsets, and the numerator.
+        self.pairs = n_hands * max(1, math.comb(hand, self.keep))
+        # Each kept part's hands, weighed, sum to ways(K) * comb(N - keep, count), at most
+        # comb(N, keep) times that: a limb of the values times it stays below 2^53.
+        bound = max(math.comb(n, self.keep) * math.comb(n - self.keep, count), math.comb(n, hand))
+        self._limb = 52 - bound.bit_length()
+        #: Whether the table can be counted so: limbs of some bits, ranks and ways in 64 bits.
         self.fits = (
             0 < count <= hand <= n
-            and math.comb(n, hand) * math.comb(hand, self.keep) < _EXACT_FLOAT
-            and math.comb(n, hand) * math.comb(n - self.keep, count) < 1 << 62
+            and self._limb >= 8
             and math.comb(n, hand) * max(sizes, default=1) < 1 << 62
             and math.comb(self._classes + hand, hand) < 1 << 31
+            and math.prod(cap + 1 for cap in red.cond.caps) < 1 << 62
         )
         self.numerator = 0
-        self._kept: dict[tuple[int, ...], int] = {}
-        self._values: npt.NDArray | None = None
+        #: The hands' values summed, each times its ways: no mulligan, over ``comb(N, hand)``
+        #: times a hand's whole value.
+        self.kept_numerator = 0
+        self._done = False
+        self._kept: dict[int, int] = {}
+        self._fresh = 0
 
     def work(self) -> int:
         """Units of exact work :meth:`run` is charged (:data:`PAIRS_PER_UNIT`)."""
         return 1 + self.pairs // PAIRS_PER_UNIT
 
     def run(self) -> None:
-        """Every hand, its test, and the best of keeping and returning: :attr:`numerator` over
-        ``comb(N, hand) * comb(N - keep, count)``."""
+        """Every hand, its value, and the best of keeping and returning: :attr:`numerator`
+        over ``comb(N, hand) * comb(N - keep, count)`` times a hand's whole value (and
+        :attr:`kept_numerator`). Once."""
+        if self._done:
+            return
         from deckcheck.core.numeric import np
 
         sizes = np.asarray(self.red.sizes, dtype=np.int64)
         rows, weights = _multisets(sizes, self.hand)
-        won = self._holds(rows)
+        which, values = self._hand_values(rows)
+        by_value = np.bincount(which, weights=weights.astype(np.float64))
+        self.kept_numerator = _weighed(by_value, values)
         redraw = math.comb(self.n - self.keep, self.count)
         if self.keep == 0:
-            # Returning the whole hand: every hand may take the fresh deal's chance.
-            fresh = int(weights[won].sum())
-            self._values = np.asarray([fresh], dtype=np.int64)
-            best = np.maximum(np.where(won, redraw, 0), fresh)
+            # Returning the whole hand: every hand may take a fresh hand's chance.
+            self._fresh = self.kept_numerator
+            best_of = sorted({v * redraw for v in values} | {self._fresh})
+            order = {v: i for i, v in enumerate(best_of)}
+            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            np.maximum(best, order[self._fresh], out=best)
         else:
             ranks = self._ranks(rows)
-            size = math.comb(self._classes + self.keep - 1, self.keep)
-            hits = np.where(won, weights, 0).astype(np.float64)
-            sums = np.zeros(size, dtype=np.float64)
-            for r in ranks:
-                sums += np.bincount(r, weights=hits, minlength=size)
             kept_rows, kept_ways = _multisets(sizes, self.keep)
-            at = self._rank(kept_rows)
-            totals = sums[at].astype(np.int64)
-            values = np.zeros(size, dtype=np.int64)
-            values[at], rest = np.divmod(totals, kept_ways)
-            if rest.any():
-                raise ArithmeticError("a kept part's draws are not its hands' ways")
-            self._values = values
-            best = np.where(won, redraw, 0)
+            at = self._rank(kept_rows).tolist()
+            sums = self._kept_sums(ranks, which, values, weights)
+            kept_values = []
+            for r, w in zip(at, kept_ways.tolist(), strict=True):
+                total, rest = divmod(sums[r], w)
+                if rest:
+                    raise ArithmeticError("a kept part's draws are not its hands' ways")
+                self._kept[r] = total
+                kept_values.append(total)
+            best_of = sorted({v * redraw for v in values} | set(kept_values))
+            order = {v: i for i, v in enumerate(best_of)}
+            by_rank = np.zeros(math.comb(self._classes + self.keep - 1, self.keep), np.int64)
+            by_rank[at] = [order[v] for v in kept_values]
+            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
             for r in ranks:
-                np.maximum(best, values[r], out=best)
-        self.numerator = int((weights * best).sum())
+                np.maximum(best, by_rank[r], out=best)
+        counted = np.bincount(best, weights=weights.astype(np.float64), minlength=len(best_of))
+        self.numerator = _weighed(counted, best_of)
+        self._done = True
 
     def kept_value(self, kept: tuple[int, ...]) -> int:
-        """``R(K)``: the ways to draw ``count`` cards after keeping ``kept`` (per class) that
-        make the hand win."""
-        values = self._values
-        if values is None:
-            raise RuntimeError("run() first")
-        got = self._kept.get(kept)
-        if got is None:
-            if self.keep == 0:
-                got = int(values[0])
-            else:
-                from deckcheck.core.numeric import np
+        """``R(K)``: the draws of ``count`` cards after keeping ``kept`` (per class), each
+        weighed by its ways and the value of the hand it makes."""
+        if self.keep == 0:
+            return self._fresh
+        rank, i = 0, 0
+        for c, k in enumerate(kept):
+            for _ in range(k):
+                rank += math.comb(c + i, i + 1)
+                i += 1
+        return self._kept[rank]
 
-                row = [c for c, k in enumerate(kept) for _ in range(k)]
-                got = int(values[int(self._rank(np.asarray([row], dtype=np.int64))[0])])
-            self._kept[kept] = got
-        return got
+    def _hand_values(self, rows: npt.NDArray) -> tuple[npt.NDArray, list[int]]:
+        """Per hand the index of its value among the distinct ones (0 first, then the
+        whole), and those values."""
+        from deckcheck.core.numeric import np
+
+        cond = self.red.cond
+        caps = np.asarray(cond.caps, dtype=np.int64)
+        radix = self.hand + 1
+        if radix ** len(caps) < 1 << 62:
+            # Each card adds its positions' digits (no digit passes the hand's size): the
+            # distinct hands' counts, capped once each.
+            digit = radix ** np.arange(len(caps), dtype=np.int64)
+            weight = np.zeros(self._classes, dtype=np.int64)
+            for c, positions in enumerate(cond.class_positions):
+                weight[c] = digit[list(positions)].sum()
+            codes = weight[rows[:, 0]]
+            for i in range(1, rows.shape[1]):
+                codes = codes + weight[rows[:, i]]
+            distinct, per_code = np.unique(codes, return_inverse=True)
+            counts = np.minimum(distinct[:, None] // digit % radix, caps)
+        else:
+            member = np.zeros((self._classes, len(caps)), dtype=np.int64)
+            for c, positions in enumerate(cond.class_positions):
+                member[c, list(positions)] = 1
+            counts = member[rows[:, 0]]
+            for i in range(1, rows.shape[1]):
+                counts += member[rows[:, i]]
+            np.minimum(counts, caps, out=counts)
+            per_code = np.arange(len(rows))
+        flat = np.zeros(len(counts), dtype=np.int64)
+        for p in range(len(caps)):
+            flat = flat * (caps[p] + 1) + counts[:, p]
+        _, first, per_vector = np.unique(flat, return_index=True, return_inverse=True)
+        per_hand = per_vector.reshape(-1)[per_code]
+        vectors = [tuple(v) for v in counts[first].tolist()]
+        values = [0, self.full]
+        fates = []
+        open_vectors = []
+        for i, vec in enumerate(vectors):
+            fate = self._settle(vec)
+            fates.append(-1 if fate is None else int(fate))
+            if fate is None:
+                open_vectors.append(i)
+        which = np.asarray(fates, dtype=np.int64)[per_hand]
+        open_hands = np.flatnonzero(which < 0)
+        if open_hands.size:
+            held = np.zeros((open_hands.size, self._classes), dtype=np.int64)
+            for i in range(rows.shape[1]):
+                np.add.at(held, (np.arange(open_hands.size), rows[open_hands, i]), 1)
+            live = np.zeros((len(vectors), self._classes), dtype=np.int64)
+            for i in open_vectors:
+                live[i, list(self._live(vectors[i]))] = 1
+            vector = per_hand[open_hands]
+            keys = np.column_stack([vector, held * live[vector]])
+            _, some, alike = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+            index = {0: 0, self.full: 1}
+            found = []
+            for r in some.tolist():
+                v = self._value(tuple(held[r].tolist()))
+                found.append(index.setdefault(v, len(index)))
+                if len(values) < len(index):
+                    values.append(v)
+            which[open_hands] = np.asarray(found, dtype=np.int64)[alike.reshape(-1)]
+        return which, values
+
+    def _kept_sums(
+        self, ranks: list[npt.NDArray], which: npt.NDArray, values: list[int], weights: npt.NDArray
+    ) -> dict[int, int]:
+        """Per kept part's rank, ``R(K) * ways(K)``: the hands' ways times values summed
+        over each position subset, limb by limb."""
+        from deckcheck.core.numeric import np
+
+        hit = np.flatnonzero(which != 0)
+        size = math.comb(self._classes + self.keep - 1, self.keep)
+        sums = [0] * size
+        if not hit.size:
+            return dict(enumerate(sums))
+        bits = self._limb
+        mask = (1 << bits) - 1
+        index, ways = which[hit], weights[hit].astype(np.float64)
+        at = [r[hit] for r in ranks]
+        limbs = -(-max(values).bit_length() // bits)
+        for j in range(limbs):
+            limb = np.asarray([(v >> (bits * j)) & mask for v in values], dtype=np.float64)
+            weighed = ways * limb[index]
+            total = np.zeros(size, dtype=np.float64)
+            for r in at:
+                total += np.bincount(r, weights=weighed, minlength=size)
+            for k in np.flatnonzero(total).tolist():
+                sums[k] += int(total[k]) << (bits * j)
+        return dict(enumerate(sums))
 
     def _rank(self, rows: npt.NDArray) -> npt.NDArray:
         """Each row's rank among the multisets of its size (combinatorial number system:
@@ -161,30 +295,10 @@ class ReturnHands:
             out.append(rank)
         return out
 
-    def _holds(self, rows: npt.NDArray) -> npt.NDArray:
-        """Whether the query holds on each hand (a row of class indices)."""
-        from deckcheck.core.numeric import np
 
-        cond = self.red.cond
-        member = np.zeros((self._classes, len(cond.selectors)), dtype=np.int16)
-        for c, positions in enumerate(cond.class_positions):
-            member[c, list(positions)] = 1
-        counts = member[rows[:, 0]]
-        for i in range(1, rows.shape[1]):
-            counts += member[rows[:, i]]
-        np.minimum(counts, np.asarray(cond.caps, dtype=np.int16), out=counts)
-        passes = []
-        for p, test in cond.tests:
-            table = np.asarray([test.holds(x) for x in range(cond.caps[p] + 1)], dtype=bool)
-            passes.append(table[counts[:, p]])
-        alternatives = cond.alternatives or (tuple(range(len(cond.tests))),)
-        won = np.zeros(len(rows), dtype=bool)
-        for alt in alternatives:
-            every = np.ones(len(rows), dtype=bool)
-            for i in alt:
-                every &= passes[i]
-            won |= every
-        return won
+def _weighed(counts: npt.NDArray, values: list[int]) -> int:
+    """``sum(counts[i] * values[i])`` exactly (``counts``: float sums of ways, exact)."""
+    return sum(int(c) * v for c, v in zip(counts.tolist(), values, strict=False) if c)
 
 
 def _multisets(sizes: npt.NDArray, total: int) -> tuple[npt.NDArray, npt.NDArray]:
@@ -192,13 +306,13 @@ def _multisets(sizes: npt.NDArray, total: int) -> tuple[npt.NDArray, npt.NDArray
     increasing order, and the ways each is drawn (``prod C(size, held)``)."""
     from deckcheck.core.numeric import np
 
+    if total == 0:
+        return np.zeros((1, 0), dtype=np.int64), np.ones(1, dtype=np.int64)
     n = len(sizes)
     present = np.flatnonzero(sizes > 0)
     rows = present[:, None].copy()
     run = np.ones(len(rows), dtype=np.int64)
     weights = sizes[present].copy()
-    if total == 0:
-        return np.zeros((1, 0), dtype=np.int64), np.ones(1, dtype=np.int64)
     for _ in range(total - 1):
         last = rows[:, -1]
         many = n - last
@@ -216,8 +330,7 @@ def _multisets(sizes: npt.NDArray, total: int) -> tuple[npt.NDArray, npt.NDArray
 
 
 class KeptValues(Mapping[tuple[int, ...], int]):
-    """:meth:`ReturnHands.kept_value` per kept part, as the walk's table of them (over
-    ``comb(N - kept, count)``)."""
+    """:meth:`ReturnHands.kept_value` per kept part, as the walk's table of them."""
 
     def __init__(self, table: ReturnHands) -> None:
         self._table = table

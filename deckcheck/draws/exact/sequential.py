@@ -410,6 +410,10 @@ class SequentialEngine:
         self._tables_shared = False
         # :meth:`return_work` per count: the estimate and the table both ask for it.
         self._return_works: dict[int, int] = {}
+        # :meth:`_hands_return` per count, and the one the estimate counted: the plain pass
+        # then reads the hands' values from it (:meth:`without_mulligan`).
+        self._hands_tables: dict[int, ReturnHands | None] = {}
+        self._hands_plain: ReturnHands | None = None
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: Mapping[tuple[int, ...], int] = {}
@@ -507,6 +511,7 @@ class SequentialEngine:
         extra = 0
         if return_count is not None and 0 < return_count <= self.hand:
             h, count = self.hand, return_count
+            self._hands_plain = self._hands_return(count)
             n_hands = count_compositions(sizes, h)[h]
             n_kept = count_compositions(sizes, h - count)[h - count]
             n_draws = count_compositions(sizes, count)[count]
@@ -542,6 +547,14 @@ class SequentialEngine:
     def _return_work(self, count: int) -> int:
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
+        hands = self._hands_return(count)
+        if hands is not None:
+            if self.seen - self.hand <= self.per_turn:
+                # One turn after the hand: the recursion values few states past it.
+                return hands.work()
+            # More turns: the recursion past the hands is not counted before it runs, and
+            # grows with them: charged as the walk was, answered by the table.
+            return max(hands.work(), self._return_walk(count))
         walk = self._return_walk(count)
         if self._vector_return(walk):
             # The level engine's table: a row per opening hand, nothing walked.
@@ -1171,7 +1184,10 @@ class SequentialEngine:
         known: dict[tuple[int, ...], int] = {}
 
         def pick(hand: tuple[int, ...]) -> Kept:
-            best = self._hand_value(hand, known) * redraw_den
+            if self.lookahead:
+                best = self._hand_value(hand, known) * redraw_den
+            else:
+                best = redraw_den if self._holds(self.red.cond.of(hand)) else 0
             choice: Kept = None  # ties keep
             for kept in compositions(hand, keep):
                 if kept_value[kept] > best:
@@ -1202,14 +1218,18 @@ class SequentialEngine:
         return total
 
     def _hands_return(self, count: int) -> ReturnHands | None:
-        """The return table of every hand at once (:mod:`~.returned`), when the hand is all
-        the query sees, numpy is there, its sums fit and it is charged less than the walk;
-        else None."""
+        """The return table of every hand at once (:mod:`~.returned`), when numpy is there,
+        its sums fit and it is charged less than the walk: a hand that is all the query
+        sees, or the optimal look-ahead on a query no level engine takes; else None."""
+        if count in self._hands_tables:
+            return self._hands_tables[count]
+        got = self._hands_tables[count] = self._new_hands_return(count)
+        return got
+
+    def _new_hands_return(self, count: int) -> ReturnHands | None:
         h = self.hand
         if (
-            self.lookahead
-            or self.seen != h
-            or self.red.trig.tests
+            self.red.trig.tests
             or not self.use_levels
             or not 0 < count <= h
             or importlib.util.find_spec("numpy") is None
@@ -1217,10 +1237,29 @@ class SequentialEngine:
             return None
         from deckcheck.draws.exact.returned import ReturnHands
 
-        table = ReturnHands(self.red, self.n, h, count)
-        n_hands = count_compositions(self.red.sizes, h)[h]
-        n_draws = count_compositions(self.red.sizes, count)[count]
-        walk = n_hands * min(math.comb(h, count), n_draws)
+        if self.lookahead:
+            if not self.optimal or self._level_kinds() is not None:
+                return None
+            walk = self._return_walk(count)
+            table = ReturnHands(
+                self.red,
+                self.n,
+                h,
+                count,
+                self.hand_scale(),
+                lambda vec: self._decided(vec, h),
+                lambda vec: self._split(vec)[0],
+                self.hand_value,
+            )
+        elif self.seen == h:
+            n_hands = count_compositions(self.red.sizes, h)[h]
+            n_draws = count_compositions(self.red.sizes, count)[count]
+            walk = n_hands * min(math.comb(h, count), n_draws)
+            table = ReturnHands(
+                self.red, self.n, h, count, 1, self._holds, lambda vec: (), self.hand_value
+            )
+        else:
+            return None
         return table if table.fits and table.work() < walk else None
 
     def _return_by_hands(self, table: ReturnHands) -> tuple[ReturnChoice, Fraction]:
@@ -1232,16 +1271,20 @@ class SequentialEngine:
         sizes, h, keep, count = self.red.sizes, self.hand, table.keep, table.count
         redraw_den = math.comb(self.n - keep, count)
         self.kept_values = kept_value = KeptValues(table)
+        known: dict[tuple[int, ...], int] = {}
 
         def pick(hand: tuple[int, ...]) -> Kept:
-            best = redraw_den if self._holds(self.red.cond.of(hand)) else 0
+            if self.lookahead:
+                best = self._hand_value(hand, known) * redraw_den
+            else:
+                best = redraw_den if self._holds(self.red.cond.of(hand)) else 0
             choice: Kept = None  # ties keep
             for kept in compositions(hand, keep):
                 if kept_value[kept] > best:
                     best, choice = kept_value[kept], kept
             return choice
 
-        den = math.comb(self.n, h) * redraw_den
+        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
         return ReturnChoice(sizes, h, pick), Fraction(table.numerator, den)
 
     def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
@@ -1322,6 +1365,11 @@ class SequentialEngine:
                 plain = PlainProgramme(self.red, self.seen)
             ways = plain.ways(progress)[self.seen]
             return Fraction(ways, math.comb(self.n, self.seen))
+        if self._hands_plain is not None and self.settled_at_start() is None:
+            # The return table values every hand: no mulligan is their weighed sum.
+            self._hands_plain.run()
+            den = math.comb(self.n, self.hand) * self.hand_scale()
+            return Fraction(self._hands_plain.kept_numerator, den)
         full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
         kinds = self._level_kinds()
         if kinds is None:
@@ -1483,7 +1531,7 @@ class SequentialEngine:
         n_draws = count_compositions(sizes, count)[count]
         # Each hand weighs its sub-hands; each kept part, its draws (the new hands' values
         # counted again as they run): fail before starting when that alone is over budget.
-        hands = None if self.lookahead else self._hands_return(count)
+        hands = self._hands_return(count)
         if self.lookahead:
             upfront = estimate = self.return_work(count)
         elif hands is not None:
