@@ -198,11 +198,13 @@ def test_with_the_lookahead_small_decks_match_the_labelled_expectimax(
     query = Query(5)
     engine = SequentialEngine(problem, procedure, query, (), 10**9)
     assert engine._level_kinds() is None
-    table = engine._hands_return(2)
+    engine.estimate(2)
+    table = engine._hands_plain
     assert table is not None and table.fits
-    engine.without_mulligan()
+    oracle = Expectimax(problem, procedure, query)
+    assert engine.without_mulligan() == oracle.plain()
     _, p = engine.return_table(2)
-    assert p == Expectimax(problem, procedure, query).returning(2)
+    assert p == oracle.returning(2)
     slow = walked(problem, procedure, query)
     slow.without_mulligan()
     assert p == slow.return_table(2)[1]
@@ -221,8 +223,8 @@ def test_with_the_lookahead_larger_decks_match_the_walk_in_every_choice(
     query = Query(7)
     fast = SequentialEngine(problem, procedure, query, (), 10**9)
     slow = walked(problem, procedure, query)
-    table = fast._hands_return(3)
-    assert table is not None
+    fast.estimate(3)  # the table it counts answers the plain pass too
+    assert fast._hands_plain is not None
     assert fast.without_mulligan() == slow.without_mulligan()
     fast_choice, fast_p = fast.return_table(3)
     slow_choice, slow_p = slow.return_table(3)
@@ -230,3 +232,19 @@ def test_with_the_lookahead_larger_decks_match_the_walk_in_every_choice(
     assert fast.kept_values == slow.kept_values
     assert fast_choice == slow_choice
     assert exact_odds(Request(problem, procedure, query)).fraction == fast_p
+
+
+def test_values_counted_by_several_limbs_are_the_same() -> None:
+    """Limbs of a few bits each (the values then take several): the same table."""
+    rng = random.Random(3112)
+    problem = interesting(rng, 12, 12, any_of=False)
+    procedure = Procedure(5, draws_per_turn=2, mulligan=ReturnRule(3), lookahead=True)
+    query = Query(7)
+    whole = SequentialEngine(problem, procedure, query, (), 10**9)
+    split = SequentialEngine(problem, procedure, query, (), 10**9)
+    table = split._hands_return(3)
+    assert table is not None
+    table._limb = 4
+    assert whole.hand_scale() >= 1 << 12  # three limbs or more
+    assert whole.return_table(3) == split.return_table(3)
+    assert whole.kept_values == split.kept_values
