@@ -1181,6 +1181,15 @@ class SequentialEngine:
         kept_value = {kept: self._kept_value(kept, count) for kept in compositions(sizes, keep)}
         self.kept_values = kept_value
         redraw_den = math.comb(self.n - keep, count)
+        pick = self._picker(kept_value, keep, redraw_den)
+        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
+        return ReturnChoice(sizes, h, pick), Fraction(num, den)
+
+    def _picker(
+        self, kept_value: Mapping[tuple[int, ...], int], keep: int, redraw_den: int
+    ) -> Callable[[tuple[int, ...]], Kept]:
+        """The choice per hand from the kept parts' values, as the walk finds it: ties keep,
+        then the first kept part in order."""
         known: dict[tuple[int, ...], int] = {}
 
         def pick(hand: tuple[int, ...]) -> Kept:
@@ -1194,8 +1203,7 @@ class SequentialEngine:
                     best, choice = kept_value[kept], kept
             return choice
 
-        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
-        return ReturnChoice(sizes, h, pick), Fraction(num, den)
+        return pick
 
     def _kept_value(self, kept: tuple[int, ...], count: int) -> int:
         """The value of returning all but ``kept``: over ``comb(N - kept, count) *
@@ -1271,19 +1279,7 @@ class SequentialEngine:
         sizes, h, keep, count = self.red.sizes, self.hand, table.keep, table.count
         redraw_den = math.comb(self.n - keep, count)
         self.kept_values = kept_value = KeptValues(table)
-        known: dict[tuple[int, ...], int] = {}
-
-        def pick(hand: tuple[int, ...]) -> Kept:
-            if self.lookahead:
-                best = self._hand_value(hand, known) * redraw_den
-            else:
-                best = redraw_den if self._holds(self.red.cond.of(hand)) else 0
-            choice: Kept = None  # ties keep
-            for kept in compositions(hand, keep):
-                if kept_value[kept] > best:
-                    best, choice = kept_value[kept], kept
-            return choice
-
+        pick = self._picker(kept_value, keep, redraw_den)
         den = math.comb(self.n, h) * redraw_den * self.hand_scale()
         return ReturnChoice(sizes, h, pick), Fraction(table.numerator, den)
 
