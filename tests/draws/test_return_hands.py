@@ -12,11 +12,14 @@ import math
 import random
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
 from test_lookahead_optimal import Expectimax
+from typer.testing import CliRunner
 
+from deckcheck.cli.app import app
 from deckcheck.draws.exact.compositions import compositions, ways
 from deckcheck.draws.exact.odds import exact_odds
 from deckcheck.draws.exact.returned import ReturnHands, _multisets
@@ -248,3 +251,27 @@ def test_values_counted_by_several_limbs_are_the_same() -> None:
     assert whole.hand_scale() >= 1 << 12  # three limbs or more
     assert whole.return_table(3) == split.return_table(3)
     assert whole.kept_values == split.kept_values
+
+
+def test_the_mulligan_guide_is_weighed_as_its_walk_over_every_hand() -> None:
+    """The return table of every hand is cheap, but the guide then walks every hand in
+    Python: twelve attribute conditions on an 80-card deck are refused before starting, as
+    that walk was, not walked for seconds."""
+    deck = Path(__file__).resolve().parents[2] / "examples/planetary-conquerors/legal-80.txt"
+    conditions = [
+        "type:warrior>=1",
+        "rarity:1>=2",
+        "cost_gold:2=1",
+        "type:building>=1",
+        "lives:3<=2",
+        "cost_cosmium:1=1",
+        "type:miner>=1",
+        "rarity:2>=1",
+        "attack:1<=1",
+        "cost_gold:1>=1",
+        "rarity:3<=1",
+        "type:spell=0",
+    ]
+    result = CliRunner().invoke(app, ["mulligan", str(deck), *conditions])
+    assert result.exit_code == 2
+    assert "about 761,250 steps estimated before starting" in result.output

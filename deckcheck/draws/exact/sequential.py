@@ -414,6 +414,9 @@ class SequentialEngine:
         # then reads the hands' values from it (:meth:`without_mulligan`).
         self._hands_tables: dict[int, ReturnHands | None] = {}
         self._hands_plain: ReturnHands | None = None
+        #: :attr:`estimated` had the return table been walked over every hand in Python: what
+        #: a walk of every hand (the mulligan guide's) is weighed against.
+        self.walked_estimate = 0
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: Mapping[tuple[int, ...], int] = {}
@@ -508,29 +511,32 @@ class SequentialEngine:
         :func:`~deckcheck.draws.facade.exact`). Measured at 2-5 µs a unit.
         """
         sizes = self.red.sizes
-        extra = 0
+        extra = walked = 0
         if return_count is not None and 0 < return_count <= self.hand:
             h, count = self.hand, return_count
-            self._hands_plain = self._hands_return(count)
+            table = self._hands_plain = self._hands_return(count)
             n_hands = count_compositions(sizes, h)[h]
             n_kept = count_compositions(sizes, h - count)[h - count]
             n_draws = count_compositions(sizes, count)[count]
             if self.lookahead:
                 extra += self.return_work(count)
-            elif (table := self._hands_return(count)) is not None:
-                extra += table.work()
+                if table is not None:
+                    walked = self._return_walk(count) - self.return_work(count)
             else:
-                extra += n_hands * min(math.comb(h, count), n_draws)
+                walk = n_hands * min(math.comb(h, count), n_draws)
                 # one plain programme per kept part, over the cards drawn after it
                 drawn = count + self.seen - h
                 share = None if limit is None else max(1, limit // max(1, n_kept))
-                extra += n_kept * self._plain_work(drawn, share)
+                walk += n_kept * self._plain_work(drawn, share)
+                extra += walk if table is None else table.work()
+                walked = 0 if table is None else walk - table.work()
         elif self.lookahead and self.red.trig.tests:
             extra += 2 * count_compositions(sizes, self.hand)[self.hand]  # see redraw_parts
         # The look-ahead's recursion is counted as it runs (see :attr:`budget`): once classes
         # alike share their states, no cheap count comes near the states it visits.
         work = extra if self.lookahead else extra + self._plain_work(self.seen, limit)
         self.estimated = work
+        self.walked_estimate = work + walked
         return work
 
     def return_work(self, count: int) -> int:
