@@ -50,6 +50,10 @@ _EXACT_FLOAT = 1 << 53
 #: the caller's recursion values are charged as its calls.
 PAIRS_PER_UNIT = 32
 
+#: Most (hand, kept part) pairs a table holds: each one's rank is kept (8 bytes), so this
+#: bounds its memory to about 130 MB.
+MOST_PAIRS = 1 << 24
+
 #: Per capped count vector of a hand: True (won whatever follows), False (lost), None.
 Settle = Callable[[Vec], "bool | None"]
 #: Per capped count vector: the classes whose cards held the value still reads.
@@ -99,6 +103,7 @@ class ReturnHands:
             and math.comb(n, hand) * max(sizes, default=1) < 1 << 62
             and math.comb(self._classes + hand, hand) < 1 << 31
             and math.prod(cap + 1 for cap in red.cond.caps) < 1 << 62
+            and self.pairs <= MOST_PAIRS
         )
         self.numerator = 0
         #: The hands' values summed, each times its ways: no mulligan, over ``comb(N, hand)``
