@@ -45,10 +45,11 @@ if TYPE_CHECKING:
 
 #: Largest integer a float64 sum counts exactly.
 _EXACT_FLOAT = 1 << 53
-#: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2-5 µs; numpy
-#: takes about 40-80 ns a pair here, the hands' enumeration and counts included). The hands
+#: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2 µs; numpy
+#: takes about 50 ns a pair on the largest tables, the hands' enumeration and counts included;
+#: more on small ones, whose fixed part is larger but short). The hands
 #: the caller's recursion values are charged as its calls.
-PAIRS_PER_UNIT = 32
+PAIRS_PER_UNIT = 40
 
 #: Most (hand, kept part) pairs a table holds: each one's rank is kept (8 bytes), so this
 #: bounds its memory to about 130 MB.
