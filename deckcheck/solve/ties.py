@@ -332,7 +332,7 @@ def lexicographic(
 
     A solve is left out where a later one is certain to run with the same rows: the best
     values of several objectives in turn come from one solve of their sum, each weighed above
-    all that the later ones could gain (:func:`_best_values`), and an objective whose best
+    all that the later ones could gain (:func:`best_values`), and an objective whose best
     value no solution can reach without a solve (:func:`_at_least`) is solved with the
     earlier ones held at those values, as it would have been one objective after another:
     the same solve, the same answer."""
@@ -350,7 +350,7 @@ def lexicographic(
             value = None if k == ahead else _at_least(p, name, factor, best.x)
             if value is None and k > ahead:
                 if combine and name not in known and len(order) - k >= COMBINED_FROM:
-                    known.update(_best_values(p, order[k:], held, distance, **kw))
+                    known.update(best_values(p, order[k:], held, distance, **kw))
                 ahead = _certain(p, order, k, known)
                 if ahead > k:
                     value = known[name]
@@ -396,7 +396,7 @@ def _certain(
     return last
 
 
-def _best_values(
+def best_values(
     p: Programme,
     order: Sequence[tuple[str, float]],
     held: Sequence[tuple[str, float, float]],
