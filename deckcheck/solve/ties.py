@@ -330,12 +330,14 @@ def lexicographic(
     ``order`` in turn, each held at its best for the next (a solve that fails keeps the
     last).
 
-    A solve is left out where a later one is certain to run with the same rows: the best
-    values of several objectives in turn come from one solve of their sum, each weighed above
-    all that the later ones could gain (:func:`best_values`), and an objective whose best
-    value no solution can reach without a solve (:func:`_at_least`) is solved with the
-    earlier ones held at those values, as it would have been one objective after another:
-    the same solve, the same answer."""
+    With ``combine``, a solve is left out where a later one is certain to run with the same
+    rows: the best values of several objectives in turn come from one solve of their sum,
+    each weighed above all that the later ones could gain (:func:`best_values`), and an
+    objective whose best value no solution can reach without a solve (:func:`_at_least`) is
+    solved with the earlier ones held at those values, as it would have been one objective
+    after another: the same solve, the same answer. Worth it where the solver's time goes to
+    reading a large programme rather than to the objective (the warning rules' clean forms
+    stated, see :func:`tie_broken`): elsewhere the sum costs more than the solves it saves."""
     p = model.programme
     distance = float(round(first.objective))
     held = [(DISTANCE, -math.inf, distance)]
@@ -357,6 +359,8 @@ def lexicographic(
             if value is None:
                 got = p.solve({name: factor}, held=held, **kw)
                 if got.status != OPTIMAL or got.x is None:
+                    if known:  # the values found at once: the solves one after another
+                        return lexicographic(model, first, order, **kw)
                     break
                 best = got
                 value = round(got.objective / factor)
@@ -512,6 +516,7 @@ def tie_broken(
     exact: dict[str, int] = {}
     trial: set[str] = set()
     for _ in range(WARNING_ROUNDS + 1):
+        # stated clean forms split alike cards: each solve is mostly HiGHS reading the model
         best = lexicographic(model, first, order, combine=bool(exact), **kw)
         assert best.x is not None
         totals = model.totals(best.x)
