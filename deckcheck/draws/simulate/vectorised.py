@@ -90,7 +90,7 @@ class FixedPileSampler:
     conditional distribution is one row of a table built once, exactly, in integers: the
     cumulative probabilities in units of 2**-53, padded to a common width ``W`` and offset by
     ``left * 2**53``. A 53-bit uniform integer ``u`` then picks the count: how many entries of
-    row ``left`` are at most ``left * 2**53 + u`` (one comparison per column of the table). No
+    row ``left`` are at most ``left * 2**53 + u`` (a binary search over the rows tells). No
     floating point is involved, so no rounding can push a draw into the neighbouring row. The
     largest group goes last: it takes whatever is left, for free.
     """
@@ -106,7 +106,7 @@ class FixedPileSampler:
         self.ends = np.cumsum(self.colours)  # a card position's group: the first end past it
         self._group_at: IntArray | None = None  # or each position's group, made when dealt
         self.total = int(sum(sizes))
-        self.steps: list[tuple[int, IntArray]] = []  # per group: its table's columns
+        self.steps: list[tuple[int, IntArray, int]] = []
         # The method (see deckcheck.draws.simulate.sampling) depends on the pile and the cards dealt
         # (``method`` forces one, to compare them); tables are built only when it is theirs.
         self.method = sampling_method(sizes, n) if method is None else method
@@ -132,7 +132,7 @@ class FixedPileSampler:
                     cumulative += mine[k] * others[left - k]
                     # floor(P(count <= k) * 2**53): exact, and below 2**53 while P < 1.
                     rows.append(base + (cumulative << _BITS) // total)
-            self.steps.append((g, np.asarray(rows, dtype=np.int64).reshape(-1, width).T.copy()))
+            self.steps.append((g, np.asarray(rows, dtype=np.int64), width))
 
     @property
     def marginals(self) -> bool:
@@ -157,10 +157,12 @@ class FixedPileSampler:
             )
             return np.ascontiguousarray(counts.T)
         left = np.full(trials, self.n, dtype=np.int64)
-        for g, columns in self.steps:
-            key = rng.integers(0, _ONE, size=trials, dtype=np.int64)
-            key += left << _BITS
-            k = sum(column[left] <= key for column in columns)
+        for g, table, width in self.steps:
+            key = rng.integers(0, _ONE, size=trials, dtype=np.int64) + (left << _BITS)
+            if width << 12 <= trials:  # a long batch: a comparison per column beats a search
+                k = sum((c[left] <= key for c in table.reshape(-1, width).T), np.zeros_like(left))
+            else:
+                k = np.searchsorted(table, key, side="right") - left * width
             out[g] = k
             left -= k
         out[self.last] = left
