@@ -51,6 +51,17 @@ _EXACT_FLOAT = 1 << 53
 #: the caller's recursion values are charged as its calls.
 PAIRS_PER_UNIT = 40
 
+#: Hands one unit stands for besides their kept parts: each one's cards enumerated and its
+#: counts found and capped (about 0.5 µs a hand on a million hands).
+HANDS_PER_UNIT = 4
+#: Units of exact work per capped count vector settled (a Python call, about 2 µs).
+SETTLE_UNITS = 1
+#: Units per count vector left open, whose live classes are found (about 20-40 µs).
+LIVE_UNITS = 15
+#: Cells (open hands times classes and one) of the live keys one unit stands for: numpy
+#: counts and sorts them at about 0.1 µs a cell (8 bytes each, in three arrays).
+CELLS_PER_UNIT = 20
+
 #: Most (hand, kept part) pairs a table holds: each one's rank is kept (8 bytes), so this
 #: bounds its memory to about 130 MB.
 MOST_PAIRS = 1 << 24
@@ -61,6 +72,8 @@ Settle = Callable[[Vec], "bool | None"]
 Live = Callable[[Vec], tuple[int, ...]]
 #: The value of a hand (cards per class) not settled by its counts.
 HandValue = Callable[[tuple[int, ...]], int]
+#: Charges units of exact work before they are done (raising when over the limit).
+Charge = Callable[[int], None]
 
 
 class ReturnHands:
@@ -69,7 +82,8 @@ class ReturnHands:
 
     ``full``: a won hand's value; ``settle``, ``live``, ``value``: see :data:`Settle`,
     :data:`Live`, :data:`HandValue` (``value`` is asked only of hands ``settle`` leaves
-    open)."""
+    open); ``charge``: told the units of each step :meth:`work` could not count (the distinct
+    counts, the open hands' keys) before it is done, so a table over the limit stops there."""
 
     def __init__(
         self,
@@ -81,6 +95,7 @@ class ReturnHands:
         settle: Settle,
         live: Live,
         value: HandValue,
+        charge: Charge | None = None,
     ) -> None:
         self.red = red
         self.n = n
@@ -89,9 +104,10 @@ class ReturnHands:
         self.keep = hand - count
         self.full = full
         self._settle, self._live, self._value = settle, live, value
+        self._charge = charge
         sizes = red.sizes
         self._classes = len(sizes)
-        n_hands = count_compositions(sizes, hand)[hand]
+        n_hands = self.hands = count_compositions(sizes, hand)[hand]
         self.pairs = n_hands * max(1, math.comb(hand, self.keep))
         # Each kept part's hands, weighed, sum to ways(K) * comb(N - keep, count), at most
         # comb(N, keep) times that: a limb of the values times it stays below 2^53.
@@ -115,8 +131,9 @@ class ReturnHands:
         self._fresh = 0
 
     def work(self) -> int:
-        """Units of exact work :meth:`run` is charged (:data:`PAIRS_PER_UNIT`)."""
-        return 1 + self.pairs // PAIRS_PER_UNIT
+        """Units of exact work :meth:`run` is charged before starting (:data:`PAIRS_PER_UNIT`);
+        the steps whose size only the hands tell are charged as they are known (``charge``)."""
+        return 1 + self.pairs // PAIRS_PER_UNIT + self.hands // HANDS_PER_UNIT
 
     def run(self) -> None:
         """Every hand, its value, and the best of keeping and returning: :attr:`numerator`
@@ -208,6 +225,7 @@ class ReturnHands:
             flat = flat * (caps[p] + 1) + counts[:, p]
         _, first, per_vector = np.unique(flat, return_index=True, return_inverse=True)
         per_hand = per_vector.reshape(-1)[per_code]
+        self._spend(len(first) * SETTLE_UNITS)
         vectors = [tuple(v) for v in counts[first].tolist()]
         values = [0, self.full]
         fates = []
@@ -220,6 +238,8 @@ class ReturnHands:
         which = np.asarray(fates, dtype=np.int64)[per_hand]
         open_hands = np.flatnonzero(which < 0)
         if open_hands.size:
+            cells = open_hands.size * (self._classes + 1)
+            self._spend(len(open_vectors) * LIVE_UNITS + cells // CELLS_PER_UNIT)
             held = np.zeros((open_hands.size, self._classes), dtype=np.int64)
             for i in range(rows.shape[1]):
                 np.add.at(held, (np.arange(open_hands.size), rows[open_hands, i]), 1)
@@ -238,6 +258,10 @@ class ReturnHands:
                     values.append(v)
             which[open_hands] = np.asarray(found, dtype=np.int64)[alike.reshape(-1)]
         return which, values
+
+    def _spend(self, units: int) -> None:
+        if self._charge is not None:
+            self._charge(units)
 
     def _kept_sums(
         self, ranks: list[npt.NDArray], which: npt.NDArray, values: list[int], weights: npt.NDArray
@@ -340,8 +364,14 @@ class KeptValues(Mapping[tuple[int, ...], int]):
 
     def __init__(self, table: ReturnHands) -> None:
         self._table = table
+        # A walk over every hand asks each kept part again and again (several per hand):
+        # each found once, at most the kept parts there are.
+        self._known: dict[tuple[int, ...], int] = {}
 
     def __getitem__(self, kept: tuple[int, ...]) -> int:
+        got = self._known.get(kept)
+        if got is not None:
+            return got
         sizes = self._table.red.sizes
         if (
             len(kept) != len(sizes)
@@ -349,7 +379,8 @@ class KeptValues(Mapping[tuple[int, ...], int]):
             or any(not 0 <= k <= s for k, s in zip(kept, sizes, strict=True))
         ):
             raise KeyError(kept)
-        return self._table.kept_value(kept)
+        got = self._known[kept] = self._table.kept_value(kept)
+        return got
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         return compositions(self._table.red.sizes, self._table.keep)

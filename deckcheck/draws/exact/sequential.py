@@ -434,6 +434,9 @@ class SequentialEngine:
         # then reads the hands' values from it (:meth:`without_mulligan`).
         self._hands_tables: dict[int, ReturnHands | None] = {}
         self._hands_plain: ReturnHands | None = None
+        # Units the hands' table charged as it ran, without the look-ahead (see
+        # :meth:`_charge_hands`).
+        self.hands_spent = 0
         #: :attr:`estimated` had the return table been walked over every hand in Python: what
         #: a walk of every hand (the mulligan guide's) is weighed against.
         self.walked_estimate = 0
@@ -1284,17 +1287,41 @@ class SequentialEngine:
                 lambda vec: self._decided(vec, h),
                 lambda vec: self._split(vec)[0],
                 self.hand_value,
+                self._charge_hands,
             )
         elif self.seen == h:
             n_hands = count_compositions(self.red.sizes, h)[h]
             n_draws = count_compositions(self.red.sizes, count)[count]
             walk = n_hands * min(math.comb(h, count), n_draws)
             table = ReturnHands(
-                self.red, self.n, h, count, 1, self._holds, lambda vec: (), self.hand_value
+                self.red,
+                self.n,
+                h,
+                count,
+                1,
+                self._holds,
+                lambda vec: (),
+                self.hand_value,
+                self._charge_hands,
             )
         else:
             return None
         return table if table.fits and table.work() < walk else None
+
+    def _charge_hands(self, units: int) -> None:
+        """Charge ``units`` of the hands' table's work (:mod:`~.returned`) that its estimate
+        could not count: with the look-ahead, as the recursion's calls are
+        (:data:`CALL_UNITS` units each), past what the estimate prepaid; without, against
+        what the work limit left the tables (:attr:`table_budget`)."""
+        if self.lookahead:
+            self.work += -(-units // CALL_UNITS)
+            spent, limit = self.work, self.budget
+        else:
+            self.hands_spent += units
+            spent = self.hands_spent
+            limit = self.budget if self.table_budget is None else self.table_budget
+        if spent > limit:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, spent, limit))
 
     def _return_by_hands(self, table: ReturnHands) -> tuple[ReturnChoice, Fraction]:
         """:meth:`return_table` from :class:`~.returned.ReturnHands`: the same probability,
