@@ -161,12 +161,14 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
         engine = SequentialEngine(problem, procedure, query, (), STATE_BUDGET, request.lookahead)
     elif engine.walked_estimate > engine.estimated and engine.table_budget is not None:
         # The return table came from every hand at once; this walks them in Python, as the
-        # return table once did: weighed against the limit as that walk was.
+        # return table once did: weighed against the limit as that walk was, and charged
+        # before the recursion values the hands, as it was (its calls then stop it).
         limit = engine.estimated + engine.table_budget
         if engine.walked_estimate > limit:
             raise Intractable(
                 OutOfReach(Reach.ESTIMATE, Stage.EXACT, engine.walked_estimate, limit)
             )
+        engine.charge_table(engine.walked_estimate - engine.estimated)
     red = engine.red
     hand = engine.hand
     choice, value = engine.return_table(rule.count)

@@ -435,7 +435,7 @@ class SequentialEngine:
         self._hands_tables: dict[int, ReturnHands | None] = {}
         self._hands_plain: ReturnHands | None = None
         # Units the hands' table charged as it ran, without the look-ahead (see
-        # :meth:`_charge_hands`).
+        # :meth:`charge_table`).
         self.hands_spent = 0
         #: :attr:`estimated` had the return table been walked over every hand in Python: what
         #: a walk of every hand (the mulligan guide's) is weighed against.
@@ -1287,7 +1287,7 @@ class SequentialEngine:
                 lambda vec: self._decided(vec, h),
                 lambda vec: self._split(vec)[0],
                 self.hand_value,
-                self._charge_hands,
+                self.charge_table,
             )
         elif self.seen == h:
             n_hands = count_compositions(self.red.sizes, h)[h]
@@ -1302,15 +1302,15 @@ class SequentialEngine:
                 self._holds,
                 lambda vec: (),
                 self.hand_value,
-                self._charge_hands,
+                self.charge_table,
             )
         else:
             return None
         return table if table.fits and table.work() < walk else None
 
-    def _charge_hands(self, units: int) -> None:
+    def charge_table(self, units: int) -> None:
         """Charge ``units`` of the hands' table's work (:mod:`~.returned`) that its estimate
-        could not count: with the look-ahead, as the recursion's calls are
+        could not count, or of a walk over its hands (:class:`Intractable` past the limit): with the look-ahead, as the recursion's calls are
         (:data:`CALL_UNITS` units each), past what the estimate prepaid; without, against
         what the work limit left the tables (:attr:`table_budget`)."""
         if self.lookahead:
