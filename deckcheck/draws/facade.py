@@ -342,6 +342,8 @@ def simulate(
                 raise Intractable("the exact engine is out of reach")
             if charged:
                 engine = _charged_engine(problem, procedure, query, "optimal", EXACT_WORK_LIMIT)
+                # The player reads its choices hand by hand, as the walked table did.
+                engine.charge_walk()
             chosen, returns = optimal_choices(Request(problem, procedure, query), engine=engine)
             keep = chosen
             spent = _used(engine) if engine is not None else 0
@@ -389,6 +391,7 @@ def simulate(
                 raise Intractable("the exact engine is out of reach")
             if returns is None:
                 engine = _charged_engine(problem, procedure, query, lookahead, EXACT_WORK_LIMIT)
+                engine.charge_walk()
                 request = Request(problem, procedure, query, lookahead)
                 returns = optimal_return_choice(request, engine=engine)
                 spent = _used(engine)

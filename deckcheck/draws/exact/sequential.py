@@ -437,6 +437,7 @@ class SequentialEngine:
         # Units the hands' table charged as it ran, without the look-ahead (see
         # :meth:`charge_table`).
         self.hands_spent = 0
+        self._walk_charged = False
         #: :attr:`estimated` had the return table been walked over every hand in Python: what
         #: a walk of every hand (the mulligan guide's) is weighed against.
         self.walked_estimate = 0
@@ -1310,9 +1311,10 @@ class SequentialEngine:
 
     def charge_table(self, units: int) -> None:
         """Charge ``units`` of the hands' table's work (:mod:`~.returned`) that its estimate
-        could not count, or of a walk over its hands (:class:`Intractable` past the limit): with the look-ahead, as the recursion's calls are
-        (:data:`CALL_UNITS` units each), past what the estimate prepaid; without, against
-        what the work limit left the tables (:attr:`table_budget`)."""
+        could not count, or of a walk over its hands (:class:`Intractable` past the limit):
+        with the look-ahead, as the recursion's calls are (:data:`CALL_UNITS` units each),
+        past what the estimate prepaid; without, against what the work limit left the tables
+        (:attr:`table_budget`)."""
         if self.lookahead:
             self.work += -(-units // CALL_UNITS)
             spent, limit = self.work, self.budget
@@ -1322,6 +1324,24 @@ class SequentialEngine:
             limit = self.budget if self.table_budget is None else self.table_budget
         if spent > limit:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, spent, limit))
+
+    def charge_walk(self) -> None:
+        """Charge a walk over every hand and its kept parts in Python (a mulligan guide's, a
+        simulated player's choices read hand by hand), when the return table came from every
+        hand at once and so left it out: weighed against the work limit as the walked return
+        table was (:class:`Intractable` when over it), and charged before the recursion
+        values the hands, as it was. Once."""
+        if (
+            self._walk_charged
+            or self.walked_estimate <= self.estimated
+            or self.table_budget is None
+        ):
+            return
+        limit = self.estimated + self.table_budget
+        if self.walked_estimate > limit:
+            raise Intractable(OutOfReach(Reach.ESTIMATE, Stage.EXACT, self.walked_estimate, limit))
+        self._walk_charged = True
+        self.charge_table(self.walked_estimate - self.estimated)
 
     def _return_by_hands(self, table: ReturnHands) -> tuple[ReturnChoice, Fraction]:
         """:meth:`return_table` from :class:`~.returned.ReturnHands`: the same probability,
