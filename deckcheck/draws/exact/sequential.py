@@ -1312,9 +1312,9 @@ class SequentialEngine:
     def charge_table(self, units: int) -> None:
         """Charge ``units`` of the hands' table's work (:mod:`~.returned`) that its estimate
         could not count, or of a walk over its hands (:class:`Intractable` past the limit):
-        with the look-ahead, as the recursion's calls are (:data:`CALL_UNITS` units each),
-        past what the estimate prepaid; without, against what the work limit left the tables
-        (:attr:`table_budget`)."""
+        with the look-ahead, as the recursion's calls are (:data:`CALL_UNITS` units each), on
+        top of the estimate (which never counted it); without, against what the work limit
+        left the tables (:attr:`table_budget`)."""
         if self.lookahead:
             self.work += -(-units // CALL_UNITS)
             spent, limit = self.work, self.budget
