@@ -45,14 +45,14 @@ if TYPE_CHECKING:
 
 #: Largest integer a float64 sum counts exactly.
 _EXACT_FLOAT = 1 << 53
-#: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2 µs; numpy
-#: takes about 50 ns a pair on the largest tables, the hands' enumeration and counts included;
-#: more on small ones, whose fixed part is larger but short). The hands
-#: the caller's recursion values are charged as its calls.
-PAIRS_PER_UNIT = 40
+#: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2 µs): numpy
+#: ranks and sums them at about 20 ns a pair; the hands themselves are charged apart
+#: (:data:`HANDS_PER_UNIT`). The hands the caller's recursion values are charged as its calls.
+PAIRS_PER_UNIT = 100
 
 #: Hands one unit stands for besides their kept parts: each one's cards enumerated and its
-#: counts found and capped (about 0.5 µs a hand on a million hands).
+#: counts found and capped (0.4-0.6 µs a hand; with the pairs, 0.9 µs a hand of twenty
+#: pairs, 0.8 of ten, as measured on 300,000 and a million hands).
 HANDS_PER_UNIT = 4
 #: Units of exact work per capped count vector settled (a Python call, about 2 µs).
 SETTLE_UNITS = 1
@@ -105,6 +105,9 @@ class ReturnHands:
         self.full = full
         self._settle, self._live, self._value = settle, live, value
         self._charge = charge
+        #: Units of those steps already paid for (a caller that charged more than
+        #: :meth:`work` before starting): spent first.
+        self.prepaid = 0
         sizes = red.sizes
         self._classes = len(sizes)
         n_hands = self.hands = count_compositions(sizes, hand)[hand]
@@ -260,8 +263,10 @@ class ReturnHands:
         return which, values
 
     def _spend(self, units: int) -> None:
-        if self._charge is not None:
-            self._charge(units)
+        paid = min(units, self.prepaid)
+        self.prepaid -= paid
+        if self._charge is not None and units > paid:
+            self._charge(units - paid)
 
     def _kept_sums(
         self, ranks: list[npt.NDArray], which: npt.NDArray, values: list[int], weights: npt.NDArray

@@ -583,8 +583,11 @@ class SequentialEngine:
                 # One turn after the hand: the recursion values few states past it.
                 return hands.work()
             # More turns: the recursion past the hands is not counted before it runs, and
-            # grows with them: charged as the walk was, answered by the table.
-            return max(hands.work(), self._return_walk(count))
+            # grows with them: charged as the walk was, answered by the table (whose steps
+            # counted as it runs come out of that charge first).
+            walk = self._return_walk(count)
+            hands.prepaid = max(0, walk - hands.work())
+            return max(hands.work(), walk)
         walk = self._return_walk(count)
         if self._vector_return(walk):
             # The level engine's table: a row per opening hand, nothing walked.
