@@ -173,3 +173,36 @@ def test_kept_values_asked_again_are_found_once() -> None:
     assert asked == [kept]
     with pytest.raises(KeyError):
         fresh[(9,) * len(kept)]
+
+
+def test_steps_already_paid_for_are_not_charged_again() -> None:
+    """Where the estimate charged the walk (more turns past the hands), the table's steps
+    counted as it runs come out of what that charge left over first."""
+    engine = lookahead_engine()
+    told: list[int] = []
+    table = ReturnHands(
+        engine.red,
+        engine.n,
+        5,
+        3,
+        engine.hand_scale(),
+        lambda vec: engine._decided(vec, engine.hand),
+        lambda vec: engine._split(vec)[0],
+        engine.hand_value,
+        told.append,
+    )
+    table.prepaid = 10**9
+    table.run()
+    assert told == []
+    assert table.prepaid < 10**9
+    more = SequentialEngine(
+        engine.problem,
+        Procedure(5, draws_per_turn=1, mulligan=ReturnRule(3), lookahead=True),
+        Query(8),
+        (),
+        10**9,
+    )
+    hands = more._hands_return(3)
+    assert hands is not None
+    # Three turns past the hand: charged as the walk, the difference prepaid.
+    assert more.return_work(3) == hands.work() + hands.prepaid > hands.work()
