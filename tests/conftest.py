@@ -379,8 +379,12 @@ def _under_tests(path: Path) -> str:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test with what it costs (see the module's docstring)."""
+    """Mark each test with what it costs (see the module's docstring), and run the modules
+    with the most slow tests first (:func:`_slow_modules_first`)."""
+    tests: dict[Path, int] = {}
+    slow: dict[Path, int] = {}
     for item in items:
+        tests[item.path] = tests.get(item.path, 0) + 1
         function = getattr(item, "function", None)
         if function is None:
             continue  # a doctest
@@ -388,6 +392,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         where = _under_tests(item.path)
         if f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
             item.add_marker(pytest.mark.slow)
+            slow[item.path] = slow.get(item.path, 0) + 1
         names = set(_uses(function, module))
         for fixture in getattr(item, "fixturenames", ()):
             for home in (module, sys.modules[__name__]):
@@ -399,6 +404,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.tui)
         if getattr(function, "is_hypothesis_test", False):
             item.add_marker(pytest.mark.hypothesis)
+    _slow_modules_first(items, {path: slow.get(path, 0) / count for path, count in tests.items()})
+
+
+def _slow_modules_first(items: list[pytest.Item], share: Mapping[Path, float]) -> None:
+    """The modules in decreasing share of slow tests, each whole and in its own order; those
+    without a slow test as collected (the same tests, in another order).
+
+    xdist's ``worksteal`` gives each worker an equal run of the list, and a worker that runs
+    out takes the last half of another's queue: what runs last is the end of those runs. In
+    the collected order the terminal app's and the solver's tests came near the end, a test of
+    a few seconds running alone while the other workers had finished. Slow modules first, the
+    runs end with quick tests; a module stays whole, so that its fixtures are set up once
+    (docs/performance.md, "The harness")."""
+    items.sort(key=lambda item: -share[item.path])
 
 
 _RUNNING: list[pytest.Item] = []
