@@ -61,6 +61,7 @@ def _metadata(project: dict[str, Any]) -> str:
         "Description-Content-Type: text/markdown",
         f"License-Expression: {meta['license']}",
     ]
+    lines += [f"License-File: {name}" for name in _license_files(project)]
     lines += [f"Requires-Dist: {requirement}" for requirement in meta.get("dependencies", ())]
     extras = meta.get("optional-dependencies", {})
     for extra in sorted(extras):
@@ -80,14 +81,30 @@ def _entry_points(project: dict[str, Any]) -> str:
     return text
 
 
+#: Files no installed package needs that an editor, a merge or Python leaves beside the sources.
+_LEFT_BEHIND = (".pyc", ".pyo", "~", ".swp", ".swo", ".orig", ".rej", ".bak", ".tmp")
+
+
+def shipped(name: str) -> bool:
+    """Whether a file or folder of this name under the package goes into the wheel: not
+    bytecode, not a hidden file (an editor's lock or swap file, ``.DS_Store``), not what an
+    editor or a merge leaves behind."""
+    return name != "__pycache__" and not name.startswith(".") and not name.endswith(_LEFT_BEHIND)
+
+
 def _package_files() -> Iterator[tuple[str, Path]]:
     """Every file of the package (links to folders followed), as (name in the wheel, path)."""
     for folder, dirs, files in os.walk(ROOT / PACKAGE, followlinks=True):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if shipped(d))
         for name in sorted(files):
-            if not name.endswith((".pyc", ".pyo")):
+            if shipped(name):
                 path = Path(folder) / name
                 yield path.relative_to(ROOT).as_posix(), path
+
+
+def _license_files(project: dict[str, Any]) -> list[str]:
+    """The ``[project]`` table's license files (paths from the project's root)."""
+    return list(project["project"].get("license-files", ()))
 
 
 def _wheel(wheel_directory: str, files: list[tuple[str, bytes]]) -> str:
@@ -97,6 +114,10 @@ def _wheel(wheel_directory: str, files: list[tuple[str, bytes]]) -> str:
     info = f"{dist}.dist-info"
     files = [
         *files,
+        *(
+            (f"{info}/licenses/{name}", (ROOT / name).read_bytes())
+            for name in _license_files(project)
+        ),
         (f"{info}/METADATA", _metadata(project).encode()),
         (f"{info}/entry_points.txt", _entry_points(project).encode()),
         (
@@ -153,7 +174,8 @@ def build_sdist(sdist_directory: str, config_settings: dict[str, Any] | None = N
         return entry
 
     with tarfile.open(Path(sdist_directory) / filename, "w:gz", format=tarfile.PAX_FORMAT) as tar:
-        for name in ["pyproject.toml", *project["tool"]["deckcheck"]["sdist"]]:
+        names = ["pyproject.toml", *_license_files(project), *project["tool"]["deckcheck"]["sdist"]]
+        for name in names:
             tar.add(ROOT / name, f"{dist}/{name}", filter=clean)
         info = tarfile.TarInfo(f"{dist}/PKG-INFO")
         data = _metadata(project).encode()

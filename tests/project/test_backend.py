@@ -37,17 +37,21 @@ def test_the_wheel_holds_the_package_catalogs_and_stylesheet_with_a_true_record(
         package = {
             path.relative_to(REPO).as_posix()
             for path in (REPO / "deckcheck").rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+            if path.is_file()
+            and all(BACKEND.shipped(part) for part in path.relative_to(REPO).parts)
         }
         catalogs = {
             "deckcheck/" + path.relative_to(REPO).as_posix()
             for path in (REPO / "catalogs").rglob("*")
-            if path.is_file()
+            if path.is_file() and all(BACKEND.shipped(part) for part in path.parts)
         }
         assert "deckcheck/catalogs/stccg-1e/cards.toml" in catalogs
         assert "deckcheck/tui/build.tcss" in package
         info = "deckcheck-0.1.0.dist-info"
-        meta = {f"{info}/{n}" for n in ("METADATA", "entry_points.txt", "WHEEL", "RECORD")}
+        meta = {
+            f"{info}/{n}"
+            for n in ("METADATA", "entry_points.txt", "WHEEL", "RECORD", "licenses/LICENSE")
+        }
         assert names == package | catalogs | meta
         rows = list(csv.reader(io.StringIO(wheel.read(f"{info}/RECORD").decode())))
         assert {row[0] for row in rows} == names
@@ -57,11 +61,13 @@ def test_the_wheel_holds_the_package_catalogs_and_stylesheet_with_a_true_record(
             data = wheel.read(path)
             expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
             assert (digest, size) == (f"sha256={expected.decode()}", str(len(data))), path
+        assert wheel.read(f"{info}/licenses/LICENSE") == (REPO / "LICENSE").read_bytes()
         metadata = Parser().parsestr(wheel.read(f"{info}/METADATA").decode())
         entry_points = wheel.read(f"{info}/entry_points.txt").decode()
     project = PROJECT["project"]
     assert metadata["Name"] == project["name"] and metadata["Version"] == project["version"]
     assert metadata["Requires-Python"] == project["requires-python"]
+    assert metadata["License-Expression"] == "MIT" and metadata["License-File"] == "LICENSE"
     requires = metadata.get_all("Requires-Dist")
     assert requires[: len(project["dependencies"])] == project["dependencies"]
     assert 'pytest>=8 ; extra == "test"' in requires
@@ -78,3 +84,20 @@ def test_the_editable_wheel_puts_the_checkout_on_the_path(tmp_path: Path) -> Non
         assert wheel.read("_deckcheck.pth").decode() == f"{REPO}\n"
         assert "deckcheck-0.1.0.dist-info/entry_points.txt" in wheel.namelist()
         assert not any(n.startswith("deckcheck/") for n in wheel.namelist())
+
+
+def test_what_editors_merges_and_python_leave_beside_the_sources_is_not_shipped() -> None:
+    for name in ("cards.toml", "build.tcss", "values.py", "py.typed", "a.b.tsv"):
+        assert BACKEND.shipped(name), name
+    for name in (
+        "__pycache__",
+        "values.cpython-311.pyc",
+        ".values.py.swp",
+        "values.py~",
+        "values.py.orig",
+        "values.py.rej",
+        ".DS_Store",
+        ".#values.py",
+        "x.bak",
+    ):
+        assert not BACKEND.shipped(name), name
