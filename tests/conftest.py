@@ -379,8 +379,9 @@ def _under_tests(path: Path) -> str:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test with what it costs (see the module's docstring), and run the modules
-    with the most slow tests first (:func:`_slow_modules_first`)."""
+    """Mark each test with what it costs (see the module's docstring); with several xdist
+    workers, each worker's share of the list starts with its slow modules
+    (:func:`_slow_modules_first`)."""
     tests: dict[Path, int] = {}
     slow: dict[Path, int] = {}
     for item in items:
@@ -404,20 +405,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.tui)
         if getattr(function, "is_hypothesis_test", False):
             item.add_marker(pytest.mark.hypothesis)
-    _slow_modules_first(items, {path: slow.get(path, 0) / count for path, count in tests.items()})
+    share = _worker_share()
+    if share is not None:
+        _slow_modules_first(
+            items, {path: slow.get(path, 0) / n for path, n in tests.items()}, share[1]
+        )
 
 
-def _slow_modules_first(items: list[pytest.Item], share: Mapping[Path, float]) -> None:
-    """The modules in decreasing share of slow tests, each whole and in its own order; those
-    without a slow test as collected (the same tests, in another order).
+def _slow_modules_first(items: list[pytest.Item], slow: Mapping[Path, float], workers: int) -> None:
+    """In each worker's first share of the list, the modules in decreasing share of slow
+    tests, each whole and in its own order; those without a slow test as collected. The same
+    tests in every worker, in the same order (xdist checks), only in another order.
 
-    xdist's ``worksteal`` gives each worker an equal run of the list, and a worker that runs
-    out takes the last half of another's queue: what runs last is the end of those runs. In
-    the collected order the terminal app's and the solver's tests came near the end, a test of
-    a few seconds running alone while the other workers had finished. Slow modules first, the
-    runs end with quick tests; a module stays whole, so that its fixtures are set up once
-    (docs/performance.md, "The harness")."""
-    items.sort(key=lambda item: -share[item.path])
+    xdist's ``worksteal`` gives each worker an equal run of the list (by count: the shares
+    below), and a worker that runs out takes the last half of the longest queue: what runs last
+    is the end of those runs. In the collected order the third run ended with the terminal
+    app's tests, a test of a few seconds running alone after the other workers had finished.
+    Slow modules first within each run, every run ends with quick tests, and each worker keeps
+    its share of the work; a module stays whole within a share, so that its fixtures are set up
+    once (docs/performance.md, "The harness")."""
+    start = 0
+    for part in range(workers):
+        end = start + (len(items) - start) // (workers - part)  # as xdist deals them out
+        items[start:end] = sorted(items[start:end], key=lambda item: -slow[item.path])
+        start = end
 
 
 _RUNNING: list[pytest.Item] = []
