@@ -136,9 +136,8 @@ os.environ.setdefault(
 
 
 def _hypothesis_profiles() -> None:
-    """Imported here, after :func:`_private_bytecode_cache`: pytest rewrites the asserts of
-    hypothesis's modules (a plugin's package), and caches the result only where bytecode may be
-    written."""
+    """Imported here, after :func:`_private_bytecode_cache`: hypothesis's modules are compiled
+    into the suite's bytecode folder, not again by every process."""
     from hypothesis import settings
 
     settings.register_profile("deckcheck", max_examples=100, deadline=None, database=None)
@@ -333,7 +332,7 @@ def pytest_collection(session: pytest.Session) -> None:
     *k* of *n* starts at the *k*-th *n*-th of the list and goes round: each rewrites about its
     own share, and by the time it reaches the others' share it finds their rewritten modules
     cached (pytest's cache of rewritten modules and Python's bytecode are written atomically).
-    Hypothesis (whose modules pytest rewrites too) comes first in the list, so that the first
+    Hypothesis (a large package to compile) comes first in the list, so that the first
     worker imports it at once; the others import it, and load its profiles, just before the
     first test module that names it. The modules are the same and collection then imports
     them from ``sys.modules``: the collected tests are the same. A module that fails to import
