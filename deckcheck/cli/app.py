@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -147,8 +148,19 @@ def odds(
     request = odds.OddsRequest(
         deck, tuple(conditions or []), options, where, None, tuple(category or [])
     )
-    with render.progress_bar() as progress:
-        result = odds.run(request, progress)
+    # What is already made (modules, the deck, its catalog) outlives the answer: set aside
+    # while it is worked out, the cycle collector's full passes do not walk it again (one
+    # comes with numpy's import, which the exact engines bring), and given back after; not
+    # where the process has set objects aside itself (it manages its collector).
+    aside = not gc.get_freeze_count()
+    if aside:
+        gc.freeze()
+    try:
+        with render.progress_bar() as progress:
+            result = odds.run(request, progress)
+    finally:
+        if aside:
+            gc.unfreeze()
     return render.Verbose(result) if verbose else result
 
 

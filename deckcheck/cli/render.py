@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from deckcheck.cli.fit import bullet
 from deckcheck.core.result import Json, Result, WithErrors
@@ -260,10 +262,59 @@ def json_text(data: Json, *, ascii_only: bool = False) -> str:
     """The JSON of a result, exact and safe to show: every control character (C0 and C1, a
     one-byte CSI among them) and every bidirectional or invisible mark is written as a
     ``\\uXXXX`` escape, which any JSON reader turns back into the same character."""
-    text = json.dumps(data, indent=2, ensure_ascii=ascii_only)
+    text = _indented(data, ascii_only)
     # Outside strings JSON holds only ASCII punctuation, digits, letters and whitespace, so
     # every such character found is inside a string, where an escape means the same.
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class _Unusual(Exception):
+    """A value :func:`_indented` leaves to :func:`json.dumps`."""
+
+
+def _indented(data: Json, ascii_only: bool) -> str:
+    """``json.dumps(data, indent=2, ensure_ascii=ascii_only)``, the same text, written without
+    the generators json uses for indented output whatever the value (a third of a short
+    ``--json`` command): dicts with text keys, lists, tuples, texts, whole and finite numbers,
+    booleans and None; anything else is left to json itself."""
+    string = encode_basestring_ascii if ascii_only else encode_basestring
+
+    def write(value: Any, pad: str) -> str:
+        kind = type(value)
+        if kind is str:
+            return string(value)
+        if kind is dict:
+            if not value:
+                return "{}"
+            inner = pad + "  "
+            items = []
+            for key, item in value.items():
+                if type(key) is not str:
+                    raise _Unusual
+                items.append(string(key) + ": " + write(item, inner))
+            return "{\n" + inner + (",\n" + inner).join(items) + "\n" + pad + "}"
+        if kind is list or kind is tuple:
+            if not value:
+                return "[]"
+            inner = pad + "  "
+            items = [write(item, inner) for item in value]
+            return "[\n" + inner + (",\n" + inner).join(items) + "\n" + pad + "]"
+        if value is None:
+            return "null"
+        if value is True:
+            return "true"
+        if value is False:
+            return "false"
+        if kind is int:
+            return int.__repr__(value)
+        if kind is float and math.isfinite(value):
+            return float.__repr__(value)
+        raise _Unusual
+
+    try:
+        return write(data, "")
+    except (_Unusual, RecursionError):
+        return json.dumps(data, indent=2, ensure_ascii=ascii_only)
 
 
 def write_text(text: str) -> None:

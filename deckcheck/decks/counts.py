@@ -10,6 +10,8 @@ MAX_COPIES_PER_LINE = 10_000
 
 def parse_count(raw: str, label: str, line: int | None) -> int:
     """A count from a deck file, with clear errors for negative and absurd values."""
+    if len(raw) < 5 and raw.isascii() and raw.isdigit():
+        return int(raw)  # a few digits: what nearly every line writes, never over the limit
     digits = raw.replace("_", "").replace(",", "")
     if len(digits.strip().lstrip("+-").lstrip("0")) > len(str(MAX_COPIES_PER_LINE)) + 1:
         # Never parsed: beyond a few thousand digits int() itself refuses (and slowly).

@@ -14,9 +14,9 @@ from deckcheck.core.errors import UsageError
 from deckcheck.core.values import frozen
 from deckcheck.decks.model import DeckSource
 from deckcheck.decks.parse import read_deck
-from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck, unknown_names
+from deckcheck.decks.resolve import PartlyResolvedError, resolve_deck, unknown_lines
 from deckcheck.games.base import Game, Variant
-from deckcheck.games.context import MAX_UNKNOWN, NO_CONTEXT, Context, DeckHeader, Pile
+from deckcheck.games.context import NO_CONTEXT, Context, DeckHeader, Pile
 from deckcheck.games.registry import all_games
 
 
@@ -84,7 +84,7 @@ def resolve_source(source: DeckSource, context: Context = NO_CONTEXT) -> LoadedD
     """
     chosen = context.choose(
         _header(source),
-        lambda catalog, game: unknown_names(source, catalog, game, MAX_UNKNOWN),
+        lambda catalog, game: unknown_lines(source, catalog, game),
     )
     source = _without(source, chosen.settings)
     try:

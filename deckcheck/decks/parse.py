@@ -138,7 +138,8 @@ def _parse_text(text: str, label: str, path: Path | None) -> DeckSource:
         s = raw.strip().lstrip("\ufeff")
         if not s or s.startswith(("#", "//")):
             continue
-        s = _TRAILING_COMMENT.sub("", s)
+        if "#" in s or "//" in s:
+            s = _TRAILING_COMMENT.sub("", s)
         if s.startswith("|"):
             table = table or _MarkdownTable()
             row = table.row(s, raw, number, label, section)
@@ -352,8 +353,10 @@ def card_count_span(raw: str) -> tuple[int, int] | None:
 def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -> DeckLine:
     """One card line, as written or pasted: bullets and list numbers, ``(2)``, ``2x``, ``x2``
     counts and trailing ``[notes]`` are read; a sentence is marked as doubtful prose."""
-    body = _BULLET.sub("", s, count=1)
-    body = _BRACKET_NOTE.sub("", body).strip() or body
+    bullet = _BULLET.match(s)
+    body = s[bullet.end() :] if bullet else s
+    if body.endswith(("]", "}")):
+        body = _BRACKET_NOTE.sub("", body).strip() or body
     count, name = 1, body
     for pattern, count_group, name_group in (
         (_COUNT_FIRST, 1, 2),
@@ -371,7 +374,7 @@ def _card_line(s: str, raw: str, number: int, label: str, section: str | None) -
     doubt = None
     if name == body and _looks_like_prose(body):
         doubt = "prose"
-    elif name == body and not _BULLET.match(s) and _TITLE.search(body):
+    elif name == body and not bullet and _TITLE.search(body):
         doubt = "title"  # "Klingon Deck — by SomeUser (posted 2024)": a by-line, not a card
     return DeckLine(name, count, number, raw.strip(), section, None, doubt)
 

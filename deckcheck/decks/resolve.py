@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from deckcheck.catalog.deck import Deck, DeckEntry
@@ -114,13 +114,8 @@ def resolve_line(
 ) -> Resolved:
     """The card a line names, or None with the candidates found (``answered``: see
     :func:`lookup`)."""
-    match = lookup(line.name, catalog, game, answered)
-    count = line.count
-    if not match.cards and line.text != line.name and not match.refused:
-        # A name may begin with a number ("1 Tribble - Bonus"): try the whole line as a name.
-        whole = lookup(line.text, catalog, game, answered)
-        if whole.cards and not whole.refused:
-            match, count = whole, 1
+    match, whole = _line_match(line, catalog, game, answered)
+    count = 1 if whole else line.count
     # Positional: a value made for every line of every deck read.
     if not match.cards:
         return Resolved(None, count, (), None, None, match.refused)
@@ -130,6 +125,19 @@ def resolve_line(
     if card is None:
         return Resolved(None, count, match.cards)
     return Resolved(card, count, (), match.face, match.note, None, match.fields)
+
+
+def _line_match(
+    line: DeckLine, catalog: Catalog, game: Game, answered: dict[str, NameMatch] | None
+) -> tuple[NameMatch, bool]:
+    """What a line's name means, and whether that is what the whole line means instead (a
+    name may begin with a number: "1 Tribble - Bonus")."""
+    match = lookup(line.name, catalog, game, answered)
+    if not match.cards and line.text != line.name and not match.refused:
+        whole = lookup(line.text, catalog, game, answered)
+        if whole.cards and not whole.refused:
+            return whole, True
+    return match, False
 
 
 class PartlyResolvedError(UnknownCardsError):
@@ -307,6 +315,8 @@ GENERIC_HEADINGS = frozenset(
 """Words a pasted list heads its parts with in any game (a game adds its zones and types)."""
 
 _JOINERS = re.compile(r"\s*(?:[&/,+]|\band\b|\bor\b)\s*", re.I)
+_COUNT_AFTER = re.compile(r"\(\s*[\d_,]+\s*\)\s*$")  # "Personnel (37)"
+_COUNT_AFTER_SPACED = re.compile(r"\s*\(\s*[\d_,]+\s*\)\s*$")
 
 
 class Headings:
@@ -339,9 +349,9 @@ class Headings:
         """A line with no count before its name (none, or one in brackets after it) whose
         words, split at ``&``, ``/``, ``and``, are all heading words."""
         text = line.text.strip().rstrip(":").strip()
-        if line.count != 1 and not re.search(r"\(\s*[\d_,]+\s*\)\s*$", text):
+        if line.count != 1 and not _COUNT_AFTER.search(text):
             return False
-        name = re.sub(r"\s*\(\s*[\d_,]+\s*\)\s*$", "", line.name).strip().rstrip(":")
+        name = _COUNT_AFTER_SPACED.sub("", line.name).strip().rstrip(":")
         parts = [p for p in _JOINERS.split(name) if p]
         if not parts or len(name) > 60:
             return False
@@ -372,23 +382,18 @@ def _where(card: Card) -> str:
     return "; ".join(bits) or card.name
 
 
-def unknown_names(
-    source: DeckSource, catalog: Catalog, game: Game, limit: int = MAX_REPORTED_LINES
-) -> int:
-    """How many lines of ``source`` name no card of ``catalog`` (for game detection), counted
-    up to ``limit``: enough to tell a game that fits (or nearly fits) from one that does not."""
-    missing = 0
+def unknown_lines(source: DeckSource, catalog: Catalog, game: Game) -> Iterator[DeckLine]:
+    """The lines of ``source`` that name no card of ``catalog`` (for game detection), found as
+    far as they are asked for: the first tells a game that does not fit, a hundred one that
+    does not nearly fit either."""
     headings = Headings(game, catalog)
     answered = kept_answers(catalog, game)
     for line in source.lines:
-        found = resolve_line(line, catalog, game, answered)
+        # A line names no card when no reading of it finds one (else it names a card, or
+        # cards to choose from).
         if (
-            found.card is None
-            and not found.candidates
+            not _line_match(line, catalog, game, answered)[0].cards
             and line.doubt is None
             and not headings.reads_as_heading(line)
         ):
-            missing += 1
-            if missing >= limit:
-                break
-    return missing
+            yield line

@@ -180,6 +180,7 @@ class Game:
     @cached_property
     def variants(self) -> dict[str, Variant]:
         """Variant name → variant, in game.toml order."""
+        shared: dict[str, tuple[SetAsideModel, ...]] = {}
         return {
             name: Variant(
                 name,
@@ -189,26 +190,33 @@ class Game:
                 tuple(v.notes),
                 tuple(v.card_changes),
                 MappingProxyType(dict(v.checks)),
-                self._set_aside_of(name, v.set_aside),
+                self._set_aside_of(name, v.set_aside, shared),
                 tuple(a.lower() for a in v.aliases),
             )
             for name, v in self.spec.variants.items()
         }
 
     def _set_aside_of(
-        self, variant: str, rules: str | list[SetAsideModel] | None
+        self,
+        variant: str,
+        rules: str | list[SetAsideModel] | None,
+        shared: dict[str, tuple[SetAsideModel, ...]],
     ) -> tuple[SetAsideModel, ...] | None:
-        """A variant's own set-aside rules (a [constants] list named by key is read here)."""
+        """A variant's own set-aside rules (a [constants] list named by key is read here, once
+        for the variants that name it: they share the very rules, and what is worked out from
+        them, such as a deck's cards set aside, is kept for all)."""
         if rules is None:
             return None
         if isinstance(rules, str):
+            if rules in shared:
+                return shared[rules]
             listed = self.spec.constants.get(rules)
             if not isinstance(listed, list):
                 raise CatalogError(
                     f"variant {variant!r}: set_aside names {rules!r}, no list in [constants]"
                 )
             try:
-                return tuple(checked(SetAsideModel, r) for r in listed)
+                return shared.setdefault(rules, tuple(checked(SetAsideModel, r) for r in listed))
             except ValueError as exc:
                 raise CatalogError(f"variant {variant!r}: set_aside {rules!r}: {exc}") from None
         return tuple(rules)

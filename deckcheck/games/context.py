@@ -9,6 +9,7 @@ file's own reading (its lines, its cards) stays in :mod:`deckcheck.decks`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import field
@@ -56,9 +57,10 @@ class Chosen:
     settings: frozenset[str] = frozenset()
 
 
-Unknown = Callable[[Catalog, Game], int]
-"""How many of a deck's lines name no card of a game's catalog (counted up to
-:data:`MAX_UNKNOWN`: enough to tell a game that fits, or nearly fits, from one that does not)."""
+Unknown = Callable[[Catalog, Game], Iterator[object]]
+"""A deck's lines that name no card of a game's catalog, found as far as they are asked for
+(the first tells a game that fits from one that does not; :data:`MAX_UNKNOWN` of them, one
+that nearly fits)."""
 
 MAX_UNKNOWN = 100
 """Unknown lines counted per game when a deck's game is detected from its cards."""
@@ -192,47 +194,52 @@ def _detect(header: DeckHeader, overlays: Sequence[str | Path], unknown: Unknown
             "lists no cards and names no game (add 'game: …' or --game)", source=header.label
         )
     docs = [read_document(p) for p in overlays]
-    fits: list[Game] = []
-    misses: list[tuple[Game, int]] = []
-    tried: list[str] = []
+    unknowns: list[tuple[Game, Iterator[object] | None]] = []
     for game in all_games().values():
         mine = [p for p, d in zip(overlays, docs, strict=True) if d.game == game.id]
         try:
-            catalog = game.catalog(mine)
+            unknowns.append((game, unknown(game.catalog(mine), game)))
         except DeckcheckError:
-            tried.append(f"{game.id} (its overlay does not apply)")
-            continue
-        missing = unknown(catalog, game)
-        if missing == 0:
-            fits.append(game)
-        else:
-            if missing < MAX_UNKNOWN:
-                misses.append((game, missing))
-            many = "or more " if missing >= MAX_UNKNOWN else ""
-            tried.append(f"{game.id} ({missing} {many}unknown)")
+            unknowns.append((game, None))
+    # Whether a game fits needs its lines only up to the first it does not know: a deck of
+    # another game is told so by its first line, most often. Counting goes on, from there,
+    # only where no game fits.
+    firsts = [(g, lines, next(lines, None) if lines is not None else None) for g, lines in unknowns]
+    fits = [g for g, lines, first in firsts if lines is not None and first is None]
     if len(fits) == 1:
         return fits[0]
-    if not fits:
-        near = sorted(misses, key=lambda gm: gm[1])
-        total = header.card_lines
-        best = near[0] if near else None
-        if (
-            best is not None
-            and (total - best[1]) / total >= NEARLY_ALL
-            and (len(near) == 1 or near[1][1] > best[1])
-        ):
-            return best[0]
+    if fits:
         raise UsageError(
-            "the deck names no game and no game's catalog knows all its cards; add a "
-            "'game: …' line or --game",
+            "the deck names no game and several games know all its cards: "
+            + ", ".join(g.id for g in fits)
+            + "; add a 'game: …' line or --game",
             source=header.label,
-            details=["tried: " + ", ".join(tried)],
         )
+    misses: list[tuple[Game, int]] = []
+    tried: list[str] = []
+    for game, lines, _ in firsts:
+        if lines is None:
+            tried.append(f"{game.id} (its overlay does not apply)")
+            continue
+        missing = 1 + sum(1 for _ in itertools.islice(lines, MAX_UNKNOWN - 1))
+        if missing < MAX_UNKNOWN:
+            misses.append((game, missing))
+        many = "or more " if missing >= MAX_UNKNOWN else ""
+        tried.append(f"{game.id} ({missing} {many}unknown)")
+    near = sorted(misses, key=lambda gm: gm[1])
+    total = header.card_lines
+    best = near[0] if near else None
+    if (
+        best is not None
+        and (total - best[1]) / total >= NEARLY_ALL
+        and (len(near) == 1 or near[1][1] > best[1])
+    ):
+        return best[0]
     raise UsageError(
-        "the deck names no game and several games know all its cards: "
-        + ", ".join(g.id for g in fits)
-        + "; add a 'game: …' line or --game",
+        "the deck names no game and no game's catalog knows all its cards; add a "
+        "'game: …' line or --game",
         source=header.label,
+        details=["tried: " + ", ".join(tried)],
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar, cast
 from pydantic import BaseModel
 
 from deckcheck.core.errors import CatalogError, UsageError
-from deckcheck.core.values import frozen
+from deckcheck.core.values import Recent, frozen
 from deckcheck.games.spec import CardChangeModel, M, SetAsideModel, checked
 
 T = TypeVar("T")
@@ -52,11 +52,14 @@ class Variant:
 
     def tables(self, key: str, model: type[M]) -> tuple[M, ...]:
         """A parameter's list of tables, each made a ``model`` as game.toml's own tables are
-        (:func:`~deckcheck.games.spec.checked`), once per variant: a rule reads them for
-        every deck it checks."""
-        return self.derived(
-            ("tables", key, model), lambda: tuple(checked(model, t) for t in self.param(key))
-        )
+        (:func:`~deckcheck.games.spec.checked`), once per variant, and once for the variants
+        that share the very list (:data:`_TABLES`): a rule reads them for every deck it checks."""
+
+        def made() -> tuple[M, ...]:
+            raw = self.param(key)
+            return _TABLES.answer(model, (raw,), lambda: tuple(checked(model, t) for t in raw))
+
+        return self.derived(("tables", key, model), made)
 
     def derived(self, key: Hashable, make: Callable[[], T]) -> T:
         """What ``make`` works out from the variant alone, kept with it under ``key`` (a
@@ -75,6 +78,12 @@ class Variant:
     @functools.cached_property
     def _derived(self) -> dict[Hashable, Any]:
         return {}
+
+
+_TABLES: Recent[tuple[Any, ...]] = Recent(32)
+"""Tables made of a game's very list (a [constants] list every variant shares): the variants
+share the very models too, and what is worked out from them is kept for all (a rule that sets
+cards aside, asked of a deck under every variant for the hint)."""
 
 
 def _hashable(value: Any) -> Hashable:

@@ -320,24 +320,130 @@ def _placed_zones(model: DeckProgramme) -> dict[str, str | None]:
 
 
 def lexicographic(
-    model: DeckProgramme, first: Solved, order: Sequence[tuple[str, float]], **kw: Any
+    model: DeckProgramme,
+    first: Solved,
+    order: Sequence[tuple[str, float]],
+    combine: bool = False,
+    **kw: Any,
 ) -> Solved:
     """Among the solutions as good as ``first`` on the distance, the best on each objective of
     ``order`` in turn, each held at its best for the next (a solve that fails keeps the
-    last)."""
+    last).
+
+    With ``combine``, a solve is left out where a later one is certain to run with the same
+    rows: the best values of several objectives in turn come from one solve of their sum,
+    each weighed above all that the later ones could gain (:func:`best_values`), and an
+    objective whose best value no solution can reach without a solve (:func:`_at_least`) is
+    solved with the earlier ones held at those values, as it would have been one objective
+    after another: the same solve, the same answer. Worth it where the solver's time goes to
+    reading a large programme rather than to the objective (the warning rules' clean forms
+    stated, see :func:`tie_broken`): elsewhere the sum costs more than the solves it saves."""
     p = model.programme
-    held = [(DISTANCE, -math.inf, float(round(first.objective)))]
+    distance = float(round(first.objective))
+    held = [(DISTANCE, -math.inf, distance)]
     best = first
-    for name, factor in order:
-        value = _at_least(p, name, factor, best.x)
-        if value is None:
-            got = p.solve({name: factor}, held=held, **kw)
-            if got.status != OPTIMAL or got.x is None:
-                break
-            best = got
-            value = round(got.objective / factor)
+    known: dict[str, int] = {}
+    ahead = -1  # a later objective whose solve is certain to run: those before it are known
+    for k, (name, factor) in enumerate(order):
+        value: int | None
+        if k < ahead:
+            value = known[name]
+        else:
+            value = None if k == ahead else _at_least(p, name, factor, best.x)
+            if value is None and k > ahead:
+                if combine and name not in known and len(order) - k >= COMBINED_FROM:
+                    known.update(best_values(p, order[k:], held, distance, **kw))
+                ahead = _certain(p, order, k, known)
+                if ahead > k:
+                    value = known[name]
+            if value is None:
+                got = p.solve({name: factor}, held=held, **kw)
+                if got.status != OPTIMAL or got.x is None:
+                    if known:  # the values found at once: the solves one after another
+                        return lexicographic(model, first, order, **kw)
+                    break
+                best = got
+                value = round(got.objective / factor)
         held.append((name, float(value), math.inf) if factor < 0 else (name, -math.inf, value))
     return best
+
+
+COMBINED_FROM = 3
+"""Objectives left, at least, for one solve of their weighed sum to find their best values
+(two solves, that one and the last, in place of one a tie-break)."""
+
+WEIGHT_LIMIT = 1 << 16
+"""The largest weight of an objective in a weighed sum (the solver's tolerances stay far
+below one unit of the last objective)."""
+
+COUNTS_CHANGES = frozenset(
+    {"warning", "off-side", "mixed-side", "lost", "new", "distinct", "placed"}
+)
+"""Tie-breaks that count changes, or copies a change brings or takes: none exceeds the
+distance at a solution as good as can be on it (each counts new copies, lost copies, copies
+moved, or distinct new cards; their helper variables are at their least there)."""
+
+
+def _certain(
+    p: Programme, order: Sequence[tuple[str, float]], k: int, known: Mapping[str, int]
+) -> int:
+    """The last objective after the ``k``-th whose best value is known, with every one
+    before it, and beyond the least any solution could have: its solve is certain to run (no
+    solution in hand can be at its best without one); -1 if none."""
+    last = -1
+    for j in range(k + 1, len(order)):
+        name, factor = order[j]
+        if name not in known:
+            break
+        if factor * known[name] > p.least(name, factor) + 1e-9:
+            last = j
+    return last
+
+
+def best_values(
+    p: Programme,
+    order: Sequence[tuple[str, float]],
+    held: Sequence[tuple[str, float, float]],
+    distance: float,
+    **kw: Any,
+) -> dict[str, int]:
+    """The best value of each of the first objectives of ``order`` in turn (each held at its
+    best for the next), from one solve of their weighed sum: each objective's weight exceeds
+    all that the later ones could differ by between two solutions, so that the sum's least
+    is at the objectives' best in turn. The objectives are whole-valued at a least. Empty
+    where fewer than two objectives fit within :data:`WEIGHT_LIMIT`, or the solve fails."""
+    spans = [_span(p, name, factor, distance) for name, factor in order]
+    weights: list[int] = []
+    for m in range(2, len(order) + 1):
+        w = [1] * m
+        for j in range(m - 2, -1, -1):
+            rest = sum(w[i] * spans[i] for i in range(j + 1, m))
+            if not math.isfinite(rest):
+                break
+            w[j] = 1 + int(rest)
+        else:
+            if w[0] <= WEIGHT_LIMIT:
+                weights = w
+                continue
+        break
+    if not weights:
+        return {}
+    chosen = order[: len(weights)]
+    objective = {name: w * factor for (name, factor), w in zip(chosen, weights, strict=True)}
+    got = p.solve(objective, held=held, **kw)
+    if got.status != OPTIMAL or got.x is None:
+        return {}
+    return {name: round(p.value(name, got.x)) for name, _ in chosen}
+
+
+def _span(p: Programme, name: str, factor: float, distance: float) -> float:
+    """How much an objective (times its factor) can differ between two solutions: over the
+    variables' bounds, and at most the distance for those that count changes
+    (:data:`COUNTS_CHANGES`)."""
+    span = -p.least(name, -factor) - p.least(name, factor)
+    if name in COUNTS_CHANGES:
+        span = min(span, distance)
+    return math.ceil(span) if math.isfinite(span) else math.inf
 
 
 def _at_least(p: Programme, name: str, factor: float, x: Sequence[float] | None) -> int | None:
@@ -410,7 +516,8 @@ def tie_broken(
     exact: dict[str, int] = {}
     trial: set[str] = set()
     for _ in range(WARNING_ROUNDS + 1):
-        best = lexicographic(model, first, order, **kw)
+        # stated clean forms split alike cards: each solve is mostly HiGHS reading the model
+        best = lexicographic(model, first, order, combine=bool(exact), **kw)
         assert best.x is not None
         totals = model.totals(best.x)
         added = {i for i, n in totals.items() if n > loaded.deck.counts().get(i, 0)}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+import re
 from collections.abc import Mapping
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any
 
 import pytest
 
-from deckcheck.core.values import frozen
+from deckcheck.core.values import WRITTEN_AFTER, frozen
 
 
 @frozen
@@ -20,6 +21,24 @@ class Made:
     cards: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict, compare=False)
     notes: tuple[str, ...] = field(default_factory=tuple, repr=False)
+
+
+@frozen
+class Written:
+    """``Made`` again, made often enough that an ``__init__`` written for its fields serves it
+    (the shared one serves a class's first instances)."""
+
+    code: str
+    count: int = 1
+    cards: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = field(default_factory=tuple, repr=False)
+
+
+_shared_init = Written.__init__
+for _ in range(WRITTEN_AFTER):
+    Written("x")
+assert Written.__init__ is not _shared_init
 
 
 @dataclass(frozen=True)
@@ -58,6 +77,10 @@ def test_fields_defaults_and_factories_as_a_dataclass(
     made, ref = _both(args, kwargs)
     assert dataclasses.asdict(made) == dataclasses.asdict(ref)
     assert repr(made).replace("Made", "Reference") == repr(ref)
+    written = Written(*args, **kwargs)
+    assert dataclasses.asdict(written) == dataclasses.asdict(ref)
+    assert repr(written).replace("Written", "Reference") == repr(ref)
+    assert Written("a").names is not Written("a").names
     assert [f.name for f in dataclasses.fields(made)] == [f.name for f in dataclasses.fields(ref)]
     assert Made.__match_args__ == Reference.__match_args__
     # a factory makes a new value for each instance
@@ -83,8 +106,11 @@ def test_equality_and_hash_over_the_compared_fields(
 def test_the_same_calls_fail(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     with pytest.raises(TypeError):
         Reference(*args, **kwargs)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError) as refused:
         Made(*args, **kwargs)
+    # the written __init__ refuses the same calls with the same words
+    with pytest.raises(TypeError, match=re.escape(str(refused.value).replace("Made", "Written"))):
+        Written(*args, **kwargs)
 
 
 def test_a_field_without_a_default_after_one_with_is_refused_as_by_a_dataclass() -> None:

@@ -55,6 +55,42 @@ def _changes(
     yield from walk(0, k, dict(base))
 
 
+_LEGAL: dict[tuple[object, ...], tuple[LoadedDeck, list[tuple[dict[str, int], LoadedDeck]]]] = {}
+"""The legal decks of a neighbourhood, by the loaded deck (its identity: it is kept with them)
+and the neighbourhood: a test that scores several questions on one neighbourhood validates
+each deck once (the decks are only read)."""
+
+
+def _legal_decks(
+    loaded: LoadedDeck,
+    k: int,
+    universe: Sequence[str],
+    caps: Mapping[str, int],
+    size: int | None,
+    fixed: Sequence[str],
+) -> list[tuple[dict[str, int], LoadedDeck]]:
+    """Every legal deck within ``k`` changes (its counts, and the deck), as ``validate``
+    judges it (see :func:`_scored`)."""
+    key = (id(loaded), k, tuple(universe), tuple(sorted(caps.items())), size, tuple(fixed))
+    kept = _LEGAL.get(key)
+    if kept is not None and kept[0] is loaded:
+        return kept[1]
+    if any(deck is not loaded for deck, _ in _LEGAL.values()):
+        _LEGAL.clear()  # another deck's: only one test's neighbourhoods are kept
+    cards = {c.id: c for c in loaded.catalog}
+    base = dict(loaded.deck.counts())
+    found = []
+    for counts in _changes(base, universe, caps, k, fixed):
+        if size is not None and sum(counts.values()) != size:
+            continue
+        entries = tuple(DeckEntry(cards[i], n) for i, n in counts.items() if n)
+        deck = dataclasses.replace(loaded, deck=dataclasses.replace(loaded.deck, entries=entries))
+        if validate_loaded(deck).status is Status.LEGAL:
+            found.append((counts, deck))
+    _LEGAL[key] = (loaded, found)
+    return found
+
+
 def _scored(
     loaded: LoadedDeck,
     conditions: Sequence[str],
@@ -68,16 +104,8 @@ def _scored(
     """Every legal deck within ``k`` changes (its counts) with its exact chance, as ``odds``
     scores it (``size``: skip decks of another size at once, when the rules fix it; ``fixed``:
     cards never changed)."""
-    cards = {c.id: c for c in loaded.catalog}
-    base = dict(loaded.deck.counts())
     memo: dict[object, Fraction | None] = {}
-    for counts in _changes(base, universe, caps, k, fixed):
-        if size is not None and sum(counts.values()) != size:
-            continue
-        entries = tuple(DeckEntry(cards[i], n) for i, n in counts.items() if n)
-        deck = dataclasses.replace(loaded, deck=dataclasses.replace(loaded.deck, entries=entries))
-        if validate_loaded(deck).status is not Status.LEGAL:
-            continue
+    for counts, deck in _legal_decks(loaded, k, universe, caps, size, fixed):
         setup = deck_setup(deck)
         bound = bind(setup, conditions, options)
         seen, procedure = _seen(setup, bound.procedure, options)

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from deckcheck.core.values import frozen
+from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
 from deckcheck.draws.exact.reduced import Reduced
 from deckcheck.draws.model import DrawProblem, Request, ReturnRule
 
@@ -158,6 +159,14 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
         raise ValueError("return_guide needs a return-count mulligan rule")
     if engine is None:
         engine = SequentialEngine(problem, procedure, query, (), STATE_BUDGET, request.lookahead)
+    elif engine.walked_estimate > engine.estimated and engine.table_budget is not None:
+        # The return table came from every hand at once; this walks them in Python, as the
+        # return table once did: weighed against the limit as that walk was.
+        limit = engine.estimated + engine.table_budget
+        if engine.walked_estimate > limit:
+            raise Intractable(
+                OutOfReach(Reach.ESTIMATE, Stage.EXACT, engine.walked_estimate, limit)
+            )
     red = engine.red
     hand = engine.hand
     choice, value = engine.return_table(rule.count)

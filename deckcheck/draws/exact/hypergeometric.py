@@ -101,10 +101,10 @@ def redraw_ways_upto(
         # bumped and judged once per class (None: doomed).
         moved: dict[Vec, list[Vec | None]] = {}
         reach_after = reach[c + 1]
-        # Per cards a in the hand: C(size, a), and per later cards b: (C(size - a, b), shift).
+        # Per cards a in the hand: C(size, a), and per later cards b: C(size - a, b) at field b.
         hand_ways = [math.comb(size, a) for a in range(size + 1)]
         later_ways = [
-            [(math.comb(size - a, b), width * b) for b in range(min(size - a, later) + 1)]
+            [(b, math.comb(size - a, b) << (width * b)) for b in range(min(size - a, later) + 1)]
             for a in range(size + 1)
         ]
         for (a_tot, tvec, cvec), ways in states.items():
@@ -125,10 +125,9 @@ def redraw_ways_upto(
                 held = ways * hand_ways[a]
                 tvec2 = trig.bump(tvec, c, a)
                 total = a_tot + a
-                for b, (pick, shift) in enumerate(later_ways[a]):
+                for b, pick in later_ways[a]:
                     key = (total, tvec2, after[a + b])
-                    more = ((held * pick) << shift) & mask
-                    new[key] = new.get(key, 0) + more
+                    new[key] = new.get(key, 0) + ((held * pick) & mask)
                 steps += len(later_ways[a])
             _within(steps * unit, budget)
         states = new

@@ -164,8 +164,20 @@ def _gather(
         acc_r += r
     else:
         acc_f[rows] += f
-        r += np.take(acc_r, rows, axis=1)
-        acc_r[:, rows] = r
+        # A row at a time: numpy's indexing along the second axis of two is slower.
+        for acc_row, r_row in zip(acc_r, r, strict=True):
+            acc_row[rows] += r_row
+
+
+def _reduced(acc: Ints, moduli: Sequence[int]) -> Ints:
+    """``acc`` (a row per modulus, none negative) modulo each row's modulus, in place: a
+    division by one integer at a time, numpy's fast one (its remainder is not)."""
+    quotient = np.empty_like(acc[0])
+    for row, p in zip(acc, moduli, strict=True):
+        np.floor_divide(row, p, out=quotient)
+        quotient *= p
+        row -= quotient
+    return acc
 
 
 def _home(level: Level) -> Level:
@@ -287,6 +299,11 @@ class LevelEngine:
         self.drift = _drift(len(self.moving) + 2, self.reads)
         self.moduli = _moduli(bits, _reach(math.perm(self.n, self.reads), self.drift))
         self.levels: dict[tuple[int, int, bool], Ints] = {}
+        #: The open states of the level being listed and their :meth:`_held_apart`.
+        self._listed: tuple[Ints, tuple[Ints, Ints]] = (
+            np.zeros(0, np.int64),
+            (np.zeros(0, np.int64),) * 2,
+        )
         self.won: dict[tuple[int, int, bool], npt.NDArray[np.bool_]] = {}
         self.values: dict[tuple[int, int, bool], tuple[Floats, Ints]] = {}
         #: Per class, what it adds to a key, by cards held and left (-1: lost); see keys_of.
@@ -433,22 +450,29 @@ class LevelEngine:
         return losing, live, need, risky
 
     def _held_apart(self, keys: Ints) -> tuple[Ints, Ints]:
-        """The losing cards and the live cards left (:meth:`_sums`' first two)."""
-        losing, live, _, _ = self._sums(keys)
+        """The losing cards and the live cards left (:meth:`_sums`' first two, which a
+        group's count leaves as they are) of the open states ``keys``: those of the level
+        being listed are known from settling it (:meth:`_settle`)."""
+        listed, sums = self._listed
+        if listed is keys:
+            return sums
+        losing, live, _, _ = LevelEngine._sums(self, keys)
         return losing, live
 
-    def _settle(
-        self, held: int, keys: Ints
-    ) -> tuple[Ints, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-        """The states not lost, which of them are won, and which of ``keys`` were kept."""
-        losing, _, need, risky = self._sums(keys)
+    def _settle(self, held: int, keys: Ints) -> tuple[Ints, Bools, Bools, tuple[Ints, Ints]]:
+        """The states not lost, which of them are won, which of ``keys`` were kept, and the
+        open states' losing cards and live cards left (:meth:`_sums`' first two, which
+        listing them needs; none when no card is left to draw)."""
+        losing, live, need, risky = self._sums(keys)
         to_draw = self.seen - held
         if to_draw == 0:
             keep = need == 0
-            return keys[keep], np.ones(int(keep.sum()), dtype=bool), keep
+            none = np.zeros(0, dtype=np.int64)
+            return keys[keep], np.ones(int(keep.sum()), dtype=bool), keep, (none, none)
         keep = need <= to_draw
-        won = (need[keep] == 0) & (risky[keep] == 0) & (losing[keep] == 0)
-        return keys[keep], won, keep
+        losing, live = losing[keep], live[keep]
+        won = (need[keep] == 0) & (risky[keep] == 0) & (losing == 0)
+        return keys[keep], won, keep, (losing[~won], live[~won])
 
     def _look(self, held: int, looked: bool) -> bool:
         return (
@@ -490,8 +514,10 @@ class LevelEngine:
         start = (0, 0, False)
         root = self.key_of((0,) * len(self.sizes))
         found = np.array([] if root is None else [root], dtype=np.int64)
-        keys, won, _ = self._settle(0, found)
+        keys, won, _, open_sums = self._settle(0, found)
         self.levels[start], self.won[start] = keys, won
+        # Per level to list, its open states' losing cards and live cards left.
+        apart: dict[Level, tuple[Ints, Ints]] = {start: open_sums}
         # Per listed level, whether the deal reaches it with its look spent, or not.
         reached: dict[Level, set[bool]] = {start: {False}}
         order: list[tuple[int, int, bool]] = []
@@ -508,6 +534,7 @@ class LevelEngine:
                 order.append(level)
                 held = level[0]
                 keys = self.levels[level][~self.won[level]]
+                self._listed = (keys, apart.pop(level))
                 if held == self.seen or not len(keys):
                     continue
                 look = False in reached[level] and self._look(held, False)
@@ -550,7 +577,9 @@ class LevelEngine:
                         count = (keys >> self.shifts[which]) & self.masks[which]
                     else:
                         count = losing if which == -1 else pool
-                    rows = np.flatnonzero(count)
+                    # Which states move: found from booleans (numpy's search for the
+                    # nonzero in 64-bit integers is slower).
+                    rows = np.flatnonzero(count != 0)
                     if not len(rows):
                         continue
                     base = keys[rows]
@@ -579,19 +608,21 @@ class LevelEngine:
                 # Each part is sorted (a sorted level plus a constant): merged runs.
                 by_key = np.argsort(merged, kind="stable")
                 ordered = merged[by_key]
-                first = np.ones(len(ordered), dtype=bool)
-                first[1:] = ordered[1:] != ordered[:-1]
-                distinct = ordered[first]
-                keys, won, kept_mask = self._settle(level[0], distinct)
+                first = np.empty(len(ordered), dtype=bool)
+                first[:1] = True
+                np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+                starts = np.flatnonzero(first)
+                distinct = ordered[starts]
+                keys, won, kept_mask, apart[level] = self._settle(level[0], distinct)
                 self.levels[level], self.won[level] = keys, won
                 # A child's row in the level; a lost one the zero row after the last state.
                 row = np.where(kept_mask, _running(kept_mask) - 1, len(keys)).astype(
                     np.int32, copy=False
                 )
+                # Each distinct child's row, repeated for each time it was reached (its run
+                # in the sorted children), then put back in the children's order.
                 at = np.empty(len(merged), dtype=np.int32)
-                ranks = _running(first)
-                ranks -= 1
-                at[by_key] = row[ranks]
+                at[by_key] = np.repeat(row, np.diff(starts, append=len(ordered)))
                 cuts = np.cumsum([len(part) for part in parts])[:-1]
                 where[level] = np.split(at, cuts)
         for level in reversed(order):
@@ -681,7 +712,9 @@ class LevelEngine:
                 under = np.flatnonzero(uf > cf)
                 if len(under):
                     cf[under] = uf[under]
-                    cr[:, under] = np.take(ur_all, uat[under], axis=1)
+                    got = np.take(ur_all, uat[under], axis=1)
+                    for cr_row, got_row in zip(cr, got, strict=True):
+                        cr_row[under] = got_row
             _gather(sums[False], rows, dense, cf, cr, w)
         for variant in variants:
             # One more state of zeros: the value of a state not in the level (lost).
@@ -693,7 +726,8 @@ class LevelEngine:
             if variant in sums:
                 acc_f, acc_r = sums[variant]
                 f[open_] = acc_f / pile
-                r[:, open_] = acc_r % mods
+                for r_row, acc_row in zip(r, _reduced(acc_r, self.moduli), strict=True):
+                    r_row[open_] = acc_row
             self.values[(level[0], gone, variant)] = (f, r)
 
     def _ensure(self, level: tuple[int, int, bool], needles: Ints) -> None:

@@ -50,6 +50,7 @@ from deckcheck.draws.policies import lookahead_keep
 
 if TYPE_CHECKING:
     from deckcheck.draws.exact.levels import Bools, Ints, LevelEngine
+    from deckcheck.draws.exact.returned import ReturnHands
 
 #: Most units of work an exact computation may spend before it gives up with
 #: :class:`Intractable`: steps of the sequential engine (one per transition, memo hits
@@ -184,6 +185,26 @@ class EveryKeptPart(Mapping[tuple[int, ...], int]):
 
     def __len__(self) -> int:
         return count_compositions(self._sizes, self._keep)[self._keep]
+
+
+class KeptPartValues(EveryKeptPart):
+    """Every kept part's value, worked out by ``value(kept)`` when first asked for: ``odds``
+    asks for none (the return table's probability is all it needs), the mulligan guide and
+    the simulator's player for those they meet."""
+
+    def __init__(
+        self, sizes: tuple[int, ...], keep: int, value: Callable[[tuple[int, ...]], int]
+    ) -> None:
+        super().__init__(sizes, keep, 0)
+        self._of = value
+        self._known: dict[tuple[int, ...], int] = {}
+
+    def __getitem__(self, kept: tuple[int, ...]) -> int:
+        got = self._known.get(kept)
+        if got is None:
+            super().__getitem__(kept)  # KeyError for what is no kept part
+            got = self._known[kept] = self._of(kept)
+        return got
 
 
 class LookaheadOracle:
@@ -409,6 +430,13 @@ class SequentialEngine:
         self._tables_shared = False
         # :meth:`return_work` per count: the estimate and the table both ask for it.
         self._return_works: dict[int, int] = {}
+        # :meth:`_hands_return` per count, and the one the estimate counted: the plain pass
+        # then reads the hands' values from it (:meth:`without_mulligan`).
+        self._hands_tables: dict[int, ReturnHands | None] = {}
+        self._hands_plain: ReturnHands | None = None
+        #: :attr:`estimated` had the return table been walked over every hand in Python: what
+        #: a walk of every hand (the mulligan guide's) is weighed against.
+        self.walked_estimate = 0
         #: After :meth:`return_table`: per kept part, the value of returning the rest (over
         #: ``comb(N - kept, count) * hand_scale()``), for a guide to the choice.
         self.kept_values: Mapping[tuple[int, ...], int] = {}
@@ -503,26 +531,32 @@ class SequentialEngine:
         :func:`~deckcheck.draws.facade.exact`). Measured at 2-5 µs a unit.
         """
         sizes = self.red.sizes
-        extra = 0
+        extra = walked = 0
         if return_count is not None and 0 < return_count <= self.hand:
             h, count = self.hand, return_count
+            table = self._hands_plain = self._hands_return(count)
             n_hands = count_compositions(sizes, h)[h]
             n_kept = count_compositions(sizes, h - count)[h - count]
             n_draws = count_compositions(sizes, count)[count]
             if self.lookahead:
                 extra += self.return_work(count)
+                if table is not None:
+                    walked = self._return_walk(count) - self.return_work(count)
             else:
-                extra += n_hands * min(math.comb(h, count), n_draws)
+                walk = n_hands * min(math.comb(h, count), n_draws)
                 # one plain programme per kept part, over the cards drawn after it
                 drawn = count + self.seen - h
                 share = None if limit is None else max(1, limit // max(1, n_kept))
-                extra += n_kept * self._plain_work(drawn, share)
+                walk += n_kept * self._plain_work(drawn, share)
+                extra += walk if table is None else table.work()
+                walked = 0 if table is None else walk - table.work()
         elif self.lookahead and self.red.trig.tests:
             extra += 2 * count_compositions(sizes, self.hand)[self.hand]  # see redraw_parts
         # The look-ahead's recursion is counted as it runs (see :attr:`budget`): once classes
         # alike share their states, no cheap count comes near the states it visits.
         work = extra if self.lookahead else extra + self._plain_work(self.seen, limit)
         self.estimated = work
+        self.walked_estimate = work + walked
         return work
 
     def return_work(self, count: int) -> int:
@@ -539,6 +573,14 @@ class SequentialEngine:
     def _return_work(self, count: int) -> int:
         if self.settled_at_start() is not None:
             return 0  # nothing is walked (see :meth:`return_table`)
+        hands = self._hands_return(count)
+        if hands is not None:
+            if self.seen - self.hand <= self.per_turn:
+                # One turn after the hand: the recursion values few states past it.
+                return hands.work()
+            # More turns: the recursion past the hands is not counted before it runs, and
+            # grows with them: charged as the walk was, answered by the table.
+            return max(hands.work(), self._return_walk(count))
         walk = self._return_walk(count)
         if self._vector_return(walk):
             # The level engine's table: a row per opening hand, nothing walked.
@@ -1162,21 +1204,32 @@ class SequentialEngine:
             num = levels.return_numerator(h, count)
         except Ambiguous:
             return None
-        kept_value = {kept: self._kept_value(kept, count) for kept in compositions(sizes, keep)}
+        kept_value = KeptPartValues(sizes, keep, lambda kept: self._kept_value(kept, count))
         self.kept_values = kept_value
         redraw_den = math.comb(self.n - keep, count)
+        pick = self._picker(kept_value, keep, redraw_den)
+        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
+        return ReturnChoice(sizes, h, pick), Fraction(num, den)
+
+    def _picker(
+        self, kept_value: Mapping[tuple[int, ...], int], keep: int, redraw_den: int
+    ) -> Callable[[tuple[int, ...]], Kept]:
+        """The choice per hand from the kept parts' values, as the walk finds it: ties keep,
+        then the first kept part in order."""
         known: dict[tuple[int, ...], int] = {}
 
         def pick(hand: tuple[int, ...]) -> Kept:
-            best = self._hand_value(hand, known) * redraw_den
+            if self.lookahead:
+                best = self._hand_value(hand, known) * redraw_den
+            else:
+                best = redraw_den if self._holds(self.red.cond.of(hand)) else 0
             choice: Kept = None  # ties keep
             for kept in compositions(hand, keep):
                 if kept_value[kept] > best:
                     best, choice = kept_value[kept], kept
             return choice
 
-        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
-        return ReturnChoice(sizes, h, pick), Fraction(num, den)
+        return pick
 
     def _kept_value(self, kept: tuple[int, ...], count: int) -> int:
         """The value of returning all but ``kept``: over ``comb(N - kept, count) *
@@ -1197,6 +1250,64 @@ class SequentialEngine:
         if rest:
             raise ArithmeticError("the ordered draws after a kept part are not count! each")
         return total
+
+    def _hands_return(self, count: int) -> ReturnHands | None:
+        """The return table of every hand at once (:mod:`~.returned`), when numpy is there,
+        its sums fit and it is charged less than the walk: a hand that is all the query
+        sees, or the optimal look-ahead on a query no level engine takes; else None."""
+        if count in self._hands_tables:
+            return self._hands_tables[count]
+        got = self._hands_tables[count] = self._new_hands_return(count)
+        return got
+
+    def _new_hands_return(self, count: int) -> ReturnHands | None:
+        h = self.hand
+        if (
+            self.red.trig.tests
+            or not self.use_levels
+            or not 0 < count <= h
+            or importlib.util.find_spec("numpy") is None
+        ):
+            return None
+        from deckcheck.draws.exact.returned import ReturnHands
+
+        if self.lookahead:
+            if not self.optimal or self._level_kinds() is not None:
+                return None
+            walk = self._return_walk(count)
+            table = ReturnHands(
+                self.red,
+                self.n,
+                h,
+                count,
+                self.hand_scale(),
+                lambda vec: self._decided(vec, h),
+                lambda vec: self._split(vec)[0],
+                self.hand_value,
+            )
+        elif self.seen == h:
+            n_hands = count_compositions(self.red.sizes, h)[h]
+            n_draws = count_compositions(self.red.sizes, count)[count]
+            walk = n_hands * min(math.comb(h, count), n_draws)
+            table = ReturnHands(
+                self.red, self.n, h, count, 1, self._holds, lambda vec: (), self.hand_value
+            )
+        else:
+            return None
+        return table if table.fits and table.work() < walk else None
+
+    def _return_by_hands(self, table: ReturnHands) -> tuple[ReturnChoice, Fraction]:
+        """:meth:`return_table` from :class:`~.returned.ReturnHands`: the same probability,
+        choices and kept parts' values."""
+        from deckcheck.draws.exact.returned import KeptValues
+
+        table.run()
+        sizes, h, keep, count = self.red.sizes, self.hand, table.keep, table.count
+        redraw_den = math.comb(self.n - keep, count)
+        self.kept_values = kept_value = KeptValues(table)
+        pick = self._picker(kept_value, keep, redraw_den)
+        den = math.comb(self.n, h) * redraw_den * self.hand_scale()
+        return ReturnChoice(sizes, h, pick), Fraction(table.numerator, den)
 
     def _exchanged(self, comp: tuple[int, ...]) -> tuple[int, ...]:
         """``comp`` (cards per class) with each orbit's counts sorted: the same chances, as
@@ -1276,6 +1387,11 @@ class SequentialEngine:
                 plain = PlainProgramme(self.red, self.seen)
             ways = plain.ways(progress)[self.seen]
             return Fraction(ways, math.comb(self.n, self.seen))
+        if self._hands_plain is not None and self.settled_at_start() is None:
+            # The return table values every hand: no mulligan is their weighed sum.
+            self._hands_plain.run()
+            den = math.comb(self.n, self.hand) * self.hand_scale()
+            return Fraction(self._hands_plain.kept_numerator, den)
         full, zero = self._canonical(self.red.sizes, self.red.cond.zero)
         kinds = self._level_kinds()
         if kinds is None:
@@ -1437,8 +1553,11 @@ class SequentialEngine:
         n_draws = count_compositions(sizes, count)[count]
         # Each hand weighs its sub-hands; each kept part, its draws (the new hands' values
         # counted again as they run): fail before starting when that alone is over budget.
+        hands = self._hands_return(count)
         if self.lookahead:
             upfront = estimate = self.return_work(count)
+        elif hands is not None:
+            upfront = estimate = hands.work()
         else:
             upfront = n_hands * min(math.comb(h, count), n_draws)
             estimate = upfront + n_kept * len(sizes)
@@ -1446,6 +1565,8 @@ class SequentialEngine:
             raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, estimate, self.budget))
         self.spend(upfront, Stage.OPTIMAL_MULLIGAN)
         redraw_den = math.comb(self.n - keep, count)
+        if hands is not None:
+            return self._return_by_hands(hands)
         walk = self._return_walk(count) if self.lookahead else 0
         if self.lookahead and (self._vector_return(walk) or self._typed_levels()):
             table = self._return_by_levels(count)

@@ -327,10 +327,6 @@ class TypedLevels(LevelEngine):
         """Group ``g``'s named classes' digits of ``keys``: a row per digit."""
         return (keys >> self.group_shifts[g]) & self.group_masks[g]
 
-    def _held_apart(self, keys: Ints) -> tuple[Ints, Ints]:
-        losing, live, _, _ = super()._sums(keys)
-        return losing, live
-
     def _group_normal(self, g: int, keys: Ints) -> Ints:
         """``keys`` (-1: lost) with group ``g`` settled, losing or lost where it is so."""
         lo, hi = self.groups[g]

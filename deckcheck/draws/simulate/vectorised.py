@@ -89,8 +89,8 @@ class FixedPileSampler:
     count is hypergeometric (its cards against those of the groups after it). Each such
     conditional distribution is one row of a table built once, exactly, in integers: the
     cumulative probabilities in units of 2**-53, padded to a common width ``W`` and offset by
-    ``left * 2**53``. A 53-bit uniform integer ``u`` then picks the count with one binary search
-    for ``left * 2**53 + u`` over all the rows: the search returns ``left * W + count``. No
+    ``left * 2**53``. A 53-bit uniform integer ``u`` then picks the count: how many entries of
+    row ``left`` are at most ``left * 2**53 + u`` (a binary search over the rows tells). No
     floating point is involved, so no rounding can push a draw into the neighbouring row. The
     largest group goes last: it takes whatever is left, for free.
     """
@@ -158,10 +158,11 @@ class FixedPileSampler:
             return np.ascontiguousarray(counts.T)
         left = np.full(trials, self.n, dtype=np.int64)
         for g, table, width in self.steps:
-            key = rng.integers(0, _ONE, size=trials, dtype=np.int64)
-            key += left << _BITS
-            k = np.searchsorted(table, key, side="right")
-            k -= left * width
+            key = rng.integers(0, _ONE, size=trials, dtype=np.int64) + (left << _BITS)
+            if width << 12 <= trials:  # a long batch: a comparison per column beats a search
+                k = sum((c[left] <= key for c in table.reshape(-1, width).T), np.zeros_like(left))
+            else:
+                k = np.searchsorted(table, key, side="right") - left * width
             out[g] = k
             left -= k
         out[self.last] = left

@@ -492,7 +492,14 @@ def entry_tags(entry: DeckEntry, field: str) -> tuple[str, ...] | None:
     if value is None:
         return None
     items = value if isinstance(value, list | tuple) else [value]
-    return tuple(str(v) for v in items)
+    return tuple(map(str, items))
+
+
+@functools.lru_cache(maxsize=1024)
+def _folded(tags: tuple[str, ...]) -> frozenset[str]:
+    """A card's legality tags folded (a catalog's cards share a few dozen sets of tags, asked
+    of every deck under every format)."""
+    return frozenset(fold(t) for t in tags)
 
 
 def _pool_reason(tags: Iterable[str], card: Card, variant: Variant) -> str:
@@ -530,6 +537,7 @@ def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
     entries = [*deck.entries, *(e for e in deck.side if fold(e.zone or "") not in skipped)]
     seen: set[tuple[str, tuple[str, ...] | None]] = set()
     unknown: list[str] = []
+    wanted = fold(tag)
     # in card id order: the findings do not depend on how a file orders its zones
     for e in sorted(entries, key=lambda e: e.card.id):
         tags = entry_tags(e, field)
@@ -538,7 +546,7 @@ def pool(deck: Deck, catalog: Catalog, variant: Variant) -> Iterable[Violation]:
         seen.add((e.card.id, tags))
         if tags is None:
             unknown.append(e.card.id)
-        elif fold(tag) not in {fold(t) for t in tags}:
+        elif wanted not in _folded(tags):
             yield error(
                 "stccg.pool",
                 f"{_as_written(e)}: not legal in {name}: {_pool_reason(tags, e.card, variant)}",

@@ -1,0 +1,358 @@
+"""The return mulligan's table over every opening hand at once, with numpy.
+
+The optimal return-``count`` mulligan asks, of every hand ``H``, the best of keeping it
+(its value ``V(H)``: the chance of what follows, the look-ahead played optimally) and of
+each kept part ``K`` of ``hand - count`` cards: ``R(K)``, the draws of ``count`` cards from
+the pile without ``K`` weighed by the value of the hand they make. Overlapping selectors
+(``type:``, ``rarity:``, costs, each card counted by several) split a deck into some twenty
+classes of one to twenty cards, none alike, and a Python walk over their ~300,000 hands and
+each hand's kept parts takes seconds. Here the hands are rows of class indices in increasing
+order (a multiset of classes), enumerated a card at a time; a hand's kept parts are its
+position subsets, each found in a dense table of kept parts by its rank among the multisets
+(the combinatorial number system). What keeps it to sums over those rows:
+
+- Most hands are settled by their capped counts alone (an upper bound already broken, or
+  every test met whatever follows): their value is 0 or the whole, asked once per distinct
+  counts. The others are valued by the caller's recursion once per distinct counts and cards
+  held of the classes that can still change a count (the others' cards are one pool, as the
+  recursion's states have them).
+- ``ways(H - K; sizes - K) = ways(H) * m(H, K) / ways(K)``, with ``m(H, K)`` the position
+  subsets of ``H`` that are ``K`` (``C(s, h) C(h, k) = C(s, k) C(s - k, h - k)`` per class).
+  So ``R(K) * ways(K)`` is the sum, over every hand of some value and each of its position
+  subsets that is ``K``, of the hand's ways times its value: one weighted count per subset
+  position, counted in floats by limbs of the values small enough that every sum stays
+  below 2^53 (where a float counts integers exactly).
+- A hand's best is the largest over its position subsets and keeping, compared by the rank
+  of each exact value among all of them.
+
+Every value is an exact integer. The choice per hand is found on asking, in the walk's order
+(ties keep, then the first kept part in :func:`~.compositions.compositions` order), from the
+same values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from deckcheck.draws.exact.compositions import compositions, count_compositions
+from deckcheck.draws.exact.reduced import Reduced, Vec
+
+if TYPE_CHECKING:
+    from deckcheck.core.numeric import npt
+
+#: Largest integer a float64 sum counts exactly.
+_EXACT_FLOAT = 1 << 53
+#: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2 µs; numpy
+#: takes about 50 ns a pair on the largest tables, the hands' enumeration and counts included;
+#: more on small ones, whose fixed part is larger but short). The hands
+#: the caller's recursion values are charged as its calls.
+PAIRS_PER_UNIT = 40
+
+#: Most (hand, kept part) pairs a table holds: each one's rank is kept (8 bytes), so this
+#: bounds its memory to about 130 MB.
+MOST_PAIRS = 1 << 24
+
+#: Per capped count vector of a hand: True (won whatever follows), False (lost), None.
+Settle = Callable[[Vec], "bool | None"]
+#: Per capped count vector: the classes whose cards held the value still reads.
+Live = Callable[[Vec], tuple[int, ...]]
+#: The value of a hand (cards per class) not settled by its counts.
+HandValue = Callable[[tuple[int, ...]], int]
+
+
+class ReturnHands:
+    """The optimal return of ``count`` cards from every hand of ``hand`` cards over ``n``:
+    built by :meth:`run`, read by :attr:`numerator` and :meth:`kept_value`.
+
+    ``full``: a won hand's value; ``settle``, ``live``, ``value``: see :data:`Settle`,
+    :data:`Live`, :data:`HandValue` (``value`` is asked only of hands ``settle`` leaves
+    open)."""
+
+    def __init__(
+        self,
+        red: Reduced,
+        n: int,
+        hand: int,
+        count: int,
+        full: int,
+        settle: Settle,
+        live: Live,
+        value: HandValue,
+    ) -> None:
+        self.red = red
+        self.n = n
+        self.hand = hand
+        self.count = count
+        self.keep = hand - count
+        self.full = full
+        self._settle, self._live, self._value = settle, live, value
+        sizes = red.sizes
+        self._classes = len(sizes)
+        n_hands = count_compositions(sizes, hand)[hand]
+        self.pairs = n_hands * max(1, math.comb(hand, self.keep))
+        # Each kept part's hands, weighed, sum to ways(K) * comb(N - keep, count), at most
+        # comb(N, keep) times that: a limb of the values times it stays below 2^53.
+        bound = max(math.comb(n, self.keep) * math.comb(n - self.keep, count), math.comb(n, hand))
+        self._limb = 52 - bound.bit_length()
+        #: Whether the table can be counted so: limbs of some bits, ranks and ways in 64 bits.
+        self.fits = (
+            0 < count <= hand <= n
+            and self._limb >= 8
+            and math.comb(n, hand) * max(sizes, default=1) < 1 << 62
+            and math.comb(self._classes + hand, hand) < 1 << 31
+            and math.prod(cap + 1 for cap in red.cond.caps) < 1 << 62
+            and self.pairs <= MOST_PAIRS
+        )
+        self.numerator = 0
+        #: The hands' values summed, each times its ways: no mulligan, over ``comb(N, hand)``
+        #: times a hand's whole value.
+        self.kept_numerator = 0
+        self._done = False
+        self._kept: dict[int, int] = {}
+        self._fresh = 0
+
+    def work(self) -> int:
+        """Units of exact work :meth:`run` is charged (:data:`PAIRS_PER_UNIT`)."""
+        return 1 + self.pairs // PAIRS_PER_UNIT
+
+    def run(self) -> None:
+        """Every hand, its value, and the best of keeping and returning: :attr:`numerator`
+        over ``comb(N, hand) * comb(N - keep, count)`` times a hand's whole value (and
+        :attr:`kept_numerator`). Once."""
+        if self._done:
+            return
+        from deckcheck.core.numeric import np
+
+        sizes = np.asarray(self.red.sizes, dtype=np.int64)
+        rows, weights = _multisets(sizes, self.hand)
+        which, values = self._hand_values(rows)
+        by_value = np.bincount(which, weights=weights.astype(np.float64))
+        self.kept_numerator = _weighed(by_value, values)
+        redraw = math.comb(self.n - self.keep, self.count)
+        if self.keep == 0:
+            # Returning the whole hand: every hand may take a fresh hand's chance.
+            self._fresh = self.kept_numerator
+            best_of = sorted({v * redraw for v in values} | {self._fresh})
+            order = {v: i for i, v in enumerate(best_of)}
+            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            np.maximum(best, order[self._fresh], out=best)
+        else:
+            ranks = self._ranks(rows)
+            kept_rows, kept_ways = _multisets(sizes, self.keep)
+            at = self._rank(kept_rows).tolist()
+            sums = self._kept_sums(ranks, which, values, weights)
+            kept_values = []
+            for r, w in zip(at, kept_ways.tolist(), strict=True):
+                total, rest = divmod(sums[r], w)
+                if rest:
+                    raise ArithmeticError("a kept part's draws are not its hands' ways")
+                self._kept[r] = total
+                kept_values.append(total)
+            best_of = sorted({v * redraw for v in values} | set(kept_values))
+            order = {v: i for i, v in enumerate(best_of)}
+            by_rank = np.zeros(math.comb(self._classes + self.keep - 1, self.keep), np.int64)
+            by_rank[at] = [order[v] for v in kept_values]
+            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            for r in ranks:
+                np.maximum(best, by_rank[r], out=best)
+        counted = np.bincount(best, weights=weights.astype(np.float64), minlength=len(best_of))
+        self.numerator = _weighed(counted, best_of)
+        self._done = True
+
+    def kept_value(self, kept: tuple[int, ...]) -> int:
+        """``R(K)``: the draws of ``count`` cards after keeping ``kept`` (per class), each
+        weighed by its ways and the value of the hand it makes."""
+        if self.keep == 0:
+            return self._fresh
+        rank, i = 0, 0
+        for c, k in enumerate(kept):
+            for _ in range(k):
+                rank += math.comb(c + i, i + 1)
+                i += 1
+        return self._kept[rank]
+
+    def _hand_values(self, rows: npt.NDArray) -> tuple[npt.NDArray, list[int]]:
+        """Per hand the index of its value among the distinct ones (0 first, then the
+        whole), and those values."""
+        from deckcheck.core.numeric import np
+
+        cond = self.red.cond
+        caps = np.asarray(cond.caps, dtype=np.int64)
+        radix = self.hand + 1
+        if radix ** len(caps) < 1 << 62:
+            # Each card adds its positions' digits (no digit passes the hand's size): the
+            # distinct hands' counts, capped once each.
+            digit = radix ** np.arange(len(caps), dtype=np.int64)
+            weight = np.zeros(self._classes, dtype=np.int64)
+            for c, positions in enumerate(cond.class_positions):
+                weight[c] = digit[list(positions)].sum()
+            codes = weight[rows[:, 0]]
+            for i in range(1, rows.shape[1]):
+                codes = codes + weight[rows[:, i]]
+            distinct, per_code = np.unique(codes, return_inverse=True)
+            counts = np.minimum(distinct[:, None] // digit % radix, caps)
+        else:
+            member = np.zeros((self._classes, len(caps)), dtype=np.int64)
+            for c, positions in enumerate(cond.class_positions):
+                member[c, list(positions)] = 1
+            counts = member[rows[:, 0]]
+            for i in range(1, rows.shape[1]):
+                counts += member[rows[:, i]]
+            np.minimum(counts, caps, out=counts)
+            per_code = np.arange(len(rows))
+        flat = np.zeros(len(counts), dtype=np.int64)
+        for p in range(len(caps)):
+            flat = flat * (caps[p] + 1) + counts[:, p]
+        _, first, per_vector = np.unique(flat, return_index=True, return_inverse=True)
+        per_hand = per_vector.reshape(-1)[per_code]
+        vectors = [tuple(v) for v in counts[first].tolist()]
+        values = [0, self.full]
+        fates = []
+        open_vectors = []
+        for i, vec in enumerate(vectors):
+            fate = self._settle(vec)
+            fates.append(-1 if fate is None else int(fate))
+            if fate is None:
+                open_vectors.append(i)
+        which = np.asarray(fates, dtype=np.int64)[per_hand]
+        open_hands = np.flatnonzero(which < 0)
+        if open_hands.size:
+            held = np.zeros((open_hands.size, self._classes), dtype=np.int64)
+            for i in range(rows.shape[1]):
+                np.add.at(held, (np.arange(open_hands.size), rows[open_hands, i]), 1)
+            live = np.zeros((len(vectors), self._classes), dtype=np.int64)
+            for i in open_vectors:
+                live[i, list(self._live(vectors[i]))] = 1
+            vector = per_hand[open_hands]
+            keys = np.column_stack([vector, held * live[vector]])
+            _, some, alike = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+            index = {0: 0, self.full: 1}
+            found = []
+            for r in some.tolist():
+                v = self._value(tuple(held[r].tolist()))
+                found.append(index.setdefault(v, len(index)))
+                if len(values) < len(index):
+                    values.append(v)
+            which[open_hands] = np.asarray(found, dtype=np.int64)[alike.reshape(-1)]
+        return which, values
+
+    def _kept_sums(
+        self, ranks: list[npt.NDArray], which: npt.NDArray, values: list[int], weights: npt.NDArray
+    ) -> dict[int, int]:
+        """Per kept part's rank, ``R(K) * ways(K)``: the hands' ways times values summed
+        over each position subset, limb by limb."""
+        from deckcheck.core.numeric import np
+
+        hit = np.flatnonzero(which != 0)
+        size = math.comb(self._classes + self.keep - 1, self.keep)
+        sums = [0] * size
+        if not hit.size:
+            return dict(enumerate(sums))
+        bits = self._limb
+        mask = (1 << bits) - 1
+        index, ways = which[hit], weights[hit].astype(np.float64)
+        at = [r[hit] for r in ranks]
+        limbs = -(-max(values).bit_length() // bits)
+        for j in range(limbs):
+            limb = np.asarray([(v >> (bits * j)) & mask for v in values], dtype=np.float64)
+            weighed = ways * limb[index]
+            total = np.zeros(size, dtype=np.float64)
+            for r in at:
+                total += np.bincount(r, weights=weighed, minlength=size)
+            for k in np.flatnonzero(total).tolist():
+                sums[k] += int(total[k]) << (bits * j)
+        return dict(enumerate(sums))
+
+    def _rank(self, rows: npt.NDArray) -> npt.NDArray:
+        """Each row's rank among the multisets of its size (combinatorial number system:
+        ``a_i + i`` strictly increases)."""
+        from deckcheck.core.numeric import np
+
+        out = np.zeros(len(rows), dtype=np.int64)
+        for i in range(rows.shape[1]):
+            out += self._binomials(i)[rows[:, i] + i]
+        return out
+
+    def _binomials(self, i: int) -> npt.NDArray:
+        """``C(x, i + 1)`` for every ``x`` a rank reads (a class index plus a position)."""
+        from deckcheck.core.numeric import np
+
+        top = self._classes + self.hand
+        return np.asarray([math.comb(x, i + 1) for x in range(top)], dtype=np.int64)
+
+    def _ranks(self, rows: npt.NDArray) -> list[npt.NDArray]:
+        """The rank (:meth:`_rank`) of each hand's kept part at each subset of positions:
+        a kept part's ``i``-th card at the hand's position ``j`` adds ``C(a_j + i, i + 1)``,
+        found once per ``(i, j)``."""
+        tables = [self._binomials(i) for i in range(self.keep)]
+        part = {
+            (i, j): tables[i][rows[:, j] + i]
+            for i in range(self.keep)
+            for j in range(i, self.hand - self.keep + i + 1)
+        }
+        out = []
+        for subset in combinations(range(self.hand), self.keep):
+            rank = part[0, subset[0]].copy()
+            for i in range(1, self.keep):
+                rank += part[i, subset[i]]
+            out.append(rank)
+        return out
+
+
+def _weighed(counts: npt.NDArray, values: list[int]) -> int:
+    """``sum(counts[i] * values[i])`` exactly (``counts``: float sums of ways, exact)."""
+    return sum(int(c) * v for c, v in zip(counts.tolist(), values, strict=False) if c)
+
+
+def _multisets(sizes: npt.NDArray, total: int) -> tuple[npt.NDArray, npt.NDArray]:
+    """Every hand of ``total`` cards over classes of ``sizes``, as rows of class indices in
+    increasing order, and the ways each is drawn (``prod C(size, held)``)."""
+    from deckcheck.core.numeric import np
+
+    if total == 0:
+        return np.zeros((1, 0), dtype=np.int64), np.ones(1, dtype=np.int64)
+    n = len(sizes)
+    present = np.flatnonzero(sizes > 0)
+    rows = present[:, None].copy()
+    run = np.ones(len(rows), dtype=np.int64)
+    weights = sizes[present].copy()
+    for _ in range(total - 1):
+        last = rows[:, -1]
+        many = n - last
+        parent = np.repeat(np.arange(len(rows)), many)
+        start = np.repeat(np.cumsum(many) - many, many)
+        new = last[parent] + np.arange(len(parent)) - start
+        grown = np.where(new == last[parent], run[parent] + 1, 1)
+        ok = grown <= sizes[new]
+        parent, new, grown = parent[ok], new[ok], grown[ok]
+        # C(s, r) = C(s, r - 1) * (s - r + 1) / r: each step's product divides exactly.
+        weights = weights[parent] * (sizes[new] - grown + 1) // grown
+        rows = np.concatenate([rows[parent], new[:, None]], axis=1)
+        run = grown
+    return rows, weights
+
+
+class KeptValues(Mapping[tuple[int, ...], int]):
+    """:meth:`ReturnHands.kept_value` per kept part, as the walk's table of them."""
+
+    def __init__(self, table: ReturnHands) -> None:
+        self._table = table
+
+    def __getitem__(self, kept: tuple[int, ...]) -> int:
+        sizes = self._table.red.sizes
+        if (
+            len(kept) != len(sizes)
+            or sum(kept) != self._table.keep
+            or any(not 0 <= k <= s for k, s in zip(kept, sizes, strict=True))
+        ):
+            raise KeyError(kept)
+        return self._table.kept_value(kept)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return compositions(self._table.red.sizes, self._table.keep)
+
+    def __len__(self) -> int:
+        return count_compositions(self._table.red.sizes, self._table.keep)[self._table.keep]
