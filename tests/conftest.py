@@ -136,9 +136,8 @@ os.environ.setdefault(
 
 
 def _hypothesis_profiles() -> None:
-    """Imported here, after :func:`_private_bytecode_cache`: pytest rewrites the asserts of
-    hypothesis's modules (a plugin's package), and caches the result only where bytecode may be
-    written."""
+    """Imported here, after :func:`_private_bytecode_cache`: hypothesis's modules are compiled
+    into the suite's bytecode folder, not again by every process."""
     from hypothesis import settings
 
     settings.register_profile("deckcheck", max_examples=100, deadline=None, database=None)
@@ -333,7 +332,7 @@ def pytest_collection(session: pytest.Session) -> None:
     *k* of *n* starts at the *k*-th *n*-th of the list and goes round: each rewrites about its
     own share, and by the time it reaches the others' share it finds their rewritten modules
     cached (pytest's cache of rewritten modules and Python's bytecode are written atomically).
-    Hypothesis (whose modules pytest rewrites too) comes first in the list, so that the first
+    Hypothesis (a large package to compile) comes first in the list, so that the first
     worker imports it at once; the others import it, and load its profiles, just before the
     first test module that names it. The modules are the same and collection then imports
     them from ``sys.modules``: the collected tests are the same. A module that fails to import
@@ -379,8 +378,13 @@ def _under_tests(path: Path) -> str:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test with what it costs (see the module's docstring)."""
+    """Mark each test with what it costs (see the module's docstring); with several xdist
+    workers, each worker's share of the list starts with its slow modules
+    (:func:`_slow_modules_first`)."""
+    tests: dict[Path, int] = {}
+    slow: dict[Path, int] = {}
     for item in items:
+        tests[item.path] = tests.get(item.path, 0) + 1
         function = getattr(item, "function", None)
         if function is None:
             continue  # a doctest
@@ -388,6 +392,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         where = _under_tests(item.path)
         if f"{where}::{getattr(item, 'originalname', item.name)}" in SLOW:
             item.add_marker(pytest.mark.slow)
+            slow[item.path] = slow.get(item.path, 0) + 1
         names = set(_uses(function, module))
         for fixture in getattr(item, "fixturenames", ()):
             for home in (module, sys.modules[__name__]):
@@ -399,6 +404,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.tui)
         if getattr(function, "is_hypothesis_test", False):
             item.add_marker(pytest.mark.hypothesis)
+    share = _worker_share()
+    if share is not None:
+        _slow_modules_first(
+            items, {path: slow.get(path, 0) / n for path, n in tests.items()}, share[1]
+        )
+
+
+def _slow_modules_first(items: list[pytest.Item], slow: Mapping[Path, float], workers: int) -> None:
+    """In each worker's first share of the list, the modules in decreasing share of slow
+    tests, each whole and in its own order; those without a slow test as collected. The same
+    tests in every worker, in the same order (xdist checks), only in another order.
+
+    xdist's ``worksteal`` gives each worker an equal run of the list (by count: the shares
+    below), and a worker that runs out takes the last half of the longest queue: what runs last
+    is the end of those runs. In the collected order the third run ended with the terminal
+    app's tests, a test of a few seconds running alone after the other workers had finished.
+    Slow modules first within each run, every run ends with quick tests, and each worker keeps
+    its share of the work; a module stays whole within a share, so that its fixtures are set up
+    once (docs/performance.md, "The harness")."""
+    start = 0
+    for part in range(workers):
+        end = start + (len(items) - start) // (workers - part)  # as xdist deals them out
+        items[start:end] = sorted(items[start:end], key=lambda item: -slow[item.path])
+        start = end
 
 
 _RUNNING: list[pytest.Item] = []

@@ -70,7 +70,7 @@ def test_the_wheel_holds_the_package_catalogs_and_stylesheet_with_a_true_record(
     assert metadata["License-Expression"] == "MIT" and metadata["License-File"] == "LICENSE"
     requires = metadata.get_all("Requires-Dist")
     assert requires[: len(project["dependencies"])] == project["dependencies"]
-    assert 'pytest>=8 ; extra == "test"' in requires
+    assert 'pytest>=8.4 ; extra == "test"' in requires
     assert sorted(metadata.get_all("Provides-Extra")) == sorted(project["optional-dependencies"])
     assert metadata.get_payload() == (REPO / "README.md").read_text(encoding="utf-8")
     assert "[console_scripts]\ndeckcheck = deckcheck.cli.main:main\n" in entry_points
