@@ -628,3 +628,5 @@ def load_script(name: str, path: Path) -> ModuleType:
 _CASES = load_script("bench_cases", REPO / "bench" / "cases.py")
 PC_TEN_CONDITIONS: list[str] = _CASES.PC_CONDITIONS[:10]
 RD_TEN_CONDITIONS: list[str] = list(_CASES.RD_CONDITIONS)
+#: The twelve overlapping attribute conditions the frontier bench asks of Planetary Conquerors.
+PC_ATTRIBUTE_CONDITIONS: list[str] = list(_CASES.ATTRIBUTE_CONDITIONS["planetary-conquerors"])

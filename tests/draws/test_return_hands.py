@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import PC_ATTRIBUTE_CONDITIONS
 from test_lookahead_optimal import Expectimax
 from typer.testing import CliRunner
 
@@ -258,20 +259,7 @@ def test_the_mulligan_guide_is_weighed_as_its_walk_over_every_hand() -> None:
     Python: twelve attribute conditions on an 80-card deck are refused before starting, as
     that walk was, not walked for seconds."""
     deck = Path(__file__).resolve().parents[2] / "examples/planetary-conquerors/legal-80.txt"
-    conditions = [
-        "type:warrior>=1",
-        "rarity:1>=2",
-        "cost_gold:2=1",
-        "type:building>=1",
-        "lives:3<=2",
-        "cost_cosmium:1=1",
-        "type:miner>=1",
-        "rarity:2>=1",
-        "attack:1<=1",
-        "cost_gold:1>=1",
-        "rarity:3<=1",
-        "type:spell=0",
-    ]
+    conditions = PC_ATTRIBUTE_CONDITIONS
     result = CliRunner().invoke(app, ["mulligan", str(deck), *conditions])
     assert result.exit_code == 2
     assert "about 761,250 steps estimated before starting" in result.output
