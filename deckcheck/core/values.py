@@ -24,6 +24,7 @@ Type checkers read the decorator as a frozen dataclass (``dataclass_transform``)
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import MISSING, Field, FrozenInstanceError
@@ -203,8 +204,12 @@ def _written(
     third of the shared one's cost. Every call the shared one would refuse (a required field
     left out, an unknown keyword, too many arguments) goes to it, so that it is refused with
     the same message; Python itself refuses a field given twice, in the same words."""
-    if any(name.startswith("_frozen_") for name in names):
-        return shared  # what the written text names its own helpers by
+    if any(
+        name.startswith("_frozen_") or not name.isidentifier() or keyword.iskeyword(name)
+        for name in names
+    ):
+        # what the written text names its own helpers by, or no parameter name at all
+        return shared
     scope: dict[str, Any] = {"_frozen_unset": _UNSET, "_frozen_shared": shared}
     params: list[str] = []
     required: list[str] = []

@@ -202,3 +202,12 @@ def test_no_value_class_in_deckcheck_is_still_a_frozen_dataclass() -> None:
             ):
                 slow.append(f"{module.__name__}.{obj.__qualname__}")
     assert slow == []
+
+
+def test_fields_no_parameter_could_be_named_keep_the_shared_init() -> None:
+    """A field named by no identifier (a keyword, a dash) cannot be a parameter of a written
+    ``__init__``: past :data:`WRITTEN_AFTER` instances the class still takes its calls."""
+    odd = frozen(type("Odd", (), {"__annotations__": {"a-b": int, "lambda": int}}))
+    for _ in range(WRITTEN_AFTER + 5):
+        value = odd(1, 2)
+    assert getattr(value, "a-b") == 1 and getattr(value, "lambda") == 2
