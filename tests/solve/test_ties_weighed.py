@@ -50,3 +50,16 @@ def test_leaving_out_solves_gives_the_same_answer(
     combined = lexicographic(model, first, order, combine=True)
     assert combined == one_by_one and combined.x is not None
     assert len(solves) - alone < alone
+
+
+def test_a_count_of_changes_is_weighed_by_all_it_could_differ_by() -> None:
+    """``new`` counts changes: it can differ by up to the distance (3), so ``warning`` weighs
+    more than 3 of it. Any less and the sum would trade the first objective for the second:
+    one warning (u = 1, v = 0) sums lower than none with three new copies (u = 0, v = 3)."""
+    p = Programme()
+    u, v = p.vars([3.0, 3.0])
+    p.row({u: 3.0, v: 1.0}, 3, float("inf"))
+    p.weigh("warning", {u: 1.0})
+    p.weigh("new", {v: 1.0})
+    order = [("warning", 1.0), ("new", 1.0)]
+    assert best_values(p, order, [], 3.0) == {"warning": 0, "new": 3}
