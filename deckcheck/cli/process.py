@@ -100,6 +100,16 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     raise Stopped(signum)
 
 
+def _unraisable(unraisable: Any) -> None:
+    """``sys.unraisablehook`` during the run: a :class:`Stopped` that Python could not raise
+    (the signal came inside a weak-reference callback, such as the import system's module
+    locks) is on record and ends the run with its one line, so it is not printed as an
+    ignored exception with its traceback; anything else goes to Python's own hook."""
+    if isinstance(unraisable.exc_value, Stopped):
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def _occupy_closed_descriptors() -> None:
     """A descriptor closed before the run (``<&-``, ``>&-``) would be taken by the next file
     opened, and output meant for the terminal would land in it: fill it with /dev/null."""
@@ -127,6 +137,8 @@ def guarded_process() -> Iterator[None]:
     held = hasattr(signal, "pthread_sigmask")
     if held:
         signal.pthread_sigmask(signal.SIG_BLOCK, set(_NAMES))
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable
     try:
         # Ctrl-C too: Python 3.11 remembers a KeyboardInterrupt raised inside code run by
         # exec() (a dataclass being created during an import) as unhandled, even once caught,
@@ -153,6 +165,7 @@ def guarded_process() -> Iterator[None]:
         if _received:
             sys.exit(ending(Stopped(_received[0])))
     finally:
+        sys.unraisablehook = previous_hook
         # The interpreter's shutdown is not the command's: a late signal just ends it.
         for signum in _NAMES:
             if signal.getsignal(signum) is _stop:

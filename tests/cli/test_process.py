@@ -267,3 +267,37 @@ def test_a_stop_that_python_wraps_or_drops_still_ends_the_run(
         process._received.clear()
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
+
+
+_STOP_IN_A_CALLBACK = """
+import gc, weakref
+from deckcheck.cli.process import _stop, guarded_process
+
+class Held:
+    pass
+
+with guarded_process():
+    held = Held()
+    # a stop signal handled inside a weak-reference callback, as during an import's module lock
+    ref = weakref.ref(held, lambda _: _stop(15, None))
+    del held
+    gc.collect()
+    print("went on")
+"""
+
+
+def test_a_stop_python_cannot_raise_in_a_callback_is_one_line_not_a_traceback() -> None:
+    """A signal that lands in a weak-reference callback (the import system's module locks use
+    them) cannot be raised there: the run still ends with its one line and code, and Python's
+    "Exception ignored" report with its traceback is not printed."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _STOP_IN_A_CALLBACK],
+        capture_output=True,
+        text=True,
+        env=_env(cache=False),
+        timeout=WATCHDOG,
+        check=False,
+    )
+    assert proc.returncode == 143, proc.stderr
+    assert proc.stderr.strip().splitlines() == ["deckcheck: stopped by SIGTERM"]
+    assert proc.stdout == "went on\n"
