@@ -7,6 +7,7 @@ never timed."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from test_return_hands import interesting
@@ -67,6 +68,26 @@ def test_the_distinct_counts_are_charged_before_they_are_settled() -> None:
     assert told and told[0] >= returned.SETTLE_UNITS
 
 
+def engine_table(
+    engine: SequentialEngine,
+    value: Callable[[tuple[int, ...]], int],
+    charge: Callable[[int], object],
+) -> ReturnHands:
+    """The return table of every five-card hand (three returned) settled and valued as the
+    engine does, with its charges told to ``charge``."""
+    return ReturnHands(
+        engine.red,
+        engine.n,
+        5,
+        3,
+        engine.hand_scale(),
+        lambda vec: engine._decided(vec, engine.hand),
+        lambda vec: engine._split(vec)[0],
+        value,
+        charge,
+    )
+
+
 def test_the_open_hands_are_charged_before_their_keys_are_built() -> None:
     """Once settled, the open vectors' live classes and the open hands' keys (cells of
     classes and one) are charged before they are found: refused there, no hand is valued."""
@@ -83,17 +104,7 @@ def test_the_open_hands_are_charged_before_their_keys_are_built() -> None:
         valued.append(hand)
         return engine.hand_value(hand)
 
-    table = ReturnHands(
-        engine.red,
-        engine.n,
-        5,
-        3,
-        engine.hand_scale(),
-        lambda vec: engine._decided(vec, engine.hand),
-        lambda vec: engine._split(vec)[0],
-        value,
-        charge,
-    )
+    table = engine_table(engine, value, charge)
     with pytest.raises(Refused):
         table.run()
     assert valued == []
@@ -180,17 +191,7 @@ def test_steps_already_paid_for_are_not_charged_again() -> None:
     counted as it runs come out of what that charge left over first."""
     engine = lookahead_engine()
     told: list[int] = []
-    table = ReturnHands(
-        engine.red,
-        engine.n,
-        5,
-        3,
-        engine.hand_scale(),
-        lambda vec: engine._decided(vec, engine.hand),
-        lambda vec: engine._split(vec)[0],
-        engine.hand_value,
-        told.append,
-    )
+    table = engine_table(engine, engine.hand_value, told.append)
     table.prepaid = 10**9
     table.run()
     assert told == []
