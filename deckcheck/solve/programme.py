@@ -791,6 +791,8 @@ class DeckProgramme:
     gained: dict[tuple[str, str | None], int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """What the tie-breaks could not prove (a warning rule stated by trial only)."""
+    preferred: tuple[Callable[[Card], bool], Terms] | None = field(default=None, repr=False)
+    """The cards ``--prefer`` matches, as the tie-break weighs them (with what matched)."""
     _resolved: _Names = field(init=False, repr=False)
     _cards: Mapping[str, Card] = field(default_factory=dict, repr=False)
     _cell_vars: Any = field(default=None, repr=False)
