@@ -1,0 +1,559 @@
+"""The optimal look-ahead over overlapping selectors, a level of states at a time (numpy).
+
+Past the opening hand, the recursion of :mod:`~deckcheck.draws.exact.sequential` values
+states of (cards left per class, capped counts held, cards held, look spent, cards gone) one
+Python call at a time. Where each card counts for several selectors (``type:``,
+``rarity:``, costs), some twenty classes split the pile, no two alike, and the level engines'
+sharing of classes alike (:mod:`~deckcheck.draws.exact.levels`) has nothing to share. Here
+every state with the same cards held, cards gone and look spent (a *level*) is valued at once
+with array operations, from the hands the return table leaves open
+(:mod:`~deckcheck.draws.exact.returned`).
+
+A state is its capped counts and, per class, its cards left, in a normal form that keeps
+only what the rest of the deal can tell apart (as the recursion's does):
+
+- a class whose every count is at its cap changes nothing: its cards are left out (the pool
+  of cards no count reads, whose size the cards gone tell);
+- a class one more card of which breaks the query for good (every alternative past a most)
+  loses when kept, whichever class it is: such cards are one count of losing cards;
+- classes whose cards move the same counts (their counts not at their caps are the same)
+  are one class: their cards left are put on the first of them.
+
+All three depend on the capped counts alone, and each is kept once reached (counts only
+grow), so they are tabulated once per capped count vector (:meth:`AttributeLevels.tables`).
+A state is a key of mixed-radix digits in one or a few 64-bit words (exact, no hashing
+decides anything: two states whose words differ are different), and a card's move changes
+it by a constant of the tables; a child whose normal form changes (a count reaches its cap,
+or a class starts to lose) is put in its normal form from its digits.
+
+Values are exact integers: a state's value counts the orderings of the cards still to be
+read under which the query holds, ``P(success) * perm(N - gone, reads - gone)``, as the
+recursion's does. The engine takes a query only when the hand's whole scale is below
+``2**62`` (:attr:`AttributeLevels.fits`): every value, and every sum of a state's children
+weighed by their cards, is then below it, and a look's two branches are compared exactly.
+
+Work is charged before it is done (``charge``, raising past the limit): the tables, then
+each level's moves (states times moves) before they are made, and each level's children
+before they are merged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from deckcheck.core.numeric import np, npt
+from deckcheck.draws.exact.reduced import Reduced
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+#: A level: (cards held, cards gone, look spent).
+Level = tuple[int, int, bool]
+#: Per alternative of a query: each test as (position, least passing count, most or None),
+#: and sets of positions no class counts for two of, with the least count each needs (the
+#: sequential engine's ``Bounds``).
+Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, int], ...], ...]]
+
+#: Most capped count vectors the tables are made for (each a row of a table per class).
+MOST_VECTORS = 1 << 17
+#: Largest value a state may have: its products and sums stay in 64-bit integers.
+MOST_VALUE = 1 << 62
+#: Most words of a state's key.
+MOST_WORDS = 4
+#: Bits of a word's digits (a key word stays positive, its moves' changes too).
+WORD_BITS = 62
+#: More cards than any deal draws: what :attr:`AttributeLevels.need` says of counts with which
+#: the query can no longer hold.
+_NEVER = 1 << 30
+
+#: Units of exact work (about 2 µs each) per table cell (capped count vectors times
+#: classes): each tabulated at about 0.1 µs.
+TABLE_CELLS_PER_UNIT = 20
+#: Units per move of a level's open states (a state times a class, the pool and the losing
+#: cards), made and weighed at about 0.1-0.2 µs each.
+MOVES_PER_UNIT = 12
+#: Units per child merged into its level (sorted, compared, its digits read and settled).
+CHILDREN_PER_UNIT = 6
+#: Units per level (its few dozen numpy calls, whatever its size).
+LEVEL_UNITS = 150
+#: Units per move's numpy calls (a class of a level, whatever its states).
+MOVE_UNITS = 8
+
+
+class Collision(Exception):
+    """Two different states met under one sort key (never expected: the words decide)."""
+
+
+@dataclass
+class _Move:
+    """One move of a level's open states: the states that make it (``rows``), the cards
+    each has of it (``weight``), and per branch (kept, put under) either the child level and
+    the index of its part there, or the values of the children settled at once."""
+
+    rows: Ints
+    weight: Ints
+    kept: tuple[Level, int] | Ints | None
+    under: tuple[Level, int] | None
+
+
+class AttributeLevels:
+    """The optimal look-ahead's values of every state past the hand, a level at a time.
+
+    ``red``: the reduced problem; ``bounds``: its alternatives as bounds (the sequential
+    engine's); ``n``: pile size; ``hand``, ``seen``, ``reads``, ``per_turn``: as the
+    sequential engine's; ``charge(units)``: told of the work before it is done (raises to
+    stop it)."""
+
+    def __init__(
+        self,
+        red: Reduced,
+        bounds: Sequence[Bounds],
+        n: int,
+        hand: int,
+        seen: int,
+        reads: int,
+        per_turn: int,
+        charge: Callable[[int], None],
+    ) -> None:
+        self.red = red
+        self.bounds = tuple(bounds)
+        self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
+        self.charge = charge
+        caps = red.cond.caps
+        self.vectors = math.prod(c + 1 for c in caps)
+        #: Whether the engine takes the query: its values and tables fit.
+        self.fits = (
+            hand < seen
+            and math.perm(n - hand, reads - hand) < MOST_VALUE
+            and self.vectors <= MOST_VECTORS
+            and len(red.sizes) > 0
+        )
+        self._tabled = False
+        self.values: dict[Level, Ints] = {}
+        self.levels: dict[Level, list[Ints]] = {}
+        # Per part of a level's children that leaves out those lost by their counts: which
+        # of its move's states have a child there.
+        self._alive: dict[tuple[Level, int], Bools] = {}
+
+    # -- tables over every capped count vector --------------------------------------------
+
+    def table_work(self) -> int:
+        """Units :meth:`tables` is charged."""
+        return 1 + self.vectors * (len(self.red.sizes) + 1) // TABLE_CELLS_PER_UNIT
+
+    def tables(self) -> None:
+        """Per capped count vector (its index: the counts as mixed-radix digits, radix cap +
+        1): the vector after a card of each class, whether the query holds, the fewest more
+        cards it needs, and each class's place in the normal form (itself or the class it
+        is merged with, the losing cards, or none); then the key's digits."""
+        if self._tabled:
+            return
+        self.charge(self.table_work())
+        cond = self.red.cond
+        sizes = np.asarray(self.red.sizes, dtype=np.int64)
+        n_cls, n_pos = len(sizes), len(cond.caps)
+        caps = np.asarray(cond.caps, dtype=np.int64)
+        radix = caps + 1
+        place = np.cumprod(np.concatenate(([1], radix[:-1]))).astype(np.int64)
+        vids = np.arange(self.vectors, dtype=np.int64)
+        vec = vids[:, None] // place % radix
+        below = vec < caps
+        member = np.zeros((n_cls, n_pos), dtype=np.int64)
+        for c, positions in enumerate(cond.class_positions):
+            member[c, list(positions)] = 1
+        self.member = member
+        self.owners = [np.flatnonzero(member[:, p]).tolist() for p in range(n_pos)]
+        grow = np.empty((self.vectors, n_cls), dtype=np.int64)
+        for c, positions in enumerate(cond.class_positions):
+            ps = list(positions)
+            grow[:, c] = vids + (below[:, ps] * place[ps]).sum(axis=1)
+        broken = np.ones(self.vectors, dtype=bool)
+        holds = np.zeros(self.vectors, dtype=bool)
+        need = np.full(self.vectors, _NEVER, dtype=np.int64)
+        for tests, sets in self.bounds:
+            alt_broken = np.zeros(self.vectors, dtype=bool)
+            alt_holds = np.ones(self.vectors, dtype=bool)
+            alt_need = np.zeros(self.vectors, dtype=np.int64)
+            for p, least, most in tests:
+                x = vec[:, p]
+                if most is not None:
+                    alt_broken |= x > most
+                    alt_holds &= x <= most
+                alt_holds &= x >= least
+                np.maximum(alt_need, np.maximum(least - x, 0), out=alt_need)
+            for disjoint in sets:
+                short = np.zeros(self.vectors, dtype=np.int64)
+                for p, least in disjoint:
+                    short += np.maximum(least - vec[:, p], 0)
+                np.maximum(alt_need, short, out=alt_need)
+            broken &= alt_broken
+            holds |= alt_holds
+            np.minimum(need, np.where(alt_broken, _NEVER, alt_need), out=need)
+        self.grow, self.holds, self.need = grow, holds, need
+        # Each class's counts not yet at their caps, as bits; none: it changes nothing.
+        effect = np.zeros((self.vectors, n_cls), dtype=np.int64)
+        for c, positions in enumerate(cond.class_positions):
+            for p in positions:
+                effect[:, c] |= below[:, p].astype(np.int64) << p
+        losing = broken[grow] & ~broken[:, None] & (effect != 0)
+        eligible = (effect != 0) & ~losing
+        # The first class of each run of classes moving the same counts: a stable sort of
+        # each vector's classes by what they move (the others apart, each its own).
+        lone = -1 - np.arange(n_cls, dtype=np.int64)
+        moved = np.where(eligible, effect, lone)
+        order = np.argsort(moved, axis=1, kind="stable")
+        ordered = np.take_along_axis(moved, order, axis=1)
+        starts = np.ones(ordered.shape, dtype=bool)
+        starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        head_at = np.where(starts, np.arange(n_cls), 0)
+        np.maximum.accumulate(head_at, axis=1, out=head_at)
+        heads = np.take_along_axis(order, head_at, axis=1)
+        target = np.empty_like(heads)
+        np.put_along_axis(target, order, heads, axis=1)
+        self.lose_col, self.pool_col = n_cls, n_cls + 1
+        target[losing] = self.lose_col
+        target[effect == 0] = self.pool_col
+        self.target = target
+        # The most cards each column of a state can hold: its digit's radix.
+        most = np.zeros((self.vectors, n_cls + 2), dtype=np.int64)
+        rows = np.arange(self.vectors)
+        for c in range(n_cls):
+            most[rows, target[:, c]] += sizes[c]
+        tops = most.max(axis=0)[: n_cls + 1]
+        tops[:n_cls] = np.maximum(tops[:n_cls], sizes)
+        self._lay_out([int(r) for r in radix], [int(t) + 1 for t in tops])
+        self._tabled = True
+
+    def _lay_out(self, vector_radix: list[int], column_radix: list[int]) -> None:
+        """The key's words: the capped counts' digits first (the low digits of the first
+        word are the vector's index), then a digit per class and one for the losing cards,
+        each word's digits below ``2**WORD_BITS``."""
+        radices = vector_radix + column_radix
+        self.word_of: list[int] = []
+        self.place: list[int] = []
+        word, room = 0, 1
+        for i, r in enumerate(radices):
+            if room * r >= 1 << WORD_BITS:
+                if i < len(vector_radix):
+                    self.fits = False  # the vector's digits span words
+                word, room = word + 1, 1
+            self.word_of.append(word)
+            self.place.append(room)
+            room *= r
+        self.words = word + 1
+        if self.words > MOST_WORDS:
+            self.fits = False
+        self.radices = radices
+        self.first_column = len(vector_radix)
+
+    # -- states ----------------------------------------------------------------------------
+
+    def _normal(self, vids: Ints, left: Ints, losing: Ints | None = None) -> list[Ints]:
+        """The keys (a list of words) of the states of capped count vectors ``vids`` with
+        ``left`` (a row per class) in the pile and ``losing`` losing cards, put in their
+        normal form."""
+        n_cls = len(self.red.sizes)
+        size = len(vids)
+        cols = np.zeros((n_cls + 2, size), dtype=np.int64)
+        if losing is not None:
+            cols[self.lose_col] = losing
+        target = self.target[vids]
+        at = np.arange(size)
+        for c in range(n_cls):
+            cols[target[:, c], at] += left[c]
+        words = [np.zeros(size, dtype=np.int64) for _ in range(self.words)]
+        words[0] += vids
+        for j in range(n_cls + 1):
+            i = self.first_column + j
+            words[self.word_of[i]] += cols[j] * self.place[i]
+        return words
+
+    def _digits(self, words: list[Ints]) -> tuple[Ints, Ints, Ints]:
+        """The capped count vectors' indices, the cards left per class (a row each) and the
+        losing cards of the states ``words``."""
+        vids = words[0] % self.vectors
+        n_cls = len(self.red.sizes)
+        left = np.empty((n_cls, len(vids)), dtype=np.int64)
+        for j in range(n_cls + 1):
+            i = self.first_column + j
+            got = words[self.word_of[i]] // self.place[i] % self.radices[i]
+            if j < n_cls:
+                left[j] = got
+            else:
+                losing = got
+        return vids, left, losing
+
+    def _settle(
+        self, vids: Ints, left: Ints, losing: Ints, to_draw: int
+    ) -> tuple[Bools, Bools]:
+        """Which states are won (the query holds whatever follows) and which lost (it can no
+        longer hold), by their counts and the cards their pile still holds."""
+        if to_draw == 0:
+            won = self.holds[vids]
+            return won, ~won
+        lost = self.need[vids] > to_draw
+        vec_place = self.place[: self.first_column]
+        won = np.zeros(len(vids), dtype=bool)
+        lost_all = np.ones(len(vids), dtype=bool)
+        reach: dict[int, Ints] = {}
+        for tests, _ in self.bounds:
+            alt_won = losing == 0
+            alt_lost = np.zeros(len(vids), dtype=bool)
+            for p, least, most in tests:
+                x = vids // vec_place[p] % self.radices[p]
+                got = reach.get(p)
+                if got is None:
+                    got = np.zeros(len(vids), dtype=np.int64)
+                    for c in self.owners[p]:
+                        got += left[c]
+                    np.minimum(got, to_draw, out=got)
+                    reach[p] = got
+                if least > 0:
+                    alt_lost |= x + got < least
+                    alt_won &= x >= least
+                if most is not None:
+                    alt_lost |= x > most
+                    alt_won &= x + got <= most
+            won |= alt_won
+            lost_all &= alt_lost
+        lost |= lost_all
+        return won & ~lost, lost
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def _look(self, held: int, looked: bool) -> bool:
+        return (
+            not looked
+            and self.hand <= held < self.seen
+            and (held - self.hand) % self.per_turn == 0
+        )
+
+    def _full(self, gone: int) -> int:
+        return math.perm(self.n - gone, self.reads - gone)
+
+    def run(self, hands: Ints) -> list[int]:
+        """The value of each hand (a row of cards per class, ``hand`` cards each) with the
+        rest of the deck in the pile: over ``perm(N - hand, reads - hand)``."""
+        self.tables()
+        if not self.fits:
+            raise Collision("the key does not fit")
+        sizes = np.asarray(self.red.sizes, dtype=np.int64)
+        held = np.asarray(hands, dtype=np.int64).reshape(-1, len(sizes))
+        vec_place = np.asarray(self.place[: self.first_column], dtype=np.int64)
+        caps = np.asarray(self.red.cond.caps, dtype=np.int64)
+        vec = np.minimum(held @ self.member, caps)
+        start = (self.hand, self.hand, False)
+        words = self._normal(vec @ vec_place, (sizes[None, :] - held).T)
+        pending: dict[Level, list[list[Ints]]] = {start: [words]}
+        where: dict[Level, list[Ints]] = {}
+        open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]] = {}
+        won_of: dict[Level, Bools] = {}
+        plans: dict[Level, list[_Move]] = {}
+        order: list[Level] = []
+        for gone in range(self.hand, self.reads + 1):
+            layer = sorted(lv for lv in pending if lv[1] == gone)
+            for level in layer:
+                where[level] = self._merge(level, pending.pop(level), open_states, won_of)
+            for level in layer:
+                order.append(level)
+                plans[level] = self._moves(level, open_states.pop(level), pending)
+        for level in reversed(order):
+            self._value(level, plans.pop(level), where, won_of.pop(level))
+        values = self.values[start]
+        self.levels = {}
+        return values[where[start][0]].tolist()
+
+    def _merge(
+        self,
+        level: Level,
+        parts: list[list[Ints]],
+        open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]],
+        won_of: dict[Level, Bools],
+    ) -> list[Ints]:
+        """The distinct states of ``parts`` (each a key's words per child), settled: the
+        level's open states' words and digits, which of its states are won, and per part
+        each child's row (a lost one's: the row after the last)."""
+        sizes = [len(part[0]) for part in parts]
+        self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
+        words = [np.concatenate([part[i] for part in parts]) for i in range(self.words)]
+        if self.words == 1:
+            sort_key = words[0]
+        else:
+            # One word to sort by (the others mixed in, wrapping): runs of equal words stay
+            # together; words that differ within a run are a collision, never decided on.
+            sort_key = words[0].copy()
+            for i, w in enumerate(words[1:]):
+                sort_key = sort_key * np.int64(0x5BD1E995 + 2 * i) + w
+        by = np.argsort(sort_key, kind="stable")
+        ordered = sort_key[by]
+        first = np.empty(len(ordered), dtype=bool)
+        first[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        run = np.cumsum(first) - 1
+        heads = by[starts]
+        if self.words > 1:
+            for w in words:
+                if (w[by] != w[heads][run]).any():
+                    raise Collision("two states under one sort key")
+        distinct = [w[heads] for w in words]
+        vids, left, losing = self._digits(distinct)
+        won, lost = self._settle(vids, left, losing, self.seen - level[0])
+        kept = ~lost
+        row = np.where(kept, np.cumsum(kept) - 1, int(kept.sum()))
+        at = np.empty(len(ordered), dtype=np.int64)
+        at[by] = row[run]
+        self.levels[level] = [w[kept] for w in distinct]
+        won_of[level] = won[kept]
+        is_open = kept & ~won
+        open_states[level] = (
+            np.flatnonzero(~won[kept]),
+            vids[is_open],
+            left[:, is_open],
+            losing[is_open],
+        )
+        return np.split(at, np.cumsum(sizes)[:-1])
+
+    def _add(
+        self, pending: dict[Level, list[list[Ints]]], level: Level, words: list[Ints]
+    ) -> tuple[Level, int]:
+        parts = pending.setdefault(level, [])
+        parts.append(words)
+        return level, len(parts) - 1
+
+    def _moves(
+        self,
+        level: Level,
+        state: tuple[Ints, Ints, Ints, Ints],
+        pending: dict[Level, list[list[Ints]]],
+    ) -> list[_Move]:
+        """The moves of ``level``'s open states, their children put among the next levels'."""
+        held, gone, looked = level
+        rows_open, vids, left, losing = state
+        if not len(vids):
+            return []
+        look = self._look(held, looked)
+        n_cls = len(self.red.sizes)
+        self.charge(
+            len(vids) * (n_cls + 2) // MOVES_PER_UNIT + LEVEL_UNITS + MOVE_UNITS * (n_cls + 2)
+        )
+        words = [w[rows_open] for w in self.levels[level]]
+        kept_level = (held + 1, gone + 1, False)
+        under_level = (held, gone + 1, True)
+        last = held + 1 == self.seen
+        to_draw = self.seen - held - 1
+        full = self._full(gone + 1)
+        moves: list[_Move] = []
+        pool = (self.n - gone) - left.sum(axis=0) - losing
+
+        def kept_settled(child_vids: Ints) -> Ints | None:
+            if last:
+                return np.where(self.holds[child_vids], full, 0).astype(np.int64)
+            return None
+
+        for c in range(n_cls):
+            rows = np.flatnonzero(left[c])
+            if not len(rows):
+                continue
+            w = left[c, rows]
+            v = vids[rows]
+            grown = self.grow[v, c]
+            i = self.first_column + c
+            kept: tuple[Level, int] | Ints | None
+            settled = kept_settled(grown)
+            if settled is not None:
+                kept = settled
+            else:
+                alive = self.need[grown] <= to_draw
+                if not alive.any():
+                    kept = np.zeros(len(rows), dtype=np.int64)
+                else:
+                    sub = rows[alive]
+                    g = grown[alive]
+                    changed = self._changed(vids[sub], g)
+                    child = [wd[sub].copy() for wd in words]
+                    child[0] += g - vids[sub]
+                    child[self.word_of[i]] -= self.place[i]
+                    if changed.any():
+                        ch = np.flatnonzero(changed)
+                        part = left[:, sub[ch]].copy()
+                        part[c] -= 1
+                        fresh = self._normal(g[ch], part, losing[sub[ch]])
+                        for wd, f in zip(child, fresh, strict=True):
+                            wd[ch] = f
+                    # Children lost by their counts are worth 0 (see _read).
+                    kept = self._add(pending, kept_level, child)
+                    self._alive[kept] = alive
+            under = None
+            if look:
+                child = [wd[rows] for wd in words]
+                child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
+                under = self._add(pending, under_level, child)
+            moves.append(_Move(rows, w, kept, under))
+        # The losing cards: kept, the query is lost; put under, gone.
+        if look:
+            rows = np.flatnonzero(losing)
+            if len(rows):
+                i = self.first_column + n_cls
+                child = [wd[rows] for wd in words]
+                child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
+                under = self._add(pending, under_level, child)
+                moves.append(_Move(rows, losing[rows], np.zeros(len(rows), np.int64), under))
+        # The cards no count reads: kept, nothing changes but the cards held.
+        rows = np.flatnonzero(pool)
+        if len(rows):
+            v = vids[rows]
+            settled = kept_settled(v)
+            if settled is not None:
+                kept = settled
+            else:
+                alive = self.need[v] <= to_draw
+                child = [wd[rows] for wd in words]
+                kept = self._add(pending, kept_level, [wd[alive] for wd in child])
+                self._alive[kept] = alive
+            under = self._add(pending, under_level, [wd[rows] for wd in words]) if look else None
+            moves.append(_Move(rows, pool[rows], kept, under))
+        return moves
+
+    def _changed(self, vids: Ints, grown: Ints) -> Bools:
+        """Whether a state of ``vids`` in its normal form is out of it with ``grown``'s
+        counts: a class it keeps apart is merged, losing or changes nothing there."""
+        own = np.arange(len(self.red.sizes))
+        before = self.target[vids]
+        after = self.target[grown]
+        return ((before == own) & (after != own)).any(axis=1)
+
+    def _value(
+        self, level: Level, moves: list[_Move], where: dict[Level, list[Ints]], won: Bools
+    ) -> None:
+        """The values of ``level``'s states (the row after the last: 0, a lost state's)."""
+        held, gone, looked = level
+        values = np.zeros(len(won) + 1, dtype=np.int64)
+        values[:-1][won] = self._full(gone)
+        open_rows = np.flatnonzero(~won)
+        total = np.zeros(len(open_rows), dtype=np.int64)
+        for move in moves:
+            kept = self._read(move.kept, where, len(move.rows))
+            if move.under is not None:
+                under = self._read(move.under, where, len(move.rows))
+                np.maximum(kept, under, out=kept)
+            total[move.rows] += move.weight * kept
+        values[open_rows] = total
+        self.values[level] = values
+
+    def _read(
+        self, branch: tuple[Level, int] | Ints | None, where: dict[Level, list[Ints]], size: int
+    ) -> Ints:
+        if branch is None:
+            return np.zeros(size, dtype=np.int64)
+        if not isinstance(branch, tuple):
+            return branch.copy()
+        level, part = branch
+        got = self.values[level][where[level][part]]
+        alive = self._alive.get(branch)
+        if alive is None:
+            return got
+        out = np.zeros(size, dtype=np.int64)
+        out[alive] = got
+        return out
