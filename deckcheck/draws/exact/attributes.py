@@ -129,74 +129,103 @@ class AttributeLevels:
             and self.vectors <= MOST_VECTORS
             and len(red.sizes) > 0
         )
-        self._tabled = False
+        if self.fits:
+            self._setup()
+        #: Whether :meth:`run` has valued the hands (:meth:`lookup` reads them).
+        self.ran = False
+        # The hands' level: its distinct states' sort keys (in order), words and rows.
+        self._start: tuple[Ints, list[Ints], Ints] | None = None
         self.values: dict[Level, Ints] = {}
         self.levels: dict[Level, list[Ints]] = {}
         # Per part of a level's children that leaves out those lost by their counts: which
         # of its move's states have a child there.
         self._alive: dict[tuple[Level, int], Bools] = {}
 
-    # -- tables over every capped count vector --------------------------------------------
+    # -- tables per capped count vector ---------------------------------------------------
 
-    def table_work(self) -> int:
-        """Units :meth:`tables` is charged."""
-        return 1 + self.vectors * (len(self.red.sizes) + 1) // TABLE_CELLS_PER_UNIT
-
-    def tables(self) -> None:
-        """Per capped count vector (its index: the counts as mixed-radix digits, radix cap +
-        1): the vector after a card of each class, whether the query holds, the fewest more
-        cards it needs, and each class's place in the normal form (itself or the class it
-        is merged with, the losing cards, or none); then the key's digits."""
-        if self._tabled:
-            return
-        self.charge(self.table_work())
+    def _setup(self) -> None:
+        """The classes' counts and the key's digits (radices known before any state: a
+        class holds at most its own cards and those of the later classes that share a count
+        with it, the only ones that can ever move the same counts)."""
         cond = self.red.cond
-        sizes = np.asarray(self.red.sizes, dtype=np.int64)
+        sizes = self.red.sizes
         n_cls, n_pos = len(sizes), len(cond.caps)
-        caps = np.asarray(cond.caps, dtype=np.int64)
-        radix = caps + 1
-        place = np.cumprod(np.concatenate(([1], radix[:-1]))).astype(np.int64)
-        vids = np.arange(self.vectors, dtype=np.int64)
-        vec = vids[:, None] // place % radix
-        below = vec < caps
+        self.caps = np.asarray(cond.caps, dtype=np.int64)
+        self.vec_radix = self.caps + 1
+        self.vec_place = np.cumprod(np.concatenate(([1], self.vec_radix[:-1]))).astype(np.int64)
         member = np.zeros((n_cls, n_pos), dtype=np.int64)
         for c, positions in enumerate(cond.class_positions):
             member[c, list(positions)] = 1
         self.member = member
         self.owners = [np.flatnonzero(member[:, p]).tolist() for p in range(n_pos)]
-        grow = np.empty((self.vectors, n_cls), dtype=np.int64)
-        for c, positions in enumerate(cond.class_positions):
-            ps = list(positions)
-            grow[:, c] = vids + (below[:, ps] * place[ps]).sum(axis=1)
-        broken = np.ones(self.vectors, dtype=bool)
-        holds = np.zeros(self.vectors, dtype=bool)
-        need = np.full(self.vectors, _NEVER, dtype=np.int64)
+        shares = member @ member.T > 0
+        tops = [sizes[c] + sum(sizes[d] for d in range(c + 1, n_cls) if shares[c, d]) for c in range(n_cls)]
+        bounded = {p for tests, _ in self.bounds for p, _, most in tests if most is not None}
+        losing = sum(sizes[c] for c in range(n_cls) if bounded.intersection(cond.class_positions[c]))
+        self.lose_col, self.pool_col = n_cls, n_cls + 1
+        self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [losing + 1])
+        # The tables, filled for the vectors met (:meth:`_ensure`): per vector after a card
+        # of each class, whether the query holds, the fewest more cards it needs, each
+        # class's column in the normal form (itself, the class it is merged with, the losing
+        # cards or none), and whether a card of each class takes a state out of its normal
+        # form.
+        size = self.vectors
+        self.known = np.zeros(size, dtype=bool)
+        self.grow = np.zeros((size, n_cls), dtype=np.int64)
+        self.holds = np.zeros(size, dtype=bool)
+        self.need = np.zeros(size, dtype=np.int64)
+        self.target = np.zeros((size, n_cls), dtype=np.int64)
+        self.changes_known = np.zeros(size, dtype=bool)
+        self.changes = np.zeros((size, n_cls), dtype=bool)
+
+    def _fates(self, vec: Ints) -> tuple[Bools, Bools, Ints]:
+        """Whether each row of capped counts ``vec`` is broken for good, holds, and the
+        fewest more cards it needs."""
+        size = len(vec)
+        broken = np.ones(size, dtype=bool)
+        holds = np.zeros(size, dtype=bool)
+        need = np.full(size, _NEVER, dtype=np.int64)
         for tests, sets in self.bounds:
-            alt_broken = np.zeros(self.vectors, dtype=bool)
-            alt_holds = np.ones(self.vectors, dtype=bool)
-            alt_need = np.zeros(self.vectors, dtype=np.int64)
+            alt_broken = np.zeros(size, dtype=bool)
+            alt_holds = np.ones(size, dtype=bool)
+            alt_need = np.zeros(size, dtype=np.int64)
             for p, least, most in tests:
                 x = vec[:, p]
                 if most is not None:
                     alt_broken |= x > most
                     alt_holds &= x <= most
                 alt_holds &= x >= least
-                np.maximum(alt_need, np.maximum(least - x, 0), out=alt_need)
+                np.maximum(alt_need, least - x, out=alt_need)
             for disjoint in sets:
-                short = np.zeros(self.vectors, dtype=np.int64)
+                short = np.zeros(size, dtype=np.int64)
                 for p, least in disjoint:
                     short += np.maximum(least - vec[:, p], 0)
                 np.maximum(alt_need, short, out=alt_need)
             broken &= alt_broken
             holds |= alt_holds
             np.minimum(need, np.where(alt_broken, _NEVER, alt_need), out=need)
-        self.grow, self.holds, self.need = grow, holds, need
+        return broken, holds, need
+
+    def _ensure(self, vids: Ints) -> None:
+        """Fill the tables for the vectors ``vids`` (charged before, per cell)."""
+        new = np.unique(vids[~self.known[vids]])
+        if not len(new):
+            return
+        n_cls = len(self.red.sizes)
+        self.charge(1 + len(new) * (n_cls + 1) // TABLE_CELLS_PER_UNIT)
+        caps = self.caps
+        vec = new[:, None] // self.vec_place % self.vec_radix
+        below = vec < caps
+        grow = new[:, None] + (below * self.vec_place) @ self.member.T
+        broken, holds, need = self._fates(vec)
+        # Broken after a card of each class: the grown vectors' digits, a class at a time.
+        broken_after = np.empty((len(new), n_cls), dtype=bool)
+        for c in range(n_cls):
+            broken_after[:, c] = self._fates(np.minimum(vec + self.member[c], caps))[0]
         # Each class's counts not yet at their caps, as bits; none: it changes nothing.
-        effect = np.zeros((self.vectors, n_cls), dtype=np.int64)
-        for c, positions in enumerate(cond.class_positions):
-            for p in positions:
-                effect[:, c] |= below[:, p].astype(np.int64) << p
-        losing = broken[grow] & ~broken[:, None] & (effect != 0)
+        bits = np.left_shift(1, np.arange(len(caps), dtype=np.int64))
+        effect = (below * bits) @ self.member.T
+        losing = broken_after & ~broken[:, None] & (effect != 0)
         eligible = (effect != 0) & ~losing
         # The first class of each run of classes moving the same counts: a stable sort of
         # each vector's classes by what they move (the others apart, each its own).
@@ -211,19 +240,29 @@ class AttributeLevels:
         heads = np.take_along_axis(order, head_at, axis=1)
         target = np.empty_like(heads)
         np.put_along_axis(target, order, heads, axis=1)
-        self.lose_col, self.pool_col = n_cls, n_cls + 1
         target[losing] = self.lose_col
         target[effect == 0] = self.pool_col
-        self.target = target
-        # The most cards each column of a state can hold: its digit's radix.
-        most = np.zeros((self.vectors, n_cls + 2), dtype=np.int64)
-        rows = np.arange(self.vectors)
-        for c in range(n_cls):
-            most[rows, target[:, c]] += sizes[c]
-        tops = most.max(axis=0)[: n_cls + 1]
-        tops[:n_cls] = np.maximum(tops[:n_cls], sizes)
-        self._lay_out([int(r) for r in radix], [int(t) + 1 for t in tops])
-        self._tabled = True
+        self.grow[new], self.holds[new], self.need[new] = grow, holds, need
+        self.target[new] = target
+        self.known[new] = True
+
+    def _ensure_changes(self, vids: Ints) -> None:
+        """Fill the tables, and whether a card of each class takes a state of them out of
+        its normal form (a class it keeps apart is then merged, losing or changes nothing),
+        for the vectors ``vids``."""
+        self._ensure(vids)
+        new = np.unique(vids[~self.changes_known[vids]])
+        if not len(new):
+            return
+        grown = self.grow[new]
+        self._ensure(grown.reshape(-1))
+        own = np.arange(len(self.red.sizes))
+        apart = self.target[new] == own
+        changes = np.zeros(grown.shape, dtype=bool)
+        for c in range(len(own)):
+            changes[:, c] = (apart & (self.target[grown[:, c]] != own)).any(axis=1)
+        self.changes[new] = changes
+        self.changes_known[new] = True
 
     def _lay_out(self, vector_radix: list[int], column_radix: list[int]) -> None:
         """The key's words: the capped counts' digits first (the low digits of the first
@@ -335,16 +374,10 @@ class AttributeLevels:
     def run(self, hands: Ints) -> list[int]:
         """The value of each hand (a row of cards per class, ``hand`` cards each) with the
         rest of the deck in the pile: over ``perm(N - hand, reads - hand)``."""
-        self.tables()
         if not self.fits:
             raise Collision("the key does not fit")
-        sizes = np.asarray(self.red.sizes, dtype=np.int64)
-        held = np.asarray(hands, dtype=np.int64).reshape(-1, len(sizes))
-        vec_place = np.asarray(self.place[: self.first_column], dtype=np.int64)
-        caps = np.asarray(self.red.cond.caps, dtype=np.int64)
-        vec = np.minimum(held @ self.member, caps)
         start = (self.hand, self.hand, False)
-        words = self._normal(vec @ vec_place, (sizes[None, :] - held).T)
+        words = self._hand_words(hands)
         pending: dict[Level, list[list[Ints]]] = {start: [words]}
         where: dict[Level, list[Ints]] = {}
         open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]] = {}
@@ -362,6 +395,9 @@ class AttributeLevels:
             self._value(level, plans.pop(level), where, won_of.pop(level))
         values = self.values[start]
         self.levels = {}
+        self.values = {start: values}
+        self._alive = {}
+        self.ran = True
         return values[where[start][0]].tolist()
 
     def _merge(
@@ -377,14 +413,7 @@ class AttributeLevels:
         sizes = [len(part[0]) for part in parts]
         self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
         words = [np.concatenate([part[i] for part in parts]) for i in range(self.words)]
-        if self.words == 1:
-            sort_key = words[0]
-        else:
-            # One word to sort by (the others mixed in, wrapping): runs of equal words stay
-            # together; words that differ within a run are a collision, never decided on.
-            sort_key = words[0].copy()
-            for i, w in enumerate(words[1:]):
-                sort_key = sort_key * np.int64(0x5BD1E995 + 2 * i) + w
+        sort_key = self._sort_key(words)
         by = np.argsort(sort_key, kind="stable")
         ordered = sort_key[by]
         first = np.empty(len(ordered), dtype=bool)
@@ -399,9 +428,12 @@ class AttributeLevels:
                     raise Collision("two states under one sort key")
         distinct = [w[heads] for w in words]
         vids, left, losing = self._digits(distinct)
+        self._ensure(vids)
         won, lost = self._settle(vids, left, losing, self.seen - level[0])
         kept = ~lost
         row = np.where(kept, np.cumsum(kept) - 1, int(kept.sum()))
+        if level == (self.hand, self.hand, False):
+            self._start = (ordered[starts], distinct, row)
         at = np.empty(len(ordered), dtype=np.int64)
         at[by] = row[run]
         self.levels[level] = [w[kept] for w in distinct]
@@ -414,6 +446,42 @@ class AttributeLevels:
             losing[is_open],
         )
         return np.split(at, np.cumsum(sizes)[:-1])
+
+    def _sort_key(self, words: list[Ints]) -> Ints:
+        """One word to sort states by: the key's, or its words mixed (wrapping). Runs of
+        equal words stay together; words that differ within a run are a collision
+        (:class:`Collision`), never decided on."""
+        if self.words == 1:
+            return words[0]
+        sort_key = words[0].copy()
+        for i, w in enumerate(words[1:]):
+            sort_key = sort_key * np.int64(0x5BD1E995 + 2 * i) + w
+        return sort_key
+
+    def _hand_words(self, hands: Ints) -> list[Ints]:
+        """The states of holding each row of ``hands`` with the rest in the pile."""
+        sizes = np.asarray(self.red.sizes, dtype=np.int64)
+        held = np.asarray(hands, dtype=np.int64).reshape(-1, len(sizes))
+        vec_place = np.asarray(self.place[: self.first_column], dtype=np.int64)
+        caps = np.asarray(self.red.cond.caps, dtype=np.int64)
+        vids = np.minimum(held @ self.member, caps) @ vec_place
+        self._ensure(vids)
+        return self._normal(vids, (sizes[None, :] - held).T)
+
+    def lookup(self, hand: Sequence[int]) -> int | None:
+        """The value :meth:`run` found for the state of ``hand`` (cards per class), or None
+        when no hand it valued is in that state."""
+        if self._start is None:
+            return None
+        keys, distinct, row = self._start
+        words = self._hand_words(np.asarray([hand], dtype=np.int64))
+        key = self._sort_key(words)[0]
+        i = int(np.searchsorted(keys, key))
+        if i == len(keys) or keys[i] != key:
+            return None
+        if any(int(d[i]) != int(w[0]) for d, w in zip(distinct, words, strict=True)):
+            return None
+        return int(self.values[(self.hand, self.hand, False)][row[i]])
 
     def _add(
         self, pending: dict[Level, list[list[Ints]]], level: Level, words: list[Ints]
@@ -435,6 +503,7 @@ class AttributeLevels:
             return []
         look = self._look(held, looked)
         n_cls = len(self.red.sizes)
+        self._ensure_changes(vids)
         self.charge(
             len(vids) * (n_cls + 2) // MOVES_PER_UNIT + LEVEL_UNITS + MOVE_UNITS * (n_cls + 2)
         )
@@ -471,7 +540,7 @@ class AttributeLevels:
                 else:
                     sub = rows[alive]
                     g = grown[alive]
-                    changed = self._changed(vids[sub], g)
+                    changed = self.changes[vids[sub], c]
                     child = [wd[sub].copy() for wd in words]
                     child[0] += g - vids[sub]
                     child[self.word_of[i]] -= self.place[i]
@@ -515,14 +584,6 @@ class AttributeLevels:
             under = self._add(pending, under_level, [wd[rows] for wd in words]) if look else None
             moves.append(_Move(rows, pool[rows], kept, under))
         return moves
-
-    def _changed(self, vids: Ints, grown: Ints) -> Bools:
-        """Whether a state of ``vids`` in its normal form is out of it with ``grown``'s
-        counts: a class it keeps apart is merged, losing or changes nothing there."""
-        own = np.arange(len(self.red.sizes))
-        before = self.target[vids]
-        after = self.target[grown]
-        return ((before == own) & (after != own)).any(axis=1)
 
     def _value(
         self, level: Level, moves: list[_Move], where: dict[Level, list[Ints]], won: Bools
