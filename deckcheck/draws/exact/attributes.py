@@ -72,9 +72,9 @@ _NEVER = 1 << 30
 TABLE_CELLS_PER_UNIT = 20
 #: Units per move of a level's open states (a state times a class, the pool and the losing
 #: cards), made and weighed at about 0.1-0.2 µs each.
-MOVES_PER_UNIT = 12
+MOVES_PER_UNIT = 20
 #: Units per child merged into its level (sorted, compared, its digits read and settled).
-CHILDREN_PER_UNIT = 6
+CHILDREN_PER_UNIT = 10
 #: Units per level (its few dozen numpy calls, whatever its size).
 LEVEL_UNITS = 150
 #: Units per move's numpy calls (a class of a level, whatever its states).
@@ -175,6 +175,8 @@ class AttributeLevels:
         self.holds = np.zeros(size, dtype=bool)
         self.need = np.zeros(size, dtype=np.int64)
         self.target = np.zeros((size, n_cls), dtype=np.int64)
+        self.places = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
+        self.lose_digit = self.first_column + self.lose_col
         self.changes_known = np.zeros(size, dtype=bool)
         self.changes = np.zeros((size, n_cls), dtype=bool)
 
@@ -244,6 +246,12 @@ class AttributeLevels:
         target[effect == 0] = self.pool_col
         self.grow[new], self.holds[new], self.need[new] = grow, holds, need
         self.target[new] = target
+        # Per word, the place a card of each class adds to it in the normal form (0 where
+        # its column's digit is in another word, or it has none).
+        column_word = np.asarray(self.word_of + [-1], dtype=np.int64)[self.first_column :]
+        column_place = np.asarray(self.place + [0], dtype=np.int64)[self.first_column :]
+        for k, places in enumerate(self.places):
+            places[new] = np.where(column_word[target] == k, column_place[target], 0)
         self.known[new] = True
 
     def _ensure_changes(self, vids: Ints) -> None:
@@ -292,20 +300,15 @@ class AttributeLevels:
         """The keys (a list of words) of the states of capped count vectors ``vids`` with
         ``left`` (a row per class) in the pile and ``losing`` losing cards, put in their
         normal form."""
-        n_cls = len(self.red.sizes)
-        size = len(vids)
-        cols = np.zeros((n_cls + 2, size), dtype=np.int64)
-        if losing is not None:
-            cols[self.lose_col] = losing
-        target = self.target[vids]
-        at = np.arange(size)
-        for c in range(n_cls):
-            cols[target[:, c], at] += left[c]
-        words = [np.zeros(size, dtype=np.int64) for _ in range(self.words)]
-        words[0] += vids
-        for j in range(n_cls + 1):
-            i = self.first_column + j
-            words[self.word_of[i]] += cols[j] * self.place[i]
+        # A class's cards add to its column's digit: its place in its word (see _ensure).
+        words = []
+        for k, places in enumerate(self.places):
+            word = np.einsum("ij,ji->i", places[vids], left)
+            if k == 0:
+                word += vids
+            if losing is not None and self.word_of[self.lose_digit] == k:
+                word += losing * self.place[self.lose_digit]
+            words.append(word)
         return words
 
     def _digits(self, words: list[Ints]) -> tuple[Ints, Ints, Ints]:
