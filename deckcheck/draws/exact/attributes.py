@@ -50,6 +50,9 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 #: A level: (cards held, cards gone, look spent).
 Level = tuple[int, int, bool]
+#: Per level, the parts of its children: each a key's words per child, and which of them
+#: may be out of their normal form (None: none).
+Pending = dict[Level, list[tuple[list[Ints], "Bools | None"]]]
 #: Per alternative of a query: each test as (position, least passing count, most or None),
 #: and sets of positions no class counts for two of, with the least count each needs (the
 #: sequential engine's ``Bounds``).
@@ -69,12 +72,12 @@ _NEVER = 1 << 30
 
 #: Units of exact work (about 2 µs each) per table cell (capped count vectors times
 #: classes): each tabulated at about 0.1 µs.
-TABLE_CELLS_PER_UNIT = 20
+TABLE_CELLS_PER_UNIT = 5
 #: Units per move of a level's open states (a state times a class, the pool and the losing
 #: cards), made and weighed at about 0.1-0.2 µs each.
-MOVES_PER_UNIT = 20
+MOVES_PER_UNIT = 48
 #: Units per child merged into its level (sorted, compared, its digits read and settled).
-CHILDREN_PER_UNIT = 10
+CHILDREN_PER_UNIT = 4
 #: Units per level (its few dozen numpy calls, whatever its size).
 LEVEL_UNITS = 150
 #: Units per move's numpy calls (a class of a level, whatever its states).
@@ -273,26 +276,29 @@ class AttributeLevels:
         self.changes_known[new] = True
 
     def _lay_out(self, vector_radix: list[int], column_radix: list[int]) -> None:
-        """The key's words: the capped counts' digits first (the low digits of the first
-        word are the vector's index), then a digit per class and one for the losing cards,
-        each word's digits below ``2**WORD_BITS``."""
-        radices = vector_radix + column_radix
-        self.word_of: list[int] = []
-        self.place: list[int] = []
-        word, room = 0, 1
-        for i, r in enumerate(radices):
-            if room * r >= 1 << WORD_BITS:
-                if i < len(vector_radix):
-                    self.fits = False  # the vector's digits span words
-                word, room = word + 1, 1
+        """The key's words: the first holds the capped counts' index (mixed radix, its low
+        part: the index is the word modulo :attr:`vectors`), then bits per column (a class's
+        cards left, then the losing cards), each column's bits in one word and every word
+        below ``2**WORD_BITS``: a column is read by a shift and a mask."""
+        first = len(vector_radix)
+        self.word_of: list[int] = [0] * first
+        self.place: list[int] = [int(p) for p in self.vec_place]
+        self.shift: list[int] = [0] * first
+        self.mask: list[int] = [0] * first
+        word, bit, room = 0, 0, WORD_BITS - self.vectors.bit_length()
+        for r in column_radix:
+            width = max(1, (r - 1).bit_length())
+            if bit + width > room:
+                word, bit, room = word + 1, 0, WORD_BITS
             self.word_of.append(word)
-            self.place.append(room)
-            room *= r
+            self.shift.append(bit)
+            self.mask.append((1 << width) - 1)
+            self.place.append((self.vectors if word == 0 else 1) << bit)
+            bit += width
         self.words = word + 1
-        if self.words > MOST_WORDS:
+        if self.words > MOST_WORDS or room <= 0:
             self.fits = False
-        self.radices = radices
-        self.first_column = len(vector_radix)
+        self.first_column = first
 
     # -- states ----------------------------------------------------------------------------
 
@@ -315,11 +321,12 @@ class AttributeLevels:
         """The capped count vectors' indices, the cards left per class (a row each) and the
         losing cards of the states ``words``."""
         vids = words[0] % self.vectors
+        bits = [words[0] // self.vectors, *words[1:]]
         n_cls = len(self.red.sizes)
         left = np.empty((n_cls, len(vids)), dtype=np.int64)
         for j in range(n_cls + 1):
             i = self.first_column + j
-            got = words[self.word_of[i]] // self.place[i] % self.radices[i]
+            got = (bits[self.word_of[i]] >> self.shift[i]) & self.mask[i]
             if j < n_cls:
                 left[j] = got
             else:
@@ -335,7 +342,6 @@ class AttributeLevels:
             won = self.holds[vids]
             return won, ~won
         lost = self.need[vids] > to_draw
-        vec_place = self.place[: self.first_column]
         won = np.zeros(len(vids), dtype=bool)
         lost_all = np.ones(len(vids), dtype=bool)
         reach: dict[int, Ints] = {}
@@ -343,7 +349,7 @@ class AttributeLevels:
             alt_won = losing == 0
             alt_lost = np.zeros(len(vids), dtype=bool)
             for p, least, most in tests:
-                x = vids // vec_place[p] % self.radices[p]
+                x = vids // int(self.vec_place[p]) % int(self.vec_radix[p])
                 got = reach.get(p)
                 if got is None:
                     got = np.zeros(len(vids), dtype=np.int64)
@@ -381,7 +387,7 @@ class AttributeLevels:
             raise Collision("the key does not fit")
         start = (self.hand, self.hand, False)
         words = self._hand_words(hands)
-        pending: dict[Level, list[list[Ints]]] = {start: [words]}
+        pending: Pending = {start: [(words, None)]}
         where: dict[Level, list[Ints]] = {}
         open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]] = {}
         won_of: dict[Level, Bools] = {}
@@ -403,19 +409,9 @@ class AttributeLevels:
         self.ran = True
         return values[where[start][0]].tolist()
 
-    def _merge(
-        self,
-        level: Level,
-        parts: list[list[Ints]],
-        open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]],
-        won_of: dict[Level, Bools],
-    ) -> list[Ints]:
-        """The distinct states of ``parts`` (each a key's words per child), settled: the
-        level's open states' words and digits, which of its states are won, and per part
-        each child's row (a lost one's: the row after the last)."""
-        sizes = [len(part[0]) for part in parts]
-        self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
-        words = [np.concatenate([part[i] for part in parts]) for i in range(self.words)]
+    def _distinct(self, words: list[Ints]) -> tuple[Ints, list[Ints], Ints]:
+        """The distinct keys among ``words``: their sort keys in order, their words, and
+        the index among them of each key given."""
         sort_key = self._sort_key(words)
         by = np.argsort(sort_key, kind="stable")
         ordered = sort_key[by]
@@ -429,16 +425,48 @@ class AttributeLevels:
             for w in words:
                 if (w[by] != w[heads][run]).any():
                     raise Collision("two states under one sort key")
-        distinct = [w[heads] for w in words]
+        index = np.empty(len(ordered), dtype=np.int64)
+        index[by] = run
+        return ordered[starts], [w[heads] for w in words], index
+
+    def _merge(
+        self,
+        level: Level,
+        parts: list[tuple[list[Ints], Bools | None]],
+        open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]],
+        won_of: dict[Level, Bools],
+    ) -> list[Ints]:
+        """The distinct states of ``parts`` (each a key's words per child, and which of them
+        may be out of their normal form), settled: the level's open states' words and
+        digits, which of its states are won, and per part each child's row (a lost one's:
+        the row after the last).
+
+        Children are merged as they were made, then the distinct ones out of their normal
+        form are put in it and merged again: many children are one state (a state is
+        reached from many), and a normal form is worked out once per state."""
+        sizes = [len(part[0][0]) for part in parts]
+        self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
+        words = [np.concatenate([part[0][i] for part in parts]) for i in range(self.words)]
+        flags = np.concatenate(
+            [np.zeros(n, dtype=bool) if f is None else f for n, (_, f) in zip(sizes, parts)]
+        )
+        keys, distinct, index = self._distinct(words)
+        out = np.zeros(len(keys), dtype=bool)
+        out[index[flags]] = True
+        if out.any():
+            vids, left, losing = self._digits([w[out] for w in distinct])
+            for w, normal in zip(distinct, self._normal(vids, left, losing), strict=True):
+                w[out] = normal
+            keys, distinct, again = self._distinct(distinct)
+            index = again[index]
         vids, left, losing = self._digits(distinct)
         self._ensure(vids)
         won, lost = self._settle(vids, left, losing, self.seen - level[0])
         kept = ~lost
         row = np.where(kept, np.cumsum(kept) - 1, int(kept.sum()))
         if level == (self.hand, self.hand, False):
-            self._start = (ordered[starts], distinct, row)
-        at = np.empty(len(ordered), dtype=np.int64)
-        at[by] = row[run]
+            self._start = (keys, distinct, row)
+        at = row[index]
         self.levels[level] = [w[kept] for w in distinct]
         won_of[level] = won[kept]
         is_open = kept & ~won
@@ -465,7 +493,7 @@ class AttributeLevels:
         """The states of holding each row of ``hands`` with the rest in the pile."""
         sizes = np.asarray(self.red.sizes, dtype=np.int64)
         held = np.asarray(hands, dtype=np.int64).reshape(-1, len(sizes))
-        vec_place = np.asarray(self.place[: self.first_column], dtype=np.int64)
+        vec_place = self.vec_place
         caps = np.asarray(self.red.cond.caps, dtype=np.int64)
         vids = np.minimum(held @ self.member, caps) @ vec_place
         self._ensure(vids)
@@ -487,17 +515,19 @@ class AttributeLevels:
         return int(self.values[(self.hand, self.hand, False)][row[i]])
 
     def _add(
-        self, pending: dict[Level, list[list[Ints]]], level: Level, words: list[Ints]
+        self, pending: Pending, level: Level, words: list[Ints], out: Bools | None = None
     ) -> tuple[Level, int]:
+        """Put ``words`` among the children of ``level`` (``out``: which of them may be out
+        of their normal form): where they will be found."""
         parts = pending.setdefault(level, [])
-        parts.append(words)
+        parts.append((words, out))
         return level, len(parts) - 1
 
     def _moves(
         self,
         level: Level,
         state: tuple[Ints, Ints, Ints, Ints],
-        pending: dict[Level, list[list[Ints]]],
+        pending: Pending,
     ) -> list[_Move]:
         """The moves of ``level``'s open states, their children put among the next levels'."""
         held, gone, looked = level
@@ -543,19 +573,13 @@ class AttributeLevels:
                 else:
                     sub = rows[alive]
                     g = grown[alive]
-                    changed = self.changes[vids[sub], c]
-                    child = [wd[sub].copy() for wd in words]
+                    child = [wd[sub] for wd in words]
                     child[0] += g - vids[sub]
                     child[self.word_of[i]] -= self.place[i]
-                    if changed.any():
-                        ch = np.flatnonzero(changed)
-                        part = left[:, sub[ch]].copy()
-                        part[c] -= 1
-                        fresh = self._normal(g[ch], part, losing[sub[ch]])
-                        for wd, f in zip(child, fresh, strict=True):
-                            wd[ch] = f
-                    # Children lost by their counts are worth 0 (see _read).
-                    kept = self._add(pending, kept_level, child)
+                    # Out of their normal form where the card changed it (see _merge);
+                    # children lost by their counts are worth 0 (see _read).
+                    out = self.changes[vids[sub], c]
+                    kept = self._add(pending, kept_level, child, out if out.any() else None)
                     self._alive[kept] = alive
             under = None
             if look:
