@@ -162,9 +162,14 @@ class AttributeLevels:
         self.member = member
         self.owners = [np.flatnonzero(member[:, p]).tolist() for p in range(n_pos)]
         shares = member @ member.T > 0
-        tops = [sizes[c] + sum(sizes[d] for d in range(c + 1, n_cls) if shares[c, d]) for c in range(n_cls)]
+        tops = [
+            sizes[c] + sum(sizes[d] for d in range(c + 1, n_cls) if shares[c, d])
+            for c in range(n_cls)
+        ]
         bounded = {p for tests, _ in self.bounds for p, _, most in tests if most is not None}
-        losing = sum(sizes[c] for c in range(n_cls) if bounded.intersection(cond.class_positions[c]))
+        losing = sum(
+            sizes[c] for c in range(n_cls) if bounded.intersection(cond.class_positions[c])
+        )
         self.lose_col, self.pool_col = n_cls, n_cls + 1
         self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [losing + 1])
         # The tables, filled for the vectors met (:meth:`_ensure`): per vector after a card
@@ -251,8 +256,8 @@ class AttributeLevels:
         self.target[new] = target
         # Per word, the place a card of each class adds to it in the normal form (0 where
         # its column's digit is in another word, or it has none).
-        column_word = np.asarray(self.word_of + [-1], dtype=np.int64)[self.first_column :]
-        column_place = np.asarray(self.place + [0], dtype=np.int64)[self.first_column :]
+        column_word = np.asarray([*self.word_of, -1], dtype=np.int64)[self.first_column :]
+        column_place = np.asarray([*self.place, 0], dtype=np.int64)[self.first_column :]
         for k, places in enumerate(self.places):
             places[new] = np.where(column_word[target] == k, column_place[target], 0)
         self.known[new] = True
@@ -333,9 +338,7 @@ class AttributeLevels:
                 losing = got
         return vids, left, losing
 
-    def _settle(
-        self, vids: Ints, left: Ints, losing: Ints, to_draw: int
-    ) -> tuple[Bools, Bools]:
+    def _settle(self, vids: Ints, left: Ints, losing: Ints, to_draw: int) -> tuple[Bools, Bools]:
         """Which states are won (the query holds whatever follows) and which lost (it can no
         longer hold), by their counts and the cards their pile still holds."""
         if to_draw == 0:
@@ -372,9 +375,7 @@ class AttributeLevels:
 
     def _look(self, held: int, looked: bool) -> bool:
         return (
-            not looked
-            and self.hand <= held < self.seen
-            and (held - self.hand) % self.per_turn == 0
+            not looked and self.hand <= held < self.seen and (held - self.hand) % self.per_turn == 0
         )
 
     def _full(self, gone: int) -> int:
@@ -448,7 +449,10 @@ class AttributeLevels:
         self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
         words = [np.concatenate([part[0][i] for part in parts]) for i in range(self.words)]
         flags = np.concatenate(
-            [np.zeros(n, dtype=bool) if f is None else f for n, (_, f) in zip(sizes, parts)]
+            [
+                np.zeros(n, dtype=bool) if f is None else f
+                for n, (_, f) in zip(sizes, parts, strict=True)
+            ]
         )
         keys, distinct, index = self._distinct(words)
         out = np.zeros(len(keys), dtype=bool)
@@ -616,7 +620,7 @@ class AttributeLevels:
         self, level: Level, moves: list[_Move], where: dict[Level, list[Ints]], won: Bools
     ) -> None:
         """The values of ``level``'s states (the row after the last: 0, a lost state's)."""
-        held, gone, looked = level
+        gone = level[1]
         values = np.zeros(len(won) + 1, dtype=np.int64)
         values[:-1][won] = self._full(gone)
         open_rows = np.flatnonzero(~won)
