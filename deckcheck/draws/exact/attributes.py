@@ -58,8 +58,10 @@ Pending = dict[Level, list[tuple[list[Ints], "Bools | None"]]]
 #: sequential engine's ``Bounds``).
 Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, int], ...], ...]]
 
-#: Most capped count vectors the tables are made for (each a row of a table per class).
+#: Most capped count vectors the tables are made for (each a row of a table per class), and
+#: most cells (vectors times classes) of a table: about 32 MB each, filled only where met.
 MOST_VECTORS = 1 << 17
+MOST_CELLS = 1 << 22
 #: Largest value a state may have: its products and sums stay in 64-bit integers.
 MOST_VALUE = 1 << 62
 #: Most words of a state's key.
@@ -130,12 +132,17 @@ class AttributeLevels:
             hand < seen
             and math.perm(n - hand, reads - hand) < MOST_VALUE
             and self.vectors <= MOST_VECTORS
+            and self.vectors * len(red.sizes) <= MOST_CELLS
             and len(red.sizes) > 0
         )
         if self.fits:
             self._setup()
         #: Whether :meth:`run` has valued the hands (:meth:`lookup` reads them).
         self.ran = False
+        #: States listed (each level's distinct ones, lost ones left out) and children made,
+        #: by the last :meth:`run`.
+        self.listed = 0
+        self.made = 0
         # The hands' level: its distinct states' sort keys (in order), words and rows.
         self._start: tuple[Ints, list[Ints], Ints] | None = None
         self.values: dict[Level, Ints] = {}
@@ -272,6 +279,7 @@ class AttributeLevels:
             return
         grown = self.grow[new]
         self._ensure(grown.reshape(-1))
+        self.charge(1 + len(new) * len(self.red.sizes) // TABLE_CELLS_PER_UNIT)
         own = np.arange(len(self.red.sizes))
         apart = self.target[new] == own
         changes = np.zeros(grown.shape, dtype=bool)
@@ -387,6 +395,7 @@ class AttributeLevels:
         if not self.fits:
             raise Collision("the key does not fit")
         start = (self.hand, self.hand, False)
+        self.listed = self.made = 0
         words = self._hand_words(hands)
         pending: Pending = {start: [(words, None)]}
         where: dict[Level, list[Ints]] = {}
@@ -447,6 +456,7 @@ class AttributeLevels:
         reached from many), and a normal form is worked out once per state."""
         sizes = [len(part[0][0]) for part in parts]
         self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
+        self.made += sum(sizes)
         words = [np.concatenate([part[0][i] for part in parts]) for i in range(self.words)]
         flags = np.concatenate(
             [
@@ -472,6 +482,7 @@ class AttributeLevels:
             self._start = (keys, distinct, row)
         at = row[index]
         self.levels[level] = [w[kept] for w in distinct]
+        self.listed += int(kept.sum())
         won_of[level] = won[kept]
         is_open = kept & ~won
         open_states[level] = (
