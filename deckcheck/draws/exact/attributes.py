@@ -423,7 +423,7 @@ class AttributeLevels:
         """The distinct keys among ``words``: their sort keys in order, their words, and
         the index among them of each key given."""
         sort_key = self._sort_key(words)
-        by = np.argsort(sort_key, kind="stable")
+        by = np.argsort(sort_key)
         ordered = sort_key[by]
         first = np.empty(len(ordered), dtype=bool)
         first[:1] = True
