@@ -262,3 +262,19 @@ def test_a_collision_of_sort_keys_is_never_decided_on(monkeypatch: pytest.Monkey
     monkeypatch.setattr(AttributeLevels, "run", collide)
     fresh.estimate(2)
     assert fresh.return_table(2)[1] == slow.return_table(2)[1]
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_values_of_many_limbs_are_the_same(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Limbs of four bits (a value then takes several, their carries and comparisons limb by
+    limb): every hand's value is the recursion's."""
+    monkeypatch.setattr(attributes_module, "LIMB_BITS", 4)
+    monkeypatch.setattr(attributes_module, "MOST_LIMBS", 40)
+    rng = random.Random(4200 + seed)
+    problem = interesting(rng, 12, 12, any_of=seed % 2 == 1)
+    procedure = Procedure(4, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    fast, slow = engines(problem, procedure, Query(10))
+    levels = fast._attribute_levels()
+    assert levels is not None and levels.limbs >= 4
+    hands = list(compositions(slow.red.sizes, slow.hand))
+    assert every_hand_value(fast) == [slow.hand_value(hand) for hand in hands]

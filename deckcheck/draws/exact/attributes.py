@@ -62,8 +62,12 @@ Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, i
 #: most cells (vectors times classes) of a table: about 32 MB each, filled only where met.
 MOST_VECTORS = 1 << 17
 MOST_CELLS = 1 << 22
-#: Largest value a state may have: its products and sums stay in 64-bit integers.
-MOST_VALUE = 1 << 62
+#: Bits of a limb of a value: a state's value is a few limbs (64-bit integers), so that a
+#: level's sums of limbs times cards (at most the pile) stay far below ``2**63`` until their
+#: carries are taken.
+LIMB_BITS = 31
+#: Most limbs of a value: values below ``2**124``.
+MOST_LIMBS = 4
 #: Most words of a state's key.
 MOST_WORDS = 4
 #: Bits of a word's digits (a key word stays positive, its moves' changes too).
@@ -127,10 +131,12 @@ class AttributeLevels:
         self.charge = charge
         caps = red.cond.caps
         self.vectors = math.prod(c + 1 for c in caps)
+        self.limbs = max(1, -(-math.perm(n - hand, reads - hand).bit_length() // LIMB_BITS))
         #: Whether the engine takes the query: its values and tables fit.
         self.fits = (
             hand < seen
-            and math.perm(n - hand, reads - hand) < MOST_VALUE
+            and self.limbs <= MOST_LIMBS
+            and n < 1 << (62 - LIMB_BITS - 8)
             and self.vectors <= MOST_VECTORS
             and self.vectors * len(red.sizes) <= MOST_CELLS
             and len(red.sizes) > 0
@@ -417,7 +423,7 @@ class AttributeLevels:
         self.values = {start: values}
         self._alive = {}
         self.ran = True
-        return values[where[start][0]].tolist()
+        return self._ints(values[:, where[start][0]])
 
     def _distinct(self, words: list[Ints]) -> tuple[Ints, list[Ints], Ints]:
         """The distinct keys among ``words``: their sort keys in order, their words, and
@@ -527,7 +533,7 @@ class AttributeLevels:
             return None
         if any(int(d[i]) != int(w[0]) for d, w in zip(distinct, words, strict=True)):
             return None
-        return int(self.values[(self.hand, self.hand, False)][row[i]])
+        return self._ints(self.values[(self.hand, self.hand, False)][:, row[i : i + 1]])[0]
 
     def _add(
         self, pending: Pending, level: Level, words: list[Ints], out: Bools | None = None
@@ -560,13 +566,13 @@ class AttributeLevels:
         under_level = (held, gone + 1, True)
         last = held + 1 == self.seen
         to_draw = self.seen - held - 1
-        full = self._full(gone + 1)
+        full = self._limbs(self._full(gone + 1))
         moves: list[_Move] = []
         pool = (self.n - gone) - left.sum(axis=0) - losing
 
         def kept_settled(child_vids: Ints) -> Ints | None:
             if last:
-                return np.where(self.holds[child_vids], full, 0).astype(np.int64)
+                return np.where(self.holds[child_vids], full, 0)
             return None
 
         for c in range(n_cls):
@@ -584,7 +590,7 @@ class AttributeLevels:
             else:
                 alive = self.need[grown] <= to_draw
                 if not alive.any():
-                    kept = np.zeros(len(rows), dtype=np.int64)
+                    kept = np.zeros((self.limbs, len(rows)), dtype=np.int64)
                 else:
                     sub = rows[alive]
                     g = grown[alive]
@@ -610,7 +616,8 @@ class AttributeLevels:
                 child = [wd[rows] for wd in words]
                 child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
                 under = self._add(pending, under_level, child)
-                moves.append(_Move(rows, losing[rows], np.zeros(len(rows), np.int64), under))
+                lost = np.zeros((self.limbs, len(rows)), dtype=np.int64)
+                moves.append(_Move(rows, losing[rows], lost, under))
         # The cards no count reads: kept, nothing changes but the cards held.
         rows = np.flatnonzero(pool)
         if len(rows):
@@ -627,36 +634,67 @@ class AttributeLevels:
             moves.append(_Move(rows, pool[rows], kept, under))
         return moves
 
+    def _limbs(self, value: int) -> Ints:
+        """``value`` as limbs (a column), the lowest first."""
+        mask = (1 << LIMB_BITS) - 1
+        return np.array(
+            [[(value >> (LIMB_BITS * k)) & mask] for k in range(self.limbs)], dtype=np.int64
+        )
+
+    def _ints(self, limbs: Ints) -> list[int]:
+        """The values of the columns of ``limbs``."""
+        out = [0] * limbs.shape[1]
+        for k in range(self.limbs - 1, -1, -1):
+            out = [(v << LIMB_BITS) + x for v, x in zip(out, limbs[k].tolist(), strict=True)]
+        return out
+
     def _value(
         self, level: Level, moves: list[_Move], where: dict[Level, list[Ints]], won: Bools
     ) -> None:
-        """The values of ``level``'s states (the row after the last: 0, a lost state's)."""
+        """The values of ``level``'s states (the row after the last: 0, a lost state's), as
+        limbs: each move's children weighed by its cards (the better of keeping and putting
+        under where the turn looks: compared limb by limb from the highest, exactly), summed
+        limb by limb, then the carries taken."""
         gone = level[1]
-        values = np.zeros(len(won) + 1, dtype=np.int64)
-        values[:-1][won] = self._full(gone)
+        values = np.zeros((self.limbs, len(won) + 1), dtype=np.int64)
+        values[:, :-1][:, won] = self._limbs(self._full(gone))
         open_rows = np.flatnonzero(~won)
-        total = np.zeros(len(open_rows), dtype=np.int64)
+        total = np.zeros((self.limbs, len(open_rows)), dtype=np.int64)
         for move in moves:
             kept = self._read(move.kept, where, len(move.rows))
             if move.under is not None:
                 under = self._read(move.under, where, len(move.rows))
-                np.maximum(kept, under, out=kept)
-            total[move.rows] += move.weight * kept
-        values[open_rows] = total
+                kept = np.where(self._above(under, kept), under, kept)
+            total[:, move.rows] += move.weight * kept
+        for k in range(self.limbs - 1):
+            total[k + 1] += total[k] >> LIMB_BITS
+            total[k] &= (1 << LIMB_BITS) - 1
+        values[:, open_rows] = total
         self.values[level] = values
+
+    @staticmethod
+    def _above(a: Ints, b: Ints) -> Bools:
+        """Whether each column of limbs ``a`` is worth more than ``b``'s."""
+        above = np.zeros(a.shape[1], dtype=bool)
+        tied = np.ones(a.shape[1], dtype=bool)
+        for k in range(a.shape[0] - 1, -1, -1):
+            above |= tied & (a[k] > b[k])
+            tied &= a[k] == b[k]
+        return above
 
     def _read(
         self, branch: tuple[Level, int] | Ints | None, where: dict[Level, list[Ints]], size: int
     ) -> Ints:
+        """The values (limbs, a column each) of a move's children on one branch."""
         if branch is None:
-            return np.zeros(size, dtype=np.int64)
+            return np.zeros((self.limbs, size), dtype=np.int64)
         if not isinstance(branch, tuple):
-            return branch.copy()
+            return branch
         level, part = branch
-        got = self.values[level][where[level][part]]
+        got = self.values[level][:, where[level][part]]
         alive = self._alive.get(branch)
         if alive is None:
             return got
-        out = np.zeros(size, dtype=np.int64)
-        out[alive] = got
+        out = np.zeros((self.limbs, size), dtype=np.int64)
+        out[:, alive] = got
         return out
