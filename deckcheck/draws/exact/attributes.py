@@ -20,21 +20,25 @@ only what the rest of the deal can tell apart (as the recursion's does):
   are one class: their cards left are put on the first of them.
 
 All three depend on the capped counts alone, and each is kept once reached (counts only
-grow), so they are tabulated once per capped count vector (:meth:`AttributeLevels.tables`).
-A state is a key of mixed-radix digits in one or a few 64-bit words (exact, no hashing
-decides anything: two states whose words differ are different), and a card's move changes
-it by a constant of the tables; a child whose normal form changes (a count reaches its cap,
-or a class starts to lose) is put in its normal form from its digits.
+grow), so they are tabulated once per capped count vector met (:meth:`AttributeLevels._ensure`).
+A state is a key of one or a few 64-bit words: the capped counts' index (mixed radix) and a
+field of bits per column (a class's cards left, the losing cards), each wide enough for
+every card that column can ever hold. Keys are exact: two states whose words differ are
+different, and states are merged by sorting one word mixed from a key's words, where words
+that differ under one sort key are a collision (:class:`Collision`: the engine stops and the
+recursion answers), never decided on. A card's move changes a key by a constant of the
+tables; a child whose normal form changes (a count reaches its cap, a class starts to lose)
+is put in it once per distinct child (:meth:`AttributeLevels._merge`).
 
 Values are exact integers: a state's value counts the orderings of the cards still to be
 read under which the query holds, ``P(success) * perm(N - gone, reads - gone)``, as the
-recursion's does. The engine takes a query only when the hand's whole scale is below
-``2**62`` (:attr:`AttributeLevels.fits`): every value, and every sum of a state's children
-weighed by their cards, is then below it, and a look's two branches are compared exactly.
+recursion's does, kept as limbs of :data:`LIMB_BITS` bits (64-bit integers, the carries
+taken once per level), so a level's sums never overflow and a look's two branches are
+compared exactly, limb by limb from the highest (ties keep, as the recursion's ``max``).
 
-Work is charged before it is done (``charge``, raising past the limit): the tables, then
-each level's moves (states times moves) before they are made, and each level's children
-before they are merged.
+Work is charged before it is done (``charge``, raising past the limit): the tables for the
+vectors met, each level's moves (states times moves) before they are made, and each level's
+children before they are merged.
 """
 
 from __future__ import annotations

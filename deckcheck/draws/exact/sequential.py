@@ -16,6 +16,12 @@ numpy, exact by residues; it then answers the hands, the returns and the looks. 
 :mod:`~deckcheck.draws.exact.typed` for types over named cards (``type:building>=2`` with
 ``name:Stone Bunker>=1``): a type's count and its other cards kept per type.
 
+Where no level engine takes the query (each card counted by several selectors: ``type:``,
+``rarity:``, costs) and the return table values every hand at once
+(:mod:`~deckcheck.draws.exact.returned`), the states past the hands are valued a level at a
+time by :mod:`~deckcheck.draws.exact.attributes` instead, from the hands the table leaves
+open, charged as it goes.
+
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
 takes the best of keeping and its kept parts. A kept part's value is read from the state
