@@ -87,7 +87,7 @@ TABLE_CELLS_PER_UNIT = 5
 #: cards), made and weighed at about 0.1-0.2 µs each.
 MOVES_PER_UNIT = 48
 #: Units per child merged into its level (sorted, compared, its digits read and settled).
-CHILDREN_PER_UNIT = 4
+CHILDREN_PER_UNIT = 5
 #: Units per level (its few dozen numpy calls, whatever its size).
 LEVEL_UNITS = 150
 #: Units per move's numpy calls (a class of a level, whatever its states).
