@@ -1,0 +1,197 @@
+"""The mulligan guide's rule of thumb and its walk over the hands: the rule read from each
+class's extreme counts is the first rule the plain search over every rule finds, its work is
+charged before it runs, and the guide's choices are the engine's."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+
+from deckcheck.draws.answer import Intractable, OutOfReach, Reach, Stage
+from deckcheck.draws.exact import guide
+from deckcheck.draws.exact.compositions import compositions
+from deckcheck.draws.exact.guide import Choice, HandRow, HandTable, RuleKind, return_guide
+from deckcheck.draws.exact.sequential import STATE_BUDGET, SequentialEngine
+from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, Request, ReturnRule
+
+LABELS = (("ship",), ("action", "unit"), (), ("person",), ("blue",))
+
+
+def _text(c: int, op: str, k: int, labels: Sequence[Sequence[str]]) -> str:
+    name = guide.class_name(labels[c])
+    if op == "<":
+        return f"fewer than {k} {name}" if k > 1 else f"no {name}"
+    return f"more than {k} {name}"
+
+
+def _searched(
+    hands: Sequence[tuple[int, ...]], acts: Sequence[bool], labels: Sequence[Sequence[str]]
+) -> str | None:
+    """The first rule that fits, found by trying every rule on every hand in turn: one
+    threshold (each class, each count, ``<`` before ``>``), either of two thresholds, one
+    threshold with an exception (each class, count, other class, its count, "at least"
+    first)."""
+    n = len(labels)
+
+    def fits(rule: object) -> bool:
+        return all(rule(h) == a for h, a in zip(hands, acts, strict=True))  # type: ignore[operator]
+
+    for c in range(n):
+        values = sorted({h[c] for h in hands})
+        for k in range(values[0], values[-1] + 2):
+            if fits(lambda h, c=c, k=k: h[c] < k):
+                return _text(c, "<", k, labels)
+            if fits(lambda h, c=c, k=k: h[c] > k - 1):
+                return _text(c, ">", k - 1, labels)
+    top = [max(h[c] for h in hands) for c in range(n)]
+    for c, d in itertools.combinations(range(n), 2):
+        for k in range(1, top[c] + 2):
+            for m in range(1, top[d] + 2):
+                if fits(lambda h, c=c, d=d, k=k, m=m: h[c] < k or h[d] < m):
+                    return f"{_text(c, '<', k, labels)} or {_text(d, '<', m, labels)}"
+    for c in range(n):
+        for k in range(1, top[c] + 2):
+            for d in range(n):
+                if d == c:
+                    continue
+                for m in range(0, top[d] + 1):
+                    if fits(lambda h, c=c, d=d, k=k, m=m: h[c] < k and not h[d] >= m):
+                        bound = f"at least {m}"
+                    elif fits(lambda h, c=c, d=d, k=k, m=m: h[c] < k and not h[d] <= m):
+                        bound = f"at most {m}"
+                    else:
+                        continue
+                    name = guide.class_name(labels[d])
+                    return f"{_text(c, '<', k, labels)} unless the hand holds {bound} {name}"
+    return None
+
+
+def _free(units: int) -> None:
+    pass
+
+
+def _acts(rng: random.Random, hands: list[tuple[int, ...]], n: int) -> list[bool]:
+    """Which hands act: a rule of one family (sometimes with a hand flipped), or noise."""
+    c, d = rng.randrange(n), rng.randrange(n)
+    k, m = rng.randrange(0, 4), rng.randrange(0, 4)
+    shape = rng.randrange(7)
+    rules = [
+        lambda h: h[c] < k,
+        lambda h: h[c] > k,
+        lambda h: h[c] < k or h[d] < m,
+        lambda h: h[c] < k and not h[d] >= m,
+        lambda h: h[c] < k and not h[d] <= m,
+        lambda h: (h[c] + h[d]) % 2 == 0,
+        lambda h: rng.random() < 0.5,
+    ]
+    acts = [bool(rules[shape](h)) for h in hands]
+    if rng.random() < 0.2:
+        i = rng.randrange(len(acts))
+        acts[i] = not acts[i]
+    return acts
+
+
+def test_the_rule_is_the_first_rule_the_search_over_every_rule_finds() -> None:
+    rng = random.Random(42)
+    checked = families = 0
+    found: set[str] = set()
+    while checked < 600:
+        n = rng.randint(1, 5)
+        sizes = [rng.randint(0, 4) for _ in range(n)]
+        size = rng.randint(1, min(6, sum(sizes))) if sum(sizes) else 0
+        hands = list(compositions(sizes, size))
+        if rng.random() < 0.4 and len(hands) > 3:
+            hands = rng.sample(hands, rng.randint(2, len(hands)))
+        acts = _acts(rng, hands, n)
+        if all(acts) or not any(acts):
+            continue
+        checked += 1
+        labels = LABELS[:n]
+        want = _searched(hands, acts, labels)
+        assert guide._decision_rule(hands, acts, labels, _free) == want, (hands, acts)
+        if want is not None:
+            families += 1
+            found.add("unless" if "unless" in want else " or " if " or " in want else "one")
+    assert families > 200 and found == {"one", " or ", "unless"}
+
+
+def _table(kind: RuleKind, rows: list[tuple[tuple[int, ...], bool]]) -> HandTable:
+    choice = Choice.REDRAW if kind is RuleKind.REDRAW else Choice.RETURN
+    back = None if kind is RuleKind.REDRAW else (1, 0, 0)
+    return HandTable(
+        kind,
+        (("ship",), ("action",), ()),
+        (9, 9, 9),
+        9,
+        tuple(
+            HandRow(h, 1, Fraction(0), True, Fraction(1), choice if a else None, back)
+            for h, a in rows
+        ),
+        Fraction(0),
+        Fraction(0),
+    )
+
+
+def test_each_step_of_the_search_is_charged_before_it_runs() -> None:
+    hands = list(compositions((6, 6, 6), 5))
+    # No rule fits a parity: every family is searched, each charged first.
+    table = _table(RuleKind.REDRAW, [(h, (h[0] + h[1]) % 2 == 0) for h in hands])
+    charged: list[int] = []
+    assert guide.rule_of_thumb(table, charged.append) is None
+    assert len(charged) == 3  # the columns, the either-or, the exceptions
+    cells = 8 * len(hands) * 3
+    assert charged[0] == -(-cells // guide.RULE_CELLS_PER_UNIT)
+
+    def refuse(units: int) -> None:
+        raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, units, 0))
+
+    # Refused at the first charge: before any count is read.
+    with pytest.raises(Intractable):
+        guide.rule_of_thumb(table, refuse)
+    # A table whose decision needs no search charges nothing.
+    every = _table(RuleKind.REDRAW, [(h, True) for h in hands])
+    assert guide.rule_of_thumb(every, refuse) == "redraw every hand"
+
+
+PC = DrawProblem(
+    (3, 2, 4, 3),
+    ((True, False), (False, True), (False, False), (True, True)),
+    (CountTest(0, ">=", 2), CountTest(1, "<=", 1)),
+    ("miner", "trap"),
+)
+
+
+@pytest.mark.parametrize(
+    ("hand", "count", "seen", "lookahead", "second"),
+    [
+        (3, 2, 3, False, False),
+        (4, 3, 4, False, False),
+        (4, 2, 6, False, False),
+        (3, 2, 5, True, False),
+        (4, 3, 7, True, True),
+        (4, 1, 6, True, False),
+        (3, 3, 5, True, False),
+    ],
+)
+def test_the_guides_choices_are_the_engines(
+    hand: int, count: int, seen: int, lookahead: bool, second: bool
+) -> None:
+    procedure = Procedure(hand, hand + 1, 1, ReturnRule(count), lookahead=lookahead)
+    query = Query(seen + (1 if second else 0), second)
+    request = Request(PC, procedure, query)
+    table = return_guide(request)
+    engine = SequentialEngine(PC, procedure, query, (), STATE_BUDGET, request.lookahead)
+    choice, value = engine.return_table(count)
+    assert table.value == value == table.followed()
+    decided = 0
+    for row in table.rows:
+        picked = choice[row.hand]
+        assert (row.choice is Choice.RETURN) == (picked is not None)
+        if picked is not None:
+            decided += 1
+            assert row.returned == tuple(h - k for h, k in zip(row.hand, picked, strict=True))
+    assert 0 < decided < len(table.rows) or count == hand
