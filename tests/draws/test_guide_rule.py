@@ -195,3 +195,102 @@ def test_the_guides_choices_are_the_engines(
             decided += 1
             assert row.returned == tuple(h - k for h, k in zip(row.hand, picked, strict=True))
     assert 0 < decided < len(table.rows) or count == hand
+
+
+def _first_greedy_order(rows: Sequence[HandRow], n: int) -> list[int] | None:
+    """The first permutation of the classes in which every row returns greedily."""
+
+    def greedy(hand: tuple[int, ...], order: Sequence[int], count: int) -> tuple[int, ...]:
+        out = [0] * len(hand)
+        for c in order:
+            out[c] = min(hand[c], count)
+            count -= out[c]
+        return tuple(out)
+
+    if n > 6:
+        return None
+    for order in itertools.permutations(range(n)):
+        if all(greedy(r.hand, order, sum(r.returned or ())) == r.returned for r in rows):
+            used = {c for r in rows for c, k in enumerate(r.returned or ()) if k}
+            return [c for c in order if c in used]
+    return None
+
+
+def test_the_return_order_is_the_first_greedy_permutation() -> None:
+    rng = random.Random(7)
+    found = 0
+    for _ in range(400):
+        n = rng.randint(1, 6)
+        size = rng.randint(2, min(5, 3 * n))
+        hands = list(compositions([3] * n, size))
+        count = rng.randint(1, min(3, size))
+        secret = rng.sample(range(n), n)
+        rows = []
+        for hand in rng.sample(hands, min(len(hands), rng.randint(1, 8))):
+            back = [0] * n
+            left = count
+            for c in secret:  # greedy in a hidden order, now and then not
+                back[c] = min(hand[c], left)
+                left -= back[c]
+            if rng.random() < 0.15:
+                back = list(hand)
+                for _ in range(sum(hand) - count):
+                    back[rng.choice([c for c in range(n) if back[c]])] -= 1
+            rows.append(
+                HandRow(hand, 1, Fraction(0), True, Fraction(1), Choice.RETURN, tuple(back))
+            )
+        want = _first_greedy_order(rows, n)
+        assert guide._return_order(rows, n) == want, rows
+        found += want is not None
+    assert 100 < found < 400
+
+
+def test_a_guide_whose_rule_is_over_the_limit_is_refused_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conftest import EXAMPLES
+
+    from deckcheck.analysis.mulligan import mulligan_guide
+    from deckcheck.analysis.odds import OddsOptions
+    from deckcheck.analysis.setup import draw_setup
+    from deckcheck.core.errors import UsageError
+    from deckcheck.decks.load import open_deck
+    from deckcheck.draws import facade
+
+    setup = draw_setup(open_deck(str(EXAMPLES / "ren-dhark" / "terra-custom.txt")))
+    options = OddsOptions(turn=2)
+    asked = ["type:ship>=2", "type:person>=1"]
+    assert mulligan_guide(setup, asked, options).rule_of_thumb is not None
+    # The optimal redraw's own solve has its limit (as in odds); its rule is held to odds'.
+    monkeypatch.setattr(facade, "EXACT_WORK_LIMIT", 1)
+    with pytest.raises(UsageError, match=r"out of reach \(optimal redraw: about \d+ steps"):
+        mulligan_guide(setup, asked, options)
+
+
+def test_a_return_guides_rule_is_charged_to_the_engine_that_built_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conftest import EXAMPLES
+
+    from deckcheck.analysis.mulligan import mulligan_guide
+    from deckcheck.analysis.odds import OddsOptions
+    from deckcheck.analysis.setup import draw_setup
+    from deckcheck.decks.load import open_deck
+
+    charged: list[int] = []
+    charge = SequentialEngine.charge_table
+
+    def spy(self: SequentialEngine, units: int) -> None:
+        charged.append(units)
+        charge(self, units)
+
+    monkeypatch.setattr(SequentialEngine, "charge_table", spy)
+    deck = EXAMPLES / "planetary-conquerors"
+    setup = draw_setup(
+        open_deck(str(deck / "legal-50.txt")),
+    )
+    got = mulligan_guide(setup, ["type:miner>=1", "type:warrior>=1"], OddsOptions(turn=2))
+    assert got.rule_of_thumb is not None and " or " in got.rule_of_thumb
+    rows = len(got.rows)
+    # The columns of its search (8 reads of each class in each hand), then the either-or.
+    assert -(-8 * rows * len(got.classes) // guide.RULE_CELLS_PER_UNIT) in charged

@@ -32,6 +32,12 @@ Charge = Callable[[int], None]
 #: exact work stands for: the search reads its columns at about 10 ns a cell (a unit is about
 #: 2 µs), counted here at twice that.
 RULE_CELLS_PER_UNIT = 100
+#: Cells charged per returning hand and class when the order of the returns is found (a
+#: Python step each, not a read of a column).
+ORDER_CELLS = 10
+
+#: How a hand treats a class it holds: returns it whole, in part, or keeps it.
+_NONE, _WHOLE, _PART, _KEPT = range(4)
 
 
 class RuleKind(StrEnum):
@@ -260,7 +266,8 @@ def rule_of_thumb(table: HandTable, charge: Charge | None = None) -> str | None:
             return None
         head = f"{verb} with {rule}{scope}"
     if table.kind is RuleKind.RETURN:
-        order = _return_order([r for r in rows if r.choice is not None], len(table.sizes))
+        returning = [r for r in rows if r.choice is not None]
+        order = _return_order(returning, len(table.sizes), charge or _free)
         if order is None:
             return head + "; which cards: see the table"
         names = [class_name(table.labels[c]) for c in order]
@@ -361,21 +368,51 @@ def _decision_rule(
     return None
 
 
-def _return_order(rows: Sequence[HandRow], n_classes: int) -> list[int] | None:
-    """An order of classes such that every returning hand returns its cards greedily in it."""
+def _return_order(
+    rows: Sequence[HandRow], n_classes: int, charge: Charge = _free
+) -> list[int] | None:
+    """The first order of classes (of their permutations, in lexicographic order) such that
+    every returning hand returns its cards greedily in it, restricted to the classes some
+    hand returns; None when there is none, or over six classes.
+
+    A hand returns greedily in an order when the classes it returns whole come first, then
+    the one it returns in part (at most one), then those it holds and keeps: each hand asks
+    that some classes go before others, and the first order that meets every such demand is
+    found by placing, each time, the first class no unplaced class must precede."""
     if n_classes > 6:
         return None
-    for order in itertools.permutations(range(n_classes)):
-        if all(_greedy(r.hand, order, sum(r.returned or ())) == r.returned for r in rows):
-            used = {c for r in rows for c, k in enumerate(r.returned or ()) if k}
-            return [c for c in order if c in used]
-    return None
+    _cells(charge, ORDER_CELLS * len(rows) * n_classes)
+    before: list[set[int]] = [set() for _ in range(n_classes)]  # classes that go first
+    shapes = set()
+    for r in rows:
+        if r.returned is None:
+            return None
+        shapes.add(tuple(map(_shape, r.hand, r.returned)))
+    for shape in shapes:
+        whole = [c for c, s in enumerate(shape) if s == _WHOLE]
+        part = [c for c, s in enumerate(shape) if s == _PART]
+        kept = [c for c, s in enumerate(shape) if s == _KEPT]
+        if len(part) > 1:
+            return None
+        for c in part + kept:
+            before[c].update(whole)
+        for c in kept:
+            before[c].update(part)
+    order: list[int] = []
+    left = set(range(n_classes))
+    while left:
+        ready = [c for c in sorted(left) if not before[c] & left]
+        if not ready:
+            return None
+        order.append(ready[0])
+        left.discard(ready[0])
+    used = {c for r in rows for c, k in enumerate(r.returned or ()) if k}
+    return [c for c in order if c in used]
 
 
-def _greedy(hand: tuple[int, ...], order: Sequence[int], count: int) -> tuple[int, ...]:
-    out = [0] * len(hand)
-    for c in order:
-        take = min(hand[c], count)
-        out[c] = take
-        count -= take
-    return tuple(out)
+def _shape(held: int, back: int) -> int:
+    if not held:
+        return _NONE
+    if back == held:
+        return _WHOLE
+    return _PART if back else _KEPT
