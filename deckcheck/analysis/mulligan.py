@@ -24,8 +24,10 @@ from deckcheck.draws.exact.guide import (
     HandTable,
     RuleKind,
     class_name,
+    prepaid,
     redraw_guide,
     return_guide,
+    rule_columns,
     rule_of_thumb,
 )
 from deckcheck.draws.model import Procedure, Query, RedrawRule, Request, ReturnRule
@@ -169,6 +171,7 @@ def _charged_table(
     """:func:`guide_table`, and what charges the work done with the table afterwards (its rule
     of thumb) to the limit the table was built within: the engine's or the walk's own."""
     from deckcheck.analysis.deadlines import deadline_table_of, due_cards
+    from deckcheck.draws.exact.compositions import count_compositions
     from deckcheck.draws.exact.deadlines import Deadlines, Meter, deadline_table
     from deckcheck.draws.facade import EXACT_WORK_LIMIT, charged_engine
 
@@ -194,7 +197,14 @@ def _charged_table(
             # The engine odds answers with, within odds' work limit: the guide answers
             # within a second or names the bound it hit.
             engine = charged_engine(request)
-            return return_guide(request, engine), seen, engine.charge_table
+            # The walk over the hands, and the first step of the rule of thumb's search over
+            # them, are charged before the table is built: a guide past the limit is refused
+            # before its dear part. Every hand has a choice.
+            engine.charge_walk()
+            hands = count_compositions(engine.red.sizes, engine.hand)[engine.hand]
+            columns = rule_columns(hands, len(engine.red.sizes))
+            engine.charge_table(columns)
+            return return_guide(request, engine), seen, prepaid(engine.charge_table, columns)
         due_all = (seen,) * len(bound.conditions)
         plain = Procedure(hand, None, procedure.draws_per_turn, None, procedure.lookahead)
         meter = Meter()

@@ -13,7 +13,7 @@ rule when one fits every hand it describes (derived from the table, checked agai
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -156,6 +156,25 @@ def redraw_guide(request: Request) -> HandTable:
     )
 
 
+class _KeptParts(dict[tuple[int, ...], int]):
+    """Kept parts' values from the engine's table (per class counts), by the kept cards' class
+    indices in increasing order, each read once; ``counts``: each one's cards per class."""
+
+    def __init__(self, table: Mapping[tuple[int, ...], int], classes: int) -> None:
+        super().__init__()
+        self.table = table
+        self.classes = classes
+        self.counts: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def __missing__(self, cards: tuple[int, ...]) -> int:
+        counts = [0] * self.classes
+        for c in cards:
+            counts[c] += 1
+        kept = self.counts[cards] = tuple(counts)
+        value = self[cards] = self.table[kept]
+        return value
+
+
 def return_guide(request: Request, engine: SequentialEngine | None = None) -> HandTable:
     """The return mulligan's table, from the engine ``odds`` runs for it (with the look-ahead
     where the game has one). ``engine``: that engine, already charged against a work limit
@@ -177,7 +196,6 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
     red = engine.red
     hand = engine.hand
     _, value = engine.return_table(rule.count)
-    kept_values = engine.kept_values
     kept_size = hand - rule.count
     scale = engine.hand_scale()
     redraw_den = math.comb(engine.n - kept_size, rule.count)
@@ -185,21 +203,23 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
     rows = []
     plain = 0
     hands_den = math.comb(engine.n, hand)
-    # Each kept part's value, read once from the engine's table (a hand has several).
-    known: dict[tuple[int, ...], int] = {}
+    n_classes = len(red.sizes)
+    # Each kept part's value, read once from the engine's table (a hand has several), by its
+    # cards as class indices in increasing order.
+    values = _KeptParts(engine.kept_values, n_classes)
     for comp in compositions(red.sizes, hand):
         keep_v = engine.hand_value(comp)
-        best_v, best_kept = -1, comp
-        for kept in compositions(comp, kept_size):
-            v = known.get(kept)
-            if v is None:
-                v = known[kept] = kept_values[kept]
-            if v > best_v:
-                best_v, best_kept = v, kept
+        # The kept parts of the hand, in the order compositions() lists them (increasing
+        # class indices, as tuples of them in lexicographic order): max() takes the first
+        # of the best, as the engine does.
+        cards = tuple(itertools.chain.from_iterable(map(itertools.repeat, range(n_classes), comp)))
+        best = max(itertools.combinations(cards, kept_size), key=values.__getitem__)
+        best_v = values[best]
         # The engine's choice, from the same values as it finds it: return the first best
         # kept part when it beats keeping (ties keep).
         picked = best_v > keep_v * redraw_den
-        returned = tuple(h - k for h, k in zip(comp, best_kept, strict=True))
+        kept = values.counts[best]
+        returned = tuple(h - k for h, k in zip(comp, kept, strict=True))
         w = ways(red.sizes, comp)
         plain += w * keep_v
         rows.append(
@@ -282,6 +302,28 @@ def _free(units: int) -> None:
     """No limit to charge."""
 
 
+def rule_columns(hands: int, classes: int) -> int:
+    """Units of exact work of the first step of :func:`rule_of_thumb`'s search over a table
+    of ``hands`` hands (those with a choice) of ``classes`` classes: reading each class's
+    counts in every hand, in all, in those that act and in the others. Known before the
+    table is built, so a caller may charge it then (see :func:`prepaid`)."""
+    return -(-8 * hands * classes // RULE_CELLS_PER_UNIT)
+
+
+def prepaid(charge: Charge, units: int) -> Charge:
+    """``charge``, but the first ``units`` charged through it were paid already."""
+    left = units
+
+    def pay(asked: int) -> None:
+        nonlocal left
+        taken = min(left, asked)
+        left -= taken
+        if asked > taken:
+            charge(asked - taken)
+
+    return pay
+
+
 def _cells(charge: Charge, cells: int) -> None:
     charge(-(-cells // RULE_CELLS_PER_UNIT))
 
@@ -299,7 +341,7 @@ def _decision_rule(
     n = len(labels)
     rows = len(hands)
     # The counts per class, of every hand, of those that act and of the others (idle).
-    _cells(charge, 8 * rows * n)
+    charge(rule_columns(rows, n))
     cols = list(zip(*hands, strict=True))
     idle = [not a for a in acts]
     a_cols = [tuple(itertools.compress(col, acts)) for col in cols]
