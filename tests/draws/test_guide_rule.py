@@ -294,3 +294,34 @@ def test_a_return_guides_rule_is_charged_to_the_engine_that_built_it(
     rows = len(got.rows)
     # The columns of its search (8 reads of each class in each hand), then the either-or.
     assert -(-8 * rows * len(got.classes) // guide.RULE_CELLS_PER_UNIT) in charged
+
+
+def test_a_return_guide_over_the_limit_is_refused_before_its_table_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conftest import EXAMPLES
+
+    from deckcheck.analysis import mulligan
+    from deckcheck.analysis.odds import OddsOptions
+    from deckcheck.analysis.setup import draw_setup
+    from deckcheck.core.errors import UsageError
+    from deckcheck.decks.load import open_deck
+
+    def built(self: SequentialEngine, count: int) -> None:
+        raise AssertionError("the table was built")
+
+    setup = draw_setup(open_deck(str(EXAMPLES / "planetary-conquerors" / "legal-50.txt")))
+    # A rule search dearer than the whole limit: refused with the walk, before the table.
+    monkeypatch.setattr(mulligan, "rule_columns", lambda hands, classes: 10**9)
+    monkeypatch.setattr(SequentialEngine, "return_table", built)
+    with pytest.raises(UsageError, match=r"out of reach \(optimal mulligan: about"):
+        mulligan.mulligan_guide(setup, ["type:miner>=1"], OddsOptions(turn=2))
+
+
+def test_prepaid_units_are_spent_first() -> None:
+    charged: list[int] = []
+    pay = guide.prepaid(charged.append, 5)
+    pay(3)
+    pay(4)
+    pay(6)
+    assert charged == [2, 6]
