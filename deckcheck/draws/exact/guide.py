@@ -13,6 +13,7 @@ rule when one fits every hand it describes (derived from the table, checked agai
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
@@ -182,7 +183,7 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
     engine's own step budget."""
     import math
 
-    from deckcheck.draws.exact.compositions import compositions, ways
+    from deckcheck.draws.exact.compositions import compositions
     from deckcheck.draws.exact.sequential import STATE_BUDGET, SequentialEngine
 
     problem, procedure, query = request.problem, request.procedure, request.query
@@ -207,7 +208,12 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
     # Each kept part's value, read once from the engine's table (a hand has several), by its
     # cards as class indices in increasing order.
     values = _KeptParts(engine.kept_values, n_classes)
-    for comp in compositions(red.sizes, hand):
+    # Hands share a few values (kept parts, and hands settled by their counts): one Fraction
+    # each.
+    kept_chance: dict[int, Fraction] = {}
+    return_chance: dict[int, Fraction] = {}
+    sizes = red.sizes
+    for comp in compositions(sizes, hand):
         keep_v = engine.hand_value(comp)
         # The kept parts of the hand, in the order compositions() lists them (increasing
         # class indices, as tuples of them in lexicographic order): max() takes the first
@@ -218,17 +224,22 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
         # The engine's choice, from the same values as it finds it: return the first best
         # kept part when it beats keeping (ties keep).
         picked = best_v > keep_v * redraw_den
-        kept = values.counts[best]
-        returned = tuple(h - k for h, k in zip(comp, kept, strict=True))
-        w = ways(red.sizes, comp)
+        returned = tuple(map(operator.sub, comp, values.counts[best]))
+        w = math.prod(map(math.comb, sizes, comp))  # ways(sizes, comp)
         plain += w * keep_v
+        keep = kept_chance.get(keep_v)
+        if keep is None:
+            keep = kept_chance[keep_v] = Fraction(keep_v, scale)
+        alternative = return_chance.get(best_v)
+        if alternative is None:
+            alternative = return_chance[best_v] = Fraction(best_v, return_den)
         rows.append(
             HandRow(
                 comp,
                 w,
-                Fraction(keep_v, scale),
+                keep,
                 True,
-                Fraction(best_v, return_den),
+                alternative,
                 Choice.RETURN if picked else None,
                 returned,
             )
