@@ -94,9 +94,9 @@ LARGE: list[tuple[str, list[str], int]] = [
         0,
     ),
     (
-        "guide, planetary-conquerors 50, 12 attributes, turn 1 (26,019 hands)",
+        "guide, planetary-conquerors 50, 12 attributes, turn 1 (26,019 hands: refused)",
         ["mulligan", PC50, *PC_ATTRIBUTES, "--turn", "1", *PC_SET],
-        0,
+        2,
     ),
     (
         "guide, planetary-conquerors 50, 12 attributes, turn 2 (refused)",
