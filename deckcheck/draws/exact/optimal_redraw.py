@@ -345,7 +345,8 @@ def _build_hand_table(
             if factors.fits(pile):
                 row = factors.ways(pile, hands.starts[alike])
             else:
-                row = PlainProgramme(red, min(most, sum(pile)), pile, hands.starts[alike]).ways()
+                start = hands.starts[alike]
+                row = PlainProgramme(red, min(most, sum(pile)), pile, start, shared=True).ways()
             rows[alike] = row
         table[comp] = row
     if keep:
@@ -687,7 +688,7 @@ def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
         row = factors.ways(pile, start)
         good = row[later] if later < len(row) else 0
     else:
-        good = PlainProgramme(red, later, pile, start).ways()[later]
+        good = PlainProgramme(red, later, pile, start, shared=True).ways()[later]
     return Fraction(good, math.comb(engine.n - engine.hand, later))
 
 
