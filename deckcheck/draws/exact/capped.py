@@ -714,6 +714,9 @@ class Factored:
         self.class_positions = cond.class_positions
         self.tests = tests
         self.exact = not cond.alternatives
+        #: Whether piles that differ can share a group's ways: no group holds every class
+        #: (one that does is asked once per pile, and the programme walks it faster).
+        self.shares = all(len(classes) < n for classes, _positions in self.groups)
         self._memo: dict[tuple[int, Vec, Vec], list[int]] = {}
 
     def fits(self, pile: Sequence[int]) -> bool:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -255,31 +256,41 @@ def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
                 out[c] = k
         return tuple(out)
 
-    alike = tuple(index[ordered(comp)] for comp in comps)
+    alike = tuple(index[ordered(comp)] for comp in comps) if groups else tuple(range(len(comps)))
     # What the conditions and the triggers see of a hand is the same for hands alike.
     starts: dict[int, Vec] = {}
     allowed: dict[int, bool] = {}
     seen = _seen_in_hands(red.cond, red.trig)
+    # Hands of the same counts see the same: each hand's counts are one sum of products (the
+    # counts packed into an integer, a field per position), looked up before they are capped.
+    width = hand.bit_length() + 1
+    packs = [
+        sum(1 << (width * p) for p in cond_at)
+        + sum(1 << (width * (q + 1 + len(red.cond.caps))) for q in trig_at)
+        for cond_at, trig_at in zip(red.cond.class_positions, red.trig.class_positions, strict=True)
+    ]
+    by_counts: dict[int, tuple[Vec, bool]] = {}
     for first in set(alike):
         comp = comps[first]
         got = seen.get(comp)
         if got is None:
-            got = seen[comp] = (red.cond.of(comp), red.trig.any_holds(red.trig.of(comp)))
+            packed = sum(map(operator.mul, comp, packs))
+            got = by_counts.get(packed)
+            if got is None:
+                got = by_counts[packed] = (
+                    red.cond.of(comp),
+                    red.trig.any_holds(red.trig.of(comp)),
+                )
+            seen[comp] = got
         starts[first] = got[0]
         allowed[first] = active and got[1]
     # the ways to be dealt a hand: one binomial per class and number of its cards, made once
     binomials = [[math.comb(size, k) for k in range(min(size, hand) + 1)] for size in red.sizes]
-    weights = []
-    for comp in comps:
-        w = 1
-        for row, k in zip(binomials, comp, strict=True):
-            if k:
-                w *= row[k]
-        weights.append(w)
+    weights = tuple(math.prod(map(operator.getitem, binomials, comp)) for comp in comps)
     return _Hands(
         comps=comps,
         index=index,
-        weights=tuple(weights),
+        weights=weights,
         starts=tuple(starts[first] for first in alike),
         allowed=tuple(allowed[first] for first in alike),
         alike=alike,
@@ -342,7 +353,7 @@ def _build_hand_table(
         if row is None:
             first = hands.comps[alike]
             pile = tuple(s - k for s, k in zip(sizes, first, strict=True))
-            if factors.fits(pile):
+            if factors.shares and factors.fits(pile):
                 row = factors.ways(pile, hands.starts[alike])
             else:
                 start = hands.starts[alike]
@@ -684,7 +695,7 @@ def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
         return Fraction(1 if red.cond.all_hold(start) else 0)
     pile = tuple(s - k for s, k in zip(red.sizes, comp, strict=True))
     factors = factored(red.cond, later)
-    if factors.fits(pile):
+    if factors.shares and factors.fits(pile):
         row = factors.ways(pile, start)
         good = row[later] if later < len(row) else 0
     else:
