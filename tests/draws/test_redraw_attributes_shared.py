@@ -8,9 +8,11 @@ within what the estimate charged for them."""
 from __future__ import annotations
 
 import random
+import runpy
 from fractions import Fraction
 
 import pytest
+from conftest import REPO
 
 from deckcheck import api
 from deckcheck.draws.exact import capped, optimal_redraw
@@ -21,21 +23,10 @@ from deckcheck.draws.model import CountTest, DrawProblem
 
 OPS = (">=", "<=", "=", ">", "<")
 
-#: The Ren Dhark list of ``bench/cases.py``'s ``ATTRIBUTE_CONDITIONS``: each card counted by
-#: several of them.
-ATTRIBUTES = (
-    "type:ship>=2",
-    "faction:Terra>=1",
-    "type:person=1",
-    "type:action<=3",
-    "colour:blue>=3",
-    "faction:Babylon<=1",
-    "faction:Nogkové<=3",
-    "type:unit>=1",
-    "faction:Terra<=14",
-    "faction:Strážci=0",
-    "type:ship<=9",
-    "faction:Synteti=0",
+#: The Ren Dhark list of the frontier's ``ATTRIBUTE_CONDITIONS`` (``bench/cases.py``): each
+#: card counted by several of them.
+ATTRIBUTES = tuple(
+    runpy.run_path(str(REPO / "bench" / "cases.py"))["ATTRIBUTE_CONDITIONS"]["ren-dhark"]
 )
 
 
