@@ -355,7 +355,7 @@ def _build_hand_table(
         row = rows.get(alike)
         if row is None:
             first = hands.comps[alike]
-            pile = tuple(s - k for s, k in zip(sizes, first, strict=True))
+            pile = tuple(map(operator.sub, sizes, first))
             if factors.shares and factors.fits(pile):
                 row = factors.ways(pile, hands.start(alike))
             else:
