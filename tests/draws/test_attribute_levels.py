@@ -278,3 +278,29 @@ def test_values_of_many_limbs_are_the_same(seed: int, monkeypatch: pytest.Monkey
     assert levels is not None and levels.limbs >= 4
     hands = list(compositions(slow.red.sizes, slow.hand))
     assert every_hand_value(fast) == [slow.hand_value(hand) for hand in hands]
+
+
+def test_a_hand_is_read_back_by_its_state() -> None:
+    """After a run over some hands, every hand in the state of one of them is read back with
+    that state's value (found a hand at a time, as a guide asks), and a hand in no state the
+    run met is not (the recursion answers it)."""
+    rng = random.Random(4207)
+    problem = interesting(rng, 12, 12, any_of=False)
+    procedure = Procedure(4, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    fast, slow = engines(problem, procedure, Query(8))
+    levels = fast._attribute_levels()
+    assert levels is not None
+    hands = list(compositions(slow.red.sizes, slow.hand))
+    half = hands[::2]
+    levels.run(np.asarray(half, dtype=np.int64))
+    found = missing = 0
+    for hand in hands:
+        got = levels.lookup(hand)
+        if got is None:
+            missing += 1
+        else:
+            found += 1
+            assert got == slow.hand_value(hand)
+    assert found >= len(half) and missing > 0
+    assert all(levels.lookup(hand) is not None for hand in half)
+    assert [fast.hand_value(hand) for hand in hands] == [slow.hand_value(hand) for hand in hands]

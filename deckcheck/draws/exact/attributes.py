@@ -153,8 +153,10 @@ class AttributeLevels:
         #: by the last :meth:`run`.
         self.listed = 0
         self.made = 0
-        # The hands' level: its distinct states' sort keys (in order), words and rows.
-        self._start: tuple[Ints, list[Ints], Ints] | None = None
+        # The hands' level: its distinct states' words and rows (until valued), then each
+        # one's value by its words (:meth:`lookup`, a dict: asked a hand at a time).
+        self._start: tuple[list[Ints], Ints] | None = None
+        self._known: dict[tuple[int, ...], int] = {}
         self.values: dict[Level, Ints] = {}
         self.levels: dict[Level, list[Ints]] = {}
         # Per part of a level's children that leaves out those lost by their counts: which
@@ -423,8 +425,14 @@ class AttributeLevels:
         for level in reversed(order):
             self._value(level, plans.pop(level), where, won_of.pop(level))
         values = self.values[start]
+        if self._start is not None:
+            distinct, row = self._start
+            found = self._ints(values[:, row])
+            states = zip(*(w.tolist() for w in distinct), strict=True)
+            self._known = dict(zip(states, found, strict=True))
+            self._start = None
         self.levels = {}
-        self.values = {start: values}
+        self.values = {}
         self._alive = {}
         self.ran = True
         return self._ints(values[:, where[start][0]])
@@ -489,7 +497,7 @@ class AttributeLevels:
         kept = ~lost
         row = np.where(kept, np.cumsum(kept) - 1, int(kept.sum()))
         if level == (self.hand, self.hand, False):
-            self._start = (keys, distinct, row)
+            self._start = (distinct, row)
         at = row[index]
         self.levels[level] = [w[kept] for w in distinct]
         self.listed += int(kept.sum())
@@ -526,18 +534,26 @@ class AttributeLevels:
 
     def lookup(self, hand: Sequence[int]) -> int | None:
         """The value :meth:`run` found for the state of ``hand`` (cards per class), or None
-        when no hand it valued is in that state."""
-        if self._start is None:
+        when no hand it valued is in that state (its key worked out in Python: a guide asks
+        a hand at a time)."""
+        if not self._known:
             return None
-        keys, distinct, row = self._start
-        words = self._hand_words(np.asarray([hand], dtype=np.int64))
-        key = self._sort_key(words)[0]
-        i = int(np.searchsorted(keys, key))
-        if i == len(keys) or keys[i] != key:
+        counts = [0] * len(self.caps)
+        for c, k in enumerate(hand):
+            if k:
+                for p in self.red.cond.class_positions[c]:
+                    counts[p] += k
+        vid = 0
+        for x, cap, place in zip(counts, self.caps.tolist(), self.vec_place.tolist(), strict=True):
+            vid += min(x, cap) * place
+        if not self.known[vid]:
             return None
-        if any(int(d[i]) != int(w[0]) for d, w in zip(distinct, words, strict=True)):
-            return None
-        return self._ints(self.values[(self.hand, self.hand, False)][:, row[i : i + 1]])[0]
+        words = [vid] + [0] * (self.words - 1)
+        for c, column in enumerate(self.target[vid].tolist()):
+            if column != self.pool_col:
+                i = self.first_column + column
+                words[self.word_of[i]] += (self.red.sizes[c] - hand[c]) * self.place[i]
+        return self._known.get(tuple(words))
 
     def _add(
         self, pending: Pending, level: Level, words: list[Ints], out: Bools | None = None
