@@ -5,6 +5,7 @@ charged before it runs, and the guide's choices are the engine's."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -136,6 +137,50 @@ def _table(kind: RuleKind, rows: list[tuple[tuple[int, ...], bool]]) -> HandTabl
     )
 
 
+class _Watched(tuple[int, ...]):
+    """A hand whose counts, when read, are noted in ``READ``."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        READ.append("iter")
+        return super().__iter__()
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+        READ.append(i)
+        return super().__getitem__(i)
+
+
+READ: list[object] = []
+
+
+def _search_charges(hands: Sequence[tuple[int, ...]], acts: Sequence[bool]) -> list[int]:
+    """What the search is meant to charge, in units, read off the hands themselves: the columns
+    (eight reads of each class's count in every hand); the either-or family (for each class
+    every idle hand holds, each count up to the fewest it holds: one read of each acting hand,
+    and one more for each later such class); the exceptions (for each class and each count
+    from one past the most an acting hand holds up to the most an idle one holds: a read of
+    each idle hand, and three for each class that could exempt)."""
+    n = len(hands[0])
+    acting = [h for h, a in zip(hands, acts, strict=True) if a]
+    idle = [h for h, a in zip(hands, acts, strict=True) if not a]
+    held = [c for c in range(n) if all(h[c] >= 1 for h in idle)]
+    either = 0
+    for c in held:
+        fewest = min(h[c] for h in idle)
+        either += fewest * len(acting) * (1 + len([d for d in held if d > c]))
+    exempting = [
+        d
+        for d in range(n)
+        if max(h[d] for h in acting) < max(h[d] for h in hands) or all(h[d] for h in acting)
+    ]
+    steps = 0
+    for c in range(n):
+        for k in range(max(1, max(h[c] for h in acting) + 1), max(h[c] for h in idle) + 1):
+            steps += 1
+    exceptions = steps * len(idle) * (1 + 3 * len(exempting))
+    cells = [8 * len(hands) * n, either, exceptions]
+    return [-(-c // guide.RULE_CELLS_PER_UNIT) for c in cells]
+
+
 def test_each_step_of_the_search_is_charged_before_it_runs() -> None:
     hands = list(compositions((6, 6, 6), 5))
     # No rule fits a parity: every family is searched, each charged first.
@@ -145,16 +190,62 @@ def test_each_step_of_the_search_is_charged_before_it_runs() -> None:
     assert len(charged) == 3  # the columns, the either-or, the exceptions
     cells = 8 * len(hands) * 3
     assert charged[0] == -(-cells // guide.RULE_CELLS_PER_UNIT)
+    assert charged == _search_charges(hands, [r.choice is not None for r in table.rows])
 
     def refuse(units: int) -> None:
         raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, units, 0))
 
     # Refused at the first charge: before any count is read.
+    watched = [(_Watched(h), (h[0] + h[1]) % 2 == 0) for h in hands]
+    READ.clear()
     with pytest.raises(Intractable):
-        guide.rule_of_thumb(table, refuse)
+        guide.rule_of_thumb(_table(RuleKind.REDRAW, watched), refuse)
+    assert READ == []
+    # The hands are read once allowed (the watch sees the search).
+    assert guide.rule_of_thumb(_table(RuleKind.REDRAW, watched), _free) is None
+    assert READ
     # A table whose decision needs no search charges nothing.
     every = _table(RuleKind.REDRAW, [(h, True) for h in hands])
     assert guide.rule_of_thumb(every, refuse) == "redraw every hand"
+
+
+def test_the_search_is_charged_each_familys_whole_work() -> None:
+    # Hands holding some of every class: the either-or and the exceptions have work to do.
+    # A parity fits no rule, so each family runs to its end.
+    hands = [h for h in compositions((9, 9, 9, 9), 12) if min(h) >= 1]
+    acts = [(h[0] + 2 * h[1] + h[3]) % 3 == 0 for h in hands]
+    assert guide._decision_rule(hands, acts, LABELS[:4], _free) is None
+    charged: list[int] = []
+    assert guide._decision_rule(hands, acts, LABELS[:4], charged.append) is None
+    want = _search_charges(hands, acts)
+    assert min(want) > 1  # each amount is large enough to tell too little from enough
+    assert charged == want
+    # Charging too little is never right: what each family reads is at most twice what it
+    # is charged (a unit counted at twice the cells it stands for).
+    acting = sum(acts)
+    idle = len(hands) - acting
+    either_reads = sum(
+        2 * acting * min(h[c] for h, a in zip(hands, acts, strict=True) if not a)
+        for c, _d in itertools.combinations(range(4), 2)
+    )
+    assert either_reads <= 2 * charged[1] * guide.RULE_CELLS_PER_UNIT
+    assert 8 * len(hands) * 4 <= charged[0] * guide.RULE_CELLS_PER_UNIT
+    assert idle * 4 <= charged[2] * guide.RULE_CELLS_PER_UNIT
+
+
+def test_the_return_order_is_charged_before_it_is_found() -> None:
+    hands = list(compositions((6, 6, 6), 5))
+    every = _table(RuleKind.RETURN, [(h, True) for h in hands])
+    charged: list[int] = []
+    assert guide.rule_of_thumb(every, charged.append) == "return 1 cards every hand; which: ship"
+    # One Python step per returning hand and class.
+    assert charged == [-(-guide.ORDER_CELLS * len(hands) * 3 // guide.RULE_CELLS_PER_UNIT)]
+
+    def refuse(units: int) -> None:
+        raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_MULLIGAN, units, 0))
+
+    with pytest.raises(Intractable):
+        guide.rule_of_thumb(every, refuse)
 
 
 PC = DrawProblem(
@@ -195,6 +286,46 @@ def test_the_guides_choices_are_the_engines(
             decided += 1
             assert row.returned == tuple(h - k for h, k in zip(row.hand, picked, strict=True))
     assert 0 < decided < len(table.rows) or count == hand
+
+
+def _seen_chance(problem: DrawProblem, seen: int) -> Fraction:
+    """The chance the question holds on the first ``seen`` cards, by every composition."""
+    ways = 0
+    for comp in compositions(problem.group_sizes, seen):
+        counts = problem.selector_counts(comp)
+        if all(t.holds(counts[t.selector]) for t in problem.conditions):
+            ways += math.prod(map(math.comb, problem.group_sizes, comp))
+    return Fraction(ways, math.comb(problem.pile_size, seen))
+
+
+@pytest.mark.parametrize(
+    ("hand", "count", "seen", "lookahead", "second"),
+    [
+        (3, 2, 3, False, False),
+        (4, 2, 6, False, False),
+        (3, 1, 5, False, True),
+        (3, 2, 5, True, False),
+        (4, 3, 7, True, True),
+    ],
+)
+def test_a_return_guides_figures_are_the_chances_with_and_without_the_mulligan(
+    hand: int, count: int, seen: int, lookahead: bool, second: bool
+) -> None:
+    procedure = Procedure(hand, hand + 1, 1, ReturnRule(count), lookahead=lookahead)
+    query = Query(seen + (1 if second else 0), second)
+    table = return_guide(Request(PC, procedure, query))
+    # Without the mulligan: every hand kept, from an engine that never built the return table
+    # (and, without the look-ahead, by every composition of the cards seen).
+    fresh = SequentialEngine(PC, procedure, query, (), STATE_BUDGET, "optimal")
+    assert table.plain == fresh.without_mulligan()
+    if not lookahead:
+        assert table.plain == _seen_chance(PC, query.seen)
+    assert table.plain == sum((table.frequency(r) * r.keep for r in table.rows), Fraction(0))
+    # Each hand's chance if kept is the engine's for that hand.
+    scale = fresh.hand_scale()
+    for row in table.rows:
+        assert row.keep == Fraction(fresh.hand_value(row.hand), scale)
+    assert table.value >= table.plain
 
 
 def _first_greedy_order(rows: Sequence[HandRow], n: int) -> list[int] | None:
