@@ -28,12 +28,15 @@ if TYPE_CHECKING:
         Console,
         ConsoleOptions,
         ConsoleRenderable,
+        JustifyMethod,
         RenderableType,
         RenderResult,
         RichCast,
     )
+    from rich.measure import Measurement
     from rich.progress import Progress, TaskID
     from rich.segment import Segment
+    from rich.table import Table
     from rich.text import Text
 
     from deckcheck.analysis.anyof import DistributionReport
@@ -130,6 +133,188 @@ def _without_trailing_blanks(line: list[Segment]) -> list[Segment]:
             break
         line.pop()
     return line
+
+
+#: What rich would read as an emoji code (``:name:``) in a string cell: such a table is left
+#: to rich whole.
+_EMOJI_LIKE = re.compile(r":\S*:")
+#: A word as rich's wrapping reads one (the word and the blanks after it).
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+class _WidthProbe:
+    """A cell that takes no room and notes the width rich gives its column."""
+
+    def __init__(self) -> None:
+        self.width = 0
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        from rich.measure import Measurement
+
+        return Measurement(0, 0)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        self.width = options.max_width
+        return iter(())
+
+
+class LongTable:
+    """A borderless table (rich's ``Table(box=None)``) of many rows, shown exactly as rich shows
+    it, at a small part of its cost: rich lays the columns out from a table of the header, the
+    widest cell and the cell with the longest word of each column (the layout depends on
+    nothing else), and renders the header and every cell it has to (a style, a word wider
+    than its column, a character that is not one cell wide); the other cells are wrapped and
+    padded here, as rich would, in plain text. ``columns``: each column's header and
+    justification; ``rows``: strings or :class:`~rich.text.Text`."""
+
+    def __init__(
+        self,
+        columns: Sequence[tuple[str, JustifyMethod]],
+        rows: Sequence[Sequence[str | Text]],
+    ) -> None:
+        self.columns = tuple(columns)
+        self.rows = [tuple(r) for r in rows]
+
+    def table(self, rows: Iterable[Sequence[RenderableType]], widths: Sequence[int] = ()) -> Table:
+        """The rich table of ``rows`` (of fixed content ``widths`` if given)."""
+        from rich.table import Table
+
+        table = Table(box=None)
+        for i, (header, justify) in enumerate(self.columns):
+            table.add_column(header, justify=justify, width=widths[i] if widths else None)
+        for row in rows:
+            table.add_row(*row)
+        return table
+
+    def _plain(self, cell: str | Text) -> str | None:
+        """The cell's text when it may be laid out here (None: rich must)."""
+        from rich.cells import cell_len
+
+        if isinstance(cell, str):
+            text = cell
+            if _EMOJI_LIKE.search(text):
+                return None
+        elif cell.spans or cell.style or cell.justify or cell.overflow or cell.no_wrap:
+            return None
+        else:
+            text = cell.plain
+        if "\t" in text or "\n" in text or _UNSAFE.search(text) or len(text) != cell_len(text):
+            return None
+        return text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.cells import cell_len
+        from rich.padding import Padding
+        from rich.segment import Segment
+
+        n = len(self.columns)
+        plain = [[self._plain(c) for c in row] for row in self.rows]
+        # What rich measures a cell by: its longest line and its longest word.
+        widest = [-1] * n
+        widest_row = [0] * n
+        longest = [-1] * n
+        longest_row = [0] * n
+        for r, row in enumerate(self.rows):
+            for c, cell in enumerate(row):
+                text = plain[r][c]
+                if text is None:
+                    text = cell if isinstance(cell, str) else cell.plain
+                    if isinstance(cell, str) or "\n" in text or "\t" in text:
+                        # Not measured here (an emoji code, a tab, a control): rich does all.
+                        yield self.table(self.rows)
+                        return
+                size = cell_len(text)
+                if size > widest[c]:
+                    widest[c], widest_row[c] = size, r
+                word = max(map(cell_len, text.split()), default=size)
+                if word > longest[c]:
+                    longest[c], longest_row[c] = word, r
+        probes = [_WidthProbe() for _ in range(n)]
+        proxy = [
+            [self.rows[widest_row[c]][c] for c in range(n)] if self.rows else [],
+            [self.rows[longest_row[c]][c] for c in range(n)] if self.rows else [],
+            probes,
+        ]
+        for _ in console.render(self.table([p for p in proxy if p]), options):
+            pass
+        widths = [p.width for p in probes]
+        yield self.table((), widths)
+        justify = [j for _, j in self.columns]
+        rendered: dict[tuple[object, ...], list[list[Segment]]] = {}
+        for r, row in enumerate(self.rows):
+            cells: list[list[str] | list[list[Segment]]] = []
+            for c, cell in enumerate(row):
+                text = plain[r][c]
+                lines = None if text is None else _wrapped(text, widths[c], justify[c])
+                if lines is None:
+                    key = (type(cell), str(cell), str(getattr(cell, "style", "")), c)
+                    got = None if getattr(cell, "spans", None) else rendered.get(key)
+                    if got is None:
+                        got = rendered[key] = console.render_lines(
+                            Padding(cell, (0, 1)),
+                            options.update(
+                                width=widths[c] + 2,
+                                justify=justify[c],
+                                no_wrap=False,
+                                overflow="ellipsis",
+                                height=None,
+                                highlight=False,
+                            ),
+                        )
+                    cells.append(got)
+                else:
+                    cells.append(lines)
+            height = max(len(lines) for lines in cells)
+            for i in range(height):
+                parts: list[Segment] = []
+                text_run: list[str] = []
+                for c, lines in enumerate(cells):
+                    if i >= len(lines):
+                        text_run.append(" " * (widths[c] + 2))
+                        continue
+                    line = lines[i]
+                    if isinstance(line, str):
+                        text_run.append(line)
+                        continue
+                    if text_run:
+                        parts.append(Segment("".join(text_run)))
+                        text_run = []
+                    parts.extend(line)
+                text_run.append("\n")
+                parts.append(Segment("".join(text_run)))
+                yield from parts
+
+
+def _wrapped(text: str, width: int, justify: JustifyMethod) -> list[str] | None:
+    """``text`` (one cell a character) word-wrapped to ``width`` and justified as rich does
+    it in a table cell (with the cell's padding of one blank each side); None when a word is
+    wider than ``width`` (rich cuts it)."""
+    breaks: list[int] = []
+    offset = 0
+    end = 0
+    while (word := _WORD.match(text, end)) is not None:
+        start, end = word.span()
+        length = len(word.group().rstrip())
+        if width - offset >= length:
+            offset += end - start
+        elif length > width:
+            return None
+        elif offset and start:
+            breaks.append(start)
+            offset = end - start
+    out = []
+    for a, b in zip([0, *breaks], [*breaks, len(text)], strict=True):
+        line = text[a:b]
+        if len(line) > width:  # the blanks past the width go
+            excess = len(line) - width
+            line = line[: len(line) - min(excess, len(line) - len(line.rstrip()))]
+        if justify == "right":
+            line = line.rstrip()
+            line = " " * (width - len(line)) + line
+        else:
+            line = line + " " * (width - len(line))
+        out.append(f" {line} ")
+    return out
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -1412,7 +1597,6 @@ def _expected_turn(rep: OddsReport) -> None:
 @renders
 def mulligan(guide: MulliganGuide) -> None:
     """The mulligan guide: the chance with the guide's play, the rule of thumb, the table."""
-    from rich.table import Table
     from rich.text import Text
 
     from deckcheck.analysis.mulligan import row_line
@@ -1434,25 +1618,24 @@ def mulligan(guide: MulliganGuide) -> None:
     )
     if guide.rule_of_thumb:
         out.print(Text.assemble(("rule of thumb: ", "cyan"), guide.rule_of_thumb))
-    table = Table(box=None)
-    table.add_column("hand")
-    table.add_column("dealt", justify="right")
-    table.add_column("play")
-    table.add_column("kept", justify="right")
-    table.add_column("otherwise", justify="right")
-    table.add_column("margin", justify="right")
+    rows = []
     for row in guide.rows[: guide.shown]:
         play = row.decision
         if row.decision == "return":
             play = f"return {guide.describe(row.returned)}"
-        table.add_row(
-            guide.describe(row.hand),
-            _percent(float(row.frequency)),
-            Text(play, style="bold" if row.decision in ("redraw", "return") else ""),
-            _percent(float(row.keep)),
-            "" if row.alternative is None else _percent(float(row.alternative)),
-            "" if row.margin is None else f"{row.margin:+.1f} pp",
+        rows.append(
+            (
+                guide.describe(row.hand),
+                _percent(float(row.frequency)),
+                Text(play, style="bold" if row.decision in ("redraw", "return") else ""),
+                _percent(float(row.keep)),
+                "" if row.alternative is None else _percent(float(row.alternative)),
+                "" if row.margin is None else f"{row.margin:+.1f} pp",
+            )
         )
+    # --all shows thousands of rows: laid out as rich would, written without its per-cell work.
+    headers = ("hand", "dealt", "play", "kept", "otherwise", "margin")
+    table = LongTable([(h, "left" if h in ("hand", "play") else "right") for h in headers], rows)
     out.print(table)
     hidden = guide.rows[guide.shown :]
     if hidden:
