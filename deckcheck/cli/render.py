@@ -186,21 +186,27 @@ class LongTable:
             table.add_row(*row)
         return table
 
-    def _plain(self, cell: str | Text) -> str | None:
-        """The cell's text when it may be laid out here (None: rich must)."""
-        from rich.cells import cell_len
-
-        if isinstance(cell, str):
-            text = cell
-            if _EMOJI_LIKE.search(text):
-                return None
-        elif cell.spans or cell.style or cell.justify or cell.overflow or cell.no_wrap:
+    @staticmethod
+    def _measured(cell: str | Text) -> str | None:
+        """The text rich measures the cell by (None: one rich reads otherwise, an emoji code
+        in a string, a tab, a line break or a control character)."""
+        text = cell if isinstance(cell, str) else cell.plain
+        if isinstance(cell, str) and _EMOJI_LIKE.search(text):
             return None
-        else:
-            text = cell.plain
-        if "\t" in text or "\n" in text or _UNSAFE.search(text) or len(text) != cell_len(text):
+        if "\t" in text or "\n" in text or _UNSAFE.search(text):
             return None
         return text
+
+    @staticmethod
+    def _plain(cell: str | Text, text: str) -> bool:
+        """Whether the cell may be laid out here: no style, a cell per character."""
+        from rich.cells import cell_len
+
+        if not isinstance(cell, str) and (
+            cell.spans or cell.style or cell.justify or cell.overflow or cell.no_wrap
+        ):
+            return False
+        return len(text) == cell_len(text)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.cells import cell_len
@@ -208,21 +214,22 @@ class LongTable:
         from rich.segment import Segment
 
         n = len(self.columns)
-        plain = [[self._plain(c) for c in row] for row in self.rows]
+        measured = [[self._measured(c) for c in row] for row in self.rows]
+        if any(text is None for row in measured for text in row):
+            yield self.table(self.rows)
+            return
+        texts = [[text or "" for text in row] for row in measured]
+        plain = [
+            [self._plain(cell, text) for cell, text in zip(row, trow, strict=True)]
+            for row, trow in zip(self.rows, texts, strict=True)
+        ]
         # What rich measures a cell by: its longest line and its longest word.
         widest = [-1] * n
         widest_row = [0] * n
         longest = [-1] * n
         longest_row = [0] * n
-        for r, row in enumerate(self.rows):
-            for c, cell in enumerate(row):
-                text = plain[r][c]
-                if text is None:
-                    text = cell if isinstance(cell, str) else cell.plain
-                    if isinstance(cell, str) or "\n" in text or "\t" in text:
-                        # Not measured here (an emoji code, a tab, a control): rich does all.
-                        yield self.table(self.rows)
-                        return
+        for r, measured_row in enumerate(texts):
+            for c, text in enumerate(measured_row):
                 size = cell_len(text)
                 if size > widest[c]:
                     widest[c], widest_row[c] = size, r
@@ -230,7 +237,7 @@ class LongTable:
                 if word > longest[c]:
                     longest[c], longest_row[c] = word, r
         probes = [_WidthProbe() for _ in range(n)]
-        proxy = [
+        proxy: list[Sequence[RenderableType]] = [
             [self.rows[widest_row[c]][c] for c in range(n)] if self.rows else [],
             [self.rows[longest_row[c]][c] for c in range(n)] if self.rows else [],
             probes,
@@ -244,9 +251,8 @@ class LongTable:
         for r, row in enumerate(self.rows):
             cells: list[list[str] | list[list[Segment]]] = []
             for c, cell in enumerate(row):
-                text = plain[r][c]
-                lines = None if text is None else _wrapped(text, widths[c], justify[c])
-                if lines is None:
+                wrapped = _wrapped(texts[r][c], widths[c], justify[c]) if plain[r][c] else None
+                if wrapped is None:
                     key = (type(cell), str(cell), str(getattr(cell, "style", "")), c)
                     got = None if getattr(cell, "spans", None) else rendered.get(key)
                     if got is None:
@@ -263,7 +269,7 @@ class LongTable:
                         )
                     cells.append(got)
                 else:
-                    cells.append(lines)
+                    cells.append(wrapped)
             height = max(len(lines) for lines in cells)
             for i in range(height):
                 parts: list[Segment] = []

@@ -172,10 +172,11 @@ def _search_charges(hands: Sequence[tuple[int, ...]], acts: Sequence[bool]) -> l
         for d in range(n)
         if max(h[d] for h in acting) < max(h[d] for h in hands) or all(h[d] for h in acting)
     ]
-    steps = 0
-    for c in range(n):
-        for k in range(max(1, max(h[c] for h in acting) + 1), max(h[c] for h in idle) + 1):
-            steps += 1
+    # Counts k from one past the most an acting hand holds to the most an idle hand holds.
+    steps = sum(
+        len(range(max(1, max(h[c] for h in acting) + 1), max(h[c] for h in idle) + 1))
+        for c in range(n)
+    )
     exceptions = steps * len(idle) * (1 + 3 * len(exempting))
     cells = [8 * len(hands) * n, either, exceptions]
     return [-(-c // guide.RULE_CELLS_PER_UNIT) for c in cells]
