@@ -81,6 +81,12 @@ class Meter:
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work, self.budget))
 
+    def need(self, units: int) -> None:
+        """:class:`Intractable` now if ``units`` more would pass the budget (nothing spent):
+        the refusal before work whose least size is known in advance."""
+        if self.work + units > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work + units, self.budget))
+
 
 def _meter(budget: int | Meter) -> Meter:
     return budget if isinstance(budget, Meter) else Meter(budget)
@@ -138,9 +144,9 @@ class _Walk:
             self.done_by = done_by
         self.meter = _meter(budget)
         self.memo: dict[tuple[object, ...], object] = {}
-        # Per (capped counts, cards held): the classes that can change no count read again;
-        # per (those classes, cards of theirs left): how many of each are gone when packed.
-        self._inert: dict[tuple[Vec, int], tuple[int, ...]] = {}
+        # Per (capped counts, cards held): the groups of classes that behave alike; per (a
+        # group, cards of its left): how many of each are gone when packed.
+        self._groups: dict[tuple[Vec, int], tuple[tuple[int, ...], ...]] = {}
         self._masked: dict[tuple[Vec, int], Vec] = {}
         # Below this many cards held, every count is still read by a test to come.
         self.first_done = min(self.done_by, default=0) + 1
@@ -170,38 +176,49 @@ class _Walk:
         return vec
 
     def _canonical(self, removed: tuple[int, ...], vec: Vec, held: int) -> tuple[int, ...]:
-        """``removed`` with the cards left of the classes that can change no count read again
-        (every count they touch at its cap, or read by no test to come) packed into the first
-        of them: such cards are all alike, only how many are left matters."""
-        inert = self._inert.get((vec, held))
-        if inert is None:
-            cond = self.red.cond
-            caps = cond.caps
-            done_by = self.done_by
-            inert = self._inert[(vec, held)] = tuple(
-                c
-                for c, positions in enumerate(cond.class_positions)
-                if all(vec[p] >= caps[p] or done_by[p] < held for p in positions)
-            )
-        if len(inert) < 2:
+        """``removed`` with the cards left of classes that behave alike from here packed
+        into the first of them: classes whose counts still read (below their cap, read by a
+        test after this many cards held) are the same stay alike for the rest of the deal (a
+        count only ever leaves that set), so only how many cards the group has left matters."""
+        groups = self._groups.get((vec, held))
+        if groups is None:
+            groups = self._groups[(vec, held)] = self._alike(vec, held)
+        if not groups:
             return removed
         sizes = self.red.sizes
-        left = 0
-        for c in inert:
-            left += sizes[c] - removed[c]
-        packed = self._packed.get((inert, left))
-        if packed is None:
-            out = []
-            rest = left
-            for c in inert:
-                keep = min(sizes[c], rest)
-                out.append(sizes[c] - keep)
-                rest -= keep
-            packed = self._packed[(inert, left)] = tuple(out)
-        out = list(removed)
-        for c, k in zip(inert, packed, strict=True):
-            out[c] = k
-        return tuple(out)
+        out: list[int] | None = None
+        packed_of = self._packed
+        for group in groups:
+            left = 0
+            for c in group:
+                left += sizes[c] - removed[c]
+            packed = packed_of.get((group, left))
+            if packed is None:
+                rest = left
+                pack = []
+                for c in group:
+                    keep = min(sizes[c], rest)
+                    pack.append(sizes[c] - keep)
+                    rest -= keep
+                packed = packed_of[(group, left)] = tuple(pack)
+            for c, k in zip(group, packed, strict=True):
+                if removed[c] != k:
+                    if out is None:
+                        out = list(removed)
+                    out[c] = k
+        return removed if out is None else tuple(out)
+
+    def _alike(self, vec: Vec, held: int) -> tuple[tuple[int, ...], ...]:
+        """The groups (of two or more) of classes whose cards change the same counts that are
+        still read after ``held`` cards with counts ``vec``."""
+        cond = self.red.cond
+        caps = cond.caps
+        done_by = self.done_by
+        by_live: dict[tuple[int, ...], list[int]] = {}
+        for c, positions in enumerate(cond.class_positions):
+            live = tuple(p for p in positions if vec[p] < caps[p] and done_by[p] > held)
+            by_live.setdefault(live, []).append(c)
+        return tuple(tuple(g) for g in by_live.values() if len(g) > 1)
 
     def _look(self, held: int, looked: bool) -> bool:
         return (
@@ -216,7 +233,10 @@ class _Walk:
 
     def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool) -> int:
         """Successful ordered continuations (P(success) * :meth:`scale`)."""
-        self.spend(1)
+        meter = self.meter
+        meter.work += 1
+        if meter.work > meter.budget:
+            meter.spend(0)
         vec = self._mask(vec, held)
         removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
@@ -326,12 +346,55 @@ class _Hands:
 
 def _hands(walk: _Walk, allowed_by_rule: bool) -> _Hands:
     red, hand = walk.red, walk.hand
-    n_hands = count_compositions(red.sizes, hand)[hand]
-    walk.spend(n_hands)
     comps = tuple(compositions(red.sizes, hand))
     keep = tuple(walk.value(comp, red.cond.of(comp), hand, False) for comp in comps)
     allowed = tuple(allowed_by_rule and red.trig.any_holds(red.trig.of(comp)) for comp in comps)
     return _Hands(comps, tuple(ways(red.sizes, c) for c in comps), keep, allowed)
+
+
+def _pairs(sizes: Sequence[int], kept: int, drawn: int) -> int:
+    """How many (kept, drawn) pairs of compositions of ``kept`` and ``drawn`` cards fit
+    together in ``sizes`` (a hand and the part of it kept, or a kept part and a redraw)."""
+    poly = {(0, 0): 1}
+    for size in sizes:
+        new: dict[tuple[int, int], int] = {}
+        for (a, b), w in poly.items():
+            for k in range(min(size, kept - a) + 1):
+                for d in range(min(size - k, drawn - b) + 1):
+                    key = (a + k, b + d)
+                    new[key] = new.get(key, 0) + w
+        poly = new
+    return poly.get((kept, drawn), 0)
+
+
+def _hand_work(sizes: Sequence[int], hand: int, rule: object, conditions: bool) -> tuple[int, int]:
+    """The steps of listing the opening hands (and, under a return rule, every kept part with
+    every redraw, and every hand with every part of it), known from the classes' sizes alone;
+    and the hands (each hand's walk takes a step at least)."""
+    n_hands = count_compositions(sizes, hand)[hand]
+    listing = n_hands
+    if isinstance(rule, ReturnRule) and 0 < rule.count <= hand and conditions:
+        kept = hand - rule.count
+        listing += count_compositions(sizes, kept)[kept] + 2 * _pairs(sizes, kept, rule.count)
+    return listing, n_hands
+
+
+def least_work(request: Deadlines, checkpoints: Sequence[int] | None = None) -> int:
+    """Steps :func:`deadline_table` (or, with ``checkpoints``, :func:`first_turns`) takes at
+    the least, from the problem's shape alone: the hands listed and a step of each hand's
+    walk (once more for the first turns' walk). A budget below it refuses at once."""
+    problem, procedure = request.problem, request.procedure
+    rule = procedure.mulligan if request.use_mulligan else None
+    hand = procedure.opening_size(request.second)
+    if checkpoints is not None:
+        looks = procedure.lookahead and max(checkpoints) > hand
+        choice = isinstance(rule, ReturnRule) or (isinstance(rule, RedrawRule) and rule.triggers)
+        if not looks and not choice:
+            return 0
+    triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    sizes = reduce_problem(problem, triggers).sizes
+    listing, n_hands = _hand_work(sizes, hand, rule, bool(problem.conditions))
+    return listing + n_hands * (1 if checkpoints is None else 2)
 
 
 def deadline_table(request: Deadlines, *, budget: int | Meter = DEADLINE_BUDGET) -> HandTable:
@@ -351,6 +414,10 @@ def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
     walk = _Walk(problem, procedure, request.second, request.due, triggers, budget)
     red = walk.red
     hand = walk.hand
+    listing, n_hands = _hand_work(red.sizes, hand, rule, bool(problem.conditions))
+    # Charged before any hand is listed; every hand's walk takes a step at least.
+    walk.spend(listing)
+    walk.meter.need(n_hands)
     hands_den = math.comb(walk.n, hand)
     keep_den = walk.scale(hand)
     hands = _hands(walk, isinstance(rule, RedrawRule) and bool(rule.triggers))
@@ -375,15 +442,14 @@ def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
         count = rule.count
         kept_size = hand - count
         redraw_den = math.comb(walk.n - kept_size, count)
-        walk.spend(count_compositions(red.sizes, kept_size)[kept_size])
+        keep_of = dict(zip(hands.comps, hands.keep, strict=True))
         kept_value: dict[tuple[int, ...], int] = {}
         for kept in compositions(red.sizes, kept_size):
             pile = tuple(s - k for s, k in zip(red.sizes, kept, strict=True))
             total = 0
             for drawn in compositions(pile, count):
-                walk.spend(1)
                 new = tuple(k + d for k, d in zip(kept, drawn, strict=True))
-                total += ways(pile, drawn) * walk.value(new, red.cond.of(new), hand, False)
+                total += ways(pile, drawn) * keep_of[new]
             kept_value[kept] = total
         num = 0
         for comp, w, k in zip(hands.comps, hands.weights, hands.keep, strict=True):
@@ -391,7 +457,6 @@ def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
             pick: tuple[int, ...] | None = None
             alternative = -1
             for kept in compositions(comp, kept_size):
-                walk.spend(1)
                 v = kept_value[kept]
                 if v > alternative:
                     alternative, best_kept = v, kept
