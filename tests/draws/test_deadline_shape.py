@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 from deckcheck.draws.answer import Intractable
+from deckcheck.draws.compare import Comparison
 from deckcheck.draws.exact import deadlines
 from deckcheck.draws.exact.deadlines import Deadlines, Meter, deadline_table, first_turns
 from deckcheck.draws.model import (
@@ -33,7 +34,7 @@ def _problem(rng: random.Random) -> DrawProblem:
     sizes = tuple(rng.randint(1, 4) for _ in range(groups))
     membership = tuple(tuple(rng.random() < 0.45 for _ in range(selectors)) for _ in range(groups))
     conditions = tuple(
-        CountTest(rng.randrange(selectors), rng.choice((">=", "<=", "=")), rng.randint(0, 2))
+        CountTest(rng.randrange(selectors), rng.choice(list(Comparison)), rng.randint(0, 2))
         for _ in range(rng.randint(1, 4))
     )
     return DrawProblem(sizes, membership, conditions)
@@ -45,7 +46,7 @@ def _rule(rng: random.Random, problem: DrawProblem) -> MulliganRule | None:
         return None
     if pick == 1:
         return ReturnRule(rng.randint(1, 2))
-    trigger = CountTest(rng.randrange(len(problem.membership[0])), "<=", rng.randint(0, 1))
+    trigger = CountTest(rng.randrange(len(problem.membership[0])), Comparison.LE, rng.randint(0, 1))
     return RedrawRule((trigger,), rng.choice((1, 2, None)))
 
 
@@ -111,7 +112,7 @@ def test_merging_alike_classes_takes_fewer_states() -> None:
     problem = DrawProblem(
         (3, 3, 4, 5, 6),
         ((True, False), (True, False), (True, True), (False, True), (False, False)),
-        (CountTest(0, ">=", 1), CountTest(1, ">=", 2)),
+        (CountTest(0, Comparison.GE, 1), CountTest(1, Comparison.GE, 2)),
     )
     request = Deadlines(problem, Procedure(3, None, 1, ReturnRule(1), True), (3, 7))
     merged = Meter()
