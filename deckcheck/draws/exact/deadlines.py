@@ -550,11 +550,13 @@ def first_turns(
     def after_hand(comp: tuple[int, ...]) -> tuple[int, ...]:
         return walk.turns(comp, red.cond.of(comp), hand, False)
 
-    total = [Fraction(0)] * n_turns
+    # Sums are kept as integers over one common denominator, divided once at the end.
     if table.kind is RuleKind.RETURN:
         assert isinstance(rule, ReturnRule)
         kept_size = hand - rule.count
-        by_kept: dict[tuple[int, ...], list[Fraction]] = {}
+        redraw_den = math.comb(walk.n - kept_size, rule.count)
+        total = [0] * n_turns  # over hands_den * redraw_den * keep_den
+        by_kept: dict[tuple[int, ...], list[int]] = {}
         for row in table.rows:
             if row.choice is Choice.RETURN:
                 assert row.returned is not None
@@ -562,34 +564,30 @@ def first_turns(
                 got = by_kept.get(kept)
                 if got is None:
                     pile = tuple(s - k for s, k in zip(red.sizes, kept, strict=True))
-                    den = math.comb(walk.n - kept_size, rule.count) * keep_den
-                    got = [Fraction(0)] * n_turns
+                    got = [0] * n_turns
                     for drawn in compositions(pile, rule.count):
                         new = tuple(k + d for k, d in zip(kept, drawn, strict=True))
+                        w = ways(pile, drawn)
                         for i, x in enumerate(after_hand(new)):
-                            got[i] += Fraction(ways(pile, drawn) * x, den)
+                            got[i] += w * x
                     by_kept[kept] = got
-                dist = got
+                for i, x in enumerate(got):
+                    total[i] += row.ways * x
             else:
-                dist = [Fraction(x, keep_den) for x in after_hand(row.hand)]
-            for i, share in enumerate(dist):
-                total[i] += Fraction(row.ways, table.hands_den) * share
-        return tuple(total), table
-    kept_dist = [Fraction(0)] * n_turns  # the distribution of one deal that is kept
-    redrawn = Fraction(0)  # the chance a deal is redrawn (the first time)
-    for row in table.rows:
-        p = Fraction(row.ways, table.hands_den)
-        if row.choice is Choice.REDRAW:
-            redrawn += p
-            continue
-        for i, x in enumerate(after_hand(row.hand)):
-            kept_dist[i] += p * Fraction(x, keep_den)
-    if table.kind is RuleKind.REDRAW and redrawn:
+                for i, x in enumerate(after_hand(row.hand)):
+                    total[i] += row.ways * redraw_den * x
+        den = table.hands_den * redraw_den * keep_den
+        return tuple(Fraction(x, den) for x in total), table
+    if table.kind is RuleKind.REDRAW and any(row.choice is Choice.REDRAW for row in table.rows):
         assert isinstance(rule, RedrawRule)
         # Every deal is a fresh shuffle: the decisions are worked out one by one (with a
         # limit of k redraws, a later decision compares with a smaller value).
         return _redraw_turns(table, rule, request, after_hand, keep_den, n_turns), table
-    return tuple(kept_dist), table
+    kept_dist = [0] * n_turns  # one kept deal's distribution, over hands_den * keep_den
+    for row in table.rows:
+        for i, x in enumerate(after_hand(row.hand)):
+            kept_dist[i] += row.ways * x
+    return tuple(Fraction(x, table.hands_den * keep_den) for x in kept_dist), table
 
 
 def _plain_first_turns(
@@ -633,7 +631,8 @@ def _redraw_turns(
     """The first-turn distribution under the redraw rule, decision by decision
     (``after_hand``: a kept hand's ordered continuations per first turn)."""
     rows = table.rows
-    per_hand = {row.hand: [Fraction(x, keep_den) for x in after_hand(row.hand)] for row in rows}
+    hands_den = table.hands_den
+    per_hand = {row.hand: after_hand(row.hand) for row in rows}  # over keep_den
     # Thresholds of the successive decisions: V_{j-1} with j redraws left.
     keeps = [(row.keep, Fraction(row.ways, table.hands_den), row) for row in rows]
     if rule.max_redraws is None:
@@ -663,28 +662,34 @@ def _redraw_turns(
 
     if stationary:
         threshold = thresholds[0]
-        kept = [Fraction(0)] * n_turns
-        again = Fraction(0)
-        for _, p, row in keeps:
+        kept = [0] * n_turns  # over hands_den * keep_den
+        again = 0  # ways of the hands redrawn
+        for row in rows:
             if redraws(row, threshold):
-                again += p
+                again += row.ways
             else:
                 for i, x in enumerate(per_hand[row.hand]):
-                    kept[i] += p * x
-        if again == 1:  # every hand redrawn: waiting for the best hand (see optimal_redraw)
+                    kept[i] += row.ways * x
+        if again == hands_den:  # every hand redrawn: waiting for the best hand (optimal_redraw)
             best = max(rows, key=lambda r: r.keep)
-            return tuple(per_hand[best.hand])
-        return tuple(x / (1 - again) for x in kept)
-    # Finite: the last deal is kept whatever it is.
-    dist = [Fraction(0)] * n_turns
-    for _, p, row in keeps:
+            return tuple(Fraction(x, keep_den) for x in per_hand[best.hand])
+        return tuple(Fraction(x, keep_den * (hands_den - again)) for x in kept)
+    # Finite: the last deal is kept whatever it is. The distribution after j deals is
+    # ``num`` over keep_den * hands_den**j; a redrawn hand takes the previous one.
+    num = [0] * n_turns
+    for row in rows:
         for i, x in enumerate(per_hand[row.hand]):
-            dist[i] += p * x
+            num[i] += row.ways * x
+    scale = hands_den
     for threshold in reversed(thresholds):
-        new = [Fraction(0)] * n_turns
-        for _, p, row in keeps:
-            src = dist if redraws(row, threshold) else per_hand[row.hand]
-            for i, x in enumerate(src):
-                new[i] += p * x
-        dist = new
-    return tuple(dist)
+        again = 0
+        kept = [0] * n_turns
+        for row in rows:
+            if redraws(row, threshold):
+                again += row.ways
+            else:
+                for i, x in enumerate(per_hand[row.hand]):
+                    kept[i] += row.ways * x
+        num = [again * a + scale * b for a, b in zip(num, kept, strict=True)]
+        scale *= hands_den
+    return tuple(Fraction(x, keep_den * scale) for x in num)
