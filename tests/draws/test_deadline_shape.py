@@ -158,7 +158,8 @@ def test_the_least_work_is_spent_and_a_budget_below_it_is_refused_before_work(
 
 
 def test_the_return_rule_listing_is_counted_from_the_shape() -> None:
-    # Every (kept part, redraw) pair of a 3-card hand returning 2, by brute force.
+    # Every (kept part, redraw) pair of a 3-card hand returning 2, by brute force: as many as
+    # (hand, part of it kept) pairs.
     sizes = (2, 1, 3)
     pairs = sum(
         1
@@ -166,7 +167,8 @@ def test_the_return_rule_listing_is_counted_from_the_shape() -> None:
         for _ in deadlines.compositions(tuple(s - k for s, k in zip(sizes, kept, strict=True)), 2)
     )
     assert deadlines._pairs(sizes, 1, 2) == pairs
+    hands = list(deadlines.compositions(sizes, 3))
+    assert pairs == sum(1 for h in hands for _ in deadlines.compositions(h, 1))
     listing, n_hands = deadlines._hand_work(sizes, 3, ReturnRule(2), True)
-    kept_parts = sum(1 for _ in deadlines.compositions(sizes, 1))
     assert n_hands == sum(1 for _ in deadlines.compositions(sizes, 3))
-    assert listing == n_hands + kept_parts + 2 * pairs
+    assert listing == 2 * n_hands + pairs
