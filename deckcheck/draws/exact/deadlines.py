@@ -143,10 +143,22 @@ class _Walk:
                 done_by[p] = max(done_by[p], c)
             self.done_by = done_by
         self.meter = _meter(budget)
+        # Per test: its count's position, the least count that passes and the most (a count
+        # past it stays failed; no most: passing once is passing for good).
+        self._bounds = tuple((p, t.op.least(t.threshold), t.op.most(t.threshold)) for p, t in tests)
+        self._due = (
+            ()
+            if first_turn
+            else tuple(
+                (p, least, most, due)
+                for (p, least, most), due in zip(self._bounds, self.checks, strict=True)
+            )
+        )
         self.memo: dict[tuple[object, ...], object] = {}
         # Per (capped counts, cards held): the groups of classes that behave alike; per (a
         # group, cards of its left): how many of each are gone when packed.
         self._groups: dict[tuple[Vec, int], tuple[tuple[int, ...], ...]] = {}
+        self._by_mask: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
         self._masked: dict[tuple[Vec, int], Vec] = {}
         # Below this many cards held, every count is still read by a test to come.
         self.first_done = min(self.done_by, default=0) + 1
@@ -212,13 +224,25 @@ class _Walk:
         """The groups (of two or more) of classes whose cards change the same counts that are
         still read after ``held`` cards with counts ``vec``."""
         cond = self.red.cond
-        caps = cond.caps
         done_by = self.done_by
-        by_live: dict[tuple[int, ...], list[int]] = {}
-        for c, positions in enumerate(cond.class_positions):
-            live = tuple(p for p in positions if vec[p] < caps[p] and done_by[p] > held)
-            by_live.setdefault(live, []).append(c)
-        return tuple(tuple(g) for g in by_live.values() if len(g) > 1)
+        mask = tuple(
+            x < cap and d > held for x, cap, d in zip(vec, cond.caps, done_by, strict=True)
+        )
+        got = self._by_mask.get(mask)
+        if got is None:
+            by_live: dict[tuple[int, ...], list[int]] = {}
+            for c, positions in enumerate(cond.class_positions):
+                by_live.setdefault(tuple(p for p in positions if mask[p]), []).append(c)
+            got = self._by_mask[mask] = tuple(tuple(g) for g in by_live.values() if len(g) > 1)
+        return got
+
+    def _dead(self, vec: Vec, more: int) -> bool:
+        """Whether some test can no longer pass, with ``more`` cards to come."""
+        for p, least, most in self._bounds:
+            c = vec[p]
+            if (most is not None and c > most) or c + more < least:
+                return True
+        return False
 
     def _look(self, held: int, looked: bool) -> bool:
         return (
@@ -256,13 +280,13 @@ class _Walk:
             if not t.holds(vec[p]):
                 return False
         certain = True
-        for (p, t), due in zip(tests, self.checks, strict=True):
+        for p, least, most, due in self._due:
             if due <= held:
                 continue
             c = vec[p]
-            if t.op.broken(c, t.threshold) or t.op.out_of_reach(c, t.threshold, due - held):
+            if (most is not None and c > most) or c + due - held < least:
                 return False
-            if not t.op.certain(c, t.threshold):
+            if most is not None or c < least:
                 certain = False
         return True if certain or held >= self.last else None
 
@@ -309,11 +333,7 @@ class _Walk:
         tests = self.red.cond.tests
         if held in self.at and all(t.holds(vec[p]) for p, t in tests):
             out[self.turn_of[held]] = self.scale(gone)
-        elif held < self.last and not any(
-            t.op.broken(vec[p], t.threshold)
-            or t.op.out_of_reach(vec[p], t.threshold, self.last - held)
-            for p, t in tests
-        ):
+        elif held < self.last and not self._dead(vec, self.last - held):
             look = self._look(held, looked)
             cond = self.red.cond
             for c, size in enumerate(self.red.sizes):
