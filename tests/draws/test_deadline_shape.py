@@ -172,3 +172,27 @@ def test_the_return_rule_listing_is_counted_from_the_shape() -> None:
     listing, n_hands = deadlines._hand_work(sizes, 3, ReturnRule(2), True)
     assert n_hands == sum(1 for _ in deadlines.compositions(sizes, 3))
     assert listing == 2 * n_hands + pairs
+
+
+def test_an_expected_turn_past_its_least_work_is_refused_before_any_try(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conftest import EXAMPLES
+
+    from deckcheck import api
+    from deckcheck.analysis import deadlines as analysis
+    from deckcheck.core.errors import DeckcheckError
+
+    tried: list[int] = []
+
+    def first_turns_counted(*args: object, **kwargs: object) -> object:
+        tried.append(1)
+        raise AssertionError("a try ran")
+
+    monkeypatch.setattr(analysis, "first_turns", first_turns_counted)
+    deck = str(EXAMPLES / "planetary-conquerors" / "legal-80.txt")
+    catalog = EXAMPLES / "planetary-conquerors" / "example-set.toml"
+    conditions = ["type:warrior>=1", "rarity:1>=2", "cost_gold:2=1", "type:building>=1"]
+    with pytest.raises(DeckcheckError, match="out of exact reach"):
+        api.odds(deck, conditions, catalogs=[catalog], expected_turn=True)
+    assert not tried
