@@ -321,7 +321,10 @@ class _Walk:
     def turns(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool) -> tuple[int, ...]:
         """Ordered continuations per turn at which every test first holds (index into the
         sorted checkpoints); those that never do are left out."""
-        self.spend(1)
+        meter = self.meter
+        meter.work += 1
+        if meter.work > meter.budget:
+            meter.spend(0)
         removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
         got = self.memo.get(key)
