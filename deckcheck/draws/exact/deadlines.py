@@ -695,28 +695,9 @@ def _redraw_turns(
             return False
         return request.redraw == "always" or row.keep < threshold
 
-    if stationary:
-        threshold = thresholds[0]
-        kept = [0] * n_turns  # over hands_den * keep_den
-        again = 0  # ways of the hands redrawn
-        for row in rows:
-            if redraws(row, threshold):
-                again += row.ways
-            else:
-                for i, x in enumerate(per_hand[row.hand]):
-                    kept[i] += row.ways * x
-        if again == hands_den:  # every hand redrawn: waiting for the best hand (optimal_redraw)
-            best = max(rows, key=lambda r: r.keep)
-            return tuple(Fraction(x, keep_den) for x in per_hand[best.hand])
-        return tuple(Fraction(x, keep_den * (hands_den - again)) for x in kept)
-    # Finite: the last deal is kept whatever it is. The distribution after j deals is
-    # ``num`` over keep_den * hands_den**j; a redrawn hand takes the previous one.
-    num = [0] * n_turns
-    for row in rows:
-        for i, x in enumerate(per_hand[row.hand]):
-            num[i] += row.ways * x
-    scale = hands_den
-    for threshold in reversed(thresholds):
+    def split(threshold: Fraction | None) -> tuple[int, list[int]]:
+        """The ways of the hands redrawn, and the kept hands' distribution (over
+        hands_den * keep_den)."""
         again = 0
         kept = [0] * n_turns
         for row in rows:
@@ -725,6 +706,20 @@ def _redraw_turns(
             else:
                 for i, x in enumerate(per_hand[row.hand]):
                     kept[i] += row.ways * x
+        return again, kept
+
+    if stationary:
+        again, kept = split(thresholds[0])
+        if again == hands_den:  # every hand redrawn: waiting for the best hand (optimal_redraw)
+            best = max(rows, key=lambda r: r.keep)
+            return tuple(Fraction(x, keep_den) for x in per_hand[best.hand])
+        return tuple(Fraction(x, keep_den * (hands_den - again)) for x in kept)
+    # Finite: the last deal is kept whatever it is. The distribution after j deals is
+    # ``num`` over keep_den * hands_den**j; a redrawn hand takes the previous one.
+    num = split(None)[1]
+    scale = hands_den
+    for threshold in reversed(thresholds):
+        again, kept = split(threshold)
         num = [again * a + scale * b for a, b in zip(num, kept, strict=True)]
         scale *= hands_den
     return tuple(Fraction(x, keep_den * scale) for x in num)
