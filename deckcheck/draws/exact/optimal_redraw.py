@@ -208,6 +208,12 @@ def _iteration_work(engine: SequentialEngine, n_hands: int, max_redraws: int | N
     return max_redraws * (1 + digits // 200)
 
 
+def _refuse_past(estimate: int, budget: int) -> None:
+    """Raise :class:`Intractable` when ``estimate`` units pass ``budget``."""
+    if estimate > budget:
+        raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
+
+
 def _inactive(engine: SequentialEngine, budget: int) -> Fraction:
     """The plain chance, when the redraw is never used (:class:`Intractable` past ``budget``)."""
     work = engine.estimate(None, budget)
@@ -417,27 +423,24 @@ def _solve(
         # Only the turns of one table share rows (a single query is estimated on its own).
         table = _hand_table(engine, later) if most_seen is not None else None
         if table is None:
+            # The parts of the estimate known without listing the hands first: past the
+            # budget, the query is refused before any hand is enumerated.
+            known = n_hands + iterations
+            _refuse_past(known, budget)
             # Work as if from the first turn: the tables of later turns come with it.
             probe = SequentialEngine(
                 problem, procedure, replace(query, seen=hand + most), engine_triggers, 0
             )
-            # One programme per distinct hand the rule lets the player redraw, and one for
-            # all the hands together (see _plain_ways).
+            # One programme for all the hands together (see _plain_ways), and one per
+            # distinct hand the rule lets the player redraw.
+            known += _whole_work(probe, budget - known)
+            _refuse_past(known, budget)
             distinct = _hands(red, hand, active).distinct_allowed
-            estimate = (
-                (_estimate_work(probe, distinct, budget) if distinct else 0)
-                + _whole_work(probe, budget)
-                + n_hands
-                + iterations
-            )
-            if estimate > budget:
-                raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
+            _refuse_past(known + (_estimate_work(probe, distinct, budget) if distinct else 0), budget)
             hands = _hands(red, hand, active)
             table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
     elif not engine.lookahead:
-        estimate = n_hands * _PER_HAND // _HAND_STEPS + iterations
-        if estimate > budget:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
+        _refuse_past(n_hands * _PER_HAND // _HAND_STEPS + iterations, budget)
     else:
         # The look-ahead engine counts its own steps against the budget as it goes.
         engine.spend(n_hands + iterations, Stage.OPTIMAL_REDRAW_LOOKAHEAD)
