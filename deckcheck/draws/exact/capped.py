@@ -208,11 +208,30 @@ class _Bounds:
         return tuple(out)
 
 
-# A table's rows, the query of its own and the estimate before each share one pile: its
-# moves are made once.
-@per_object(maxsize=4)
-def _bounds(red: Reduced, sizes: tuple[int, ...]) -> _Bounds:
-    return _Bounds(red, sizes)
+#: The bounds kept, the latest made last: a table's rows, the query of its own and the
+#: estimate before each share one pile, so its moves are made once. Keyed by the problem's
+#: identity (see :func:`~deckcheck.draws.model.per_object`).
+_BOUNDS: dict[tuple[int, tuple[int, ...]], tuple[Reduced, _Bounds]] = {}
+#: Bounds kept for a query without alternatives; one with alternatives keeps two for each
+#: conjunction of them (every hand of a table asks each of them in turn), up to
+#: :data:`_MOST_BOUNDS`.
+_FEW_BOUNDS = 4
+_MOST_BOUNDS = 64
+
+
+def _bounds(red: Reduced, sizes: tuple[int, ...], keep: int = _FEW_BOUNDS) -> _Bounds:
+    """The bounds of ``red``'s tests over a pile of ``sizes``, made once while they stay
+    among the last ``keep`` made (at least :data:`_FEW_BOUNDS`, at most :data:`_MOST_BOUNDS`)."""
+    key = (id(red), sizes)
+    got = _BOUNDS.get(key)
+    if got is not None and got[0] is red:
+        return got[1]
+    made = _Bounds(red, sizes)
+    room = min(max(keep, _FEW_BOUNDS), _MOST_BOUNDS)
+    while len(_BOUNDS) >= room:
+        _BOUNDS.pop(next(iter(_BOUNDS)))
+    _BOUNDS[key] = (red, made)
+    return made
 
 
 def class_order(positions: Sequence[tuple[int, ...]], sizes: Sequence[int]) -> list[int]:
@@ -327,11 +346,15 @@ class PlainProgramme:
         start: Vec | None = None,
         *,
         shared: bool = False,
+        _keep: int = _FEW_BOUNDS,
     ) -> None:
         self.red = red
         self.most = most
         own = tuple(red.sizes if pile is None else pile)
-        self.bounds = _bounds(red, tuple(red.sizes) if shared else own)
+        parts = _parts(red) if red.cond.alternatives else ()
+        # every conjunction's bounds and this one's stay while the parts take turns
+        keep = max(_keep, 2 * (len(parts) + 1))
+        self.bounds = _bounds(red, tuple(red.sizes) if shared else own, keep)
         #: The pile's cards per class, in the order the programme takes the classes.
         self.sizes = tuple(own[c] for c in self.bounds.order) if shared else self.bounds.sizes
         self.start = start
@@ -345,10 +368,10 @@ class PlainProgramme:
         self._counted: dict[int, int] = {}  # transitions counted by :meth:`reach`, per most
         #: (sign, programme) per conjunction of alternatives; empty: this one is an AND.
         self.parts: list[tuple[int, PlainProgramme]] = []
-        if red.cond.alternatives:
+        if parts:
             self.parts = [
-                (sign, PlainProgramme(part, most, pile, start, shared=shared))
-                for sign, part in _parts(red)
+                (sign, PlainProgramme(part, most, pile, start, shared=shared, _keep=keep))
+                for sign, part in parts
             ]
 
     def upto(self, most: int) -> PlainProgramme:
@@ -730,6 +753,23 @@ class Factored:
             if walk > FACTOR_LIMIT:
                 return False
         return True
+
+    def walks(self, pile: Sequence[int], start: Vec, charged: set[tuple[int, Vec, Vec]]) -> int:
+        """The products :meth:`ways` would walk for ``pile`` holding ``start`` (:meth:`fits`
+        first), counted before it runs: each group's walk not yet made nor in ``charged``
+        (which gains them), as :meth:`fits` bounds it; the groups' polynomials already known
+        cost nothing."""
+        products = 0
+        for g, (classes, positions) in enumerate(self.groups):
+            key = (g, tuple(pile[c] for c in classes), tuple(start[p] for p in positions))
+            if key in self._memo or key in charged:
+                continue
+            charged.add(key)
+            walk = 1
+            for c in classes:
+                walk *= min(pile[c], self.most) + 1
+            products += walk
+        return products
 
     def ways(self, pile: Sequence[int], start: Vec) -> list[int]:
         """``out[s]``: the ``s``-card subsets of ``pile`` (cards per class) on which every test

@@ -124,6 +124,8 @@ _PART_STEPS = 350
 #: Programme steps (:meth:`PlainProgramme.work` units counted on the whole pile, about
 #: 0.25 µs each for the small programmes of a hand) per unit of the budget (about 5 µs).
 _HAND_STEPS = 20
+#: Programme steps per product of a factored group's walk (about 2 µs each).
+_WALK_STEPS = 8
 
 
 def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
@@ -147,6 +149,24 @@ def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     # on each hand's pile.
     setup = len(programme.parts) * _PART_STEPS if programme.parts else _PER_HAND
     return n_hands * (setup + per_hand) // _HAND_STEPS
+
+
+def _factored_work(red: Reduced, hands: _Hands, most: int) -> tuple[int, int]:
+    """The distinct hands the rule lets the player redraw whose later draws a plain programme
+    tabulates, and the units of those a :class:`~deckcheck.draws.exact.capped.Factored` draw
+    tabulates instead (as :func:`_build_hand_table` chooses): each group's walk the first time
+    its cards and counts come, and the product of the groups' polynomials for every hand."""
+    factors = factored(red.cond, most)
+    plain = walked = 0
+    charged: set[tuple[int, Vec, Vec]] = set()
+    per_hand = _PER_HAND + len(factors.groups) * (most + 1) ** 2 // 4
+    for first in {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may}:
+        pile = tuple(map(operator.sub, red.sizes, hands.comps[first]))
+        if factors.shares and factors.fits(pile):
+            walked += per_hand + factors.walks(pile, hands.start(first), charged) * _WALK_STEPS
+        else:
+            plain += 1
+    return plain, walked // _HAND_STEPS
 
 
 def _fixed_point(
@@ -425,19 +445,23 @@ def _solve(
         if table is None:
             # The parts of the estimate known without listing the hands first: past the
             # budget, the query is refused before any hand is enumerated.
-            known = n_hands + iterations
-            _refuse_past(known, budget)
+            charged = n_hands + iterations
+            _refuse_past(charged, budget)
             # Work as if from the first turn: the tables of later turns come with it.
             probe = SequentialEngine(
                 problem, procedure, replace(query, seen=hand + most), engine_triggers, 0
             )
             # One programme for all the hands together (see _plain_ways), and one per
             # distinct hand the rule lets the player redraw.
-            known += _whole_work(probe, budget - known)
-            _refuse_past(known, budget)
-            distinct = _hands(red, hand, active).distinct_allowed
-            _refuse_past(known + (_estimate_work(probe, distinct, budget) if distinct else 0), budget)
+            charged += _whole_work(probe, budget - charged)
+            _refuse_past(charged, budget)
             hands = _hands(red, hand, active)
+            programmes, walked = _factored_work(red, hands, most)
+            charged += walked
+            _refuse_past(charged, budget)
+            if programmes:
+                charged += _estimate_work(probe, programmes, budget)
+            _refuse_past(charged, budget)
             table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
     elif not engine.lookahead:
         _refuse_past(n_hands * _PER_HAND // _HAND_STEPS + iterations, budget)
