@@ -6,6 +6,7 @@ made, never in time."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -53,7 +54,7 @@ def test_a_query_whose_hands_pass_the_budget_is_refused_before_they_are_listed(
 def _factored_request(later: int) -> Request:
     """Two groups of three classes, each tied by counts of its own (a factored draw, each
     group's walk a product of its classes' cards), a count of eight more cards, and a rule
-    that lets the player redraw a hand short of two of two trigger cards."""
+    that lets the player redraw a hand of three short of two of two trigger cards."""
     n_sel = 2 * 4 + 2
     rows, sizes = [], []
     for g in range(2):
@@ -80,22 +81,29 @@ def _factored_request(later: int) -> Request:
         ]
     problem = DrawProblem(tuple(sizes), tuple(rows), tuple(tests))
     rule = RedrawRule((CountTest(n_sel - 2, "<", 2),), 1)
-    return Request(problem, Procedure(hand_size=5, mulligan=rule), Query(seen=5 + later))
+    return Request(problem, Procedure(hand_size=3, mulligan=rule), Query(seen=3 + later))
 
 
 def test_a_factored_draws_walks_are_charged_before_they_are_made(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    request = _factored_request(6)
+    request = _factored_request(8)
     walked: list[int] = []
     group = capped.Factored._group
 
     def counting(self: capped.Factored, classes: object, positions: object, *rest: Any) -> object:
+        # the partial draws the walk goes through: of each first j classes, up to the most
         sizes = rest[0]
-        walk = 1
-        for size in sizes:
-            walk *= min(size, self.most) + 1
-        walked.append(walk)
+        walked.append(
+            sum(
+                sum(
+                    1
+                    for draw in itertools.product(*(range(s + 1) for s in sizes[:j]))
+                    if sum(draw) <= self.most
+                )
+                for j in range(1, len(sizes) + 1)
+            )
+        )
         return group(self, classes, positions, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(capped.Factored, "_group", counting)
@@ -108,7 +116,7 @@ def test_a_factored_draws_walks_are_charged_before_they_are_made(
     fresh()
     answer = optimal_redraw.optimal_redraw_odds(request)
     assert answer.fraction is not None and len(walked) > 10
-    # the walks alone, in budget units (a product measures about 2 µs, a unit 5 µs): a
+    # the walks alone, in budget units (a partial draw measures about 2 µs, a unit 5 µs): a
     # budget below them refuses the query before any is made
     walks = sum(walked) * 2 // 5
     walked.clear()

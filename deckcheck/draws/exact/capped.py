@@ -755,21 +755,18 @@ class Factored:
         return True
 
     def walks(self, pile: Sequence[int], start: Vec, charged: set[tuple[int, Vec, Vec]]) -> int:
-        """The products :meth:`ways` would walk for ``pile`` holding ``start`` (:meth:`fits`
-        first), counted before it runs: each group's walk not yet made nor in ``charged``
-        (which gains them), as :meth:`fits` bounds it; the groups' polynomials already known
-        cost nothing."""
-        products = 0
+        """The steps :meth:`ways` would take for ``pile`` holding ``start`` (:meth:`fits`
+        first), counted before it runs: the partial draws of each group's walk not yet made
+        nor in ``charged`` (which gains them); the groups' polynomials already known cost
+        nothing."""
+        steps = 0
         for g, (classes, positions) in enumerate(self.groups):
             key = (g, tuple(pile[c] for c in classes), tuple(start[p] for p in positions))
             if key in self._memo or key in charged:
                 continue
             charged.add(key)
-            walk = 1
-            for c in classes:
-                walk *= min(pile[c], self.most) + 1
-            products += walk
-        return products
+            steps += _partial_draws(key[1], self.most)
+        return steps
 
     def ways(self, pile: Sequence[int], start: Vec) -> list[int]:
         """``out[s]``: the ``s``-card subsets of ``pile`` (cards per class) on which every test
@@ -820,6 +817,24 @@ class Factored:
             if all(t.holds(seen[i]) for i, t in checks):
                 out[total] += ways
         return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _partial_draws(sizes: Vec, most: int) -> int:
+    """The partial draws :meth:`Factored._group` makes over classes of ``sizes``: for each
+    class, the numbers of its cards and of the classes' before it, up to ``most`` in all
+    (those of the same counts are merged as it goes: this leans high)."""
+    draws = [1] + [0] * most  # draws[t]: the draws of t cards over the classes so far
+    steps = 0
+    for size in sizes:
+        grown = [0] * (most + 1)
+        for total, count in enumerate(draws):
+            if count:
+                for k in range(min(size, most - total) + 1):
+                    grown[total + k] += count
+        steps += sum(grown)
+        draws = grown
+    return steps
 
 
 def _times(a: Sequence[int], b: Sequence[int], most: int) -> list[int]:

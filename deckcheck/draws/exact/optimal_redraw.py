@@ -276,11 +276,6 @@ class _Hands:
         """Hands alike counted once: one for each arrangement of classes alike."""
         return len(set(self.alike))
 
-    @property
-    def distinct_allowed(self) -> int:
-        """Hands tabulated: those the rule lets the player redraw, alike counted once."""
-        return len({a for a, may in zip(self.alike, self.allowed, strict=True) if may})
-
 
 @functools.lru_cache(maxsize=4)
 def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
