@@ -34,7 +34,7 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec
 from deckcheck.draws.model import CountTest, per_object
@@ -754,19 +754,49 @@ class Factored:
                 return False
         return True
 
-    def walks(self, pile: Sequence[int], start: Vec, charged: set[tuple[int, Vec, Vec]]) -> int:
-        """The steps :meth:`ways` would take for ``pile`` holding ``start`` (:meth:`fits`
-        first), counted before it runs: the partial draws of each group's walk not yet made
-        nor in ``charged`` (which gains them); the groups' polynomials already known cost
-        nothing."""
+    def charge(
+        self, sizes: Sequence[int], hands: Iterable[Vec], of: Callable[[Vec], Vec]
+    ) -> tuple[int, int]:
+        """For the piles opening hands ``hands`` (cards per class) leave of ``sizes``: how
+        many :meth:`ways` cannot take (:meth:`fits` fails: they go to the programme), and
+        the partial draws of the group walks it would make for the others, counted before
+        any is made: each group's walk once per cards and counts (a walk already made costs
+        nothing). ``of``: the capped counts of a hand. A group's part of a hand, and so its
+        walk, depends only on the hand's cards of the group's classes: each is looked at once.
+        """
+        n = len(sizes)
+        fitting: list[dict[Vec, bool]] = [{} for _ in self.groups]
+        picks = [_picker(classes) for classes, _positions in self.groups]
+        used: list[set[Vec]] = [set() for _ in self.groups]
+        programmes = 0
+        for hand in hands:
+            parts = [pick(hand) for pick in picks]
+            fit = True
+            for g, part in enumerate(parts):
+                got = fitting[g].get(part)
+                if got is None:
+                    classes = self.groups[g][0]
+                    walk = 1
+                    for c, k in zip(classes, part, strict=True):
+                        walk *= min(sizes[c] - k, self.most) + 1
+                    got = fitting[g][part] = walk <= FACTOR_LIMIT
+                fit = fit and got
+            if not fit or not self.exact:
+                programmes += 1
+                continue
+            for g, part in enumerate(parts):
+                used[g].add(part)
         steps = 0
         for g, (classes, positions) in enumerate(self.groups):
-            key = (g, tuple(pile[c] for c in classes), tuple(start[p] for p in positions))
-            if key in self._memo or key in charged:
-                continue
-            charged.add(key)
-            steps += _partial_draws(key[1], self.most)
-        return steps
+            for part in used[g]:
+                alone = [0] * n
+                for c, k in zip(classes, part, strict=True):
+                    alone[c] = k
+                held = of(tuple(alone))
+                pile = tuple(sizes[c] - k for c, k in zip(classes, part, strict=True))
+                if (g, pile, tuple(held[p] for p in positions)) not in self._memo:
+                    steps += _partial_draws(pile, self.most)
+        return programmes, steps
 
     def ways(self, pile: Sequence[int], start: Vec) -> list[int]:
         """``out[s]``: the ``s``-card subsets of ``pile`` (cards per class) on which every test

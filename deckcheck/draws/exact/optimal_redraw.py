@@ -156,17 +156,15 @@ def _factored_work(red: Reduced, hands: _Hands, most: int) -> tuple[int, int]:
     tabulates, and the units of those a :class:`~deckcheck.draws.exact.capped.Factored` draw
     tabulates instead (as :func:`_build_hand_table` chooses): each group's walk the first time
     its cards and counts come, and the product of the groups' polynomials for every hand."""
+    firsts = {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may}
     factors = factored(red.cond, most)
-    plain = walked = 0
-    charged: set[tuple[int, Vec, Vec]] = set()
+    if not factors.shares:
+        return len(firsts), 0
+    comps = (hands.comps[first] for first in firsts)
+    programmes, walks = factors.charge(red.sizes, comps, red.cond.of)
     per_hand = _PER_HAND + len(factors.groups) * (most + 1) ** 2 // 4
-    for first in {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may}:
-        pile = tuple(map(operator.sub, red.sizes, hands.comps[first]))
-        if factors.shares and factors.fits(pile):
-            walked += per_hand + factors.walks(pile, hands.start(first), charged) * _WALK_STEPS
-        else:
-            plain += 1
-    return plain, walked // _HAND_STEPS
+    walked = (len(firsts) - programmes) * per_hand + walks * _WALK_STEPS
+    return programmes, walked // _HAND_STEPS
 
 
 def _fixed_point(
