@@ -36,6 +36,7 @@ import math
 import operator
 from collections.abc import Callable, Iterable, Sequence
 
+from deckcheck.draws.exact.compositions import count_compositions
 from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec
 from deckcheck.draws.model import CountTest, per_object
 
@@ -854,17 +855,7 @@ def _partial_draws(sizes: Vec, most: int) -> int:
     """The partial draws :meth:`Factored._group` makes over classes of ``sizes``: for each
     class, the numbers of its cards and of the classes' before it, up to ``most`` in all
     (those of the same counts are merged as it goes: this leans high)."""
-    draws = [1] + [0] * most  # draws[t]: the draws of t cards over the classes so far
-    steps = 0
-    for size in sizes:
-        grown = [0] * (most + 1)
-        for total, count in enumerate(draws):
-            if count:
-                for k in range(min(size, most - total) + 1):
-                    grown[total + k] += count
-        steps += sum(grown)
-        draws = grown
-    return steps
+    return sum(sum(count_compositions(sizes[:j], most)) for j in range(1, len(sizes) + 1))
 
 
 def _times(a: Sequence[int], b: Sequence[int], most: int) -> list[int]:
