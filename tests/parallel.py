@@ -9,9 +9,10 @@ Here each process is a plain pytest run that collects only its share and prints 
 report; the shares are dealt from each file's measured time (:data:`COSTS`), the longest
 first, each to the share with the least so far.
 
-The processes collect, between them, exactly what one run collects: every one is given the
-suite's own paths (``testpaths``) and ignores (``--ignore``) the files dealt to the others, so
-collection, its hooks and its order stay pytest's. A file not in :data:`COSTS` (a new one) is
+The processes collect, between them, exactly what one run collects: each is given the suite's
+own paths (``testpaths``; the package, for its doctests, only where it is dealt) and ignores
+(``--ignore``) the files dealt to the others, so collection, its hooks and its order stay
+pytest's. A file not in :data:`COSTS` (a new one) is
 dealt as :data:`UNKNOWN` seconds. The processes share the run's catalog cache
 (``conftest.RUN_CACHE``), made and removed here.
 
@@ -22,6 +23,7 @@ times (``make test-costs``, after tests are added or made faster).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -57,7 +59,7 @@ def units() -> list[str]:
     found = [
         p for p in TESTS.rglob("*.py") if "__pycache__" not in p.parts and p.name != "conftest.py"
     ]
-    return sorted(p.relative_to(REPO).as_posix() for p in found) + [PACKAGE]
+    return [*sorted(p.relative_to(REPO).as_posix() for p in found), PACKAGE]
 
 
 def read_costs(path: Path = COSTS) -> dict[str, float]:
@@ -78,6 +80,7 @@ def deal(names: Sequence[str], costs: Mapping[str, float], parts: int) -> list[l
     >>> deal(["a", "b", "c", "d"], {"a": 3, "b": 2, "c": 2, "d": 1}, 2)
     [['a', 'd'], ['b', 'c']]
     """
+
     def cost(name: str) -> float:
         return costs.get(name, UNKNOWN if Path(name).name.startswith("test_") else 0.0)
 
@@ -114,9 +117,12 @@ def run(parts: int, args: Sequence[str], measure: Path | None = None) -> int:
         extra = ["-p", "parallel"]
     started = time.monotonic()
     running = []
-    try:
+    codes = []
+    with contextlib.ExitStack() as stack:
+        if made:
+            stack.callback(shutil.rmtree, env[RUN_CACHE], ignore_errors=True)
         for k, share in enumerate(shares):
-            out = tempfile.TemporaryFile()
+            out = stack.enter_context(tempfile.TemporaryFile())
             part_env = env if measure is None else {**env, MEASURE: f"{measure}.{k}"}
             proc = subprocess.Popen(
                 command(share, every, [*extra, *args]),
@@ -125,29 +131,20 @@ def run(parts: int, args: Sequence[str], measure: Path | None = None) -> int:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
+            stack.callback(proc.kill)  # an interrupted run leaves no process behind
             running.append((k, proc, out))
-        codes = []
         while running:
-            for entry in running:
+            ended = [entry for entry in running if entry[1].poll() is not None]
+            if not ended:
+                time.sleep(0.05)
+            for entry in ended:
                 k, proc, out = entry
-                if proc.poll() is None:
-                    continue
                 running.remove(entry)
                 out.seek(0)
-                sys.stdout.flush()
                 print(f"== part {k + 1} of {len(shares)} ({len(shares[k])} files) ==", flush=True)
-                sys.stdout.buffer.write(out.read())
+                shutil.copyfileobj(out, sys.stdout.buffer)
                 sys.stdout.buffer.flush()
-                out.close()
                 codes.append(proc.returncode)
-                break
-            else:
-                time.sleep(0.05)
-    finally:
-        for _, proc, _ in running:
-            proc.kill()
-        if made:
-            shutil.rmtree(env[RUN_CACHE], ignore_errors=True)
     failed = [code for code in codes if code not in (0, 5)]
     code = failed[0] if failed else 0 if 0 in codes else 5
     print(f"== {len(shares)} processes, {time.monotonic() - started:.1f} s, exit code {code} ==")
