@@ -7,13 +7,17 @@ counts why, for the twelve conditions on a Planetary Conquerors deck, per turn a
 with every limit lifted: the classes the selectors split the pile into; the opening hands
 (compositions of the hand over them) the return table weighs, the distinct capped counts
 among them, the hands those counts alone leave open and the distinct states of them the
-recursion values (`draws/exact/returned.py`); then the states the recursion values past the
-hands (each one held per class that can still change a count, cards left, the look spent or
-not), per card held past the hand, and its calls (the work charged past the estimate: one a
-call, more a state for many classes) and CPU time, up to ``--most`` calls (`>` when
-stopped there).
+recursion values (`draws/exact/returned.py`); then what values the states past the hands
+(each one held per class that can still change a count, cards left, the look spent or not):
+by default the level engine over overlapping selectors (`draws/exact/attributes.py`): the
+states it lists, the children it makes, the work it is charged (in the recursion's calls)
+and its CPU time; with ``--recursion`` the recursion instead: the states it values, per card
+held past the hand, and its calls (the work charged past the estimate: one a call, more a
+state for many classes), up to ``--most`` calls (`>` when stopped there). The CPU time is the
+return table's whole (the plain pass, the table and the states past the hands).
 
     python bench/bench_attribute_states.py [--deck legal-80] [--turns 1-6] [--most 3000000]
+        [--recursion]
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ DECKS = {
 }
 
 
-def row(deck: str, turn: int, second: bool, most: int) -> str:
-    """One Markdown row: the counts of the query at ``turn`` from ``second``'s seat."""
+def row(deck: str, turn: int, second: bool, most: int, recursion: bool) -> str:
+    """One Markdown row: the counts of the query at ``turn`` from ``second``'s seat
+    (``recursion``: the recursion values the states past the hands, not the level engine)."""
     from deckcheck.core.numeric import np
     from deckcheck.draws.answer import Intractable
     from deckcheck.draws.exact.returned import _multisets
@@ -47,6 +52,7 @@ def row(deck: str, turn: int, second: bool, most: int) -> str:
     conds = ATTRIBUTE_CONDITIONS["planetary-conquerors"]
     problem, procedure, seen = bound_problem(deck, conds, turn, second)
     engine = SequentialEngine(problem, procedure, Query(seen, second=second), (), 10**12)
+    engine.use_attributes = not recursion
     count = procedure.mulligan.count
     estimate = engine.estimate(count, None)
     engine.work = engine.prepaid = estimate
@@ -74,12 +80,21 @@ def row(deck: str, turn: int, second: bool, most: int) -> str:
     except Intractable:
         stopped = ">"
     seconds = time.process_time() - start
+    head = (
+        f"| {turn} | {'second' if second else 'first'} | {seen} | {len(sizes)} | {len(rows):,} | "
+        f"{len(vectors):,} | {open_hands:,} | {len(keys):,} | "
+    )
+    levels = engine._attributes
+    if not recursion and levels is not None:
+        return (
+            f"{head}{stopped}{levels.listed:,} | {levels.made:,} children | "
+            f"{stopped}{engine.work - estimate:,} | {seconds:.2f} |"
+        )
     past = Counter(key[2] - h for key in engine.memo if key[2] >= h)  # type: ignore[operator]
     per_card = " / ".join(f"{past[k]:,}" for k in sorted(past)) or "none"
     return (
-        f"| {turn} | {'second' if second else 'first'} | {seen} | {len(sizes)} | {len(rows):,} | "
-        f"{len(vectors):,} | {open_hands:,} | {len(keys):,} | {stopped}{engine.valued:,} | "
-        f"{per_card} | {stopped}{engine.work - estimate:,} | {seconds:.2f} |"
+        f"{head}{stopped}{engine.valued:,} | {per_card} | {stopped}{engine.work - estimate:,} | "
+        f"{seconds:.2f} |"
     )
 
 
@@ -88,18 +103,22 @@ def main() -> None:
     parser.add_argument("--deck", choices=sorted(DECKS), default="legal-80")
     parser.add_argument("--turns", default="1-6", help="turns, e.g. 1-6 or 3")
     parser.add_argument("--most", type=int, default=3_000_000, help="most calls a query takes")
+    parser.add_argument(
+        "--recursion", action="store_true", help="the recursion past the hands, not the levels"
+    )
     args = parser.parse_args()
     low, _, high = args.turns.partition("-")
     print(machine())
     print(f"load average {os.getloadavg()[0]:.1f} at start; {args.deck}, twelve conditions\n")
+    engine = "per card past the hand" if args.recursion else "children made (levels)"
     print(
         "| turn | seat | cards seen | classes | hands | capped counts | hands open | "
-        "their states | states valued | per card past the hand | calls | CPU s |"
+        f"their states | states valued | {engine} | calls | CPU s |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for turn in range(int(low), int(high or low) + 1):
         for second in (False, True):
-            print(row(DECKS[args.deck], turn, second, args.most), flush=True)
+            print(row(DECKS[args.deck], turn, second, args.most, args.recursion), flush=True)
 
 
 if __name__ == "__main__":

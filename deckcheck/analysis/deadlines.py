@@ -177,11 +177,14 @@ def play_facts(table: HandTable, options: OddsOptions, lookahead: bool) -> list[
     return facts
 
 
-def deadline_table_of(setup: DrawSetup, bound: Bound, options: OddsOptions) -> HandTable:
-    """The hand table of a question with deadlines (:class:`UsageError` when out of reach)."""
+def deadline_table_of(
+    setup: DrawSetup, bound: Bound, options: OddsOptions, budget: Meter | None = None
+) -> HandTable:
+    """The hand table of a question with deadlines (:class:`UsageError` when out of reach);
+    ``budget``: the meter its work is counted on (default: a fresh one)."""
     due = due_cards(setup, bound, options)
     try:
-        return deadline_table(_request(bound, options, due))
+        return deadline_table(_request(bound, options, due), budget=budget or Meter())
     except Intractable as exc:
         raise _out_of_reach(exc) from exc
 

@@ -10,21 +10,24 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
-from deckcheck.analysis.odds import OddsOptions, assumptions, bind, cards_seen
+from deckcheck.analysis.odds import Bound, OddsOptions, assumptions, bind, cards_seen
 from deckcheck.analysis.setup import DrawSetup
 from deckcheck.catalog.model import Card
 from deckcheck.core.errors import DeckcheckError, UsageError
 from deckcheck.core.result import OK, Json
 from deckcheck.core.values import frozen
-from deckcheck.draws.answer import Intractable, reason_text
+from deckcheck.draws.answer import Intractable, Stage, reason_text
 from deckcheck.draws.exact.guide import (
+    Charge,
     Choice,
     HandRow,
     HandTable,
     RuleKind,
     class_name,
+    prepaid,
     redraw_guide,
     return_guide,
+    rule_columns,
     rule_of_thumb,
 )
 from deckcheck.draws.model import Procedure, Query, RedrawRule, Request, ReturnRule
@@ -156,14 +159,26 @@ def guide_table(
 ) -> tuple[HandTable, int]:
     """The exact hand table of the question ``odds`` would answer (the mulligan by the game's
     rules, played optimally), and the cards seen."""
-    from deckcheck.analysis.deadlines import deadline_table_of, due_cards
-    from deckcheck.draws.exact.deadlines import Deadlines, deadline_table
-    from deckcheck.draws.facade import charged_engine
+    table, seen, _ = _charged_table(
+        setup, bind(setup, condition_texts, options, deadlines=True), options
+    )
+    return table, seen
 
-    bound = bind(setup, condition_texts, options, deadlines=True)
+
+def _charged_table(
+    setup: DrawSetup, bound: Bound, options: OddsOptions
+) -> tuple[HandTable, int, Charge]:
+    """:func:`guide_table`, and what charges the work done with the table afterwards (its rule
+    of thumb) to the limit the table was built within: the engine's or the walk's own."""
+    from deckcheck.analysis.deadlines import deadline_table_of, due_cards
+    from deckcheck.draws.exact.compositions import count_compositions
+    from deckcheck.draws.exact.deadlines import Deadlines, Meter, deadline_table
+    from deckcheck.draws.facade import EXACT_WORK_LIMIT, charged_engine
+
     if any(c.deadline is not None for c in bound.conditions):
         due = due_cards(setup, bound, options)
-        return deadline_table_of(setup, bound, options), max(due)
+        meter = Meter()
+        return deadline_table_of(setup, bound, options, meter), max(due), meter.spend
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     procedure = bound.procedure
     if setup.builtin_pile:
@@ -174,17 +189,34 @@ def guide_table(
     hand = procedure.opening_size(options.second)
     try:
         if isinstance(rule, RedrawRule) and rule.triggers:
-            return redraw_guide(request), seen
+            # The optimal redraw's solve has its own limit (in odds too); what is done with
+            # its table afterwards is held to odds' work limit.
+            meter = Meter(EXACT_WORK_LIMIT, Stage.OPTIMAL_REDRAW)
+            return redraw_guide(request), seen, meter.spend
         if isinstance(rule, ReturnRule) and 0 < rule.count <= hand:
             # The engine odds answers with, within odds' work limit: the guide answers
             # within a second or names the bound it hit.
-            return return_guide(request, charged_engine(request)), seen
-        due = (seen,) * len(bound.conditions)
+            engine = charged_engine(request)
+            # The walk over the hands, and the first step of the rule of thumb's search over
+            # them, are charged before the table is built: a guide past the limit is refused
+            # before its dear part. Every hand has a choice.
+            engine.charge_walk()
+            hands = count_compositions(engine.red.sizes, engine.hand)[engine.hand]
+            columns = rule_columns(hands, len(engine.red.sizes))
+            engine.charge_table(columns)
+            return return_guide(request, engine), seen, prepaid(engine.charge_table, columns)
+        due_all = (seen,) * len(bound.conditions)
         plain = Procedure(hand, None, procedure.draws_per_turn, None, procedure.lookahead)
-        return deadline_table(Deadlines(bound.problem, plain, due, False, False)), seen
+        meter = Meter()
+        table = deadline_table(Deadlines(bound.problem, plain, due_all, False, False), budget=meter)
+        return table, seen, meter.spend
     except Intractable as exc:
-        why = reason_text(exc.reason) if exc.reason is not None else str(exc)
-        raise UsageError(f"the exact mulligan guide is out of reach ({why})") from exc
+        raise _out_of_reach(exc) from exc
+
+
+def _out_of_reach(exc: Intractable) -> UsageError:
+    why = reason_text(exc.reason) if exc.reason is not None else str(exc)
+    return UsageError(f"the exact mulligan guide is out of reach ({why})")
 
 
 def mulligan_guide(
@@ -197,8 +229,13 @@ def mulligan_guide(
     """The exact mulligan guide for ``condition_texts`` (see :class:`MulliganGuide`)."""
     if options.mulligan != "rules":
         raise UsageError("the mulligan guide plays the game's own mulligan")
-    table, seen = guide_table(setup, condition_texts, options)
     bound = bind(setup, condition_texts, options, deadlines=True)
+    table, seen, charge = _charged_table(setup, bound, options)
+    try:
+        # Charged to the table's limit as it goes: a guide past it is refused, not slow.
+        thumb = rule_of_thumb(table, charge)
+    except Intractable as exc:
+        raise _out_of_reach(exc) from exc
     rows = sorted(table.rows, key=lambda r: (-r.ways, r.hand))
     guide_rows = tuple(_row(table, r) for r in rows)
     lines = assumptions(setup, bound, options, seen)
@@ -222,7 +259,7 @@ def mulligan_guide(
         len(guide_rows) if every_row else min(SHOWN_ROWS, len(guide_rows)),
         table.value,
         table.plain,
-        rule_of_thumb(table),
+        thumb,
         tuple(lines),
     )
 

@@ -19,6 +19,7 @@ failed it with 400,000 trials; where no fewer trials do, 400,000.
 from __future__ import annotations
 
 import math
+import operator
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -111,7 +112,8 @@ def mvh(sizes: Sequence[int], n: int) -> list[tuple[tuple[int, ...], float]]:
 
 
 def add(a: Sequence[int], b: Sequence[int], sign: int = 1) -> tuple[int, ...]:
-    return tuple(x + sign * y for x, y in zip(a, b, strict=True))
+    assert len(a) == len(b) and sign in (1, -1)
+    return tuple(map(operator.add if sign == 1 else operator.sub, a, b))
 
 
 def exact_value(
@@ -125,6 +127,7 @@ def exact_value(
     hand_n = procedure.opening_size(query.second)
     later = query.seen - hand_n
     per_turn = procedure.draws_per_turn
+    unit = [tuple(int(i == g) for i in range(len(sizes))) for g in range(len(sizes))]
 
     @cache
     def after(held: tuple[int, ...], under: tuple[int, ...], j: int) -> float:
@@ -139,12 +142,12 @@ def exact_value(
             if not n:
                 continue
             p = n / total
-            bump = tuple(int(i == g) for i in range(len(sizes)))
+            bump = unit[g]
             if procedure.lookahead and j % per_turn == 0 and not lookahead_keep(problem, held, g):
                 rest = add(pile, bump, -1)
                 for g2, n2 in enumerate(rest):
                     if n2:
-                        bump2 = tuple(int(i == g2) for i in range(len(sizes)))
+                        bump2 = unit[g2]
                         value += (
                             p * n2 / (total - 1) * after(add(held, bump2), add(under, bump), j + 1)
                         )
@@ -167,6 +170,7 @@ def exact_value(
         return value, plain
     if isinstance(rule, ReturnRule):
         choose = chooser or (lambda h: greedy_return(problem, h, rule.count))
+        redrawn = cache(lambda pile: mvh(pile, rule.count))  # hands keep the same parts
         value = 0.0
         for h, p in hands:
             ret = choose(h)
@@ -174,7 +178,7 @@ def exact_value(
                 value += p * after(h, none, 0)
                 continue
             kept = add(h, ret, -1)
-            for d, q in mvh(add(sizes, kept, -1), rule.count):
+            for d, q in redrawn(add(sizes, kept, -1)):
                 value += p * q * after(add(kept, d), none, 0)
         return value, plain
     return plain, plain

@@ -78,18 +78,26 @@ def brute_force(problem: DrawProblem, hand: int, count: int | None) -> Fraction:
             got = known[key] = holds(problem, cards, chosen)
         return got
 
-    total = Fraction(0)
+    # Every return draws from a pile of the same size: a hand's choices compare, and the
+    # hands add up, as counts of winning draws over one denominator.
+    draws = 1 if count is None else math.comb(len(cards) - hand + count, count)
+    # The winning draws after kept cards, counted once per mix of kept cards (the pile is the
+    # rest of the deck: kept cards of the same groups leave piles of the same groups).
+    returned: dict[tuple[int, ...], int] = {}
+    total = 0
     hands = list(combinations(deck, hand))
     for dealt in hands:
-        best = Fraction(int(wins(dealt)))
+        best = wins(dealt) * draws
         if count is not None:
             for kept in combinations(dealt, hand - count):
-                pile = [i for i in deck if i not in kept]
-                draws = list(combinations(pile, count))
-                good = sum(wins(kept + d) for d in draws)
-                best = max(best, Fraction(good, len(draws)))
+                mix = tuple(sorted(cards[i] for i in kept))
+                good = returned.get(mix)
+                if good is None:
+                    pile = [i for i in deck if i not in kept]
+                    good = returned[mix] = sum(wins(kept + d) for d in combinations(pile, count))
+                best = max(best, good)
         total += best
-    return total / len(hands)
+    return Fraction(total, len(hands) * draws)
 
 
 def walked(problem: DrawProblem, procedure: Procedure, query: Query) -> SequentialEngine:

@@ -203,6 +203,9 @@ def test_steps_already_paid_for_are_not_charged_again() -> None:
         (),
         10**9,
     )
+    # The recursion past the hands (the level engine over overlapping selectors, which is
+    # charged as it goes, is tested in test_attribute_levels.py).
+    more.use_attributes = False
     hands = more._hands_return(3)
     assert hands is not None
     # Three turns past the hand: charged as the walk, the difference prepaid.

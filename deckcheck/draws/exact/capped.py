@@ -60,6 +60,8 @@ class _Bounds:
         cond = red.cond
         n_pos = len(cond.selectors)
         order = class_order(cond.class_positions, sizes)
+        #: The classes in the order the programme takes them (the empty ones left out).
+        self.order = tuple(order)
         sizes = [sizes[c] for c in order]
         self.lo = [0] * n_pos
         self.hi = [_NO_LIMIT] * n_pos
@@ -309,6 +311,12 @@ class PlainProgramme:
     signed sum of one programme per conjunction of alternatives (inclusion–exclusion, exact
     for a draw without choices: P(A or B) = P(A) + P(B) - P(A and B)); conjunctions asking the
     same tests are one programme.
+
+    ``shared``: ``pile`` is part of ``red``'s own pile (what an opening hand leaves of it),
+    and the programme walks the states and runs of cards of ``red``'s own pile, made once
+    for every such pile (thousands of opening hands), taking from each class only the cards
+    ``pile`` has. A count settled or doomed by the larger pile's cards still to come is so
+    by the smaller's, so the ways are the same; only :meth:`ways` is asked of it.
     """
 
     def __init__(
@@ -317,12 +325,17 @@ class PlainProgramme:
         most: int,
         pile: Sequence[int] | None = None,
         start: Vec | None = None,
+        *,
+        shared: bool = False,
     ) -> None:
         self.red = red
         self.most = most
-        self.bounds = _bounds(red, tuple(red.sizes if pile is None else pile))
+        own = tuple(red.sizes if pile is None else pile)
+        self.bounds = _bounds(red, tuple(red.sizes) if shared else own)
+        #: The pile's cards per class, in the order the programme takes the classes.
+        self.sizes = tuple(own[c] for c in self.bounds.order) if shared else self.bounds.sizes
         self.start = start
-        self.pile_size = sum(self.bounds.sizes)
+        self.pile_size = sum(self.sizes)
         self.width = _width(self.pile_size, most)
         self.transitions: int | None = None
         self.done = 0  # transitions made by :meth:`ways` (as :meth:`work` counts them)
@@ -334,7 +347,8 @@ class PlainProgramme:
         self.parts: list[tuple[int, PlainProgramme]] = []
         if red.cond.alternatives:
             self.parts = [
-                (sign, PlainProgramme(part, most, pile, start)) for sign, part in _parts(red)
+                (sign, PlainProgramme(part, most, pile, start, shared=shared))
+                for sign, part in _parts(red)
             ]
 
     def upto(self, most: int) -> PlainProgramme:
@@ -508,7 +522,7 @@ class PlainProgramme:
                     summed[s] += sign * w
             return summed
         most, bounds = self.most, self.bounds
-        sizes = bounds.sizes
+        sizes = self.sizes
         n = len(sizes)
         self.done = 1  # the walk counts one transition for these
         if not self.red.cond.tests:
@@ -549,7 +563,7 @@ class PlainProgramme:
                 if moves is None:
                     moves = bounds.moves(vec, c)
                 for lo, hi, nv in moves:
-                    if lo > top:
+                    if lo > top or lo > last_term:  # past the most asked or the class's cards
                         break
                     done += 1
                     key = (lo, min(hi, top, last_term))
@@ -700,6 +714,9 @@ class Factored:
         self.class_positions = cond.class_positions
         self.tests = tests
         self.exact = not cond.alternatives
+        #: Whether piles that differ can share a group's ways: no group holds every class
+        #: (one that does is asked once per pile, and the programme walks it faster).
+        self.shares = all(len(classes) < n for classes, _positions in self.groups)
         self._memo: dict[tuple[int, Vec, Vec], list[int]] = {}
 
     def fits(self, pile: Sequence[int]) -> bool:
@@ -742,19 +759,24 @@ class Factored:
         where = {p: i for i, p in enumerate(positions)}
         touches = [[where[p] for p in self.class_positions[c]] for c in classes]
         checks = [(where[p], t) for p in positions for t in self.tests.get(p, ())]
-        counts = list(held)
-        ranges = [range(min(size, most) + 1) for size in sizes]
-        for draw in itertools.product(*ranges):
-            total = sum(draw)
-            if total > most:
-                continue
-            seen = list(counts)
-            ways = 1
-            for k, size, hit in zip(draw, sizes, touches, strict=True):
-                if k:
-                    ways *= math.comb(size, k)
-                    for i in hit:
-                        seen[i] += k
+        # Class by class, the partial draws of up to the most asked, those with the same
+        # cards and counts taken together: a small most walks few, however many classes.
+        partial: dict[tuple[int, Vec], int] = {(0, tuple(held)): 1}
+        for size, hit in zip(sizes, touches, strict=True):
+            row = [math.comb(size, k) for k in range(min(size, most) + 1)]
+            grown: dict[tuple[int, Vec], int] = {}
+            for (total, seen), ways in partial.items():
+                for k in range(min(size, most - total) + 1):
+                    if k and hit:
+                        bumped = list(seen)
+                        for i in hit:
+                            bumped[i] += k
+                        key = (total + k, tuple(bumped))
+                    else:
+                        key = (total + k, seen)
+                    grown[key] = grown.get(key, 0) + ways * row[k]
+            partial = grown
+        for (total, seen), ways in partial.items():
             if all(t.holds(seen[i]) for i, t in checks):
                 out[total] += ways
         return out

@@ -62,10 +62,12 @@ class Deadlines:
 
 
 class Meter:
-    """The work of one answer's walks, counted against one budget."""
+    """The work of one answer's walks, counted against one budget (``stage``: the
+    computation an answer past it names)."""
 
-    def __init__(self, budget: int = DEADLINE_BUDGET) -> None:
+    def __init__(self, budget: int = DEADLINE_BUDGET, stage: Stage = Stage.DEADLINES) -> None:
         self.budget = budget
+        self.stage = stage
         self.work = 0
 
     @property
@@ -77,7 +79,7 @@ class Meter:
         """Count ``units`` of work; :class:`Intractable` past the budget."""
         self.work += units
         if self.work > self.budget:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, self.work, self.budget))
+            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work, self.budget))
 
 
 def _meter(budget: int | Meter) -> Meter:

@@ -13,7 +13,8 @@ rule when one fits every hand it describes (derived from the table, checked agai
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -24,6 +25,20 @@ from deckcheck.draws.model import DrawProblem, Request, ReturnRule
 
 if TYPE_CHECKING:
     from deckcheck.draws.exact.sequential import SequentialEngine
+
+#: Charges units of exact work before they are done (raising when over the limit).
+Charge = Callable[[int], None]
+
+#: Cells (one class's count in one hand, read once) of the rule of thumb's search one unit of
+#: exact work stands for: the search reads its columns at about 10 ns a cell (a unit is about
+#: 2 µs), counted here at twice that.
+RULE_CELLS_PER_UNIT = 100
+#: Cells charged per returning hand and class when the order of the returns is found (a
+#: Python step each, not a read of a column).
+ORDER_CELLS = 10
+
+#: How a hand treats a class it holds: returns it whole, in part, or keeps it.
+_NONE, _WHOLE, _PART, _KEPT = range(4)
 
 
 class RuleKind(StrEnum):
@@ -142,6 +157,25 @@ def redraw_guide(request: Request) -> HandTable:
     )
 
 
+class _KeptParts(dict[tuple[int, ...], int]):
+    """Kept parts' values from the engine's table (per class counts), by the kept cards' class
+    indices in increasing order, each read once; ``counts``: each one's cards per class."""
+
+    def __init__(self, table: Mapping[tuple[int, ...], int], classes: int) -> None:
+        super().__init__()
+        self.table = table
+        self.classes = classes
+        self.counts: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def __missing__(self, cards: tuple[int, ...]) -> int:
+        counts = [0] * self.classes
+        for c in cards:
+            counts[c] += 1
+        kept = self.counts[cards] = tuple(counts)
+        value = self[cards] = self.table[kept]
+        return value
+
+
 def return_guide(request: Request, engine: SequentialEngine | None = None) -> HandTable:
     """The return mulligan's table, from the engine ``odds`` runs for it (with the look-ahead
     where the game has one). ``engine``: that engine, already charged against a work limit
@@ -149,7 +183,7 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
     engine's own step budget."""
     import math
 
-    from deckcheck.draws.exact.compositions import compositions, ways
+    from deckcheck.draws.exact.compositions import compositions
     from deckcheck.draws.exact.sequential import STATE_BUDGET, SequentialEngine
 
     problem, procedure, query = request.problem, request.procedure, request.query
@@ -162,37 +196,64 @@ def return_guide(request: Request, engine: SequentialEngine | None = None) -> Ha
         engine.charge_walk()
     red = engine.red
     hand = engine.hand
-    choice, value = engine.return_table(rule.count)
+    _, value = engine.return_table(rule.count)
     kept_size = hand - rule.count
     scale = engine.hand_scale()
-    return_den = math.comb(engine.n - kept_size, rule.count) * scale
+    redraw_den = math.comb(engine.n - kept_size, rule.count)
+    return_den = redraw_den * scale
     rows = []
-    plain = Fraction(0)
+    plain = 0
     hands_den = math.comb(engine.n, hand)
-    for comp in compositions(red.sizes, hand):
-        keep = Fraction(engine.hand_value(comp), scale)
-        best_v, best_kept = -1, comp
-        for kept in compositions(comp, kept_size):
-            v = engine.kept_values[kept]
-            if v > best_v:
-                best_v, best_kept = v, kept
-        picked = choice[comp]
-        returned = tuple(h - k for h, k in zip(comp, picked or best_kept, strict=True))
-        w = ways(red.sizes, comp)
-        plain += Fraction(w, hands_den) * keep
+    n_classes = len(red.sizes)
+    # Each kept part's value, read once from the engine's table (a hand has several), by its
+    # cards as class indices in increasing order.
+    values = _KeptParts(engine.kept_values, n_classes)
+    # Hands share a few values (kept parts, and hands settled by their counts): one Fraction
+    # each.
+    kept_chance: dict[int, Fraction] = {}
+    return_chance: dict[int, Fraction] = {}
+    sizes = red.sizes
+    for comp in compositions(sizes, hand):
+        keep_v = engine.hand_value(comp)
+        # The kept parts of the hand, in the order compositions() lists them (increasing
+        # class indices, as tuples of them in lexicographic order): max() takes the first
+        # of the best, as the engine does.
+        cards = tuple(itertools.chain.from_iterable(map(itertools.repeat, range(n_classes), comp)))
+        best = max(itertools.combinations(cards, kept_size), key=values.__getitem__)
+        best_v = values[best]
+        # The engine's choice, from the same values as it finds it: return the first best
+        # kept part when it beats keeping (ties keep).
+        picked = best_v > keep_v * redraw_den
+        returned = tuple(map(operator.sub, comp, values.counts[best]))
+        w = math.prod(map(math.comb, sizes, comp))  # ways(sizes, comp)
+        plain += w * keep_v
+        keep = kept_chance.get(keep_v)
+        if keep is None:
+            keep = kept_chance[keep_v] = Fraction(keep_v, scale)
+        alternative = return_chance.get(best_v)
+        if alternative is None:
+            alternative = return_chance[best_v] = Fraction(best_v, return_den)
         rows.append(
             HandRow(
                 comp,
                 w,
                 keep,
                 True,
-                Fraction(best_v, return_den),
-                Choice.RETURN if picked is not None else None,
+                alternative,
+                Choice.RETURN if picked else None,
                 returned,
             )
         )
     labels = class_labels(problem, red)
-    return HandTable(RuleKind.RETURN, labels, red.sizes, hands_den, tuple(rows), value, plain)
+    return HandTable(
+        RuleKind.RETURN,
+        labels,
+        red.sizes,
+        hands_den,
+        tuple(rows),
+        value,
+        Fraction(plain, hands_den * scale),
+    )
 
 
 # -- rules of thumb --------------------------------------------------------------------------
@@ -203,21 +264,6 @@ def class_name(labels: Sequence[str]) -> str:
     return " & ".join(labels) if labels else "other"
 
 
-def _threshold_rules(
-    hands: Sequence[tuple[int, ...]], acts: Sequence[bool], n_classes: int
-) -> list[tuple[int, str, int]]:
-    """Rules ``count of class c OP k`` (``<`` or ``>``) that act exactly on the hands that act."""
-    found = []
-    for c in range(n_classes):
-        values = sorted({h[c] for h in hands})
-        for k in range(values[0], values[-1] + 2):
-            if all((h[c] < k) == a for h, a in zip(hands, acts, strict=True)):
-                found.append((c, "<", k))
-            if all((h[c] > k - 1) == a for h, a in zip(hands, acts, strict=True)):
-                found.append((c, ">", k - 1))
-    return found
-
-
 def _rule_text(c: int, op: str, k: int, labels: Sequence[Sequence[str]]) -> str:
     name = class_name(labels[c])
     if op == "<":
@@ -225,10 +271,13 @@ def _rule_text(c: int, op: str, k: int, labels: Sequence[Sequence[str]]) -> str:
     return f"more than {k} {name}"
 
 
-def rule_of_thumb(table: HandTable) -> str | None:
+def rule_of_thumb(table: HandTable, charge: Charge | None = None) -> str | None:
     """One short rule that gives the table's decision for every hand that has a choice, when
-    one does (a single threshold on one class's count, or a threshold with one exception);
-    for a return mulligan, also which cards go first. None when no short rule fits."""
+    one does (a single threshold on one class's count, either of two thresholds, or a
+    threshold with one exception); for a return mulligan, also which cards go first. None
+    when no short rule fits. ``charge``: told the units of exact work of each step of the
+    search before it runs (:data:`RULE_CELLS_PER_UNIT`), raising when that is over the limit
+    of the work that built the table."""
     rows = [r for r in table.rows if r.allowed]
     if table.kind is RuleKind.NONE or not rows:
         return None
@@ -243,12 +292,13 @@ def rule_of_thumb(table: HandTable) -> str | None:
     if all(acts):
         head = f"{verb} every hand{scope}"
     else:
-        rule = _decision_rule(hands, acts, table.labels)
+        rule = _decision_rule(hands, acts, table.labels, charge or _free)
         if rule is None:
             return None
         head = f"{verb} with {rule}{scope}"
     if table.kind is RuleKind.RETURN:
-        order = _return_order([r for r in rows if r.choice is not None], len(table.sizes))
+        returning = [r for r in rows if r.choice is not None]
+        order = _return_order(returning, len(table.sizes), charge or _free)
         if order is None:
             return head + "; which cards: see the table"
         names = [class_name(table.labels[c]) for c in order]
@@ -259,60 +309,163 @@ def rule_of_thumb(table: HandTable) -> str | None:
     return head
 
 
+def _free(units: int) -> None:
+    """No limit to charge."""
+
+
+def rule_columns(hands: int, classes: int) -> int:
+    """Units of exact work of the first step of :func:`rule_of_thumb`'s search over a table
+    of ``hands`` hands (those with a choice) of ``classes`` classes: reading each class's
+    counts in every hand, in all, in those that act and in the others. Known before the
+    table is built, so a caller may charge it then (see :func:`prepaid`)."""
+    return -(-8 * hands * classes // RULE_CELLS_PER_UNIT)
+
+
+def prepaid(charge: Charge, units: int) -> Charge:
+    """``charge``, but the first ``units`` charged through it were paid already."""
+    left = units
+
+    def pay(asked: int) -> None:
+        nonlocal left
+        taken = min(left, asked)
+        left -= taken
+        if asked > taken:
+            charge(asked - taken)
+
+    return pay
+
+
+def _cells(charge: Charge, cells: int) -> None:
+    charge(-(-cells // RULE_CELLS_PER_UNIT))
+
+
 def _decision_rule(
-    hands: Sequence[tuple[int, ...]], acts: Sequence[bool], labels: Sequence[Sequence[str]]
+    hands: Sequence[tuple[int, ...]],
+    acts: Sequence[bool],
+    labels: Sequence[Sequence[str]],
+    charge: Charge,
 ) -> str | None:
+    """The first rule, in the order of the families and of their classes and counts, that acts
+    exactly on the hands that act (``acts``, some but not all): read from the extreme counts
+    of each class among the hands that act and those that do not, rather than by trying every
+    rule on every hand. Each family's work is charged before it runs."""
     n = len(labels)
-    single = _threshold_rules(hands, acts, n)
-    if single:
-        return _rule_text(*single[0], labels)
-    # Either of two thresholds: "fewer than 1 A or fewer than 1 B".
-    for c, d in itertools.combinations(range(n), 2):
-        for k in range(1, max(h[c] for h in hands) + 2):
-            for m in range(1, max(h[d] for h in hands) + 2):
-                if all((h[c] < k or h[d] < m) == a for h, a in zip(hands, acts, strict=True)):
-                    first = _rule_text(c, "<", k, labels)
-                    return f"{first} or {_rule_text(d, '<', m, labels)}"
-    # A threshold on one class with one exception on another: "fewer than 2 A unless the
-    # hand holds at least k B" (or "more than k B").
+    rows = len(hands)
+    # The counts per class, of every hand, of those that act and of the others (idle).
+    charge(rule_columns(rows, n))
+    cols = list(zip(*hands, strict=True))
+    idle = [not a for a in acts]
+    a_cols = [tuple(itertools.compress(col, acts)) for col in cols]
+    i_cols = [tuple(itertools.compress(col, idle)) for col in cols]
+    n_act = sum(acts)
+    top = [max(col) for col in cols]
+    a_hi = [max(col) for col in a_cols]
+    a_lo = [min(col) for col in a_cols]
+    i_hi = [max(col) for col in i_cols]
+    i_lo = [min(col) for col in i_cols]
+    # One threshold: "fewer than k A" fits when every hand that acts holds fewer A than every
+    # idle one (k: one more than the most an acting hand holds), "more than k A" the other
+    # way round; both cannot fit one class.
     for c in range(n):
-        for k in range(1, max(h[c] for h in hands) + 2):
-            for d in range(n):
+        if a_hi[c] < i_lo[c]:
+            return _rule_text(c, "<", a_hi[c] + 1, labels)
+        if i_hi[c] < a_lo[c]:
+            return _rule_text(c, ">", i_hi[c], labels)
+    # Either of two: "fewer than k A or fewer than m B" (A before B, k then m smallest
+    # first). Every idle hand holds at least k A and m B (so both classes are in every idle
+    # hand); an acting hand holding k A or more holds fewer than m B: m is one more than the
+    # most B such a hand holds.
+    held = [c for c in range(n) if i_lo[c] >= 1]
+    later = {c: sum(d > c for d in held) for c in held}
+    _cells(charge, sum(i_lo[c] * n_act * (1 + later[c]) for c in held))
+    for c, d in itertools.combinations(held, 2):
+        for k in range(1, i_lo[c] + 1):
+            enough = tuple(map(k.__le__, a_cols[c]))
+            m = max(itertools.compress(a_cols[d], enough), default=0) + 1
+            if m <= i_lo[d]:
+                return f"{_rule_text(c, '<', k, labels)} or {_rule_text(d, '<', m, labels)}"
+    # A threshold on A with one exception on B: "fewer than k A unless the hand holds at
+    # least m B" (or "at most m B"; for one k, B then m smallest first, "at least" first).
+    # Every acting hand holds fewer than k A and is not exempt; an idle hand with fewer than
+    # k A is exempt: at least m B (m above what any acting hand holds, up to the fewest such
+    # an idle hand holds) or at most m B (m below what every acting hand holds, from the
+    # most such an idle hand holds).
+    exempts = [d for d in range(n) if a_hi[d] < top[d] or a_lo[d] >= 1]
+    steps = [range(max(1, a_hi[c] + 1), top[c] + 2) for c in range(n)]
+    partial = sum(sum(k <= i_hi[c] for k in steps[c]) for c in range(n))
+    _cells(charge, partial * (rows - n_act) * (1 + 3 * len(exempts)))
+    for c in range(n):
+        for k in steps[c]:
+            # Past every idle hand's count, the idle hands with fewer than k A are all of them.
+            fewer = None if i_hi[c] < k else tuple(map(k.__gt__, i_cols[c]))
+            for d in exempts:
                 if d == c:
                     continue
-                for m in range(0, max(h[d] for h in hands) + 1):
-                    for above in (True, False):
-
-                        def exempt(
-                            h: tuple[int, ...], d: int = d, m: int = m, up: bool = above
-                        ) -> bool:
-                            return h[d] >= m if up else h[d] <= m
-
-                        if all(
-                            (h[c] < k and not exempt(h)) == a
-                            for h, a in zip(hands, acts, strict=True)
-                        ):
-                            base = _rule_text(c, "<", k, labels)
-                            bound = f"at least {m}" if above else f"at most {m}"
-                            return f"{base} unless the hand holds {bound} {class_name(labels[d])}"
+                if fewer is None:
+                    lo, hi = i_lo[d], i_hi[d]
+                else:
+                    counts = tuple(itertools.compress(i_cols[d], fewer))
+                    lo = min(counts, default=top[d] + 1)
+                    hi = max(counts, default=0)
+                up, down = a_hi[d] + 1, max(hi, 0)
+                up_fits = up <= min(lo, top[d])
+                down_fits = down <= min(a_lo[d] - 1, top[d])
+                if up_fits and (not down_fits or up <= down):
+                    bound = f"at least {up}"
+                elif down_fits:
+                    bound = f"at most {down}"
+                else:
+                    continue
+                base = _rule_text(c, "<", k, labels)
+                return f"{base} unless the hand holds {bound} {class_name(labels[d])}"
     return None
 
 
-def _return_order(rows: Sequence[HandRow], n_classes: int) -> list[int] | None:
-    """An order of classes such that every returning hand returns its cards greedily in it."""
+def _return_order(
+    rows: Sequence[HandRow], n_classes: int, charge: Charge = _free
+) -> list[int] | None:
+    """The first order of classes (of their permutations, in lexicographic order) such that
+    every returning hand returns its cards greedily in it, restricted to the classes some
+    hand returns; None when there is none, or over six classes.
+
+    A hand returns greedily in an order when the classes it returns whole come first, then
+    the one it returns in part (at most one), then those it holds and keeps: each hand asks
+    that some classes go before others, and the first order that meets every such demand is
+    found by placing, each time, the first class no unplaced class must precede."""
     if n_classes > 6:
         return None
-    for order in itertools.permutations(range(n_classes)):
-        if all(_greedy(r.hand, order, sum(r.returned or ())) == r.returned for r in rows):
-            used = {c for r in rows for c, k in enumerate(r.returned or ()) if k}
-            return [c for c in order if c in used]
-    return None
+    _cells(charge, ORDER_CELLS * len(rows) * n_classes)
+    before: list[set[int]] = [set() for _ in range(n_classes)]  # classes that go first
+    shapes = set()
+    for r in rows:
+        if r.returned is None:
+            return None
+        shapes.add(tuple(map(_shape, r.hand, r.returned)))
+    for shape in shapes:
+        whole = [c for c, s in enumerate(shape) if s == _WHOLE]
+        part = [c for c, s in enumerate(shape) if s == _PART]
+        kept = [c for c, s in enumerate(shape) if s == _KEPT]
+        if len(part) > 1:
+            return None
+        for c in part + kept:
+            before[c].update(whole)
+        for c in kept:
+            before[c].update(part)
+    order: list[int] = []
+    left = set(range(n_classes))
+    while left:
+        ready = [c for c in sorted(left) if not before[c] & left]
+        if not ready:
+            return None
+        order.append(ready[0])
+        left.discard(ready[0])
+    used = {c for r in rows for c, k in enumerate(r.returned or ()) if k}
+    return [c for c in order if c in used]
 
 
-def _greedy(hand: tuple[int, ...], order: Sequence[int], count: int) -> tuple[int, ...]:
-    out = [0] * len(hand)
-    for c in order:
-        take = min(hand[c], count)
-        out[c] = take
-        count -= take
-    return tuple(out)
+def _shape(held: int, back: int) -> int:
+    if not held:
+        return _NONE
+    if back == held:
+        return _WHOLE
+    return _PART if back else _KEPT

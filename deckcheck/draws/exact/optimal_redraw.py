@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -224,12 +225,25 @@ class _Hands:
     comps: tuple[tuple[int, ...], ...]
     index: dict[tuple[int, ...], int]  # composition -> its position above
     weights: tuple[int, ...]  # the ways to be dealt the hand
-    starts: tuple[Vec, ...]  # the capped counts the conditions see in the hand
     allowed: tuple[bool, ...]  # the rule lets the player redraw the hand
     #: Per hand, the position of the hand it matches once classes alike (see
     #: :func:`~deckcheck.draws.exact.reduced.orbits`) are put in order: the later draws
     #: give both the same chances, so only those hands are tabulated.
     alike: tuple[int, ...]
+    cond: Tracked
+    #: The capped counts the conditions see in a hand (composition), found as asked (see
+    #: :meth:`start`) and kept for every problem of one query.
+    seen: dict[tuple[int, ...], Vec]
+
+    def start(self, row: int) -> Vec:
+        """The capped counts the conditions see in hand ``row`` (the same for hands alike):
+        worked out only for the hands whose chance is asked (those the rule lets the player
+        redraw, or every hand when no card is drawn after it)."""
+        comp = self.comps[self.alike[row]]
+        got = self.seen.get(comp)
+        if got is None:
+            got = self.seen[comp] = self.cond.of(comp)
+        return got
 
     @property
     def distinct(self) -> int:
@@ -255,42 +269,42 @@ def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
                 out[c] = k
         return tuple(out)
 
-    alike = tuple(index[ordered(comp)] for comp in comps)
-    # What the conditions and the triggers see of a hand is the same for hands alike.
-    starts: dict[int, Vec] = {}
+    alike = tuple(index[ordered(comp)] for comp in comps) if groups else tuple(range(len(comps)))
+    # What the triggers see of a hand is the same for hands alike, and for hands of the same
+    # counts: each hand's counts are one sum of products (packed into an integer, a field per
+    # position), looked up before they are capped; none when the redraw is not used.
     allowed: dict[int, bool] = {}
-    seen = _seen_in_hands(red.cond, red.trig)
-    for first in set(alike):
-        comp = comps[first]
-        got = seen.get(comp)
-        if got is None:
-            got = seen[comp] = (red.cond.of(comp), red.trig.any_holds(red.trig.of(comp)))
-        starts[first] = got[0]
-        allowed[first] = active and got[1]
+    if active:
+        trig = red.trig
+        width = hand.bit_length() + 1
+        packs = [sum(1 << (width * p) for p in at) for at in trig.class_positions]
+        by_counts: dict[int, bool] = {}
+        for first in set(alike):
+            comp = comps[first]
+            packed = sum(map(operator.mul, comp, packs))
+            may = by_counts.get(packed)
+            if may is None:
+                may = by_counts[packed] = trig.any_holds(trig.of(comp))
+            allowed[first] = may
     # the ways to be dealt a hand: one binomial per class and number of its cards, made once
     binomials = [[math.comb(size, k) for k in range(min(size, hand) + 1)] for size in red.sizes]
-    weights = []
-    for comp in comps:
-        w = 1
-        for row, k in zip(binomials, comp, strict=True):
-            if k:
-                w *= row[k]
-        weights.append(w)
+    weights = tuple(math.prod(map(operator.getitem, binomials, comp)) for comp in comps)
     return _Hands(
         comps=comps,
         index=index,
-        weights=tuple(weights),
-        starts=tuple(starts[first] for first in alike),
-        allowed=tuple(allowed[first] for first in alike),
+        weights=weights,
+        allowed=tuple(allowed[first] for first in alike) if active else (False,) * len(comps),
         alike=alike,
+        cond=red.cond,
+        seen=_seen_in_hands(red.cond),
     )
 
 
 @functools.lru_cache(maxsize=4)
-def _seen_in_hands(cond: Tracked, trig: Tracked) -> dict[tuple[int, ...], tuple[Vec, bool]]:
-    """Per opening hand (class composition): the capped counts the conditions see in it, and
-    whether some trigger holds. They depend on the classes' selectors, not on their sizes: kept
-    for every problem of one query (the optimiser asks hundreds of decks)."""
+def _seen_in_hands(cond: Tracked) -> dict[tuple[int, ...], Vec]:
+    """Per opening hand (class composition): the capped counts the conditions see in it. They
+    depend on the classes' selectors, not on their sizes: kept for every problem of one query
+    (the optimiser asks hundreds of decks)."""
     return {}
 
 
@@ -341,11 +355,12 @@ def _build_hand_table(
         row = rows.get(alike)
         if row is None:
             first = hands.comps[alike]
-            pile = tuple(s - k for s, k in zip(sizes, first, strict=True))
-            if factors.fits(pile):
-                row = factors.ways(pile, hands.starts[alike])
+            pile = tuple(map(operator.sub, sizes, first))
+            if factors.shares and factors.fits(pile):
+                row = factors.ways(pile, hands.start(alike))
             else:
-                row = PlainProgramme(red, min(most, sum(pile)), pile, hands.starts[alike]).ways()
+                start = hands.start(alike)
+                row = PlainProgramme(red, min(most, sum(pile)), pile, start, shared=True).ways()
             rows[alike] = row
         table[comp] = row
     if keep:
@@ -433,7 +448,7 @@ def _solve(
     hands = _hands(red, hand, active)
     weight, allowed = hands.weights, hands.allowed
     keep: list[int | None] = []
-    for comp, start, may in zip(hands.comps, hands.starts, allowed, strict=True):
+    for i, (comp, may) in enumerate(zip(hands.comps, allowed, strict=True)):
         if progress is not None and not len(keep) % 256:
             progress(len(keep), n_hands)
         good: int | None
@@ -444,7 +459,7 @@ def _solve(
         elif engine.lookahead:
             good = engine.hand_value(comp)
         elif later == 0:
-            good = 1 if red.cond.all_hold(start) else 0
+            good = 1 if red.cond.all_hold(hands.start(i)) else 0
         else:
             assert table is not None
             row = table[comp]
@@ -683,11 +698,11 @@ def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
         return Fraction(1 if red.cond.all_hold(start) else 0)
     pile = tuple(s - k for s, k in zip(red.sizes, comp, strict=True))
     factors = factored(red.cond, later)
-    if factors.fits(pile):
+    if factors.shares and factors.fits(pile):
         row = factors.ways(pile, start)
         good = row[later] if later < len(row) else 0
     else:
-        good = PlainProgramme(red, later, pile, start).ways()[later]
+        good = PlainProgramme(red, later, pile, start, shared=True).ways()[later]
     return Fraction(good, math.comb(engine.n - engine.hand, later))
 
 

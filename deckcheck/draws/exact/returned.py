@@ -74,6 +74,8 @@ Live = Callable[[Vec], tuple[int, ...]]
 HandValue = Callable[[tuple[int, ...]], int]
 #: Charges units of exact work before they are done (raising when over the limit).
 Charge = Callable[[int], None]
+#: The values of many hands at once (a row of cards per class each), in their order.
+HandValues = Callable[["npt.NDArray"], list[int]]
 
 
 class ReturnHands:
@@ -83,7 +85,9 @@ class ReturnHands:
     ``full``: a won hand's value; ``settle``, ``live``, ``value``: see :data:`Settle`,
     :data:`Live`, :data:`HandValue` (``value`` is asked only of hands ``settle`` leaves
     open); ``charge``: told the units of each step :meth:`work` could not count (the distinct
-    counts, the open hands' keys) before it is done, so a table over the limit stops there."""
+    counts, the open hands' keys) before it is done, so a table over the limit stops there;
+    ``values``: when given, asked for the open hands' values all at once instead of
+    ``value`` one by one (:data:`HandValues`)."""
 
     def __init__(
         self,
@@ -96,6 +100,7 @@ class ReturnHands:
         live: Live,
         value: HandValue,
         charge: Charge | None = None,
+        values: HandValues | None = None,
     ) -> None:
         self.red = red
         self.n = n
@@ -104,6 +109,7 @@ class ReturnHands:
         self.keep = hand - count
         self.full = full
         self._settle, self._live, self._value = settle, live, value
+        self._values = values
         self._charge = charge
         #: Units of those steps already paid for (a caller that charged more than
         #: :meth:`work` before starting): spent first.
@@ -254,8 +260,11 @@ class ReturnHands:
             _, some, alike = np.unique(keys, axis=0, return_index=True, return_inverse=True)
             index = {0: 0, self.full: 1}
             found = []
-            for r in some.tolist():
-                v = self._value(tuple(held[r].tolist()))
+            if self._values is not None:
+                got = self._values(held[some])
+            else:
+                got = [self._value(tuple(row)) for row in held[some].tolist()]
+            for v in got:
                 found.append(index.setdefault(v, len(index)))
                 if len(values) < len(index):
                     values.append(v)

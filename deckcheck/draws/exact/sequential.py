@@ -16,6 +16,12 @@ numpy, exact by residues; it then answers the hands, the returns and the looks. 
 :mod:`~deckcheck.draws.exact.typed` for types over named cards (``type:building>=2`` with
 ``name:Stone Bunker>=1``): a type's count and its other cards kept per type.
 
+Where no level engine takes the query (each card counted by several selectors: ``type:``,
+``rarity:``, costs) and the return table values every hand at once
+(:mod:`~deckcheck.draws.exact.returned`), the states past the hands are valued a level at a
+time by :mod:`~deckcheck.draws.exact.attributes` instead, from the hands the table leaves
+open, charged as it goes.
+
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
 takes the best of keeping and its kept parts. A kept part's value is read from the state
@@ -49,6 +55,7 @@ from deckcheck.draws.model import CountTest, DrawProblem, LookaheadPolicy, Proce
 from deckcheck.draws.policies import lookahead_keep
 
 if TYPE_CHECKING:
+    from deckcheck.draws.exact.attributes import AttributeLevels
     from deckcheck.draws.exact.levels import Bools, Ints, LevelEngine
     from deckcheck.draws.exact.returned import ReturnHands
 
@@ -385,6 +392,12 @@ class SequentialEngine:
         self._levels: LevelEngine | None = None
         #: Whether the recursion may give way to the level engine (off: to compare against).
         self.use_levels = True
+        #: Whether the open hands of a return table may be valued by the level engine over
+        #: overlapping selectors (:mod:`~deckcheck.draws.exact.attributes`; off: to compare
+        #: against), and that engine once it has valued them.
+        self.use_attributes = True
+        self._attributes: AttributeLevels | None = None
+        self._attributes_made = False
         self._alternatives = _bounds(self.red.cond)
         self.work = 0
         # Calls each new state of the recursion is charged on top of its own (a fraction),
@@ -579,8 +592,10 @@ class SequentialEngine:
             return 0  # nothing is walked (see :meth:`return_table`)
         hands = self._hands_return(count)
         if hands is not None:
-            if self.seen - self.hand <= self.per_turn:
-                # One turn after the hand: the recursion values few states past it.
+            if self.seen - self.hand <= self.per_turn or self._attribute_levels() is not None:
+                # One turn after the hand, the recursion values few states past it; more,
+                # the level engine over overlapping selectors values them, charged as it
+                # goes.
                 return hands.work()
             # More turns: the recursion past the hands is not counted before it runs, and
             # grows with them: charged as the walk was, answered by the table (whose steps
@@ -1173,8 +1188,57 @@ class SequentialEngine:
         if self._levels is not None:
             level = (self.hand, self.hand, False)
             return self._levels.exact(level, self._levels.key_of(hand))
+        if self._attributes is not None and self._attributes.ran:
+            got = self._attributes.lookup(hand)
+            if got is not None:
+                return got
         left, vec = self._canonical(self._left(hand), self.red.cond.of(hand))
         return self.value(left, vec, self.hand, False, self.hand)
+
+    def _attribute_levels(self) -> AttributeLevels | None:
+        """The level engine over overlapping selectors
+        (:mod:`~deckcheck.draws.exact.attributes`), when it takes the query: the optimal
+        look-ahead after the hand, no level engine of named cards, no trigger, and values and
+        tables that fit; else None."""
+        if self._attributes_made:
+            return self._attributes
+        self._attributes_made = True
+        if (
+            not (self.optimal and self.use_levels and self.use_attributes)
+            or self.red.trig.tests
+            or not self.hand < self.seen
+            or importlib.util.find_spec("numpy") is None
+            or self._level_kinds() is not None
+        ):
+            return None
+        from deckcheck.draws.exact.attributes import AttributeLevels
+
+        engine = AttributeLevels(
+            self.red,
+            self._alternatives,
+            self.n,
+            self.hand,
+            self.seen,
+            self.reads,
+            self.per_turn,
+            self.charge_table,
+        )
+        self._attributes = engine if engine.fits else None
+        return self._attributes
+
+    def _open_hand_values(self, held: Ints) -> list[int]:
+        """:meth:`hand_value` of each row of ``held`` (cards per class): by the level engine
+        over overlapping selectors when it takes the query (its work charged as it goes),
+        else one by one."""
+        engine = self._attribute_levels()
+        if engine is not None:
+            from deckcheck.draws.exact.attributes import Collision
+
+            try:
+                return engine.run(held)
+            except Collision:
+                self._attributes = None  # never expected: the recursion answers
+        return [self.hand_value(tuple(row)) for row in held.tolist()]
 
     def _hand_value(self, hand: tuple[int, ...], known: dict[tuple[int, ...], int]) -> int:
         """:meth:`hand_value`, kept in ``known`` (one value per exchange of classes alike)."""
@@ -1292,6 +1356,7 @@ class SequentialEngine:
                 lambda vec: self._split(vec)[0],
                 self.hand_value,
                 self.charge_table,
+                self._open_hand_values,
             )
         elif self.seen == h:
             n_hands = count_compositions(self.red.sizes, h)[h]

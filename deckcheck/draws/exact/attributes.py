@@ -1,0 +1,720 @@
+"""The optimal look-ahead over overlapping selectors, a level of states at a time (numpy).
+
+Past the opening hand, the recursion of :mod:`~deckcheck.draws.exact.sequential` values
+states of (cards left per class, capped counts held, cards held, look spent, cards gone) one
+Python call at a time. Where each card counts for several selectors (``type:``,
+``rarity:``, costs), some twenty classes split the pile, no two alike, and the level engines'
+sharing of classes alike (:mod:`~deckcheck.draws.exact.levels`) has nothing to share. Here
+every state with the same cards held, cards gone and look spent (a *level*) is valued at once
+with array operations, from the hands the return table leaves open
+(:mod:`~deckcheck.draws.exact.returned`).
+
+A state is its capped counts and, per class, its cards left, in a normal form that keeps
+only what the rest of the deal can tell apart (as the recursion's does):
+
+- a class whose every count is at its cap changes nothing: its cards are left out (the pool
+  of cards no count reads, whose size the cards gone tell);
+- a class one more card of which breaks the query for good (every alternative past a most)
+  loses when kept, whichever class it is: such cards are one count of losing cards;
+- classes whose cards move the same counts (their counts not at their caps are the same)
+  are one class: their cards left are put on the first of them.
+
+All three depend on the capped counts alone, and each is kept once reached (counts only
+grow), so they are tabulated once per capped count vector met (:meth:`AttributeLevels._ensure`).
+A state is a key of one or a few 64-bit words: the capped counts' index (mixed radix) and a
+field of bits per column (a class's cards left, the losing cards), each wide enough for
+every card that column can ever hold. Keys are exact: two states whose words differ are
+different, and states are merged by sorting one word mixed from a key's words, where words
+that differ under one sort key are a collision (:class:`Collision`: the engine stops and the
+recursion answers), never decided on. A card's move changes a key by a constant of the
+tables; a child whose normal form changes (a count reaches its cap, a class starts to lose)
+is put in it once per distinct child (:meth:`AttributeLevels._merge`).
+
+Values are exact integers: a state's value counts the orderings of the cards still to be
+read under which the query holds, ``P(success) * perm(N - gone, reads - gone)``, as the
+recursion's does, kept as limbs of :data:`LIMB_BITS` bits (64-bit integers, the carries
+taken once per level), so a level's sums never overflow and a look's two branches are
+compared exactly, limb by limb from the highest (ties keep, as the recursion's ``max``).
+
+Work is charged before it is done (``charge``, raising past the limit): the tables for the
+vectors met, each level's moves (states times moves) before they are made, and each level's
+children before they are merged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from deckcheck.core.numeric import np, npt
+from deckcheck.draws.exact.reduced import Reduced
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+#: A level: (cards held, cards gone, look spent).
+Level = tuple[int, int, bool]
+#: Per level, the parts of its children: each a key's words per child, and which of them
+#: may be out of their normal form (None: none).
+Pending = dict[Level, list[tuple[list[Ints], "Bools | None"]]]
+#: Per alternative of a query: each test as (position, least passing count, most or None),
+#: and sets of positions no class counts for two of, with the least count each needs (the
+#: sequential engine's ``Bounds``).
+Bounds = tuple[tuple[tuple[int, int, int | None], ...], tuple[tuple[tuple[int, int], ...], ...]]
+
+#: Most capped count vectors the tables are made for (each a row of a table per class), and
+#: most cells (vectors times classes) of a table: about 32 MB each, filled only where met.
+MOST_VECTORS = 1 << 17
+MOST_CELLS = 1 << 22
+#: Bits of a limb of a value: a state's value is a few limbs (64-bit integers), so that a
+#: level's sums of limbs times cards (at most the pile) stay far below ``2**63`` until their
+#: carries are taken.
+LIMB_BITS = 31
+#: Most limbs of a value: values below ``2**124``.
+MOST_LIMBS = 4
+#: Most words of a state's key.
+MOST_WORDS = 4
+#: Bits of a word's digits (a key word stays positive, its moves' changes too).
+WORD_BITS = 62
+#: More cards than any deal draws: what :attr:`AttributeLevels.need` says of counts with which
+#: the query can no longer hold.
+_NEVER = 1 << 30
+
+#: Units of exact work (about 2 µs each) per table cell (capped count vectors times
+#: classes): each tabulated at about 0.1 µs.
+TABLE_CELLS_PER_UNIT = 5
+#: Units per move of a level's open states (a state times a class, the pool and the losing
+#: cards), made and weighed at about 0.1-0.2 µs each.
+MOVES_PER_UNIT = 48
+#: Units per child merged into its level (sorted, compared, its digits read and settled).
+CHILDREN_PER_UNIT = 5
+#: Units per level (its few dozen numpy calls, whatever its size).
+LEVEL_UNITS = 150
+#: Units per move's numpy calls (a class of a level, whatever its states).
+MOVE_UNITS = 8
+
+
+class Collision(Exception):
+    """Two different states met under one sort key (never expected: the words decide)."""
+
+
+@dataclass
+class _Move:
+    """One move of a level's open states: the states that make it (``rows``), the cards
+    each has of it (``weight``), and per branch (kept, put under) either the child level and
+    the index of its part there, or the values of the children settled at once."""
+
+    rows: Ints
+    weight: Ints
+    kept: tuple[Level, int] | Ints | None
+    under: tuple[Level, int] | None
+
+
+class AttributeLevels:
+    """The optimal look-ahead's values of every state past the hand, a level at a time.
+
+    ``red``: the reduced problem; ``bounds``: its alternatives as bounds (the sequential
+    engine's); ``n``: pile size; ``hand``, ``seen``, ``reads``, ``per_turn``: as the
+    sequential engine's; ``charge(units)``: told of the work before it is done (raises to
+    stop it)."""
+
+    def __init__(
+        self,
+        red: Reduced,
+        bounds: Sequence[Bounds],
+        n: int,
+        hand: int,
+        seen: int,
+        reads: int,
+        per_turn: int,
+        charge: Callable[[int], None],
+    ) -> None:
+        self.red = red
+        self.bounds = tuple(bounds)
+        self.n, self.hand, self.seen, self.reads, self.per_turn = n, hand, seen, reads, per_turn
+        self.charge = charge
+        caps = red.cond.caps
+        self.vectors = math.prod(c + 1 for c in caps)
+        self.limbs = max(1, -(-math.perm(n - hand, reads - hand).bit_length() // LIMB_BITS))
+        #: Whether the engine takes the query: its values and tables fit.
+        self.fits = (
+            hand < seen
+            and self.limbs <= MOST_LIMBS
+            and n < 1 << (62 - LIMB_BITS - 8)
+            and self.vectors <= MOST_VECTORS
+            and self.vectors * len(red.sizes) <= MOST_CELLS
+            and len(red.sizes) > 0
+        )
+        if self.fits:
+            self._setup()
+        #: Whether :meth:`run` has valued the hands (:meth:`lookup` reads them).
+        self.ran = False
+        #: States listed (each level's distinct ones, lost ones left out) and children made,
+        #: by the last :meth:`run`.
+        self.listed = 0
+        self.made = 0
+        # The hands' level: its distinct states' words and rows (until valued), then each
+        # one's value by its words (:meth:`lookup`, a dict: asked a hand at a time).
+        self._start: tuple[list[Ints], Ints] | None = None
+        self._known: dict[tuple[int, ...], int] = {}
+        self.values: dict[Level, Ints] = {}
+        self.levels: dict[Level, list[Ints]] = {}
+        # Per part of a level's children that leaves out those lost by their counts: which
+        # of its move's states have a child there.
+        self._alive: dict[tuple[Level, int], Bools] = {}
+
+    # -- tables per capped count vector ---------------------------------------------------
+
+    def _setup(self) -> None:
+        """The classes' counts and the key's digits (radices known before any state: a
+        class holds at most its own cards and those of the later classes that share a count
+        with it, the only ones that can ever move the same counts)."""
+        cond = self.red.cond
+        sizes = self.red.sizes
+        n_cls, n_pos = len(sizes), len(cond.caps)
+        self.caps = np.asarray(cond.caps, dtype=np.int64)
+        self.vec_radix = self.caps + 1
+        self.vec_place = np.cumprod(np.concatenate(([1], self.vec_radix[:-1]))).astype(np.int64)
+        member = np.zeros((n_cls, n_pos), dtype=np.int64)
+        for c, positions in enumerate(cond.class_positions):
+            member[c, list(positions)] = 1
+        self.member = member
+        self.owners = [np.flatnonzero(member[:, p]).tolist() for p in range(n_pos)]
+        shares = member @ member.T > 0
+        tops = [
+            sizes[c] + sum(sizes[d] for d in range(c + 1, n_cls) if shares[c, d])
+            for c in range(n_cls)
+        ]
+        bounded = {p for tests, _ in self.bounds for p, _, most in tests if most is not None}
+        losing = sum(
+            sizes[c] for c in range(n_cls) if bounded.intersection(cond.class_positions[c])
+        )
+        self.lose_col, self.pool_col = n_cls, n_cls + 1
+        self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [losing + 1])
+        # The tables, filled for the vectors met (:meth:`_ensure`): per vector after a card
+        # of each class, whether the query holds, the fewest more cards it needs, each
+        # class's column in the normal form (itself, the class it is merged with, the losing
+        # cards or none), and whether a card of each class takes a state out of its normal
+        # form.
+        size = self.vectors
+        self.known = np.zeros(size, dtype=bool)
+        self.grow = np.zeros((size, n_cls), dtype=np.int64)
+        self.holds = np.zeros(size, dtype=bool)
+        self.need = np.zeros(size, dtype=np.int64)
+        self.target = np.zeros((size, n_cls), dtype=np.int64)
+        self.places = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
+        self.lose_digit = self.first_column + self.lose_col
+        self.changes_known = np.zeros(size, dtype=bool)
+        self.changes = np.zeros((size, n_cls), dtype=bool)
+
+    def _fates(self, vec: Ints) -> tuple[Bools, Bools, Ints]:
+        """Whether each row of capped counts ``vec`` is broken for good, holds, and the
+        fewest more cards it needs."""
+        size = len(vec)
+        broken = np.ones(size, dtype=bool)
+        holds = np.zeros(size, dtype=bool)
+        need = np.full(size, _NEVER, dtype=np.int64)
+        for tests, sets in self.bounds:
+            alt_broken = np.zeros(size, dtype=bool)
+            alt_holds = np.ones(size, dtype=bool)
+            alt_need = np.zeros(size, dtype=np.int64)
+            for p, least, most in tests:
+                x = vec[:, p]
+                if most is not None:
+                    alt_broken |= x > most
+                    alt_holds &= x <= most
+                alt_holds &= x >= least
+                np.maximum(alt_need, least - x, out=alt_need)
+            for disjoint in sets:
+                short = np.zeros(size, dtype=np.int64)
+                for p, least in disjoint:
+                    short += np.maximum(least - vec[:, p], 0)
+                np.maximum(alt_need, short, out=alt_need)
+            broken &= alt_broken
+            holds |= alt_holds
+            np.minimum(need, np.where(alt_broken, _NEVER, alt_need), out=need)
+        return broken, holds, need
+
+    def _ensure(self, vids: Ints) -> None:
+        """Fill the tables for the vectors ``vids`` (charged before, per cell)."""
+        new = np.unique(vids[~self.known[vids]])
+        if not len(new):
+            return
+        n_cls = len(self.red.sizes)
+        self.charge(1 + len(new) * (n_cls + 1) // TABLE_CELLS_PER_UNIT)
+        caps = self.caps
+        vec = new[:, None] // self.vec_place % self.vec_radix
+        below = vec < caps
+        grow = new[:, None] + (below * self.vec_place) @ self.member.T
+        broken, holds, need = self._fates(vec)
+        # Broken after a card of each class: the grown vectors' digits, a class at a time.
+        broken_after = np.empty((len(new), n_cls), dtype=bool)
+        for c in range(n_cls):
+            broken_after[:, c] = self._fates(np.minimum(vec + self.member[c], caps))[0]
+        # Each class's counts not yet at their caps, as bits; none: it changes nothing.
+        bits = np.left_shift(1, np.arange(len(caps), dtype=np.int64))
+        effect = (below * bits) @ self.member.T
+        losing = broken_after & ~broken[:, None] & (effect != 0)
+        eligible = (effect != 0) & ~losing
+        # The first class of each run of classes moving the same counts: a stable sort of
+        # each vector's classes by what they move (the others apart, each its own).
+        lone = -1 - np.arange(n_cls, dtype=np.int64)
+        moved = np.where(eligible, effect, lone)
+        order = np.argsort(moved, axis=1, kind="stable")
+        ordered = np.take_along_axis(moved, order, axis=1)
+        starts = np.ones(ordered.shape, dtype=bool)
+        starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        head_at = np.where(starts, np.arange(n_cls), 0)
+        np.maximum.accumulate(head_at, axis=1, out=head_at)
+        heads = np.take_along_axis(order, head_at, axis=1)
+        target = np.empty_like(heads)
+        np.put_along_axis(target, order, heads, axis=1)
+        target[losing] = self.lose_col
+        target[effect == 0] = self.pool_col
+        self.grow[new], self.holds[new], self.need[new] = grow, holds, need
+        self.target[new] = target
+        # Per word, the place a card of each class adds to it in the normal form (0 where
+        # its column's digit is in another word, or it has none).
+        column_word = np.asarray([*self.word_of, -1], dtype=np.int64)[self.first_column :]
+        column_place = np.asarray([*self.place, 0], dtype=np.int64)[self.first_column :]
+        for k, places in enumerate(self.places):
+            places[new] = np.where(column_word[target] == k, column_place[target], 0)
+        self.known[new] = True
+
+    def _ensure_changes(self, vids: Ints) -> None:
+        """Fill the tables, and whether a card of each class takes a state of them out of
+        its normal form (a class it keeps apart is then merged, losing or changes nothing),
+        for the vectors ``vids``."""
+        self._ensure(vids)
+        new = np.unique(vids[~self.changes_known[vids]])
+        if not len(new):
+            return
+        grown = self.grow[new]
+        self._ensure(grown.reshape(-1))
+        self.charge(1 + len(new) * len(self.red.sizes) // TABLE_CELLS_PER_UNIT)
+        own = np.arange(len(self.red.sizes))
+        apart = self.target[new] == own
+        changes = np.zeros(grown.shape, dtype=bool)
+        for c in range(len(own)):
+            changes[:, c] = (apart & (self.target[grown[:, c]] != own)).any(axis=1)
+        self.changes[new] = changes
+        self.changes_known[new] = True
+
+    def _lay_out(self, vector_radix: list[int], column_radix: list[int]) -> None:
+        """The key's words: the first holds the capped counts' index (mixed radix, its low
+        part: the index is the word modulo :attr:`vectors`), then bits per column (a class's
+        cards left, then the losing cards), each column's bits in one word and every word
+        below ``2**WORD_BITS``: a column is read by a shift and a mask."""
+        first = len(vector_radix)
+        self.word_of: list[int] = [0] * first
+        self.place: list[int] = [int(p) for p in self.vec_place]
+        self.shift: list[int] = [0] * first
+        self.mask: list[int] = [0] * first
+        word, bit, room = 0, 0, WORD_BITS - self.vectors.bit_length()
+        for r in column_radix:
+            width = max(1, (r - 1).bit_length())
+            if bit + width > room:
+                word, bit, room = word + 1, 0, WORD_BITS
+            self.word_of.append(word)
+            self.shift.append(bit)
+            self.mask.append((1 << width) - 1)
+            self.place.append((self.vectors if word == 0 else 1) << bit)
+            bit += width
+        self.words = word + 1
+        if self.words > MOST_WORDS or room <= 0:
+            self.fits = False
+        self.first_column = first
+
+    # -- states ----------------------------------------------------------------------------
+
+    def _normal(self, vids: Ints, left: Ints, losing: Ints | None = None) -> list[Ints]:
+        """The keys (a list of words) of the states of capped count vectors ``vids`` with
+        ``left`` (a row per class) in the pile and ``losing`` losing cards, put in their
+        normal form."""
+        # A class's cards add to its column's digit: its place in its word (see _ensure).
+        words = []
+        for k, places in enumerate(self.places):
+            word = np.einsum("ij,ji->i", places[vids], left)
+            if k == 0:
+                word += vids
+            if losing is not None and self.word_of[self.lose_digit] == k:
+                word += losing * self.place[self.lose_digit]
+            words.append(word)
+        return words
+
+    def _digits(self, words: list[Ints]) -> tuple[Ints, Ints, Ints]:
+        """The capped count vectors' indices, the cards left per class (a row each) and the
+        losing cards of the states ``words``."""
+        vids = words[0] % self.vectors
+        bits = [words[0] // self.vectors, *words[1:]]
+        n_cls = len(self.red.sizes)
+        left = np.empty((n_cls, len(vids)), dtype=np.int64)
+        for j in range(n_cls + 1):
+            i = self.first_column + j
+            got = (bits[self.word_of[i]] >> self.shift[i]) & self.mask[i]
+            if j < n_cls:
+                left[j] = got
+            else:
+                losing = got
+        return vids, left, losing
+
+    def _settle(self, vids: Ints, left: Ints, losing: Ints, to_draw: int) -> tuple[Bools, Bools]:
+        """Which states are won (the query holds whatever follows) and which lost (it can no
+        longer hold), by their counts and the cards their pile still holds."""
+        if to_draw == 0:
+            won = self.holds[vids]
+            return won, ~won
+        lost = self.need[vids] > to_draw
+        won = np.zeros(len(vids), dtype=bool)
+        lost_all = np.ones(len(vids), dtype=bool)
+        reach: dict[int, Ints] = {}
+        for tests, _ in self.bounds:
+            alt_won = losing == 0
+            alt_lost = np.zeros(len(vids), dtype=bool)
+            for p, least, most in tests:
+                x = vids // int(self.vec_place[p]) % int(self.vec_radix[p])
+                got = reach.get(p)
+                if got is None:
+                    got = np.zeros(len(vids), dtype=np.int64)
+                    for c in self.owners[p]:
+                        got += left[c]
+                    np.minimum(got, to_draw, out=got)
+                    reach[p] = got
+                if least > 0:
+                    alt_lost |= x + got < least
+                    alt_won &= x >= least
+                if most is not None:
+                    alt_lost |= x > most
+                    alt_won &= x + got <= most
+            won |= alt_won
+            lost_all &= alt_lost
+        lost |= lost_all
+        return won & ~lost, lost
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def _look(self, held: int, looked: bool) -> bool:
+        return (
+            not looked and self.hand <= held < self.seen and (held - self.hand) % self.per_turn == 0
+        )
+
+    def _full(self, gone: int) -> int:
+        return math.perm(self.n - gone, self.reads - gone)
+
+    def run(self, hands: Ints) -> list[int]:
+        """The value of each hand (a row of cards per class, ``hand`` cards each) with the
+        rest of the deck in the pile: over ``perm(N - hand, reads - hand)``."""
+        if not self.fits:
+            raise Collision("the key does not fit")
+        start = (self.hand, self.hand, False)
+        self.listed = self.made = 0
+        words = self._hand_words(hands)
+        pending: Pending = {start: [(words, None)]}
+        where: dict[Level, list[Ints]] = {}
+        open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]] = {}
+        won_of: dict[Level, Bools] = {}
+        plans: dict[Level, list[_Move]] = {}
+        order: list[Level] = []
+        for gone in range(self.hand, self.reads + 1):
+            layer = sorted(lv for lv in pending if lv[1] == gone)
+            for level in layer:
+                where[level] = self._merge(level, pending.pop(level), open_states, won_of)
+            for level in layer:
+                order.append(level)
+                plans[level] = self._moves(level, open_states.pop(level), pending)
+        for level in reversed(order):
+            self._value(level, plans.pop(level), where, won_of.pop(level))
+        values = self.values[start]
+        if self._start is not None:
+            distinct, row = self._start
+            found = self._ints(values[:, row])
+            states = zip(*(w.tolist() for w in distinct), strict=True)
+            self._known = dict(zip(states, found, strict=True))
+            self._start = None
+        self.levels = {}
+        self.values = {}
+        self._alive = {}
+        self.ran = True
+        return self._ints(values[:, where[start][0]])
+
+    def _distinct(self, words: list[Ints]) -> tuple[Ints, list[Ints], Ints]:
+        """The distinct keys among ``words``: their sort keys in order, their words, and
+        the index among them of each key given."""
+        sort_key = self._sort_key(words)
+        by = np.argsort(sort_key)
+        ordered = sort_key[by]
+        first = np.empty(len(ordered), dtype=bool)
+        first[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        run = np.cumsum(first) - 1
+        heads = by[starts]
+        if self.words > 1:
+            for w in words:
+                if (w[by] != w[heads][run]).any():
+                    raise Collision("two states under one sort key")
+        index = np.empty(len(ordered), dtype=np.int64)
+        index[by] = run
+        return ordered[starts], [w[heads] for w in words], index
+
+    def _merge(
+        self,
+        level: Level,
+        parts: list[tuple[list[Ints], Bools | None]],
+        open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]],
+        won_of: dict[Level, Bools],
+    ) -> list[Ints]:
+        """The distinct states of ``parts`` (each a key's words per child, and which of them
+        may be out of their normal form), settled: the level's open states' words and
+        digits, which of its states are won, and per part each child's row (a lost one's:
+        the row after the last).
+
+        Children are merged as they were made, then the distinct ones out of their normal
+        form are put in it and merged again: many children are one state (a state is
+        reached from many), and a normal form is worked out once per state."""
+        sizes = [len(part[0][0]) for part in parts]
+        self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
+        self.made += sum(sizes)
+        words = [np.concatenate([part[0][i] for part in parts]) for i in range(self.words)]
+        flags = np.concatenate(
+            [
+                np.zeros(n, dtype=bool) if f is None else f
+                for n, (_, f) in zip(sizes, parts, strict=True)
+            ]
+        )
+        keys, distinct, index = self._distinct(words)
+        out = np.zeros(len(keys), dtype=bool)
+        out[index[flags]] = True
+        if out.any():
+            vids, left, losing = self._digits([w[out] for w in distinct])
+            for w, normal in zip(distinct, self._normal(vids, left, losing), strict=True):
+                w[out] = normal
+            keys, distinct, again = self._distinct(distinct)
+            index = again[index]
+        vids, left, losing = self._digits(distinct)
+        self._ensure(vids)
+        won, lost = self._settle(vids, left, losing, self.seen - level[0])
+        kept = ~lost
+        row = np.where(kept, np.cumsum(kept) - 1, int(kept.sum()))
+        if level == (self.hand, self.hand, False):
+            self._start = (distinct, row)
+        at = row[index]
+        self.levels[level] = [w[kept] for w in distinct]
+        self.listed += int(kept.sum())
+        won_of[level] = won[kept]
+        is_open = kept & ~won
+        open_states[level] = (
+            np.flatnonzero(~won[kept]),
+            vids[is_open],
+            left[:, is_open],
+            losing[is_open],
+        )
+        return np.split(at, np.cumsum(sizes)[:-1])
+
+    def _sort_key(self, words: list[Ints]) -> Ints:
+        """One word to sort states by: the key's, or its words mixed (wrapping). Runs of
+        equal words stay together; words that differ within a run are a collision
+        (:class:`Collision`), never decided on."""
+        if self.words == 1:
+            return words[0]
+        sort_key = words[0].copy()
+        for i, w in enumerate(words[1:]):
+            sort_key = sort_key * np.int64(0x5BD1E995 + 2 * i) + w
+        return sort_key
+
+    def _hand_words(self, hands: Ints) -> list[Ints]:
+        """The states of holding each row of ``hands`` with the rest in the pile."""
+        sizes = np.asarray(self.red.sizes, dtype=np.int64)
+        held = np.asarray(hands, dtype=np.int64).reshape(-1, len(sizes))
+        vec_place = self.vec_place
+        caps = np.asarray(self.red.cond.caps, dtype=np.int64)
+        vids = np.minimum(held @ self.member, caps) @ vec_place
+        self._ensure(vids)
+        return self._normal(vids, (sizes[None, :] - held).T)
+
+    def lookup(self, hand: Sequence[int]) -> int | None:
+        """The value :meth:`run` found for the state of ``hand`` (cards per class), or None
+        when no hand it valued is in that state (its key worked out in Python: a guide asks
+        a hand at a time)."""
+        if not self._known:
+            return None
+        counts = [0] * len(self.caps)
+        for c, k in enumerate(hand):
+            if k:
+                for p in self.red.cond.class_positions[c]:
+                    counts[p] += k
+        vid = 0
+        for x, cap, place in zip(counts, self.caps.tolist(), self.vec_place.tolist(), strict=True):
+            vid += min(x, cap) * place
+        if not self.known[vid]:
+            return None
+        words = [vid] + [0] * (self.words - 1)
+        for c, column in enumerate(self.target[vid].tolist()):
+            if column != self.pool_col:
+                i = self.first_column + column
+                words[self.word_of[i]] += (self.red.sizes[c] - hand[c]) * self.place[i]
+        return self._known.get(tuple(words))
+
+    def _add(
+        self, pending: Pending, level: Level, words: list[Ints], out: Bools | None = None
+    ) -> tuple[Level, int]:
+        """Put ``words`` among the children of ``level`` (``out``: which of them may be out
+        of their normal form): where they will be found."""
+        parts = pending.setdefault(level, [])
+        parts.append((words, out))
+        return level, len(parts) - 1
+
+    def _moves(
+        self,
+        level: Level,
+        state: tuple[Ints, Ints, Ints, Ints],
+        pending: Pending,
+    ) -> list[_Move]:
+        """The moves of ``level``'s open states, their children put among the next levels'."""
+        held, gone, looked = level
+        rows_open, vids, left, losing = state
+        if not len(vids):
+            return []
+        look = self._look(held, looked)
+        n_cls = len(self.red.sizes)
+        self._ensure_changes(vids)
+        self.charge(
+            len(vids) * (n_cls + 2) // MOVES_PER_UNIT + LEVEL_UNITS + MOVE_UNITS * (n_cls + 2)
+        )
+        words = [w[rows_open] for w in self.levels[level]]
+        kept_level = (held + 1, gone + 1, False)
+        under_level = (held, gone + 1, True)
+        last = held + 1 == self.seen
+        to_draw = self.seen - held - 1
+        full = self._limbs(self._full(gone + 1))
+        moves: list[_Move] = []
+        pool = (self.n - gone) - left.sum(axis=0) - losing
+
+        def kept_settled(child_vids: Ints) -> Ints | None:
+            if last:
+                return np.where(self.holds[child_vids], full, 0)
+            return None
+
+        for c in range(n_cls):
+            rows = np.flatnonzero(left[c])
+            if not len(rows):
+                continue
+            w = left[c, rows]
+            v = vids[rows]
+            grown = self.grow[v, c]
+            i = self.first_column + c
+            kept: tuple[Level, int] | Ints | None
+            settled = kept_settled(grown)
+            if settled is not None:
+                kept = settled
+            else:
+                alive = self.need[grown] <= to_draw
+                if not alive.any():
+                    kept = np.zeros((self.limbs, len(rows)), dtype=np.int64)
+                else:
+                    sub = rows[alive]
+                    g = grown[alive]
+                    child = [wd[sub] for wd in words]
+                    child[0] += g - vids[sub]
+                    child[self.word_of[i]] -= self.place[i]
+                    # Out of their normal form where the card changed it (see _merge);
+                    # children lost by their counts are worth 0 (see _read).
+                    out = self.changes[vids[sub], c]
+                    kept = self._add(pending, kept_level, child, out if out.any() else None)
+                    self._alive[kept] = alive
+            under = None
+            if look:
+                child = [wd[rows] for wd in words]
+                child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
+                under = self._add(pending, under_level, child)
+            moves.append(_Move(rows, w, kept, under))
+        # The losing cards: kept, the query is lost; put under, gone.
+        if look:
+            rows = np.flatnonzero(losing)
+            if len(rows):
+                i = self.first_column + n_cls
+                child = [wd[rows] for wd in words]
+                child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
+                under = self._add(pending, under_level, child)
+                lost = np.zeros((self.limbs, len(rows)), dtype=np.int64)
+                moves.append(_Move(rows, losing[rows], lost, under))
+        # The cards no count reads: kept, nothing changes but the cards held.
+        rows = np.flatnonzero(pool)
+        if len(rows):
+            v = vids[rows]
+            settled = kept_settled(v)
+            if settled is not None:
+                kept = settled
+            else:
+                alive = self.need[v] <= to_draw
+                child = [wd[rows] for wd in words]
+                kept = self._add(pending, kept_level, [wd[alive] for wd in child])
+                self._alive[kept] = alive
+            under = self._add(pending, under_level, [wd[rows] for wd in words]) if look else None
+            moves.append(_Move(rows, pool[rows], kept, under))
+        return moves
+
+    def _limbs(self, value: int) -> Ints:
+        """``value`` as limbs (a column), the lowest first."""
+        mask = (1 << LIMB_BITS) - 1
+        return np.array(
+            [[(value >> (LIMB_BITS * k)) & mask] for k in range(self.limbs)], dtype=np.int64
+        )
+
+    def _ints(self, limbs: Ints) -> list[int]:
+        """The values of the columns of ``limbs``."""
+        out = [0] * limbs.shape[1]
+        for k in range(self.limbs - 1, -1, -1):
+            out = [(v << LIMB_BITS) + x for v, x in zip(out, limbs[k].tolist(), strict=True)]
+        return out
+
+    def _value(
+        self, level: Level, moves: list[_Move], where: dict[Level, list[Ints]], won: Bools
+    ) -> None:
+        """The values of ``level``'s states (the row after the last: 0, a lost state's), as
+        limbs: each move's children weighed by its cards (the better of keeping and putting
+        under where the turn looks: compared limb by limb from the highest, exactly), summed
+        limb by limb, then the carries taken."""
+        gone = level[1]
+        values = np.zeros((self.limbs, len(won) + 1), dtype=np.int64)
+        values[:, :-1][:, won] = self._limbs(self._full(gone))
+        open_rows = np.flatnonzero(~won)
+        total = np.zeros((self.limbs, len(open_rows)), dtype=np.int64)
+        for move in moves:
+            kept = self._read(move.kept, where, len(move.rows))
+            if move.under is not None:
+                under = self._read(move.under, where, len(move.rows))
+                kept = np.where(self._above(under, kept), under, kept)
+            total[:, move.rows] += move.weight * kept
+        for k in range(self.limbs - 1):
+            total[k + 1] += total[k] >> LIMB_BITS
+            total[k] &= (1 << LIMB_BITS) - 1
+        values[:, open_rows] = total
+        self.values[level] = values
+
+    @staticmethod
+    def _above(a: Ints, b: Ints) -> Bools:
+        """Whether each column of limbs ``a`` is worth more than ``b``'s."""
+        above = np.zeros(a.shape[1], dtype=bool)
+        tied = np.ones(a.shape[1], dtype=bool)
+        for k in range(a.shape[0] - 1, -1, -1):
+            above |= tied & (a[k] > b[k])
+            tied &= a[k] == b[k]
+        return above
+
+    def _read(
+        self, branch: tuple[Level, int] | Ints | None, where: dict[Level, list[Ints]], size: int
+    ) -> Ints:
+        """The values (limbs, a column each) of a move's children on one branch."""
+        if branch is None:
+            return np.zeros((self.limbs, size), dtype=np.int64)
+        if not isinstance(branch, tuple):
+            return branch
+        level, part = branch
+        got = self.values[level][:, where[level][part]]
+        alive = self._alive.get(branch)
+        if alive is None:
+            return got
+        out = np.zeros((self.limbs, size), dtype=np.int64)
+        out[:, alive] = got
+        return out
