@@ -44,7 +44,7 @@ UNKNOWN = 0.5
 PACKAGE = "deckcheck"
 MEASURE = "DECKCHECK_TEST_COSTS_OUT"
 """Where a process of ``--write-costs`` writes its files' times (this module as a plugin)."""
-RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"  # conftest.RUN_CACHE (conftest imports pytest)
+RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"  # conftest.RUN_CACHE (this file runs without pytest)
 
 HEADER = """\
 # Seconds of tests per collected file, as tests/parallel.py deals them out to the processes of
