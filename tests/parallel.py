@@ -12,9 +12,8 @@ first, each to the share with the least so far.
 The processes collect, between them, exactly what one run collects: each is given the suite's
 own paths (``testpaths``; the package, for its doctests, only where it is dealt) and ignores
 (``--ignore``) the files dealt to the others, so collection, its hooks and its order stay
-pytest's. A file not in :data:`COSTS` (a new one) is
-dealt as :data:`UNKNOWN` seconds. The processes share the run's catalog cache
-(``conftest.RUN_CACHE``), made and removed here.
+pytest's. A file not in :data:`COSTS` (a new one) is dealt as :data:`UNKNOWN` seconds. The
+processes share the run's catalog cache (``conftest.RUN_CACHE``), made and removed here.
 
 ``--write-costs`` runs the suite the same way and writes :data:`COSTS` from each file's test
 times (``make test-costs``, after tests are added or made faster).
@@ -152,7 +151,9 @@ def run(parts: int, args: Sequence[str], measure: Path | None = None) -> int:
 
 
 def write_costs(parts: int, args: Sequence[str]) -> int:
-    """Run the suite with each file's test time measured; write :data:`COSTS`."""
+    """Run the suite with each file's test time measured; write :data:`COSTS` (on a quiet
+    machine: a loaded one stretches each file's time by how much it computes, not by how
+    long it waits)."""
     with tempfile.TemporaryDirectory() as folder:
         measure = Path(folder) / "costs"
         code = run(parts, args, measure)
@@ -162,7 +163,9 @@ def write_costs(parts: int, args: Sequence[str]) -> int:
         for path in Path(folder).glob("costs.*"):
             for name, seconds in json.loads(path.read_text(encoding="utf-8")).items():
                 spent[name] = spent.get(name, 0.0) + seconds
-    lines = [f"{seconds:.2f} {name}" for name, seconds in sorted(spent.items())]
+    known = set(units())  # a file that ran nothing (deselected) keeps its time
+    kept = {name: s for name, s in read_costs().items() if name in known and name not in spent}
+    lines = [f"{seconds:.2f} {name}" for name, seconds in sorted({**kept, **spent}.items())]
     COSTS.write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
     return 0
 
