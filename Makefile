@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast test-costs slow-tests lint bench clean venv
+.PHONY: demo test test-fast slow-tests lint bench clean venv
 
 LINT_STAMP := $(VENV)/.installed-lint
 
@@ -53,8 +53,8 @@ demo: $(STAMP)
 	@echo "== odds: at least 2 ships in the opening hand, with the redraw rule, turns 1-4 =="
 	$(BIN)/deckcheck odds examples/ren-dhark/terra-custom.txt "type:ship>=2" --by-turn 4
 
-# One process more than the cores this process may use: some tests wait (on a child process, on
-# the terminal app's idle checks), and the extra process runs meanwhile (docs/performance.md,
+# One worker more than the cores this process may use: some tests wait (on a child process, on
+# the terminal app's idle checks), and the extra worker runs meanwhile (docs/performance.md,
 # "The harness": 2-4 s less wall time on two cores).
 WORKERS := $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1) + 1)")
 
@@ -62,24 +62,17 @@ WORKERS := $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) +
 # where PYTHONDONTWRITEBYTECODE is set, the environment tests/bytecode_folder.py prints sends
 # their bytecode to the suite's private folder as well (it prints nothing where that folder
 # cannot be used), instead of compiling them on every run.
-PYTHON_TESTS = env $$($(BIN)/python tests/bytecode_folder.py) $(BIN)/python
-PYTEST = $(PYTHON_TESTS) -m pytest
+PYTEST = env $$($(BIN)/python tests/bytecode_folder.py) $(BIN)/python -m pytest
 
-# Every test, in WORKERS plain pytest processes at once, each collecting and running its share
-# of the test files, dealt by their measured times (tests/parallel.py, tests/file-costs.txt):
-# without xdist's whole collection in every worker and its messages for every test.
+# Every test, in parallel (pytest-xdist, WORKERS above). A worker that runs out of tests
+# takes half of another's queue (worksteal), so no long test is left to run alone at the end.
 test: $(STAMP)
-	$(PYTHON_TESTS) tests/parallel.py -j $(WORKERS)
+	$(PYTEST) -n $(WORKERS) --dist worksteal
 
 # Without the tests that start processes, drive the terminal app, search properties or are slow
 # by themselves (markers set in tests/conftest.py): for a quick check while working.
 test-fast: $(STAMP)
-	$(PYTHON_TESTS) tests/parallel.py -j $(WORKERS) -m "not (slow or process or tui or hypothesis)"
-
-# The files' times that tests/parallel.py deals the shares by (tests/file-costs.txt), from a
-# whole run: after test files are added or made faster.
-test-costs: $(STAMP)
-	$(PYTHON_TESTS) tests/parallel.py -j $(WORKERS) --write-costs
+	$(PYTEST) -n auto --dist worksteal -m "not (slow or process or tui or hypothesis)"
 
 # The list of slow tests (tests/slow-tests.txt) from a whole run's own figures: after tests are
 # added or made faster.

@@ -8,8 +8,7 @@ Helpers are plain functions, imported by the test modules (``from conftest impor
 - :func:`fold` and :func:`catalog_path` serve the data tests that check the bundled TOML
   without deckcheck's own code.
 
-The suite runs in parallel (``make test``: several pytest processes, each on its share of the
-files, ``tests/parallel.py``; or pytest-xdist's workers): every test writes only under its own
+The suite runs in parallel (pytest-xdist, ``make test``): every test writes only under its own
 ``tmp_path``, and :func:`_private_catalog_cache` gives each run its own catalog cache, from
 before collection (test modules read the catalogs to build their parameters), so no test reads
 or writes the user's ``~/.cache/deckcheck``.
@@ -93,8 +92,7 @@ def _consoles_made_now() -> None:
 
 RUN_CACHE = "DECKCHECK_TEST_RUN_CACHE"
 """The environment variable naming this run's catalog cache: set by the process that starts the
-run (``tests/parallel.py``, or pytest's own where it is not set), inherited by the processes it
-starts (pytest's, xdist's workers) and their children."""
+run, inherited by its xdist workers and their children."""
 
 
 def _private_catalog_cache() -> bool:
