@@ -3,9 +3,10 @@
 Target: each answer within 1 s (start-up included) for the bundled examples. The large
 guides (:data:`LARGE`: Planetary Conquerors' overlapping attribute selectors, thousands of
 hands) are timed with ``--large``; those past the exact work limit are refused (exit 2), and
-the time to refuse is what counts.
+the time to refuse is what counts. ``--hard`` times the heaviest deadline and expected-turn
+questions found on the bundled examples (:data:`HARD`), answered or refused.
 
-    python bench/bench_guide.py [--runs 3] [--large]
+    python bench/bench_guide.py [--runs 3] [--large | --hard]
 """
 
 from __future__ import annotations
@@ -111,16 +112,48 @@ LARGE: list[tuple[str, list[str], int]] = [
 ]
 
 
+RD_ATTRIBUTES = ATTRIBUTE_CONDITIONS["ren-dhark"]
+#: The heaviest deadline and expected-turn questions: (name, arguments, exit code expected).
+HARD: list[tuple[str, list[str], int]] = [
+    (
+        "expected turn, planetary-conquerors 80, 4 attributes (refused from its shape)",
+        ["odds", PC80, *PC_ATTRIBUTES[:4], "--expected-turn", *PC_SET],
+        2,
+    ),
+    (
+        "expected turn, planetary-conquerors 50, 4 attributes, turn 6 (refused from its shape)",
+        ["odds", PC50, *PC_ATTRIBUTES[:4], "--expected-turn", "--turn", "6", *PC_SET],
+        2,
+    ),
+    (
+        "deadlines, planetary-conquerors 80, 4 attributes @1..@4",
+        ["odds", PC80, *(f"{c}@{i + 1}" for i, c in enumerate(PC_ATTRIBUTES[:4])), *PC_SET],
+        0,
+    ),
+    (
+        "expected turn, ren-dhark, 8 attributes, turn 6",
+        ["odds", RD, *RD_ATTRIBUTES[:8], "--expected-turn", "--turn", "6"],
+        0,
+    ),
+    (
+        "expected turn, ren-dhark, 12 attributes, turn 6 (refused by the walk)",
+        ["odds", RD, *RD_ATTRIBUTES, "--expected-turn", "--turn", "6"],
+        2,
+    ),
+]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every case and print its CPU and wall times; exit 1 if one is over 1 s of CPU."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", type=int, default=None, help="Run only the first N cases.")
     parser.add_argument("--large", action="store_true", help="Time the large guides instead.")
+    parser.add_argument("--hard", action="store_true", help="Time the hardest deadlines instead.")
     args = parser.parse_args(argv)
     print(f"machine: {machine()}")
     worst = 0.0
-    cases = LARGE if args.large else [(name, words, 0) for name, words in CASES]
+    cases = LARGE if args.large else HARD if args.hard else [(n, w, 0) for n, w in CASES]
     for name, words, code in cases[: args.only]:
         done = subprocess.run([*deckcheck(), *words], capture_output=True, cwd=REPO, check=False)
         if done.returncode != code:

@@ -39,6 +39,7 @@ from deckcheck.draws.exact.deadlines import (
     Meter,
     deadline_table,
     first_turns,
+    least_work,
 )
 from deckcheck.draws.exact.guide import HandTable, RuleKind
 from deckcheck.draws.model import DrawProblem, Procedure, Query
@@ -316,10 +317,14 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
     # Without a number of turns asked, fewer turns are tried when the default is out of reach.
     tries = [horizon] if asked else sorted({min(horizon, h) for h in (horizon, 6, 3)}, reverse=True)
     why = ""
+    share = DEADLINE_BUDGET // len(tries)
     for turns in tries:
-        # The tries share one budget, so that the answer stays within about a second.
-        meter = Meter(DEADLINE_BUDGET // len(tries))
+        # The tries share one budget, so that the answer stays within about a second; a try
+        # whose least work (the hands listed, from the problem's shape) is past its share is
+        # refused before any of it.
+        meter = Meter(share)
         try:  # both players share the work
+            meter.need(sum(_least(bound, options, turns, second) for second in (False, True)))
             play = _side(bound, options, turns, False, meter)
             draw = _side(bound, options, turns, True, meter)
         except Intractable as exc:
@@ -333,21 +338,32 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
     )
 
 
+def _request_of(bound: Bound, options: OddsOptions, turns: int, second: bool) -> Deadlines:
+    proc = bound.procedure
+    return Deadlines(
+        bound.problem,
+        proc,
+        tuple([proc.seen_by_turn(turns, second)] * len(bound.conditions)),
+        second,
+        options.mulligan == "rules",
+        options.redraw_policy,
+    )
+
+
+def _least(bound: Bound, options: OddsOptions, turns: int, second: bool) -> int:
+    """The least work of one player's first turns, 1 … ``turns`` (see :func:`least_work`)."""
+    proc = bound.procedure
+    seen = [proc.seen_by_turn(t, second) for t in range(1, turns + 1)]
+    return least_work(_request_of(bound, options, turns, second), seen)
+
+
 def _side(
     bound: Bound, options: OddsOptions, turns: int, second: bool, budget: Meter
 ) -> FirstTurns:
     """One player's first turns, 1 … ``turns``."""
     proc = bound.procedure
     seen = [proc.seen_by_turn(t, second) for t in range(1, turns + 1)]
-    request = Deadlines(
-        bound.problem,
-        proc,
-        tuple([seen[-1]] * len(bound.conditions)),
-        second,
-        options.mulligan == "rules",
-        options.redraw_policy,
-    )
-    probs, _ = first_turns(request, seen, budget=budget)
+    probs, _ = first_turns(_request_of(bound, options, turns, second), seen, budget=budget)
     return _first(second, tuple(seen), probs)
 
 

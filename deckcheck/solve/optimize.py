@@ -667,15 +667,21 @@ def search(
         return done(UNREACHABLE, values=None, more=[why]), setup, bound, query, procedure
     incumbent_x = x
     incumbent_mix = model.mix_of(x)
-    # Bounds of each class's count and of the pile, from the relaxation.
+    # Bounds of each class's count and of the pile, from the relaxation. A least the legal
+    # deck in hand already reaches needs no solve: a class it holds none of in its pile (no
+    # count is below 0), a pile no larger than the cards seen (no mix holds fewer).
     lows, highs = [], []
-    for v in model.pile_var:
-        lo = p.solve(cost={v: 1.0}, relax=True).objective
+    for v, held in zip(model.pile_var, incumbent_mix, strict=True):
+        if held:
+            lows.append(math.ceil(p.solve(cost={v: 1.0}, relax=True).objective - 1e-6))
+        else:
+            lows.append(0)
         hi = -p.solve(cost={v: -1.0}, relax=True).objective
-        lows.append(math.ceil(lo - 1e-6))
         highs.append(math.floor(hi + 1e-6) if math.isfinite(hi) else 10**9)
     total = dict.fromkeys(model.pile_var, 1.0)
-    least = max(seen, math.ceil(p.solve(cost=total, relax=True).objective - 1e-6))
+    least = seen
+    if sum(incumbent_mix) > seen:
+        least = max(seen, math.ceil(p.solve(cost=total, relax=True).objective - 1e-6))
     most_pile = -p.solve(cost={v: -1.0 for v in total}, relax=True).objective
     most = math.floor(most_pile + 1e-6) if math.isfinite(most_pile) else 10**9
     origin = _origin(loaded, model, setup)

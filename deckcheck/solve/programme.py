@@ -151,6 +151,10 @@ class Programme:
         self._bound_arrays: dict[str, tuple[Any, Any, Any]] = {}
         self._weight_arrays: dict[str, tuple[Any, Any]] = {}
         self._vectors: dict[str, Any] = {}
+        # what solves of the same merging share: the rows HiGHS is given (by the groups kept
+        # and the objectives held), each kept group's totals of the bounds, how a solution's
+        # group totals are shared out (see :meth:`_solver_rows`, :meth:`_sharing`)
+        self._given: dict[Any, Any] = {}
 
     def var(self, low: float, high: float, integer: bool = True) -> int:
         """A new variable's index."""
@@ -201,6 +205,8 @@ class Programme:
         self._reduced = None
         if self._vectors:
             self._vectors = {}
+        if self._given:
+            self._given = {}
         if structure:
             self._structure = None
             if self._bounds_of:
@@ -415,19 +421,13 @@ class Programme:
 
         merged = self._merged()
         of, sizes = merged.of, merged.sizes
-        structure = self._columns()
         lower, upper = self._bounds(groups)
-        if bounds:
-            lower, upper = lower.copy(), upper.copy()
-            for v, (lo, hi) in bounds.items():
-                if sizes[of[v]] != 1:
-                    raise ValueError("bounds of a variable merged with others")
-                lower[v], upper[v] = max(lower[v], lo), min(upper[v], hi)
-        if (lower > upper).any():
-            return Solved(INFEASIBLE, None, math.nan)
         size = len(sizes)
-        lb = np.bincount(of, weights=lower, minlength=size)
-        ub = np.bincount(of, weights=upper, minlength=size)
+        if bounds:
+            lower, upper = self._narrowed(groups, bounds, lower, upper)
+        empty, lb, ub = self._totals(groups, lower, upper)
+        if empty:
+            return Solved(INFEASIBLE, None, math.nan)
         c = np.zeros(size)
         for name, factor in (objective or {}).items():
             c += factor * self._weight_vector(name)
@@ -435,16 +435,10 @@ class Programme:
             if sizes[of[v]] != 1:
                 raise ValueError("a cost on a variable merged with others")
             c[of[v]] += k
-        lows, highs = structure.lows, structure.highs
-        matrix = merged.reduced
-        if groups is not None:
-            keep = [r for r, group in enumerate(structure.groups) if not group or group in groups]
-            if not keep:
-                lows = highs = lows[:0]
-            elif len(keep) < len(structure.groups):
-                lows, highs, matrix = lows[keep], highs[keep], matrix[keep, :]
+        names = tuple(name for name, _, _ in held)
+        matrix, lows, highs, given = self._solver_rows(groups, names)
         integrality = np.zeros(size) if relax else merged.integrality
-        rows = [self._weight_vector(name) for name, _, _ in held]
+        rows = [self._weight_vector(name) for name in names]
         arrays = [c, integrality, lb, ub, lows, highs, *rows]
         if len(lows):
             arrays += [matrix.indptr, matrix.indices, matrix.data]
@@ -454,10 +448,18 @@ class Programme:
         known = SOLVES.get(key)
         if known is None:
             constraints = []
-            if len(lows):
-                constraints.append(LinearConstraint(matrix, lows, highs))
-            for row, (_, low, high) in zip(rows, held, strict=True):
-                constraints.append(LinearConstraint(row.reshape(1, -1), [low], [high]))
+            if given is not None:
+                # the held objectives' bounds under the rows' own: one constraint, as HiGHS
+                # reads the rows and then each held objective (the same matrix, stacked once)
+                low_held = [low for _, low, _ in held]
+                high_held = [high for _, _, high in held]
+                constraints.append(
+                    LinearConstraint(
+                        given,
+                        np.concatenate([lows, np.array(low_held, dtype=float)]),
+                        np.concatenate([highs, np.array(high_held, dtype=float)]),
+                    )
+                )
             # A relative gap of 0: HiGHS's default (1e-4) stops within a few changes of the
             # bound once a deck is tens of thousands of changes away, and "proven" would not
             # hold.
@@ -476,6 +478,81 @@ class Programme:
             return Solved(status, None, math.nan)
         totals = x if relax else np.round(x)
         return Solved(status, self._spread(totals, lb, lower, upper), fun)
+
+    def _narrowed(
+        self,
+        groups: set[str] | None,
+        bounds: Mapping[int, tuple[float, float]],
+        lower: Any,
+        upper: Any,
+    ) -> tuple[Any, Any]:
+        """The bounds narrowed by ``bounds`` on variables that stand alone (the last
+        narrowing kept: a tie-break's solves share theirs)."""
+        key = (None if groups is None else frozenset(groups), tuple(bounds.items()))
+        kept = self._given.get("narrowed")
+        if kept is not None and kept[0] == key and kept[1] is lower:
+            return kept[2]
+        merged = self._merged()
+        narrow_lower, narrow_upper = lower.copy(), upper.copy()
+        for v, (lo, hi) in bounds.items():
+            if merged.sizes[merged.of[v]] != 1:
+                raise ValueError("bounds of a variable merged with others")
+            narrow_lower[v] = max(narrow_lower[v], lo)
+            narrow_upper[v] = min(narrow_upper[v], hi)
+        self._given["narrowed"] = (key, lower, (narrow_lower, narrow_upper))
+        return narrow_lower, narrow_upper
+
+    def _totals(self, groups: set[str] | None, lower: Any, upper: Any) -> tuple[bool, Any, Any]:
+        """Whether some variable's bounds leave it no value, and the solver's variables'
+        bounds: each the total of its members' (kept for the bounds last asked)."""
+        kept = self._given.get("totals")
+        if kept is None or kept[0] is not lower or kept[1] is not upper:
+            from deckcheck.core.numeric import np
+
+            of, size = self._merged().of, len(self._merged().sizes)
+            empty = bool((lower > upper).any())
+            lb = np.bincount(of, weights=lower, minlength=size)
+            ub = np.bincount(of, weights=upper, minlength=size)
+            kept = self._given["totals"] = (lower, upper, empty, lb, ub)
+        return kept[2], kept[3], kept[4]
+
+    def _solver_rows(
+        self, groups: set[str] | None, held: tuple[str, ...]
+    ) -> tuple[Any, Any, Any, Any]:
+        """The rows of ``groups`` (None: all; a row of no group always) over the solver's
+        variables, their bounds, and the matrix HiGHS is given: those rows, then a row of
+        each objective ``held`` (None: no row at all)."""
+        key = ("rows", None if groups is None else frozenset(groups), held)
+        kept = self._given.get(key)
+        if kept is not None:
+            return kept
+        from deckcheck.core.numeric import np
+
+        # isort: split
+        from scipy.sparse import csc_array, vstack
+
+        structure = self._columns()
+        lows, highs = structure.lows, structure.highs
+        matrix = self._merged().reduced
+        if groups is not None:
+            keep = [r for r, group in enumerate(structure.groups) if not group or group in groups]
+            if not keep:
+                lows = highs = lows[:0]
+            elif len(keep) < len(structure.groups):
+                lows, highs, matrix = lows[keep], highs[keep], matrix[keep, :]
+        # each held objective a row of its own after the rows, as the matrix with a row
+        # stacked under it for each (entries in each column by row, zeros left out)
+        blocks = [matrix] if len(lows) else []
+        if held:
+            dense = np.vstack([self._weight_vector(name) for name in held])
+            blocks += [csc_array(row.reshape(1, -1)) for row in dense]
+        given = None
+        if len(blocks) == 1:
+            given = blocks[0]
+        elif blocks:
+            given = vstack(blocks, format="csc")
+        kept = self._given[key] = (matrix, lows, highs, given)
+        return kept
 
     def _group_bounds(self, group: str) -> tuple[Any, Any, Any]:
         """A group's bounds as arrays: (variables, lower bounds, upper bounds)."""
@@ -541,6 +618,23 @@ class Programme:
         good: they are alike)."""
         from deckcheck.core.numeric import np
 
+        order, grp, low, room, before = self._sharing(lower, upper)
+        take = np.clip((totals - lb)[grp] - before, 0, room)
+        x = np.zeros(len(self.lower))
+        x[order] = low + take
+        out = tuple(x.tolist())
+        _SOLUTIONS.answer((), (out,), lambda: _read_only(x))
+        return out
+
+    def _sharing(self, lower: Any, upper: Any) -> tuple[Any, Any, Any, Any, Any]:
+        """How :meth:`_spread` shares a group's total out, for these bounds: every variable
+        in group order, its group, its lower bound, its room above it, and the room of the
+        group's members before it (kept for the bounds most solves share)."""
+        kept = self._given.get("sharing")
+        if kept is not None and kept[0] is lower and kept[1] is upper:
+            return kept[2]
+        from deckcheck.core.numeric import np
+
         merged = self._merged()
         order, of = merged.order, merged.of
         grp = of[order]
@@ -553,12 +647,9 @@ class Programme:
         firsts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
         first[grp[firsts]] = starts[firsts]
         before = starts - first[grp]
-        take = np.clip((totals - lb)[grp] - before, 0, room)
-        x = np.zeros(len(self.lower))
-        x[order] = low + take
-        out = tuple(x.tolist())
-        _SOLUTIONS.answer((), (out,), lambda: _read_only(x))
-        return out
+        sharing = (order, grp, low, room, before)
+        self._given["sharing"] = (lower, upper, sharing)
+        return sharing
 
 
 class _Stated(NamedTuple):
@@ -700,6 +791,8 @@ class DeckProgramme:
     gained: dict[tuple[str, str | None], int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """What the tie-breaks could not prove (a warning rule stated by trial only)."""
+    preferred: tuple[Callable[[Card], bool], Terms] | None = field(default=None, repr=False)
+    """The cards ``--prefer`` matches, as the tie-break weighs them (with what matched)."""
     _resolved: _Names = field(init=False, repr=False)
     _cards: Mapping[str, Card] = field(default_factory=dict, repr=False)
     _cell_vars: Any = field(default=None, repr=False)

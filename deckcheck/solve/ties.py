@@ -134,7 +134,17 @@ def tie_breaks(
             order.append((name, factor))
 
     if preferred is not None:
-        weigh("prefer", -1.0, lambda i: bool(preferred(model.card(i))))
+        kept = model.preferred
+        if kept is None or kept[0] is not preferred:  # a walk over every card: once a model
+            chosen = {
+                v: 1.0
+                for i, mine in model.by_card.items()
+                if preferred(model.card(i))
+                for v in mine
+            }
+            kept = model.preferred = (preferred, chosen)
+        p.weigh("prefer", kept[1])
+        weigh("prefer", -1.0)
     clean = warning_helpers(model) if warnings else {}
     if clean:
         p.weigh("new warnings", dict.fromkeys(clean.values(), -1.0))

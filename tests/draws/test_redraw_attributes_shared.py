@@ -7,6 +7,7 @@ within what the estimate charged for them."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import runpy
 from fractions import Fraction
@@ -30,19 +31,25 @@ ATTRIBUTES = tuple(
 )
 
 
-def random_problem(rng: random.Random, either: bool = False) -> DrawProblem:
+def random_problem(rng: random.Random, either: bool | int = False) -> DrawProblem:
+    """``either``: the conditions split into that many alternatives (True: two)."""
+    alternatives = 2 if either is True else int(either)
     n_sel = rng.randint(1, 5)
     n_groups = rng.randint(1, 7)
     sizes = tuple(rng.randint(0, 5) for _ in range(n_groups))
     membership = tuple(tuple(rng.random() < 0.5 for _ in range(n_sel)) for _ in range(n_groups))
     conditions = tuple(
         CountTest(rng.randrange(n_sel), rng.choice(OPS), rng.randint(0, 3))
-        for _ in range(rng.randint(2 if either else 1, 5))
+        for _ in range(rng.randint(max(1, alternatives), 5))
     )
     any_of: tuple[tuple[int, ...], ...] = ()
-    if either:
+    if alternatives == 2:
         cut = rng.randint(1, len(conditions) - 1)
         any_of = (tuple(range(cut)), tuple(range(cut, len(conditions))))
+    elif alternatives:
+        cuts = sorted(rng.sample(range(1, len(conditions)), alternatives - 1))
+        ends = [0, *cuts, len(conditions)]
+        any_of = tuple(tuple(range(a, b)) for a, b in itertools.pairwise(ends))
     return DrawProblem(sizes, membership, conditions, any_of=any_of)
 
 
@@ -60,10 +67,10 @@ def enumerated(red: Reduced, pile: tuple[int, ...], held: tuple[int, ...], most:
     return out
 
 
-@pytest.mark.parametrize("either", [False, True])
+@pytest.mark.parametrize("either", [False, True, 3])
 @pytest.mark.parametrize("seed", range(3))
 def test_a_hands_later_draw_on_the_whole_piles_states_counts_what_its_own_pile_does(
-    seed: int, either: bool
+    seed: int, either: bool | int
 ) -> None:
     rng = random.Random(4200 + seed + 10 * either)
     compared = 0
@@ -109,16 +116,22 @@ def test_a_group_of_many_classes_walks_the_draws_of_the_most_asked(most: int) ->
         ("blue-starter", 12, 1, True, "1262404963747/9885630145248"),
         ("blue-starter", 12, 6, False, "4685922399577/14123143528662960"),
         ("terra-custom", 8, 4, True, "56732074121/2754833928600"),
+        # an either-or of three alternatives (its seven conjunctions' bounds kept together)
+        ("terra-custom", -3, 6, True, "10381970243/3602475137400"),
+        ("blue-starter", -3, 4, False, "3320652244235/34979922052416"),
     ],
 )
 def test_the_ren_dhark_attribute_answers_are_the_same_fractions(
     deck: str, count: int, turn: int, second: bool, fraction: str
 ) -> None:
-    report = api.odds(
-        f"examples/ren-dhark/{deck}.txt", ATTRIBUTES[:count], turn=turn, second=second
-    )
+    conditions = list(ATTRIBUTES[:count])
+    if count < 0:  # -3: "ship | blue | unit", one person, at most three actions
+        either = " | ".join((ATTRIBUTES[0], ATTRIBUTES[4], ATTRIBUTES[7]))
+        conditions = [either, ATTRIBUTES[2], ATTRIBUTES[3]]
+    report = api.odds(f"examples/ren-dhark/{deck}.txt", conditions, turn=turn, second=second)
     assert report.exact
-    assert report.method == "exact (optimal redraw, enumeration)"
+    over = ", over 3 alternatives" if count < 0 else ""
+    assert report.method == "exact (optimal redraw, enumeration)" + over
     assert Fraction(report.probability_exact or "") == Fraction(fraction)
 
 

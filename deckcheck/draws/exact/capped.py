@@ -34,8 +34,9 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from deckcheck.draws.exact.compositions import count_compositions
 from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec
 from deckcheck.draws.model import CountTest, per_object
 
@@ -208,11 +209,30 @@ class _Bounds:
         return tuple(out)
 
 
-# A table's rows, the query of its own and the estimate before each share one pile: its
-# moves are made once.
-@per_object(maxsize=4)
-def _bounds(red: Reduced, sizes: tuple[int, ...]) -> _Bounds:
-    return _Bounds(red, sizes)
+#: The bounds kept, the latest made last: a table's rows, the query of its own and the
+#: estimate before each share one pile, so its moves are made once. Keyed by the problem's
+#: identity (see :func:`~deckcheck.draws.model.per_object`).
+_BOUNDS: dict[tuple[int, tuple[int, ...]], tuple[Reduced, _Bounds]] = {}
+#: Bounds kept for a query without alternatives; one with alternatives keeps two for each
+#: conjunction of them (every hand of a table asks each of them in turn), up to
+#: :data:`_MOST_BOUNDS`.
+_FEW_BOUNDS = 4
+_MOST_BOUNDS = 64
+
+
+def _bounds(red: Reduced, sizes: tuple[int, ...], keep: int = _FEW_BOUNDS) -> _Bounds:
+    """The bounds of ``red``'s tests over a pile of ``sizes``, made once while they stay
+    among the last ``keep`` made (at least :data:`_FEW_BOUNDS`, at most :data:`_MOST_BOUNDS`)."""
+    key = (id(red), sizes)
+    got = _BOUNDS.get(key)
+    if got is not None and got[0] is red:
+        return got[1]
+    made = _Bounds(red, sizes)
+    room = min(max(keep, _FEW_BOUNDS), _MOST_BOUNDS)
+    while len(_BOUNDS) >= room:
+        _BOUNDS.pop(next(iter(_BOUNDS)))
+    _BOUNDS[key] = (red, made)
+    return made
 
 
 def class_order(positions: Sequence[tuple[int, ...]], sizes: Sequence[int]) -> list[int]:
@@ -327,11 +347,15 @@ class PlainProgramme:
         start: Vec | None = None,
         *,
         shared: bool = False,
+        _keep: int = _FEW_BOUNDS,
     ) -> None:
         self.red = red
         self.most = most
         own = tuple(red.sizes if pile is None else pile)
-        self.bounds = _bounds(red, tuple(red.sizes) if shared else own)
+        parts = _parts(red) if red.cond.alternatives else ()
+        # every conjunction's bounds and this one's stay while the parts take turns
+        keep = max(_keep, 2 * (len(parts) + 1))
+        self.bounds = _bounds(red, tuple(red.sizes) if shared else own, keep)
         #: The pile's cards per class, in the order the programme takes the classes.
         self.sizes = tuple(own[c] for c in self.bounds.order) if shared else self.bounds.sizes
         self.start = start
@@ -345,10 +369,10 @@ class PlainProgramme:
         self._counted: dict[int, int] = {}  # transitions counted by :meth:`reach`, per most
         #: (sign, programme) per conjunction of alternatives; empty: this one is an AND.
         self.parts: list[tuple[int, PlainProgramme]] = []
-        if red.cond.alternatives:
+        if parts:
             self.parts = [
-                (sign, PlainProgramme(part, most, pile, start, shared=shared))
-                for sign, part in _parts(red)
+                (sign, PlainProgramme(part, most, pile, start, shared=shared, _keep=keep))
+                for sign, part in parts
             ]
 
     def upto(self, most: int) -> PlainProgramme:
@@ -731,6 +755,50 @@ class Factored:
                 return False
         return True
 
+    def charge(
+        self, sizes: Sequence[int], hands: Iterable[Vec], of: Callable[[Vec], Vec]
+    ) -> tuple[int, int]:
+        """For the piles opening hands ``hands`` (cards per class) leave of ``sizes``: how
+        many :meth:`ways` cannot take (:meth:`fits` fails: they go to the programme), and
+        the partial draws of the group walks it would make for the others, counted before
+        any is made: each group's walk once per cards and counts (a walk already made costs
+        nothing). ``of``: the capped counts of a hand. A group's part of a hand, and so its
+        walk, depends only on the hand's cards of the group's classes: each is looked at once.
+        """
+        n = len(sizes)
+        fitting: list[dict[Vec, bool]] = [{} for _ in self.groups]
+        picks = [_picker(classes) for classes, _positions in self.groups]
+        used: list[set[Vec]] = [set() for _ in self.groups]
+        programmes = 0
+        for hand in hands:
+            parts = [pick(hand) for pick in picks]
+            fit = True
+            for g, part in enumerate(parts):
+                got = fitting[g].get(part)
+                if got is None:
+                    classes = self.groups[g][0]
+                    walk = 1
+                    for c, k in zip(classes, part, strict=True):
+                        walk *= min(sizes[c] - k, self.most) + 1
+                    got = fitting[g][part] = walk <= FACTOR_LIMIT
+                fit = fit and got
+            if not fit or not self.exact:
+                programmes += 1
+                continue
+            for g, part in enumerate(parts):
+                used[g].add(part)
+        steps = 0
+        for g, (classes, positions) in enumerate(self.groups):
+            for part in used[g]:
+                alone = [0] * n
+                for c, k in zip(classes, part, strict=True):
+                    alone[c] = k
+                held = of(tuple(alone))
+                pile = tuple(sizes[c] - k for c, k in zip(classes, part, strict=True))
+                if (g, pile, tuple(held[p] for p in positions)) not in self._memo:
+                    steps += _partial_draws(pile, self.most)
+        return programmes, steps
+
     def ways(self, pile: Sequence[int], start: Vec) -> list[int]:
         """``out[s]``: the ``s``-card subsets of ``pile`` (cards per class) on which every test
         passes, holding ``start`` (capped counts) already, for ``s`` up to the most cards
@@ -780,6 +848,14 @@ class Factored:
             if all(t.holds(seen[i]) for i, t in checks):
                 out[total] += ways
         return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _partial_draws(sizes: Vec, most: int) -> int:
+    """The partial draws :meth:`Factored._group` makes over classes of ``sizes``: for each
+    class, the numbers of its cards and of the classes' before it, up to ``most`` in all
+    (those of the same counts are merged as it goes: this leans high)."""
+    return sum(sum(count_compositions(sizes[:j], most)) for j in range(1, len(sizes) + 1))
 
 
 def _times(a: Sequence[int], b: Sequence[int], most: int) -> list[int]:

@@ -81,6 +81,12 @@ class Meter:
         if self.work > self.budget:
             raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work, self.budget))
 
+    def need(self, units: int) -> None:
+        """:class:`Intractable` now if ``units`` more would pass the budget (nothing spent):
+        the refusal before work whose least size is known in advance."""
+        if self.work + units > self.budget:
+            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work + units, self.budget))
+
 
 def _meter(budget: int | Meter) -> Meter:
     return budget if isinstance(budget, Meter) else Meter(budget)
@@ -137,10 +143,22 @@ class _Walk:
                 done_by[p] = max(done_by[p], c)
             self.done_by = done_by
         self.meter = _meter(budget)
+        # Per test: its count's position, the least count that passes and the most (a count
+        # past it stays failed; no most: passing once is passing for good).
+        self._bounds = tuple((p, t.op.least(t.threshold), t.op.most(t.threshold)) for p, t in tests)
+        self._due = (
+            ()
+            if first_turn
+            else tuple(
+                (p, least, most, due)
+                for (p, least, most), due in zip(self._bounds, self.checks, strict=True)
+            )
+        )
         self.memo: dict[tuple[object, ...], object] = {}
-        # Per (capped counts, cards held): the classes that can change no count read again;
-        # per (those classes, cards of theirs left): how many of each are gone when packed.
-        self._inert: dict[tuple[Vec, int], tuple[int, ...]] = {}
+        # Per (capped counts, cards held): the groups of classes that behave alike; per (a
+        # group, cards of its left): how many of each are gone when packed.
+        self._groups: dict[tuple[Vec, int], tuple[tuple[int, ...], ...]] = {}
+        self._by_mask: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
         self._masked: dict[tuple[Vec, int], Vec] = {}
         # Below this many cards held, every count is still read by a test to come.
         self.first_done = min(self.done_by, default=0) + 1
@@ -170,38 +188,61 @@ class _Walk:
         return vec
 
     def _canonical(self, removed: tuple[int, ...], vec: Vec, held: int) -> tuple[int, ...]:
-        """``removed`` with the cards left of the classes that can change no count read again
-        (every count they touch at its cap, or read by no test to come) packed into the first
-        of them: such cards are all alike, only how many are left matters."""
-        inert = self._inert.get((vec, held))
-        if inert is None:
-            cond = self.red.cond
-            caps = cond.caps
-            done_by = self.done_by
-            inert = self._inert[(vec, held)] = tuple(
-                c
-                for c, positions in enumerate(cond.class_positions)
-                if all(vec[p] >= caps[p] or done_by[p] < held for p in positions)
-            )
-        if len(inert) < 2:
+        """``removed`` with the cards left of classes that behave alike from here packed
+        into the first of them: classes whose counts still read (below their cap, read by a
+        test after this many cards held) are the same stay alike for the rest of the deal (a
+        count only ever leaves that set), so only how many cards the group has left matters."""
+        groups = self._groups.get((vec, held))
+        if groups is None:
+            groups = self._groups[(vec, held)] = self._alike(vec, held)
+        if not groups:
             return removed
         sizes = self.red.sizes
-        left = 0
-        for c in inert:
-            left += sizes[c] - removed[c]
-        packed = self._packed.get((inert, left))
-        if packed is None:
-            out = []
-            rest = left
-            for c in inert:
-                keep = min(sizes[c], rest)
-                out.append(sizes[c] - keep)
-                rest -= keep
-            packed = self._packed[(inert, left)] = tuple(out)
-        out = list(removed)
-        for c, k in zip(inert, packed, strict=True):
-            out[c] = k
-        return tuple(out)
+        out: list[int] | None = None
+        packed_of = self._packed
+        for group in groups:
+            left = 0
+            for c in group:
+                left += sizes[c] - removed[c]
+            packed = packed_of.get((group, left))
+            if packed is None:
+                rest = left
+                pack = []
+                for c in group:
+                    keep = min(sizes[c], rest)
+                    pack.append(sizes[c] - keep)
+                    rest -= keep
+                packed = packed_of[(group, left)] = tuple(pack)
+            for c, k in zip(group, packed, strict=True):
+                if removed[c] != k:
+                    if out is None:
+                        out = list(removed)
+                    out[c] = k
+        return removed if out is None else tuple(out)
+
+    def _alike(self, vec: Vec, held: int) -> tuple[tuple[int, ...], ...]:
+        """The groups (of two or more) of classes whose cards change the same counts that are
+        still read after ``held`` cards with counts ``vec``."""
+        cond = self.red.cond
+        done_by = self.done_by
+        mask = tuple(
+            x < cap and d > held for x, cap, d in zip(vec, cond.caps, done_by, strict=True)
+        )
+        got = self._by_mask.get(mask)
+        if got is None:
+            by_live: dict[tuple[int, ...], list[int]] = {}
+            for c, positions in enumerate(cond.class_positions):
+                by_live.setdefault(tuple(p for p in positions if mask[p]), []).append(c)
+            got = self._by_mask[mask] = tuple(tuple(g) for g in by_live.values() if len(g) > 1)
+        return got
+
+    def _dead(self, vec: Vec, more: int) -> bool:
+        """Whether some test can no longer pass, with ``more`` cards to come."""
+        for p, least, most in self._bounds:
+            c = vec[p]
+            if (most is not None and c > most) or c + more < least:
+                return True
+        return False
 
     def _look(self, held: int, looked: bool) -> bool:
         return (
@@ -216,7 +257,10 @@ class _Walk:
 
     def value(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool) -> int:
         """Successful ordered continuations (P(success) * :meth:`scale`)."""
-        self.spend(1)
+        meter = self.meter
+        meter.work += 1
+        if meter.work > meter.budget:
+            meter.spend(0)
         vec = self._mask(vec, held)
         removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
@@ -236,13 +280,13 @@ class _Walk:
             if not t.holds(vec[p]):
                 return False
         certain = True
-        for (p, t), due in zip(tests, self.checks, strict=True):
+        for p, least, most, due in self._due:
             if due <= held:
                 continue
             c = vec[p]
-            if t.op.broken(c, t.threshold) or t.op.out_of_reach(c, t.threshold, due - held):
+            if (most is not None and c > most) or c + due - held < least:
                 return False
-            if not t.op.certain(c, t.threshold):
+            if most is not None or c < least:
                 certain = False
         return True if certain or held >= self.last else None
 
@@ -277,7 +321,10 @@ class _Walk:
     def turns(self, removed: tuple[int, ...], vec: Vec, held: int, looked: bool) -> tuple[int, ...]:
         """Ordered continuations per turn at which every test first holds (index into the
         sorted checkpoints); those that never do are left out."""
-        self.spend(1)
+        meter = self.meter
+        meter.work += 1
+        if meter.work > meter.budget:
+            meter.spend(0)
         removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
         got = self.memo.get(key)
@@ -289,11 +336,7 @@ class _Walk:
         tests = self.red.cond.tests
         if held in self.at and all(t.holds(vec[p]) for p, t in tests):
             out[self.turn_of[held]] = self.scale(gone)
-        elif held < self.last and not any(
-            t.op.broken(vec[p], t.threshold)
-            or t.op.out_of_reach(vec[p], t.threshold, self.last - held)
-            for p, t in tests
-        ):
+        elif held < self.last and not self._dead(vec, self.last - held):
             look = self._look(held, looked)
             cond = self.red.cond
             for c, size in enumerate(self.red.sizes):
@@ -326,12 +369,55 @@ class _Hands:
 
 def _hands(walk: _Walk, allowed_by_rule: bool) -> _Hands:
     red, hand = walk.red, walk.hand
-    n_hands = count_compositions(red.sizes, hand)[hand]
-    walk.spend(n_hands)
     comps = tuple(compositions(red.sizes, hand))
     keep = tuple(walk.value(comp, red.cond.of(comp), hand, False) for comp in comps)
     allowed = tuple(allowed_by_rule and red.trig.any_holds(red.trig.of(comp)) for comp in comps)
     return _Hands(comps, tuple(ways(red.sizes, c) for c in comps), keep, allowed)
+
+
+def _pairs(sizes: Sequence[int], kept: int, drawn: int) -> int:
+    """How many (kept, drawn) pairs of compositions of ``kept`` and ``drawn`` cards fit
+    together in ``sizes`` (a hand and the part of it kept, or a kept part and a redraw)."""
+    poly = {(0, 0): 1}
+    for size in sizes:
+        new: dict[tuple[int, int], int] = {}
+        for (a, b), w in poly.items():
+            for k in range(min(size, kept - a) + 1):
+                for d in range(min(size - k, drawn - b) + 1):
+                    key = (a + k, b + d)
+                    new[key] = new.get(key, 0) + w
+        poly = new
+    return poly.get((kept, drawn), 0)
+
+
+def _hand_work(sizes: Sequence[int], hand: int, rule: object, conditions: bool) -> tuple[int, int]:
+    """The steps of listing the opening hands (and, under a return rule, the parts of each
+    that may be kept, and each hand with each part: weighed once, compared once, about a µs
+    each), known from the classes' sizes alone; and the hands (each hand's walk takes a step
+    at least)."""
+    n_hands = count_compositions(sizes, hand)[hand]
+    listing = n_hands
+    if isinstance(rule, ReturnRule) and 0 < rule.count <= hand and conditions:
+        listing += n_hands + _pairs(sizes, hand - rule.count, rule.count)
+    return listing, n_hands
+
+
+def least_work(request: Deadlines, checkpoints: Sequence[int] | None = None) -> int:
+    """Steps :func:`deadline_table` (or, with ``checkpoints``, :func:`first_turns`) takes at
+    the least, from the problem's shape alone: the hands listed and a step of each hand's
+    walk (once more for the first turns' walk). A budget below it refuses at once."""
+    problem, procedure = request.problem, request.procedure
+    rule = procedure.mulligan if request.use_mulligan else None
+    hand = procedure.opening_size(request.second)
+    if checkpoints is not None:
+        looks = procedure.lookahead and max(checkpoints) > hand
+        choice = isinstance(rule, ReturnRule) or (isinstance(rule, RedrawRule) and rule.triggers)
+        if not looks and not choice:
+            return 0
+    triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
+    sizes = reduce_problem(problem, triggers).sizes
+    listing, n_hands = _hand_work(sizes, hand, rule, bool(problem.conditions))
+    return listing + n_hands * (1 if checkpoints is None else 2)
 
 
 def deadline_table(request: Deadlines, *, budget: int | Meter = DEADLINE_BUDGET) -> HandTable:
@@ -351,6 +437,10 @@ def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
     walk = _Walk(problem, procedure, request.second, request.due, triggers, budget)
     red = walk.red
     hand = walk.hand
+    listing, n_hands = _hand_work(red.sizes, hand, rule, bool(problem.conditions))
+    # Charged before any hand is listed; every hand's walk takes a step at least.
+    walk.spend(listing)
+    walk.meter.need(n_hands)
     hands_den = math.comb(walk.n, hand)
     keep_den = walk.scale(hand)
     hands = _hands(walk, isinstance(rule, RedrawRule) and bool(rule.triggers))
@@ -375,23 +465,33 @@ def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
         count = rule.count
         kept_size = hand - count
         redraw_den = math.comb(walk.n - kept_size, count)
-        walk.spend(count_compositions(red.sizes, kept_size)[kept_size])
+        # A kept part's value: every hand that holds it, weighed by the ways to redraw the
+        # rest of that hand from the pile the part leaves (comb(size - kept, hand - kept) per
+        # class the hand holds), summed hand by hand.
+        redraw_ways = [
+            [
+                [math.comb(size - k, h - k) if h >= k else 0 for h in range(min(size, hand) + 1)]
+                for k in range(kept_size + 1)
+            ]
+            for size in red.sizes
+        ]
+        parts_of: list[list[tuple[int, ...]]] = []
         kept_value: dict[tuple[int, ...], int] = {}
-        for kept in compositions(red.sizes, kept_size):
-            pile = tuple(s - k for s, k in zip(red.sizes, kept, strict=True))
-            total = 0
-            for drawn in compositions(pile, count):
-                walk.spend(1)
-                new = tuple(k + d for k, d in zip(kept, drawn, strict=True))
-                total += ways(pile, drawn) * walk.value(new, red.cond.of(new), hand, False)
-            kept_value[kept] = total
+        for comp, k in zip(hands.comps, hands.keep, strict=True):
+            parts = list(compositions(comp, kept_size))
+            parts_of.append(parts)
+            held = [(c, h) for c, h in enumerate(comp) if h]
+            for kept in parts:
+                w = k
+                for c, h in held:
+                    w *= redraw_ways[c][kept[c]][h]
+                kept_value[kept] = kept_value.get(kept, 0) + w
         num = 0
-        for comp, w, k in zip(hands.comps, hands.weights, hands.keep, strict=True):
+        for comp, w, k, parts in zip(hands.comps, hands.weights, hands.keep, parts_of, strict=True):
             best = k * redraw_den
             pick: tuple[int, ...] | None = None
             alternative = -1
-            for kept in compositions(comp, kept_size):
-                walk.spend(1)
+            for kept in parts:
                 v = kept_value[kept]
                 if v > alternative:
                     alternative, best_kept = v, kept
@@ -485,11 +585,13 @@ def first_turns(
     def after_hand(comp: tuple[int, ...]) -> tuple[int, ...]:
         return walk.turns(comp, red.cond.of(comp), hand, False)
 
-    total = [Fraction(0)] * n_turns
+    # Sums are kept as integers over one common denominator, divided once at the end.
     if table.kind is RuleKind.RETURN:
         assert isinstance(rule, ReturnRule)
         kept_size = hand - rule.count
-        by_kept: dict[tuple[int, ...], list[Fraction]] = {}
+        redraw_den = math.comb(walk.n - kept_size, rule.count)
+        total = [0] * n_turns  # over hands_den * redraw_den * keep_den
+        by_kept: dict[tuple[int, ...], list[int]] = {}
         for row in table.rows:
             if row.choice is Choice.RETURN:
                 assert row.returned is not None
@@ -497,34 +599,30 @@ def first_turns(
                 got = by_kept.get(kept)
                 if got is None:
                     pile = tuple(s - k for s, k in zip(red.sizes, kept, strict=True))
-                    den = math.comb(walk.n - kept_size, rule.count) * keep_den
-                    got = [Fraction(0)] * n_turns
+                    got = [0] * n_turns
                     for drawn in compositions(pile, rule.count):
                         new = tuple(k + d for k, d in zip(kept, drawn, strict=True))
+                        w = ways(pile, drawn)
                         for i, x in enumerate(after_hand(new)):
-                            got[i] += Fraction(ways(pile, drawn) * x, den)
+                            got[i] += w * x
                     by_kept[kept] = got
-                dist = got
+                for i, x in enumerate(got):
+                    total[i] += row.ways * x
             else:
-                dist = [Fraction(x, keep_den) for x in after_hand(row.hand)]
-            for i, share in enumerate(dist):
-                total[i] += Fraction(row.ways, table.hands_den) * share
-        return tuple(total), table
-    kept_dist = [Fraction(0)] * n_turns  # the distribution of one deal that is kept
-    redrawn = Fraction(0)  # the chance a deal is redrawn (the first time)
-    for row in table.rows:
-        p = Fraction(row.ways, table.hands_den)
-        if row.choice is Choice.REDRAW:
-            redrawn += p
-            continue
-        for i, x in enumerate(after_hand(row.hand)):
-            kept_dist[i] += p * Fraction(x, keep_den)
-    if table.kind is RuleKind.REDRAW and redrawn:
+                for i, x in enumerate(after_hand(row.hand)):
+                    total[i] += row.ways * redraw_den * x
+        den = table.hands_den * redraw_den * keep_den
+        return tuple(Fraction(x, den) for x in total), table
+    if table.kind is RuleKind.REDRAW and any(row.choice is Choice.REDRAW for row in table.rows):
         assert isinstance(rule, RedrawRule)
         # Every deal is a fresh shuffle: the decisions are worked out one by one (with a
         # limit of k redraws, a later decision compares with a smaller value).
         return _redraw_turns(table, rule, request, after_hand, keep_den, n_turns), table
-    return tuple(kept_dist), table
+    kept_dist = [0] * n_turns  # one kept deal's distribution, over hands_den * keep_den
+    for row in table.rows:
+        for i, x in enumerate(after_hand(row.hand)):
+            kept_dist[i] += row.ways * x
+    return tuple(Fraction(x, table.hands_den * keep_den) for x in kept_dist), table
 
 
 def _plain_first_turns(
@@ -568,7 +666,8 @@ def _redraw_turns(
     """The first-turn distribution under the redraw rule, decision by decision
     (``after_hand``: a kept hand's ordered continuations per first turn)."""
     rows = table.rows
-    per_hand = {row.hand: [Fraction(x, keep_den) for x in after_hand(row.hand)] for row in rows}
+    hands_den = table.hands_den
+    per_hand = {row.hand: after_hand(row.hand) for row in rows}  # over keep_den
     # Thresholds of the successive decisions: V_{j-1} with j redraws left.
     keeps = [(row.keep, Fraction(row.ways, table.hands_den), row) for row in rows]
     if rule.max_redraws is None:
@@ -596,30 +695,31 @@ def _redraw_turns(
             return False
         return request.redraw == "always" or row.keep < threshold
 
-    if stationary:
-        threshold = thresholds[0]
-        kept = [Fraction(0)] * n_turns
-        again = Fraction(0)
-        for _, p, row in keeps:
+    def split(threshold: Fraction | None) -> tuple[int, list[int]]:
+        """The ways of the hands redrawn, and the kept hands' distribution (over
+        hands_den * keep_den)."""
+        again = 0
+        kept = [0] * n_turns
+        for row in rows:
             if redraws(row, threshold):
-                again += p
+                again += row.ways
             else:
                 for i, x in enumerate(per_hand[row.hand]):
-                    kept[i] += p * x
-        if again == 1:  # every hand redrawn: waiting for the best hand (see optimal_redraw)
+                    kept[i] += row.ways * x
+        return again, kept
+
+    if stationary:
+        again, kept = split(thresholds[0])
+        if again == hands_den:  # every hand redrawn: waiting for the best hand (optimal_redraw)
             best = max(rows, key=lambda r: r.keep)
-            return tuple(per_hand[best.hand])
-        return tuple(x / (1 - again) for x in kept)
-    # Finite: the last deal is kept whatever it is.
-    dist = [Fraction(0)] * n_turns
-    for _, p, row in keeps:
-        for i, x in enumerate(per_hand[row.hand]):
-            dist[i] += p * x
+            return tuple(Fraction(x, keep_den) for x in per_hand[best.hand])
+        return tuple(Fraction(x, keep_den * (hands_den - again)) for x in kept)
+    # Finite: the last deal is kept whatever it is. The distribution after j deals is
+    # ``num`` over keep_den * hands_den**j; a redrawn hand takes the previous one.
+    num = split(None)[1]
+    scale = hands_den
     for threshold in reversed(thresholds):
-        new = [Fraction(0)] * n_turns
-        for _, p, row in keeps:
-            src = dist if redraws(row, threshold) else per_hand[row.hand]
-            for i, x in enumerate(src):
-                new[i] += p * x
-        dist = new
-    return tuple(dist)
+        again, kept = split(threshold)
+        num = [again * a + scale * b for a, b in zip(num, kept, strict=True)]
+        scale *= hands_den
+    return tuple(Fraction(x, keep_den * scale) for x in num)

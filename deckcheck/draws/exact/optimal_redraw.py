@@ -124,6 +124,8 @@ _PART_STEPS = 350
 #: Programme steps (:meth:`PlainProgramme.work` units counted on the whole pile, about
 #: 0.25 µs each for the small programmes of a hand) per unit of the budget (about 5 µs).
 _HAND_STEPS = 20
+#: Programme steps per product of a factored group's walk (about 2 µs each).
+_WALK_STEPS = 8
 
 
 def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
@@ -147,6 +149,22 @@ def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     # on each hand's pile.
     setup = len(programme.parts) * _PART_STEPS if programme.parts else _PER_HAND
     return n_hands * (setup + per_hand) // _HAND_STEPS
+
+
+def _factored_work(red: Reduced, hands: _Hands, most: int) -> tuple[int, int]:
+    """The distinct hands the rule lets the player redraw whose later draws a plain programme
+    tabulates, and the units of those a :class:`~deckcheck.draws.exact.capped.Factored` draw
+    tabulates instead (as :func:`_build_hand_table` chooses): each group's walk the first time
+    its cards and counts come, and the product of the groups' polynomials for every hand."""
+    firsts = {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may}
+    factors = factored(red.cond, most)
+    if not factors.shares:
+        return len(firsts), 0
+    comps = (hands.comps[first] for first in firsts)
+    programmes, walks = factors.charge(red.sizes, comps, red.cond.of)
+    per_hand = _PER_HAND + len(factors.groups) * (most + 1) ** 2 // 4
+    walked = (len(firsts) - programmes) * per_hand + walks * _WALK_STEPS
+    return programmes, walked // _HAND_STEPS
 
 
 def _fixed_point(
@@ -208,6 +226,12 @@ def _iteration_work(engine: SequentialEngine, n_hands: int, max_redraws: int | N
     return max_redraws * (1 + digits // 200)
 
 
+def _refuse_past(estimate: int, budget: int) -> None:
+    """Raise :class:`Intractable` when ``estimate`` units pass ``budget``."""
+    if estimate > budget:
+        raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
+
+
 def _inactive(engine: SequentialEngine, budget: int) -> Fraction:
     """The plain chance, when the redraw is never used (:class:`Intractable` past ``budget``)."""
     work = engine.estimate(None, budget)
@@ -249,11 +273,6 @@ class _Hands:
     def distinct(self) -> int:
         """Hands alike counted once: one for each arrangement of classes alike."""
         return len(set(self.alike))
-
-    @property
-    def distinct_allowed(self) -> int:
-        """Hands tabulated: those the rule lets the player redraw, alike counted once."""
-        return len({a for a, may in zip(self.alike, self.allowed, strict=True) if may})
 
 
 @functools.lru_cache(maxsize=4)
@@ -417,27 +436,28 @@ def _solve(
         # Only the turns of one table share rows (a single query is estimated on its own).
         table = _hand_table(engine, later) if most_seen is not None else None
         if table is None:
+            # The parts of the estimate known without listing the hands first: past the
+            # budget, the query is refused before any hand is enumerated.
+            charged = n_hands + iterations
+            _refuse_past(charged, budget)
             # Work as if from the first turn: the tables of later turns come with it.
             probe = SequentialEngine(
                 problem, procedure, replace(query, seen=hand + most), engine_triggers, 0
             )
-            # One programme per distinct hand the rule lets the player redraw, and one for
-            # all the hands together (see _plain_ways).
-            distinct = _hands(red, hand, active).distinct_allowed
-            estimate = (
-                (_estimate_work(probe, distinct, budget) if distinct else 0)
-                + _whole_work(probe, budget)
-                + n_hands
-                + iterations
-            )
-            if estimate > budget:
-                raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
+            # One programme for all the hands together (see _plain_ways), and one per
+            # distinct hand the rule lets the player redraw.
+            charged += _whole_work(probe, budget - charged)
+            _refuse_past(charged, budget)
             hands = _hands(red, hand, active)
+            programmes, walked = _factored_work(red, hands, most)
+            charged += walked
+            _refuse_past(charged, budget)
+            if programmes:
+                charged += _estimate_work(probe, programmes, budget)
+            _refuse_past(charged, budget)
             table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
     elif not engine.lookahead:
-        estimate = n_hands * _PER_HAND // _HAND_STEPS + iterations
-        if estimate > budget:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
+        _refuse_past(n_hands * _PER_HAND // _HAND_STEPS + iterations, budget)
     else:
         # The look-ahead engine counts its own steps against the budget as it goes.
         engine.spend(n_hands + iterations, Stage.OPTIMAL_REDRAW_LOOKAHEAD)
