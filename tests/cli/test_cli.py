@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -335,9 +336,16 @@ def _help_params() -> list[Any]:
     return params
 
 
+@functools.cache
+def _help(path: tuple[str, ...]) -> Result:
+    """``deckcheck PATH --help`` at 200 columns, run once per process: the two help tests below
+    read the same pages."""
+    return run([*path, "--help"])
+
+
 @pytest.mark.parametrize("path", _help_params())
 def test_help_has_an_example(path: list[str]) -> None:
-    result = run([*path, "--help"])
+    result = _help(tuple(path))
     assert result.exit_code == 0
     assert "Usage" in result.stdout
     assert "Example" in result.stdout
@@ -418,10 +426,7 @@ def test_help_reads_as_written() -> None:
     group = typer.main.get_command(app)
     commands: list[list[str]] = [[]] + [[name] for name in group.commands]  # type: ignore[attr-defined]
     commands += [["catalog", "template"], ["catalog", "check"]]
-    helps = {
-        tuple(command): run_cli([*command, "--help"], env={"COLUMNS": "200"}).stdout
-        for command in commands
-    }
+    helps = {tuple(command): _help(tuple(command)).stdout for command in commands}
     assert (
         "Cards set aside by the rules (a planet, seed cards, starting miners) are not drawn. "
         "With the game's mulligan" in " ".join(helps[("odds",)].split())
