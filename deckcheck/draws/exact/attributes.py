@@ -159,6 +159,10 @@ class AttributeLevels:
         self._known: dict[tuple[int, ...], int] = {}
         self.values: dict[Level, Ints] = {}
         self.levels: dict[Level, list[Ints]] = {}
+        # Per level, its states' sort keys in order (:meth:`_merge`); after :meth:`run`, per
+        # level the sort keys, words and values of its states (:meth:`state_value`).
+        self._keys: dict[Level, Ints] = {}
+        self._valued: dict[Level, tuple[Ints, list[Ints], Ints]] = {}
         # Per part of a level's children that leaves out those lost by their counts: which
         # of its move's states have a child there.
         self._alive: dict[tuple[Level, int], Bools] = {}
@@ -431,8 +435,13 @@ class AttributeLevels:
             states = zip(*(w.tolist() for w in distinct), strict=True)
             self._known = dict(zip(states, found, strict=True))
             self._start = None
+        self._valued = {
+            level: (self._keys[level], self.levels[level], self.values[level])
+            for level in order
+        }
         self.levels = {}
         self.values = {}
+        self._keys = {}
         self._alive = {}
         self.ran = True
         return self._ints(values[:, where[start][0]])
@@ -500,6 +509,7 @@ class AttributeLevels:
             self._start = (distinct, row)
         at = row[index]
         self.levels[level] = [w[kept] for w in distinct]
+        self._keys[level] = keys[kept]
         self.listed += int(kept.sum())
         won_of[level] = won[kept]
         is_open = kept & ~won
@@ -538,8 +548,16 @@ class AttributeLevels:
         a hand at a time)."""
         if not self._known:
             return None
+        left = [s - k for s, k in zip(self.red.sizes, hand, strict=True)]
+        words = self._key(hand, left)
+        return None if words is None else self._known.get(tuple(words))
+
+    def _key(self, held: Sequence[int], left: Sequence[int]) -> list[int] | None:
+        """The key's words of the state holding ``held`` with ``left`` in the pile (cards
+        per class), or None when its capped counts were never met (no state of theirs
+        valued)."""
         counts = [0] * len(self.caps)
-        for c, k in enumerate(hand):
+        for c, k in enumerate(held):
             if k:
                 for p in self.red.cond.class_positions[c]:
                     counts[p] += k
@@ -552,8 +570,57 @@ class AttributeLevels:
         for c, column in enumerate(self.target[vid].tolist()):
             if column != self.pool_col:
                 i = self.first_column + column
-                words[self.word_of[i]] += (self.red.sizes[c] - hand[c]) * self.place[i]
-        return self._known.get(tuple(words))
+                words[self.word_of[i]] += left[c] * self.place[i]
+        return words
+
+    def states_values(self, level: Level, held: Ints, left: Ints) -> tuple[Ints, Bools]:
+        """The values :meth:`run` found for the states of ``level`` holding each column of
+        ``held`` with that of ``left`` in the pile (a row per class), as the recursion's, as
+        limbs (a column each), and which of them are known: read from the level's states, or
+        settled by their counts and pile (a state lost or won whatever follows is not kept,
+        nor one after it). Unknown: a state no valued hand leads to, open."""
+        m = held.shape[1]
+        out = np.zeros((self.limbs, m), dtype=np.int64)
+        known = np.zeros(m, dtype=bool)
+        vids = np.minimum(held.T @ self.member, self.caps) @ self.vec_place
+        # Counts no valued state met (past a state won or lost whatever follows): their
+        # tables, charged as the run's are, to settle them.
+        self._ensure(vids)
+        cols = np.arange(m)
+        words = self._normal(vids, left)
+        found = np.zeros(len(cols), dtype=bool)
+        table = self._valued.get(level)
+        if table is not None and len(table[0]):
+            keys, stored, values = table
+            sort_key = self._sort_key(words)
+            at = np.minimum(np.searchsorted(keys, sort_key), len(keys) - 1)
+            found = keys[at] == sort_key
+            for s, w in zip(stored, words, strict=True):
+                found &= s[at] == w
+            out[:, cols[found]] = values[:, at[found]]
+        rest = cols[~found]
+        if len(rest):
+            vids_r, digits, losing = self._digits([w[~found] for w in words])
+            won, lost = self._settle(vids_r, digits, losing, self.seen - level[0])
+            out[:, rest[won]] = self._limbs(self._full(level[1]))
+            known[rest[won | lost]] = True
+        known[cols[found]] = True
+        return out, known
+
+    def keeps(
+        self, held: Ints, gone: Ints, n_held: int, n_gone: int, top: Ints
+    ) -> tuple[Bools, Bools]:
+        """Whether the optimal player keeps the top card of class ``top`` (a column each)
+        holding ``held`` with ``gone`` gone from the pile (the top card included; a row per
+        class, ``n_held`` and ``n_gone`` cards in every column), by the values :meth:`run`
+        found (ties keep, as the recursion's), and which columns they decide."""
+        m = len(top)
+        left = np.asarray(self.red.sizes, dtype=np.int64)[:, None] - gone
+        with_top = held.copy()
+        with_top[top, np.arange(m)] += 1
+        kept, kept_known = self.states_values((n_held + 1, n_gone, False), with_top, left)
+        under, under_known = self.states_values((n_held, n_gone, True), held, left)
+        return ~self._above(under, kept), kept_known & under_known
 
     def _add(
         self, pending: Pending, level: Level, words: list[Ints], out: Bools | None = None

@@ -1454,6 +1454,20 @@ class SequentialEngine:
                 ((n_held + 1, gone, False), levels.key_of(with_top, after)),
                 ((n_held, gone, True), levels.key_of(held, after)),
             )
+        attributes = self._attributes
+        if attributes is not None and attributes.ran and n_held >= self.hand:
+            # The values the level engine over overlapping selectors found: no recursion.
+            from deckcheck.core.numeric import np
+
+            got, known = attributes.keeps(
+                np.asarray(held, dtype=np.int64)[:, None],
+                np.asarray(removed, dtype=np.int64)[:, None],
+                n_held,
+                gone,
+                np.asarray([top], dtype=np.int64),
+            )
+            if known[0]:
+                return bool(got[0])
         vec = self.red.cond.of(held)
         grown = self.red.cond.bump(vec, top, 1)
         keep = self.value(*self._canonical(after, grown), n_held + 1, False, gone)
@@ -1465,7 +1479,7 @@ class SequentialEngine:
         and ``top`` (a class per column), in bulk; None without the level engine."""
         levels = self._levels
         if levels is None:
-            return None
+            return self._attribute_keeps(removed, held, top)
         from deckcheck.core.numeric import np
 
         n_held, gone = held.sum(axis=0), removed.sum(axis=0)
@@ -1480,6 +1494,29 @@ class SequentialEngine:
                 (h + 1, g, False), kept[cols], (h, g, True), under[cols]
             )
             for i in np.flatnonzero(unsettled).tolist():
+                c = int(cols[i])
+                got[i] = self.keep_top(removed[:, c].tolist(), held[:, c].tolist(), int(top[c]))
+            out[cols] = got
+        return out
+
+    def _attribute_keeps(self, removed: Ints, held: Ints, top: Ints) -> Bools | None:
+        """:meth:`keep_top_many` by the values the level engine over overlapping selectors
+        found (:meth:`~.attributes.AttributeLevels.keeps`), the columns they leave open by
+        :meth:`keep_top`; None without that engine's values."""
+        attributes = self._attributes
+        if attributes is None or not attributes.ran:
+            return None
+        from deckcheck.core.numeric import np
+
+        n_held, gone = held.sum(axis=0), removed.sum(axis=0)
+        out = np.zeros(len(top), dtype=bool)
+        for h, g in np.unique(np.stack([n_held, gone]), axis=1).T.tolist():
+            cols = np.flatnonzero((n_held == h) & (gone == g))
+            if h < self.hand:
+                got, known = np.zeros(len(cols), dtype=bool), np.zeros(len(cols), dtype=bool)
+            else:
+                got, known = attributes.keeps(held[:, cols], removed[:, cols], h, g, top[cols])
+            for i in np.flatnonzero(~known).tolist():
                 c = int(cols[i])
                 got[i] = self.keep_top(removed[:, c].tolist(), held[:, c].tolist(), int(top[c]))
             out[cols] = got
