@@ -436,8 +436,7 @@ class AttributeLevels:
             self._known = dict(zip(states, found, strict=True))
             self._start = None
         self._valued = {
-            level: (self._keys[level], self.levels[level], self.values[level])
-            for level in order
+            level: (self._keys[level], self.levels[level], self.values[level]) for level in order
         }
         self.levels = {}
         self.values = {}
