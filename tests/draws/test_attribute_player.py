@@ -62,7 +62,7 @@ def test_decisions_are_the_recursions_without_recursing(seed: int) -> None:
     )
     query = Query(procedure.opening_size(False) + (2 + seed % 2) * per_turn)
     fast = SequentialEngine(problem, procedure, query, (), 10**12)
-    choice, _ = optimal_choices(Request(problem, procedure, query), engine=fast)
+    optimal_choices(Request(problem, procedure, query), engine=fast)
     assert fast._attributes is not None and fast._attributes.ran
     slow = SequentialEngine(problem, procedure, query, (), 10**12)
     slow.use_attributes = False
