@@ -75,7 +75,7 @@ def test_decisions_are_the_recursions_without_recursing(seed: int) -> None:
         calls[0] += 1
         return value(*key)
 
-    fast.value = counted  # type: ignore[method-assign]
+    fast.value = counted  # type: ignore[method-assign,assignment]
     got = [fast.keep_top(gone, held, top) for gone, held, top in states]
     removed = np.asarray([s[0] for s in states], dtype=np.int64).T
     held = np.asarray([s[1] for s in states], dtype=np.int64).T
