@@ -39,6 +39,10 @@ compared exactly, limb by limb from the highest (ties keep, as the recursion's `
 Work is charged before it is done (``charge``, raising past the limit): the tables for the
 vectors met, each level's moves (states times moves) before they are made, and each level's
 children before they are merged.
+
+The levels' states and values are kept after the run: the simulated optimal player's
+look-ahead decisions read a look's two children by their keys (:meth:`AttributeLevels.keeps`)
+instead of the recursion's valuing them again.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ Where no level engine takes the query (each card counted by several selectors: `
 ``rarity:``, costs) and the return table values every hand at once
 (:mod:`~deckcheck.draws.exact.returned`), the states past the hands are valued a level at a
 time by :mod:`~deckcheck.draws.exact.attributes` instead, from the hands the table leaves
-open, charged as it goes.
+open, charged as it goes; it then answers the looks (:meth:`SequentialEngine.keep_top`).
 
 The return-``count`` mulligan is solved exactly on top of it: the value of returning cards
 depends only on the part kept, so it is tabulated once per kept part and each opening hand
