@@ -88,6 +88,9 @@ class _Solution:
     every_hand_allowed: bool
     max_redraws: int | None
     active: bool  # False when the mulligan is not used: nothing is ever redrawn
+    #: Units of the budget the solve charged before working: a table of hands charges the
+    #: kept hands' chances on top of them (see :func:`optimal_redraw_table`).
+    charged: int = 0
 
     @property
     def plain(self) -> Fraction:
@@ -151,12 +154,15 @@ def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     return n_hands * (setup + per_hand) // _HAND_STEPS
 
 
-def _factored_work(red: Reduced, hands: _Hands, most: int) -> tuple[int, int]:
-    """The distinct hands the rule lets the player redraw whose later draws a plain programme
-    tabulates, and the units of those a :class:`~deckcheck.draws.exact.capped.Factored` draw
-    tabulates instead (as :func:`_build_hand_table` chooses): each group's walk the first time
-    its cards and counts come, and the product of the groups' polynomials for every hand."""
-    firsts = {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may}
+def _factored_work(
+    red: Reduced, hands: _Hands, most: int, kept: bool = False
+) -> tuple[int, int]:
+    """The distinct hands the rule lets the player redraw (``kept``: those it keeps) whose
+    later draws a plain programme tabulates, and the units of those a
+    :class:`~deckcheck.draws.exact.capped.Factored` draw tabulates instead (as
+    :func:`_build_hand_table` chooses): each group's walk the first time its cards and counts
+    come, and the product of the groups' polynomials for every hand."""
+    firsts = {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may != kept}
     factors = factored(red.cond, most)
     if not factors.shares:
         return len(firsts), 0
@@ -232,12 +238,31 @@ def _refuse_past(estimate: int, budget: int) -> None:
         raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
 
 
-def _inactive(engine: SequentialEngine, budget: int) -> Fraction:
-    """The plain chance, when the redraw is never used (:class:`Intractable` past ``budget``)."""
+def _inactive(engine: SequentialEngine, budget: int) -> tuple[Fraction, int]:
+    """The plain chance, when the redraw is never used (:class:`Intractable` past ``budget``),
+    and the units charged for it."""
     work = engine.estimate(None, budget)
     if work > budget:
         raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, work, budget))
-    return engine.without_mulligan()
+    return engine.without_mulligan(), work
+
+
+def _kept_work(engine: SequentialEngine, hands: _Hands, budget: int) -> int:
+    """Units to value the hands the rule keeps one by one (as :func:`_kept_ways` does, each
+    hand alike valued once), counted before any is valued; past ``budget``, just past it.
+
+    Charged as the solve charges the hands it may redraw (:func:`_factored_work`,
+    :func:`_estimate_work`): the same programmes on the same piles."""
+    later = engine.seen - engine.hand
+    if engine.lookahead or not engine.red.cond.tests:
+        return 0  # the look-ahead engine charges its own steps; no test: nothing to count
+    kept = len({a for a, may in zip(hands.alike, hands.allowed, strict=True) if not may})
+    if not later:
+        return kept * _PER_HAND // _HAND_STEPS
+    programmes, walked = _factored_work(engine.red, hands, later, kept=True)
+    if programmes and walked <= budget:
+        walked += _estimate_work(engine, programmes, budget)
+    return walked
 
 
 @frozen
@@ -415,7 +440,7 @@ def _solve(
     later = engine.seen - hand
     if not active and not engine.lookahead:
         # Nothing is ever redrawn: one plain draw, without tabulating the hands.
-        plain_answer = _inactive(engine, budget)
+        plain_answer, work = _inactive(engine, budget)
         return _Solution(
             engine=engine,
             index={},
@@ -427,11 +452,13 @@ def _solve(
             every_hand_allowed=False,
             max_redraws=rule.max_redraws,
             active=False,
+            charged=work,
         )
     n_hands = count_compositions(sizes, hand)[hand]
     iterations = _iteration_work(engine, n_hands, rule.max_redraws) if active else 0
     most = min(max(later, (most_seen or 0) - hand), engine.n - hand)
     table: _HandTables | None = None
+    charged = 0
     if not engine.lookahead and later and red.cond.tests:
         # Only the turns of one table share rows (a single query is estimated on its own).
         table = _hand_table(engine, later) if most_seen is not None else None
@@ -457,7 +484,8 @@ def _solve(
             _refuse_past(charged, budget)
             table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
     elif not engine.lookahead:
-        _refuse_past(n_hands * _PER_HAND // _HAND_STEPS + iterations, budget)
+        charged = n_hands * _PER_HAND // _HAND_STEPS + iterations
+        _refuse_past(charged, budget)
     else:
         # The look-ahead engine counts its own steps against the budget as it goes.
         engine.spend(n_hands + iterations, Stage.OPTIMAL_REDRAW_LOOKAHEAD)
@@ -541,6 +569,7 @@ def _solve(
         every_hand_allowed=every,
         max_redraws=rule.max_redraws,
         active=active,
+        charged=charged,
     )
 
 
@@ -674,9 +703,16 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
     solution = _solve(problem, procedure, query, budget, request.lookahead)
     engine = solution.engine
     hands = _hands(engine.red, engine.hand, solution.active)
+    # The kept hands' chances are work the solve did not do: charged on top of its own,
+    # before any is valued (past the budget, refused naming it).
+    if not solution.index:
+        hands = _hands(engine.red, engine.hand, False)
+    left = budget - solution.charged
+    kept = _kept_work(engine, hands, max(left, 0))
+    _refuse_past(solution.charged + kept, budget)
     if not solution.index:  # the redraw is never used: every hand is kept
-        plain_hands = _hands(engine.red, engine.hand, False)
-        keep = tuple(_kept_ways(engine, comp) for comp in plain_hands.comps)
+        plain_hands = hands
+        keep = _kept_chances(engine, hands, (None,) * len(hands.comps), 1)
         return RedrawTable(
             engine.red,
             plain_hands.comps,
@@ -694,15 +730,32 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
         hands.comps,
         hands.weights,
         math.comb(engine.n, engine.hand),
-        tuple(
-            _kept_ways(engine, comp) if keep is None else Fraction(keep, solution.keep_den)
-            for comp, keep in zip(hands.comps, (solution.keep_num[i] for i in order), strict=True)
+        _kept_chances(
+            engine, hands, tuple(solution.keep_num[i] for i in order), solution.keep_den
         ),
         tuple(solution.allowed[i] for i in order),
         solution.threshold(None),
         solution.best,
         solution.plain,
     )
+
+
+def _kept_chances(
+    engine: SequentialEngine, hands: _Hands, known: Sequence[int | None], den: int
+) -> tuple[Fraction, ...]:
+    """Every hand's kept chance: ``known[i] / den`` where the solve has it, else valued by
+    :func:`_kept_ways` once for the hands alike (the later draws give them the same)."""
+    valued: dict[int, Fraction] = {}
+    out = []
+    for comp, alike, num in zip(hands.comps, hands.alike, known, strict=True):
+        if num is not None:
+            out.append(Fraction(num, den))
+            continue
+        got = valued.get(alike)
+        if got is None:
+            got = valued[alike] = _kept_ways(engine, hands.comps[alike])
+        out.append(got)
+    return tuple(out)
 
 
 def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
