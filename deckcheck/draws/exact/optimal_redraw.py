@@ -45,7 +45,7 @@ from deckcheck.draws.answer import (
     Stage,
     lookahead_fact,
 )
-from deckcheck.draws.exact.capped import PlainProgramme, Progress, factored
+from deckcheck.draws.exact.capped import PlainProgramme, Progress, factored, hands_ways
 from deckcheck.draws.exact.compositions import compositions, count_compositions
 from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec, orbits
 from deckcheck.draws.exact.sequential import SequentialEngine
@@ -88,9 +88,10 @@ class _Solution:
     every_hand_allowed: bool
     max_redraws: int | None
     active: bool  # False when the mulligan is not used: nothing is ever redrawn
-    #: Units of the budget the solve charged before working: a table of hands charges the
+    #: Units of ``budget`` the solve charged before working: a table of hands charges the
     #: kept hands' chances on top of them (see :func:`optimal_redraw_table`).
     charged: int = 0
+    budget: int = DEFAULT_BUDGET
 
     @property
     def plain(self) -> Fraction:
@@ -129,6 +130,9 @@ _PART_STEPS = 350
 _HAND_STEPS = 20
 #: Programme steps per product of a factored group's walk (about 2 µs each).
 _WALK_STEPS = 8
+#: Transitions of the kept hands' one walk (:func:`~deckcheck.draws.exact.capped.hands_ways`)
+#: per unit of the budget: about 3 µs each with the count before it.
+_WALK_TRANSITIONS = 2
 
 
 def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
@@ -154,15 +158,12 @@ def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     return n_hands * (setup + per_hand) // _HAND_STEPS
 
 
-def _factored_work(
-    red: Reduced, hands: _Hands, most: int, kept: bool = False
-) -> tuple[int, int]:
-    """The distinct hands the rule lets the player redraw (``kept``: those it keeps) whose
-    later draws a plain programme tabulates, and the units of those a
-    :class:`~deckcheck.draws.exact.capped.Factored` draw tabulates instead (as
-    :func:`_build_hand_table` chooses): each group's walk the first time its cards and counts
-    come, and the product of the groups' polynomials for every hand."""
-    firsts = {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may != kept}
+def _factored_work(red: Reduced, hands: _Hands, most: int) -> tuple[int, int]:
+    """The distinct hands the rule lets the player redraw whose later draws a plain programme
+    tabulates, and the units of those a :class:`~deckcheck.draws.exact.capped.Factored` draw
+    tabulates instead (as :func:`_build_hand_table` chooses): each group's walk the first time
+    its cards and counts come, and the product of the groups' polynomials for every hand."""
+    firsts = {a for a, may in zip(hands.alike, hands.allowed, strict=True) if may}
     factors = factored(red.cond, most)
     if not factors.shares:
         return len(firsts), 0
@@ -245,24 +246,6 @@ def _inactive(engine: SequentialEngine, budget: int) -> tuple[Fraction, int]:
     if work > budget:
         raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, work, budget))
     return engine.without_mulligan(), work
-
-
-def _kept_work(engine: SequentialEngine, hands: _Hands, budget: int) -> int:
-    """Units to value the hands the rule keeps one by one (as :func:`_kept_ways` does, each
-    hand alike valued once), counted before any is valued; past ``budget``, just past it.
-
-    Charged as the solve charges the hands it may redraw (:func:`_factored_work`,
-    :func:`_estimate_work`): the same programmes on the same piles."""
-    later = engine.seen - engine.hand
-    if engine.lookahead or not engine.red.cond.tests:
-        return 0  # the look-ahead engine charges its own steps; no test: nothing to count
-    kept = len({a for a, may in zip(hands.alike, hands.allowed, strict=True) if not may})
-    if not later:
-        return kept * _PER_HAND // _HAND_STEPS
-    programmes, walked = _factored_work(engine.red, hands, later, kept=True)
-    if programmes and walked <= budget:
-        walked += _estimate_work(engine, programmes, budget)
-    return walked
 
 
 @frozen
@@ -453,6 +436,7 @@ def _solve(
             max_redraws=rule.max_redraws,
             active=False,
             charged=work,
+            budget=budget,
         )
     n_hands = count_compositions(sizes, hand)[hand]
     iterations = _iteration_work(engine, n_hands, rule.max_redraws) if active else 0
@@ -570,6 +554,7 @@ def _solve(
         max_redraws=rule.max_redraws,
         active=active,
         charged=charged,
+        budget=budget,
     )
 
 
@@ -703,16 +688,9 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
     solution = _solve(problem, procedure, query, budget, request.lookahead)
     engine = solution.engine
     hands = _hands(engine.red, engine.hand, solution.active)
-    # The kept hands' chances are work the solve did not do: charged on top of its own,
-    # before any is valued (past the budget, refused naming it).
-    if not solution.index:
-        hands = _hands(engine.red, engine.hand, False)
-    left = budget - solution.charged
-    kept = _kept_work(engine, hands, max(left, 0))
-    _refuse_past(solution.charged + kept, budget)
     if not solution.index:  # the redraw is never used: every hand is kept
-        plain_hands = hands
-        keep = _kept_chances(engine, hands, (None,) * len(hands.comps), 1)
+        plain_hands = _hands(engine.red, engine.hand, False)
+        keep = _kept_chances(engine, plain_hands, (None,) * len(plain_hands.comps), 1, solution)
         return RedrawTable(
             engine.red,
             plain_hands.comps,
@@ -731,7 +709,7 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
         hands.weights,
         math.comb(engine.n, engine.hand),
         _kept_chances(
-            engine, hands, tuple(solution.keep_num[i] for i in order), solution.keep_den
+            engine, hands, tuple(solution.keep_num[i] for i in order), solution.keep_den, solution
         ),
         tuple(solution.allowed[i] for i in order),
         solution.threshold(None),
@@ -741,42 +719,52 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
 
 
 def _kept_chances(
-    engine: SequentialEngine, hands: _Hands, known: Sequence[int | None], den: int
+    engine: SequentialEngine,
+    hands: _Hands,
+    known: Sequence[int | None],
+    den: int,
+    solution: _Solution,
 ) -> tuple[Fraction, ...]:
-    """Every hand's kept chance: ``known[i] / den`` where the solve has it, else valued by
-    :func:`_kept_ways` once for the hands alike (the later draws give them the same)."""
-    valued: dict[int, Fraction] = {}
-    out = []
-    for comp, alike, num in zip(hands.comps, hands.alike, known, strict=True):
-        if num is not None:
-            out.append(Fraction(num, den))
-            continue
-        got = valued.get(alike)
-        if got is None:
-            got = valued[alike] = _kept_ways(engine, hands.comps[alike])
-        out.append(got)
-    return tuple(out)
+    """Every hand's kept chance: ``known[i] / den`` where the solve has it, else valued once
+    for the hands alike (the later draws give them the same).
+
+    Those are work the solve did not do: charged on top of its own (:attr:`_Solution.charged`)
+    before any is valued, past the budget refused naming it. A plain draw values them all in
+    one walk of the whole pile (:func:`~deckcheck.draws.exact.capped.hands_ways`), its
+    transitions counted first."""
+    budget = solution.budget
+    firsts = sorted({a for a, num in zip(hands.alike, known, strict=True) if num is None})
+    red, later = engine.red, engine.seen - engine.hand
+    valued: dict[int, Fraction]
+    if firsts and not engine.lookahead and red.cond.tests and later:
+        left = max(budget - solution.charged, 0)
+        ways = hands_ways(red, later, [hands.comps[a] for a in firsts], left * _WALK_TRANSITIONS)
+        if ways is None:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, budget + 1, budget))
+        scale = math.comb(engine.n - engine.hand, later)
+        valued = {a: Fraction(ways[hands.comps[a]], scale) for a in firsts}
+    else:
+        # A test of each hand's counts, or the look-ahead engine's values (it charges its
+        # own steps as it goes).
+        extra = 0 if engine.lookahead else len(firsts) * _PER_HAND // _HAND_STEPS
+        _refuse_past(solution.charged + extra, budget)
+        valued = {a: _kept_ways(engine, hands.comps[a]) for a in firsts}
+    return tuple(
+        valued[alike] if num is None else Fraction(num, den)
+        for alike, num in zip(hands.alike, known, strict=True)
+    )
 
 
 def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
-    """The chance of the query when hand ``comp`` is kept (a plain draw of the rest)."""
+    """The chance of the query when hand ``comp`` is kept, where no later card is drawn
+    plainly: no test, the look-ahead engine's value, or no card after the hand."""
     red = engine.red
-    later = engine.seen - engine.hand
-    start = red.cond.of(comp)
     if not red.cond.tests:
         return Fraction(1)
     if engine.lookahead:
         return Fraction(engine.hand_value(comp), engine.hand_scale())
-    if later == 0:
-        return Fraction(1 if red.cond.all_hold(start) else 0)
-    pile = tuple(s - k for s, k in zip(red.sizes, comp, strict=True))
-    factors = factored(red.cond, later)
-    if factors.shares and factors.fits(pile):
-        row = factors.ways(pile, start)
-        good = row[later] if later < len(row) else 0
-    else:
-        good = PlainProgramme(red, later, pile, start, shared=True).ways()[later]
-    return Fraction(good, math.comb(engine.n - engine.hand, later))
+    assert engine.seen == engine.hand  # later draws are valued together (hands_ways)
+    return Fraction(1 if red.cond.all_hold(red.cond.of(comp)) else 0)
 
 
 def unlimited_value(
