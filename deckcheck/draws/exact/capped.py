@@ -875,3 +875,206 @@ def factored(cond: Tracked, most: int) -> Factored:
     query and kept: the optimiser asks it of hundreds of decks whose classes differ in size
     only, and their opening hands leave piles that share groups' polynomials."""
     return Factored(cond, most)
+
+
+def hands_ways(
+    red: Reduced, later: int, hands: Sequence[tuple[int, ...]], limit: int | None = None
+) -> dict[tuple[int, ...], int] | None:
+    """Per opening hand (a composition over ``red``'s classes, all of one size): the
+    ``later``-card subsets of the pile it leaves on which the conditions hold over the hand
+    and those cards together, the same as ``PlainProgramme(red, later, pile,
+    red.cond.of(hand), shared=True).ways()[later]`` for each hand, for all of them in one walk
+    of the whole pile's states.
+
+    The walk takes the classes in the programme's order, each hand's cards of a class with
+    the later cards of it (the states count the cards seen, hand and later together), and
+    hands that agree on the classes taken so far share the states' polynomials (a trie of
+    the hands): only where they part are the states copied. ``limit``: work units
+    (transitions, as :meth:`PlainProgramme.work` counts them), counted by a first walk
+    without the arithmetic; None when that passes ``limit`` (nothing computed then).
+    """
+    if not hands:
+        return {}
+    programme = PlainProgramme(red, later, shared=True)
+    if programme.parts:
+        summed: dict[tuple[int, ...], int] = dict.fromkeys(hands, 0)
+        spent = 0
+        for sign, part in programme.parts:
+            left = None if limit is None else limit - spent
+            walk = _HandsWalk(part.red, part.bounds, later, hands)
+            if left is not None and walk.count(left) is None:
+                return None
+            spent += walk.counted
+            for comp, ways in walk.ways().items():
+                summed[comp] += sign * ways
+        return summed
+    walk = _HandsWalk(red, programme.bounds, later, hands)
+    if limit is not None and walk.count(limit) is None:
+        return None
+    return walk.ways()
+
+
+class _HandsWalk:
+    """:func:`hands_ways` for one conjunction of tests (see there)."""
+
+    def __init__(
+        self, red: Reduced, bounds: _Bounds, later: int, hands: Sequence[tuple[int, ...]]
+    ) -> None:
+        self.red = red
+        self.bounds = bounds
+        self.later = later
+        self.sizes = bounds.sizes
+        n = len(self.sizes)
+        self.remaining = [sum(self.sizes[c:]) for c in range(n + 1)]
+        self.hand = sum(hands[0])
+        # The hands as a trie over the classes in the walk's order; a leaf holds its hand.
+        self.trie: dict[object, object] = {}
+        for comp in hands:
+            node = self.trie
+            for c in bounds.order:
+                node = node.setdefault(comp[c], {})  # type: ignore[assignment]
+            node[None] = comp
+        self.width = _width(self.remaining[0], later)
+        self.counted = 0
+        self._weights: dict[tuple[int, int, int, int], int] = {}
+
+    def _weight(self, c: int, h: int, lo: int, hi: int) -> int:
+        """The later cards of class ``c`` (``x^k`` for ``k`` of them, in ways) when the hand
+        holds ``h`` of its cards and ``lo`` to ``hi`` of them are seen in all."""
+        key = (c, h, lo, hi)
+        got = self._weights.get(key)
+        if got is None:
+            free, width = self.sizes[c] - h, self.width
+            top = min(hi, h + self.later)
+            got = sum(
+                math.comb(free, t - h) << (width * (t - h)) for t in range(max(lo, h), top + 1)
+            )
+            self._weights[key] = got
+        return got
+
+    def count(self, limit: int) -> int | None:
+        """Transitions of :meth:`ways` (stopping just past ``limit``), or None past it."""
+        bounds, later, last = self.bounds, self.later, len(self.sizes) - 1
+        first = bounds.origin(None)
+        if first is None or _decided(first):
+            return 0
+        counted = 0
+        stack: list[tuple[int, dict[Vec, int], int, dict[object, object]]] = [
+            (0, {first: 0}, self.hand, self.trie)
+        ]
+        while stack:
+            c, states, left, node = stack.pop()
+            if c == last:
+                counted += len(states)
+            else:
+                for h, child in node.items():
+                    if h is None:
+                        continue
+                    assert isinstance(h, int) and isinstance(child, dict)
+                    new: dict[Vec, int] = {}
+                    for vec, fewest in states.items():
+                        for lo, hi, nv in bounds.moves(vec, c):
+                            if hi < h or lo - h > later - fewest:
+                                continue
+                            counted += 1
+                            cards = fewest + max(lo - h, 0)
+                            got = new.get(nv)
+                            if got is None or cards < got:
+                                new[nv] = cards
+                    rest = left - h
+                    kept = {
+                        v: f
+                        for v, f in new.items()
+                        if not _decided(v) and f + bounds.need(v, c + 1) <= later + rest
+                    }
+                    stack.append((c + 1, kept, rest, child))
+            if counted > limit:
+                self.counted = counted
+                return None
+        self.counted = counted
+        return counted
+
+    def ways(self) -> dict[tuple[int, ...], int]:
+        """Per hand, the ways of its ``later`` cards on which the conditions hold."""
+        bounds, later, width = self.bounds, self.later, self.width
+        last = len(self.sizes) - 1
+        field = (1 << width) - 1
+        mask = (1 << (width * (later + 1))) - 1
+        out: dict[tuple[int, ...], int] = {}
+        first = bounds.origin(None)
+        if first is None or _decided(first):
+            full = first is not None
+            for each in _leaves(self.trie):
+                out[each] = math.comb(self.remaining[0] - self.hand, later) if full else 0
+            return out
+
+        def finished(poly: int, c: int, left: int) -> int:
+            # decided before class c: the later cards still to come are any of the rest
+            free = self.remaining[c] - left
+            return sum(
+                ((poly >> (width * k)) & field) * math.comb(free, later - k)
+                for k in range(later + 1)
+            )
+
+        stack: list[tuple[int, dict[Vec, int], int, int, dict[object, object]]] = [
+            (0, {first: 1}, 0, self.hand, self.trie)
+        ]
+        while stack:
+            c, states, acc, left, node = stack.pop()
+            if c == last:
+                leaf = node.get(left)
+                if not isinstance(leaf, dict):
+                    continue
+                comp = leaf[None]
+                assert isinstance(comp, tuple)
+                total = acc
+                for vec, poly in states.items():
+                    finish = 0
+                    for lo, hi, nv in bounds.moves(vec, c):
+                        if _decided(nv):
+                            finish += self._weight(c, left, lo, hi)
+                    if finish:
+                        total += ((poly * finish) >> (width * later)) & field
+                out[comp] = total
+                continue
+            for h, child in node.items():
+                if h is None:
+                    continue
+                assert isinstance(h, int) and isinstance(child, dict)
+                new: dict[Vec, int] = {}
+                for vec, poly in states.items():
+                    for lo, hi, nv in bounds.moves(vec, c):
+                        weight = self._weight(c, h, lo, hi) if hi >= h else 0
+                        if weight:
+                            new[nv] = new.get(nv, 0) + poly * weight
+                rest = left - h
+                now = acc
+                kept: dict[Vec, int] = {}
+                for vec, poly in new.items():
+                    poly &= mask
+                    if not poly:
+                        continue
+                    if _decided(vec):
+                        now += finished(poly, c + 1, rest)
+                        continue
+                    room = later + rest - bounds.need(vec, c + 1)
+                    if room < 0:
+                        continue
+                    if room < later:
+                        poly &= (1 << (width * (room + 1))) - 1
+                    if poly:
+                        kept[vec] = poly
+                stack.append((c + 1, kept, now, rest, child))
+        return out
+
+
+def _leaves(node: dict[object, object]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+    for key, child in node.items():
+        if key is None:
+            assert isinstance(child, tuple)
+            out.append(child)
+        else:
+            assert isinstance(child, dict)
+            out.extend(_leaves(child))
+    return out

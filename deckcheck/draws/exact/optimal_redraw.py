@@ -45,7 +45,7 @@ from deckcheck.draws.answer import (
     Stage,
     lookahead_fact,
 )
-from deckcheck.draws.exact.capped import PlainProgramme, Progress, factored
+from deckcheck.draws.exact.capped import PlainProgramme, Progress, factored, hands_ways
 from deckcheck.draws.exact.compositions import compositions, count_compositions
 from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec, orbits
 from deckcheck.draws.exact.sequential import SequentialEngine
@@ -88,6 +88,10 @@ class _Solution:
     every_hand_allowed: bool
     max_redraws: int | None
     active: bool  # False when the mulligan is not used: nothing is ever redrawn
+    #: Units of ``budget`` the solve charged before working: a table of hands charges the
+    #: kept hands' chances on top of them (see :func:`optimal_redraw_table`).
+    charged: int = 0
+    budget: int = DEFAULT_BUDGET
 
     @property
     def plain(self) -> Fraction:
@@ -126,6 +130,9 @@ _PART_STEPS = 350
 _HAND_STEPS = 20
 #: Programme steps per product of a factored group's walk (about 2 µs each).
 _WALK_STEPS = 8
+#: Transitions of the kept hands' one walk (:func:`~deckcheck.draws.exact.capped.hands_ways`)
+#: per unit of the budget: about 3 µs each with the count before it.
+_WALK_TRANSITIONS = 2
 
 
 def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
@@ -232,12 +239,13 @@ def _refuse_past(estimate: int, budget: int) -> None:
         raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, estimate, budget))
 
 
-def _inactive(engine: SequentialEngine, budget: int) -> Fraction:
-    """The plain chance, when the redraw is never used (:class:`Intractable` past ``budget``)."""
+def _inactive(engine: SequentialEngine, budget: int) -> tuple[Fraction, int]:
+    """The plain chance, when the redraw is never used (:class:`Intractable` past ``budget``),
+    and the units charged for it."""
     work = engine.estimate(None, budget)
     if work > budget:
         raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, work, budget))
-    return engine.without_mulligan()
+    return engine.without_mulligan(), work
 
 
 @frozen
@@ -415,7 +423,7 @@ def _solve(
     later = engine.seen - hand
     if not active and not engine.lookahead:
         # Nothing is ever redrawn: one plain draw, without tabulating the hands.
-        plain_answer = _inactive(engine, budget)
+        plain_answer, work = _inactive(engine, budget)
         return _Solution(
             engine=engine,
             index={},
@@ -427,11 +435,14 @@ def _solve(
             every_hand_allowed=False,
             max_redraws=rule.max_redraws,
             active=False,
+            charged=work,
+            budget=budget,
         )
     n_hands = count_compositions(sizes, hand)[hand]
     iterations = _iteration_work(engine, n_hands, rule.max_redraws) if active else 0
     most = min(max(later, (most_seen or 0) - hand), engine.n - hand)
     table: _HandTables | None = None
+    charged = 0
     if not engine.lookahead and later and red.cond.tests:
         # Only the turns of one table share rows (a single query is estimated on its own).
         table = _hand_table(engine, later) if most_seen is not None else None
@@ -457,7 +468,8 @@ def _solve(
             _refuse_past(charged, budget)
             table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
     elif not engine.lookahead:
-        _refuse_past(n_hands * _PER_HAND // _HAND_STEPS + iterations, budget)
+        charged = n_hands * _PER_HAND // _HAND_STEPS + iterations
+        _refuse_past(charged, budget)
     else:
         # The look-ahead engine counts its own steps against the budget as it goes.
         engine.spend(n_hands + iterations, Stage.OPTIMAL_REDRAW_LOOKAHEAD)
@@ -541,6 +553,8 @@ def _solve(
         every_hand_allowed=every,
         max_redraws=rule.max_redraws,
         active=active,
+        charged=charged,
+        budget=budget,
     )
 
 
@@ -676,7 +690,7 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
     hands = _hands(engine.red, engine.hand, solution.active)
     if not solution.index:  # the redraw is never used: every hand is kept
         plain_hands = _hands(engine.red, engine.hand, False)
-        keep = tuple(_kept_ways(engine, comp) for comp in plain_hands.comps)
+        keep = _kept_chances(engine, plain_hands, (None,) * len(plain_hands.comps), 1, solution)
         return RedrawTable(
             engine.red,
             plain_hands.comps,
@@ -694,9 +708,8 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
         hands.comps,
         hands.weights,
         math.comb(engine.n, engine.hand),
-        tuple(
-            _kept_ways(engine, comp) if keep is None else Fraction(keep, solution.keep_den)
-            for comp, keep in zip(hands.comps, (solution.keep_num[i] for i in order), strict=True)
+        _kept_chances(
+            engine, hands, tuple(solution.keep_num[i] for i in order), solution.keep_den, solution
         ),
         tuple(solution.allowed[i] for i in order),
         solution.threshold(None),
@@ -705,25 +718,53 @@ def optimal_redraw_table(request: Request, *, budget: int = DEFAULT_BUDGET) -> R
     )
 
 
+def _kept_chances(
+    engine: SequentialEngine,
+    hands: _Hands,
+    known: Sequence[int | None],
+    den: int,
+    solution: _Solution,
+) -> tuple[Fraction, ...]:
+    """Every hand's kept chance: ``known[i] / den`` where the solve has it, else valued once
+    for the hands alike (the later draws give them the same).
+
+    Those are work the solve did not do: charged on top of its own (:attr:`_Solution.charged`)
+    before any is valued, past the budget refused naming it. A plain draw values them all in
+    one walk of the whole pile (:func:`~deckcheck.draws.exact.capped.hands_ways`), its
+    transitions counted first."""
+    budget = solution.budget
+    firsts = sorted({a for a, num in zip(hands.alike, known, strict=True) if num is None})
+    red, later = engine.red, engine.seen - engine.hand
+    valued: dict[int, Fraction]
+    if firsts and not engine.lookahead and red.cond.tests and later:
+        left = max(budget - solution.charged, 0)
+        ways = hands_ways(red, later, [hands.comps[a] for a in firsts], left * _WALK_TRANSITIONS)
+        if ways is None:
+            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, budget + 1, budget))
+        scale = math.comb(engine.n - engine.hand, later)
+        valued = {a: Fraction(ways[hands.comps[a]], scale) for a in firsts}
+    else:
+        # A test of each hand's counts, or the look-ahead engine's values (it charges its
+        # own steps as it goes).
+        extra = 0 if engine.lookahead else len(firsts) * _PER_HAND // _HAND_STEPS
+        _refuse_past(solution.charged + extra, budget)
+        valued = {a: _kept_ways(engine, hands.comps[a]) for a in firsts}
+    return tuple(
+        valued[alike] if num is None else Fraction(num, den)
+        for alike, num in zip(hands.alike, known, strict=True)
+    )
+
+
 def _kept_ways(engine: SequentialEngine, comp: tuple[int, ...]) -> Fraction:
-    """The chance of the query when hand ``comp`` is kept (a plain draw of the rest)."""
+    """The chance of the query when hand ``comp`` is kept, where no later card is drawn
+    plainly: no test, the look-ahead engine's value, or no card after the hand."""
     red = engine.red
-    later = engine.seen - engine.hand
-    start = red.cond.of(comp)
     if not red.cond.tests:
         return Fraction(1)
     if engine.lookahead:
         return Fraction(engine.hand_value(comp), engine.hand_scale())
-    if later == 0:
-        return Fraction(1 if red.cond.all_hold(start) else 0)
-    pile = tuple(s - k for s, k in zip(red.sizes, comp, strict=True))
-    factors = factored(red.cond, later)
-    if factors.shares and factors.fits(pile):
-        row = factors.ways(pile, start)
-        good = row[later] if later < len(row) else 0
-    else:
-        good = PlainProgramme(red, later, pile, start, shared=True).ways()[later]
-    return Fraction(good, math.comb(engine.n - engine.hand, later))
+    assert engine.seen == engine.hand  # later draws are valued together (hands_ways)
+    return Fraction(1 if red.cond.all_hold(red.cond.of(comp)) else 0)
 
 
 def unlimited_value(
