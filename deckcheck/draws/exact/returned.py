@@ -138,6 +138,12 @@ class ReturnHands:
         self._done = False
         self._kept: dict[int, int] = {}
         self._fresh = 0
+        # Per hand (in the order of the sorted hands' ranks): its value (times the redraws'
+        # ways) and its best, as :meth:`run` found them, for :meth:`hand_best`.
+        self._hand_ranks: npt.NDArray | None = None
+        self._hand_keep: npt.NDArray | None = None
+        self._hand_best: npt.NDArray | None = None
+        self._best_of: list[int] = []
 
     def work(self) -> int:
         """Units of exact work :meth:`run` is charged before starting (:data:`PAIRS_PER_UNIT`);
@@ -186,19 +192,35 @@ class ReturnHands:
                 np.maximum(best, by_rank[r], out=best)
         counted = np.bincount(best, weights=weights.astype(np.float64), minlength=len(best_of))
         self.numerator = _weighed(counted, best_of)
+        hand_ranks = self._rank(rows)
+        by = np.argsort(hand_ranks)
+        self._hand_ranks = hand_ranks[by]
+        self._hand_keep = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[
+            which[by]
+        ]
+        self._hand_best = best[by]
+        self._best_of = best_of
         self._done = True
+
+    def hand_best(self, hand: tuple[int, ...]) -> tuple[int, int]:
+        """Of ``hand`` (cards per class), as :meth:`run` found them: the value of keeping it
+        (times the redraws' ways, as :meth:`kept_value` counts) and the best of keeping and
+        each kept part. After :meth:`run`."""
+        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
+            raise ValueError("the table has not run")
+        rank = _rank_of(hand)
+        at = int(self._hand_ranks.searchsorted(rank))
+        if at >= len(self._hand_ranks) or int(self._hand_ranks[at]) != rank:
+            raise KeyError(hand)
+        best_of = self._best_of
+        return best_of[int(self._hand_keep[at])], best_of[int(self._hand_best[at])]
 
     def kept_value(self, kept: tuple[int, ...]) -> int:
         """``R(K)``: the draws of ``count`` cards after keeping ``kept`` (per class), each
         weighed by its ways and the value of the hand it makes."""
         if self.keep == 0:
             return self._fresh
-        rank, i = 0, 0
-        for c, k in enumerate(kept):
-            for _ in range(k):
-                rank += math.comb(c + i, i + 1)
-                i += 1
-        return self._kept[rank]
+        return self._kept[_rank_of(kept)]
 
     def _hand_values(self, rows: npt.NDArray) -> tuple[npt.NDArray, list[int]]:
         """Per hand the index of its value among the distinct ones (0 first, then the
@@ -338,6 +360,17 @@ class ReturnHands:
                 rank += part[i, subset[i]]
             out.append(rank)
         return out
+
+
+def _rank_of(comp: tuple[int, ...]) -> int:
+    """The rank of ``comp`` (cards per class) among the multisets of its size, as
+    :meth:`ReturnHands._rank` finds a row's."""
+    rank, i = 0, 0
+    for c, k in enumerate(comp):
+        for _ in range(k):
+            rank += math.comb(c + i, i + 1)
+            i += 1
+    return rank
 
 
 def _weighed(counts: npt.NDArray, values: list[int]) -> int:

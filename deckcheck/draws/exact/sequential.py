@@ -1420,7 +1420,18 @@ class SequentialEngine:
         sizes, h, keep, count = self.red.sizes, self.hand, table.keep, table.count
         redraw_den = math.comb(self.n - keep, count)
         self.kept_values = kept_value = KeptValues(table)
-        pick = self._picker(kept_value, keep, redraw_den)
+
+        def pick(hand: tuple[int, ...]) -> Kept:
+            # The table knows each hand's value and its best: a hand is walked only when
+            # returning wins, to the first kept part worth the best (ties keep).
+            stay, best = table.hand_best(hand)
+            if best == stay:
+                return None
+            for kept in compositions(hand, keep):
+                if kept_value[kept] == best:
+                    return kept
+            raise ArithmeticError("no kept part is worth the hand's best")
+
         den = math.comb(self.n, h) * redraw_den * self.hand_scale()
         return ReturnChoice(sizes, h, pick), Fraction(table.numerator, den)
 
