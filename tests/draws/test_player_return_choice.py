@@ -16,7 +16,9 @@ from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import Procedure, Query, Request, ReturnRule
 
 
-@pytest.mark.parametrize(("seed", "lookahead"), [(0, True), (3, True), (7, True), (2, False), (5, False)])
+@pytest.mark.parametrize(
+    ("seed", "lookahead"), [(0, True), (3, True), (7, True), (2, False), (5, False)]
+)
 def test_choices_are_the_walks_without_valuing_a_hand(seed: int, lookahead: bool) -> None:
     """Small random problems over overlapping selectors, a hand of four returning two: every
     hand's choice from the table is the walk's, through the simulated player's chooser too,

@@ -195,9 +195,7 @@ class ReturnHands:
         hand_ranks = self._rank(rows)
         by = np.argsort(hand_ranks)
         self._hand_ranks = hand_ranks[by]
-        self._hand_keep = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[
-            which[by]
-        ]
+        self._hand_keep = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which[by]]
         self._hand_best = best[by]
         self._best_of = best_of
         self._done = True
