@@ -231,11 +231,12 @@ def _return_chooser(
     def choose(hand: tuple[int, ...]) -> tuple[int, ...] | None:
         if len(hand) != len(problem.group_sizes) or sum(hand) != engine.hand:
             raise ValueError(f"not an opening hand of {engine.hand} over the problem's groups")
-        kept = table.get(red.to_classes(hand))
+        classes = red.to_classes(hand)
+        kept = table.get(classes)
         if kept is None:
             return None
         # Spread each class's returns over the hand's groups of that class (all equivalent).
-        to_return = [h - k for h, k in zip(red.to_classes(hand), kept, strict=True)]
+        to_return = [h - k for h, k in zip(classes, kept, strict=True)]
         out = [0] * len(hand)
         for g, k in enumerate(hand):
             cls = red.class_of[g]
