@@ -227,6 +227,7 @@ def _return_chooser(
     """The return decision read from ``engine``'s return ``table`` (see
     :func:`optimal_return_choice`)."""
     red = engine.red
+    class_of = red.class_of
 
     def choose(hand: tuple[int, ...]) -> tuple[int, ...] | None:
         if len(hand) != len(problem.group_sizes) or sum(hand) != engine.hand:
@@ -239,10 +240,10 @@ def _return_chooser(
         to_return = [h - k for h, k in zip(classes, kept, strict=True)]
         out = [0] * len(hand)
         for g, k in enumerate(hand):
-            cls = red.class_of[g]
-            take = min(k, to_return[cls])
-            out[g] = take
-            to_return[cls] -= take
+            cls = class_of[g]
+            if k and to_return[cls]:
+                take = out[g] = min(k, to_return[cls])
+                to_return[cls] -= take
         return tuple(out)
 
     return choose
