@@ -96,6 +96,11 @@ CHILDREN_PER_UNIT = 5
 LEVEL_UNITS = 150
 #: Units per move's numpy calls (a class of a level, whatever its states).
 MOVE_UNITS = 8
+#: Most cards left to draw where a level is valued in closed form (:meth:`AttributeLevels._closed`).
+CLOSED_DRAWS = 2
+#: Cells (a state times a class, times a class again for two cards to draw) valued in closed
+#: form per unit.
+CLOSED_CELLS_PER_UNIT = 200
 
 
 class Collision(Exception):
@@ -208,6 +213,7 @@ class AttributeLevels:
         self.known = np.zeros(size, dtype=bool)
         self.grow = np.zeros((size, n_cls), dtype=np.int64)
         self.holds = np.zeros(size, dtype=bool)
+        self.after = np.zeros((size, n_cls), dtype=np.int32)
         self.need = np.zeros(size, dtype=np.int64)
         self.target = np.zeros((size, n_cls), dtype=np.int64)
         self.places = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
@@ -257,8 +263,10 @@ class AttributeLevels:
         broken, holds, need = self._fates(vec)
         # Broken after a card of each class: the grown vectors' digits, a class at a time.
         broken_after = np.empty((len(new), n_cls), dtype=bool)
+        holds_after = np.empty((len(new), n_cls), dtype=bool)
         for c in range(n_cls):
-            broken_after[:, c] = self._fates(np.minimum(vec + self.member[c], caps))[0]
+            fate = self._fates(np.minimum(vec + self.member[c], caps))
+            broken_after[:, c], holds_after[:, c] = fate[0], fate[1]
         # Each class's counts not yet at their caps, as bits; none: it changes nothing.
         bits = np.left_shift(1, np.arange(len(caps), dtype=np.int64))
         effect = (below * bits) @ self.member.T
@@ -280,6 +288,7 @@ class AttributeLevels:
         target[losing] = self.lose_col
         target[effect == 0] = self.pool_col
         self.grow[new], self.holds[new], self.need[new] = grow, holds, need
+        self.after[new] = holds_after
         self.target[new] = target
         # Per word, the place a card of each class adds to it in the normal form (0 where
         # its column's digit is in another word, or it has none).
@@ -409,6 +418,114 @@ class AttributeLevels:
     def _full(self, gone: int) -> int:
         return math.perm(self.n - gone, self.reads - gone)
 
+    def _closed(self, level: Level) -> tuple[int, bool] | None:
+        """(cards still to draw, whether this level looks) where ``level``'s states are valued
+        in closed form (:meth:`_closed_sums`): at most two cards to draw and no look after
+        this level's own; else None."""
+        held, _, looked = level
+        to_draw = self.seen - held
+        if not 0 < to_draw <= CLOSED_DRAWS:
+            return None
+        if any(self._look(h, False) for h in range(held + 1, self.seen)):
+            return None
+        return to_draw, self._look(held, looked)
+
+    def _closed_sums(
+        self,
+        vids: Ints,
+        left: Ints,
+        pool: Ints,
+        losing: Ints,
+        gone: int,
+        closed: tuple[int, bool],
+    ) -> tuple[Ints, int]:
+        """The values of the states of capped counts ``vids`` with ``left`` (a row per class),
+        ``pool`` cards no count reads and ``losing`` losing cards in the pile, ``gone`` cards
+        gone, at a level valued in closed form (``closed``: :meth:`_closed`), as ``(sums,
+        g)``: each value is its sum times ``perm(N - g, reads - g)``.
+
+        With no look left, one card to draw is worth ``V1 = sum_j L_j H[v, j] + P h(v)``
+        (``H[v, j]``: the query holds after a card of class ``j``; ``h``: it holds now); two
+        are worth ``V2 = L.KL - sum_j L_j K_jj + 2 P H.L + P (P - 1) h`` with ``K[j, i]`` the
+        query holding after a card of ``j`` and one of ``i`` (symmetric: capped counts add in
+        any order). A look's two branches are the same sums with one card of the top's class
+        fewer (kept: one draw fewer, the top's counts added), compared exactly once both
+        are put over one ``perm``: ``perm(N - g, .)`` is ``(N - g)`` times the next. Exact
+        whatever the normal form: a class merged, pooled or losing has the ``H`` and ``K``
+        of its cards."""
+        to_draw, look = closed
+        h = self.holds[vids].astype(np.int64)
+        after = self.after[vids]
+        hl = np.einsum("ij,ji->i", after, left).astype(np.int64)
+        v1 = hl + pool * h
+        if to_draw == 1:
+            if not look:
+                return v1, gone + 1
+            ratio = self.n - gone - 1
+            top = after.T.astype(np.int64)
+            best = np.maximum(ratio * top, v1 - top)
+            sums = np.einsum("ji,ji->i", best, left)
+            sums += pool * np.maximum(ratio * h, v1 - h) + losing * v1
+            return sums, gone + 2
+        grown = self.grow[vids]
+        self._ensure(np.unique(grown))
+        n_cls = len(self.red.sizes)
+        kl = np.zeros(left.shape, dtype=np.int64)
+        diag = np.zeros(left.shape, dtype=np.int64)
+        for j in range(n_cls):
+            rows = np.flatnonzero(left[j])
+            if len(rows):
+                row_after = self.after[grown[rows, j]]
+                kl[j, rows] = np.einsum("ij,ji->i", row_after, left[:, rows])
+                diag[j, rows] = row_after[:, j]
+        v2 = np.einsum("ji,ji->i", kl, left) - np.einsum("ji,ji->i", diag, left)
+        v2 += 2 * pool * hl + pool * (pool - 1) * h
+        if not look:
+            return v2, gone + 2
+        ratio = self.n - gone - 2
+        top = after.T.astype(np.int64)
+        kept = kl - diag + pool * top
+        under = v2 - 2 * kl + 2 * diag - 2 * pool * top
+        sums = np.einsum("ji,ji->i", np.maximum(ratio * kept, under), left)
+        kept_pool = hl + (pool - 1) * h
+        under_pool = v2 - 2 * hl - 2 * (pool - 1) * h
+        sums += pool * np.maximum(ratio * kept_pool, under_pool) + losing * v2
+        return sums, gone + 3
+
+    def _closed_charge(self, states: int, closed: tuple[int, bool]) -> int:
+        """Units of valuing ``states`` states in closed form (:meth:`_closed_sums`)."""
+        n_cls = len(self.red.sizes)
+        cells = states * n_cls * (n_cls if closed[0] == 2 else 1)
+        return cells // CLOSED_CELLS_PER_UNIT + LEVEL_UNITS
+
+    def _scaled(self, sums: Ints, gone: int) -> Ints:
+        """``sums`` times ``perm(N - gone, reads - gone)``, as limbs (a column each)."""
+        out = sums[None, :] * self._limbs(self._full(gone))
+        for k in range(self.limbs - 1):
+            out[k + 1] += out[k] >> LIMB_BITS
+            out[k] &= (1 << LIMB_BITS) - 1
+        return out
+
+    def _value_closed(
+        self,
+        level: Level,
+        state: tuple[Ints, Ints, Ints, Ints],
+        won: Bools,
+        closed: tuple[int, bool],
+    ) -> None:
+        """The values of ``level``'s states in closed form (:meth:`_closed_sums`), charged
+        before: no child of theirs is made."""
+        rows_open, vids, left, losing = state
+        gone = level[1]
+        self.charge(self._closed_charge(len(vids), closed))
+        values = np.zeros((self.limbs, len(won) + 1), dtype=np.int64)
+        values[:, :-1][:, won] = self._limbs(self._full(gone))
+        if len(vids):
+            pool = (self.n - gone) - left.sum(axis=0) - losing
+            sums, scale = self._closed_sums(vids, left, pool, losing, gone, closed)
+            values[:, rows_open] = self._scaled(sums, scale)
+        self.values[level] = values
+
     def run(self, hands: Ints) -> list[int]:
         """The value of each hand (a row of cards per class, ``hand`` cards each) with the
         rest of the deck in the pile: over ``perm(N - hand, reads - hand)``."""
@@ -429,9 +546,16 @@ class AttributeLevels:
                 where[level] = self._merge(level, pending.pop(level), open_states, won_of)
             for level in layer:
                 order.append(level)
-                plans[level] = self._moves(level, open_states.pop(level), pending)
+                closed = self._closed(level)
+                if closed is None:
+                    plans[level] = self._moves(level, open_states.pop(level), pending)
+                else:
+                    self._value_closed(
+                        level, open_states.pop(level), won_of.pop(level), closed
+                    )
         for level in reversed(order):
-            self._value(level, plans.pop(level), where, won_of.pop(level))
+            if level in plans:
+                self._value(level, plans.pop(level), where, won_of.pop(level))
         values = self.values[start]
         if self._start is not None:
             distinct, row = self._start
@@ -589,6 +713,14 @@ class AttributeLevels:
         # Counts no valued state met (past a state won or lost whatever follows): their
         # tables, charged as the run's are, to settle them.
         self._ensure(vids)
+        closed = self._closed(level)
+        if closed is not None:
+            # Valued in closed form from the cards per class, as the run's are.
+            self.charge(self._closed_charge(m, closed))
+            pool = (self.n - level[1]) - left.sum(axis=0)
+            losing = np.zeros(m, dtype=np.int64)
+            sums, scale = self._closed_sums(vids, left, pool, losing, level[1], closed)
+            return self._scaled(sums, scale), np.ones(m, dtype=bool)
         cols = np.arange(m)
         words = self._normal(vids, left)
         found = np.zeros(len(cols), dtype=bool)
