@@ -58,9 +58,8 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 #: A level: (cards held, cards gone, look spent).
 Level = tuple[int, int, bool]
-#: Per level, the parts of its children: each a key's words per child, and which of them
-#: may be out of their normal form (None: none).
-Pending = dict[Level, list[tuple[list[Ints], "Bools | None"]]]
+#: Per level, the parts of its children: each a key's words per child.
+Pending = dict[Level, list[list[Ints]]]
 #: Per alternative of a query: each test as (position, least passing count, most or None),
 #: and sets of positions no class counts for two of, with the least count each needs (the
 #: sequential engine's ``Bounds``).
@@ -152,7 +151,7 @@ class AttributeLevels:
             and n < 1 << (62 - LIMB_BITS - 8)
             and self.vectors <= MOST_VECTORS
             and self.vectors * len(red.sizes) <= MOST_CELLS
-            and len(red.sizes) > 0
+            and 0 < len(red.sizes) < 63
         )
         if self.fits:
             self._setup()
@@ -204,6 +203,10 @@ class AttributeLevels:
         )
         self.lose_col, self.pool_col = n_cls, n_cls + 1
         self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [losing + 1])
+        # Per column (a class's, the losing cards', the pool's): the word its digit is in
+        # and its place there (the pool has none: -1 and 0).
+        self.column_word = np.asarray([*self.word_of, -1], dtype=np.int64)[n_pos:]
+        self.column_place = np.asarray([*self.place, 0], dtype=np.int64)[n_pos:]
         # The tables, filled for the vectors met (:meth:`_ensure`): per vector after a card
         # of each class, whether the query holds, the fewest more cards it needs, each
         # class's column in the normal form (itself, the class it is merged with, the losing
@@ -219,7 +222,7 @@ class AttributeLevels:
         self.places = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
         self.lose_digit = self.first_column + self.lose_col
         self.changes_known = np.zeros(size, dtype=bool)
-        self.changes = np.zeros((size, n_cls), dtype=bool)
+        self.changes = np.zeros((size, n_cls), dtype=np.int64)
 
     def _fates(self, vec: Ints) -> tuple[Bools, Bools, Ints]:
         """Whether each row of capped counts ``vec`` is broken for good, holds, and the
@@ -292,16 +295,16 @@ class AttributeLevels:
         self.target[new] = target
         # Per word, the place a card of each class adds to it in the normal form (0 where
         # its column's digit is in another word, or it has none).
-        column_word = np.asarray([*self.word_of, -1], dtype=np.int64)[self.first_column :]
-        column_place = np.asarray([*self.place, 0], dtype=np.int64)[self.first_column :]
         for k, places in enumerate(self.places):
-            places[new] = np.where(column_word[target] == k, column_place[target], 0)
+            places[new] = np.where(
+                self.column_word[target] == k, self.column_place[target], 0
+            )
         self.known[new] = True
 
     def _ensure_changes(self, vids: Ints) -> None:
-        """Fill the tables, and whether a card of each class takes a state of them out of
-        its normal form (a class it keeps apart is then merged, losing or changes nothing),
-        for the vectors ``vids``."""
+        """Fill the tables, and which columns a card of each class takes out of a state's
+        normal form (a class it keeps apart is then merged, losing or changes nothing: bits
+        of a mask), for the vectors ``vids``."""
         self._ensure(vids)
         new = np.unique(vids[~self.changes_known[vids]])
         if not len(new):
@@ -311,9 +314,10 @@ class AttributeLevels:
         self.charge(1 + len(new) * len(self.red.sizes) // TABLE_CELLS_PER_UNIT)
         own = np.arange(len(self.red.sizes))
         apart = self.target[new] == own
-        changes = np.zeros(grown.shape, dtype=bool)
+        bits = np.left_shift(1, own)
+        changes = np.zeros(grown.shape, dtype=np.int64)
         for c in range(len(own)):
-            changes[:, c] = (apart & (self.target[grown[:, c]] != own)).any(axis=1)
+            changes[:, c] = (apart & (self.target[grown[:, c]] != own)) @ bits
         self.changes[new] = changes
         self.changes_known[new] = True
 
@@ -534,7 +538,7 @@ class AttributeLevels:
         start = (self.hand, self.hand, False)
         self.listed = self.made = 0
         words = self._hand_words(hands)
-        pending: Pending = {start: [(words, None)]}
+        pending: Pending = {start: [words]}
         where: dict[Level, list[Ints]] = {}
         open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]] = {}
         won_of: dict[Level, Bools] = {}
@@ -596,37 +600,18 @@ class AttributeLevels:
     def _merge(
         self,
         level: Level,
-        parts: list[tuple[list[Ints], Bools | None]],
+        parts: list[list[Ints]],
         open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]],
         won_of: dict[Level, Bools],
     ) -> list[Ints]:
-        """The distinct states of ``parts`` (each a key's words per child, and which of them
-        may be out of their normal form), settled: the level's open states' words and
-        digits, which of its states are won, and per part each child's row (a lost one's:
-        the row after the last).
-
-        Children are merged as they were made, then the distinct ones out of their normal
-        form are put in it and merged again: many children are one state (a state is
-        reached from many), and a normal form is worked out once per state."""
-        sizes = [len(part[0][0]) for part in parts]
+        """The distinct states of ``parts`` (each a key's words per child, in their normal
+        form), settled: the level's open states' words and digits, which of its states are
+        won, and per part each child's row (a lost one's: the row after the last)."""
+        sizes = [len(part[0]) for part in parts]
         self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
         self.made += sum(sizes)
-        words = [np.concatenate([part[0][i] for part in parts]) for i in range(self.words)]
-        flags = np.concatenate(
-            [
-                np.zeros(n, dtype=bool) if f is None else f
-                for n, (_, f) in zip(sizes, parts, strict=True)
-            ]
-        )
+        words = [np.concatenate([part[i] for part in parts]) for i in range(self.words)]
         keys, distinct, index = self._distinct(words)
-        out = np.zeros(len(keys), dtype=bool)
-        out[index[flags]] = True
-        if out.any():
-            vids, left, losing = self._digits([w[out] for w in distinct])
-            for w, normal in zip(distinct, self._normal(vids, left, losing), strict=True):
-                w[out] = normal
-            keys, distinct, again = self._distinct(distinct)
-            index = again[index]
         vids, left, losing = self._digits(distinct)
         self._ensure(vids)
         won, lost = self._settle(vids, left, losing, self.seen - level[0])
@@ -757,14 +742,37 @@ class AttributeLevels:
         under, under_known = self.states_values((n_held, n_gone, True), held, left)
         return ~self._above(under, kept), kept_known & under_known
 
-    def _add(
-        self, pending: Pending, level: Level, words: list[Ints], out: Bools | None = None
-    ) -> tuple[Level, int]:
-        """Put ``words`` among the children of ``level`` (``out``: which of them may be out
-        of their normal form): where they will be found."""
+    def _add(self, pending: Pending, level: Level, words: list[Ints]) -> tuple[Level, int]:
+        """Put ``words`` (in their normal form) among the children of ``level``: where they
+        will be found."""
         parts = pending.setdefault(level, [])
-        parts.append((words, out))
+        parts.append(words)
         return level, len(parts) - 1
+
+    def _renormal(self, words: list[Ints], grown: Ints, moved: Ints) -> None:
+        """Put children in their normal form, in place: ``words`` of states just grown to
+        capped counts ``grown``, whose columns ``moved`` (bits of a mask, see
+        :meth:`_ensure_changes`) are merged into another (the first class moving the same
+        counts, a column kept as it is), join the losing cards or the pool. A column moved
+        is never one moved into."""
+        every = int(np.bitwise_or.reduce(moved))
+        for j in range(len(self.red.sizes)):
+            if not every >> j & 1:
+                continue
+            rows = np.flatnonzero(moved >> j & 1)
+            i = self.first_column + j
+            k = self.word_of[i]
+            bits = words[k][rows]
+            if k == 0:
+                bits = bits // self.vectors
+            digit = (bits >> self.shift[i]) & self.mask[i]
+            words[k][rows] -= digit * self.place[i]
+            to = self.target[grown[rows], j]
+            to_word = self.column_word[to]
+            for w in range(self.words):
+                at = to_word == w
+                if at.any():
+                    words[w][rows[at]] += digit[at] * self.column_place[to[at]]
 
     def _moves(
         self,
@@ -819,10 +827,12 @@ class AttributeLevels:
                     child = [wd[sub] for wd in words]
                     child[0] += g - vids[sub]
                     child[self.word_of[i]] -= self.place[i]
-                    # Out of their normal form where the card changed it (see _merge);
-                    # children lost by their counts are worth 0 (see _read).
-                    out = self.changes[vids[sub], c]
-                    kept = self._add(pending, kept_level, child, out if out.any() else None)
+                    # Put in their normal form where the card changed it; children lost
+                    # by their counts are worth 0 (see _read).
+                    moved = self.changes[vids[sub], c]
+                    if moved.any():
+                        self._renormal(child, g, moved)
+                    kept = self._add(pending, kept_level, child)
                     self._alive[kept] = alive
             under = None
             if look:
