@@ -471,17 +471,23 @@ class AttributeLevels:
             sums = np.einsum("ji,ji->i", best, left)
             sums += pool * np.maximum(ratio * h, v1 - h) + losing * v1
             return sums, gone + 2
-        grown = self.grow[vids]
+        # Few capped count vectors, many states each: K of each vector once, applied to
+        # its states' cards left by one product (floats: exact, every sum below 2**53).
+        distinct, inverse = np.unique(vids, return_inverse=True)
+        grown = self.grow[distinct]
         self._ensure(np.unique(grown))
-        n_cls = len(self.red.sizes)
-        kl = np.zeros(left.shape, dtype=np.int64)
-        diag = np.zeros(left.shape, dtype=np.int64)
-        for j in range(n_cls):
-            rows = np.flatnonzero(left[j])
-            if len(rows):
-                row_after = self.after[grown[rows, j]]
-                kl[j, rows] = np.einsum("ij,ji->i", row_after, left[:, rows])
-                diag[j, rows] = row_after[:, j]
+        pair = self.after[grown]
+        order = np.argsort(inverse, kind="stable")
+        bounds = np.searchsorted(inverse[order], np.arange(len(distinct) + 1))
+        by_vector = left.T[order].astype(np.float64)
+        kl_sorted = np.empty_like(by_vector)
+        for d in range(len(distinct)):
+            a, b = bounds[d], bounds[d + 1]
+            kl_sorted[a:b] = by_vector[a:b] @ pair[d]
+        kl = np.empty((len(vids), left.shape[0]), dtype=np.int64)
+        kl[order] = kl_sorted
+        kl = kl.T
+        diag = np.diagonal(pair, axis1=1, axis2=2)[inverse].T.astype(np.int64)
         v2 = np.einsum("ji,ji->i", kl, left) - np.einsum("ji,ji->i", diag, left)
         v2 += 2 * pool * hl + pool * (pool - 1) * h
         if not look:
@@ -755,24 +761,26 @@ class AttributeLevels:
         :meth:`_ensure_changes`) are merged into another (the first class moving the same
         counts, a column kept as it is), join the losing cards or the pool. A column moved
         is never one moved into."""
+        n_cls = len(self.red.sizes)
         every = int(np.bitwise_or.reduce(moved))
-        for j in range(len(self.red.sizes)):
-            if not every >> j & 1:
+        for j in range(n_cls):
+            bit = 1 << j
+            if not every & bit:
                 continue
-            rows = np.flatnonzero(moved >> j & 1)
+            rows = np.flatnonzero(moved & bit)
             i = self.first_column + j
             k = self.word_of[i]
             bits = words[k][rows]
             if k == 0:
                 bits = bits // self.vectors
             digit = (bits >> self.shift[i]) & self.mask[i]
-            words[k][rows] -= digit * self.place[i]
-            to = self.target[grown[rows], j]
-            to_word = self.column_word[to]
-            for w in range(self.words):
-                at = to_word == w
-                if at.any():
-                    words[w][rows[at]] += digit[at] * self.column_place[to[at]]
+            # Its place in each word under the grown counts (see _ensure), less its own.
+            cell = grown[rows] * n_cls + j
+            for w, places in enumerate(self.places):
+                change = digit * places.ravel()[cell]
+                if w == k:
+                    change -= digit * self.place[i]
+                words[w][rows] += change
 
     def _moves(
         self,
