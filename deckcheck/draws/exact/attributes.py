@@ -197,21 +197,32 @@ class AttributeLevels:
             sizes[c] + sum(sizes[d] for d in range(c + 1, n_cls) if shares[c, d])
             for c in range(n_cls)
         ]
-        bounded = {p for tests, _ in self.bounds for p, _, most in tests if most is not None}
-        losing = sum(
-            sizes[c] for c in range(n_cls) if bounded.intersection(cond.class_positions[c])
-        )
         self.lose_col, self.pool_col = n_cls, n_cls + 1
-        self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [losing + 1])
-        # Per column (a class's, the losing cards', the pool's): the word its digit is in
-        # and its place there (the pool has none: -1 and 0).
-        self.column_word = np.asarray([*self.word_of, -1], dtype=np.int64)[n_pos:]
-        self.column_place = np.asarray([*self.place, 0], dtype=np.int64)[n_pos:]
+        self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [self.n + 1])
+        self.pool_digit = n_pos + n_cls
+        # Per column a card can be put in (a class's, the losing cards', the pool's): the
+        # word its digit is in and its place there (the losing cards have none: -1 and 0),
+        # and per class the bits of its digit in its word.
+        at_pool = (self.word_of[self.pool_digit], self.place[self.pool_digit])
+        self.column_word = np.asarray(
+            [*self.word_of[n_pos : self.pool_digit], -1, at_pool[0]], dtype=np.int64
+        )
+        self.column_place = np.asarray(
+            [*self.place[n_pos : self.pool_digit], 0, at_pool[1]], dtype=np.int64
+        )
+        self.column_bits = np.asarray(
+            [
+                self.mask[i] << (self.shift[i] + (self.vec_bits if self.word_of[i] == 0 else 0))
+                for i in range(n_pos, self.pool_digit)
+            ],
+            dtype=np.int64,
+        )
         # The tables, filled for the vectors met (:meth:`_ensure`): per vector after a card
         # of each class, whether the query holds, the fewest more cards it needs, each
         # class's column in the normal form (itself, the class it is merged with, the losing
-        # cards or none), and whether a card of each class takes a state out of its normal
-        # form.
+        # cards or the pool), and which columns a card of each class takes out of a state's
+        # normal form: merged or pooled (their digits moved), or losing (their bits cleared,
+        # per word).
         size = self.vectors
         self.known = np.zeros(size, dtype=bool)
         self.grow = np.zeros((size, n_cls), dtype=np.int64)
@@ -220,9 +231,9 @@ class AttributeLevels:
         self.need = np.zeros(size, dtype=np.int64)
         self.target = np.zeros((size, n_cls), dtype=np.int64)
         self.places = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
-        self.lose_digit = self.first_column + self.lose_col
         self.changes_known = np.zeros(size, dtype=bool)
         self.changes = np.zeros((size, n_cls), dtype=np.int64)
+        self.clears = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
 
     def _fates(self, vec: Ints) -> tuple[Bools, Bools, Ints]:
         """Whether each row of capped counts ``vec`` is broken for good, holds, and the
@@ -315,23 +326,30 @@ class AttributeLevels:
         own = np.arange(len(self.red.sizes))
         apart = self.target[new] == own
         bits = np.left_shift(1, own)
-        changes = np.zeros(grown.shape, dtype=np.int64)
+        in_word = [
+            np.where(self.column_word[own] == k, self.column_bits, 0) for k in range(self.words)
+        ]
         for c in range(len(own)):
-            changes[:, c] = (apart & (self.target[grown[:, c]] != own)) @ bits
-        self.changes[new] = changes
+            to = self.target[grown[:, c]]
+            moved = apart & (to != own)
+            losing = moved & (to == self.lose_col)
+            self.changes[new, c] = (moved & ~losing) @ bits
+            for k, clears in enumerate(self.clears):
+                clears[new, c] = losing @ in_word[k]
         self.changes_known[new] = True
 
     def _lay_out(self, vector_radix: list[int], column_radix: list[int]) -> None:
-        """The key's words: the first holds the capped counts' index (mixed radix, its low
-        part: the index is the word modulo :attr:`vectors`), then bits per column (a class's
-        cards left, then the losing cards), each column's bits in one word and every word
-        below ``2**WORD_BITS``: a column is read by a shift and a mask."""
+        """The key's words: the first holds the capped counts' index (mixed radix) in its low
+        :attr:`vec_bits` bits, then bits per column (a class's cards left, then the pool),
+        each column's bits in one word and every word below ``2**WORD_BITS``: a column is
+        read by a shift and a mask, cleared by a mask."""
         first = len(vector_radix)
         self.word_of: list[int] = [0] * first
         self.place: list[int] = [int(p) for p in self.vec_place]
         self.shift: list[int] = [0] * first
         self.mask: list[int] = [0] * first
-        word, bit, room = 0, 0, WORD_BITS - self.vectors.bit_length()
+        self.vec_bits = self.vectors.bit_length()
+        word, bit, room = 0, 0, WORD_BITS - self.vec_bits
         for r in column_radix:
             width = max(1, (r - 1).bit_length())
             if bit + width > room:
@@ -339,7 +357,7 @@ class AttributeLevels:
             self.word_of.append(word)
             self.shift.append(bit)
             self.mask.append((1 << width) - 1)
-            self.place.append((self.vectors if word == 0 else 1) << bit)
+            self.place.append(1 << (bit + (self.vec_bits if word == 0 else 0)))
             bit += width
         self.words = word + 1
         if self.words > MOST_WORDS or room <= 0:
@@ -348,26 +366,29 @@ class AttributeLevels:
 
     # -- states ----------------------------------------------------------------------------
 
-    def _normal(self, vids: Ints, left: Ints, losing: Ints | None = None) -> list[Ints]:
+    def _normal(self, vids: Ints, left: Ints, gone: int) -> list[Ints]:
         """The keys (a list of words) of the states of capped count vectors ``vids`` with
-        ``left`` (a row per class) in the pile and ``losing`` losing cards, put in their
-        normal form."""
+        ``left`` (a row per class) in the pile and ``gone`` cards gone, put in their normal
+        form: the cards of no class join the pool, those of losing classes are left out (as
+        many as the rest of the pile leaves, see :meth:`_digits`)."""
         # A class's cards add to its column's digit: its place in its word (see _ensure).
         words = []
+        no_class = (self.n - gone) - left.sum(axis=0)
         for k, places in enumerate(self.places):
             word = np.einsum("ij,ji->i", places[vids], left)
             if k == 0:
                 word += vids
-            if losing is not None and self.word_of[self.lose_digit] == k:
-                word += losing * self.place[self.lose_digit]
+            if self.word_of[self.pool_digit] == k:
+                word += no_class * self.place[self.pool_digit]
             words.append(word)
         return words
 
-    def _digits(self, words: list[Ints]) -> tuple[Ints, Ints, Ints]:
+    def _digits(self, words: list[Ints], gone: int) -> tuple[Ints, Ints, Ints]:
         """The capped count vectors' indices, the cards left per class (a row each) and the
-        losing cards of the states ``words``."""
-        vids = words[0] % self.vectors
-        bits = [words[0] // self.vectors, *words[1:]]
+        losing cards (the pile's cards in no column nor the pool) of the states ``words``
+        with ``gone`` cards gone."""
+        vids = words[0] & ((1 << self.vec_bits) - 1)
+        bits = [words[0] >> self.vec_bits, *words[1:]]
         n_cls = len(self.red.sizes)
         left = np.empty((n_cls, len(vids)), dtype=np.int64)
         for j in range(n_cls + 1):
@@ -376,8 +397,8 @@ class AttributeLevels:
             if j < n_cls:
                 left[j] = got
             else:
-                losing = got
-        return vids, left, losing
+                pool = got
+        return vids, left, (self.n - gone) - left.sum(axis=0) - pool
 
     def _settle(self, vids: Ints, left: Ints, losing: Ints, to_draw: int) -> tuple[Bools, Bools]:
         """Which states are won (the query holds whatever follows) and which lost (it can no
@@ -618,7 +639,7 @@ class AttributeLevels:
         self.made += sum(sizes)
         words = [np.concatenate([part[i] for part in parts]) for i in range(self.words)]
         keys, distinct, index = self._distinct(words)
-        vids, left, losing = self._digits(distinct)
+        vids, left, losing = self._digits(distinct, level[1])
         self._ensure(vids)
         won, lost = self._settle(vids, left, losing, self.seen - level[0])
         kept = ~lost
@@ -658,7 +679,7 @@ class AttributeLevels:
         caps = np.asarray(self.red.cond.caps, dtype=np.int64)
         vids = np.minimum(held @ self.member, caps) @ vec_place
         self._ensure(vids)
-        return self._normal(vids, (sizes[None, :] - held).T)
+        return self._normal(vids, (sizes[None, :] - held).T, self.hand)
 
     def lookup(self, hand: Sequence[int]) -> int | None:
         """The value :meth:`run` found for the state of ``hand`` (cards per class), or None
@@ -685,10 +706,14 @@ class AttributeLevels:
         if not self.known[vid]:
             return None
         words = [vid] + [0] * (self.words - 1)
+        # The hand's cards of no class are not in the pile: the rest of them are the pool's.
+        words[self.word_of[self.pool_digit]] += (self.n - self.hand - sum(left)) * self.place[
+            self.pool_digit
+        ]
+        column_word, column_place = self.column_word.tolist(), self.column_place.tolist()
         for c, column in enumerate(self.target[vid].tolist()):
-            if column != self.pool_col:
-                i = self.first_column + column
-                words[self.word_of[i]] += left[c] * self.place[i]
+            if column != self.lose_col:
+                words[column_word[column]] += left[c] * column_place[column]
         return words
 
     def states_values(self, level: Level, held: Ints, left: Ints) -> tuple[Ints, Bools]:
@@ -713,7 +738,7 @@ class AttributeLevels:
             sums, scale = self._closed_sums(vids, left, pool, losing, level[1], closed)
             return self._scaled(sums, scale), np.ones(m, dtype=bool)
         cols = np.arange(m)
-        words = self._normal(vids, left)
+        words = self._normal(vids, left, level[1])
         found = np.zeros(len(cols), dtype=bool)
         table = self._valued.get(level)
         if table is not None and len(table[0]):
@@ -726,7 +751,7 @@ class AttributeLevels:
             out[:, cols[found]] = values[:, at[found]]
         rest = cols[~found]
         if len(rest):
-            vids_r, digits, losing = self._digits([w[~found] for w in words])
+            vids_r, digits, losing = self._digits([w[~found] for w in words], level[1])
             won, lost = self._settle(vids_r, digits, losing, self.seen - level[0])
             out[:, rest[won]] = self._limbs(self._full(level[1]))
             known[rest[won | lost]] = True
@@ -772,7 +797,7 @@ class AttributeLevels:
             k = self.word_of[i]
             bits = words[k][rows]
             if k == 0:
-                bits = bits // self.vectors
+                bits = bits >> self.vec_bits
             digit = (bits >> self.shift[i]) & self.mask[i]
             # Its place in each word under the grown counts (see _ensure), less its own.
             cell = grown[rows] * n_cls + j
@@ -835,8 +860,11 @@ class AttributeLevels:
                     child = [wd[sub] for wd in words]
                     child[0] += g - vids[sub]
                     child[self.word_of[i]] -= self.place[i]
-                    # Put in their normal form where the card changed it; children lost
-                    # by their counts are worth 0 (see _read).
+                    # Put in their normal form where the card changed it: the columns
+                    # that start to lose cleared, those merged or pooled moved; children
+                    # lost by their counts are worth 0 (see _read).
+                    for wd, clears in zip(child, self.clears, strict=True):
+                        wd &= ~clears[vids[sub], c]
                     moved = self.changes[vids[sub], c]
                     if moved.any():
                         self._renormal(child, g, moved)
@@ -848,29 +876,33 @@ class AttributeLevels:
                 child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
                 under = self._add(pending, under_level, child)
             moves.append(_Move(rows, w, kept, under))
-        # The losing cards: kept, the query is lost; put under, gone.
+        # The losing cards: kept, the query is lost; put under, gone (they are the pile's
+        # cards in no column: the key is the same).
         if look:
             rows = np.flatnonzero(losing)
             if len(rows):
-                i = self.first_column + n_cls
-                child = [wd[rows] for wd in words]
-                child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
-                under = self._add(pending, under_level, child)
+                under = self._add(pending, under_level, [wd[rows] for wd in words])
                 lost = np.zeros((self.limbs, len(rows)), dtype=np.int64)
                 moves.append(_Move(rows, losing[rows], lost, under))
-        # The cards no count reads: kept, nothing changes but the cards held.
+        # The cards no count reads: kept, nothing changes but the cards held and the pool.
         rows = np.flatnonzero(pool)
         if len(rows):
             v = vids[rows]
+            k, place = self.word_of[self.pool_digit], self.place[self.pool_digit]
             settled = kept_settled(v)
             if settled is not None:
                 kept = settled
             else:
                 alive = self.need[v] <= to_draw
-                child = [wd[rows] for wd in words]
-                kept = self._add(pending, kept_level, [wd[alive] for wd in child])
+                child = [wd[rows[alive]] for wd in words]
+                child[k] = child[k] - place
+                kept = self._add(pending, kept_level, child)
                 self._alive[kept] = alive
-            under = self._add(pending, under_level, [wd[rows] for wd in words]) if look else None
+            under = None
+            if look:
+                child = [wd[rows] for wd in words]
+                child[k] = child[k] - place
+                under = self._add(pending, under_level, child)
             moves.append(_Move(rows, pool[rows], kept, under))
         return moves
 
