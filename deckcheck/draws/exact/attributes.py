@@ -88,18 +88,18 @@ _NEVER = 1 << 30
 TABLE_CELLS_PER_UNIT = 5
 #: Units per move of a level's open states (a state times a class, the pool and the losing
 #: cards), made and weighed at about 0.1-0.2 µs each.
-MOVES_PER_UNIT = 48
+MOVES_PER_UNIT = 20
 #: Units per child merged into its level (sorted, compared, its digits read and settled).
-CHILDREN_PER_UNIT = 5
+CHILDREN_PER_UNIT = 16
 #: Units per level (its few dozen numpy calls, whatever its size).
 LEVEL_UNITS = 150
 #: Units per move's numpy calls (a class of a level, whatever its states).
 MOVE_UNITS = 8
 #: Most cards left to draw where a level is valued in closed form (:meth:`AttributeLevels._closed`).
 CLOSED_DRAWS = 2
-#: Cells (a state times a class, times a class again for two cards to draw) valued in closed
-#: form per unit.
-CLOSED_CELLS_PER_UNIT = 200
+#: Cells (a state times a class) valued in closed form per unit (the pairs of classes are
+#: worked out once per capped count vector).
+CLOSED_CELLS_PER_UNIT = 22
 
 
 class Collision(Exception):
@@ -307,9 +307,7 @@ class AttributeLevels:
         # Per word, the place a card of each class adds to it in the normal form (0 where
         # its column's digit is in another word, or it has none).
         for k, places in enumerate(self.places):
-            places[new] = np.where(
-                self.column_word[target] == k, self.column_place[target], 0
-            )
+            places[new] = np.where(self.column_word[target] == k, self.column_place[target], 0)
         self.known[new] = True
 
     def _ensure_changes(self, vids: Ints) -> None:
@@ -525,9 +523,7 @@ class AttributeLevels:
 
     def _closed_charge(self, states: int, closed: tuple[int, bool]) -> int:
         """Units of valuing ``states`` states in closed form (:meth:`_closed_sums`)."""
-        n_cls = len(self.red.sizes)
-        cells = states * n_cls * (n_cls if closed[0] == 2 else 1)
-        return cells // CLOSED_CELLS_PER_UNIT + LEVEL_UNITS
+        return states * len(self.red.sizes) // CLOSED_CELLS_PER_UNIT + LEVEL_UNITS
 
     def _scaled(self, sums: Ints, gone: int) -> Ints:
         """``sums`` times ``perm(N - gone, reads - gone)``, as limbs (a column each)."""
@@ -581,9 +577,7 @@ class AttributeLevels:
                 if closed is None:
                     plans[level] = self._moves(level, open_states.pop(level), pending)
                 else:
-                    self._value_closed(
-                        level, open_states.pop(level), won_of.pop(level), closed
-                    )
+                    self._value_closed(level, open_states.pop(level), won_of.pop(level), closed)
         for level in reversed(order):
             if level in plans:
                 self._value(level, plans.pop(level), where, won_of.pop(level))
