@@ -478,7 +478,10 @@ class AttributeLevels:
         of its cards."""
         to_draw, look = closed
         h = self.holds[vids].astype(np.int64)
-        after = self.after[vids]
+        # Only the classes some state has cards of (the others add nothing).
+        live = np.flatnonzero(left.any(axis=1))
+        left = left[live]
+        after = self.after[vids[:, None], live]
         hl = np.einsum("ij,ji->i", after, left).astype(np.int64)
         v1 = hl + pool * h
         if to_draw == 1:
@@ -493,9 +496,9 @@ class AttributeLevels:
         # Few capped count vectors, many states each: K of each vector once, applied to
         # its states' cards left by one product (floats: exact, every sum below 2**53).
         distinct, inverse = np.unique(vids, return_inverse=True)
-        grown = self.grow[distinct]
+        grown = self.grow[distinct[:, None], live]
         self._ensure(np.unique(grown))
-        pair = self.after[grown]
+        pair = self.after[grown][:, :, live]
         order = np.argsort(inverse, kind="stable")
         bounds = np.searchsorted(inverse[order], np.arange(len(distinct) + 1))
         by_vector = left.T[order].astype(np.float64)
