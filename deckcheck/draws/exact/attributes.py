@@ -613,10 +613,11 @@ class AttributeLevels:
         starts = np.flatnonzero(first)
         run = np.cumsum(first) - 1
         heads = by[starts]
-        if self.words > 1:
-            for w in words:
-                if (w[by] != w[heads][run]).any():
-                    raise Collision("two states under one sort key")
+        # Under one sort key, words equal but for the last are equal in the last too (it is
+        # the sort key less the others' mix, below 2**62): the others are compared.
+        for w in words[:-1]:
+            if (w[by] != w[heads][run]).any():
+                raise Collision("two states under one sort key")
         index = np.empty(len(ordered), dtype=np.int64)
         index[by] = run
         return ordered[starts], [w[heads] for w in words], index
@@ -854,15 +855,16 @@ class AttributeLevels:
                 else:
                     sub = rows[alive]
                     g = grown[alive]
+                    before = v[alive]
                     child = [wd[sub] for wd in words]
-                    child[0] += g - vids[sub]
+                    child[0] += g - before
                     child[self.word_of[i]] -= self.place[i]
                     # Put in their normal form where the card changed it: the columns
                     # that start to lose cleared, those merged or pooled moved; children
                     # lost by their counts are worth 0 (see _read).
                     for wd, clears in zip(child, self.clears, strict=True):
-                        wd &= ~clears[vids[sub], c]
-                    moved = self.changes[vids[sub], c]
+                        wd &= ~clears[before, c]
+                    moved = self.changes[before, c]
                     if moved.any():
                         self._renormal(child, g, moved)
                     kept = self._add(pending, kept_level, child)
