@@ -12,23 +12,33 @@ with array operations, from the hands the return table leaves open
 A state is its capped counts and, per class, its cards left, in a normal form that keeps
 only what the rest of the deal can tell apart (as the recursion's does):
 
-- a class whose every count is at its cap changes nothing: its cards are left out (the pool
-  of cards no count reads, whose size the cards gone tell);
+- a class whose every count is at its cap changes nothing: its cards join the pool of
+  cards no count reads;
 - a class one more card of which breaks the query for good (every alternative past a most)
-  loses when kept, whichever class it is: such cards are one count of losing cards;
+  loses when kept, whichever class it is: such cards are one count of losing cards (what
+  the pile's size leaves);
 - classes whose cards move the same counts (their counts not at their caps are the same)
   are one class: their cards left are put on the first of them.
 
 All three depend on the capped counts alone, and each is kept once reached (counts only
 grow), so they are tabulated once per capped count vector met (:meth:`AttributeLevels._ensure`).
-A state is a key of one or a few 64-bit words: the capped counts' index (mixed radix) and a
-field of bits per column (a class's cards left, the losing cards), each wide enough for
-every card that column can ever hold. Keys are exact: two states whose words differ are
-different, and states are merged by sorting one word mixed from a key's words, where words
-that differ under one sort key are a collision (:class:`Collision`: the engine stops and the
-recursion answers), never decided on. A card's move changes a key by a constant of the
-tables; a child whose normal form changes (a count reaches its cap, a class starts to lose)
-is put in it once per distinct child (:meth:`AttributeLevels._merge`).
+A state is a key of one or a few 64-bit words: the capped counts' index (mixed radix, in the
+low bits) and a field of bits per column (a class's cards left, the pool's), each wide
+enough for every card that column can ever hold; the losing cards are the pile's cards in
+no column (the level tells the pile's size). Keys are exact: two states whose words differ
+are different, and states are merged by sorting one word mixed from a key's words, where
+words that differ under one sort key are a collision (:class:`Collision`: the engine stops
+and the recursion answers), never decided on. A card's move changes a key by a constant of
+the tables; a child whose normal form changes (a count reaches its cap, a class starts to
+lose) is put in it as it is made, by tables per capped count vector and class: the columns
+that start to lose are cleared by a mask, those merged or pooled have their digits moved
+(:meth:`AttributeLevels._renormal`).
+
+The last turn is not listed: a level with at most two cards to draw and no look after its
+own is valued in closed form from its states' cards per class (one card: a sum over the
+classes of whether the query holds after one of theirs; two: over pairs of classes, one
+product per capped count vector; a look: the better of its branches' sums, compared
+exactly), so none of its children is made (:meth:`AttributeLevels._closed_sums`).
 
 Values are exact integers: a state's value counts the orderings of the cards still to be
 read under which the query holds, ``P(success) * perm(N - gone, reads - gone)``, as the
@@ -37,8 +47,9 @@ taken once per level), so a level's sums never overflow and a look's two branche
 compared exactly, limb by limb from the highest (ties keep, as the recursion's ``max``).
 
 Work is charged before it is done (``charge``, raising past the limit): the tables for the
-vectors met, each level's moves (states times moves) before they are made, and each level's
-children before they are merged.
+vectors met, each level's moves (states times moves) before they are made, each level's
+children before they are merged, and each level valued in closed form (states times
+classes) before its sums are worked out.
 
 The levels' states and values are kept after the run: the simulated optimal player's
 look-ahead decisions read a look's two children by their keys (:meth:`AttributeLevels.keeps`)
