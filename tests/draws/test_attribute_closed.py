@@ -163,7 +163,7 @@ def test_states_of_closed_levels_are_valued_as_the_recursion(per_turn: int) -> N
 
 
 def test_closed_form_is_charged_before_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each closed-form level is charged ``states * classes // CLOSED_CELLS_PER_UNIT +
+    """Each closed-form level is charged ``states * classes // CLOSED_CELLS_PER_UNIT + 2 *
     LEVEL_UNITS`` units before any of its values is worked out."""
     rng = random.Random(4205)
     problem = interesting(rng, 12, 12, any_of=False)
@@ -191,14 +191,10 @@ def test_closed_form_is_charged_before_it_runs(monkeypatch: pytest.MonkeyPatch) 
     sums = [i for i, (what, _) in enumerate(log) if what == "sums"]
     assert sums
     n_cls = len(engine.red.sizes)
-    for i in sums:
-        # The charge just before (a table fill may come between: charged on its own).
-        j = max(
-            k
-            for k in range(i)
-            if log[k][0] == "charge" and log[k][1] >= attributes_module.LEVEL_UNITS
-        )
-        assert log[j][1] == (
+    for previous, i in zip([0, *sums], sums, strict=False):
+        # Charged since the last closed-form level, before this one's sums.
+        units = (
             log[i][1] * n_cls // attributes_module.CLOSED_CELLS_PER_UNIT
-            + attributes_module.LEVEL_UNITS
+            + 2 * attributes_module.LEVEL_UNITS
         )
+        assert ("charge", units) in log[previous:i]

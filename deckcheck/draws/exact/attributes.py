@@ -97,20 +97,28 @@ _NEVER = 1 << 30
 #: Units of exact work (about 2 µs each) per table cell (capped count vectors times
 #: classes): each tabulated at about 0.1 µs.
 TABLE_CELLS_PER_UNIT = 5
-#: Units per move of a level's open states (a state times a class, the pool and the losing
-#: cards), made and weighed at about 0.1-0.2 µs each.
-MOVES_PER_UNIT = 20
-#: Units per child merged into its level (sorted, compared, its digits read and settled).
-CHILDREN_PER_UNIT = 16
+#: Moves per unit: a move of an open state (a card of a class it has, of its pool, of its
+#: losing cards where the turn looks; kept and put under are two), made and weighed at
+#: about 0.06 µs each.
+MOVES_PER_UNIT = 32
+#: State-classes per unit: each class of a level is looked for in every open state (a pass
+#: over the states per class, the pool and the losing cards), about 0.03 µs each.
+STATE_CLASSES_PER_UNIT = 56
+#: Units per child merged into its level (sorted and compared), about 0.05 µs each.
+CHILDREN_PER_UNIT = 34
+#: Distinct states per unit, charged once the sort has told them (their digits read,
+#: settled, kept), about 0.35 µs each.
+STATES_PER_UNIT = 5
 #: Units per level (its few dozen numpy calls, whatever its size).
-LEVEL_UNITS = 150
+LEVEL_UNITS = 400
 #: Units per move's numpy calls (a class of a level, whatever its states).
-MOVE_UNITS = 8
+MOVE_UNITS = 40
 #: Most cards left to draw where a level is valued in closed form (:meth:`AttributeLevels._closed`).
 CLOSED_DRAWS = 2
 #: Cells (a state times a class) valued in closed form per unit (the pairs of classes are
-#: worked out once per capped count vector).
-CLOSED_CELLS_PER_UNIT = 22
+#: worked out once per capped count vector), about 0.055 µs each, and two levels' units
+#: for its numpy calls.
+CLOSED_CELLS_PER_UNIT = 32
 
 
 class Collision(Exception):
@@ -537,7 +545,7 @@ class AttributeLevels:
 
     def _closed_charge(self, states: int, closed: tuple[int, bool]) -> int:
         """Units of valuing ``states`` states in closed form (:meth:`_closed_sums`)."""
-        return states * len(self.red.sizes) // CLOSED_CELLS_PER_UNIT + LEVEL_UNITS
+        return states * len(self.red.sizes) // CLOSED_CELLS_PER_UNIT + 2 * LEVEL_UNITS
 
     def _scaled(self, sums: Ints, gone: int) -> Ints:
         """``sums`` times ``perm(N - gone, reads - gone)``, as limbs (a column each)."""
@@ -648,6 +656,7 @@ class AttributeLevels:
         self.made += sum(sizes)
         words = [np.concatenate([part[i] for part in parts]) for i in range(self.words)]
         keys, distinct, index = self._distinct(words)
+        self.charge(len(keys) // STATES_PER_UNIT + 1)
         vids, left, losing = self._digits(distinct, level[1])
         self._ensure(vids)
         won, lost = self._settle(vids, left, losing, self.seen - level[0])
@@ -830,8 +839,15 @@ class AttributeLevels:
         look = self._look(held, looked)
         n_cls = len(self.red.sizes)
         self._ensure_changes(vids)
+        pool = (self.n - gone) - left.sum(axis=0) - losing
+        made = int(np.count_nonzero(left)) + int(np.count_nonzero(pool))
+        if look:
+            made += made + int(np.count_nonzero(losing))
         self.charge(
-            len(vids) * (n_cls + 2) // MOVES_PER_UNIT + LEVEL_UNITS + MOVE_UNITS * (n_cls + 2)
+            made // MOVES_PER_UNIT
+            + len(vids) * (n_cls + 2) // STATE_CLASSES_PER_UNIT
+            + LEVEL_UNITS
+            + MOVE_UNITS * (n_cls + 2)
         )
         words = [w[rows_open] for w in self.levels[level]]
         kept_level = (held + 1, gone + 1, False)
@@ -840,7 +856,6 @@ class AttributeLevels:
         to_draw = self.seen - held - 1
         full = self._limbs(self._full(gone + 1))
         moves: list[_Move] = []
-        pool = (self.n - gone) - left.sum(axis=0) - losing
 
         def kept_settled(child_vids: Ints) -> Ints | None:
             if last:
