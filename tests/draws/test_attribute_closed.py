@@ -163,8 +163,9 @@ def test_states_of_closed_levels_are_valued_as_the_recursion(per_turn: int) -> N
 
 
 def test_closed_form_is_charged_before_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each closed-form level is charged ``states * classes // CLOSED_CELLS_PER_UNIT + 2 *
-    LEVEL_UNITS`` units before any of its values is worked out."""
+    """Each closed-form level is charged ``cells // CLOSED_CELLS_PER_UNIT + 2 * LEVEL_UNITS``
+    units (its states times the classes they hold cards of and ``CLOSED_STATE_CELLS``)
+    before any of its values is worked out."""
     rng = random.Random(4205)
     problem = interesting(rng, 12, 12, any_of=False)
     procedure = Procedure(4, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
@@ -181,20 +182,19 @@ def test_closed_form_is_charged_before_it_runs(monkeypatch: pytest.MonkeyPatch) 
 
     real = attributes_module.AttributeLevels._closed_sums
 
-    def summed(self: Any, vids: Any, *args: Any) -> Any:
-        log.append(("sums", len(vids)))
-        return real(self, vids, *args)
+    def summed(self: Any, vids: Any, left: Any, *args: Any) -> Any:
+        classes = int(left.any(axis=1).sum())
+        log.append(("sums", len(vids) * (classes + attributes_module.CLOSED_STATE_CELLS)))
+        return real(self, vids, left, *args)
 
     levels.charge = charge
     monkeypatch.setattr(attributes_module.AttributeLevels, "_closed_sums", summed)
     engine.return_table(2)
     sums = [i for i, (what, _) in enumerate(log) if what == "sums"]
     assert sums
-    n_cls = len(engine.red.sizes)
     for previous, i in zip([0, *sums], sums, strict=False):
         # Charged since the last closed-form level, before this one's sums.
         units = (
-            log[i][1] * n_cls // attributes_module.CLOSED_CELLS_PER_UNIT
-            + 2 * attributes_module.LEVEL_UNITS
+            log[i][1] // attributes_module.CLOSED_CELLS_PER_UNIT + 2 * attributes_module.LEVEL_UNITS
         )
         assert ("charge", units) in log[previous:i]

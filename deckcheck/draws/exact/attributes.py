@@ -100,10 +100,10 @@ TABLE_CELLS_PER_UNIT = 5
 #: Moves per unit: a move of an open state (a card of a class it has, of its pool, of its
 #: losing cards where the turn looks; kept and put under are two), made and weighed at
 #: about 0.06 µs each.
-MOVES_PER_UNIT = 32
+MOVES_PER_UNIT = 28
 #: State-classes per unit: each class of a level is looked for in every open state (a pass
 #: over the states per class, the pool and the losing cards), about 0.03 µs each.
-STATE_CLASSES_PER_UNIT = 56
+STATE_CLASSES_PER_UNIT = 48
 #: Units per child merged into its level (sorted and compared), about 0.05 µs each.
 CHILDREN_PER_UNIT = 34
 #: Distinct states per unit, charged once the sort has told them (their digits read,
@@ -115,10 +115,12 @@ LEVEL_UNITS = 400
 MOVE_UNITS = 40
 #: Most cards left to draw where a level is valued in closed form (:meth:`AttributeLevels._closed`).
 CLOSED_DRAWS = 2
-#: Cells (a state times a class) valued in closed form per unit (the pairs of classes are
+#: Cells (a state times a class some state of its level has cards of, and
+#: :data:`CLOSED_STATE_CELLS` more a state) valued in closed form per unit (the pairs of classes are
 #: worked out once per capped count vector), about 0.055 µs each, and two levels' units
 #: for its numpy calls.
-CLOSED_CELLS_PER_UNIT = 32
+CLOSED_CELLS_PER_UNIT = 30
+CLOSED_STATE_CELLS = 4
 
 
 class Collision(Exception):
@@ -543,9 +545,11 @@ class AttributeLevels:
         sums += pool * np.maximum(ratio * kept_pool, under_pool) + losing * v2
         return sums, gone + 3
 
-    def _closed_charge(self, states: int, closed: tuple[int, bool]) -> int:
-        """Units of valuing ``states`` states in closed form (:meth:`_closed_sums`)."""
-        return states * len(self.red.sizes) // CLOSED_CELLS_PER_UNIT + 2 * LEVEL_UNITS
+    def _closed_charge(self, states: int, classes: int) -> int:
+        """Units of valuing ``states`` states in closed form (:meth:`_closed_sums`), holding
+        cards of ``classes`` classes between them."""
+        cells = states * (classes + CLOSED_STATE_CELLS)
+        return cells // CLOSED_CELLS_PER_UNIT + 2 * LEVEL_UNITS
 
     def _scaled(self, sums: Ints, gone: int) -> Ints:
         """``sums`` times ``perm(N - gone, reads - gone)``, as limbs (a column each)."""
@@ -566,7 +570,7 @@ class AttributeLevels:
         before: no child of theirs is made."""
         rows_open, vids, left, losing = state
         gone = level[1]
-        self.charge(self._closed_charge(len(vids), closed))
+        self.charge(self._closed_charge(len(vids), int(left.any(axis=1).sum())))
         values = np.zeros((self.limbs, len(won) + 1), dtype=np.int64)
         values[:, :-1][:, won] = self._limbs(self._full(gone))
         if len(vids):
@@ -750,7 +754,7 @@ class AttributeLevels:
         closed = self._closed(level)
         if closed is not None:
             # Valued in closed form from the cards per class, as the run's are.
-            self.charge(self._closed_charge(m, closed))
+            self.charge(self._closed_charge(m, int(left.any(axis=1).sum())))
             pool = (self.n - level[1]) - left.sum(axis=0)
             losing = np.zeros(m, dtype=np.int64)
             sums, scale = self._closed_sums(vids, left, pool, losing, level[1], closed)
@@ -837,17 +841,19 @@ class AttributeLevels:
         if not len(vids):
             return []
         look = self._look(held, looked)
-        n_cls = len(self.red.sizes)
         self._ensure_changes(vids)
         pool = (self.n - gone) - left.sum(axis=0) - losing
-        made = int(np.count_nonzero(left)) + int(np.count_nonzero(pool))
+        # Only the classes some open state has cards of are looked for.
+        per_class = np.count_nonzero(left, axis=1)
+        present = np.flatnonzero(per_class).tolist()
+        made = int(per_class.sum()) + int(np.count_nonzero(pool))
         if look:
             made += made + int(np.count_nonzero(losing))
         self.charge(
             made // MOVES_PER_UNIT
-            + len(vids) * (n_cls + 2) // STATE_CLASSES_PER_UNIT
+            + len(vids) * (len(present) + 2) // STATE_CLASSES_PER_UNIT
             + LEVEL_UNITS
-            + MOVE_UNITS * (n_cls + 2)
+            + MOVE_UNITS * (len(present) + 2)
         )
         words = [w[rows_open] for w in self.levels[level]]
         kept_level = (held + 1, gone + 1, False)
@@ -862,10 +868,8 @@ class AttributeLevels:
                 return np.where(self.holds[child_vids], full, 0)
             return None
 
-        for c in range(n_cls):
+        for c in present:
             rows = np.flatnonzero(left[c])
-            if not len(rows):
-                continue
             w = left[c, rows]
             v = vids[rows]
             grown = self.grow[v, c]
