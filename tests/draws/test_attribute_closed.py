@@ -198,3 +198,18 @@ def test_closed_form_is_charged_before_it_runs(monkeypatch: pytest.MonkeyPatch) 
             log[i][1] // attributes_module.CLOSED_CELLS_PER_UNIT + 2 * attributes_module.LEVEL_UNITS
         )
         assert ("charge", units) in log[previous:i]
+
+
+def test_a_pile_too_large_for_the_sums_is_listed() -> None:
+    """The closed form's sums stay below ``N**3``; where that times a limb would pass
+    ``2**62`` the last turn is listed as the others are."""
+    rng = random.Random(5600)
+    problem = interesting(rng, 12, 10, any_of=False)
+    procedure = Procedure(3, draws_per_turn=2, mulligan=ReturnRule(2), lookahead=True)
+    engine = SequentialEngine(problem, procedure, Query(7), (), 10**12)
+    levels = engine._attribute_levels()
+    assert levels is not None
+    last_look = (engine.seen - 2, engine.seen - 2, False)
+    assert levels._closed(last_look) == (2, True)
+    levels.n = 1 << 11
+    assert levels._closed(last_look) is None

@@ -465,10 +465,11 @@ class AttributeLevels:
     def _closed(self, level: Level) -> tuple[int, bool] | None:
         """(cards still to draw, whether this level looks) where ``level``'s states are valued
         in closed form (:meth:`_closed_sums`): at most two cards to draw and no look after
-        this level's own; else None."""
+        this level's own, and a pile small enough that the sums (below ``N**3``) times a limb
+        stay below ``2**62``; else None."""
         held, _, looked = level
         to_draw = self.seen - held
-        if not 0 < to_draw <= CLOSED_DRAWS:
+        if not 0 < to_draw <= CLOSED_DRAWS or self.n**3 >= 1 << (62 - LIMB_BITS):
             return None
         if any(self._look(h, False) for h in range(held + 1, self.seen)):
             return None
