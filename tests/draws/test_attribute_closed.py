@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_attribute_levels import engines
 from test_attribute_player import looks
 from test_lookahead_optimal import Expectimax
 from test_return_hands import interesting
@@ -69,9 +70,7 @@ def test_every_hand_is_worth_what_the_recursion_finds(
         3, hand_size_second=4, draws_per_turn=per_turn, mulligan=ReturnRule(2), lookahead=True
     )
     query = Query(procedure.opening_size(second) + turns * per_turn, second=second)
-    fast = SequentialEngine(problem, procedure, query, (), 10**12)
-    slow = SequentialEngine(problem, procedure, query, (), 10**12)
-    slow.use_attributes = False
+    fast, slow = engines(problem, procedure, query)
     levels = fast._attribute_levels()
     if levels is None:
         pytest.skip("settled by the counts alone")
@@ -92,9 +91,7 @@ def test_each_kind_of_closed_level_is_met(monkeypatch: pytest.MonkeyPatch) -> No
         problem = interesting(rng, 12, 10, any_of=False)
         procedure = Procedure(3, draws_per_turn=per_turn, mulligan=ReturnRule(2), lookahead=True)
         query = Query(3 + 2 * per_turn)
-        fast = SequentialEngine(problem, procedure, query, (), 10**12)
-        slow = SequentialEngine(problem, procedure, query, (), 10**12)
-        slow.use_attributes = False
+        fast, slow = engines(problem, procedure, query)
         levels = fast._attribute_levels()
         assert levels is not None
         hands = list(compositions(slow.red.sizes, slow.hand))
@@ -116,9 +113,7 @@ def test_answers_match_the_labelled_expectimax(seed: int, count: int) -> None:
     turns = 2 if 5 + 2 * per_turn + 2 <= problem.pile_size else 1
     query = Query(5 + turns * per_turn)
     oracle = Expectimax(problem, procedure, query)
-    fast = SequentialEngine(problem, procedure, query, (), 10**12)
-    slow = SequentialEngine(problem, procedure, query, (), 10**12)
-    slow.use_attributes = False
+    fast, slow = engines(problem, procedure, query)
     fast.estimate(count)
     assert fast.without_mulligan() == oracle.plain() == slow.without_mulligan()
     assert fast.return_table(count)[1] == oracle.returning(count) == slow.return_table(count)[1]
@@ -133,9 +128,7 @@ def test_states_of_closed_levels_are_valued_as_the_recursion(per_turn: int) -> N
     problem = interesting(rng, 12, 10, any_of=per_turn == 2)
     procedure = Procedure(3, draws_per_turn=per_turn, mulligan=ReturnRule(2), lookahead=True)
     query = Query(3 + 2 * per_turn)
-    fast = SequentialEngine(problem, procedure, query, (), 10**12)
-    slow = SequentialEngine(problem, procedure, query, (), 10**12)
-    slow.use_attributes = False
+    fast, slow = engines(problem, procedure, query)
     levels = fast._attribute_levels()
     assert levels is not None
     sizes = np.asarray(fast.red.sizes, dtype=np.int64)
