@@ -113,13 +113,16 @@ STATES_PER_UNIT = 5
 LEVEL_UNITS = 400
 #: Units per move's numpy calls (a class of a level, whatever its states).
 MOVE_UNITS = 40
-#: Most cards left to draw where a level is valued in closed form (:meth:`AttributeLevels._closed`).
+#: Most cards left to draw where a level is valued in closed form
+#: (:meth:`AttributeLevels._closed`).
 CLOSED_DRAWS = 2
-#: Cells (a state times a class some state of its level has cards of, and
-#: :data:`CLOSED_STATE_CELLS` more a state) valued in closed form per unit (the pairs of classes are
-#: worked out once per capped count vector), about 0.055 µs each, and two levels' units
-#: for its numpy calls.
+#: Cells valued in closed form per unit, about 0.055 µs each (a state times a class some
+#: state of its level has cards of, and :data:`CLOSED_STATE_CELLS` more a state; the pairs
+#: of classes are worked out once per capped count vector), and two levels' units for its
+#: numpy calls.
 CLOSED_CELLS_PER_UNIT = 30
+#: Cells a state of a closed-form level counts for whatever classes it holds (its own
+#: sums and comparisons).
 CLOSED_STATE_CELLS = 4
 
 
@@ -238,12 +241,12 @@ class AttributeLevels:
             ],
             dtype=np.int64,
         )
-        # The tables, filled for the vectors met (:meth:`_ensure`): per vector after a card
-        # of each class, whether the query holds, the fewest more cards it needs, each
-        # class's column in the normal form (itself, the class it is merged with, the losing
-        # cards or the pool), and which columns a card of each class takes out of a state's
-        # normal form: merged or pooled (their digits moved), or losing (their bits cleared,
-        # per word).
+        # The tables, filled for the vectors met (:meth:`_ensure`): per vector the vector
+        # after a card of each class, whether the query holds (now and after a card of each
+        # class), the fewest more cards it needs, each class's column in the normal form
+        # (itself, the class it is merged with, the losing cards or the pool), and which
+        # columns a card of each class takes out of a state's normal form: merged or pooled
+        # (their digits moved), or losing (their bits cleared, per word).
         size = self.vectors
         self.known = np.zeros(size, dtype=bool)
         self.grow = np.zeros((size, n_cls), dtype=np.int64)
@@ -296,8 +299,8 @@ class AttributeLevels:
         below = vec < caps
         grow = new[:, None] + (below * self.vec_place) @ self.member.T
         broken, holds, need = self._fates(vec)
-        # Broken after a card of each class: the grown vectors' digits, a class at a time.
-        # Every class's at once: one call over the vectors grown by each class in turn.
+        # Broken, and holding, after a card of each class: one call over the vectors grown
+        # by each class in turn.
         grown_vec = np.minimum(vec[None, :, :] + self.member[:, None, :], caps)
         fate = self._fates(grown_vec.reshape(-1, len(caps)))
         broken_after = fate[0].reshape(n_cls, len(new)).T
