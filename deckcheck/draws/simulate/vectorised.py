@@ -58,9 +58,9 @@ CHUNK = 1 << 20
 BATCH = 1 << 16
 #: Largest key space for which a decision table is a dense array (int32: 32 MB at most).
 DENSE_KEYS = 1 << 23
-#: Most keys :class:`_Lookup` keeps sorted past its dense table (128 MB at most); past them it
-#: sorts each batch's keys afresh.
-SORTED_KEYS = 1 << 23
+#: Most keys :class:`_Lookup` remembers past its dense table (about 150 MB at most); past
+#: them it asks for each batch's new keys afresh.
+SORTED_KEYS = 1 << 20
 #: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
 #: batch, which pays off when the working arrays fit in the CPU cache.
 LOOKAHEAD_BATCH = 1 << 14
@@ -272,34 +272,26 @@ class _Lookup:
         space = math.prod(bounds)
         # Mixed-radix keys turn a column into one integer. A small key space gets a dense table
         # (a gather per lookup, no sorting); a larger one a 1-D np.unique; one that would
-        # overflow int64 the slower column-wise unique.
+        # overflow int64 the column's bytes as one key (a row-wise unique was 35 times slower).
         self.radix = np.asarray(radix, dtype=np.int64) if space < 2**62 else None
         self.dense = np.full(space, -1, dtype=np.int32) if space <= DENSE_KEYS else None
-        # Past the dense table: the keys met so far, sorted (then one above any: every search
-        # lands on a key), and their codes. A batch looks its keys up by binary search, and
-        # asks Python only for keys never met (the look-ahead meets the same few thousand
-        # states batch after batch: building a tuple per distinct column again was slow).
-        self.known = np.full(1, np.iinfo(np.int64).max, dtype=np.int64)
-        self.known_codes = np.zeros(1, dtype=np.int32)
+        # Past the dense table: the codes of the keys met so far. The look-ahead meets the
+        # same few thousand states batch after batch: only keys never met ask Python.
+        self.known: dict[Any, int] = {}
 
-    def _sorted_codes(self, keys: IntArray, mat: IntArray) -> npt.NDArray[np.int32]:
-        """:meth:`codes` through the sorted keys met so far (see ``known``)."""
-        # Searched in order, the keys' binary searches share their paths in the cache.
-        by = np.argsort(keys)
-        ordered = keys[by]
-        at = np.searchsorted(self.known, ordered)
-        missing = by[self.known.take(at) != ordered]
-        if missing.size:
-            new_keys, first = np.unique(keys[missing], return_index=True)
-            found = self._new(mat[:, missing[first]])
-            # Both sorted: each new key goes in where it belongs (no sort of all the keys).
-            into = np.searchsorted(self.known, new_keys)
-            self.known = np.insert(self.known, into, new_keys)
-            self.known_codes = np.insert(self.known_codes, into, found)
-            at = np.searchsorted(self.known, ordered)
-        out = np.empty(len(keys), dtype=np.int32)
-        out[by] = self.known_codes.take(at)
-        return out
+    def _remembered(self, keys: Any, mat: IntArray) -> npt.NDArray[np.int32]:
+        """:meth:`codes` through the batch's distinct ``keys`` and those met so far."""
+        distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        known, listed = self.known, distinct.tolist()
+        got = [known.get(key, -1) for key in listed]
+        missing = [i for i, code in enumerate(got) if code < 0]
+        if missing:
+            found = self._new(mat[:, first[missing]]).tolist()
+            for i, code in zip(missing, found, strict=True):
+                got[i] = code
+                if len(known) < SORTED_KEYS:
+                    known[listed[i]] = code
+        return np.asarray(got, dtype=np.int32)[inverse.reshape(-1)]
 
     def _new(self, cols: IntArray) -> npt.NDArray[np.int32]:
         """The codes of the columns ``cols``: by :attr:`many` when it answers (coded a
@@ -319,14 +311,12 @@ class _Lookup:
 
     def codes(self, mat: IntArray) -> npt.NDArray[np.int32]:
         """Per column of ``mat``, the code of ``fn(column)``; decode through :attr:`values`."""
-        keys = None if self.radix is None else self.radix @ mat
-        if keys is None or (self.dense is None and len(self.known) > SORTED_KEYS):
-            rows = mat.T if keys is None else keys
-            axis = 0 if keys is None else None
-            _, first, inverse = np.unique(rows, axis=axis, return_index=True, return_inverse=True)
-            return self._new(mat[:, first])[inverse.reshape(-1)]
+        if self.radix is None:
+            small = np.ascontiguousarray(mat.T, np.uint8 if mat.max(initial=0) < 256 else None)
+            return self._remembered(small.view(f"V{small.shape[1] * small.itemsize}").ravel(), mat)
+        keys = self.radix @ mat
         if self.dense is None:
-            return self._sorted_codes(keys, mat)
+            return self._remembered(keys, mat)
         got = self.dense[keys]
         missing = np.flatnonzero(got < 0)
         if missing.size:
