@@ -58,9 +58,9 @@ CHUNK = 1 << 20
 BATCH = 1 << 16
 #: Largest key space for which a decision table is a dense array (int32: 32 MB at most).
 DENSE_KEYS = 1 << 23
-#: Most keys :class:`_Lookup` remembers past its dense table (about 150 MB at most); past
-#: them it asks for each batch's new keys afresh.
-SORTED_KEYS = 1 << 20
+#: Most keys :class:`_Lookup` keeps sorted past its dense table (128 MB at most); past them it
+#: sorts each batch's keys afresh.
+SORTED_KEYS = 1 << 23
 #: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
 #: batch, which pays off when the working arrays fit in the CPU cache.
 LOOKAHEAD_BATCH = 1 << 14
@@ -270,28 +270,36 @@ class _Lookup:
         for b in bounds[:-1]:
             radix.append(radix[-1] * b)
         space = math.prod(bounds)
-        # Mixed-radix keys turn a column into one integer. A small key space gets a dense table
-        # (a gather per lookup, no sorting); a larger one a 1-D np.unique; one that would
-        # overflow int64 the column's bytes as one key (a row-wise unique was 35 times slower).
+        # A column is one key: mixed-radix integers (a dense table where the space is small), or
+        # past int64 its bytes (uint8 where all values are below 255; a row-wise unique: 35x).
         self.radix = np.asarray(radix, dtype=np.int64) if space < 2**62 else None
         self.dense = np.full(space, -1, dtype=np.int32) if space <= DENSE_KEYS else None
-        # Past the dense table: the codes of the keys met so far. The look-ahead meets the
-        # same few thousand states batch after batch: only keys never met ask Python.
-        self.known: dict[Any, int] = {}
+        self.byte = np.dtype(np.uint8 if max(bounds) <= 255 else np.int64)
+        # Past the dense table: the keys met so far, sorted (then one above any, no count being
+        # 255 or negative: every search lands on a key), and their codes; Python is asked only
+        # for keys never met (the look-ahead meets the same few thousand states every batch).
+        top = np.full(len(bounds) * self.byte.itemsize, 255, np.uint8)  # as a key's bytes
+        self.known = top.view(f"V{top.size}") if self.radix is None else np.full(1, 2**63 - 1)
+        self.known_codes = np.zeros(1, dtype=np.int32)
 
-    def _remembered(self, keys: Any, mat: IntArray) -> npt.NDArray[np.int32]:
-        """:meth:`codes` through the batch's distinct ``keys`` and those met so far."""
-        distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        known, listed = self.known, distinct.tolist()
-        got = [known.get(key, -1) for key in listed]
-        missing = [i for i, code in enumerate(got) if code < 0]
-        if missing:
-            found = self._new(mat[:, first[missing]]).tolist()
-            for i, code in zip(missing, found, strict=True):
-                got[i] = code
-                if len(known) < SORTED_KEYS:
-                    known[listed[i]] = code
-        return np.asarray(got, dtype=np.int32)[inverse.reshape(-1)]
+    def _sorted_codes(self, keys: IntArray, mat: IntArray) -> npt.NDArray[np.int32]:
+        """:meth:`codes` through the sorted keys met so far (see ``known``)."""
+        # Searched in order, the keys' binary searches share their paths in the cache.
+        by = np.argsort(keys)
+        ordered = keys[by]
+        at = np.searchsorted(self.known, ordered)
+        missing = by[self.known.take(at) != ordered]
+        if missing.size:
+            new_keys, first = np.unique(keys[missing], return_index=True)
+            found = self._new(mat[:, missing[first]])
+            # Both sorted: each new key goes in where it belongs (no sort of all the keys).
+            into = np.searchsorted(self.known, new_keys)
+            self.known = np.insert(self.known, into, new_keys)
+            self.known_codes = np.insert(self.known_codes, into, found)
+            at = np.searchsorted(self.known, ordered)
+        out = np.empty(len(keys), dtype=np.int32)
+        out[by] = self.known_codes.take(at)
+        return out
 
     def _new(self, cols: IntArray) -> npt.NDArray[np.int32]:
         """The codes of the columns ``cols``: by :attr:`many` when it answers (coded a
@@ -312,11 +320,14 @@ class _Lookup:
     def codes(self, mat: IntArray) -> npt.NDArray[np.int32]:
         """Per column of ``mat``, the code of ``fn(column)``; decode through :attr:`values`."""
         if self.radix is None:
-            small = np.ascontiguousarray(mat.T, np.uint8 if mat.max(initial=0) < 256 else None)
-            return self._remembered(small.view(f"V{small.shape[1] * small.itemsize}").ravel(), mat)
-        keys = self.radix @ mat
+            keys = np.ascontiguousarray(mat.T, self.byte).view(self.known.dtype).ravel()
+        else:
+            keys = self.radix @ mat
+        if self.dense is None and len(self.known) > SORTED_KEYS:
+            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            return self._new(mat[:, first])[inverse.reshape(-1)]
         if self.dense is None:
-            return self._remembered(keys, mat)
+            return self._sorted_codes(keys, mat)
         got = self.dense[keys]
         missing = np.flatnonzero(got < 0)
         if missing.size:
