@@ -44,7 +44,6 @@ from deckcheck.draws.simulate.dealer import (
     check_return,
     deal_shape,
 )
-from deckcheck.draws.simulate.reference import default_chooser
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
 IntArray = npt.NDArray[np.int64]
@@ -310,9 +309,9 @@ class _Lookup:
             cache = self._cache
             columns = map(tuple, cols.T.tolist())
             got = [cache[c] if c in cache else cache.setdefault(c, self.fn(c)) for c in columns]
-        else:
-            got, inverse = np.unique(got, return_inverse=True)
-            got = got.tolist()
+        else:  # decisions, or rows of a return per hand: each one a hashable value
+            got, inverse = np.unique(got, return_inverse=True, axis=0 if got.ndim > 1 else None)
+            got = [tuple(v) if isinstance(v, list) else v for v in got.tolist()]
         codes = [self._code_of.setdefault(value, len(self._code_of)) for value in got]
         self.values = list(self._code_of)  # in the order of their codes
         return np.asarray(codes, dtype=np.int32)[inverse]
@@ -427,12 +426,12 @@ class _Simulator:
         # The greedy return (no choice supplied) is computed on whole arrays, as the rule of
         # thumb of the look-ahead: a Python call per distinct hand is what made it slow.
         self.greedy = isinstance(rule, ReturnRule) and choose_return is None
-        if isinstance(rule, ReturnRule) and not self.greedy:
-            chooser = choose_return or default_chooser(problem, rule)
-            count = rule.count
+        if isinstance(rule, ReturnRule) and choose_return is not None:
+            chooser, count = choose_return, rule.count
             self.returns = _Lookup(
                 [s + 1 for s in sizes], lambda hand: check_return(hand, chooser(hand), count)
             )
+            self.returns.many = getattr(chooser, "many", None)  # a row per hand, in bulk
         # Per condition: the selector's membership column (groups) and the lower-bound test.
         conds = problem.conditions
         # As floats: a matrix product of floats is a BLAS call, one of integers is not.
