@@ -287,14 +287,13 @@ class _Lookup:
         by = np.argsort(keys)
         ordered = keys[by]
         at = np.searchsorted(self.known, ordered)
-        missing = by[self.known.take(at) != ordered]
+        missing = np.flatnonzero(self.known.take(at) != ordered)
         if missing.size:
-            new_keys, first = np.unique(keys[missing], return_index=True)
-            found = self._new(mat[:, missing[first]])
-            # Both sorted: each new key goes in where it belongs (no sort of all the keys).
-            into = np.searchsorted(self.known, new_keys)
-            self.known = np.insert(self.known, into, new_keys)
-            self.known_codes = np.insert(self.known_codes, into, found)
+            # In order already: each new key's first column, and where it goes among the known.
+            first = missing[np.r_[True, ordered[missing[1:]] != ordered[missing[:-1]]]]
+            found = self._new(mat[:, by[first]])
+            self.known = np.insert(self.known, at[first], ordered[first])
+            self.known_codes = np.insert(self.known_codes, at[first], found)
             at = np.searchsorted(self.known, ordered)
         out = np.empty(len(keys), dtype=np.int32)
         out[by] = self.known_codes.take(at)
