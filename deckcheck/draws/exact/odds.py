@@ -270,6 +270,8 @@ class _ReturnChooser:
         engine, red = self.engine, self.engine.red
         if not isinstance(engine.kept_values, KeptValues) or len(hands) != self.groups:
             return None
+        if (hands.sum(axis=0) != engine.hand).any():
+            return None  # not opening hands: the call says so, hand by hand
         n, size = hands.shape[1], engine.hand
         classes = np.zeros((len(red.sizes), n), dtype=np.int64)
         for g, c in enumerate(red.class_of):
