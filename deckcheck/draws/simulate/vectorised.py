@@ -57,8 +57,8 @@ CHUNK = 1 << 20
 BATCH = 1 << 16
 #: Largest key space for which a decision table is a dense array (int32: 32 MB at most).
 DENSE_KEYS = 1 << 23
-#: Most keys :class:`_Lookup` keeps sorted past its dense table (128 MB at most); past them it
-#: sorts each batch's keys afresh.
+#: Most keys :class:`_Lookup` keeps sorted past its dense table, counted in int64s (a key of
+#: bytes as its share of them: 128 MB at most); past them it sorts each batch's keys afresh.
 SORTED_KEYS = 1 << 23
 #: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
 #: batch, which pays off when the working arrays fit in the CPU cache.
@@ -321,7 +321,7 @@ class _Lookup:
             keys = np.ascontiguousarray(mat.T, self.byte).view(self.known.dtype).ravel()
         else:
             keys = self.radix @ mat
-        if self.dense is None and len(self.known) > SORTED_KEYS:
+        if self.dense is None and self.known.nbytes > 8 * SORTED_KEYS:
             _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
             return self._new(mat[:, first])[inverse.reshape(-1)]
         if self.dense is None:
