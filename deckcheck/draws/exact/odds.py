@@ -236,9 +236,14 @@ class _ReturnChooser:
     def __init__(
         self, problem: DrawProblem, engine: SequentialEngine, table: Mapping[tuple[int, ...], Kept]
     ) -> None:
+        from deckcheck.draws.exact.returned import KeptValues
+
         self.groups = len(problem.group_sizes)
         self.engine = engine
         self.table = table
+        # The table of every hand behind ``table`` (the engine's last), when it is one.
+        kept = engine.kept_values
+        self.hands = kept.hands if isinstance(kept, KeptValues) and table else None
 
     def __call__(self, hand: tuple[int, ...]) -> tuple[int, ...] | None:
         engine = self.engine
@@ -265,10 +270,9 @@ class _ReturnChooser:
         import itertools
 
         from deckcheck.core.numeric import np
-        from deckcheck.draws.exact.returned import KeptValues
 
-        engine, red = self.engine, self.engine.red
-        if not isinstance(engine.kept_values, KeptValues) or len(hands) != self.groups:
+        engine, red, table = self.engine, self.engine.red, self.hands
+        if table is None or len(hands) != self.groups:
             return None
         if (hands.sum(axis=0) != engine.hand).any():
             return None  # not opening hands: the call says so, hand by hand
@@ -278,8 +282,8 @@ class _ReturnChooser:
             classes[c] += hands[g]
         # Each hand's cards by class, in increasing order; the parts it keeps by positions.
         rows = np.repeat(np.tile(np.arange(len(red.sizes)), n), classes.T.ravel())
-        picked = engine.kept_values.hands.kept_parts(rows.reshape(n, size))
-        subsets = list(itertools.combinations(range(size), size - engine.kept_values.hands.count))
+        picked = table.kept_parts(rows.reshape(n, size))
+        subsets = list(itertools.combinations(range(size), table.keep))
         back = np.zeros((n, size), dtype=bool)
         for i, kept in enumerate(subsets):
             hit = picked == i
