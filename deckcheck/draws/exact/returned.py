@@ -144,6 +144,9 @@ class ReturnHands:
         self._hand_keep: npt.NDArray | None = None
         self._hand_best: npt.NDArray | None = None
         self._best_of: list[int] = []
+        # Until :meth:`_by_rank` sorts them: the hands (as :func:`_multisets` lists them),
+        # per hand the index of its value and of its best.
+        self._unsorted: tuple[npt.NDArray, npt.NDArray, npt.NDArray] | None = None
         self._kept_at: npt.NDArray | None = None  # per kept part's rank, its value's index
 
     def work(self) -> int:
@@ -170,8 +173,8 @@ class ReturnHands:
             self._fresh = self.kept_numerator
             best_of = sorted({v * redraw for v in values} | {self._fresh})
             order = {v: i for i, v in enumerate(best_of)}
-            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
-            np.maximum(best, order[self._fresh], out=best)
+            kept_at = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            best = np.maximum(kept_at, order[self._fresh])
         else:
             ranks = self._ranks(rows)
             kept_rows, kept_ways = _multisets(sizes, self.keep)
@@ -188,32 +191,45 @@ class ReturnHands:
             order = {v: i for i, v in enumerate(best_of)}
             by_rank = np.zeros(math.comb(self._classes + self.keep - 1, self.keep), np.int64)
             by_rank[at] = [order[v] for v in kept_values]
-            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            kept_at = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            best = kept_at.copy()
             for r in ranks:
                 np.maximum(best, by_rank[r], out=best)
             self._kept_at = by_rank
         counted = np.bincount(best, weights=weights.astype(np.float64), minlength=len(best_of))
         self.numerator = _weighed(counted, best_of)
-        hand_ranks = self._rank(rows)
-        by = np.argsort(hand_ranks)
-        self._hand_ranks = hand_ranks[by]
-        self._hand_keep = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which[by]]
-        self._hand_best = best[by]
+        # Each hand's value and best, found by its rank when a choice is asked
+        # (:meth:`_by_rank`): an answer that asks none never sorts the hands.
+        self._unsorted = (rows, kept_at, best)
         self._best_of = best_of
         self._done = True
+
+    def _by_rank(self) -> tuple[npt.NDArray, npt.NDArray, npt.NDArray]:
+        """The hands' ranks in increasing order, and per hand so ordered the index of its
+        value (kept) and of its best among :attr:`_best_of`. After :meth:`run`."""
+        from deckcheck.core.numeric import np
+
+        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
+            if self._unsorted is None:
+                raise ValueError("the table has not run")
+            rows, keep, best = self._unsorted
+            hand_ranks = self._rank(rows)
+            by = np.argsort(hand_ranks)
+            self._hand_ranks, self._hand_keep, self._hand_best = hand_ranks[by], keep[by], best[by]
+            self._unsorted = None
+        return self._hand_ranks, self._hand_keep, self._hand_best
 
     def hand_best(self, hand: tuple[int, ...]) -> tuple[int, int]:
         """Of ``hand`` (cards per class), as :meth:`run` found them: the value of keeping it
         (times the redraws' ways, as :meth:`kept_value` counts) and the best of keeping and
         each kept part. After :meth:`run`."""
-        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
-            raise ValueError("the table has not run")
+        hand_ranks, hand_keep, hand_best = self._by_rank()
         rank = _rank_of(hand)
-        at = int(self._hand_ranks.searchsorted(rank))
-        if at >= len(self._hand_ranks) or int(self._hand_ranks[at]) != rank:
+        at = int(hand_ranks.searchsorted(rank))
+        if at >= len(hand_ranks) or int(hand_ranks[at]) != rank:
             raise KeyError(hand)
         best_of = self._best_of
-        return best_of[int(self._hand_keep[at])], best_of[int(self._hand_best[at])]
+        return best_of[int(hand_keep[at])], best_of[int(hand_best[at])]
 
     def kept_parts(self, rows: npt.NDArray) -> npt.NDArray:
         """Per hand (a row of its cards' classes in increasing order), the kept part the walk
@@ -223,14 +239,13 @@ class ReturnHands:
         :meth:`run`, for every hand at once."""
         from deckcheck.core.numeric import np
 
-        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
-            raise ValueError("the table has not run")
+        hand_ranks, hand_keep, hand_best = self._by_rank()
         ranks = self._rank(rows)
-        at = np.minimum(self._hand_ranks.searchsorted(ranks), len(self._hand_ranks) - 1)
-        if (self._hand_ranks[at] != ranks).any():
+        at = np.minimum(hand_ranks.searchsorted(ranks), len(hand_ranks) - 1)
+        if (hand_ranks[at] != ranks).any():
             raise KeyError("not a hand of the table")
-        best = self._hand_best[at]
-        todo = best != self._hand_keep[at]
+        best = hand_best[at]
+        todo = best != hand_keep[at]
         out = np.where(todo, 0, -1)
         if self._kept_at is None:  # the whole hand goes back: one kept part, the empty one
             return out
@@ -281,10 +296,15 @@ class ReturnHands:
         flat = np.zeros(len(counts), dtype=np.int64)
         for p in range(len(caps)):
             flat = flat * (caps[p] + 1) + counts[:, p]
-        _, first, per_vector = np.unique(flat, return_index=True, return_inverse=True)
+        distinct_flat, per_vector = np.unique(flat, return_inverse=True)
         per_hand = per_vector.reshape(-1)[per_code]
-        self._spend(len(first) * SETTLE_UNITS)
-        vectors = [tuple(v) for v in counts[first].tolist()]
+        self._spend(len(distinct_flat) * SETTLE_UNITS)
+        # Each distinct vector's counts, read back from its index (the last count lowest).
+        capped = np.empty((len(distinct_flat), len(caps)), dtype=np.int64)
+        rest = distinct_flat
+        for p in range(len(caps) - 1, -1, -1):
+            rest, capped[:, p] = np.divmod(rest, caps[p] + 1)
+        vectors = [tuple(v) for v in capped.tolist()]
         values = [0, self.full]
         fates = []
         open_vectors = []
@@ -298,26 +318,25 @@ class ReturnHands:
         if open_hands.size:
             cells = open_hands.size * (self._classes + 1)
             self._spend(len(open_vectors) * LIVE_UNITS + cells // CELLS_PER_UNIT)
-            held = np.zeros((open_hands.size, self._classes), dtype=np.int64)
-            for i in range(rows.shape[1]):
-                np.add.at(held, (np.arange(open_hands.size), rows[open_hands, i]), 1)
             live = np.zeros((len(vectors), self._classes), dtype=np.int64)
             for i in open_vectors:
                 live[i, list(self._live(vectors[i]))] = 1
             vector = per_hand[open_hands]
-            keys = np.column_stack([vector, held * live[vector]])
-            _, some, alike = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+            some, alike = _alike(rows[open_hands], vector, live, self.red.sizes, self.hand)
+            held = np.zeros((len(some), self._classes), dtype=np.int64)
+            for i in range(rows.shape[1]):
+                np.add.at(held, (np.arange(len(some)), rows[open_hands[some], i]), 1)
             index = {0: 0, self.full: 1}
             found = []
             if self._values is not None:
-                got = self._values(held[some])
+                got = self._values(held)
             else:
-                got = [self._value(tuple(row)) for row in held[some].tolist()]
+                got = [self._value(tuple(row)) for row in held.tolist()]
             for v in got:
                 found.append(index.setdefault(v, len(index)))
                 if len(values) < len(index):
                     values.append(v)
-            which[open_hands] = np.asarray(found, dtype=np.int64)[alike.reshape(-1)]
+            which[open_hands] = np.asarray(found, dtype=np.int64)[alike]
         return which, values
 
     def _spend(self, units: int) -> None:
@@ -387,6 +406,33 @@ class ReturnHands:
                 rank += part[i, subset[i]]
             out.append(rank)
         return out
+
+
+def _alike(
+    rows: npt.NDArray, vector: npt.NDArray, live: npt.NDArray, sizes: tuple[int, ...], hand: int
+) -> tuple[npt.NDArray, npt.NDArray]:
+    """The hands ``rows`` (class indices) of capped count vectors ``vector`` told apart by
+    their vector and their cards of the classes ``live`` marks for it (a row per vector):
+    one hand of each kind (its index) and each hand's kind. A kind is one integer (mixed
+    radix, a digit per class) where that fits, else a row of counts."""
+    from deckcheck.core.numeric import np
+
+    radix = [min(s, hand) + 1 for s in sizes]
+    total = math.prod(radix)
+    if len(live) * total < 1 << 62:
+        place = np.cumprod([1, *radix[:-1]]).astype(np.int64)
+        live_place = live * place[None, :]
+        key = vector * total
+        for i in range(rows.shape[1]):
+            key = key + live_place[vector, rows[:, i]]
+        _, some, alike = np.unique(key, return_index=True, return_inverse=True)
+        return some, alike.reshape(-1)
+    held = np.zeros((len(rows), len(sizes)), dtype=np.int64)
+    for i in range(rows.shape[1]):
+        np.add.at(held, (np.arange(len(rows)), rows[:, i]), 1)
+    keys = np.column_stack([vector, held * live[vector]])
+    _, some, alike = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    return some, alike.reshape(-1)
 
 
 def _rank_of(comp: tuple[int, ...]) -> int:
