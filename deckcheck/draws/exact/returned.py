@@ -56,6 +56,9 @@ PAIRS_PER_UNIT = 100
 HANDS_PER_UNIT = 4
 #: Units of exact work per capped count vector settled (a Python call, about 2 µs).
 SETTLE_UNITS = 1
+#: Cells (capped count vectors times classes and counts) one unit stands for where the
+#: vectors are settled and their live classes found at once (``fates``, numpy).
+SETTLE_CELLS_PER_UNIT = 40
 #: Units per count vector left open, whose live classes are found (about 20-40 µs).
 LIVE_UNITS = 15
 #: Cells (open hands times classes and one) of the live keys one unit stands for: numpy
@@ -76,6 +79,10 @@ HandValue = Callable[[tuple[int, ...]], int]
 Charge = Callable[[int], None]
 #: The values of many hands at once (a row of cards per class each), in their order.
 HandValues = Callable[["npt.NDArray"], list[int]]
+#: :data:`Settle` and :data:`Live` of many capped count vectors at once (a row each, held
+#: cards as many as a hand's): per row 1 (won), 0 (lost) or -1, and per row a column per
+#: class, whether it is live.
+Fates = Callable[["npt.NDArray", int], "tuple[npt.NDArray, npt.NDArray]"]
 
 
 class ReturnHands:
@@ -101,6 +108,7 @@ class ReturnHands:
         value: HandValue,
         charge: Charge | None = None,
         values: HandValues | None = None,
+        fates: Fates | None = None,
     ) -> None:
         self.red = red
         self.n = n
@@ -110,6 +118,7 @@ class ReturnHands:
         self.full = full
         self._settle, self._live, self._value = settle, live, value
         self._values = values
+        self._fates = fates
         self._charge = charge
         #: Units of those steps already paid for (a caller that charged more than
         #: :meth:`work` before starting): spent first.
@@ -298,29 +307,39 @@ class ReturnHands:
             flat = flat * (caps[p] + 1) + counts[:, p]
         distinct_flat, per_vector = np.unique(flat, return_inverse=True)
         per_hand = per_vector.reshape(-1)[per_code]
-        self._spend(len(distinct_flat) * SETTLE_UNITS)
+        n_vectors = len(distinct_flat)
+        self._spend(
+            n_vectors * SETTLE_UNITS
+            if self._fates is None
+            else 1 + n_vectors * (self._classes + len(caps)) // SETTLE_CELLS_PER_UNIT
+        )
         # Each distinct vector's counts, read back from its index (the last count lowest).
-        capped = np.empty((len(distinct_flat), len(caps)), dtype=np.int64)
+        capped = np.empty((n_vectors, len(caps)), dtype=np.int64)
         rest = distinct_flat
         for p in range(len(caps) - 1, -1, -1):
             rest, capped[:, p] = np.divmod(rest, caps[p] + 1)
-        vectors = [tuple(v) for v in capped.tolist()]
         values = [0, self.full]
-        fates = []
-        open_vectors = []
-        for i, vec in enumerate(vectors):
-            fate = self._settle(vec)
-            fates.append(-1 if fate is None else int(fate))
-            if fate is None:
-                open_vectors.append(i)
-        which = np.asarray(fates, dtype=np.int64)[per_hand]
+        live_of: npt.NDArray | None = None
+        if self._fates is not None:
+            fates, live_of = self._fates(capped, self.hand)
+        else:
+            fates = np.asarray(
+                [-1 if f is None else int(f) for f in map(self._settle, map(tuple, capped.tolist()))],
+                dtype=np.int64,
+            )
+        open_vectors = np.flatnonzero(fates < 0)
+        which = fates[per_hand]
         open_hands = np.flatnonzero(which < 0)
         if open_hands.size:
             cells = open_hands.size * (self._classes + 1)
-            self._spend(len(open_vectors) * LIVE_UNITS + cells // CELLS_PER_UNIT)
-            live = np.zeros((len(vectors), self._classes), dtype=np.int64)
-            for i in open_vectors:
-                live[i, list(self._live(vectors[i]))] = 1
+            live_units = 0 if live_of is not None else len(open_vectors) * LIVE_UNITS
+            self._spend(live_units + cells // CELLS_PER_UNIT)
+            if live_of is not None:
+                live = live_of.astype(np.int64)
+            else:
+                live = np.zeros((n_vectors, self._classes), dtype=np.int64)
+                for i in open_vectors.tolist():
+                    live[i, list(self._live(tuple(capped[i].tolist())))] = 1
             vector = per_hand[open_hands]
             some, alike = _alike(rows[open_hands], vector, live, self.red.sizes, self.hand)
             held = np.zeros((len(some), self._classes), dtype=np.int64)
