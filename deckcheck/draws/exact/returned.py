@@ -51,19 +51,23 @@ _EXACT_FLOAT = 1 << 53
 PAIRS_PER_UNIT = 100
 
 #: Hands one unit stands for besides their kept parts: each one's cards enumerated and its
-#: counts found and capped (0.4-0.6 µs a hand; with the pairs, 0.9 µs a hand of twenty
-#: pairs, 0.8 of ten, as measured on 300,000 and a million hands).
-HANDS_PER_UNIT = 4
+#: counts found and capped (0.15-0.4 µs a hand, as measured on 12,000 to 230,000 hands; the
+#: hands are sorted by rank only when a choice is asked of the table).
+HANDS_PER_UNIT = 5
 #: Units of exact work per capped count vector settled (a Python call, about 2 µs).
 SETTLE_UNITS = 1
 #: Cells (capped count vectors times classes and counts) one unit stands for where the
-#: vectors are settled and their live classes found at once (``fates``, numpy).
-SETTLE_CELLS_PER_UNIT = 40
+#: vectors are settled and their live classes found at once (``fates``, numpy: about
+#: 0.017 µs a cell), and the units of its few dozen numpy calls.
+SETTLE_CELLS_PER_UNIT = 100
+SETTLE_CALL_UNITS = 150
 #: Units per count vector left open, whose live classes are found (about 20-40 µs).
 LIVE_UNITS = 15
 #: Cells (open hands times classes and one) of the live keys one unit stands for: numpy
-#: counts and sorts them at about 0.1 µs a cell (8 bytes each, in three arrays).
-CELLS_PER_UNIT = 20
+#: reads each hand's key (a digit per live class, one integer) and sorts them at about
+#: 0.01-0.02 µs a cell, and the units of its numpy calls.
+CELLS_PER_UNIT = 100
+OPEN_CALL_UNITS = 50
 
 #: Most (hand, kept part) pairs a table holds: each one's rank is kept (8 bytes), so this
 #: bounds its memory to about 130 MB.
@@ -311,7 +315,8 @@ class ReturnHands:
         self._spend(
             n_vectors * SETTLE_UNITS
             if self._fates is None
-            else 1 + n_vectors * (self._classes + len(caps)) // SETTLE_CELLS_PER_UNIT
+            else SETTLE_CALL_UNITS
+            + n_vectors * (self._classes + len(caps)) // SETTLE_CELLS_PER_UNIT
         )
         # Each distinct vector's counts, read back from its index (the last count lowest).
         capped = np.empty((n_vectors, len(caps)), dtype=np.int64)
@@ -324,7 +329,10 @@ class ReturnHands:
             fates, live_of = self._fates(capped, self.hand)
         else:
             fates = np.asarray(
-                [-1 if f is None else int(f) for f in map(self._settle, map(tuple, capped.tolist()))],
+                [
+                    -1 if f is None else int(f)
+                    for f in map(self._settle, map(tuple, capped.tolist()))
+                ],
                 dtype=np.int64,
             )
         open_vectors = np.flatnonzero(fates < 0)
@@ -333,7 +341,7 @@ class ReturnHands:
         if open_hands.size:
             cells = open_hands.size * (self._classes + 1)
             live_units = 0 if live_of is not None else len(open_vectors) * LIVE_UNITS
-            self._spend(live_units + cells // CELLS_PER_UNIT)
+            self._spend(OPEN_CALL_UNITS + live_units + cells // CELLS_PER_UNIT)
             if live_of is not None:
                 live = live_of.astype(np.int64)
             else:
