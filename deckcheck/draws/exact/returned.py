@@ -46,9 +46,10 @@ if TYPE_CHECKING:
 #: Largest integer a float64 sum counts exactly.
 _EXACT_FLOAT = 1 << 53
 #: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2 µs): numpy
-#: ranks and sums them at about 20 ns a pair; the hands themselves are charged apart
+#: ranks and sums them at 8-14 ns a pair (16 on tables of a few thousand hands, their
+#: calls' share); the hands themselves are charged apart
 #: (:data:`HANDS_PER_UNIT`). The hands the caller's recursion values are charged as its calls.
-PAIRS_PER_UNIT = 100
+PAIRS_PER_UNIT = 150
 
 #: Hands one unit stands for besides their kept parts: each one's cards enumerated and its
 #: counts found and capped (0.15-0.4 µs a hand, as measured on 12,000 to 230,000 hands; the
