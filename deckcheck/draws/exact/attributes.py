@@ -90,6 +90,8 @@ MOST_LIMBS = 4
 MOST_WORDS = 4
 #: Bits of a word's digits (a key word stays positive, its moves' changes too).
 WORD_BITS = 62
+#: Largest integer a float64 sum counts exactly.
+_EXACT_FLOAT = 1 << 53
 #: More cards than any deal draws: what :attr:`AttributeLevels.need` says of counts with which
 #: the query can no longer hold.
 _NEVER = 1 << 30
@@ -979,13 +981,24 @@ class AttributeLevels:
         values = np.zeros((self.limbs, len(won) + 1), dtype=np.int64)
         values[:, :-1][:, won] = self._limbs(self._full(gone))
         open_rows = np.flatnonzero(~won)
-        total = np.zeros((self.limbs, len(open_rows)), dtype=np.int64)
+        rows, parts = [], []
         for move in moves:
             kept = self._read(move.kept, where, len(move.rows))
             if move.under is not None:
                 under = self._read(move.under, where, len(move.rows))
                 kept = np.where(self._above(under, kept), under, kept)
-            total[:, move.rows] += move.weight * kept
+            rows.append(move.rows)
+            parts.append(move.weight * kept)
+        total = np.zeros((self.limbs, len(open_rows)), dtype=np.int64)
+        if parts and self.n << LIMB_BITS <= _EXACT_FLOAT:
+            # A state's limbs times cards sum below N * 2**LIMB_BITS: counted in floats,
+            # exactly, all moves at once.
+            at, weighed = np.concatenate(rows), np.concatenate(parts, axis=1)
+            for k in range(self.limbs):
+                total[k] = np.bincount(at, weights=weighed[k], minlength=len(open_rows))
+        else:
+            for at, weighed in zip(rows, parts, strict=True):
+                total[:, at] += weighed
         for k in range(self.limbs - 1):
             total[k + 1] += total[k] >> LIMB_BITS
             total[k] &= (1 << LIMB_BITS) - 1
