@@ -31,6 +31,7 @@ from deckcheck.draws.answer import (
     reason_text,
     simulated_why,
 )
+from deckcheck.draws.either import simplified
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
     CountTest,
@@ -428,6 +429,9 @@ def bind(
         tuple(selector_texts),
         any_of,
     )
+    # An either-or question in its simplest equal form: the same deals succeed, fewer
+    # alternatives for the engines to weigh.
+    problem = simplified(problem)
     # The triggers' selectors come after the conditions' (see selector_texts above).
     procedure = setup.procedure(trigger_offset=len(conditions))
     if not isinstance(options.redraws, GameRule):
