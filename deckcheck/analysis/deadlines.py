@@ -323,10 +323,18 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
         # whose least work (the hands listed, from the problem's shape) is past its share is
         # refused before any of it.
         meter = Meter(share)
+        # Where both players hold as many cards at every turn (no larger hand, no extra cards
+        # for the player who does not start), the deal is the same: one walk serves both.
+        alike = _seen(bound, turns, False) == _seen(bound, turns, True)
         try:  # both players share the work
-            meter.need(sum(_least(bound, options, turns, second) for second in (False, True)))
+            sides = (False,) if alike else (False, True)
+            meter.need(sum(_least(bound, options, turns, second) for second in sides))
             play = _side(bound, options, turns, False, meter)
-            draw = _side(bound, options, turns, True, meter)
+            draw = (
+                dataclasses.replace(play, second=True)
+                if alike
+                else _side(bound, options, turns, True, meter)
+            )
         except Intractable as exc:
             why = reason_text(exc.reason) if exc.reason is not None else str(exc)
             continue
@@ -347,6 +355,16 @@ def _request_of(bound: Bound, options: OddsOptions, turns: int, second: bool) ->
         second,
         options.mulligan == "rules",
         options.redraw_policy,
+    )
+
+
+def _seen(bound: Bound, turns: int, second: bool) -> tuple[int, ...]:
+    """The cards one player holds at the start of each turn, 1 … ``turns``, and in the opening
+    hand (what the walks of :func:`_side` depend on the seat for)."""
+    proc = bound.procedure
+    return (
+        proc.opening_size(second),
+        *(proc.seen_by_turn(t, second) for t in range(1, turns + 1)),
     )
 
 
