@@ -422,10 +422,16 @@ def bind(
     for key, n in _memberships(setup.pile, predicates):
         groups[key] = groups.get(key, 0) + n
     keys = list(groups)
+    # Conditions on one selector text count one selector: the engines then see one count
+    # (a range, a contradiction) rather than two counts that are always equal.
+    first: dict[str, int] = {}
     problem = DrawProblem(
         tuple(groups[k] for k in keys),
         tuple(keys),
-        tuple(CountTest(i, c.op, c.count) for i, c in enumerate(conditions)),
+        tuple(
+            CountTest(first.setdefault(c.selector, i), c.op, c.count)
+            for i, c in enumerate(conditions)
+        ),
         tuple(selector_texts),
         any_of,
     )
