@@ -57,7 +57,7 @@ def answer_odds(
     """``odds`` with everything it takes: conditions with their own deadline (``@TURN``,
     exact, :func:`deadline_odds`), the others by :func:`~deckcheck.analysis.odds.compute_odds`;
     with ``options.expected_turn``, when the conditions first hold (:func:`expected_turn`)."""
-    bound = bind(setup, condition_texts, options, deadlines=True)
+    bound = bind(setup, condition_texts, options, deadlines=True, quiet=True)
     if any(c.deadline is not None for c in bound.conditions):
         got = deadline_odds(setup, bound, options)
     else:
@@ -75,7 +75,7 @@ def with_expected_turn(
     from deckcheck.core.errors import DeckcheckError
 
     try:
-        bound = bind(setup, condition_texts, options, deadlines=True)
+        bound = bind(setup, condition_texts, options, deadlines=True, quiet=True)
         return dataclasses.replace(got, expected_turn=expected_turn(setup, bound, options))
     except DeckcheckError:
         return got

@@ -31,7 +31,7 @@ from deckcheck.draws.answer import (
     reason_text,
     simulated_why,
 )
-from deckcheck.draws.either import simplified
+from deckcheck.draws.either import quieted, simplified
 from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
     CountTest,
@@ -395,11 +395,15 @@ def bind(
     require_conditions: bool = True,
     deadlines: bool = False,
     any_of: tuple[tuple[int, ...], ...] = (),
+    quiet: bool = False,
 ) -> Bound:
     """Partition the pile into groups of cards matching the same selectors (conditions first,
     then the mulligan's triggers) and build the abstract problem. A condition with its own
     deadline (``@TURN``) is refused unless ``deadlines`` is set (the caller answers them).
-    ``any_of``: the query is an OR of these ANDs (indices into ``condition_texts``)."""
+    ``any_of``: the query is an OR of these ANDs (indices into ``condition_texts``).
+    ``quiet``: a selector whose tests every count passes picks no card in the problem (see
+    :func:`~deckcheck.draws.either.quieted`; the problem's groups then no longer tell its
+    cards apart, so leave it unset to map cards to groups)."""
     if not condition_texts and require_conditions:
         example = setup.game.spec.game.example_condition
         raise UsageError(f'give at least one condition, e.g. "{example}"')
@@ -438,6 +442,8 @@ def bind(
     # An either-or question in its simplest equal form: the same deals succeed, fewer
     # alternatives for the engines to weigh.
     problem = simplified(problem)
+    if quiet:
+        problem = quieted(problem)
     # The triggers' selectors come after the conditions' (see selector_texts above).
     procedure = setup.procedure(trigger_offset=len(conditions))
     if not isinstance(options.redraws, GameRule):
@@ -693,7 +699,7 @@ def _asked(
 ) -> tuple[Bound, int, Procedure, Query]:
     """The question as the engines take it: its bound problem, the cards seen, the procedure
     dealing them and the query at ``options.turn``."""
-    bound = bind(setup, condition_texts, options, any_of=any_of)
+    bound = bind(setup, condition_texts, options, any_of=any_of, quiet=True)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     return (
         bound,
@@ -775,7 +781,7 @@ def compute_any_of(
             plain = replace(options, mulligan="none")
             try:
                 if exc.without_mulligan is not None:
-                    plain_bound = bind(setup, condition_texts, plain, any_of=any_of)
+                    plain_bound = bind(setup, condition_texts, plain, any_of=any_of, quiet=True)
                     seen = cards_seen(setup, plain_bound.procedure, plain, plain.turn)
                     report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
                 else:

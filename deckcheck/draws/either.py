@@ -1,4 +1,12 @@
-"""Either-or questions put in their simplest equal form before any engine runs.
+"""Questions put in their simplest equal form before any engine runs.
+
+Tests every count passes (:func:`quieted`): a test that holds whatever count of the pile's
+matching cards is seen (``>=0``; ``<=N`` with at most ``N`` such cards in the pile) tells no
+deal from another, yet its selector splits the pile into more classes and adds a count to
+every state of every engine. Its selector is made to pick no card (its count stays 0, which
+passes the test as every real count does): the same chance.
+
+Either-or questions (:func:`simplified`):
 
 An either-or question (``A | B``, an OR of ANDs, :attr:`~deckcheck.draws.model.DrawProblem.any_of`)
 costs the exact engines per alternative, and the plain draw one programme per conjunction of
@@ -22,7 +30,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from deckcheck.draws.model import DrawProblem
+from deckcheck.draws.compare import Comparison
+from deckcheck.draws.model import CountTest, DrawProblem
 
 #: A selector's allowed counts, ``(least, most)``, both within the pile's matching cards.
 Interval = tuple[int, int]
@@ -94,3 +103,49 @@ def _within(
         if a < lo or b > hi:
             return False
     return True
+
+
+def idle_selectors(problem: DrawProblem) -> frozenset[int]:
+    """The selectors whose every test (of ``problem.conditions``) passes whatever count of the
+    pile's matching cards is seen."""
+    least: dict[int, int] = {}
+    most: dict[int, int | None] = {}
+    for t in problem.conditions:
+        s = t.selector
+        least[s] = max(least.get(s, 0), t.op.least(t.threshold))
+        top, held = t.op.most(t.threshold), most.get(s)
+        most[s] = top if held is None else held if top is None else min(held, top)
+    idle = set()
+    for s, lo in least.items():
+        top = most[s]
+        if lo <= 0 and (top is None or top >= _picked(problem, s)):
+            idle.add(s)
+    return frozenset(idle)
+
+
+def _picked(problem: DrawProblem, selector: int) -> int:
+    return sum(
+        n for n, row in zip(problem.group_sizes, problem.membership, strict=True) if row[selector]
+    )
+
+
+def quieted(problem: DrawProblem) -> DrawProblem:
+    """``problem`` with every selector of :func:`idle_selectors` picking no card (a mulligan's
+    triggers read selectors of their own), the groups that then match alike merged: the same
+    chance of every question on it, fewer classes. Unchanged where none is idle."""
+    idle = idle_selectors(problem)
+    if not idle:
+        return problem
+    sizes: dict[tuple[bool, ...], int] = {}
+    for size, row in zip(problem.group_sizes, problem.membership, strict=True):
+        key = tuple(False if s in idle else m for s, m in enumerate(row))
+        sizes[key] = sizes.get(key, 0) + size
+    # Their tests written as the one every count passes, ``>=0``, which the level engines
+    # know reads no class.
+    tests = tuple(
+        CountTest(t.selector, Comparison.GE, 0) if t.selector in idle else t
+        for t in problem.conditions
+    )
+    return replace(
+        problem, group_sizes=tuple(sizes.values()), membership=tuple(sizes), conditions=tests
+    )

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
-from deckcheck.draws.either import simplified
+from deckcheck.draws.either import idle_selectors, quieted, simplified
 from deckcheck.draws.facade import Mode, Policy, solve
 from deckcheck.draws.model import (
     Comparison,
@@ -112,3 +113,52 @@ def test_the_same_fractions_with_the_mulligans(seed: int) -> None:
             want = solve(problem, procedure, query, Policy(), mode=Mode.EXACT)
             assert got.exact and want.exact
             assert got.probability == want.probability, (problem, rule, seen)
+
+
+def plain_problem(rng: random.Random) -> DrawProblem:
+    """:func:`random_problem` as one AND of all its tests, some of which every count passes."""
+    problem = random_problem(rng)
+    return DrawProblem(problem.group_sizes, problem.membership, problem.conditions)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_idle_selectors_pick_no_card_for_the_same_fractions(seed: int) -> None:
+    """A selector whose tests every count passes picks no card (`quieted`): the groups merge,
+    the engines' exact answers (the redraw, the return with the look-ahead) stay the same."""
+    rng = random.Random(200 + seed)
+    asked = 0
+    while asked < 10:
+        problem = plain_problem(rng)
+        quiet = quieted(problem)
+        if quiet == problem or problem.pile_size < 5:
+            continue
+        assert idle_selectors(quiet) == idle_selectors(problem)
+        assert all(not row[s] for row in quiet.membership for s in idle_selectors(problem))
+        asked += 1
+        hand = rng.randint(2, 3)
+        # The redraw's trigger reads a selector of its own (as bind gives it), past the tests'.
+        trigger = len(problem.membership[0])
+        own = [rng.random() < 0.5 for _ in problem.group_sizes]
+        problem = replace(
+            problem, membership=tuple((*r, t) for r, t in zip(problem.membership, own, strict=True))
+        )
+        quiet = quieted(problem)
+        redraw = RedrawRule(triggers=(CountTest(trigger, Comparison.LE, 0),), max_redraws=1)
+        for rule in (None, redraw, ReturnRule(count=1)):
+            look = isinstance(rule, ReturnRule)
+            procedure = Procedure(hand_size=hand, mulligan=rule, lookahead=look)
+            top = (problem.pile_size + hand) // 2 if look else problem.pile_size
+            query = Query(rng.randint(hand, min(hand + 2, top)), use_mulligan=rule is not None)
+            got = solve(quiet, procedure, query, Policy(), mode=Mode.EXACT)
+            want = solve(problem, procedure, query, Policy(), mode=Mode.EXACT)
+            assert got.probability == want.probability, (problem, rule, query)
+
+
+def test_which_selectors_are_idle() -> None:
+    membership = ((True, False), (True, True))  # 2 cards of selector 0; 1 of selector 1
+    tests = (CountTest(0, Comparison.GE, 0), CountTest(0, Comparison.LE, 2))
+    assert idle_selectors(DrawProblem((1, 1), membership, tests)) == {0}
+    tighter = (*tests, CountTest(1, Comparison.LE, 0))
+    assert idle_selectors(DrawProblem((1, 1), membership, tighter)) == {0}
+    short = (CountTest(0, Comparison.LE, 1), CountTest(1, Comparison.GE, 0))
+    assert idle_selectors(DrawProblem((1, 1), membership, short)) == {1}
