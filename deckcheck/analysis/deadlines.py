@@ -317,12 +317,14 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
     # Without a number of turns asked, fewer turns are tried when the default is out of reach.
     tries = [horizon] if asked else sorted({min(horizon, h) for h in (horizon, 6, 3)}, reverse=True)
     why = ""
-    share = DEADLINE_BUDGET // len(tries)
-    for turns in tries:
-        # The tries share one budget, so that the answer stays within about a second; a try
-        # whose least work (the hands listed, from the problem's shape) is past its share is
+    spent = 0
+    for k, turns in enumerate(tries):
+        # The tries share one budget, so that the answer stays within about a second: each
+        # takes its part of what the tries before it left (a third, a half, the rest), so
+        # what a try refused from its shape did not spend goes to the next ones; a try whose
+        # least work (the hands listed, from the problem's shape) is past its share is
         # refused before any of it.
-        meter = Meter(share)
+        meter = Meter((DEADLINE_BUDGET - spent) // (len(tries) - k))
         # Where both players hold as many cards at every turn (no larger hand, no extra cards
         # for the player who does not start), the deal is the same: one walk serves both.
         alike = _seen(bound, turns, False) == _seen(bound, turns, True)
@@ -337,6 +339,7 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
             )
         except Intractable as exc:
             why = reason_text(exc.reason) if exc.reason is not None else str(exc)
+            spent += min(meter.work, meter.budget)
             continue
         return ExpectedTurn(turns, play, draw, horizon)
     hint = "give a smaller --turn" if asked else "ask fewer conditions"
