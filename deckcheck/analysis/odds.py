@@ -31,7 +31,7 @@ from deckcheck.draws.answer import (
     reason_text,
     simulated_why,
 )
-from deckcheck.draws.either import quieted, simplified
+from deckcheck.draws.either import idle_selectors, quieted, simplified
 from deckcheck.draws.facade import KnownStates, PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
     CountTest,
@@ -379,12 +379,18 @@ class OddsReport:
 @frozen
 class Bound:
     """Conditions bound to a setup: the abstract problem and procedure (``selectors``: the
-    conditions' selectors, then the triggers', as bound)."""
+    conditions' selectors, then the triggers', as bound; ``idle``: those that pick no card in
+    ``problem``, every count passing their tests, see :func:`bind`)."""
 
     problem: DrawProblem
     procedure: Procedure
     conditions: tuple[Condition, ...]
     selectors: tuple[Selector, ...] = ()
+    idle: frozenset[int] = frozenset()
+
+    def group_key(self, card: Card) -> tuple[bool, ...]:
+        """The membership row of ``problem``'s group that holds ``card``."""
+        return tuple(False if i in self.idle else s(card) for i, s in enumerate(self.selectors))
 
 
 def bind(
@@ -402,8 +408,7 @@ def bind(
     deadline (``@TURN``) is refused unless ``deadlines`` is set (the caller answers them).
     ``any_of``: the query is an OR of these ANDs (indices into ``condition_texts``).
     ``quiet``: a selector whose tests every count passes picks no card in the problem (see
-    :func:`~deckcheck.draws.either.quieted`; the problem's groups then no longer tell its
-    cards apart, so leave it unset to map cards to groups)."""
+    :func:`~deckcheck.draws.either.quieted`; :meth:`Bound.group_key` finds a card's group)."""
     if not condition_texts and require_conditions:
         example = setup.game.spec.game.example_condition
         raise UsageError(f'give at least one condition, e.g. "{example}"')
@@ -442,8 +447,8 @@ def bind(
     # An either-or question in its simplest equal form: the same deals succeed, fewer
     # alternatives for the engines to weigh.
     problem = simplified(problem)
-    if quiet:
-        problem = quieted(problem)
+    idle = idle_selectors(problem) if quiet else frozenset()
+    problem = quieted(problem) if idle else problem
     # The triggers' selectors come after the conditions' (see selector_texts above).
     procedure = setup.procedure(trigger_offset=len(conditions))
     if not isinstance(options.redraws, GameRule):
@@ -454,7 +459,7 @@ def bind(
                 + (what if options.mulligan == "rules" else "--mulligan none draws once")
             )
         procedure = procedure.with_max_redraws(options.redraws)
-    return Bound(problem, procedure, conditions, tuple(predicates))
+    return Bound(problem, procedure, conditions, tuple(predicates), idle)
 
 
 def _memberships(
