@@ -317,14 +317,22 @@ class _Hands:
 def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
     comps = tuple(compositions(red.sizes, hand))
     index = {comp: i for i, comp in enumerate(comps)}
-    groups = [[c for c, _ in orbit] for orbit in orbits(red)]
+    # Per orbit: its classes and a getter of their counts in a hand (two or more each).
+    groups = [
+        (cs, operator.itemgetter(*cs)) for cs in ([c for c, _ in orbit] for orbit in orbits(red))
+    ]
 
     def ordered(comp: tuple[int, ...]) -> tuple[int, ...]:
-        out = list(comp)
-        for group in groups:
-            for c, k in zip(group, sorted(comp[c] for c in group), strict=True):
-                out[c] = k
-        return tuple(out)
+        out: list[int] | None = None
+        for group, counts_of in groups:
+            counts = counts_of(comp)
+            arranged = tuple(sorted(counts))
+            if arranged != counts:
+                if out is None:
+                    out = list(comp)
+                for c, k in zip(group, arranged, strict=True):
+                    out[c] = k
+        return comp if out is None else tuple(out)
 
     alike = tuple(index[ordered(comp)] for comp in comps) if groups else tuple(range(len(comps)))
     # What the triggers see of a hand is the same for hands alike, and for hands of the same
