@@ -33,11 +33,14 @@ child process's user + system time (``resource.getrusage(RUSAGE_CHILDREN)``). A 
 It prints every failure (the command line, its CPU seconds, and the bound the answer names),
 then per game: queries, exact within the limit, and the failures by kind. ``--jsonl FILE``
 writes one line per query (to compare two runs or two trees); ``--replay FILE`` runs the
-queries of such a file again (e.g. only the failures, ``--failures-only``) instead of drawing.
+queries of such a file again (e.g. only the failures, ``--failures-only``) instead of drawing;
+``--compare A B`` reads two such files of the same queries (a replay) and lists the queries
+both answer exactly with other figures (the files record each answer's exact fractions).
 
     python bench/bench_frontier_survey.py [--seed 1] [--per-deck 24] [--game stccg]
         [--kinds turn,seen,by-turn,expected,mulligan] [--limit 1.0] [--jsonl out.jsonl]
         [--replay out.jsonl [--failures-only]] [--runs 1]
+    python bench/bench_frontier_survey.py --compare before.jsonl after.jsonl
 """
 
 from __future__ import annotations
@@ -97,6 +100,9 @@ class Outcome:
     exact: bool
     why: str = ""
     failures: list[str] = field(default_factory=list)
+    #: The exact figures the answer gives (the fraction, a table's rows, the first turns),
+    #: to compare two trees' answers query by query (``--compare``).
+    value: str = ""
 
 
 def drawable_decks() -> list[tuple[str, str]]:
@@ -245,6 +251,7 @@ def run(query: Query, limit: float) -> Outcome:
 def judge(outcome: Outcome, answer: dict) -> None:
     """Whether an answer is exact as asked, and the bound it names where it is not."""
     kind = outcome.query.kind
+    outcome.value = exact_figures(answer)
     if kind == "mulligan":
         outcome.exact = True
         return
@@ -278,6 +285,33 @@ def judge(outcome: Outcome, answer: dict) -> None:
     outcome.why = "; ".join(w for w in whys if w)[:400]
     if not exact:
         outcome.failures.append("simulated")
+
+
+def exact_figures(answer: dict) -> str:
+    """The exact fractions of an answer, in one line (empty where none is exact)."""
+    got = [str(answer.get("probability_exact") or "")]
+    got += [str(r.get("probability_exact") or "") for r in answer.get("by_turn") or []]
+    for side in ("on_the_play", "on_the_draw"):
+        turns = ((answer.get("expected_turn") or {}).get(side) or {}).get("turns") or []
+        got += [str(t.get("probability_exact") or "") for t in turns]
+    return " ".join(got).strip()
+
+
+def compare(before: str, after: str) -> None:
+    """Query by query, two runs' exact figures where both are exact: the same, or not."""
+    rows = [
+        (json.loads(a), json.loads(b))
+        for a, b in zip(
+            Path(before).read_text().splitlines(), Path(after).read_text().splitlines(), strict=True
+        )
+    ]
+    both = [
+        (a, b) for a, b in rows if a["exact"] and b["exact"] and a.get("value") and b.get("value")
+    ]
+    differ = [(a, b) for a, b in both if a["value"] != b["value"]]
+    print(f"{len(both)} queries exact in both runs, {len(differ)} with other figures")
+    for a, b in differ:
+        print(f"  {a['query']['deck']} {a['query']['args']}: {a['value']} / {b['value']}")
 
 
 def survey(queries: Sequence[Query], limit: float, runs: int, out: list[Outcome]) -> None:
@@ -332,7 +366,13 @@ def main() -> None:
     parser.add_argument("--jsonl", default="", help="write one line per query to this file")
     parser.add_argument("--replay", default="", help="run the queries of a --jsonl file")
     parser.add_argument("--failures-only", action="store_true", help="with --replay")
+    parser.add_argument(
+        "--compare", nargs=2, metavar="JSONL", help="compare two --jsonl files' exact figures"
+    )
     args = parser.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return
     kinds = [k for k in args.kinds.split(",") if k]
     print(machine())
     print(f"load average {os.getloadavg()[0]:.1f}; seed {args.seed}; limit {args.limit} s CPU")
@@ -344,6 +384,8 @@ def main() -> None:
             if args.failures_only:
                 rows = [r for r in rows if r["failures"]]
             queries = [Query(**r["query"]) for r in rows if args.game in r["query"]["deck"]]
+            if not queries:
+                return
         else:
             rng = random.Random(args.seed)
             queries = []
