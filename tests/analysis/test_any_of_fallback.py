@@ -15,7 +15,7 @@ QUESTION = [
     "type:ship>=2",
     "type:person>=2",
     "type:unit>=1",
-    # Seven cards more: the redrawable hands' programmes alone reach past the budget (LUXOR is
+    # Ten cards more: the redrawable hands' programmes alone reach past the budget (LUXOR is
     # one card: "<=0" reads it, where "<=1" would pass every count and split no class).
     "SEKOSUM>=1",
     "STAHLTANGO>=1",
@@ -24,6 +24,9 @@ QUESTION = [
     "MEDUSA<=0",
     "Simon<=0",
     "Ren Dhark<=0",
+    "Charaua<=0",
+    "Antisféra<=0",
+    "TERRA<=0",
 ]
 TURN = 6
 

@@ -154,20 +154,35 @@ def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     if per_hand is None:
         return budget + 1
     # An either-or query sets up and runs one programme per conjunction of its alternatives
-    # on each hand's pile, or one programme of them all (see _by_either).
+    # on each hand's pile.
     setup = len(programme.parts) * _PART_STEPS if programme.parts else _PER_HAND
-    if programme.parts and _by_either(engine.red, later):
-        either = EitherProgramme(engine.red, later).work(share // _EITHER_STEPS)
-        if either is None:
-            return budget + 1
-        setup, per_hand = _PER_HAND, either * _EITHER_STEPS
     return n_hands * (setup + per_hand) // _HAND_STEPS
 
 
 #: Programme steps (as :data:`_HAND_STEPS` counts them) per transition of an
 #: :class:`~deckcheck.draws.exact.either_draw.EitherProgramme` (every alternative's tests
-#: read per state: measured at about 0.3 µs a transition, counted on the whole pile).
+#: read per state, the polynomials multiplied: about 1 µs a transition).
 _EITHER_STEPS = 6
+#: Hands whose programmes' transitions are counted to estimate them all (see _either_work).
+_EITHER_SAMPLE = 24
+
+
+def _either_work(red: Reduced, hands: _Hands, most: int, programmes: int) -> int:
+    """Units to tabulate the ``programmes`` hands of an either-or question by one
+    :class:`~deckcheck.draws.exact.either_draw.EitherProgramme` each: the transitions of a
+    sample of those hands' own programmes (evenly spread over them, counted without the
+    arithmetic), their mean and one half more for every hand (the whole pile from nothing
+    would count each hand's as many as ten times over)."""
+    firsts = sorted({a for a, may in zip(hands.alike, hands.allowed, strict=True) if may})
+    sample = firsts[:: max(1, len(firsts) // _EITHER_SAMPLE)][:_EITHER_SAMPLE]
+    counted = 0
+    for a in sample:
+        pile = tuple(map(operator.sub, red.sizes, hands.comps[a]))
+        got = EitherProgramme(red, min(most, sum(pile)), pile, hands.start(a)).work()
+        counted += got or 0
+    per_hand = 3 * counted // (2 * max(1, len(sample)))
+    steps = _PER_HAND * (programmes + len(sample)) + _EITHER_STEPS * per_hand * programmes
+    return (steps + _EITHER_STEPS * counted) // _HAND_STEPS
 
 
 @functools.lru_cache(maxsize=8)
@@ -175,17 +190,15 @@ def _by_either(red: Reduced, later: int) -> bool:
     """Whether the hands of an either-or question tabulate their ``later`` cards with one
     :class:`~deckcheck.draws.exact.either_draw.EitherProgramme` each (every alternative at
     once) rather than one plain programme per conjunction of alternatives: the one with the
-    fewer steps counted on the whole pile (the same choice for the estimate and the table),
-    each counted up to what a budget's worth of steps for a few hands would be."""
-    limit = DEFAULT_BUDGET * _HAND_STEPS // 100
-    either = EitherProgramme(red, later).work(limit // _EITHER_STEPS)
+    fewer steps counted on the whole pile (the same choice for the estimate and the table)."""
+    either = EitherProgramme(red, later).work(DEFAULT_BUDGET * _HAND_STEPS // _EITHER_STEPS)
     if either is None:
         return False
+    cost = _PER_HAND + either * _EITHER_STEPS
     programme = PlainProgramme(red, later)
-    parts = programme.work(limit)
-    if parts is None:
-        return True
-    return _PER_HAND + either * _EITHER_STEPS <= len(programme.parts) * _PART_STEPS + parts
+    # The conjunctions' programmes counted only as far as the one programme's steps.
+    parts = programme.work(cost - len(programme.parts) * _PART_STEPS)
+    return parts is None or cost <= len(programme.parts) * _PART_STEPS + parts
 
 
 def _factored_work(red: Reduced, hands: _Hands, most: int) -> tuple[int, int]:
@@ -504,7 +517,9 @@ def _solve(
             programmes, walked = _factored_work(red, hands, most)
             charged += walked
             _refuse_past(charged, budget)
-            if programmes:
+            if programmes and red.cond.alternatives and _by_either(red, most):
+                charged += _either_work(red, hands, most, programmes)
+            elif programmes:
                 charged += _estimate_work(probe, programmes, budget)
             _refuse_past(charged, budget)
             table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
