@@ -42,6 +42,7 @@ from deckcheck.draws.exact.deadlines import (
     least_work,
 )
 from deckcheck.draws.exact.guide import HandTable, RuleKind
+from deckcheck.draws.impossible import impossible
 from deckcheck.draws.model import DrawProblem, Procedure, Query
 
 #: Turns an expected-turn table covers when neither ``--turn`` nor ``--by-turn`` says.
@@ -313,6 +314,13 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
     if options.seen is not None:
         raise UsageError("--expected-turn counts turns: give --turn (the last turn), not --seen")
     horizon = horizon_of(setup, bound, options)
+    if all(_never(bound, horizon, second) for second in (False, True)):
+        # No deal holds the conditions at any of these turns (they contradict each other,
+        # or ask for more cards than are seen or in the pile): none first holds, at once.
+        play, draw = (
+            _first(s, _seen(bound, horizon, s)[1:], [Fraction(0)] * horizon) for s in (False, True)
+        )
+        return ExpectedTurn(horizon, play, draw, horizon)
     asked = options.by_turn is not None or options.turn is not None
     # Without a number of turns asked, fewer turns are tried when the default is out of reach.
     tries = [horizon] if asked else sorted({min(horizon, h) for h in (horizon, 6, 3)}, reverse=True)
@@ -358,6 +366,16 @@ def _request_of(bound: Bound, options: OddsOptions, turns: int, second: bool) ->
         second,
         options.mulligan == "rules",
         options.redraw_policy,
+    )
+
+
+def _never(bound: Bound, turns: int, second: bool) -> bool:
+    """Whether no deal of one player holds the conditions at the start of any turn, 1 …
+    ``turns`` (:func:`~deckcheck.draws.impossible.impossible` at each: from counts alone)."""
+    proc = bound.procedure
+    return all(
+        impossible(bound.problem, Query(proc.seen_by_turn(t, second), second)) is not None
+        for t in range(1, turns + 1)
     )
 
 

@@ -45,3 +45,24 @@ def test_seats_that_differ_walk_each() -> None:
     got = deadlines.expected_turn(setup, bound, options)  # type: ignore[arg-type]
     assert got.draw == deadlines._side(bound, options, 3, True, Meter())  # type: ignore[arg-type]
     assert got.draw != got.play
+
+
+@pytest.mark.parametrize(
+    ("deck", "conditions"),
+    [
+        (
+            "planetary-conquerors/legal-50.txt",
+            ["name:Watchtower=2", "type:trap<=3", "name:Watchtower=1"],
+        ),
+        ("ren-dhark/terra-custom.txt", ["type:ship>=2", "type:action>=40"]),
+    ],
+)
+def test_conditions_no_deal_holds_first_hold_at_no_turn(
+    deck: str, conditions: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Known at once from the counts; the same table the walks give."""
+    setup, bound, options = _asked(deck, conditions, 3)
+    got = deadlines.expected_turn(setup, bound, options)  # type: ignore[arg-type]
+    assert got.play.later == got.draw.later == 1
+    monkeypatch.setattr(deadlines, "_never", lambda *args: False)
+    assert deadlines.expected_turn(setup, bound, options) == got  # type: ignore[arg-type]
