@@ -100,19 +100,27 @@ def test_the_same_fractions_with_the_mulligans(seed: int) -> None:
         if simple == problem or problem.pile_size < 5:
             continue
         asked += 1
-        hand = rng.randint(2, min(3, problem.pile_size - 2))
-        redraw = RedrawRule(triggers=(CountTest(0, Comparison.LE, 0),), max_redraws=1)
-        for rule in (None, redraw, ReturnRule(count=1)):
-            look = isinstance(rule, ReturnRule)  # the return with the look-ahead, as PC plays
-            procedure = Procedure(hand_size=hand, mulligan=rule, lookahead=look)
-            # the look-ahead may put a card under a turn: never through the whole pile
-            top = (problem.pile_size + hand) // 2 if look else problem.pile_size
-            seen = rng.randint(hand, min(hand + 2, top))
-            query = Query(seen, use_mulligan=rule is not None)
-            got = solve(simple, procedure, query, Policy(), mode=Mode.EXACT)
-            want = solve(problem, procedure, query, Policy(), mode=Mode.EXACT)
-            assert got.exact and want.exact
-            assert got.probability == want.probability, (problem, rule, seen)
+        assert_same_fractions(rng, problem, simple, CountTest(0, Comparison.LE, 0))
+
+
+def assert_same_fractions(
+    rng: random.Random, problem: DrawProblem, other: DrawProblem, trigger: CountTest
+) -> None:
+    """The engines' exact answers to ``problem`` and ``other`` are the same: a plain draw, the
+    optimal redraw on ``trigger``, the return of one card with the look-ahead."""
+    hand = rng.randint(2, min(3, problem.pile_size - 2))
+    redraw = RedrawRule(triggers=(trigger,), max_redraws=1)
+    for rule in (None, redraw, ReturnRule(count=1)):
+        look = isinstance(rule, ReturnRule)  # the return with the look-ahead, as PC plays
+        procedure = Procedure(hand_size=hand, mulligan=rule, lookahead=look)
+        # the look-ahead may put a card under a turn: never through the whole pile
+        top = (problem.pile_size + hand) // 2 if look else problem.pile_size
+        seen = rng.randint(hand, min(hand + 2, top))
+        query = Query(seen, use_mulligan=rule is not None)
+        got = solve(other, procedure, query, Policy(), mode=Mode.EXACT)
+        want = solve(problem, procedure, query, Policy(), mode=Mode.EXACT)
+        assert got.exact and want.exact
+        assert got.probability == want.probability, (problem, rule, seen)
 
 
 def plain_problem(rng: random.Random) -> DrawProblem:
@@ -135,23 +143,13 @@ def test_idle_selectors_pick_no_card_for_the_same_fractions(seed: int) -> None:
         assert idle_selectors(quiet) == idle_selectors(problem)
         assert all(not row[s] for row in quiet.membership for s in idle_selectors(problem))
         asked += 1
-        hand = rng.randint(2, 3)
         # The redraw's trigger reads a selector of its own (as bind gives it), past the tests'.
         trigger = len(problem.membership[0])
         own = [rng.random() < 0.5 for _ in problem.group_sizes]
         problem = replace(
             problem, membership=tuple((*r, t) for r, t in zip(problem.membership, own, strict=True))
         )
-        quiet = quieted(problem)
-        redraw = RedrawRule(triggers=(CountTest(trigger, Comparison.LE, 0),), max_redraws=1)
-        for rule in (None, redraw, ReturnRule(count=1)):
-            look = isinstance(rule, ReturnRule)
-            procedure = Procedure(hand_size=hand, mulligan=rule, lookahead=look)
-            top = (problem.pile_size + hand) // 2 if look else problem.pile_size
-            query = Query(rng.randint(hand, min(hand + 2, top)), use_mulligan=rule is not None)
-            got = solve(quiet, procedure, query, Policy(), mode=Mode.EXACT)
-            want = solve(problem, procedure, query, Policy(), mode=Mode.EXACT)
-            assert got.probability == want.probability, (problem, rule, query)
+        assert_same_fractions(rng, problem, quieted(problem), CountTest(trigger, Comparison.LE, 0))
 
 
 def test_which_selectors_are_idle() -> None:
