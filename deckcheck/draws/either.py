@@ -6,12 +6,10 @@ deal from another, yet its selector splits the pile into more classes and adds a
 every state of every engine. Its selector is made to pick no card (its count stays 0, which
 passes the test as every real count does): the same chance.
 
-Either-or questions (:func:`simplified`):
-
-An either-or question (``A | B``, an OR of ANDs, :attr:`~deckcheck.draws.model.DrawProblem.any_of`)
-costs the exact engines per alternative, and the plain draw one programme per conjunction of
-them (inclusion–exclusion). Many alternatives say less than they seem, from the pile's counts
-alone, whatever the cards seen:
+Either-or questions (:func:`simplified`; ``A | B``, an OR of ANDs,
+:attr:`~deckcheck.draws.model.DrawProblem.any_of`) cost the exact engines per alternative, and
+the plain draw one programme per conjunction of them (inclusion–exclusion). Many alternatives
+say less than they seem, from the pile's counts alone, whatever the cards seen:
 
 * a test every count of the pile passes (``>=0``; ``<=N`` with at most ``N`` matching cards
   in the pile) says nothing: left out of its alternative;
@@ -51,7 +49,7 @@ def simplified(problem: DrawProblem) -> DrawProblem:
         return problem
     conds = problem.conditions
     pile: dict[tuple[bool, ...], int] = {}  # per column, the pile's cards it picks
-    column = {}
+    column: dict[int, tuple[bool, ...]] = {}
     for test in conds:
         col = column[test.selector] = _column(problem, test.selector)
         if col not in pile:
