@@ -15,8 +15,9 @@ QUESTION = [
     "type:ship>=2",
     "type:person>=2",
     "type:unit>=1",
-    # Ten cards more: the redrawable hands' programmes alone reach past the budget (LUXOR is
-    # one card: "<=0" reads it, where "<=1" would pass every count and split no class).
+    # Eleven cards more: the opening hands alone are past the budget, refused before any is
+    # listed (LUXOR is one card: "<=0" reads it, where "<=1" would pass every count and split
+    # no class).
     "SEKOSUM>=1",
     "STAHLTANGO>=1",
     "PASADENA>=1",
@@ -27,6 +28,7 @@ QUESTION = [
     "Charaua<=0",
     "Antisféra<=0",
     "TERRA<=0",
+    "Thornton Duman<=0",
 ]
 TURN = 6
 

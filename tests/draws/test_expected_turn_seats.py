@@ -31,11 +31,11 @@ def _asked(deck: str, conditions: list[str], turn: int) -> tuple[object, ...]:
     ],
 )
 def test_one_walk_for_both_seats_gives_the_draws_own(conditions: list[str]) -> None:
-    setup, bound, options = _asked("stccg-1e/legal-klingon.txt", conditions, 4)
+    setup, bound, options = _asked("stccg-1e/legal-klingon.txt", conditions, 3)
     got = deadlines.expected_turn(setup, bound, options)  # type: ignore[arg-type]
-    own = deadlines._side(bound, options, 4, True, Meter())  # type: ignore[arg-type]
+    own = deadlines._side(bound, options, 3, True, Meter())  # type: ignore[arg-type]
     assert got.draw == own
-    assert got.play == deadlines._side(bound, options, 4, False, Meter())  # type: ignore[arg-type]
+    assert got.play == deadlines._side(bound, options, 3, False, Meter())  # type: ignore[arg-type]
     assert got.draw.second and not got.play.second
 
 
