@@ -99,7 +99,9 @@ class ReturnHands:
     open); ``charge``: told the units of each step :meth:`work` could not count (the distinct
     counts, the open hands' keys) before it is done, so a table over the limit stops there;
     ``values``: when given, asked for the open hands' values all at once instead of
-    ``value`` one by one (:data:`HandValues`)."""
+    ``value`` one by one (:data:`HandValues`); ``fates``: when given, asked to settle the
+    hands' distinct counts and find their live classes all at once instead of ``settle``
+    and ``live`` one by one (:data:`Fates`)."""
 
     def __init__(
         self,
