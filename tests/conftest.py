@@ -364,10 +364,14 @@ def pytest_collection(session: pytest.Session) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The cycle collector told what the run holds from here on: every worker keeps thousands
     of collected items, loaded modules and cached catalogs alive to the end, and the collector's
-    full passes would walk them again and again (a tenth of the suite's CPU). They are set aside
-    (``gc.freeze``) and passes come less often; cycles the tests make are still collected."""
+    full passes would walk them again and again (a tenth of the suite's CPU). Passes come less
+    often (a few full ones a worker); cycles the tests make are still collected.
+
+    They are not set aside (``gc.freeze``): ``odds`` run in process asks how many objects are
+    set aside (``cli/app.py``), and the interpreter counts them one by one, some 200,000 after
+    collection, for each of the few hundred in-process runs of ``odds``: more than the few full
+    passes that now walk them too (docs/performance.md, "The test suite")."""
     gc.collect()
-    gc.freeze()
     gc.set_threshold(50_000, 20, 20)
 
 
