@@ -12,6 +12,9 @@ LINT_STAMP := $(VENV)/.installed-lint
 # packages come from uv where this python3's pip can put uv into it (pip 22.3 and later install
 # into another interpreter with --python): installing is bound by downloads here, and uv fetches
 # in parallel where pip fetches one file after another (docs/performance.md, "Installing").
+# uv first installs from what its cache already holds (--offline: the versions this machine has,
+# where they meet pyproject.toml's ranges, without asking the index for every package again), and
+# asks the index where that is not enough (docs/performance.md, "Installing").
 # Otherwise, or where uv fails, the newest pip (else ensurepip's) installs them. Nothing is
 # compiled ahead: Python compiles a module when it is first imported, and the tests import a
 # small part of numpy and scipy.
@@ -19,7 +22,8 @@ TOOLS := $(VENV)/.tools
 COMMA := ,
 
 define INSTALL
-	{ [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); } || { \
+	{ [ -x $(BIN)/uv ] && { $(BIN)/uv pip install --quiet --offline --python $(BIN)/python $(1) \
+		2>/dev/null || $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); }; } || { \
 		$(BIN)/python -m pip --version >/dev/null 2>&1 \
 			|| $(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile pip \
 			|| $(BIN)/python -m ensurepip --default-pip; \
