@@ -334,15 +334,22 @@ def pytest_collection(session: pytest.Session) -> None:
     cached (pytest's cache of rewritten modules and Python's bytecode are written atomically).
     Hypothesis (a large package to compile) comes first in the list, so that the first
     worker imports it at once; the others import it, and load its profiles, just before the
-    first test module that names it. The modules are the same and collection then imports
-    them from ``sys.modules``: the collected tests are the same. A module that fails to import
-    here is imported again by collection, which reports the error as it always does.
+    first test module that names it. Likewise the second worker starts with
+    ``scipy.optimize`` where a test module imports it (some 200 modules to compile, which two
+    or three workers used to compile at once). The modules are the same and collection then
+    imports them from ``sys.modules``: the collected tests are the same. A module that fails to
+    import here is imported again by collection, which reports the error as it always does.
     """
     share = _worker_share()
     if share is None:
         return
     modules: list[Path | None] = [None, *_test_modules(session.config)]  # None: hypothesis
     start = len(modules) * share[0] // share[1]
+    if share[0] == 1 and any(
+        "import scipy" in path.read_text(encoding="utf-8") for path in modules if path
+    ):
+        with contextlib.suppress(ImportError):
+            importlib.import_module("scipy.optimize")
     profiles = False
     for path in modules[start:] + modules[:start]:
         if not profiles and (
