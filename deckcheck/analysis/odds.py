@@ -31,7 +31,7 @@ from deckcheck.draws.answer import (
     reason_text,
     simulated_why,
 )
-from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
+from deckcheck.draws.facade import KnownStates, PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,
@@ -714,7 +714,7 @@ def _compute_odds(
     options: OddsOptions,
     progress: Callable[[int, int], None] | None = None,
 ) -> OddsReport:
-    from deckcheck.draws.facade import SIMULATION_BUDGET, plain_rows, solve
+    from deckcheck.draws.facade import SIMULATION_BUDGET, Prior, plain_rows, solve
 
     bound, seen, procedure, query = _asked(setup, condition_texts, options)
     if options.by_turn is None:
@@ -733,7 +733,7 @@ def _compute_odds(
         _policy(options),
         progress=progress,
         budget=SIMULATION_BUDGET // 2,
-        out_of_reach=table.out_of_reach(query) if table is not None else None,
+        prior=Prior(out_of_reach=table.out_of_reach(query) if table is not None else None),
     )
     if table is not None and known is None:
         answer = table.said(query, answer)  # the table's first row's bound, not tried
@@ -746,7 +746,7 @@ def compute_any_of(
     condition_texts: Sequence[str],
     any_of: tuple[tuple[int, ...], ...],
     options: OddsOptions,
-    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
+    known_states: KnownStates | None = None,
 ) -> OddsReport:
     """Odds that, for some alternative of ``any_of`` (indices into ``condition_texts``), all
     its conditions hold: one question to the exact engines, so the mulligan and the
@@ -799,13 +799,13 @@ def _any_of_report(
     condition_texts: Sequence[str],
     any_of: tuple[tuple[int, ...], ...],
     options: OddsOptions,
-    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
+    known_states: KnownStates | None = None,
     out_of_reach: Intractable | None = None,
 ) -> OddsReport:
     """The either-or question's exact report; ``Intractable`` where exact maths does not
     reach. Given ``out_of_reach`` (the bound the exact engines hit), the question simulated
     instead: a trial succeeds when some alternative holds in full."""
-    from deckcheck.draws.facade import Mode, solve
+    from deckcheck.draws.facade import Mode, Prior, solve
 
     bound, seen, procedure, query = _asked(setup, condition_texts, options, any_of=any_of)
     answer = solve(
@@ -814,8 +814,7 @@ def _any_of_report(
         query,
         _policy(options),
         mode=Mode.EXACT if out_of_reach is None else Mode.AUTO,
-        known_states=known_states,
-        out_of_reach=out_of_reach,
+        prior=Prior(out_of_reach=out_of_reach, known_states=known_states),
     )
     report = _report(setup, bound, options, seen, answer)
     if answer.exact:

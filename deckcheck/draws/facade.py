@@ -119,6 +119,34 @@ class Mode(StrEnum):
     SIMULATE = "simulate"  # always simulate
 
 
+#: A refused attempt's look-ahead states: (the engine's signature, its memo, the calls it took).
+KnownStates = tuple[object, dict[tuple[object, ...], int], int]
+#: Where sequential engines keep their tables (:meth:`SequentialEngine.share_tables`).
+EngineTables = dict[tuple[object, ...], dict[str, dict[object, object]]]
+
+
+@frozen(eq=False)
+class Prior:
+    """What earlier work tells a query's answer (:func:`exact`, :func:`solve`); each part
+    optional.
+
+    ``out_of_reach``: why the query is already known to be out of exact reach (see
+    :meth:`PlainRows.out_of_reach`): :func:`solve` simulates at once. ``known_states``: a
+    refused attempt's look-ahead states (:attr:`Intractable.known_states`), gone on from where
+    they hold for this query, the calls they took counted against the limit. ``tables``:
+    where the sequential engine keeps its tables, shared with the engines of other queries
+    kept there: the decks of one search. ``at_least``: the exact work of the same question
+    over fewer cards seen (the row before in a table of turns); with the look-ahead, more cards
+    seen take more as a rule (fewer states are settled early, more levels are walked), so over
+    the limit it is taken as out of reach without starting, unless settled before the deal.
+    """
+
+    out_of_reach: Intractable | None = None
+    known_states: KnownStates | None = None
+    tables: EngineTables | None = None
+    at_least: int | None = None
+
+
 def _optimal_redraw(procedure: Procedure, policy: Policy) -> bool:
     return policy.redraw == "optimal" and isinstance(procedure.mulligan, RedrawRule)
 
@@ -133,10 +161,7 @@ def exact(
     progress: Progress | None = None,
     most_seen: int | None = None,
     spend: Callable[[int], None] | None = None,
-    out_of_reach: Intractable | None = None,
-    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
-    tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
-    at_least: int | None = None,
+    prior: Prior = Prior(),
 ) -> Answer:
     """The exact answer for ``policy``; :class:`Intractable` when out of reach.
 
@@ -147,14 +172,8 @@ def exact(
     total)`` hears from the engines that can tell. ``most_seen``: the most cards a table of
     turns asks about, for the engines that answer every turn from one pass. ``spend(work)``
     hears the estimate of a computation about to start (and the look-ahead's calls after it).
-    ``known_states``: a refused attempt's look-ahead states (:attr:`Intractable.known_states`),
-    gone on from where they hold for this query, the calls they took counted against
-    ``limit``. ``tables``: where the sequential engine keeps its tables, shared with the
-    engines of other queries kept there (:meth:`SequentialEngine.share_tables`): the decks of
-    one search. ``at_least``: the exact work of the same question over fewer cards seen (the
-    row before in a table of turns); with the look-ahead, more cards seen take more as a rule
-    (fewer states are settled early, more levels are walked), so over ``limit`` it is taken
-    as out of reach without starting, unless settled before the deal.
+    ``prior``: what earlier work tells this answer (:class:`Prior`; its ``out_of_reach`` is
+    :func:`solve`'s).
     """
     from deckcheck.draws.exact.odds import exact_odds
     from deckcheck.draws.exact.sequential import CALL_UNITS
@@ -163,8 +182,9 @@ def exact(
     engine = None
     work = 0
     if limit is not None and not _optimal_redraw(procedure, policy):
-        engine = _charged_engine(problem, procedure, query, policy.lookahead, limit, tables)
+        engine = _charged_engine(problem, procedure, query, policy.lookahead, limit, prior.tables)
         work = engine.estimated
+        at_least = prior.at_least
         if (
             at_least is not None
             and at_least > limit
@@ -174,6 +194,7 @@ def exact(
             raise Intractable(OutOfReach(Reach.SKIPPED, Stage.EXACT, at_least, limit))
         if spend is not None:
             spend(work)
+        known_states = prior.known_states
         if known_states is not None and known_states[0] == engine.signature():
             # Gone on from, not free: the calls they took are charged as spent, so that a
             # refusal names the budget this attempt had, not what the first one left of it.
@@ -213,7 +234,7 @@ def _charged_engine(
     query: Query,
     lookahead: LookaheadPolicy,
     limit: int,
-    tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
+    tables: EngineTables | None = None,
 ) -> SequentialEngine:
     """The sequential engine for ``query``, its work estimated before starting and charged
     against ``limit`` (units of exact work): :class:`Intractable` at once when the estimate
@@ -489,10 +510,7 @@ def solve(
     progress: Progress | None = None,
     budget: int = SIMULATION_BUDGET,
     table: TableShare | None = None,
-    out_of_reach: Intractable | None = None,
-    known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None,
-    tables: dict[tuple[object, ...], dict[str, dict[object, object]]] | None = None,
-    at_least: int | None = None,
+    prior: Prior = Prior(),
 ) -> Answer:
     """Answer one query: P(every condition of ``problem`` holds over the cards seen).
 
@@ -504,9 +522,8 @@ def solve(
     fewer than the opening hand). ``budget``: units of :func:`trial_cost` a fallback
     simulation may spend; ``table``: what the rows of a by-turn table share (the most cards
     seen, the exact work left: see :func:`exact`), else :data:`EXACT_WORK_LIMIT` for this
-    query. ``out_of_reach``: why the query is already known to be out of exact reach (see
-    :meth:`PlainRows.out_of_reach`): simulated at once, unless impossible. ``known_states``:
-    see :func:`exact`; so are ``tables`` and ``at_least``.
+    query. ``prior``: what earlier work tells this answer (:class:`Prior`): with its
+    ``out_of_reach``, simulated at once, unless impossible.
     """
     if mode is Mode.SIMULATE:
         return simulate(
@@ -517,8 +534,8 @@ def solve(
     if why_not is not None:
         return Answer.from_fractions(Fraction(0), Fraction(0), Method.IMPOSSIBLE, [why_not])
     try:
-        if out_of_reach is not None:
-            raise out_of_reach
+        if prior.out_of_reach is not None:
+            raise prior.out_of_reach
         shared = table or TableShare()
         return exact(
             problem,
@@ -529,9 +546,7 @@ def solve(
             progress=progress,
             most_seen=shared.most_seen,
             spend=shared.spend if table is not None else None,
-            known_states=known_states,
-            tables=tables,
-            at_least=at_least,
+            prior=prior,
         )
     except Intractable as exc:
         if mode is Mode.EXACT:
@@ -758,7 +773,7 @@ def solve_turns(
                 seed=seed,
                 budget=share,
                 table=shared,
-                at_least=took[1] if took[1] and query.seen >= took[0] else None,
+                prior=Prior(at_least=took[1] if took[1] and query.seen >= took[0] else None),
             )
             out_of_reach = _simulated_instead(answer)
             if answer.exact:

@@ -506,7 +506,7 @@ class _Chances:
         if got is not False:
             return got  # type: ignore[return-value]
         from deckcheck.draws.answer import Intractable
-        from deckcheck.draws.facade import Mode, solve
+        from deckcheck.draws.facade import Mode, Prior, solve
 
         keep = [g for g, n in enumerate(mix) if n]
         problem = DrawProblem(
@@ -528,7 +528,7 @@ class _Chances:
                 self.query,
                 self.policy,
                 mode=Mode.EXACT,
-                tables=self.tables,
+                prior=Prior(tables=self.tables),
             )
             value = answer.fraction
         except Intractable:

@@ -17,7 +17,7 @@ import pytest
 from conftest import EXAMPLES, run_json
 
 from deckcheck.draws.answer import Answer, FactKind, Intractable
-from deckcheck.draws.facade import Mode, Policy, solve
+from deckcheck.draws.facade import Mode, Policy, Prior, solve
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, Query, RedrawRule
 from deckcheck.draws.simulate.reference import simulate_reference
 from deckcheck.draws.simulate.vectorised import simulate_vectorised
@@ -129,7 +129,9 @@ def test_out_of_reach_falls_back_to_a_simulation_saying_why() -> None:
     procedure = Procedure(hand_size=5)
     query = Query(seen=8)
     exact = solve(problem, procedure, query, Policy(), mode=Mode.EXACT)
-    answer = solve(problem, procedure, query, Policy(), out_of_reach=Intractable("a test bound"))
+    answer = solve(
+        problem, procedure, query, Policy(), prior=Prior(out_of_reach=Intractable("a test bound"))
+    )
     assert not answer.exact
     why = [f for f in answer.facts if f.kind is FactKind.SIMULATED_INSTEAD]
     assert len(why) == 1 and why[0].count == answer.trials

@@ -16,6 +16,7 @@ from deckcheck.draws.facade import (
     MIN_FALLBACK_TRIALS,
     MIN_ROW_TRIALS,
     SIMULATION_BUDGET,
+    Prior,
     fallback_trials,
     solve,
     solve_turns,
@@ -263,7 +264,7 @@ def test_a_table_out_of_reach_from_its_first_row_says_so_for_the_query(
     assert why is not None
     calls: list[int] = []
     monkeypatch.setattr(facade, "exact", lambda *a, **k: calls.append(1))
-    told = solve(problem, procedure, Query(9), budget=budget, out_of_reach=why)
+    told = solve(problem, procedure, Query(9), budget=budget, prior=Prior(out_of_reach=why))
     assert calls == []  # no second estimate
     assert not told.exact and told.trials == alone.trials
     assert any(f.kind is FactKind.SIMULATED_INSTEAD for f in told.facts)

@@ -26,6 +26,7 @@ from deckcheck.draws.facade import (
     FALLBACK_TRIALS,
     SIMULATION_BUDGET,
     Policy,
+    Prior,
     exact,
     fallback_trials,
     solve,
@@ -121,7 +122,7 @@ def test_a_resumed_refusal_names_the_budget_it_had() -> None:
     with pytest.raises(Intractable) as fresh:
         exact(problem, PROCEDURE, plain, Policy(), limit=limit)
     with pytest.raises(Intractable) as resumed:
-        exact(problem, PROCEDURE, plain, Policy(), limit=limit, known_states=known)
+        exact(problem, PROCEDURE, plain, Policy(), limit=limit, prior=Prior(known_states=known))
     assert resumed.value.reason == fresh.value.reason
     assert resumed.value.spent > known[2] * CALL_UNITS
     assert str(resumed.value) == str(fresh.value)

@@ -401,7 +401,7 @@ def test_a_refused_plain_pass_is_gone_on_from_with_its_calls_counted() -> None:
     """The look-ahead's states valued before a refusal: asked again with no mulligan, the
     answer goes on from them (the same Fraction as asked anew), and the calls they took count
     against the new limit."""
-    from deckcheck.draws.facade import Policy, exact
+    from deckcheck.draws.facade import Policy, Prior, exact
 
     rng = random.Random(5)
     problem = named_problem(rng, 6, 3, 6, False, (">=", ">=", "<=", "="))
@@ -413,12 +413,15 @@ def test_a_refused_plain_pass_is_gone_on_from_with_its_calls_counted() -> None:
     assert known is not None and known[1] and known[2] > 0
     plain = Query(8, use_mulligan=False)
     anew = exact(problem, procedure, plain, policy, limit=10**7)
-    again = exact(problem, procedure, plain, policy, limit=10**7, known_states=known)
+    again = exact(problem, procedure, plain, policy, limit=10**7, prior=Prior(known_states=known))
     assert again.fraction == anew.fraction
     # Its calls count against the new limit: ones that took it all leave nothing.
     spent = (known[0], known[1], 10**7)
     with pytest.raises(Intractable):
-        exact(problem, procedure, plain, policy, limit=10**7, known_states=spent)
+        exact(problem, procedure, plain, policy, limit=10**7, prior=Prior(known_states=spent))
     # States valued for another query are not gone on from.
     other = ((), dict.fromkeys(known[1], 0), 0)
-    assert exact(problem, procedure, plain, policy, known_states=other).fraction == anew.fraction
+    assert (
+        exact(problem, procedure, plain, policy, prior=Prior(known_states=other)).fraction
+        == anew.fraction
+    )

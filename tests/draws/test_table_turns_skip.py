@@ -14,7 +14,7 @@ from test_lookahead_frontier import named_problem
 
 from deckcheck.draws import facade
 from deckcheck.draws.answer import Intractable, Method, reason_text
-from deckcheck.draws.facade import Policy, exact, solve_turns
+from deckcheck.draws.facade import Policy, Prior, exact, solve_turns
 from deckcheck.draws.model import CountTest, DrawProblem, Query
 
 
@@ -37,13 +37,15 @@ def test_a_row_past_what_the_row_before_took_is_not_attempted() -> None:
             Query(11),
             Policy(),
             limit=before - 1,
-            at_least=before,
+            prior=Prior(at_least=before),
             spend=spent.append,
         )
     assert not spent and skipped.value.spent == 0  # nothing started
     assert f"took {before:,} units" in str(skipped.value)
     # With room for it, the same row is exact whatever the row before took.
-    assert exact(problem, PROCEDURE, Query(11), Policy(), limit=after, at_least=before).exact
+    assert exact(
+        problem, PROCEDURE, Query(11), Policy(), limit=after, prior=Prior(at_least=before)
+    ).exact
 
 
 def test_a_row_settled_before_the_deal_is_still_exact() -> None:
@@ -53,7 +55,7 @@ def test_a_row_settled_before_the_deal_is_still_exact() -> None:
         membership=((True, False), (False, True), (False, False)),
         conditions=(CountTest(0, "<=", 2), CountTest(1, "<=", 3)),
     )
-    answer = exact(problem, PROCEDURE, Query(7), Policy(), limit=0, at_least=10**6)
+    answer = exact(problem, PROCEDURE, Query(7), Policy(), limit=0, prior=Prior(at_least=10**6))
     assert answer.exact and answer.probability == 1
 
 

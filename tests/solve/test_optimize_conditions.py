@@ -13,7 +13,7 @@ from deckcheck.analysis.odds import OddsOptions, bind
 from deckcheck.analysis.setup import deck_setup
 from deckcheck.commands.optimize import optimize_loaded
 from deckcheck.decks.load import load_deck
-from deckcheck.draws.facade import Mode, Policy, solve
+from deckcheck.draws.facade import Mode, Policy, Prior, solve
 from deckcheck.draws.model import DrawProblem, Query
 
 PC_CONDITIONS = ["type:warrior>=2", "type:building>=1", "type:miner>=1", "type:trap<=1"]
@@ -78,7 +78,7 @@ def test_decks_sharing_the_engine_tables_score_as_fresh_engines() -> None:
             query,
             Policy(),
             mode=Mode.EXACT,
-            tables=tables,
+            prior=Prior(tables=tables),
         )
         assert answer.fraction is not None
         return answer.fraction
