@@ -219,6 +219,8 @@ def reason_text(reason: OutOfReach) -> str:
         )
     if reason.reach is Reach.OTHER:
         return reason.text
+    if reason.text:  # the bound in words of the stage's own (``work`` of ``limit`` as data)
+        return f"{reason.stage}: {reason.text}"
     if reason.work:
         return (
             f"{reason.stage}: about {reason.work:,} steps, over the exact budget of "

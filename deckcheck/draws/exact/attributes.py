@@ -12,23 +12,33 @@ with array operations, from the hands the return table leaves open
 A state is its capped counts and, per class, its cards left, in a normal form that keeps
 only what the rest of the deal can tell apart (as the recursion's does):
 
-- a class whose every count is at its cap changes nothing: its cards are left out (the pool
-  of cards no count reads, whose size the cards gone tell);
+- a class whose every count is at its cap changes nothing: its cards join the pool of
+  cards no count reads;
 - a class one more card of which breaks the query for good (every alternative past a most)
-  loses when kept, whichever class it is: such cards are one count of losing cards;
+  loses when kept, whichever class it is: such cards are one count of losing cards (what
+  the pile's size leaves);
 - classes whose cards move the same counts (their counts not at their caps are the same)
   are one class: their cards left are put on the first of them.
 
 All three depend on the capped counts alone, and each is kept once reached (counts only
 grow), so they are tabulated once per capped count vector met (:meth:`AttributeLevels._ensure`).
-A state is a key of one or a few 64-bit words: the capped counts' index (mixed radix) and a
-field of bits per column (a class's cards left, the losing cards), each wide enough for
-every card that column can ever hold. Keys are exact: two states whose words differ are
-different, and states are merged by sorting one word mixed from a key's words, where words
-that differ under one sort key are a collision (:class:`Collision`: the engine stops and the
-recursion answers), never decided on. A card's move changes a key by a constant of the
-tables; a child whose normal form changes (a count reaches its cap, a class starts to lose)
-is put in it once per distinct child (:meth:`AttributeLevels._merge`).
+A state is a key of one or a few 64-bit words: the capped counts' index (mixed radix, in the
+low bits) and a field of bits per column (a class's cards left, the pool's), each wide
+enough for every card that column can ever hold; the losing cards are the pile's cards in
+no column (the level tells the pile's size). Keys are exact: two states whose words differ
+are different, and states are merged by sorting one word mixed from a key's words, where
+words that differ under one sort key are a collision (:class:`Collision`: the engine stops
+and the recursion answers), never decided on. A card's move changes a key by a constant of
+the tables; a child whose normal form changes (a count reaches its cap, a class starts to
+lose) is put in it as it is made, by tables per capped count vector and class: the columns
+that start to lose are cleared by a mask, those merged or pooled have their digits moved
+(:meth:`AttributeLevels._renormal`).
+
+The last turn is not listed: a level with at most two cards to draw and no look after its
+own is valued in closed form from its states' cards per class (one card: a sum over the
+classes of whether the query holds after one of theirs; two: over pairs of classes, one
+product per capped count vector; a look: the better of its branches' sums, compared
+exactly), so none of its children is made (:meth:`AttributeLevels._closed_sums`).
 
 Values are exact integers: a state's value counts the orderings of the cards still to be
 read under which the query holds, ``P(success) * perm(N - gone, reads - gone)``, as the
@@ -37,8 +47,9 @@ taken once per level), so a level's sums never overflow and a look's two branche
 compared exactly, limb by limb from the highest (ties keep, as the recursion's ``max``).
 
 Work is charged before it is done (``charge``, raising past the limit): the tables for the
-vectors met, each level's moves (states times moves) before they are made, and each level's
-children before they are merged.
+vectors met, each level's moves (states times moves) before they are made, each level's
+children before they are merged, and each level valued in closed form (states times
+classes) before its sums are worked out.
 
 The levels' states and values are kept after the run: the simulated optimal player's
 look-ahead decisions read a look's two children by their keys (:meth:`AttributeLevels.keeps`)
@@ -58,9 +69,8 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 #: A level: (cards held, cards gone, look spent).
 Level = tuple[int, int, bool]
-#: Per level, the parts of its children: each a key's words per child, and which of them
-#: may be out of their normal form (None: none).
-Pending = dict[Level, list[tuple[list[Ints], "Bools | None"]]]
+#: Per level, the parts of its children: each a key's words per child.
+Pending = dict[Level, list[list[Ints]]]
 #: Per alternative of a query: each test as (position, least passing count, most or None),
 #: and sets of positions no class counts for two of, with the least count each needs (the
 #: sequential engine's ``Bounds``).
@@ -85,17 +95,35 @@ WORD_BITS = 62
 _NEVER = 1 << 30
 
 #: Units of exact work (about 2 µs each) per table cell (capped count vectors times
-#: classes): each tabulated at about 0.1 µs.
-TABLE_CELLS_PER_UNIT = 5
-#: Units per move of a level's open states (a state times a class, the pool and the losing
-#: cards), made and weighed at about 0.1-0.2 µs each.
-MOVES_PER_UNIT = 48
-#: Units per child merged into its level (sorted, compared, its digits read and settled).
-CHILDREN_PER_UNIT = 5
+#: classes): each tabulated at about 1 µs with its share of the level's look-ups.
+TABLE_CELLS_PER_UNIT = 2
+#: Moves per unit: a move of an open state (a card of a class it has, of its pool, of its
+#: losing cards where the turn looks; kept and put under are two), made and weighed at
+#: about 0.06 µs each.
+MOVES_PER_UNIT = 28
+#: State-classes per unit: each class of a level is looked for in every open state (a pass
+#: over the states per class, the pool and the losing cards), about 0.03 µs each.
+STATE_CLASSES_PER_UNIT = 48
+#: Units per child merged into its level (sorted and compared), about 0.05 µs each.
+CHILDREN_PER_UNIT = 34
+#: Distinct states per unit, charged once the sort has told them (their digits read,
+#: settled, kept), about 0.35 µs each.
+STATES_PER_UNIT = 5
 #: Units per level (its few dozen numpy calls, whatever its size).
-LEVEL_UNITS = 150
+LEVEL_UNITS = 400
 #: Units per move's numpy calls (a class of a level, whatever its states).
-MOVE_UNITS = 8
+MOVE_UNITS = 40
+#: Most cards left to draw where a level is valued in closed form
+#: (:meth:`AttributeLevels._closed`).
+CLOSED_DRAWS = 2
+#: Cells valued in closed form per unit, about 0.055 µs each (a state times a class some
+#: state of its level has cards of, and :data:`CLOSED_STATE_CELLS` more a state; the pairs
+#: of classes are worked out once per capped count vector), and two levels' units for its
+#: numpy calls.
+CLOSED_CELLS_PER_UNIT = 30
+#: Cells a state of a closed-form level counts for whatever classes it holds (its own
+#: sums and comparisons).
+CLOSED_STATE_CELLS = 4
 
 
 class Collision(Exception):
@@ -147,7 +175,7 @@ class AttributeLevels:
             and n < 1 << (62 - LIMB_BITS - 8)
             and self.vectors <= MOST_VECTORS
             and self.vectors * len(red.sizes) <= MOST_CELLS
-            and len(red.sizes) > 0
+            and 0 < len(red.sizes) < 63
         )
         if self.fits:
             self._setup()
@@ -193,27 +221,43 @@ class AttributeLevels:
             sizes[c] + sum(sizes[d] for d in range(c + 1, n_cls) if shares[c, d])
             for c in range(n_cls)
         ]
-        bounded = {p for tests, _ in self.bounds for p, _, most in tests if most is not None}
-        losing = sum(
-            sizes[c] for c in range(n_cls) if bounded.intersection(cond.class_positions[c])
-        )
         self.lose_col, self.pool_col = n_cls, n_cls + 1
-        self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [losing + 1])
-        # The tables, filled for the vectors met (:meth:`_ensure`): per vector after a card
-        # of each class, whether the query holds, the fewest more cards it needs, each
-        # class's column in the normal form (itself, the class it is merged with, the losing
-        # cards or none), and whether a card of each class takes a state out of its normal
-        # form.
+        self._lay_out([int(r) for r in self.vec_radix], [t + 1 for t in tops] + [self.n + 1])
+        self.pool_digit = n_pos + n_cls
+        # Per column a card can be put in (a class's, the losing cards', the pool's): the
+        # word its digit is in and its place there (the losing cards have none: -1 and 0),
+        # and per class the bits of its digit in its word.
+        at_pool = (self.word_of[self.pool_digit], self.place[self.pool_digit])
+        self.column_word = np.asarray(
+            [*self.word_of[n_pos : self.pool_digit], -1, at_pool[0]], dtype=np.int64
+        )
+        self.column_place = np.asarray(
+            [*self.place[n_pos : self.pool_digit], 0, at_pool[1]], dtype=np.int64
+        )
+        self.column_bits = np.asarray(
+            [
+                self.mask[i] << (self.shift[i] + (self.vec_bits if self.word_of[i] == 0 else 0))
+                for i in range(n_pos, self.pool_digit)
+            ],
+            dtype=np.int64,
+        )
+        # The tables, filled for the vectors met (:meth:`_ensure`): per vector the vector
+        # after a card of each class, whether the query holds (now and after a card of each
+        # class), the fewest more cards it needs, each class's column in the normal form
+        # (itself, the class it is merged with, the losing cards or the pool), and which
+        # columns a card of each class takes out of a state's normal form: merged or pooled
+        # (their digits moved), or losing (their bits cleared, per word).
         size = self.vectors
         self.known = np.zeros(size, dtype=bool)
         self.grow = np.zeros((size, n_cls), dtype=np.int64)
         self.holds = np.zeros(size, dtype=bool)
+        self.after = np.zeros((size, n_cls), dtype=np.int32)
         self.need = np.zeros(size, dtype=np.int64)
         self.target = np.zeros((size, n_cls), dtype=np.int64)
         self.places = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
-        self.lose_digit = self.first_column + self.lose_col
         self.changes_known = np.zeros(size, dtype=bool)
-        self.changes = np.zeros((size, n_cls), dtype=bool)
+        self.changes = np.zeros((size, n_cls), dtype=np.int64)
+        self.clears = [np.zeros((size, n_cls), dtype=np.int64) for _ in range(self.words)]
 
     def _fates(self, vec: Ints) -> tuple[Bools, Bools, Ints]:
         """Whether each row of capped counts ``vec`` is broken for good, holds, and the
@@ -255,10 +299,12 @@ class AttributeLevels:
         below = vec < caps
         grow = new[:, None] + (below * self.vec_place) @ self.member.T
         broken, holds, need = self._fates(vec)
-        # Broken after a card of each class: the grown vectors' digits, a class at a time.
-        broken_after = np.empty((len(new), n_cls), dtype=bool)
-        for c in range(n_cls):
-            broken_after[:, c] = self._fates(np.minimum(vec + self.member[c], caps))[0]
+        # Broken, and holding, after a card of each class: one call over the vectors grown
+        # by each class in turn.
+        grown_vec = np.minimum(vec[None, :, :] + self.member[:, None, :], caps)
+        fate = self._fates(grown_vec.reshape(-1, len(caps)))
+        broken_after = fate[0].reshape(n_cls, len(new)).T
+        holds_after = fate[1].reshape(n_cls, len(new)).T
         # Each class's counts not yet at their caps, as bits; none: it changes nothing.
         bits = np.left_shift(1, np.arange(len(caps), dtype=np.int64))
         effect = (below * bits) @ self.member.T
@@ -280,45 +326,53 @@ class AttributeLevels:
         target[losing] = self.lose_col
         target[effect == 0] = self.pool_col
         self.grow[new], self.holds[new], self.need[new] = grow, holds, need
+        self.after[new] = holds_after
         self.target[new] = target
         # Per word, the place a card of each class adds to it in the normal form (0 where
         # its column's digit is in another word, or it has none).
-        column_word = np.asarray([*self.word_of, -1], dtype=np.int64)[self.first_column :]
-        column_place = np.asarray([*self.place, 0], dtype=np.int64)[self.first_column :]
         for k, places in enumerate(self.places):
-            places[new] = np.where(column_word[target] == k, column_place[target], 0)
+            places[new] = np.where(self.column_word[target] == k, self.column_place[target], 0)
         self.known[new] = True
 
     def _ensure_changes(self, vids: Ints) -> None:
-        """Fill the tables, and whether a card of each class takes a state of them out of
-        its normal form (a class it keeps apart is then merged, losing or changes nothing),
-        for the vectors ``vids``."""
+        """Fill the tables, and which columns a card of each class takes out of a state's
+        normal form (a class it keeps apart is then merged, losing or changes nothing: bits
+        of a mask), for the vectors ``vids``."""
         self._ensure(vids)
         new = np.unique(vids[~self.changes_known[vids]])
         if not len(new):
             return
         grown = self.grow[new]
         self._ensure(grown.reshape(-1))
-        self.charge(1 + len(new) * len(self.red.sizes) // TABLE_CELLS_PER_UNIT)
+        n_cls = len(self.red.sizes)
+        self.charge(1 + len(new) * n_cls // TABLE_CELLS_PER_UNIT + MOVE_UNITS * n_cls)
         own = np.arange(len(self.red.sizes))
         apart = self.target[new] == own
-        changes = np.zeros(grown.shape, dtype=bool)
+        bits = np.left_shift(1, own)
+        in_word = [
+            np.where(self.column_word[own] == k, self.column_bits, 0) for k in range(self.words)
+        ]
         for c in range(len(own)):
-            changes[:, c] = (apart & (self.target[grown[:, c]] != own)).any(axis=1)
-        self.changes[new] = changes
+            to = self.target[grown[:, c]]
+            moved = apart & (to != own)
+            losing = moved & (to == self.lose_col)
+            self.changes[new, c] = (moved & ~losing) @ bits
+            for k, clears in enumerate(self.clears):
+                clears[new, c] = losing @ in_word[k]
         self.changes_known[new] = True
 
     def _lay_out(self, vector_radix: list[int], column_radix: list[int]) -> None:
-        """The key's words: the first holds the capped counts' index (mixed radix, its low
-        part: the index is the word modulo :attr:`vectors`), then bits per column (a class's
-        cards left, then the losing cards), each column's bits in one word and every word
-        below ``2**WORD_BITS``: a column is read by a shift and a mask."""
+        """The key's words: the first holds the capped counts' index (mixed radix) in its low
+        :attr:`vec_bits` bits, then bits per column (a class's cards left, then the pool),
+        each column's bits in one word and every word below ``2**WORD_BITS``: a column is
+        read by a shift and a mask, cleared by a mask."""
         first = len(vector_radix)
         self.word_of: list[int] = [0] * first
         self.place: list[int] = [int(p) for p in self.vec_place]
         self.shift: list[int] = [0] * first
         self.mask: list[int] = [0] * first
-        word, bit, room = 0, 0, WORD_BITS - self.vectors.bit_length()
+        self.vec_bits = self.vectors.bit_length()
+        word, bit, room = 0, 0, WORD_BITS - self.vec_bits
         for r in column_radix:
             width = max(1, (r - 1).bit_length())
             if bit + width > room:
@@ -326,7 +380,7 @@ class AttributeLevels:
             self.word_of.append(word)
             self.shift.append(bit)
             self.mask.append((1 << width) - 1)
-            self.place.append((self.vectors if word == 0 else 1) << bit)
+            self.place.append(1 << (bit + (self.vec_bits if word == 0 else 0)))
             bit += width
         self.words = word + 1
         if self.words > MOST_WORDS or room <= 0:
@@ -335,26 +389,29 @@ class AttributeLevels:
 
     # -- states ----------------------------------------------------------------------------
 
-    def _normal(self, vids: Ints, left: Ints, losing: Ints | None = None) -> list[Ints]:
+    def _normal(self, vids: Ints, left: Ints, gone: int) -> list[Ints]:
         """The keys (a list of words) of the states of capped count vectors ``vids`` with
-        ``left`` (a row per class) in the pile and ``losing`` losing cards, put in their
-        normal form."""
+        ``left`` (a row per class) in the pile and ``gone`` cards gone, put in their normal
+        form: the cards of no class join the pool, those of losing classes are left out (as
+        many as the rest of the pile leaves, see :meth:`_digits`)."""
         # A class's cards add to its column's digit: its place in its word (see _ensure).
         words = []
+        no_class = (self.n - gone) - left.sum(axis=0)
         for k, places in enumerate(self.places):
             word = np.einsum("ij,ji->i", places[vids], left)
             if k == 0:
                 word += vids
-            if losing is not None and self.word_of[self.lose_digit] == k:
-                word += losing * self.place[self.lose_digit]
+            if self.word_of[self.pool_digit] == k:
+                word += no_class * self.place[self.pool_digit]
             words.append(word)
         return words
 
-    def _digits(self, words: list[Ints]) -> tuple[Ints, Ints, Ints]:
+    def _digits(self, words: list[Ints], gone: int) -> tuple[Ints, Ints, Ints]:
         """The capped count vectors' indices, the cards left per class (a row each) and the
-        losing cards of the states ``words``."""
-        vids = words[0] % self.vectors
-        bits = [words[0] // self.vectors, *words[1:]]
+        losing cards (the pile's cards in no column nor the pool) of the states ``words``
+        with ``gone`` cards gone."""
+        vids = words[0] & ((1 << self.vec_bits) - 1)
+        bits = [words[0] >> self.vec_bits, *words[1:]]
         n_cls = len(self.red.sizes)
         left = np.empty((n_cls, len(vids)), dtype=np.int64)
         for j in range(n_cls + 1):
@@ -363,8 +420,8 @@ class AttributeLevels:
             if j < n_cls:
                 left[j] = got
             else:
-                losing = got
-        return vids, left, losing
+                pool = got
+        return vids, left, (self.n - gone) - left.sum(axis=0) - pool
 
     def _settle(self, vids: Ints, left: Ints, losing: Ints, to_draw: int) -> tuple[Bools, Bools]:
         """Which states are won (the query holds whatever follows) and which lost (it can no
@@ -409,6 +466,124 @@ class AttributeLevels:
     def _full(self, gone: int) -> int:
         return math.perm(self.n - gone, self.reads - gone)
 
+    def _closed(self, level: Level) -> tuple[int, bool] | None:
+        """(cards still to draw, whether this level looks) where ``level``'s states are valued
+        in closed form (:meth:`_closed_sums`): at most two cards to draw and no look after
+        this level's own, and a pile small enough that the sums (below ``N**3``) times a limb
+        stay below ``2**62``; else None."""
+        held, _, looked = level
+        to_draw = self.seen - held
+        if not 0 < to_draw <= CLOSED_DRAWS or self.n**3 >= 1 << (62 - LIMB_BITS):
+            return None
+        if any(self._look(h, False) for h in range(held + 1, self.seen)):
+            return None
+        return to_draw, self._look(held, looked)
+
+    def _closed_sums(
+        self,
+        vids: Ints,
+        left: Ints,
+        pool: Ints,
+        losing: Ints,
+        gone: int,
+        closed: tuple[int, bool],
+    ) -> tuple[Ints, int]:
+        """The values of the states of capped counts ``vids`` with ``left`` (a row per class),
+        ``pool`` cards no count reads and ``losing`` losing cards in the pile, ``gone`` cards
+        gone, at a level valued in closed form (``closed``: :meth:`_closed`), as ``(sums,
+        g)``: each value is its sum times ``perm(N - g, reads - g)``.
+
+        With no look left, one card to draw is worth ``V1 = sum_j L_j H[v, j] + P h(v)``
+        (``H[v, j]``: the query holds after a card of class ``j``; ``h``: it holds now); two
+        are worth ``V2 = L.KL - sum_j L_j K_jj + 2 P H.L + P (P - 1) h`` with ``K[j, i]`` the
+        query holding after a card of ``j`` and one of ``i`` (symmetric: capped counts add in
+        any order). A look's two branches are the same sums with one card of the top's class
+        fewer (kept: one draw fewer, the top's counts added), compared exactly once both
+        are put over one ``perm``: ``perm(N - g, .)`` is ``(N - g)`` times the next. Exact
+        whatever the normal form: a class merged, pooled or losing has the ``H`` and ``K``
+        of its cards."""
+        to_draw, look = closed
+        h = self.holds[vids].astype(np.int64)
+        # Only the classes some state has cards of (the others add nothing).
+        live = np.flatnonzero(left.any(axis=1))
+        left = left[live]
+        after = self.after[vids[:, None], live]
+        hl = np.einsum("ij,ji->i", after, left).astype(np.int64)
+        v1 = hl + pool * h
+        if to_draw == 1:
+            if not look:
+                return v1, gone + 1
+            ratio = self.n - gone - 1
+            top = after.T.astype(np.int64)
+            best = np.maximum(ratio * top, v1 - top)
+            sums = np.einsum("ji,ji->i", best, left)
+            sums += pool * np.maximum(ratio * h, v1 - h) + losing * v1
+            return sums, gone + 2
+        # Few capped count vectors, many states each: K of each vector once, applied to
+        # its states' cards left by one product (floats: exact, every sum below 2**53).
+        distinct, inverse = np.unique(vids, return_inverse=True)
+        grown = self.grow[distinct[:, None], live]
+        self._ensure(np.unique(grown))
+        pair = self.after[grown][:, :, live]
+        order = np.argsort(inverse, kind="stable")
+        bounds = np.searchsorted(inverse[order], np.arange(len(distinct) + 1))
+        by_vector = left.T[order].astype(np.float64)
+        kl_sorted = np.empty_like(by_vector)
+        for d in range(len(distinct)):
+            a, b = bounds[d], bounds[d + 1]
+            kl_sorted[a:b] = by_vector[a:b] @ pair[d]
+        kl = np.empty((len(vids), left.shape[0]), dtype=np.int64)
+        kl[order] = kl_sorted
+        kl = kl.T
+        diag = np.diagonal(pair, axis1=1, axis2=2)[inverse].T.astype(np.int64)
+        v2 = np.einsum("ji,ji->i", kl, left) - np.einsum("ji,ji->i", diag, left)
+        v2 += 2 * pool * hl + pool * (pool - 1) * h
+        if not look:
+            return v2, gone + 2
+        ratio = self.n - gone - 2
+        top = after.T.astype(np.int64)
+        kept = kl - diag + pool * top
+        under = v2 - 2 * kl + 2 * diag - 2 * pool * top
+        sums = np.einsum("ji,ji->i", np.maximum(ratio * kept, under), left)
+        kept_pool = hl + (pool - 1) * h
+        under_pool = v2 - 2 * hl - 2 * (pool - 1) * h
+        sums += pool * np.maximum(ratio * kept_pool, under_pool) + losing * v2
+        return sums, gone + 3
+
+    def _closed_charge(self, states: int, classes: int) -> int:
+        """Units of valuing ``states`` states in closed form (:meth:`_closed_sums`), holding
+        cards of ``classes`` classes between them."""
+        cells = states * (classes + CLOSED_STATE_CELLS)
+        return cells // CLOSED_CELLS_PER_UNIT + 2 * LEVEL_UNITS
+
+    def _scaled(self, sums: Ints, gone: int) -> Ints:
+        """``sums`` times ``perm(N - gone, reads - gone)``, as limbs (a column each)."""
+        out = sums[None, :] * self._limbs(self._full(gone))
+        for k in range(self.limbs - 1):
+            out[k + 1] += out[k] >> LIMB_BITS
+            out[k] &= (1 << LIMB_BITS) - 1
+        return out
+
+    def _value_closed(
+        self,
+        level: Level,
+        state: tuple[Ints, Ints, Ints, Ints],
+        won: Bools,
+        closed: tuple[int, bool],
+    ) -> None:
+        """The values of ``level``'s states in closed form (:meth:`_closed_sums`), charged
+        before: no child of theirs is made."""
+        rows_open, vids, left, losing = state
+        gone = level[1]
+        self.charge(self._closed_charge(len(vids), int(left.any(axis=1).sum())))
+        values = np.zeros((self.limbs, len(won) + 1), dtype=np.int64)
+        values[:, :-1][:, won] = self._limbs(self._full(gone))
+        if len(vids):
+            pool = (self.n - gone) - left.sum(axis=0) - losing
+            sums, scale = self._closed_sums(vids, left, pool, losing, gone, closed)
+            values[:, rows_open] = self._scaled(sums, scale)
+        self.values[level] = values
+
     def run(self, hands: Ints) -> list[int]:
         """The value of each hand (a row of cards per class, ``hand`` cards each) with the
         rest of the deck in the pile: over ``perm(N - hand, reads - hand)``."""
@@ -417,7 +592,7 @@ class AttributeLevels:
         start = (self.hand, self.hand, False)
         self.listed = self.made = 0
         words = self._hand_words(hands)
-        pending: Pending = {start: [(words, None)]}
+        pending: Pending = {start: [words]}
         where: dict[Level, list[Ints]] = {}
         open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]] = {}
         won_of: dict[Level, Bools] = {}
@@ -429,9 +604,14 @@ class AttributeLevels:
                 where[level] = self._merge(level, pending.pop(level), open_states, won_of)
             for level in layer:
                 order.append(level)
-                plans[level] = self._moves(level, open_states.pop(level), pending)
+                closed = self._closed(level)
+                if closed is None:
+                    plans[level] = self._moves(level, open_states.pop(level), pending)
+                else:
+                    self._value_closed(level, open_states.pop(level), won_of.pop(level), closed)
         for level in reversed(order):
-            self._value(level, plans.pop(level), where, won_of.pop(level))
+            if level in plans:
+                self._value(level, plans.pop(level), where, won_of.pop(level))
         values = self.values[start]
         if self._start is not None:
             distinct, row = self._start
@@ -461,10 +641,11 @@ class AttributeLevels:
         starts = np.flatnonzero(first)
         run = np.cumsum(first) - 1
         heads = by[starts]
-        if self.words > 1:
-            for w in words:
-                if (w[by] != w[heads][run]).any():
-                    raise Collision("two states under one sort key")
+        # Under one sort key, words equal but for the last are equal in the last too (it is
+        # the sort key less the others' mix, below 2**62): the others are compared.
+        for w in words[:-1]:
+            if (w[by] != w[heads][run]).any():
+                raise Collision("two states under one sort key")
         index = np.empty(len(ordered), dtype=np.int64)
         index[by] = run
         return ordered[starts], [w[heads] for w in words], index
@@ -472,38 +653,20 @@ class AttributeLevels:
     def _merge(
         self,
         level: Level,
-        parts: list[tuple[list[Ints], Bools | None]],
+        parts: list[list[Ints]],
         open_states: dict[Level, tuple[Ints, Ints, Ints, Ints]],
         won_of: dict[Level, Bools],
     ) -> list[Ints]:
-        """The distinct states of ``parts`` (each a key's words per child, and which of them
-        may be out of their normal form), settled: the level's open states' words and
-        digits, which of its states are won, and per part each child's row (a lost one's:
-        the row after the last).
-
-        Children are merged as they were made, then the distinct ones out of their normal
-        form are put in it and merged again: many children are one state (a state is
-        reached from many), and a normal form is worked out once per state."""
-        sizes = [len(part[0][0]) for part in parts]
+        """The distinct states of ``parts`` (each a key's words per child, in their normal
+        form), settled: the level's open states' words and digits, which of its states are
+        won, and per part each child's row (a lost one's: the row after the last)."""
+        sizes = [len(part[0]) for part in parts]
         self.charge(sum(sizes) // CHILDREN_PER_UNIT + 1)
         self.made += sum(sizes)
-        words = [np.concatenate([part[0][i] for part in parts]) for i in range(self.words)]
-        flags = np.concatenate(
-            [
-                np.zeros(n, dtype=bool) if f is None else f
-                for n, (_, f) in zip(sizes, parts, strict=True)
-            ]
-        )
+        words = [np.concatenate([part[i] for part in parts]) for i in range(self.words)]
         keys, distinct, index = self._distinct(words)
-        out = np.zeros(len(keys), dtype=bool)
-        out[index[flags]] = True
-        if out.any():
-            vids, left, losing = self._digits([w[out] for w in distinct])
-            for w, normal in zip(distinct, self._normal(vids, left, losing), strict=True):
-                w[out] = normal
-            keys, distinct, again = self._distinct(distinct)
-            index = again[index]
-        vids, left, losing = self._digits(distinct)
+        self.charge(len(keys) // STATES_PER_UNIT + 1)
+        vids, left, losing = self._digits(distinct, level[1])
         self._ensure(vids)
         won, lost = self._settle(vids, left, losing, self.seen - level[0])
         kept = ~lost
@@ -543,7 +706,7 @@ class AttributeLevels:
         caps = np.asarray(self.red.cond.caps, dtype=np.int64)
         vids = np.minimum(held @ self.member, caps) @ vec_place
         self._ensure(vids)
-        return self._normal(vids, (sizes[None, :] - held).T)
+        return self._normal(vids, (sizes[None, :] - held).T, self.hand)
 
     def lookup(self, hand: Sequence[int]) -> int | None:
         """The value :meth:`run` found for the state of ``hand`` (cards per class), or None
@@ -570,10 +733,14 @@ class AttributeLevels:
         if not self.known[vid]:
             return None
         words = [vid] + [0] * (self.words - 1)
+        # The hand's cards of no class are not in the pile: the rest of them are the pool's.
+        words[self.word_of[self.pool_digit]] += (self.n - self.hand - sum(left)) * self.place[
+            self.pool_digit
+        ]
+        column_word, column_place = self.column_word.tolist(), self.column_place.tolist()
         for c, column in enumerate(self.target[vid].tolist()):
-            if column != self.pool_col:
-                i = self.first_column + column
-                words[self.word_of[i]] += left[c] * self.place[i]
+            if column != self.lose_col:
+                words[column_word[column]] += left[c] * column_place[column]
         return words
 
     def states_values(self, level: Level, held: Ints, left: Ints) -> tuple[Ints, Bools]:
@@ -589,8 +756,16 @@ class AttributeLevels:
         # Counts no valued state met (past a state won or lost whatever follows): their
         # tables, charged as the run's are, to settle them.
         self._ensure(vids)
+        closed = self._closed(level)
+        if closed is not None:
+            # Valued in closed form from the cards per class, as the run's are.
+            self.charge(self._closed_charge(m, int(left.any(axis=1).sum())))
+            pool = (self.n - level[1]) - left.sum(axis=0)
+            losing = np.zeros(m, dtype=np.int64)
+            sums, scale = self._closed_sums(vids, left, pool, losing, level[1], closed)
+            return self._scaled(sums, scale), np.ones(m, dtype=bool)
         cols = np.arange(m)
-        words = self._normal(vids, left)
+        words = self._normal(vids, left, level[1])
         found = np.zeros(len(cols), dtype=bool)
         table = self._valued.get(level)
         if table is not None and len(table[0]):
@@ -603,7 +778,7 @@ class AttributeLevels:
             out[:, cols[found]] = values[:, at[found]]
         rest = cols[~found]
         if len(rest):
-            vids_r, digits, losing = self._digits([w[~found] for w in words])
+            vids_r, digits, losing = self._digits([w[~found] for w in words], level[1])
             won, lost = self._settle(vids_r, digits, losing, self.seen - level[0])
             out[:, rest[won]] = self._limbs(self._full(level[1]))
             known[rest[won | lost]] = True
@@ -625,14 +800,39 @@ class AttributeLevels:
         under, under_known = self.states_values((n_held, n_gone, True), held, left)
         return ~self._above(under, kept), kept_known & under_known
 
-    def _add(
-        self, pending: Pending, level: Level, words: list[Ints], out: Bools | None = None
-    ) -> tuple[Level, int]:
-        """Put ``words`` among the children of ``level`` (``out``: which of them may be out
-        of their normal form): where they will be found."""
+    def _add(self, pending: Pending, level: Level, words: list[Ints]) -> tuple[Level, int]:
+        """Put ``words`` (in their normal form) among the children of ``level``: where they
+        will be found."""
         parts = pending.setdefault(level, [])
-        parts.append((words, out))
+        parts.append(words)
         return level, len(parts) - 1
+
+    def _renormal(self, words: list[Ints], grown: Ints, moved: Ints) -> None:
+        """Put children in their normal form, in place: ``words`` of states just grown to
+        capped counts ``grown``, whose columns ``moved`` (bits of a mask, see
+        :meth:`_ensure_changes`) are merged into another (the first class moving the same
+        counts, a column kept as it is), join the losing cards or the pool. A column moved
+        is never one moved into."""
+        n_cls = len(self.red.sizes)
+        every = int(np.bitwise_or.reduce(moved))
+        for j in range(n_cls):
+            bit = 1 << j
+            if not every & bit:
+                continue
+            rows = np.flatnonzero(moved & bit)
+            i = self.first_column + j
+            k = self.word_of[i]
+            bits = words[k][rows]
+            if k == 0:
+                bits = bits >> self.vec_bits
+            digit = (bits >> self.shift[i]) & self.mask[i]
+            # Its place in each word under the grown counts (see _ensure), less its own.
+            cell = grown[rows] * n_cls + j
+            for w, places in enumerate(self.places):
+                change = digit * places.ravel()[cell]
+                if w == k:
+                    change -= digit * self.place[i]
+                words[w][rows] += change
 
     def _moves(
         self,
@@ -646,10 +846,19 @@ class AttributeLevels:
         if not len(vids):
             return []
         look = self._look(held, looked)
-        n_cls = len(self.red.sizes)
         self._ensure_changes(vids)
+        pool = (self.n - gone) - left.sum(axis=0) - losing
+        # Only the classes some open state has cards of are looked for.
+        per_class = np.count_nonzero(left, axis=1)
+        present = np.flatnonzero(per_class).tolist()
+        made = int(per_class.sum()) + int(np.count_nonzero(pool))
+        if look:
+            made += made + int(np.count_nonzero(losing))
         self.charge(
-            len(vids) * (n_cls + 2) // MOVES_PER_UNIT + LEVEL_UNITS + MOVE_UNITS * (n_cls + 2)
+            made // MOVES_PER_UNIT
+            + len(vids) * (len(present) + 2) // STATE_CLASSES_PER_UNIT
+            + LEVEL_UNITS
+            + MOVE_UNITS * (len(present) + 2)
         )
         words = [w[rows_open] for w in self.levels[level]]
         kept_level = (held + 1, gone + 1, False)
@@ -658,17 +867,14 @@ class AttributeLevels:
         to_draw = self.seen - held - 1
         full = self._limbs(self._full(gone + 1))
         moves: list[_Move] = []
-        pool = (self.n - gone) - left.sum(axis=0) - losing
 
         def kept_settled(child_vids: Ints) -> Ints | None:
             if last:
                 return np.where(self.holds[child_vids], full, 0)
             return None
 
-        for c in range(n_cls):
+        for c in present:
             rows = np.flatnonzero(left[c])
-            if not len(rows):
-                continue
             w = left[c, rows]
             v = vids[rows]
             grown = self.grow[v, c]
@@ -684,13 +890,19 @@ class AttributeLevels:
                 else:
                     sub = rows[alive]
                     g = grown[alive]
+                    before = v[alive]
                     child = [wd[sub] for wd in words]
-                    child[0] += g - vids[sub]
+                    child[0] += g - before
                     child[self.word_of[i]] -= self.place[i]
-                    # Out of their normal form where the card changed it (see _merge);
-                    # children lost by their counts are worth 0 (see _read).
-                    out = self.changes[vids[sub], c]
-                    kept = self._add(pending, kept_level, child, out if out.any() else None)
+                    # Put in their normal form where the card changed it: the columns
+                    # that start to lose cleared, those merged or pooled moved; children
+                    # lost by their counts are worth 0 (see _read).
+                    for wd, clears in zip(child, self.clears, strict=True):
+                        wd &= ~clears[before, c]
+                    moved = self.changes[before, c]
+                    if moved.any():
+                        self._renormal(child, g, moved)
+                    kept = self._add(pending, kept_level, child)
                     self._alive[kept] = alive
             under = None
             if look:
@@ -698,29 +910,33 @@ class AttributeLevels:
                 child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
                 under = self._add(pending, under_level, child)
             moves.append(_Move(rows, w, kept, under))
-        # The losing cards: kept, the query is lost; put under, gone.
+        # The losing cards: kept, the query is lost; put under, gone (they are the pile's
+        # cards in no column: the key is the same).
         if look:
             rows = np.flatnonzero(losing)
             if len(rows):
-                i = self.first_column + n_cls
-                child = [wd[rows] for wd in words]
-                child[self.word_of[i]] = child[self.word_of[i]] - self.place[i]
-                under = self._add(pending, under_level, child)
+                under = self._add(pending, under_level, [wd[rows] for wd in words])
                 lost = np.zeros((self.limbs, len(rows)), dtype=np.int64)
                 moves.append(_Move(rows, losing[rows], lost, under))
-        # The cards no count reads: kept, nothing changes but the cards held.
+        # The cards no count reads: kept, nothing changes but the cards held and the pool.
         rows = np.flatnonzero(pool)
         if len(rows):
             v = vids[rows]
+            k, place = self.word_of[self.pool_digit], self.place[self.pool_digit]
             settled = kept_settled(v)
             if settled is not None:
                 kept = settled
             else:
                 alive = self.need[v] <= to_draw
-                child = [wd[rows] for wd in words]
-                kept = self._add(pending, kept_level, [wd[alive] for wd in child])
+                child = [wd[rows[alive]] for wd in words]
+                child[k] = child[k] - place
+                kept = self._add(pending, kept_level, child)
                 self._alive[kept] = alive
-            under = self._add(pending, under_level, [wd[rows] for wd in words]) if look else None
+            under = None
+            if look:
+                child = [wd[rows] for wd in words]
+                child[k] = child[k] - place
+                under = self._add(pending, under_level, child)
             moves.append(_Move(rows, pool[rows], kept, under))
         return moves
 

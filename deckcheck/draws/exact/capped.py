@@ -959,6 +959,7 @@ class _HandsWalk:
         if first is None or _decided(first):
             return 0
         counted = 0
+        moves, need = bounds.moves, bounds.need  # (the loops below are the walk's hot path)
         stack: list[tuple[int, dict[Vec, int], int, dict[object, object]]] = [
             (0, {first: 0}, self.hand, self.trie)
         ]
@@ -972,22 +973,24 @@ class _HandsWalk:
                         continue
                     assert isinstance(h, int) and isinstance(child, dict)
                     new: dict[Vec, int] = {}
+                    get = new.get
                     for vec, fewest in states.items():
-                        for lo, hi, nv in bounds.moves(vec, c):
-                            if hi < h or lo - h > later - fewest:
+                        most = later - fewest + h  # the most cards of the class seen in all
+                        for lo, hi, nv in moves(vec, c):
+                            if hi < h or lo > most:
                                 continue
                             counted += 1
-                            cards = fewest + max(lo - h, 0)
-                            got = new.get(nv)
+                            cards = fewest + lo - h if lo > h else fewest
+                            got = get(nv)
                             if got is None or cards < got:
                                 new[nv] = cards
-                    rest = left - h
+                    room = later + left - h
                     kept = {
                         v: f
                         for v, f in new.items()
-                        if not _decided(v) and f + bounds.need(v, c + 1) <= later + rest
+                        if v.count(SETTLED) != len(v) and f + need(v, c + 1) <= room
                     }
-                    stack.append((c + 1, kept, rest, child))
+                    stack.append((c + 1, kept, left - h, child))
             if counted > limit:
                 self.counted = counted
                 return None
@@ -1016,6 +1019,7 @@ class _HandsWalk:
                 for k in range(later + 1)
             )
 
+        moves, weights = bounds.moves, self._weights  # (the walk's hot path, as in count)
         stack: list[tuple[int, dict[Vec, int], int, int, dict[object, object]]] = [
             (0, {first: 1}, 0, self.hand, self.trie)
         ]
@@ -1042,11 +1046,15 @@ class _HandsWalk:
                     continue
                 assert isinstance(h, int) and isinstance(child, dict)
                 new: dict[Vec, int] = {}
+                get = new.get
                 for vec, poly in states.items():
-                    for lo, hi, nv in bounds.moves(vec, c):
-                        weight = self._weight(c, h, lo, hi) if hi >= h else 0
-                        if weight:
-                            new[nv] = new.get(nv, 0) + poly * weight
+                    for lo, hi, nv in moves(vec, c):
+                        if hi >= h:
+                            weight = weights.get((c, h, lo, hi))
+                            if weight is None:
+                                weight = self._weight(c, h, lo, hi)
+                            if weight:
+                                new[nv] = get(nv, 0) + poly * weight
                 rest = left - h
                 now = acc
                 kept: dict[Vec, int] = {}

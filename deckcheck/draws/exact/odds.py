@@ -226,27 +226,77 @@ def _return_chooser(
 ) -> ReturnChoose:
     """The return decision read from ``engine``'s return ``table`` (see
     :func:`optimal_return_choice`)."""
-    red = engine.red
-    class_of = red.class_of
+    return _ReturnChooser(problem, engine, table)
 
-    def choose(hand: tuple[int, ...]) -> tuple[int, ...] | None:
-        if len(hand) != len(problem.group_sizes) or sum(hand) != engine.hand:
+
+class _ReturnChooser:
+    """:func:`_return_chooser`'s decision: called per hand, or for many at once by
+    :meth:`many` where the table over every hand (:class:`~.returned.ReturnHands`) has them."""
+
+    def __init__(
+        self, problem: DrawProblem, engine: SequentialEngine, table: Mapping[tuple[int, ...], Kept]
+    ) -> None:
+        from deckcheck.draws.exact.returned import KeptValues
+
+        self.groups = len(problem.group_sizes)
+        self.engine = engine
+        self.table = table
+        # The table of every hand behind ``table`` (the engine's last), when it is one.
+        kept = engine.kept_values
+        self.hands = kept.hands if isinstance(kept, KeptValues) and table else None
+
+    def __call__(self, hand: tuple[int, ...]) -> tuple[int, ...] | None:
+        engine = self.engine
+        if len(hand) != self.groups or sum(hand) != engine.hand:
             raise ValueError(f"not an opening hand of {engine.hand} over the problem's groups")
-        classes = red.to_classes(hand)
-        kept = table.get(classes)
+        classes = engine.red.to_classes(hand)
+        kept = self.table.get(classes)
         if kept is None:
             return None
         # Spread each class's returns over the hand's groups of that class (all equivalent).
         to_return = [h - k for h, k in zip(classes, kept, strict=True)]
         out = [0] * len(hand)
         for g, k in enumerate(hand):
-            cls = class_of[g]
+            cls = engine.red.class_of[g]
             if k and to_return[cls]:
                 take = out[g] = min(k, to_return[cls])
                 to_return[cls] -= take
         return tuple(out)
 
-    return choose
+    def many(self, hands: Ints) -> Ints | None:
+        """The returns (a row per hand, cards per group; zeros: kept) of every column of
+        ``hands`` (a row per group, opening hands only), exactly those of the call; None
+        where they can only be found one at a time."""
+        import itertools
+
+        from deckcheck.core.numeric import np
+
+        engine, red, table = self.engine, self.engine.red, self.hands
+        if table is None or len(hands) != self.groups:
+            return None
+        if (hands.sum(axis=0) != engine.hand).any():
+            return None  # not opening hands: the call says so, hand by hand
+        n, size = hands.shape[1], engine.hand
+        classes = np.zeros((len(red.sizes), n), dtype=np.int64)
+        for g, c in enumerate(red.class_of):
+            classes[c] += hands[g]
+        # Each hand's cards by class, in increasing order; the parts it keeps by positions.
+        rows = np.repeat(np.tile(np.arange(len(red.sizes)), n), classes.T.ravel())
+        picked = table.kept_parts(rows.reshape(n, size))
+        subsets = list(itertools.combinations(range(size), table.keep))
+        back = np.zeros((n, size), dtype=bool)
+        for i, kept in enumerate(subsets):
+            hit = picked == i
+            back[hit] = True
+            back[np.ix_(hit, kept)] = False
+        # Per class, the cards it returns; spread over its groups in order, as the call does.
+        to_return = np.zeros_like(classes)
+        np.add.at(to_return, (rows.reshape(n, size)[back], np.nonzero(back)[0]), 1)
+        out = np.zeros((self.groups, n), dtype=np.int64)
+        for g, c in enumerate(red.class_of):
+            out[g] = np.minimum(hands[g], to_return[c])
+            to_return[c] -= out[g]
+        return out.T
 
 
 def distribution(problem: DrawProblem, seen: int, selector: int) -> list[Fraction]:

@@ -740,7 +740,14 @@ def _kept_chances(
         left = max(budget - solution.charged, 0)
         ways = hands_ways(red, later, [hands.comps[a] for a in firsts], left * _WALK_TRANSITIONS)
         if ways is None:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, budget + 1, budget))
+            why = (
+                f"the hands the rule keeps ({len(firsts):,}), valued in one walk of the pile, "
+                f"take more than the {left:,} steps the solve ({solution.charged:,}) left of the "
+                f"exact budget of {budget:,} (over {left * _WALK_TRANSITIONS:,} of the walk's "
+                f"transitions, {_WALK_TRANSITIONS} a step)"
+            )
+            reason = OutOfReach(Reach.WORK, Stage.OPTIMAL_REDRAW, budget + 1, budget, text=why)
+            raise Intractable(reason)
         scale = math.comb(engine.n - engine.hand, later)
         valued = {a: Fraction(ways[hands.comps[a]], scale) for a in firsts}
     else:

@@ -144,6 +144,7 @@ class ReturnHands:
         self._hand_keep: npt.NDArray | None = None
         self._hand_best: npt.NDArray | None = None
         self._best_of: list[int] = []
+        self._kept_at: npt.NDArray | None = None  # per kept part's rank, its value's index
 
     def work(self) -> int:
         """Units of exact work :meth:`run` is charged before starting (:data:`PAIRS_PER_UNIT`);
@@ -190,6 +191,7 @@ class ReturnHands:
             best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
             for r in ranks:
                 np.maximum(best, by_rank[r], out=best)
+            self._kept_at = by_rank
         counted = np.bincount(best, weights=weights.astype(np.float64), minlength=len(best_of))
         self.numerator = _weighed(counted, best_of)
         hand_ranks = self._rank(rows)
@@ -212,6 +214,33 @@ class ReturnHands:
             raise KeyError(hand)
         best_of = self._best_of
         return best_of[int(self._hand_keep[at])], best_of[int(self._hand_best[at])]
+
+    def kept_parts(self, rows: npt.NDArray) -> npt.NDArray:
+        """Per hand (a row of its cards' classes in increasing order), the kept part the walk
+        over :func:`~.compositions.compositions` picks, as :meth:`hand_best` reads it: the
+        index of its position subset in ``combinations(range(hand), keep)`` (those list the
+        same parts in the same order), or -1 where keeping is best (ties keep). After
+        :meth:`run`, for every hand at once."""
+        from deckcheck.core.numeric import np
+
+        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
+            raise ValueError("the table has not run")
+        ranks = self._rank(rows)
+        at = np.minimum(self._hand_ranks.searchsorted(ranks), len(self._hand_ranks) - 1)
+        if (self._hand_ranks[at] != ranks).any():
+            raise KeyError("not a hand of the table")
+        best = self._hand_best[at]
+        todo = best != self._hand_keep[at]
+        out = np.where(todo, 0, -1)
+        if self._kept_at is None:  # the whole hand goes back: one kept part, the empty one
+            return out
+        for i, kept in enumerate(self._ranks(rows)):
+            hit = todo & (self._kept_at[kept] == best)
+            out[hit] = i
+            todo &= ~hit
+        if todo.any():
+            raise ArithmeticError("no kept part is worth the hand's best")
+        return out
 
     def kept_value(self, kept: tuple[int, ...]) -> int:
         """``R(K)``: the draws of ``count`` cards after keeping ``kept`` (per class), each
@@ -409,6 +438,8 @@ class KeptValues(Mapping[tuple[int, ...], int]):
 
     def __init__(self, table: ReturnHands) -> None:
         self._table = table
+        #: The table the values are read from (its choices for many hands at once).
+        self.hands = table
         # A walk over every hand asks each kept part again and again (several per hand):
         # each found once, at most the kept parts there are.
         self._known: dict[tuple[int, ...], int] = {}

@@ -44,7 +44,6 @@ from deckcheck.draws.simulate.dealer import (
     check_return,
     deal_shape,
 )
-from deckcheck.draws.simulate.reference import default_chooser
 from deckcheck.draws.simulate.sampling import SamplingMethod, sampling_method
 
 IntArray = npt.NDArray[np.int64]
@@ -58,8 +57,8 @@ CHUNK = 1 << 20
 BATCH = 1 << 16
 #: Largest key space for which a decision table is a dense array (int32: 32 MB at most).
 DENSE_KEYS = 1 << 23
-#: Most keys :class:`_Lookup` keeps sorted past its dense table (128 MB at most); past them it
-#: sorts each batch's keys afresh.
+#: Most keys :class:`_Lookup` keeps sorted past its dense table, counted in int64s (a key of
+#: bytes as its share of them: 128 MB at most); past them it sorts each batch's keys afresh.
 SORTED_KEYS = 1 << 23
 #: Trials per batch with the look-ahead: its card-by-card loop makes many passes over the
 #: batch, which pays off when the working arrays fit in the CPU cache.
@@ -270,16 +269,16 @@ class _Lookup:
         for b in bounds[:-1]:
             radix.append(radix[-1] * b)
         space = math.prod(bounds)
-        # Mixed-radix keys turn a column into one integer. A small key space gets a dense table
-        # (a gather per lookup, no sorting); a larger one a 1-D np.unique; one that would
-        # overflow int64 the slower column-wise unique.
+        # A column is one key: mixed-radix integers (a dense table where the space is small), or
+        # past int64 its bytes (uint8 where all values are below 255; a row-wise unique: 35x).
         self.radix = np.asarray(radix, dtype=np.int64) if space < 2**62 else None
         self.dense = np.full(space, -1, dtype=np.int32) if space <= DENSE_KEYS else None
-        # Past the dense table: the keys met so far, sorted (then one above any: every search
-        # lands on a key), and their codes. A batch looks its keys up by binary search, and
-        # asks Python only for keys never met (the look-ahead meets the same few thousand
-        # states batch after batch: building a tuple per distinct column again was slow).
-        self.known = np.full(1, np.iinfo(np.int64).max, dtype=np.int64)
+        self.byte = np.dtype(np.uint8 if max(bounds) <= 255 else np.int64)
+        # Past the dense table: the keys met so far, sorted (then one above any, no count being
+        # 255 or negative: every search lands on a key), and their codes; Python is asked only
+        # for keys never met (the look-ahead meets the same few thousand states every batch).
+        top = np.full(len(bounds) * self.byte.itemsize, 255, np.uint8)  # as a key's bytes
+        self.known = top.view(f"V{top.size}") if self.radix is None else np.full(1, 2**63 - 1)
         self.known_codes = np.zeros(1, dtype=np.int32)
 
     def _sorted_codes(self, keys: IntArray, mat: IntArray) -> npt.NDArray[np.int32]:
@@ -288,14 +287,13 @@ class _Lookup:
         by = np.argsort(keys)
         ordered = keys[by]
         at = np.searchsorted(self.known, ordered)
-        missing = by[self.known.take(at) != ordered]
+        missing = np.flatnonzero(self.known.take(at) != ordered)
         if missing.size:
-            new_keys, first = np.unique(keys[missing], return_index=True)
-            found = self._new(mat[:, missing[first]])
-            # Both sorted: each new key goes in where it belongs (no sort of all the keys).
-            into = np.searchsorted(self.known, new_keys)
-            self.known = np.insert(self.known, into, new_keys)
-            self.known_codes = np.insert(self.known_codes, into, found)
+            # In order already: each new key's first column, and where it goes among the known.
+            first = missing[np.r_[True, ordered[missing[1:]] != ordered[missing[:-1]]]]
+            found = self._new(mat[:, by[first]])
+            self.known = np.insert(self.known, at[first], ordered[first])
+            self.known_codes = np.insert(self.known_codes, at[first], found)
             at = np.searchsorted(self.known, ordered)
         out = np.empty(len(keys), dtype=np.int32)
         out[by] = self.known_codes.take(at)
@@ -310,20 +308,21 @@ class _Lookup:
             cache = self._cache
             columns = map(tuple, cols.T.tolist())
             got = [cache[c] if c in cache else cache.setdefault(c, self.fn(c)) for c in columns]
-        else:
-            got, inverse = np.unique(got, return_inverse=True)
-            got = got.tolist()
+        else:  # decisions, or rows of a return per hand: each one a hashable value
+            got, inverse = np.unique(got, return_inverse=True, axis=0 if got.ndim > 1 else None)
+            got = [tuple(v) if isinstance(v, list) else v for v in got.tolist()]
         codes = [self._code_of.setdefault(value, len(self._code_of)) for value in got]
         self.values = list(self._code_of)  # in the order of their codes
         return np.asarray(codes, dtype=np.int32)[inverse]
 
     def codes(self, mat: IntArray) -> npt.NDArray[np.int32]:
         """Per column of ``mat``, the code of ``fn(column)``; decode through :attr:`values`."""
-        keys = None if self.radix is None else self.radix @ mat
-        if keys is None or (self.dense is None and len(self.known) > SORTED_KEYS):
-            rows = mat.T if keys is None else keys
-            axis = 0 if keys is None else None
-            _, first, inverse = np.unique(rows, axis=axis, return_index=True, return_inverse=True)
+        if self.radix is None:
+            keys = np.ascontiguousarray(mat.T, self.byte).view(self.known.dtype).ravel()
+        else:
+            keys = self.radix @ mat
+        if self.dense is None and self.known.nbytes > 8 * SORTED_KEYS:
+            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
             return self._new(mat[:, first])[inverse.reshape(-1)]
         if self.dense is None:
             return self._sorted_codes(keys, mat)
@@ -426,12 +425,12 @@ class _Simulator:
         # The greedy return (no choice supplied) is computed on whole arrays, as the rule of
         # thumb of the look-ahead: a Python call per distinct hand is what made it slow.
         self.greedy = isinstance(rule, ReturnRule) and choose_return is None
-        if isinstance(rule, ReturnRule) and not self.greedy:
-            chooser = choose_return or default_chooser(problem, rule)
-            count = rule.count
+        if isinstance(rule, ReturnRule) and choose_return is not None:
+            chooser, count = choose_return, rule.count
             self.returns = _Lookup(
                 [s + 1 for s in sizes], lambda hand: check_return(hand, chooser(hand), count)
             )
+            self.returns.many = getattr(chooser, "many", None)  # a row per hand, in bulk
         # Per condition: the selector's membership column (groups) and the lower-bound test.
         conds = problem.conditions
         # As floats: a matrix product of floats is a BLAS call, one of integers is not.
