@@ -12,10 +12,10 @@ LINT_STAMP := $(VENV)/.installed-lint
 # packages come from uv: installing is bound by downloads here, and uv fetches in parallel where
 # pip fetches one file after another (docs/performance.md, "Installing"). uv's program is taken
 # from the index by tools/get_uv.py (Linux with glibc on x86-64 or ARM64), else by this python3's
-# pip where it can install into another interpreter (--python, pip 22.3 and later).
-# uv first installs from what its cache already holds (--offline: the versions this machine has,
-# where they meet pyproject.toml's ranges, without asking the index for every package again), and
-# asks the index where that is not enough (docs/performance.md, "Installing").
+# pip where it can install into another interpreter (--python, pip 22.3 and later). uv first
+# installs from what its cache already holds (--offline: the versions this machine has, where
+# they meet pyproject.toml's ranges, without asking the index for every package again), and asks
+# the index where that is not enough.
 # Otherwise, or where uv fails, the newest pip (else ensurepip's) installs them. Nothing is
 # compiled ahead: Python compiles a module when it is first imported, and the tests import a
 # small part of numpy and scipy.
