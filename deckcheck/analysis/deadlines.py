@@ -42,6 +42,7 @@ from deckcheck.draws.exact.deadlines import (
     least_work,
 )
 from deckcheck.draws.exact.guide import HandTable, RuleKind
+from deckcheck.draws.impossible import impossible
 from deckcheck.draws.model import DrawProblem, Procedure, Query
 
 #: Turns an expected-turn table covers when neither ``--turn`` nor ``--by-turn`` says.
@@ -57,7 +58,7 @@ def answer_odds(
     """``odds`` with everything it takes: conditions with their own deadline (``@TURN``,
     exact, :func:`deadline_odds`), the others by :func:`~deckcheck.analysis.odds.compute_odds`;
     with ``options.expected_turn``, when the conditions first hold (:func:`expected_turn`)."""
-    bound = bind(setup, condition_texts, options, deadlines=True)
+    bound = bind(setup, condition_texts, options, deadlines=True, quiet=True)
     if any(c.deadline is not None for c in bound.conditions):
         got = deadline_odds(setup, bound, options)
     else:
@@ -75,7 +76,7 @@ def with_expected_turn(
     from deckcheck.core.errors import DeckcheckError
 
     try:
-        bound = bind(setup, condition_texts, options, deadlines=True)
+        bound = bind(setup, condition_texts, options, deadlines=True, quiet=True)
         return dataclasses.replace(got, expected_turn=expected_turn(setup, bound, options))
     except DeckcheckError:
         return got
@@ -313,22 +314,40 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
     if options.seen is not None:
         raise UsageError("--expected-turn counts turns: give --turn (the last turn), not --seen")
     horizon = horizon_of(setup, bound, options)
+    if all(_never(bound, horizon, second) for second in (False, True)):
+        # No deal holds the conditions at any of these turns (they contradict each other,
+        # or ask for more cards than are seen or in the pile): none first holds, at once.
+        play, draw = (
+            _first(s, _seen(bound, horizon, s)[1:], [Fraction(0)] * horizon) for s in (False, True)
+        )
+        return ExpectedTurn(horizon, play, draw, horizon)
     asked = options.by_turn is not None or options.turn is not None
     # Without a number of turns asked, fewer turns are tried when the default is out of reach.
     tries = [horizon] if asked else sorted({min(horizon, h) for h in (horizon, 6, 3)}, reverse=True)
     why = ""
-    share = DEADLINE_BUDGET // len(tries)
-    for turns in tries:
-        # The tries share one budget, so that the answer stays within about a second; a try
-        # whose least work (the hands listed, from the problem's shape) is past its share is
+    spent = 0
+    for k, turns in enumerate(tries):
+        # The tries share one budget, so that the answer stays within about a second: each
+        # takes its part of what the tries before it left (a third, a half, the rest), so
+        # what a try refused from its shape did not spend goes to the next ones; a try whose
+        # least work (the hands listed, from the problem's shape) is past its share is
         # refused before any of it.
-        meter = Meter(share)
+        meter = Meter((DEADLINE_BUDGET - spent) // (len(tries) - k))
+        # Where both players hold as many cards at every turn (no larger hand, no extra cards
+        # for the player who does not start), the deal is the same: one walk serves both.
+        alike = _seen(bound, turns, False) == _seen(bound, turns, True)
         try:  # both players share the work
-            meter.need(sum(_least(bound, options, turns, second) for second in (False, True)))
+            sides = (False,) if alike else (False, True)
+            meter.need(sum(_least(bound, options, turns, second) for second in sides))
             play = _side(bound, options, turns, False, meter)
-            draw = _side(bound, options, turns, True, meter)
+            draw = (
+                dataclasses.replace(play, second=True)
+                if alike
+                else _side(bound, options, turns, True, meter)
+            )
         except Intractable as exc:
             why = reason_text(exc.reason) if exc.reason is not None else str(exc)
+            spent += min(meter.work, meter.budget)
             continue
         return ExpectedTurn(turns, play, draw, horizon)
     hint = "give a smaller --turn" if asked else "ask fewer conditions"
@@ -347,6 +366,26 @@ def _request_of(bound: Bound, options: OddsOptions, turns: int, second: bool) ->
         second,
         options.mulligan == "rules",
         options.redraw_policy,
+    )
+
+
+def _never(bound: Bound, turns: int, second: bool) -> bool:
+    """Whether no deal of one player holds the conditions at the start of any turn, 1 …
+    ``turns`` (:func:`~deckcheck.draws.impossible.impossible` at each: from counts alone)."""
+    proc = bound.procedure
+    return all(
+        impossible(bound.problem, Query(proc.seen_by_turn(t, second), second)) is not None
+        for t in range(1, turns + 1)
+    )
+
+
+def _seen(bound: Bound, turns: int, second: bool) -> tuple[int, ...]:
+    """The cards one player holds at the start of each turn, 1 … ``turns``, and in the opening
+    hand (what the walks of :func:`_side` depend on the seat for)."""
+    proc = bound.procedure
+    return (
+        proc.opening_size(second),
+        *(proc.seen_by_turn(t, second) for t in range(1, turns + 1)),
     )
 
 

@@ -229,7 +229,7 @@ def mulligan_guide(
     """The exact mulligan guide for ``condition_texts`` (see :class:`MulliganGuide`)."""
     if options.mulligan != "rules":
         raise UsageError("the mulligan guide plays the game's own mulligan")
-    bound = bind(setup, condition_texts, options, deadlines=True)
+    bound = bind(setup, condition_texts, options, deadlines=True, quiet=True)
     table, seen, charge = _charged_table(setup, bound, options)
     try:
         # Charged to the table's limit as it goes: a guide past it is refused, not slow.
@@ -319,14 +319,14 @@ def hand_guide_line(
         guide = mulligan_guide(setup, condition_texts, options, every_row=True)
     except DeckcheckError:
         return None
-    bound = bind(setup, condition_texts, options, deadlines=True)
+    bound = bind(setup, condition_texts, options, deadlines=True, quiet=True)
     rule = bound.procedure.mulligan
     triggers = rule.triggers if isinstance(rule, RedrawRule) else ()
     red = reduce_problem(bound.problem, triggers)
     index = {key: g for g, key in enumerate(bound.problem.membership)}
     counts = [0] * len(red.sizes)
     for card in cards:
-        group = index.get(tuple(s(card) for s in bound.selectors))
+        group = index.get(bound.group_key(card))
         if group is None:
             return None
         counts[red.class_of[group]] += 1

@@ -31,6 +31,7 @@ from deckcheck.draws.answer import (
     reason_text,
     simulated_why,
 )
+from deckcheck.draws.either import idle_selectors, quieted, simplified
 from deckcheck.draws.facade import KnownStates, PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
     CountTest,
@@ -378,12 +379,18 @@ class OddsReport:
 @frozen
 class Bound:
     """Conditions bound to a setup: the abstract problem and procedure (``selectors``: the
-    conditions' selectors, then the triggers', as bound)."""
+    conditions' selectors, then the triggers', as bound; ``idle``: those that pick no card in
+    ``problem``, every count passing their tests, see :func:`bind`)."""
 
     problem: DrawProblem
     procedure: Procedure
     conditions: tuple[Condition, ...]
     selectors: tuple[Selector, ...] = ()
+    idle: frozenset[int] = frozenset()
+
+    def group_key(self, card: Card) -> tuple[bool, ...]:
+        """The membership row of ``problem``'s group that holds ``card``."""
+        return tuple(False if i in self.idle else s(card) for i, s in enumerate(self.selectors))
 
 
 def bind(
@@ -394,11 +401,14 @@ def bind(
     require_conditions: bool = True,
     deadlines: bool = False,
     any_of: tuple[tuple[int, ...], ...] = (),
+    quiet: bool = False,
 ) -> Bound:
     """Partition the pile into groups of cards matching the same selectors (conditions first,
     then the mulligan's triggers) and build the abstract problem. A condition with its own
     deadline (``@TURN``) is refused unless ``deadlines`` is set (the caller answers them).
-    ``any_of``: the query is an OR of these ANDs (indices into ``condition_texts``)."""
+    ``any_of``: the query is an OR of these ANDs (indices into ``condition_texts``).
+    ``quiet``: a selector whose tests every count passes picks no card in the problem (see
+    :func:`~deckcheck.draws.either.quieted`; :meth:`Bound.group_key` finds a card's group)."""
     if not condition_texts and require_conditions:
         example = setup.game.spec.game.example_condition
         raise UsageError(f'give at least one condition, e.g. "{example}"')
@@ -421,13 +431,24 @@ def bind(
     for key, n in _memberships(setup.pile, predicates):
         groups[key] = groups.get(key, 0) + n
     keys = list(groups)
+    # Conditions on one selector text count one selector: the engines then see one count
+    # (a range, a contradiction) rather than two counts that are always equal.
+    first: dict[str, int] = {}
     problem = DrawProblem(
         tuple(groups[k] for k in keys),
         tuple(keys),
-        tuple(CountTest(i, c.op, c.count) for i, c in enumerate(conditions)),
+        tuple(
+            CountTest(first.setdefault(c.selector, i), c.op, c.count)
+            for i, c in enumerate(conditions)
+        ),
         tuple(selector_texts),
         any_of,
     )
+    # An either-or question in its simplest equal form: the same deals succeed, fewer
+    # alternatives for the engines to weigh.
+    problem = simplified(problem)
+    idle = idle_selectors(problem) if quiet else frozenset()
+    problem = quieted(problem) if idle else problem
     # The triggers' selectors come after the conditions' (see selector_texts above).
     procedure = setup.procedure(trigger_offset=len(conditions))
     if not isinstance(options.redraws, GameRule):
@@ -438,7 +459,7 @@ def bind(
                 + (what if options.mulligan == "rules" else "--mulligan none draws once")
             )
         procedure = procedure.with_max_redraws(options.redraws)
-    return Bound(problem, procedure, conditions, tuple(predicates))
+    return Bound(problem, procedure, conditions, tuple(predicates), idle)
 
 
 def _memberships(
@@ -683,7 +704,7 @@ def _asked(
 ) -> tuple[Bound, int, Procedure, Query]:
     """The question as the engines take it: its bound problem, the cards seen, the procedure
     dealing them and the query at ``options.turn``."""
-    bound = bind(setup, condition_texts, options, any_of=any_of)
+    bound = bind(setup, condition_texts, options, any_of=any_of, quiet=True)
     seen = cards_seen(setup, bound.procedure, options, options.turn)
     return (
         bound,
@@ -765,7 +786,7 @@ def compute_any_of(
             plain = replace(options, mulligan="none")
             try:
                 if exc.without_mulligan is not None:
-                    plain_bound = bind(setup, condition_texts, plain, any_of=any_of)
+                    plain_bound = bind(setup, condition_texts, plain, any_of=any_of, quiet=True)
                     seen = cards_seen(setup, plain_bound.procedure, plain, plain.turn)
                     report = _report(setup, plain_bound, plain, seen, exc.without_mulligan)
                 else:

@@ -15,17 +15,27 @@ QUESTION = [
     "type:ship>=2",
     "type:person>=2",
     "type:unit>=1",
-    # Four cards more: the redrawable hands' programmes alone reach past the budget.
+    # Eleven cards more: the opening hands alone are past the budget, refused before any is
+    # listed (LUXOR is one card: "<=0" reads it, where "<=1" would pass every count and split
+    # no class).
     "SEKOSUM>=1",
     "STAHLTANGO>=1",
     "PASADENA>=1",
-    "LUXOR<=1",
+    "LUXOR<=0",
+    "MEDUSA<=0",
+    "Simon<=0",
+    "Ren Dhark<=0",
+    "Charaua<=0",
+    "Antisféra<=0",
+    "TERRA<=0",
+    "Thornton Duman<=0",
 ]
+TURN = 6
 
 
 def test_out_of_reach_mulligan_falls_back_to_the_plain_draw_and_says_so() -> None:
-    report = api.odds(DECK, QUESTION, turn=4)
-    plain = api.odds(DECK, QUESTION, turn=4, mulligan="none")
+    report = api.odds(DECK, QUESTION, turn=TURN)
+    plain = api.odds(DECK, QUESTION, turn=TURN, mulligan="none")
     assert report.exact and report.mulligan == "none"
     assert report.probability_exact == plain.probability_exact
     assert any("the mulligan is left out" in a for a in report.assumptions)

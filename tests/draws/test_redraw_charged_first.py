@@ -160,6 +160,9 @@ def test_an_either_or_tables_conjunctions_make_their_bounds_once(
         programme(self, *args, **kwargs)
 
     monkeypatch.setattr(capped.PlainProgramme, "__init__", counting_programmes)
+    # The hands' tables by inclusion-exclusion (not one programme of every alternative at
+    # once, which this question would take: test_either_draw.py).
+    monkeypatch.setattr(optimal_redraw, "_by_either", lambda red, later: False)
     answer = optimal_redraw.optimal_redraw_odds(request)
     assert answer.fraction is not None
     assert len(programmes) > 100  # a programme per hand and per conjunction

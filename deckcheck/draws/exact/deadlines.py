@@ -24,6 +24,7 @@ against a budget, past which :class:`~deckcheck.draws.answer.Intractable` is rai
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -92,6 +93,11 @@ def _meter(budget: int | Meter) -> Meter:
     return budget if isinstance(budget, Meter) else Meter(budget)
 
 
+#: Classes alike (see :meth:`_Walk._alike`): the classes, a getter of their cards gone (from
+#: a tuple per class) and their cards in all.
+_Alike = tuple[tuple[int, ...], Callable[[Sequence[int]], tuple[int, ...]], int]
+
+
 class _Walk:
     """The memoised walk over one deal: per state, the successful ordered continuations."""
 
@@ -157,8 +163,8 @@ class _Walk:
         self.memo: dict[tuple[object, ...], object] = {}
         # Per (capped counts, cards held): the groups of classes that behave alike; per (a
         # group, cards of its left): how many of each are gone when packed.
-        self._groups: dict[tuple[Vec, int], tuple[tuple[int, ...], ...]] = {}
-        self._by_mask: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
+        self._groups: dict[tuple[Vec, int], tuple[_Alike, ...]] = {}
+        self._by_mask: dict[tuple[bool, ...], tuple[_Alike, ...]] = {}
         self._masked: dict[tuple[Vec, int], Vec] = {}
         # Below this many cards held, every count is still read by a test to come.
         self.first_done = min(self.done_by, default=0) + 1
@@ -197,32 +203,36 @@ class _Walk:
             groups = self._groups[(vec, held)] = self._alike(vec, held)
         if not groups:
             return removed
-        sizes = self.red.sizes
         out: list[int] | None = None
         packed_of = self._packed
-        for group in groups:
-            left = 0
-            for c in group:
-                left += sizes[c] - removed[c]
+        for group, gone_of, cards in groups:
+            gone = gone_of(removed)  # the group's cards gone, class by class
+            left = cards - sum(gone)
             packed = packed_of.get((group, left))
             if packed is None:
-                rest = left
-                pack = []
-                for c in group:
-                    keep = min(sizes[c], rest)
-                    pack.append(sizes[c] - keep)
-                    rest -= keep
-                packed = packed_of[(group, left)] = tuple(pack)
-            for c, k in zip(group, packed, strict=True):
-                if removed[c] != k:
-                    if out is None:
-                        out = list(removed)
+                packed = packed_of[(group, left)] = self._pack(group, left)
+            if gone != packed:
+                if out is None:
+                    out = list(removed)
+                for c, k in zip(group, packed, strict=True):
                     out[c] = k
         return removed if out is None else tuple(out)
 
-    def _alike(self, vec: Vec, held: int) -> tuple[tuple[int, ...], ...]:
+    def _pack(self, group: tuple[int, ...], left: int) -> tuple[int, ...]:
+        """How many of each class of ``group`` are gone with ``left`` of its cards left,
+        those left packed into its first classes."""
+        sizes = self.red.sizes
+        pack = []
+        for c in group:
+            keep = min(sizes[c], left)
+            pack.append(sizes[c] - keep)
+            left -= keep
+        return tuple(pack)
+
+    def _alike(self, vec: Vec, held: int) -> tuple[_Alike, ...]:
         """The groups (of two or more) of classes whose cards change the same counts that are
-        still read after ``held`` cards with counts ``vec``."""
+        still read after ``held`` cards with counts ``vec``: each with a getter of its
+        classes' cards gone and its cards in all."""
         cond = self.red.cond
         done_by = self.done_by
         mask = tuple(
@@ -233,7 +243,12 @@ class _Walk:
             by_live: dict[tuple[int, ...], list[int]] = {}
             for c, positions in enumerate(cond.class_positions):
                 by_live.setdefault(tuple(p for p in positions if mask[p]), []).append(c)
-            got = self._by_mask[mask] = tuple(tuple(g) for g in by_live.values() if len(g) > 1)
+            sizes = self.red.sizes
+            got = self._by_mask[mask] = tuple(
+                (tuple(g), operator.itemgetter(*g), sum(sizes[c] for c in g))
+                for g in by_live.values()
+                if len(g) > 1
+            )
         return got
 
     def _dead(self, vec: Vec, more: int) -> bool:

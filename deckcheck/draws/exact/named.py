@@ -6,7 +6,9 @@ What :mod:`~deckcheck.draws.exact.levels` and :mod:`~deckcheck.draws.exact.typed
 
 from __future__ import annotations
 
+from deckcheck.draws.compare import Comparison
 from deckcheck.draws.exact.reduced import Reduced, Tracked
+from deckcheck.draws.model import CountTest
 
 #: Per class kind: the least and most count (None: no most) its tests allow.
 Interval = tuple[int, int | None]
@@ -23,7 +25,7 @@ def named_kinds(red: Reduced) -> list[tuple[int, Interval]] | None:
     for positions in cond.class_positions:
         for p in positions:
             owners[p] = owners.get(p, 0) + 1
-    if any(q not in owners for q, _ in cond.tests):
+    if any(q not in owners and not _idle(t) for q, t in cond.tests):
         return None  # a test on cards no class holds: the recursion settles it at the start
     out: list[tuple[int, Interval]] = []
     for positions in cond.class_positions:
@@ -34,6 +36,12 @@ def named_kinds(red: Reduced) -> list[tuple[int, Interval]] | None:
             return None
         out.append((positions[0], _interval(cond, positions[0])))
     return out
+
+
+def _idle(test: CountTest) -> bool:
+    """A test every count passes, as :func:`~deckcheck.draws.either.quieted` writes it for a
+    selector that picks no card: ``>=0``, which no class reads."""
+    return test.op is Comparison.GE and test.threshold == 0
 
 
 #: A class as the typed level engine sees it: its own position (-1: none), the interval its
@@ -68,7 +76,7 @@ def typed_kinds(red: Reduced) -> tuple[list[TypedClass], list[Interval]] | None:
     for positions in cond.class_positions:
         for p in positions:
             owners[p] = owners.get(p, 0) + 1
-    if any(q not in owners for q, _ in cond.tests):
+    if any(q not in owners and not _idle(t) for q, t in cond.tests):
         return None
     group_of: dict[int, int] = {}
     groups: list[Interval] = []
@@ -149,6 +157,6 @@ def _either_positions(cond: Tracked, owners: dict[int, int]) -> set[int] | None:
     for p in positions:
         readers = sum(1 for q, _ in cond.tests if q == p)
         holders = [ps for ps in cond.class_positions if p in ps]
-        if readers != 1 or owners[p] != 1 or holders != [(p,)]:
+        if readers != 1 or owners.get(p, 0) != 1 or holders != [(p,)]:
             return None
     return positions

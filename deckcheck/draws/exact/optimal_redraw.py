@@ -47,6 +47,7 @@ from deckcheck.draws.answer import (
 )
 from deckcheck.draws.exact.capped import PlainProgramme, Progress, factored, hands_ways
 from deckcheck.draws.exact.compositions import compositions, count_compositions
+from deckcheck.draws.exact.either_draw import EitherProgramme
 from deckcheck.draws.exact.reduced import Reduced, Tracked, Vec, orbits
 from deckcheck.draws.exact.sequential import SequentialEngine
 from deckcheck.draws.model import (
@@ -156,6 +157,48 @@ def _estimate_work(engine: SequentialEngine, n_hands: int, budget: int) -> int:
     # on each hand's pile.
     setup = len(programme.parts) * _PART_STEPS if programme.parts else _PER_HAND
     return n_hands * (setup + per_hand) // _HAND_STEPS
+
+
+#: Programme steps (as :data:`_HAND_STEPS` counts them) per transition of an
+#: :class:`~deckcheck.draws.exact.either_draw.EitherProgramme` (every alternative's tests
+#: read per state, the polynomials multiplied: about 1 µs a transition).
+_EITHER_STEPS = 6
+#: Hands whose programmes' transitions are counted to estimate them all (see _either_work).
+_EITHER_SAMPLE = 24
+
+
+def _either_work(red: Reduced, hands: _Hands, most: int, programmes: int) -> int:
+    """Units to tabulate the ``programmes`` hands of an either-or question by one
+    :class:`~deckcheck.draws.exact.either_draw.EitherProgramme` each: the transitions of a
+    sample of those hands' own programmes (evenly spread over them, counted without the
+    arithmetic), their mean and one half more for every hand (the whole pile from nothing
+    would count each hand's as many as ten times over)."""
+    firsts = sorted({a for a, may in zip(hands.alike, hands.allowed, strict=True) if may})
+    sample = firsts[:: max(1, len(firsts) // _EITHER_SAMPLE)][:_EITHER_SAMPLE]
+    counted = 0
+    for a in sample:
+        pile = tuple(map(operator.sub, red.sizes, hands.comps[a]))
+        got = EitherProgramme(red, min(most, sum(pile)), pile, hands.start(a)).work()
+        counted += got or 0
+    per_hand = 3 * counted // (2 * max(1, len(sample)))
+    steps = _PER_HAND * (programmes + len(sample)) + _EITHER_STEPS * per_hand * programmes
+    return (steps + _EITHER_STEPS * counted) // _HAND_STEPS
+
+
+@functools.lru_cache(maxsize=8)
+def _by_either(red: Reduced, later: int) -> bool:
+    """Whether the hands of an either-or question tabulate their ``later`` cards with one
+    :class:`~deckcheck.draws.exact.either_draw.EitherProgramme` each (every alternative at
+    once) rather than one plain programme per conjunction of alternatives: the one with the
+    fewer steps counted on the whole pile (the same choice for the estimate and the table)."""
+    either = EitherProgramme(red, later).work(DEFAULT_BUDGET * _HAND_STEPS // _EITHER_STEPS)
+    if either is None:
+        return False
+    cost = _PER_HAND + either * _EITHER_STEPS
+    programme = PlainProgramme(red, later)
+    # The conjunctions' programmes counted only as far as the one programme's steps.
+    parts = programme.work(cost - len(programme.parts) * _PART_STEPS)
+    return parts is None or cost <= len(programme.parts) * _PART_STEPS + parts
 
 
 def _factored_work(red: Reduced, hands: _Hands, most: int) -> tuple[int, int]:
@@ -287,14 +330,22 @@ class _Hands:
 def _hands(red: Reduced, hand: int, active: bool) -> _Hands:
     comps = tuple(compositions(red.sizes, hand))
     index = {comp: i for i, comp in enumerate(comps)}
-    groups = [[c for c, _ in orbit] for orbit in orbits(red)]
+    # Per orbit: its classes and a getter of their counts in a hand (two or more each).
+    groups = [
+        (cs, operator.itemgetter(*cs)) for cs in ([c for c, _ in orbit] for orbit in orbits(red))
+    ]
 
     def ordered(comp: tuple[int, ...]) -> tuple[int, ...]:
-        out = list(comp)
-        for group in groups:
-            for c, k in zip(group, sorted(comp[c] for c in group), strict=True):
-                out[c] = k
-        return tuple(out)
+        out: list[int] | None = None
+        for group, counts_of in groups:
+            counts = counts_of(comp)
+            arranged = tuple(sorted(counts))
+            if arranged != counts:
+                if out is None:
+                    out = list(comp)
+                for c, k in zip(group, arranged, strict=True):
+                    out[c] = k
+        return comp if out is None else tuple(out)
 
     alike = tuple(index[ordered(comp)] for comp in comps) if groups else tuple(range(len(comps)))
     # What the triggers see of a hand is the same for hands alike, and for hands of the same
@@ -374,6 +425,7 @@ def _build_hand_table(
     table: _HandTables = {}
     rows: dict[int, list[int]] = {}
     factors = factored(red.cond, most)
+    either = bool(red.cond.alternatives) and _by_either(red, most)
     for i, (comp, alike) in enumerate(zip(hands.comps, hands.alike, strict=True)):
         if progress is not None and not i % 256:
             progress(i, n_hands)
@@ -385,6 +437,8 @@ def _build_hand_table(
             pile = tuple(map(operator.sub, sizes, first))
             if factors.shares and factors.fits(pile):
                 row = factors.ways(pile, hands.start(alike))
+            elif either:
+                row = EitherProgramme(red, min(most, sum(pile)), pile, hands.start(alike)).ways()
             else:
                 start = hands.start(alike)
                 row = PlainProgramme(red, min(most, sum(pile)), pile, start, shared=True).ways()
@@ -463,7 +517,9 @@ def _solve(
             programmes, walked = _factored_work(red, hands, most)
             charged += walked
             _refuse_past(charged, budget)
-            if programmes:
+            if programmes and red.cond.alternatives and _by_either(red, most):
+                charged += _either_work(red, hands, most, programmes)
+            elif programmes:
                 charged += _estimate_work(probe, programmes, budget)
             _refuse_past(charged, budget)
             table = _build_hand_table(engine, hands, most, progress, keep=most_seen is not None)
