@@ -363,8 +363,9 @@ def simulate(
                 raise Intractable("the exact engine is out of reach")
             if charged:
                 engine = _charged_engine(problem, procedure, query, "optimal", EXACT_WORK_LIMIT)
-                # The player reads its choices hand by hand, as the walked table did.
-                engine.charge_walk()
+                # No walk over every hand is charged (the guide's is): the player reads its
+                # looks and returns in bulk as it deals, and :func:`trial_cost` charges those
+                # reads to the deals, so its tables are built wherever odds builds them.
             chosen, returns = optimal_choices(Request(problem, procedure, query), engine=engine)
             keep = chosen
             spent = _used(engine) if engine is not None else 0
@@ -412,7 +413,6 @@ def simulate(
                 raise Intractable("the exact engine is out of reach")
             if returns is None:
                 engine = _charged_engine(problem, procedure, query, lookahead, EXACT_WORK_LIMIT)
-                engine.charge_walk()
                 request = Request(problem, procedure, query, lookahead)
                 returns = optimal_return_choice(request, engine=engine)
                 spent = _used(engine)
