@@ -129,28 +129,15 @@ def test_within_the_limit_the_optimal_player_and_its_seeded_figures_are_unchange
     assert all(e is not None and e.budget > 0 and e.estimated is not None for e in engines)
 
 
-def test_the_bundled_ten_condition_query_simulates_odds_player(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """legal-80, the review's ten conditions at turn 3: odds refuses them by its estimate
-    (about 399,369 steps, over 300,000), and simulate's
-    player is the rule of thumb at once, no table built."""
-    no_tables(monkeypatch)
+def test_the_bundled_ten_condition_query_simulates_odds_player() -> None:
+    """legal-80, the review's ten conditions at turn 3: odds answers them exactly within its
+    work limit, and so simulate's player is the optimal one, its tables odds' own (its exact
+    chance odds' figure); no walk over every hand is charged, as the player makes none."""
     deck = str(EXAMPLES / "planetary-conquerors/legal-80.txt")
-    args = [
-        "simulate",
-        deck,
-        *PC_TEN_CONDITIONS,
-        "--turn",
-        "3",
-        "--trials",
-        "300",
-        "--seed",
-        "1",
-        "--json",
-    ]
-    data = run_json(args)
+    asked = [deck, *PC_TEN_CONDITIONS, "--turn", "3"]
+    odds = run_json(["odds", *asked, "--json"])
+    assert odds["method"].startswith("exact")
+    data = run_json(["simulate", *asked, "--trials", "300", "--seed", "1", "--json"])
     sim = data["simulation"]
-    assert sim["bound"] == "estimate" and sim["work"] > sim["limit"] == facade.EXACT_WORK_LIMIT
-    assert sim["player"] == "rule-of-thumb" and sim["player_exact"] is None
-    assert sim["tried"] is True
+    assert sim["bound"] is None and sim["player"] == "optimal"
+    assert sim["player_exact"]["probability_exact"] == odds["probability_exact"]
