@@ -161,9 +161,22 @@ class _Walk:
             )
         )
         self.memo: dict[tuple[object, ...], object] = {}
+        # Per cards held: which counts a test still reads after it (the alike classes'
+        # groups depend on the held cards only through it), as a small number.
+        phases: dict[tuple[bool, ...], int] = {}
+        self._phase = tuple(
+            phases.setdefault(tuple(d > held for d in self.done_by), len(phases))
+            for held in range(self.reads + 1)
+        )
+        # Per cards held: the tests made there, and those still to come (with the cards
+        # left before each), for :meth:`_status`.
+        self._status_of: dict[
+            int,
+            tuple[tuple[tuple[int, CountTest], ...], tuple[tuple[int, int, int | None, int], ...]],
+        ] = {}
         # Per (capped counts, cards held): the groups of classes that behave alike; per (a
         # group, cards of its left): how many of each are gone when packed.
-        self._groups: dict[tuple[Vec, int], tuple[_Alike, ...]] = {}
+        self._groups: dict[tuple[Vec, int], tuple[_Alike, ...]] = {}  # (vec, phase)
         self._by_mask: dict[tuple[bool, ...], tuple[_Alike, ...]] = {}
         self._masked: dict[tuple[Vec, int], Vec] = {}
         # Below this many cards held, every count is still read by a test to come.
@@ -198,9 +211,10 @@ class _Walk:
         into the first of them: classes whose counts still read (below their cap, read by a
         test after this many cards held) are the same stay alike for the rest of the deal (a
         count only ever leaves that set), so only how many cards the group has left matters."""
-        groups = self._groups.get((vec, held))
+        gkey = (vec, self._phase[held])
+        groups = self._groups.get(gkey)
         if groups is None:
-            groups = self._groups[(vec, held)] = self._alike(vec, held)
+            groups = self._groups[gkey] = self._alike(vec, held)
         if not groups:
             return removed
         out: list[int] | None = None
@@ -276,30 +290,40 @@ class _Walk:
         meter.work += 1
         if meter.work > meter.budget:
             meter.spend(0)
+        memo = self.memo
+        # The state as reached is looked up first: only a new one is put in its merged form.
+        raw = (removed, vec, held, looked)
+        got = memo.get(raw)
+        if got is not None:
+            return got  # type: ignore[return-value]
         vec = self._mask(vec, held)
         removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
-        got = self.memo.get(key)
-        if got is not None:
-            return got  # type: ignore[return-value]
-        gone = sum(removed)
-        result = self._value(removed, vec, held, looked, gone)
-        self.memo[key] = result
-        return result
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._value(removed, vec, held, looked, sum(removed))
+        memo[raw] = got
+        return got  # type: ignore[return-value]
 
     def _status(self, vec: Vec, held: int) -> bool | None:
         """Failure (False) or success (True) already certain, else None."""
-        tests = self.red.cond.tests
-        for i in self.at.get(held, ()):
-            p, t = tests[i]
+        got = self._status_of.get(held)
+        if got is None:
+            tests = self.red.cond.tests
+            got = self._status_of[held] = (
+                tuple(tests[i] for i in self.at.get(held, ())),
+                tuple(
+                    (p, least, most, due - held) for p, least, most, due in self._due if due > held
+                ),
+            )
+        now, later = got
+        for p, t in now:
             if not t.holds(vec[p]):
                 return False
         certain = True
-        for p, least, most, due in self._due:
-            if due <= held:
-                continue
+        for p, least, most, more in later:
             c = vec[p]
-            if (most is not None and c > most) or c + due - held < least:
+            if (most is not None and c > most) or c + more < least:
                 return False
             if most is not None or c < least:
                 certain = False
@@ -340,10 +364,16 @@ class _Walk:
         meter.work += 1
         if meter.work > meter.budget:
             meter.spend(0)
+        memo = self.memo
+        raw = (removed, vec, held, looked)
+        got = memo.get(raw)
+        if got is not None:
+            return got  # type: ignore[return-value]
         removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
-        got = self.memo.get(key)
+        got = memo.get(key)
         if got is not None:
+            memo[raw] = got
             return got  # type: ignore[return-value]
         gone = sum(removed)
         n_turns = len(self.turn_of)
@@ -370,7 +400,7 @@ class _Walk:
                 for i, x in enumerate(sub):
                     out[i] += left * x
         result = tuple(out)
-        self.memo[key] = result
+        memo[key] = memo[raw] = result
         return result
 
 
