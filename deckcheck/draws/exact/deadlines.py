@@ -161,6 +161,8 @@ class _Walk:
             )
         )
         self.memo: dict[tuple[object, ...], object] = {}
+        #: A first-turn walk's continuations that never hold (one object for every state).
+        self._none = (0,) * len(self.turn_of)
         # Per cards held: which counts a test still reads after it (the alike classes'
         # groups depend on the held cards only through it), as a small number.
         phases: dict[tuple[bool, ...], int] = {}
@@ -375,12 +377,12 @@ class _Walk:
         if got is not None:
             memo[raw] = got
             return got  # type: ignore[return-value]
-        gone = sum(removed)
-        n_turns = len(self.turn_of)
-        out = [0] * n_turns
-        tests = self.red.cond.tests
-        if held in self.at and all(t.holds(vec[p]) for p, t in tests):
-            out[self.turn_of[held]] = self.scale(gone)
+        none = self._none
+        out = list(none)
+        if held in self.at and all(
+            least <= vec[p] and (most is None or vec[p] <= most) for p, least, most in self._bounds
+        ):
+            out[self.turn_of[held]] = self.scale(sum(removed))
         elif held < self.last and not self._dead(vec, self.last - held):
             look = self._look(held, looked)
             cond = self.red.cond
@@ -397,9 +399,10 @@ class _Walk:
                     sub = self.turns(after, cond.bump(vec, c, 1), held + 1, False)
                 else:
                     sub = self.turns(after, vec, held, True)
-                for i, x in enumerate(sub):
-                    out[i] += left * x
-        result = tuple(out)
+                if sub is not none:
+                    for i, x in enumerate(sub):
+                        out[i] += left * x
+        result = tuple(out) if any(out) else none  # one object: a dead end is skipped by identity
         memo[key] = memo[raw] = result
         return result
 
