@@ -332,13 +332,17 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
         # what a try refused from its shape did not spend goes to the next ones; a try whose
         # least work (the hands listed, from the problem's shape) is past its share is
         # refused before any of it.
-        meter = Meter((DEADLINE_BUDGET - spent) // (len(tries) - k))
+        meter = Meter((DEADLINE_BUDGET - spent) // (len(tries) - k), whole=DEADLINE_BUDGET)
         # Where both players hold as many cards at every turn (no larger hand, no extra cards
         # for the player who does not start), the deal is the same: one walk serves both.
         alike = _seen(bound, turns, False) == _seen(bound, turns, True)
         try:  # both players share the work
             sides = (False,) if alike else (False, True)
-            meter.need(sum(_least(bound, options, turns, second) for second in sides))
+            both = "" if alike else ", for each player"
+            meter.need(
+                sum(_least(bound, options, turns, second) for second in sides),
+                f"the opening hands listed and each walked once at least{both}",
+            )
             play = _side(bound, options, turns, False, meter)
             draw = (
                 dataclasses.replace(play, second=True)

@@ -37,8 +37,9 @@ from deckcheck.draws.exact.optimal_redraw import unlimited_value
 from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, RedrawRule, ReturnRule
 
-#: Most steps (calls of the walk, hands and kept parts enumerated) an answer may take: a
-#: step measures a few µs, so an answer within the limit takes well under a second.
+#: Most steps (calls of the walk, a second one for each new state of the first-turn walk,
+#: hands and kept parts enumerated) an answer may take: a step measures 3–5 µs, so an answer
+#: within the limit takes about half a second of walk, a second as a whole command.
 DEADLINE_BUDGET = 150_000
 #: Plain programme transitions (:meth:`PlainProgramme.work`, well under a µs each) per step.
 PLAIN_STEPS = 8
@@ -66,27 +67,52 @@ class Meter:
     """The work of one answer's walks, counted against one budget (``stage``: the
     computation an answer past it names)."""
 
-    def __init__(self, budget: int = DEADLINE_BUDGET, stage: Stage = Stage.DEADLINES) -> None:
+    def __init__(
+        self,
+        budget: int = DEADLINE_BUDGET,
+        stage: Stage = Stage.DEADLINES,
+        whole: int | None = None,
+    ) -> None:
         self.budget = budget
         self.stage = stage
         self.work = 0
+        #: The exact budget this one is a share of (a try of several sharing it).
+        self.whole = budget if whole is None else whole
 
     @property
     def left(self) -> int:
         """Steps left before the budget."""
         return max(0, self.budget - self.work)
 
+    def _limit(self) -> str:
+        if self.whole == self.budget:
+            return f"the exact budget of {self.budget:,}"
+        return f"the {self.budget:,} this try had of the exact budget of {self.whole:,}"
+
     def spend(self, units: int) -> None:
-        """Count ``units`` of work; :class:`Intractable` past the budget."""
+        """Count ``units`` of work; :class:`Intractable` past the budget, saying what was
+        counted (a floor: how much more the answer needed is not known)."""
         self.work += units
         if self.work > self.budget:
-            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work, self.budget))
+            what = " (the walk's steps, the hands listed)" if self.stage is Stage.DEADLINES else ""
+            text = (
+                f"stopped after {self.work:,} steps counted{what}, past {self._limit()} steps; "
+                "how many more the answer needs is not known"
+            )
+            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work, self.budget, text=text))
 
-    def need(self, units: int) -> None:
+    def need(self, units: int, what: str = "its opening hands, each walked once at least") -> None:
         """:class:`Intractable` now if ``units`` more would pass the budget (nothing spent):
-        the refusal before work whose least size is known in advance."""
+        the refusal before work whose least size is known in advance (``what``: of what)."""
         if self.work + units > self.budget:
-            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work + units, self.budget))
+            done = f", after {self.work:,} spent" if self.work else ""
+            text = (
+                f"at least {units:,} steps known from the problem's shape alone ({what}){done}, "
+                f"past {self._limit()} steps; refused before doing them"
+            )
+            raise Intractable(
+                OutOfReach(Reach.WORK, self.stage, self.work + units, self.budget, text=text)
+            )
 
 
 def _meter(budget: int | Meter) -> Meter:
@@ -377,6 +403,9 @@ class _Walk:
         if got is not None:
             memo[raw] = got
             return got  # type: ignore[return-value]
+        # A new state sums a count per turn for each card it can draw: charged a second
+        # step before that work (a step of this walk costs about twice the deadline walk's).
+        meter.spend(1)
         none = self._none
         out = list(none)
         if held in self.at and all(
@@ -450,6 +479,11 @@ def _hand_work(sizes: Sequence[int], hand: int, rule: object, conditions: bool) 
     return listing, n_hands
 
 
+def _listing_text(listing: int, n_hands: int) -> str:
+    parts = " and their kept parts" if listing > n_hands else ""
+    return f"its {n_hands:,} opening hands listed{parts}, each hand walked once at least"
+
+
 def least_work(request: Deadlines, checkpoints: Sequence[int] | None = None) -> int:
     """Steps :func:`deadline_table` (or, with ``checkpoints``, :func:`first_turns`) takes at
     the least, from the problem's shape alone: the hands listed and a step of each hand's
@@ -487,8 +521,8 @@ def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
     hand = walk.hand
     listing, n_hands = _hand_work(red.sizes, hand, rule, bool(problem.conditions))
     # Charged before any hand is listed; every hand's walk takes a step at least.
+    walk.meter.need(listing + n_hands, _listing_text(listing, n_hands))
     walk.spend(listing)
-    walk.meter.need(n_hands)
     hands_den = math.comb(walk.n, hand)
     keep_den = walk.scale(hand)
     hands = _hands(walk, isinstance(rule, RedrawRule) and bool(rule.triggers))
@@ -686,7 +720,15 @@ def _plain_first_turns(
         programme = PlainProgramme(red, most)
         work = programme.work(budget.left * PLAIN_STEPS)
         if work is None:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, limit=budget.budget))
+            left = budget.left
+            text = (
+                f"the draw's programme over {most} cards seen, its transitions counted before "
+                f"starting, takes more than the {left:,} steps left of the exact budget of "
+                f"{budget.whole:,} (over {left * PLAIN_STEPS:,} transitions, {PLAIN_STEPS} a step)"
+            )
+            raise Intractable(
+                OutOfReach(Reach.WORK, Stage.DEADLINES, budget.budget + 1, budget.budget, text=text)
+            )
         budget.spend(work // PLAIN_STEPS)
         table = programme.ways()
         out = []
