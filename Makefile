@@ -9,9 +9,13 @@ STAMP := $(VENV)/.installed
 LINT_STAMP := $(VENV)/.installed-lint
 
 # The venv is made without pip (ensurepip compiles every module of pip and setuptools). Its
-# packages come from uv where this python3's pip can put uv into it (pip 22.3 and later install
-# into another interpreter with --python): installing is bound by downloads here, and uv fetches
-# in parallel where pip fetches one file after another (docs/performance.md, "Installing").
+# packages come from uv: installing is bound by downloads here, and uv fetches in parallel where
+# pip fetches one file after another (docs/performance.md, "Installing"). uv's program is taken
+# from the index by tools/get_uv.py (Linux with glibc on x86-64 or ARM64), else by this python3's
+# pip where it can install into another interpreter (--python, pip 22.3 and later). uv first
+# installs from what its cache already holds (--offline: the versions this machine has, where
+# they meet pyproject.toml's ranges, without asking the index for every package again), and asks
+# the index where that is not enough.
 # Otherwise, or where uv fails, the newest pip (else ensurepip's) installs them. Nothing is
 # compiled ahead: Python compiles a module when it is first imported, and the tests import a
 # small part of numpy and scipy.
@@ -19,7 +23,8 @@ TOOLS := $(VENV)/.tools
 COMMA := ,
 
 define INSTALL
-	{ [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); } || { \
+	{ [ -x $(BIN)/uv ] && { $(BIN)/uv pip install --quiet --offline --python $(BIN)/python $(1) \
+		2>/dev/null || $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); }; } || { \
 		$(BIN)/python -m pip --version >/dev/null 2>&1 \
 			|| $(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile pip \
 			|| $(BIN)/python -m ensurepip --default-pip; \
@@ -28,7 +33,8 @@ endef
 
 $(TOOLS):
 	$(PYTHON) -m venv --without-pip $(VENV)
-	$(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile uv \
+	$(PYTHON) tools/get_uv.py $(BIN) \
+		|| $(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile uv \
 		|| echo "no uv: installing with pip"
 	touch $(TOOLS)
 

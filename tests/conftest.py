@@ -334,15 +334,22 @@ def pytest_collection(session: pytest.Session) -> None:
     cached (pytest's cache of rewritten modules and Python's bytecode are written atomically).
     Hypothesis (a large package to compile) comes first in the list, so that the first
     worker imports it at once; the others import it, and load its profiles, just before the
-    first test module that names it. The modules are the same and collection then imports
-    them from ``sys.modules``: the collected tests are the same. A module that fails to import
-    here is imported again by collection, which reports the error as it always does.
+    first test module that names it. Likewise the second worker starts with
+    ``scipy.optimize`` where a test module imports it (some 200 modules to compile, which two
+    or three workers used to compile at once). The modules are the same and collection then
+    imports them from ``sys.modules``: the collected tests are the same. A module that fails to
+    import here is imported again by collection, which reports the error as it always does.
     """
     share = _worker_share()
     if share is None:
         return
     modules: list[Path | None] = [None, *_test_modules(session.config)]  # None: hypothesis
     start = len(modules) * share[0] // share[1]
+    if share[0] == 1 and any(
+        "import scipy" in path.read_text(encoding="utf-8") for path in modules if path
+    ):
+        with contextlib.suppress(ImportError):
+            importlib.import_module("scipy.optimize")
     profiles = False
     for path in modules[start:] + modules[:start]:
         if not profiles and (
@@ -364,10 +371,14 @@ def pytest_collection(session: pytest.Session) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The cycle collector told what the run holds from here on: every worker keeps thousands
     of collected items, loaded modules and cached catalogs alive to the end, and the collector's
-    full passes would walk them again and again (a tenth of the suite's CPU). They are set aside
-    (``gc.freeze``) and passes come less often; cycles the tests make are still collected."""
+    full passes would walk them again and again (a tenth of the suite's CPU). Passes come less
+    often (a few full ones a worker); cycles the tests make are still collected.
+
+    They are not set aside (``gc.freeze``): ``odds`` run in process asks how many objects are
+    set aside (``cli/app.py``), and the interpreter counts them one by one, some 200,000 after
+    collection, for each of the few hundred in-process runs of ``odds``: more than the few full
+    passes that now walk them too (docs/performance.md, "The test suite")."""
     gc.collect()
-    gc.freeze()
     gc.set_threshold(50_000, 20, 20)
 
 
