@@ -17,7 +17,7 @@ from deckcheck.draws.exact.deadlines import Meter
 from deckcheck.games.context import make_context
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-CONDITIONS = ["type:Personnel>=2", "keywords:Male<=3", "type:Interrupt<=1"]
+CONDITIONS = ["type:Ship>=1", "type:Interrupt<=1"]
 
 
 def _asked() -> tuple[object, ...]:
