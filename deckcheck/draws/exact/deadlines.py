@@ -38,8 +38,8 @@ from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, RedrawRule, ReturnRule
 
 #: Most steps (calls of the walk, a second one for each new state of the first-turn walk,
-#: hands and kept parts enumerated) an answer may take: a step measures 3–5 µs, so an answer
-#: within the limit takes about half a second of walk, a second as a whole command.
+#: hands and kept parts enumerated) an answer may take: a step measures 3–7 µs (dearer with
+#: more classes), so an answer within the limit takes half a second to a second of walk.
 DEADLINE_BUDGET = 150_000
 #: Plain programme transitions (:meth:`PlainProgramme.work`, well under a µs each) per step.
 PLAIN_STEPS = 8
