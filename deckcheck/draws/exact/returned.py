@@ -46,21 +46,29 @@ if TYPE_CHECKING:
 #: Largest integer a float64 sum counts exactly.
 _EXACT_FLOAT = 1 << 53
 #: (hand, kept part) pairs one unit of exact work stands for (a unit is about 2 µs): numpy
-#: ranks and sums them at about 20 ns a pair; the hands themselves are charged apart
+#: ranks and sums them at 8-14 ns a pair (16 on tables of a few thousand hands, their
+#: calls' share); the hands themselves are charged apart
 #: (:data:`HANDS_PER_UNIT`). The hands the caller's recursion values are charged as its calls.
-PAIRS_PER_UNIT = 100
+PAIRS_PER_UNIT = 150
 
 #: Hands one unit stands for besides their kept parts: each one's cards enumerated and its
-#: counts found and capped (0.4-0.6 µs a hand; with the pairs, 0.9 µs a hand of twenty
-#: pairs, 0.8 of ten, as measured on 300,000 and a million hands).
-HANDS_PER_UNIT = 4
+#: counts found and capped (0.15-0.4 µs a hand, as measured on 12,000 to 230,000 hands; the
+#: hands are sorted by rank only when a choice is asked of the table).
+HANDS_PER_UNIT = 5
 #: Units of exact work per capped count vector settled (a Python call, about 2 µs).
 SETTLE_UNITS = 1
+#: Cells (capped count vectors times classes and counts) one unit stands for where the
+#: vectors are settled and their live classes found at once (``fates``, numpy: about
+#: 0.017 µs a cell), and the units of its few dozen numpy calls.
+SETTLE_CELLS_PER_UNIT = 100
+SETTLE_CALL_UNITS = 150
 #: Units per count vector left open, whose live classes are found (about 20-40 µs).
 LIVE_UNITS = 15
 #: Cells (open hands times classes and one) of the live keys one unit stands for: numpy
-#: counts and sorts them at about 0.1 µs a cell (8 bytes each, in three arrays).
-CELLS_PER_UNIT = 20
+#: reads each hand's key (a digit per live class, one integer) and sorts them at about
+#: 0.01-0.02 µs a cell, and the units of its numpy calls.
+CELLS_PER_UNIT = 100
+OPEN_CALL_UNITS = 50
 
 #: Most (hand, kept part) pairs a table holds: each one's rank is kept (8 bytes), so this
 #: bounds its memory to about 130 MB.
@@ -76,6 +84,10 @@ HandValue = Callable[[tuple[int, ...]], int]
 Charge = Callable[[int], None]
 #: The values of many hands at once (a row of cards per class each), in their order.
 HandValues = Callable[["npt.NDArray"], list[int]]
+#: :data:`Settle` and :data:`Live` of many capped count vectors at once (a row each, held
+#: cards as many as a hand's): per row 1 (won), 0 (lost) or -1, and per row a column per
+#: class, whether it is live.
+Fates = Callable[["npt.NDArray", int], "tuple[npt.NDArray, npt.NDArray]"]
 
 
 class ReturnHands:
@@ -87,7 +99,9 @@ class ReturnHands:
     open); ``charge``: told the units of each step :meth:`work` could not count (the distinct
     counts, the open hands' keys) before it is done, so a table over the limit stops there;
     ``values``: when given, asked for the open hands' values all at once instead of
-    ``value`` one by one (:data:`HandValues`)."""
+    ``value`` one by one (:data:`HandValues`); ``fates``: when given, asked to settle the
+    hands' distinct counts and find their live classes all at once instead of ``settle``
+    and ``live`` one by one (:data:`Fates`)."""
 
     def __init__(
         self,
@@ -101,6 +115,7 @@ class ReturnHands:
         value: HandValue,
         charge: Charge | None = None,
         values: HandValues | None = None,
+        fates: Fates | None = None,
     ) -> None:
         self.red = red
         self.n = n
@@ -110,6 +125,7 @@ class ReturnHands:
         self.full = full
         self._settle, self._live, self._value = settle, live, value
         self._values = values
+        self._fates = fates
         self._charge = charge
         #: Units of those steps already paid for (a caller that charged more than
         #: :meth:`work` before starting): spent first.
@@ -144,6 +160,9 @@ class ReturnHands:
         self._hand_keep: npt.NDArray | None = None
         self._hand_best: npt.NDArray | None = None
         self._best_of: list[int] = []
+        # Until :meth:`_by_rank` sorts them: the hands (as :func:`_multisets` lists them),
+        # per hand the index of its value and of its best.
+        self._unsorted: tuple[npt.NDArray, npt.NDArray, npt.NDArray] | None = None
         self._kept_at: npt.NDArray | None = None  # per kept part's rank, its value's index
 
     def work(self) -> int:
@@ -170,8 +189,8 @@ class ReturnHands:
             self._fresh = self.kept_numerator
             best_of = sorted({v * redraw for v in values} | {self._fresh})
             order = {v: i for i, v in enumerate(best_of)}
-            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
-            np.maximum(best, order[self._fresh], out=best)
+            kept_at = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            best = np.maximum(kept_at, order[self._fresh])
         else:
             ranks = self._ranks(rows)
             kept_rows, kept_ways = _multisets(sizes, self.keep)
@@ -186,34 +205,47 @@ class ReturnHands:
                 kept_values.append(total)
             best_of = sorted({v * redraw for v in values} | set(kept_values))
             order = {v: i for i, v in enumerate(best_of)}
-            by_rank = np.zeros(math.comb(self._classes + self.keep - 1, self.keep), np.int64)
+            by_rank = np.zeros(math.comb(self._classes + self.keep - 1, self.keep), np.int32)
             by_rank[at] = [order[v] for v in kept_values]
-            best = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which]
+            kept_at = np.asarray([order[v * redraw] for v in values], dtype=np.int32)[which]
+            best = kept_at.copy()
             for r in ranks:
-                np.maximum(best, by_rank[r], out=best)
+                np.maximum(best, np.take(by_rank, r), out=best)  # take: no index copy
             self._kept_at = by_rank
         counted = np.bincount(best, weights=weights.astype(np.float64), minlength=len(best_of))
         self.numerator = _weighed(counted, best_of)
-        hand_ranks = self._rank(rows)
-        by = np.argsort(hand_ranks)
-        self._hand_ranks = hand_ranks[by]
-        self._hand_keep = np.asarray([order[v * redraw] for v in values], dtype=np.int64)[which[by]]
-        self._hand_best = best[by]
+        # Each hand's value and best, found by its rank when a choice is asked
+        # (:meth:`_by_rank`): an answer that asks none never sorts the hands.
+        self._unsorted = (rows, kept_at, best)
         self._best_of = best_of
         self._done = True
+
+    def _by_rank(self) -> tuple[npt.NDArray, npt.NDArray, npt.NDArray]:
+        """The hands' ranks in increasing order, and per hand so ordered the index of its
+        value (kept) and of its best among :attr:`_best_of`. After :meth:`run`."""
+        from deckcheck.core.numeric import np
+
+        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
+            if self._unsorted is None:
+                raise ValueError("the table has not run")
+            rows, keep, best = self._unsorted
+            hand_ranks = self._rank(rows)
+            by = np.argsort(hand_ranks)
+            self._hand_ranks, self._hand_keep, self._hand_best = hand_ranks[by], keep[by], best[by]
+            self._unsorted = None
+        return self._hand_ranks, self._hand_keep, self._hand_best
 
     def hand_best(self, hand: tuple[int, ...]) -> tuple[int, int]:
         """Of ``hand`` (cards per class), as :meth:`run` found them: the value of keeping it
         (times the redraws' ways, as :meth:`kept_value` counts) and the best of keeping and
         each kept part. After :meth:`run`."""
-        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
-            raise ValueError("the table has not run")
+        hand_ranks, hand_keep, hand_best = self._by_rank()
         rank = _rank_of(hand)
-        at = int(self._hand_ranks.searchsorted(rank))
-        if at >= len(self._hand_ranks) or int(self._hand_ranks[at]) != rank:
+        at = int(hand_ranks.searchsorted(rank))
+        if at >= len(hand_ranks) or int(hand_ranks[at]) != rank:
             raise KeyError(hand)
         best_of = self._best_of
-        return best_of[int(self._hand_keep[at])], best_of[int(self._hand_best[at])]
+        return best_of[int(hand_keep[at])], best_of[int(hand_best[at])]
 
     def kept_parts(self, rows: npt.NDArray) -> npt.NDArray:
         """Per hand (a row of its cards' classes in increasing order), the kept part the walk
@@ -223,14 +255,13 @@ class ReturnHands:
         :meth:`run`, for every hand at once."""
         from deckcheck.core.numeric import np
 
-        if self._hand_ranks is None or self._hand_keep is None or self._hand_best is None:
-            raise ValueError("the table has not run")
+        hand_ranks, hand_keep, hand_best = self._by_rank()
         ranks = self._rank(rows)
-        at = np.minimum(self._hand_ranks.searchsorted(ranks), len(self._hand_ranks) - 1)
-        if (self._hand_ranks[at] != ranks).any():
+        at = np.minimum(hand_ranks.searchsorted(ranks), len(hand_ranks) - 1)
+        if (hand_ranks[at] != ranks).any():
             raise KeyError("not a hand of the table")
-        best = self._hand_best[at]
-        todo = best != self._hand_keep[at]
+        best = hand_best[at]
+        todo = best != hand_keep[at]
         out = np.where(todo, 0, -1)
         if self._kept_at is None:  # the whole hand goes back: one kept part, the empty one
             return out
@@ -281,43 +312,61 @@ class ReturnHands:
         flat = np.zeros(len(counts), dtype=np.int64)
         for p in range(len(caps)):
             flat = flat * (caps[p] + 1) + counts[:, p]
-        _, first, per_vector = np.unique(flat, return_index=True, return_inverse=True)
+        distinct_flat, per_vector = np.unique(flat, return_inverse=True)
         per_hand = per_vector.reshape(-1)[per_code]
-        self._spend(len(first) * SETTLE_UNITS)
-        vectors = [tuple(v) for v in counts[first].tolist()]
+        n_vectors = len(distinct_flat)
+        self._spend(
+            n_vectors * SETTLE_UNITS
+            if self._fates is None
+            else SETTLE_CALL_UNITS
+            + n_vectors * (self._classes + len(caps)) // SETTLE_CELLS_PER_UNIT
+        )
+        # Each distinct vector's counts, read back from its index (the last count lowest).
+        capped = np.empty((n_vectors, len(caps)), dtype=np.int64)
+        rest = distinct_flat
+        for p in range(len(caps) - 1, -1, -1):
+            rest, capped[:, p] = np.divmod(rest, caps[p] + 1)
         values = [0, self.full]
-        fates = []
-        open_vectors = []
-        for i, vec in enumerate(vectors):
-            fate = self._settle(vec)
-            fates.append(-1 if fate is None else int(fate))
-            if fate is None:
-                open_vectors.append(i)
-        which = np.asarray(fates, dtype=np.int64)[per_hand]
+        live_of: npt.NDArray | None = None
+        if self._fates is not None:
+            fates, live_of = self._fates(capped, self.hand)
+        else:
+            fates = np.asarray(
+                [
+                    -1 if f is None else int(f)
+                    for f in map(self._settle, map(tuple, capped.tolist()))
+                ],
+                dtype=np.int64,
+            )
+        open_vectors = np.flatnonzero(fates < 0)
+        which = fates[per_hand]
         open_hands = np.flatnonzero(which < 0)
         if open_hands.size:
             cells = open_hands.size * (self._classes + 1)
-            self._spend(len(open_vectors) * LIVE_UNITS + cells // CELLS_PER_UNIT)
-            held = np.zeros((open_hands.size, self._classes), dtype=np.int64)
-            for i in range(rows.shape[1]):
-                np.add.at(held, (np.arange(open_hands.size), rows[open_hands, i]), 1)
-            live = np.zeros((len(vectors), self._classes), dtype=np.int64)
-            for i in open_vectors:
-                live[i, list(self._live(vectors[i]))] = 1
+            live_units = 0 if live_of is not None else len(open_vectors) * LIVE_UNITS
+            self._spend(OPEN_CALL_UNITS + live_units + cells // CELLS_PER_UNIT)
+            if live_of is not None:
+                live = live_of.astype(np.int64)
+            else:
+                live = np.zeros((n_vectors, self._classes), dtype=np.int64)
+                for i in open_vectors.tolist():
+                    live[i, list(self._live(tuple(capped[i].tolist())))] = 1
             vector = per_hand[open_hands]
-            keys = np.column_stack([vector, held * live[vector]])
-            _, some, alike = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+            some, alike = _alike(rows[open_hands], vector, live, self.red.sizes, self.hand)
+            held = np.zeros((len(some), self._classes), dtype=np.int64)
+            for i in range(rows.shape[1]):
+                np.add.at(held, (np.arange(len(some)), rows[open_hands[some], i]), 1)
             index = {0: 0, self.full: 1}
             found = []
             if self._values is not None:
-                got = self._values(held[some])
+                got = self._values(held)
             else:
-                got = [self._value(tuple(row)) for row in held[some].tolist()]
+                got = [self._value(tuple(row)) for row in held.tolist()]
             for v in got:
                 found.append(index.setdefault(v, len(index)))
                 if len(values) < len(index):
                     values.append(v)
-            which[open_hands] = np.asarray(found, dtype=np.int64)[alike.reshape(-1)]
+            which[open_hands] = np.asarray(found, dtype=np.int64)[alike]
         return which, values
 
     def _spend(self, units: int) -> None:
@@ -373,20 +422,58 @@ class ReturnHands:
     def _ranks(self, rows: npt.NDArray) -> list[npt.NDArray]:
         """The rank (:meth:`_rank`) of each hand's kept part at each subset of positions:
         a kept part's ``i``-th card at the hand's position ``j`` adds ``C(a_j + i, i + 1)``,
-        found once per ``(i, j)``."""
-        tables = [self._binomials(i) for i in range(self.keep)]
+        found once per ``(i, j)``; subsets sharing their first positions share their sum.
+        In 32 bits (every rank fits, see :attr:`fits`): half the memory read."""
+        from deckcheck.core.numeric import np
+
+        tables = [self._binomials(i).astype(np.int32) for i in range(self.keep)]
         part = {
             (i, j): tables[i][rows[:, j] + i]
             for i in range(self.keep)
             for j in range(i, self.hand - self.keep + i + 1)
         }
+        sums: dict[tuple[int, ...], npt.NDArray] = {}
+
+        def summed(subset: tuple[int, ...]) -> npt.NDArray:
+            got = sums.get(subset)
+            if got is None:
+                last = part[len(subset) - 1, subset[-1]]
+                got = last if len(subset) == 1 else summed(subset[:-1]) + last
+                sums[subset] = got
+            return got
+
         out = []
         for subset in combinations(range(self.hand), self.keep):
-            rank = part[0, subset[0]].copy()
-            for i in range(1, self.keep):
-                rank += part[i, subset[i]]
-            out.append(rank)
+            out.append(summed(subset))
+            sums.pop(subset, None)  # each whole subset is read once
         return out
+
+
+def _alike(
+    rows: npt.NDArray, vector: npt.NDArray, live: npt.NDArray, sizes: tuple[int, ...], hand: int
+) -> tuple[npt.NDArray, npt.NDArray]:
+    """The hands ``rows`` (class indices) of capped count vectors ``vector`` told apart by
+    their vector and their cards of the classes ``live`` marks for it (a row per vector):
+    one hand of each kind (its index) and each hand's kind. A kind is one integer (mixed
+    radix, a digit per class) where that fits, else a row of counts."""
+    from deckcheck.core.numeric import np
+
+    radix = [min(s, hand) + 1 for s in sizes]
+    total = math.prod(radix)
+    if len(live) * total < 1 << 62:
+        place = np.cumprod([1, *radix[:-1]]).astype(np.int64)
+        live_place = live * place[None, :]
+        key = vector * total
+        for i in range(rows.shape[1]):
+            key = key + live_place[vector, rows[:, i]]
+        _, some, alike = np.unique(key, return_index=True, return_inverse=True)
+        return some, alike.reshape(-1)
+    held = np.zeros((len(rows), len(sizes)), dtype=np.int64)
+    for i in range(rows.shape[1]):
+        np.add.at(held, (np.arange(len(rows)), rows[:, i]), 1)
+    keys = np.column_stack([vector, held * live[vector]])
+    _, some, alike = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    return some, alike.reshape(-1)
 
 
 def _rank_of(comp: tuple[int, ...]) -> int:

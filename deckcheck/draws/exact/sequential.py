@@ -670,6 +670,41 @@ class SequentialEngine:
         self._decisions[key] = got
         return got
 
+    def _decided_many(self, vecs: Ints, held: int) -> tuple[Ints, Bools]:
+        """:meth:`_decided` of each row of capped counts ``vecs`` at once, as 1 (won), 0
+        (lost) or -1 (open), and per row the classes :meth:`_split` finds live (some count
+        of theirs below its cap), a column each: the hands' table settles its thousands of
+        distinct counts so (numpy), with the optimal look-ahead."""
+        from deckcheck.core.numeric import np
+
+        left = self.seen - held
+        won = np.zeros(len(vecs), dtype=bool)
+        open_ = np.zeros(len(vecs), dtype=bool)
+        for bounds, sets in self._alternatives:
+            alive = np.ones(len(vecs), dtype=bool)
+            sure = np.ones(len(vecs), dtype=bool)
+            for disjoint in sets:
+                short = np.zeros(len(vecs), dtype=np.int64)
+                for p, least in disjoint:
+                    short += np.maximum(least - vecs[:, p], 0)
+                alive &= short <= left
+            for p, least, most in bounds:
+                count = vecs[:, p]
+                alive &= count + left >= least
+                sure &= count >= least
+                if most is not None:
+                    alive &= count <= most
+                    sure &= count + left <= most
+            won |= alive & sure
+            open_ |= alive & ~sure
+        cond = self.red.cond
+        below = vecs < np.asarray(cond.caps, dtype=np.int64)
+        member = np.zeros((len(cond.class_positions), len(cond.caps)), dtype=np.int64)
+        for c, positions in enumerate(cond.class_positions):
+            member[c, list(positions)] = 1
+        live = below.astype(np.int64) @ member.T > 0
+        return np.where(won, 1, np.where(open_, -1, 0)), live
+
     def _holds(self, vec: Vec) -> bool:
         """Whether every condition holds for capped counts ``vec`` (cached)."""
         got = self._holding.get(vec)
@@ -1357,6 +1392,7 @@ class SequentialEngine:
                 self.hand_value,
                 self.charge_table,
                 self._open_hand_values,
+                None if self.lookahead_policy is not None else self._decided_many,
             )
         elif self.seen == h:
             n_hands = count_compositions(self.red.sizes, h)[h]
