@@ -322,23 +322,32 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
         )
         return ExpectedTurn(horizon, play, draw, horizon)
     asked = options.by_turn is not None or options.turn is not None
-    # Without a number of turns asked, fewer turns are tried when the default is out of reach.
-    tries = [horizon] if asked else sorted({min(horizon, h) for h in (horizon, 6, 3)}, reverse=True)
+    # Without a number of turns asked, fewer turns are tried when the default is out of reach:
+    # the default first, with its part of the budget; past it, the fewer turns from the fewest
+    # up, each with all the tries before it left, the most turns that fit kept. A walk over
+    # more turns takes more work, as a rule: the fewest first leave the most to the next, and
+    # a try that runs out ends the search.
+    fewer = [] if asked else sorted({min(horizon, h) for h in (6, 3)} - {horizon})
+    tries = [horizon, *fewer]
     why = ""
     spent = 0
+    best: ExpectedTurn | None = None
     for k, turns in enumerate(tries):
-        # The tries share one budget, so that the answer stays within about a second: each
-        # takes its part of what the tries before it left (a third, a half, the rest), so
-        # what a try refused from its shape did not spend goes to the next ones; a try whose
-        # least work (the hands listed, from the problem's shape) is past its share is
-        # refused before any of it.
-        meter = Meter((DEADLINE_BUDGET - spent) // (len(tries) - k))
+        # The tries share one budget, so that the answer stays within about a second; a
+        # try whose least work (the hands listed, from the problem's shape) is past its part
+        # is refused before any of it, and leaves it to the others.
+        left = DEADLINE_BUDGET - spent
+        meter = Meter(left // len(tries) if k == 0 else left, whole=DEADLINE_BUDGET)
         # Where both players hold as many cards at every turn (no larger hand, no extra cards
         # for the player who does not start), the deal is the same: one walk serves both.
         alike = _seen(bound, turns, False) == _seen(bound, turns, True)
         try:  # both players share the work
             sides = (False,) if alike else (False, True)
-            meter.need(sum(_least(bound, options, turns, second) for second in sides))
+            both = "" if alike else ", for each player"
+            meter.need(
+                sum(_least(bound, options, turns, second) for second in sides),
+                f"the opening hands listed and each walked once at least{both}",
+            )
             play = _side(bound, options, turns, False, meter)
             draw = (
                 dataclasses.replace(play, second=True)
@@ -348,11 +357,19 @@ def expected_turn(setup: DrawSetup, bound: Bound, options: OddsOptions) -> Expec
         except Intractable as exc:
             why = reason_text(exc.reason) if exc.reason is not None else str(exc)
             spent += min(meter.work, meter.budget)
-            continue
-        return ExpectedTurn(turns, play, draw, horizon)
+            if k == 0:
+                continue
+            break
+        best = ExpectedTurn(turns, play, draw, horizon)
+        if k == 0:
+            return best
+        spent += meter.work
+    if best is not None:
+        return best
     hint = "give a smaller --turn" if asked else "ask fewer conditions"
+    fewest = tries[1] if len(tries) > 1 else tries[0]
     raise UsageError(
-        f"when the conditions first hold is out of exact reach over {tries[-1]} turn(s) "
+        f"when the conditions first hold is out of exact reach over {fewest} turn(s) "
         f"({why}); {hint}"
     )
 

@@ -37,8 +37,9 @@ from deckcheck.draws.exact.optimal_redraw import unlimited_value
 from deckcheck.draws.exact.reduced import Reduced, Vec, reduce_problem
 from deckcheck.draws.model import CountTest, DrawProblem, Procedure, RedrawRule, ReturnRule
 
-#: Most steps (calls of the walk, hands and kept parts enumerated) an answer may take: a
-#: step measures a few µs, so an answer within the limit takes well under a second.
+#: Most steps (calls of the walk, a second one for each new state of the first-turn walk,
+#: hands and kept parts enumerated) an answer may take: a step measures 3–7 µs (dearer with
+#: more classes), so an answer within the limit takes half a second to a second of walk.
 DEADLINE_BUDGET = 150_000
 #: Plain programme transitions (:meth:`PlainProgramme.work`, well under a µs each) per step.
 PLAIN_STEPS = 8
@@ -66,27 +67,52 @@ class Meter:
     """The work of one answer's walks, counted against one budget (``stage``: the
     computation an answer past it names)."""
 
-    def __init__(self, budget: int = DEADLINE_BUDGET, stage: Stage = Stage.DEADLINES) -> None:
+    def __init__(
+        self,
+        budget: int = DEADLINE_BUDGET,
+        stage: Stage = Stage.DEADLINES,
+        whole: int | None = None,
+    ) -> None:
         self.budget = budget
         self.stage = stage
         self.work = 0
+        #: The exact budget this one is a share of (a try of several sharing it).
+        self.whole = budget if whole is None else whole
 
     @property
     def left(self) -> int:
         """Steps left before the budget."""
         return max(0, self.budget - self.work)
 
+    def _limit(self) -> str:
+        if self.whole == self.budget:
+            return f"the exact budget of {self.budget:,}"
+        return f"the {self.budget:,} this try had of the exact budget of {self.whole:,}"
+
     def spend(self, units: int) -> None:
-        """Count ``units`` of work; :class:`Intractable` past the budget."""
+        """Count ``units`` of work; :class:`Intractable` past the budget, saying what was
+        counted (a floor: how much more the answer needed is not known)."""
         self.work += units
         if self.work > self.budget:
-            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work, self.budget))
+            what = " (the walk's steps, the hands listed)" if self.stage is Stage.DEADLINES else ""
+            text = (
+                f"stopped after {self.work:,} steps counted{what}, past {self._limit()} steps; "
+                "how many more the answer needs is not known"
+            )
+            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work, self.budget, text=text))
 
-    def need(self, units: int) -> None:
+    def need(self, units: int, what: str = "its opening hands, each walked once at least") -> None:
         """:class:`Intractable` now if ``units`` more would pass the budget (nothing spent):
-        the refusal before work whose least size is known in advance."""
+        the refusal before work whose least size is known in advance (``what``: of what)."""
         if self.work + units > self.budget:
-            raise Intractable(OutOfReach(Reach.WORK, self.stage, self.work + units, self.budget))
+            done = f", after {self.work:,} spent" if self.work else ""
+            text = (
+                f"at least {units:,} steps known from the problem's shape alone ({what}){done}, "
+                f"past {self._limit()} steps; refused before doing them"
+            )
+            raise Intractable(
+                OutOfReach(Reach.WORK, self.stage, self.work + units, self.budget, text=text)
+            )
 
 
 def _meter(budget: int | Meter) -> Meter:
@@ -161,9 +187,24 @@ class _Walk:
             )
         )
         self.memo: dict[tuple[object, ...], object] = {}
+        #: A first-turn walk's continuations that never hold (one object for every state).
+        self._none = (0,) * len(self.turn_of)
+        # Per cards held: which counts a test still reads after it (the alike classes'
+        # groups depend on the held cards only through it), as a small number.
+        phases: dict[tuple[bool, ...], int] = {}
+        self._phase = tuple(
+            phases.setdefault(tuple(d > held for d in self.done_by), len(phases))
+            for held in range(self.reads + 1)
+        )
+        # Per cards held: the tests made there, and those still to come (with the cards
+        # left before each), for :meth:`_status`.
+        self._status_of: dict[
+            int,
+            tuple[tuple[tuple[int, CountTest], ...], tuple[tuple[int, int, int | None, int], ...]],
+        ] = {}
         # Per (capped counts, cards held): the groups of classes that behave alike; per (a
         # group, cards of its left): how many of each are gone when packed.
-        self._groups: dict[tuple[Vec, int], tuple[_Alike, ...]] = {}
+        self._groups: dict[tuple[Vec, int], tuple[_Alike, ...]] = {}  # (vec, phase)
         self._by_mask: dict[tuple[bool, ...], tuple[_Alike, ...]] = {}
         self._masked: dict[tuple[Vec, int], Vec] = {}
         # Below this many cards held, every count is still read by a test to come.
@@ -198,9 +239,10 @@ class _Walk:
         into the first of them: classes whose counts still read (below their cap, read by a
         test after this many cards held) are the same stay alike for the rest of the deal (a
         count only ever leaves that set), so only how many cards the group has left matters."""
-        groups = self._groups.get((vec, held))
+        gkey = (vec, self._phase[held])
+        groups = self._groups.get(gkey)
         if groups is None:
-            groups = self._groups[(vec, held)] = self._alike(vec, held)
+            groups = self._groups[gkey] = self._alike(vec, held)
         if not groups:
             return removed
         out: list[int] | None = None
@@ -276,30 +318,40 @@ class _Walk:
         meter.work += 1
         if meter.work > meter.budget:
             meter.spend(0)
+        memo = self.memo
+        # The state as reached is looked up first: only a new one is put in its merged form.
+        raw = (removed, vec, held, looked)
+        got = memo.get(raw)
+        if got is not None:
+            return got  # type: ignore[return-value]
         vec = self._mask(vec, held)
         removed = self._canonical(removed, vec, held)
         key = (removed, vec, held, looked)
-        got = self.memo.get(key)
-        if got is not None:
-            return got  # type: ignore[return-value]
-        gone = sum(removed)
-        result = self._value(removed, vec, held, looked, gone)
-        self.memo[key] = result
-        return result
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._value(removed, vec, held, looked, sum(removed))
+        memo[raw] = got
+        return got  # type: ignore[return-value]
 
     def _status(self, vec: Vec, held: int) -> bool | None:
         """Failure (False) or success (True) already certain, else None."""
-        tests = self.red.cond.tests
-        for i in self.at.get(held, ()):
-            p, t = tests[i]
+        got = self._status_of.get(held)
+        if got is None:
+            tests = self.red.cond.tests
+            got = self._status_of[held] = (
+                tuple(tests[i] for i in self.at.get(held, ())),
+                tuple(
+                    (p, least, most, due - held) for p, least, most, due in self._due if due > held
+                ),
+            )
+        now, later = got
+        for p, t in now:
             if not t.holds(vec[p]):
                 return False
         certain = True
-        for p, least, most, due in self._due:
-            if due <= held:
-                continue
+        for p, least, most, more in later:
             c = vec[p]
-            if (most is not None and c > most) or c + due - held < least:
+            if (most is not None and c > most) or c + more < least:
                 return False
             if most is not None or c < least:
                 certain = False
@@ -340,17 +392,26 @@ class _Walk:
         meter.work += 1
         if meter.work > meter.budget:
             meter.spend(0)
-        removed = self._canonical(removed, vec, held)
-        key = (removed, vec, held, looked)
-        got = self.memo.get(key)
+        memo = self.memo
+        raw = (removed, vec, held, looked)
+        got = memo.get(raw)
         if got is not None:
             return got  # type: ignore[return-value]
-        gone = sum(removed)
-        n_turns = len(self.turn_of)
-        out = [0] * n_turns
-        tests = self.red.cond.tests
-        if held in self.at and all(t.holds(vec[p]) for p, t in tests):
-            out[self.turn_of[held]] = self.scale(gone)
+        removed = self._canonical(removed, vec, held)
+        key = (removed, vec, held, looked)
+        got = memo.get(key)
+        if got is not None:
+            memo[raw] = got
+            return got  # type: ignore[return-value]
+        # A new state sums a count per turn for each card it can draw: charged a second
+        # step before that work (a step of this walk costs about twice the deadline walk's).
+        meter.spend(1)
+        none = self._none
+        out = list(none)
+        if held in self.at and all(
+            least <= vec[p] and (most is None or vec[p] <= most) for p, least, most in self._bounds
+        ):
+            out[self.turn_of[held]] = self.scale(sum(removed))
         elif held < self.last and not self._dead(vec, self.last - held):
             look = self._look(held, looked)
             cond = self.red.cond
@@ -367,10 +428,11 @@ class _Walk:
                     sub = self.turns(after, cond.bump(vec, c, 1), held + 1, False)
                 else:
                     sub = self.turns(after, vec, held, True)
-                for i, x in enumerate(sub):
-                    out[i] += left * x
-        result = tuple(out)
-        self.memo[key] = result
+                if sub is not none:
+                    for i, x in enumerate(sub):
+                        out[i] += left * x
+        result = tuple(out) if any(out) else none  # one object: a dead end is skipped by identity
+        memo[key] = memo[raw] = result
         return result
 
 
@@ -417,6 +479,11 @@ def _hand_work(sizes: Sequence[int], hand: int, rule: object, conditions: bool) 
     return listing, n_hands
 
 
+def _listing_text(listing: int, n_hands: int) -> str:
+    parts = " and their kept parts" if listing > n_hands else ""
+    return f"its {n_hands:,} opening hands listed{parts}, each hand walked once at least"
+
+
 def least_work(request: Deadlines, checkpoints: Sequence[int] | None = None) -> int:
     """Steps :func:`deadline_table` (or, with ``checkpoints``, :func:`first_turns`) takes at
     the least, from the problem's shape alone: the hands listed and a step of each hand's
@@ -454,8 +521,8 @@ def _table(request: Deadlines, budget: int | Meter) -> tuple[HandTable, _Walk]:
     hand = walk.hand
     listing, n_hands = _hand_work(red.sizes, hand, rule, bool(problem.conditions))
     # Charged before any hand is listed; every hand's walk takes a step at least.
+    walk.meter.need(listing + n_hands, _listing_text(listing, n_hands))
     walk.spend(listing)
-    walk.meter.need(n_hands)
     hands_den = math.comb(walk.n, hand)
     keep_den = walk.scale(hand)
     hands = _hands(walk, isinstance(rule, RedrawRule) and bool(rule.triggers))
@@ -653,7 +720,15 @@ def _plain_first_turns(
         programme = PlainProgramme(red, most)
         work = programme.work(budget.left * PLAIN_STEPS)
         if work is None:
-            raise Intractable(OutOfReach(Reach.WORK, Stage.DEADLINES, limit=budget.budget))
+            left = budget.left
+            text = (
+                f"the draw's programme over {most} cards seen, its transitions counted before "
+                f"starting, takes more than the {left:,} steps left of the exact budget of "
+                f"{budget.whole:,} (over {left * PLAIN_STEPS:,} transitions, {PLAIN_STEPS} a step)"
+            )
+            raise Intractable(
+                OutOfReach(Reach.WORK, Stage.DEADLINES, budget.budget + 1, budget.budget, text=text)
+            )
         budget.spend(work // PLAIN_STEPS)
         table = programme.ways()
         out = []
