@@ -21,6 +21,7 @@ from deckcheck.draws.answer import (
     Fact,
     FactKind,
     Intractable,
+    KnownStates,
     OutOfReach,
     Reach,
     SimulatedPlayer,
@@ -32,7 +33,7 @@ from deckcheck.draws.answer import (
     simulated_why,
 )
 from deckcheck.draws.either import idle_selectors, quieted, simplified
-from deckcheck.draws.facade import KnownStates, PlainRows, Policy, RedrawPolicy
+from deckcheck.draws.facade import PlainRows, Policy, RedrawPolicy
 from deckcheck.draws.model import (
     CountTest,
     DrawProblem,

@@ -16,6 +16,9 @@ from fractions import Fraction
 
 from deckcheck.core.values import frozen
 
+#: A refused attempt's look-ahead states: (the engine's signature, its memo, the calls it took).
+KnownStates = tuple[object, dict[tuple[object, ...], int], int]
+
 # ----------------------------------------------------------------------------------------------
 # Facts: how an answer was computed and what it assumed
 # ----------------------------------------------------------------------------------------------
@@ -540,7 +543,7 @@ class Intractable(Exception):
         #: The look-ahead's states already valued when it was refused, with what they are
         #: valid for (:meth:`SequentialEngine.signature`) and the calls they took: a caller
         #: that asks again with no mulligan goes on from them, those calls counted.
-        self.known_states: tuple[object, dict[tuple[object, ...], int], int] | None = None
+        self.known_states: KnownStates | None = None
         #: Units of exact work (those of the work limit) spent before the refusal: a
         #: simulation in its place gets what they leave of the answer's time.
         self.spent = 0

@@ -22,6 +22,7 @@ from deckcheck.draws.answer import (
     Fact,
     FactKind,
     Intractable,
+    KnownStates,
     Method,
     OutOfReach,
     Reach,
@@ -119,8 +120,6 @@ class Mode(StrEnum):
     SIMULATE = "simulate"  # always simulate
 
 
-#: A refused attempt's look-ahead states: (the engine's signature, its memo, the calls it took).
-KnownStates = tuple[object, dict[tuple[object, ...], int], int]
 #: Where sequential engines keep their tables (:meth:`SequentialEngine.share_tables`).
 EngineTables = dict[tuple[object, ...], dict[str, dict[object, object]]]
 
